@@ -1,0 +1,12 @@
+"""sfb-env: a PettingZoo environment and rules engine for Star Fleet Battles (CTH rules).
+
+Layers (each imports only from the ones before it): ``sfb_env.data`` (rules data) ->
+``hexmap`` / ``impulse`` (geometry and clock) -> ``engine`` (the rules) -> ``env`` (PettingZoo)
+-> ``render`` / ``replay`` / ``cli``.
+"""
+
+from sfb_env import hexmap, impulse
+
+__version__ = "0.1.0"
+
+__all__ = ["hexmap", "impulse", "__version__"]
