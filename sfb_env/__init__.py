@@ -5,8 +5,9 @@ Layers (each imports only from the ones before it): ``sfb_env.data`` (rules data
 -> ``render`` / ``replay`` / ``cli``.
 """
 
-from sfb_env import hexmap, impulse
+from sfb_env import hexmap, impulse, tables
+from sfb_env.engine import list_scenarios, make_battle
 
 __version__ = "0.1.0"
 
-__all__ = ["hexmap", "impulse", "__version__"]
+__all__ = ["hexmap", "impulse", "tables", "list_scenarios", "make_battle", "__version__"]

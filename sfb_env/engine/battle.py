@@ -1,0 +1,331 @@
+"""``Battle``: a scenario's units compiled into a ``BattleState``, its seeded dice and event log.
+
+The order of play lives in ``procedure.py``; this module builds the state (the scenario is the
+generator), answers questions about it (labels, weapons of a unit, legal orders) and validates
+orders with the same predicates the env's masks use.
+
+Usage::
+
+    battle = make_battle("cth-03", seed=7)
+    while not battle.done:
+        orders = {u: Orders(maneuver=...) for u in battle.agent_units()}
+        battle.step(orders)
+    battle.outcome, battle.events
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sfb_env import hexmap, impulse
+from sfb_env.data.ships import ShipClass, load_ship
+from sfb_env.engine import damage, direct_fire, movement, procedure, seeking
+from sfb_env.engine.events import Event
+from sfb_env.engine.scenario import Scenario, load_scenario
+from sfb_env.engine.types import (
+    N_BOX,
+    NEVER,
+    WEAPON_KEYS,
+    BattleState,
+    Box,
+    IllegalOrderError,
+    Maneuver,
+    Orders,
+    Status,
+    UnitKind,
+    WeaponType,
+)
+
+DEFAULT_MAX_TURNS = 30  # truncation for scenarios without a turn limit (cth-02, cth-03)
+
+_SYSTEM_BOXES = {"transporter": Box.TRANSPORTER, "lab": Box.LAB, "shuttle": Box.SHUTTLE}
+_INDESTRUCTIBLE = ("bridge", "security", "flag_bridge")  # (D4.0) cadet game
+
+
+def make_battle(
+    scenario: str | Path | Mapping[str, Any] | Scenario,
+    seed: int | None = None,
+    max_turns: int | None = None,
+) -> Battle:
+    """Build a battle from a scenario name, YAML path, dict or loaded ``Scenario``."""
+    if not isinstance(scenario, Scenario):
+        scenario = load_scenario(scenario)
+    return Battle(scenario, seed=seed, max_turns=max_turns)
+
+
+class Battle:
+    """One battle: static tables (ids, classes, controllers), the state, dice and events."""
+
+    def __init__(self, scenario: Scenario, seed: int | None = None, max_turns: int | None = None):
+        self.scenario = scenario
+        self.max_turns = max_turns or scenario.turn_limit or DEFAULT_MAX_TURNS
+        self.quarter_turn = impulse.quarter_turn(scenario.impulses_per_turn)
+        self.side_index = {s: i for i, s in enumerate(scenario.sides)}
+        self.reset(seed)
+
+    # ------------------------------------------------------------------ building
+
+    def reset(self, seed: int | None = None) -> None:
+        """Rebuild the start state; all dice come from ``numpy.random.default_rng(seed)``."""
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+        self.events: list[Event] = []
+        self.done = False
+        self.outcome: dict | None = None
+        self.end_reason = ""
+        self._build()
+        procedure.start(self)
+
+    def _build(self) -> None:
+        sc = self.scenario
+        unit_ids: list[str] = []
+        names: list[str] = []
+        controllers: list[str] = []
+        classes: list[ShipClass | None] = []
+        rows: list[dict[str, Any]] = []
+        weapons: list[dict[str, Any]] = []
+        weapon_ids: list[str] = []
+        allowed = sc.rules["weapons_allowed"]
+        for spec in sc.units:
+            row = len(unit_ids)
+            unit_ids.append(spec.id)
+            names.append(spec.name)
+            controllers.append(spec.controller)
+            x, z = hexmap.label_to_axial(spec.hex, sc.parity)
+            base = dict(side=self.side_index[spec.side], x=x, z=z, facing=spec.facing,
+                        speed=spec.speed, target=spec.target)
+            if spec.unit_class in ("drone", "target-drone"):
+                kind = UnitKind.DRONE if spec.unit_class == "drone" else UnitKind.TARGET_DRONE
+                classes.append(None)
+                rows.append(dict(base, kind=kind, launched_at=0))
+                continue
+            ship = load_ship(spec.unit_class)
+            classes.append(ship)
+            kind = UnitKind.FREIGHTER if ship.freighter is not None else UnitKind.SHIP
+            rows.append(dict(base, kind=kind, ship=ship))
+            for mount in ship.weapons:
+                wtype = WEAPON_KEYS[mount.type]
+                weapons.append(dict(owner=row, mount=mount, type=wtype,
+                                    enabled=allowed is None or mount.type in allowed))
+                weapon_ids.append(f"{spec.id}.{mount.id}")
+        # every drone a rack can launch gets a row now: nothing grows during play
+        for w in weapons:
+            if w["type"] == WeaponType.DRONE_RACK:
+                w["drone_rows"] = []
+                for k in range(int(w["mount"].ammo or 0)):
+                    owner = w["owner"]
+                    unit_ids.append(f"{unit_ids[owner]}.{w['mount'].id}.drone-{k + 1}")
+                    names.append(unit_ids[-1])
+                    controllers.append("robot-drone")
+                    classes.append(None)
+                    w["drone_rows"].append(len(rows))
+                    rows.append(dict(side=rows[owner]["side"], x=0, z=0, facing=0, speed=0,
+                                     target=None, kind=UnitKind.DRONE, unused=True))
+        self.unit_ids = unit_ids
+        self.unit_index = {u: i for i, u in enumerate(unit_ids)}
+        self.names = names
+        self.controllers = controllers
+        self.ship_classes = classes
+        self.weapon_ids = weapon_ids
+        self.turn_mode_chart = [c.turn_mode if c is not None else "seeking" for c in classes]
+        self.state = self._state(rows, weapons)
+        st = self.state
+        self._weapons_of = [np.flatnonzero(st.w_owner == u) for u in range(len(unit_ids))]
+        self.rack_capacity = np.array(
+            [int(w["mount"].ammo or 0) if w["type"] == WeaponType.DRONE_RACK else 0
+             for w in weapons], dtype=np.int64)
+
+    def _state(self, rows: list[dict[str, Any]], weapons: list[dict[str, Any]]) -> BattleState:
+        n, m = len(rows), len(weapons)
+        st = BattleState(self.scenario.impulses_per_turn)
+        i64 = np.int64
+        st.kind = np.array([r["kind"] for r in rows], dtype=np.int8)
+        st.side = np.array([r["side"] for r in rows], dtype=np.int8)
+        st.status = np.array(
+            [Status.UNUSED if r.get("unused") else Status.ACTIVE for r in rows], dtype=np.int8
+        )
+        st.x = np.array([r["x"] for r in rows], dtype=i64)
+        st.z = np.array([r["z"] for r in rows], dtype=i64)
+        st.facing = np.array([r["facing"] for r in rows], dtype=i64)
+        st.prev_x, st.prev_z, st.prev_facing = st.x.copy(), st.z.copy(), st.facing.copy()
+        st.speed = np.array([r["speed"] for r in rows], dtype=i64)
+        st.straight = np.full(n, movement.SATISFIED, dtype=i64)  # (C3.43)
+        st.shields = np.zeros((n, 6), dtype=i64)
+        st.shield_pool = np.zeros(n, dtype=bool)
+        st.boxes = np.zeros((n, N_BOX), dtype=i64)
+        for i, r in enumerate(rows):
+            ship = r.get("ship")
+            if ship is None:
+                continue
+            if ship.freighter is not None:
+                st.shield_pool[i] = True
+                st.shields[i, 0] = ship.freighter.shield_pool  # (R1.6) one pool, any side
+                continue
+            st.shields[i] = ship.shields
+            st.boxes[i] = _boxes(ship)
+        st.internal = np.zeros(n, dtype=i64)
+        st.damage = np.zeros(n, dtype=i64)
+        index = self.unit_index
+        st.target = np.array([index[r["target"]] if r["target"] else -1 for r in rows], dtype=i64)
+        st.launcher = np.full(n, -1, dtype=i64)
+        st.launched_at = np.array([r.get("launched_at", NEVER) for r in rows], dtype=i64)
+        st.w_owner = np.array([w["owner"] for w in weapons], dtype=i64).reshape(m)
+        st.w_type = np.array([w["type"] for w in weapons], dtype=i64).reshape(m)
+        st.w_arcs = np.array(
+            [sum(hexmap.arc_bits(a) for a in w["mount"].arcs) & 63 for w in weapons], dtype=i64
+        ).reshape(m)
+        st.w_astern = np.array([bool(w["mount"].astern_row) for w in weapons], dtype=bool)
+        st.w_min_range = np.array([_min_range(w["type"]) for w in weapons], dtype=i64).reshape(m)
+        st.w_max_range = np.array([_max_range(w) for w in weapons], dtype=i64).reshape(m)
+        st.w_destroyed = np.zeros(m, dtype=bool)
+        st.w_enabled = np.array([w["enabled"] for w in weapons], dtype=bool)
+        st.w_last_fired = np.full(m, NEVER, dtype=i64)
+        st.w_fired_turn = np.zeros(m, dtype=i64)
+        chief = self.scenario.rules["chief_engineer"]
+        st.w_ready_turn = np.array(
+            [2 if chief and w["type"] == WeaponType.PHOTON else 1 for w in weapons], dtype=i64
+        ).reshape(m)  # (SCENARIOS §2.1) no photon on turn 1
+        st.w_ammo = np.array([int(w["mount"].ammo or 0) for w in weapons], dtype=i64).reshape(m)
+        st.w_drone_rows = np.full((m, 4), -1, dtype=i64)
+        for j, w in enumerate(weapons):
+            for k, r in enumerate(w.get("drone_rows", [])):
+                st.w_drone_rows[j, k] = r
+        return st
+
+    # ------------------------------------------------------------------ queries
+
+    def log(self, event: Event) -> None:
+        """Append an event to the battle's log."""
+        self.events.append(event)
+
+    def label(self, unit: int) -> str:
+        """The hex label of a unit."""
+        st = self.state
+        return hexmap.axial_to_label(int(st.x[unit]), int(st.z[unit]), self.scenario.parity)
+
+    def weapons_of(self, unit: int) -> np.ndarray:
+        """Weapon rows of a unit."""
+        return self._weapons_of[unit]
+
+    def agent_units(self) -> list[int]:
+        """Rows of the units players command that are still in play."""
+        st = self.state
+        return [
+            u for u, c in enumerate(self.controllers)
+            if c == "agent" and st.status[u] == Status.ACTIVE
+        ]
+
+    def apply_damage(self, unit: int, shield: int, points: int) -> None:
+        """Apply one volley (see ``engine.damage``)."""
+        damage.apply_damage(self, unit, shield, points)
+
+    def speed_choice_open(self) -> bool:
+        """Whether orders now set next turn's speed (scenario 3: at impulse 0 and the last)."""
+        st = self.state
+        return bool(self.scenario.rules["speed_choice"]) and st.impulse in (0, st.impulses_per_turn)
+
+    def speed_range(self, unit: int) -> range:
+        """Speeds a player may pick for the next turn (Chief Engineer: 0..max, no limit)."""
+        return range(0, int(self.scenario.rules["max_speed"]) + 1)
+
+    def maneuver_blockers(self, unit: int) -> dict[Maneuver, str]:
+        """Forbidden maneuvers for the unit's next move, with the rule (see ``movement``).
+
+        Where the same orders also pick next turn's speed, the maneuver is open if any
+        allowed speed moves the unit on impulse 1, and it is used only if the chosen one does.
+        """
+        if self.speed_choice_open():
+            can = any(movement.moves_next(self, unit, s) for s in self.speed_range(unit))
+        else:
+            can = movement.moves_next(self, unit)
+        return movement.maneuver_blockers(self, unit, can)
+
+    def fire_blockers(self, weapon: int, targets=None) -> list[str | None]:
+        """Per target, the rule forbidding ``weapon`` to fire at it now (None = allowed)."""
+        return direct_fire.fire_blockers(self, weapon, targets)
+
+    def launch_blockers(self, rack: int, targets=None) -> list[str | None]:
+        """Per target, the rule forbidding ``rack`` to launch at it now (None = allowed)."""
+        return seeking.launch_blockers(self, rack, targets)
+
+    # ------------------------------------------------------------------ orders
+
+    def validate(self, orders: Mapping[int, Orders]) -> None:
+        """Raise ``IllegalOrderError`` for any order the rules forbid."""
+        st = self.state
+        agents = set(self.agent_units())
+        for unit, order in orders.items():
+            name = self.unit_ids[unit] if 0 <= unit < len(self.unit_ids) else str(unit)
+            if unit not in agents:
+                raise IllegalOrderError(name, "unit", unit, "B2.0 not a unit a player commands now")
+            blocked = self.maneuver_blockers(unit)
+            if order.maneuver in blocked:
+                raise IllegalOrderError(name, "maneuver", Maneuver(order.maneuver).name,
+                                        blocked[order.maneuver])
+            if order.speed is not None:
+                if not self.speed_choice_open():
+                    raise IllegalOrderError(name, "speed", order.speed,
+                                            "B2.0 speed is set only at Energy Allocation")
+                if order.speed not in self.speed_range(unit):
+                    raise IllegalOrderError(name, "speed", order.speed,
+                                            f"C1.42 speed outside 0..{self.scenario.rules['max_speed']}")
+            own = set(int(w) for w in self.weapons_of(unit))
+            for component, table, check in (("fire", order.fire, self.fire_blockers),
+                                             ("launch", order.launch, self.launch_blockers)):
+                for w, t in table.items():
+                    if w not in own:
+                        raise IllegalOrderError(name, component, w,
+                                                f"no weapon row {w} on this ship")
+                    if not 0 <= t < len(st.kind):
+                        raise IllegalOrderError(name, component, t, "no such target unit")
+                    rule = check(w, [t])[0]
+                    if rule is not None:
+                        raise IllegalOrderError(name, f"{component}[{self.weapon_ids[w]}]",
+                                                self.unit_ids[t], rule)
+
+    def step(self, orders: Mapping[int, Orders] | None = None) -> None:
+        """Validate the orders of every commanded unit and advance to the next decision point."""
+        if self.done:
+            raise RuntimeError("the battle is over; call reset()")
+        orders = dict(orders or {})
+        self.validate(orders)
+        procedure.advance(self, orders)
+
+
+def _boxes(ship: ShipClass) -> np.ndarray:
+    """Destructible internal boxes of a sheet by category (weapons are tracked apart)."""
+    out = np.zeros(N_BOX, dtype=np.int64)
+    out[Box.WARP] = sum(ship.warp.values())
+    out[Box.IMPULSE] = ship.impulse
+    out[Box.APR] = ship.apr
+    out[Box.BATTERY] = ship.batteries
+    out[Box.EXCESS] = ship.excess_damage
+    for name, count in ship.systems.items():
+        if name in _INDESTRUCTIBLE:
+            continue
+        if "hull" in name:
+            out[Box.HULL] += count
+        else:
+            out[_SYSTEM_BOXES.get(name, Box.OTHER)] += count
+    return out
+
+
+def _min_range(kind: WeaponType) -> int:
+    return {WeaponType.DISRUPTOR: 1, WeaponType.PHOTON: 2}.get(kind, 0)
+
+
+def _max_range(weapon: dict[str, Any]) -> int:
+    from sfb_env import tables
+
+    kind, mount = weapon["type"], weapon["mount"]
+    if kind in (WeaponType.PH1, WeaponType.PH2, WeaponType.PH3, WeaponType.PHG):
+        return tables.phaser_max_range(mount.type)
+    if kind == WeaponType.DISRUPTOR:
+        return int(mount.max_range or tables.disruptor_max_range())
+    if kind == WeaponType.PHOTON:
+        return 30
+    return 0

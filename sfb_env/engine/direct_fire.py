@@ -1,0 +1,181 @@
+"""Direct fire: readiness and rate (E1.5), range (D1.4), arcs (D2), phasers (E2), disruptors
+(E3), photon torpedoes (E4); simultaneous resolution (E1).
+
+``fire_blockers`` is the single legality predicate for a fire order (weapon -> target): the
+env's masks and the engine's order validation both use it, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sfb_env import hexmap, tables
+from sfb_env.engine import events as ev
+from sfb_env.engine import shields
+from sfb_env.engine.types import (
+    NEVER,
+    PHASERS,
+    WEAPON_NAMES,
+    Status,
+    UnitKind,
+    WeaponType,
+)
+
+if TYPE_CHECKING:
+    from sfb_env.engine.battle import Battle
+
+DRONE_KINDS = (UnitKind.DRONE, UnitKind.TARGET_DRONE)
+# (FD1.52) +2 to the die for these weapons when the target is a drone.
+DRONE_MODIFIED = (WeaponType.DISRUPTOR, WeaponType.PHOTON, WeaponType.FUSION, WeaponType.PPD)
+
+
+def weapon_ready_blocker(battle: Battle, w: int) -> str | None:
+    """Why weapon ``w`` cannot fire this impulse at all, or None (E1.5, E4.2 Chief Engineer)."""
+    st = battle.state
+    if st.status[st.w_owner[w]] != Status.ACTIVE:
+        return "E1.2 the firing unit is not in play"
+    if not st.w_enabled[w]:
+        return "scenario rules: this weapon is not used in this scenario"
+    if st.w_destroyed[w]:
+        return "E2.24 the weapon is destroyed"
+    if st.w_type[w] == WeaponType.DRONE_RACK:
+        return "FD1.2 a drone rack launches; it does not fire direct"
+    if st.impulse < 1:
+        return "B2.0 no fire before the first impulse"
+    if st.turn < st.w_ready_turn[w]:
+        return f"E4.2 (Chief Engineer) the photon is not armed before turn {st.w_ready_turn[w]}"
+    if st.w_fired_turn[w] == st.turn:
+        return "E1.5 the weapon has already fired this turn"
+    now = st.absolute_impulse
+    if now - st.w_last_fired[w] < battle.quarter_turn:
+        return f"E1.5 fired within a quarter turn ({battle.quarter_turn} impulses) of its last shot"
+    return None
+
+
+def geometry(battle: Battle, w: int, targets: np.ndarray):
+    """Range and arc membership of ``targets`` from the owner of weapon ``w``.
+
+    At range 0 the arc is judged from both units' positions on the previous impulse (D3.42);
+    if they shared a hex then too, the target counts as in arc.
+    """
+    st = battle.state
+    o = st.w_owner[w]
+    rng = hexmap.distance_np(st.x[o], st.z[o], st.x[targets], st.z[targets])
+    same = rng == 0
+    ox = np.where(same, st.prev_x[o], st.x[o])
+    oz = np.where(same, st.prev_z[o], st.z[o])
+    of = np.where(same, st.prev_facing[o], st.facing[o])
+    tx = np.where(same, st.prev_x[targets], st.x[targets])
+    tz = np.where(same, st.prev_z[targets], st.z[targets])
+    bits = hexmap.arc_bits_np(ox, oz, of, tx, tz)
+    in_arc = (bits & st.w_arcs[w]) != 0
+    if st.w_astern[w]:
+        in_arc |= (bits & hexmap.ASTERN_ROW_BITS) == hexmap.ASTERN_ROW_BITS
+    in_arc |= (ox == tx) & (oz == tz)
+    return rng, in_arc
+
+
+def fire_blockers(battle: Battle, w: int, targets: np.ndarray | None = None) -> list[str | None]:
+    """For each target unit row, the rule that forbids weapon ``w`` firing at it, or None."""
+    st = battle.state
+    targets = np.arange(len(st.kind)) if targets is None else np.asarray(targets)
+    ready = weapon_ready_blocker(battle, w)
+    if ready is not None:
+        return [ready] * len(targets)
+    rng, in_arc = geometry(battle, w, targets)
+    owner = st.w_owner[w]
+    out: list[str | None] = []
+    for i, t in enumerate(targets):
+        if st.status[t] != Status.ACTIVE:
+            out.append("E1.2 the target is not in play")
+        elif st.side[t] == st.side[owner]:
+            out.append("E1.2 no fire at a friendly unit")
+        elif rng[i] < st.w_min_range[w]:
+            out.append(f"E1.2 range {rng[i]} is below the minimum range {st.w_min_range[w]}")
+        elif rng[i] > st.w_max_range[w]:
+            out.append(f"E1.2 range {rng[i]} is beyond the maximum range {st.w_max_range[w]}")
+        elif not in_arc[i]:
+            out.append("D2.1 the target is outside the weapon's firing arc")
+        else:
+            out.append(None)
+    return out
+
+
+def fire_mask(battle: Battle, weapons: np.ndarray) -> np.ndarray:
+    """Boolean ``(len(weapons), U)``: which targets each weapon may fire at now (vectorised)."""
+    st = battle.state
+    n_units = len(st.kind)
+    mask = np.zeros((len(weapons), n_units), dtype=bool)
+    all_units = np.arange(n_units)
+    for i, w in enumerate(weapons):
+        if weapon_ready_blocker(battle, w) is not None:
+            continue
+        rng, in_arc = geometry(battle, w, all_units)
+        mask[i] = (
+            (st.status == Status.ACTIVE)
+            & (st.side != st.side[st.w_owner[w]])
+            & (rng >= st.w_min_range[w])
+            & (rng <= st.w_max_range[w])
+            & in_arc
+        )
+    return mask
+
+
+def resolve_fire(battle: Battle, shots: list[tuple[int, int]]) -> None:
+    """(E1) Resolve every shot of the impulse: roll and score all, then apply all damage."""
+    st = battle.state
+    now = st.absolute_impulse
+    volleys: dict[tuple[int, int], list[int]] = {}
+    for w, t in shots:
+        owner = int(st.w_owner[w])
+        kind = WeaponType(int(st.w_type[w]))
+        rng = int(hexmap.distance_np(st.x[owner], st.z[owner], st.x[t], st.z[t]))
+        die = int(battle.rng.integers(1, 7))
+        damage, hit, effective = _score(battle, kind, t, rng, die, int(st.w_max_range[w]))
+        shield = shields.struck_shield(battle, t, owner, range0=rng == 0) if damage else 0
+        st.w_fired_turn[w] = st.turn
+        st.w_last_fired[w] = now
+        if kind == WeaponType.PHOTON and battle.scenario.rules["chief_engineer"]:
+            st.w_ready_turn[w] = st.turn + 2  # (SCENARIOS §2.1) fired on turn t -> ready t+2
+        battle.log(
+            ev.Fired(
+                st.turn, st.impulse, battle.unit_ids[owner], battle.weapon_ids[w],
+                WEAPON_NAMES[int(kind)], battle.unit_ids[t], rng, effective, die, hit,
+                damage, shield,
+            )
+        )
+        if damage:
+            volleys.setdefault((int(t), shield), []).append(damage)
+    # (E1.0) all damage of the step was computed above; now it is applied.
+    for (t, shield), points in volleys.items():
+        battle.apply_damage(t, shield, sum(points))
+
+
+def _score(battle: Battle, kind: WeaponType, target: int, rng: int, die: int, max_range: int):
+    """Damage, hit flag and effective range of one shot with a rolled ``die``."""
+    st = battle.state
+    effective = rng  # no lock-on, scanner or cloak modifiers in scenarios 1-3
+    is_drone = st.kind[target] in DRONE_KINDS
+    modified = die
+    if is_drone and kind in DRONE_MODIFIED and battle.scenario.rules["drone_die_modifier"]:
+        modified = die + 2  # (FD1.52)
+    if kind in PHASERS:
+        damage = tables.phaser_damage(WEAPON_NAMES[int(kind)], effective, die)
+        return damage, damage > 0, effective
+    if kind == WeaponType.DISRUPTOR:
+        # (E3.31) hit number at effective range, damage at true range
+        damage = tables.disruptor_damage(effective, modified, true_range=rng, max_range=max_range)
+        return damage, damage > 0, effective
+    if kind == WeaponType.PHOTON:
+        damage = tables.photon_damage(effective, modified)
+        return damage, damage > 0, effective
+    raise NotImplementedError(f"{WEAPON_NAMES[int(kind)]} fire is not in scenarios 1-3")
+
+
+def reset_weapon_clock(battle: Battle) -> None:
+    """Mark every weapon as never fired (battle start)."""
+    st = battle.state
+    st.w_last_fired[:] = NEVER
+    st.w_fired_turn[:] = 0

@@ -1,0 +1,142 @@
+"""Typed events: every resolution of the engine appends one to the battle's event log.
+
+Events are plain frozen dataclasses with unit ids (strings) and hex labels, so a log is readable
+on its own and serialises to JSON with :func:`event_to_dict` (the source of replays and video).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base class: the turn and impulse of the resolution."""
+
+    turn: int
+    impulse: int
+
+    @property
+    def kind(self) -> str:
+        return type(self).__name__
+
+
+@dataclass(frozen=True)
+class Moved(Event):
+    """A unit entered a hex (C1.4), after turning if ``turned`` is -1/+1 (C3.1)."""
+
+    unit: str
+    src: str
+    dst: str
+    facing: str
+    turned: int
+
+
+@dataclass(frozen=True)
+class LeftMap(Event):
+    """A unit moved off the play area: disengaged, escaped or removed."""
+
+    unit: str
+    src: str
+    facing: str
+
+
+@dataclass(frozen=True)
+class SpeedSet(Event):
+    """Speed for the turn (Speed Determination, B2.0)."""
+
+    unit: str
+    speed: int
+
+
+@dataclass(frozen=True)
+class Launched(Event):
+    """A drone left its rack (FD1.2) toward its target."""
+
+    unit: str
+    rack: str
+    drone: str
+    target: str
+    hex: str
+    facing: str
+
+
+@dataclass(frozen=True)
+class Fired(Event):
+    """One direct-fire shot (E1): die, ranges, shield struck and damage scored (0 = miss)."""
+
+    unit: str
+    weapon: str
+    weapon_type: str
+    target: str
+    range: int
+    effective_range: int
+    die: int
+    hit: bool
+    damage: int
+    shield: int  # 1..6 for ships, 0 where no shield applies
+
+
+@dataclass(frozen=True)
+class ShieldBoundary(Event):
+    """An exact shield boundary (D3.41) and how it was resolved."""
+
+    target: str
+    source: str
+    shields: tuple[int, ...]
+    chosen: int
+    method: str
+
+
+@dataclass(frozen=True)
+class SeekingHit(Event):
+    """A drone struck its target (FD1.6) on ``shield``."""
+
+    unit: str
+    target: str
+    shield: int
+    warhead: int
+
+
+@dataclass(frozen=True)
+class Damaged(Event):
+    """A volley's damage applied to one unit: shield boxes lost and internal points."""
+
+    unit: str
+    shield: int
+    to_shield: int
+    internal: int
+    boxes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Destroyed(Event):
+    """A unit was destroyed (D4.4, FD1.54, R1.6)."""
+
+    unit: str
+
+
+@dataclass(frozen=True)
+class Expired(Event):
+    """A drone ran out of endurance (FD1.0) or lost its target or controller."""
+
+    unit: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class TurnEnded(Event):
+    """End of Turn (B2.0)."""
+
+
+@dataclass(frozen=True)
+class BattleEnded(Event):
+    """The scenario's end: outcome per side ("win", "loss", "draw") and a level."""
+
+    outcome: dict
+    reason: str
+
+
+def event_to_dict(event: Event) -> dict:
+    """A JSON-ready dict with the event's kind."""
+    return {"kind": event.kind, **asdict(event)}

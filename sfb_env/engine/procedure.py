@@ -1,0 +1,145 @@
+"""The Sequence of Play (B2.0): the only module that knows the order of the steps.
+
+Turn: Energy Allocation (the Chief Engineer of scenarios 1-3) -> Speed Determination ->
+impulses 1..I -> End of Turn. Impulse: Move Ships -> Move Seeking Weapons -> Resolve Seeking
+Weapons -> Launch Seeking Weapons -> Fire Direct-Fire -> Resolve Direct-Fire -> End of Impulse.
+
+Decision points (DESIGN.md "The decision cycle"): a decision at impulse i is taken after its
+movement and seeking-weapon resolution. ``advance`` carries out, with the orders of impulse i,
+its launch, fire and end of impulse (end of turn after the last), then the movement and seeking
+steps of the next impulse, and stops at the next decision point.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sfb_env.engine import direct_fire, movement, robots, seeking, victory
+from sfb_env.engine import events as ev
+from sfb_env.engine.types import Maneuver, Orders, Status, UnitKind
+
+if TYPE_CHECKING:
+    from sfb_env.engine.battle import Battle
+
+SHIP_KINDS = (UnitKind.SHIP, UnitKind.FREIGHTER)
+SEEKING_KINDS = (UnitKind.DRONE, UnitKind.TARGET_DRONE)
+
+
+def start(battle: Battle) -> None:
+    """Turn 1 up to the first decision point ("impulse 0")."""
+    st = battle.state
+    st.turn, st.impulse = 1, 0
+    _speed_determination(battle, {})
+
+
+def advance(battle: Battle, orders: dict[int, Orders]) -> None:
+    """Finish impulse i with ``orders``, then run impulse i+1 up to its decision point."""
+    st = battle.state
+    rules = battle.scenario.rules
+    if st.impulse >= 1:
+        if rules["seeking_weapons"] and rules["launch_seeking_weapons"]:
+            _launch_seeking_weapons(battle, orders)
+        _fire_direct_fire(battle, orders)
+        _end_of_impulse(battle)
+        if _check_end(battle, time_up=False):
+            return
+    if st.impulse in (0, st.impulses_per_turn):
+        if st.impulse == st.impulses_per_turn:
+            _end_of_turn(battle)
+            if _check_end(battle, time_up=st.turn > battle.max_turns):
+                return
+        _speed_determination(battle, orders)
+        st.impulse = 1
+    else:
+        st.impulse += 1
+    _move_ships(battle, orders)
+    _move_seeking_weapons(battle)
+    if rules["seeking_weapons"]:
+        seeking.resolve_impacts(battle)
+    _check_end(battle, time_up=False)
+
+
+# ---------------------------------------------------------------------- turn steps
+
+
+def _speed_determination(battle: Battle, orders: dict[int, Orders]) -> None:
+    """(B2.0 Speed Determination) Chief Engineer speeds; the player's pick in scenario 3;
+    freighters slowed by damage from the start of the next turn (R1.6)."""
+    st = battle.state
+    for u in np.flatnonzero(st.status == Status.ACTIVE):
+        order = orders.get(int(u))
+        if order is not None and order.speed is not None:
+            st.speed[u] = order.speed
+        ship = battle.ship_classes[u]
+        if ship is not None and ship.freighter is not None:
+            st.speed[u] = min(int(st.speed[u]), ship.freighter.speed_after(int(st.internal[u])))
+        if st.kind[u] in SHIP_KINDS:
+            battle.log(ev.SpeedSet(st.turn, 0, battle.unit_ids[u], int(st.speed[u])))
+
+
+def _end_of_turn(battle: Battle) -> None:
+    st = battle.state
+    battle.log(ev.TurnEnded(st.turn, st.impulse))
+    st.turn += 1
+    st.impulse = 0
+
+
+# ---------------------------------------------------------------------- impulse steps
+
+
+def _move_ships(battle: Battle, orders: dict[int, Orders]) -> None:
+    """(C1.3) Move Ships: slower units first; equal speeds simultaneously on written orders."""
+    st = battle.state
+    st.prev_x[:], st.prev_z[:], st.prev_facing[:] = st.x, st.z, st.facing  # (D3.42)
+    moving = movement.movers(battle, SHIP_KINDS)
+    plan = {}
+    for u in moving:  # orders are fixed before anyone moves (secret, simultaneous)
+        order = orders.get(int(u))
+        if battle.controllers[u] == "agent":
+            plan[int(u)] = order.maneuver if order and order.maneuver else Maneuver.STRAIGHT
+        else:
+            plan[int(u)] = robots.maneuver(battle, int(u))
+    for u in sorted(plan, key=lambda u: (int(st.speed[u]), u)):
+        movement.move_unit(battle, u, plan[u])
+
+
+def _move_seeking_weapons(battle: Battle) -> None:
+    """Move Seeking Weapons: each drone homes on its target's new hex (F2.0, F2.1)."""
+    st = battle.state
+    for d in movement.movers(battle, SEEKING_KINDS):
+        m = robots.maneuver(battle, int(d))
+        if m != Maneuver.NONE:
+            movement.move_unit(battle, int(d), m)
+
+
+def _launch_seeking_weapons(battle: Battle, orders: dict[int, Orders]) -> None:
+    """Launch Seeking Weapons: drones leave their racks (FD1.2)."""
+    for order in orders.values():
+        for rack, target in order.launch.items():
+            seeking.launch(battle, rack, target)
+
+
+def _fire_direct_fire(battle: Battle, orders: dict[int, Orders]) -> None:
+    """Fire and Resolve Direct-Fire Weapons, simultaneously for every unit (E1)."""
+    shots = [(w, t) for order in orders.values() for w, t in order.fire.items()]
+    shots += robots.fire_orders(battle)
+    if shots:
+        direct_fire.resolve_fire(battle, shots)
+
+
+def _end_of_impulse(battle: Battle) -> None:
+    """End of Impulse: drone endurance and control (FD1.0, FD1.3)."""
+    seeking.end_of_impulse(battle)
+
+
+def _check_end(battle: Battle, time_up: bool) -> bool:
+    verdict = victory.evaluate(battle, time_up)
+    if verdict is None:
+        return False
+    st = battle.state
+    battle.done = True
+    battle.outcome, battle.end_reason = verdict
+    battle.log(ev.BattleEnded(st.turn, st.impulse, battle.outcome, battle.end_reason))
+    return True

@@ -1,0 +1,78 @@
+"""The book's automatic controllers for scenarios 1-3 (SCENARIOS.md §2).
+
+Each robot gives, for a unit it controls, the maneuver of its next move and its fire orders.
+Dice come from the battle's generator.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sfb_env import hexmap
+from sfb_env.engine import direct_fire, seeking
+from sfb_env.engine.types import Maneuver, Status, UnitKind
+
+if TYPE_CHECKING:
+    from sfb_env.engine.battle import Battle
+
+
+def maneuver(battle: Battle, unit: int) -> Maneuver:
+    """The robot's maneuver for ``unit``'s move on the current impulse."""
+    controller = battle.controllers[unit]
+    if controller == "robot-drone":
+        if seeking.target_in_hex(battle, unit):
+            return Maneuver.NONE
+        return seeking.robot_drone_maneuver(battle, unit)
+    if controller == "convoy-freighter":
+        return _freighter_maneuver(battle, unit)
+    return Maneuver.STRAIGHT  # target drones (SCENARIOS §2.2) and idle units fly straight
+
+
+def _freighter_maneuver(battle: Battle, unit: int) -> Maneuver:
+    """(SCENARIOS §2.4) Straight until standing in the turn column, then turn to the heading."""
+    st = battle.state
+    cfg = battle.scenario.robots.get("convoy-freighter", {})
+    column = int(cfg.get("turn_column", 15))
+    heading = hexmap.direction_index(cfg.get("new_heading", "C"))
+    col, _ = hexmap.axial_to_offset_np(st.x[unit], st.z[unit], battle.scenario.parity)
+    if int(col) == column and st.facing[unit] != heading:
+        return Maneuver.TURN_RIGHT if (heading - st.facing[unit]) % 6 <= 3 else Maneuver.TURN_LEFT
+    return Maneuver.STRAIGHT
+
+
+def fire_orders(battle: Battle) -> list[tuple[int, int]]:
+    """Fire orders of every robot-controlled unit for the current impulse."""
+    st = battle.state
+    shots: list[tuple[int, int]] = []
+    cfg = battle.scenario.robots.get("convoy-freighter", {})
+    schedule = cfg.get("fire_impulses", {})
+    for unit in np.flatnonzero(st.status == Status.ACTIVE):
+        if battle.controllers[unit] != "convoy-freighter":
+            continue
+        if schedule.get(battle.unit_ids[unit]) != st.impulse:
+            continue
+        for w in battle.weapons_of(unit):
+            target = _freighter_target(battle, int(unit), int(w))
+            if target is not None:
+                shots.append((int(w), target))
+    return shots
+
+
+def _freighter_target(battle: Battle, unit: int, w: int) -> int | None:
+    """(SCENARIOS §2.4) The closest drone aimed at this freighter, else the raiding ship."""
+    st = battle.state
+    legal = np.array([b is None for b in direct_fire.fire_blockers(battle, w)])
+    if not legal.any():
+        return None
+    dist = hexmap.distance_np(st.x[unit], st.z[unit], st.x, st.z)
+    drones = legal & (st.kind == UnitKind.DRONE) & (st.target == unit)
+    if drones.any():
+        rows = np.flatnonzero(drones)
+        return int(rows[np.lexsort((rows, dist[rows]))[0]])
+    ships = legal & (st.kind == UnitKind.SHIP)
+    if ships.any():
+        rows = np.flatnonzero(ships)
+        return int(rows[np.lexsort((rows, dist[rows]))[0]])
+    return None

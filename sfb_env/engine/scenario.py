@@ -1,0 +1,283 @@
+"""Scenario files: schema, validation and loading.
+
+A scenario is YAML (``configs/scenarios/<name>.yaml``) or the same structure as a dict::
+
+    name: cth-03                      # identifier
+    title: Convoy Raid                # one line for list_scenarios()
+    impulses_per_turn: 8              # 8, 16 or 32 (C1.41)
+    map: A+B                          # a hexmap.MAP_AREAS name
+    parity: even-down                 # optional
+    turn_limit: null                  # turns, or null (no limit; the env may cap it)
+    rules: {...}                      # see RULE_DEFAULTS
+    sides: [klingon, convoy]          # side names
+    units:                            # one entry per unit on the map at the start
+      - {id: destruction, class: klingon-cadet, side: klingon, hex: "0104", facing: C,
+         speed: 8, controller: agent}
+      - {id: drone-A, class: drone, side: klingon, hex: "0109", facing: C, speed: 8,
+         target: constellation, controller: robot-drone}
+    victory: {kind: convoy_raid}      # see engine.victory
+
+``class`` is a ship key of ``sfb_env.data.ships`` or one of ``drone`` / ``target-drone``.
+``controller`` is ``agent`` or a robot name of ``engine.robots.ROBOTS``. Every error names the
+file (or "<dict>") and the field, e.g. ``cth-03.yaml: field 'units[2].hex': ...``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sfb_env import hexmap, impulse
+from sfb_env.data import DataFileError, load_data_file
+from sfb_env.data.ships import UnknownShipError, load_ship
+
+SCENARIO_DIR = Path(__file__).resolve().parents[2] / "configs" / "scenarios"
+
+SEEKING_CLASSES = ("drone", "target-drone")
+CONTROLLERS = ("agent", "robot-drone", "target-drone", "convoy-freighter", "idle")
+TOP_LEVEL_KEYS = (
+    "name", "title", "description", "impulses_per_turn", "map", "parity", "turn_limit",
+    "rules", "sides", "units", "victory", "robots",
+)
+VICTORY_KINDS = ("battle_drill", "under_attack", "convoy_raid", "last_side_standing")
+
+# Rules in force and their defaults (SCENARIOS.md §1 rule packages).
+RULE_DEFAULTS: dict[str, Any] = {
+    "chief_engineer": True,  # (R1) automatic energy, SCENARIOS §2.1
+    "speed_choice": False,  # scenario 3: the player picks speed 0..max each turn
+    "damage": "interim",  # "none" (scen. 1), "interim" (D4.0, scen. 2-3)
+    "shield_boundary": "owner",  # D3.41: "owner" (stronger shield) or "die" (basic rule)
+    "seeking_weapons": True,  # False: Resolve/Launch Seeking Weapons skipped (scen. 1)
+    "launch_seeking_weapons": True,  # False: scen. 2 skips Launch Seeking Weapons
+    "drone_endurance": True,  # FD1 3-turn endurance (PROPOSAL: off in scen. 2)
+    "drone_die_modifier": True,  # FD1.52 +2 for disruptor/photon at drones (off in scen. 2)
+    "drone_warhead": 6,  # FD1.6 cadet ships
+    "drone_strength": 4,  # FD1.54 points to destroy a drone
+    "weapons_allowed": None,  # list of weapon types in use, None = all (scen. 1: ph-1)
+    "explosions": False,  # house rule of rules file 003 (CTH-DATA §8.10)
+    "max_speed": None,  # ship speed cap; None = the chart size (C1.42)
+}
+
+
+class ScenarioError(ValueError):
+    """A scenario file or dict is invalid; names the file and the field."""
+
+    def __init__(self, source: str, field: str, problem: str) -> None:
+        self.source = source
+        self.field = field
+        super().__init__(f"{source}: field '{field}': {problem}")
+
+
+@dataclass(frozen=True)
+class UnitSpec:
+    """One unit of a scenario, validated."""
+
+    id: str
+    unit_class: str
+    side: str
+    hex: str
+    facing: int
+    speed: int
+    controller: str
+    target: str | None
+    name: str
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A validated scenario."""
+
+    name: str
+    title: str
+    impulses_per_turn: int
+    map_area: hexmap.MapArea
+    map_name: str
+    parity: str
+    turn_limit: int | None
+    rules: Mapping[str, Any]
+    sides: tuple[str, ...]
+    units: tuple[UnitSpec, ...]
+    victory: Mapping[str, Any]
+    robots: Mapping[str, Any]
+    source: str
+
+
+def list_scenarios() -> dict[str, str]:
+    """Scenario names shipped in ``configs/scenarios`` with their one-line titles."""
+    out = {}
+    for path in sorted(SCENARIO_DIR.glob("*.yaml")):
+        doc = load_data_file(path)
+        out[path.stem] = f"{doc.get('title', '')}: {doc.get('description', '')}".strip(": ")
+    return out
+
+
+def load_scenario(scenario: str | Path | Mapping[str, Any]) -> Scenario:
+    """Load a scenario by name, YAML path or dict, and validate it."""
+    if isinstance(scenario, Mapping):
+        return parse_scenario(scenario, "<dict>")
+    path = Path(scenario)
+    if path.suffix not in (".yaml", ".yml"):
+        path = SCENARIO_DIR / f"{scenario}.yaml"
+        if not path.exists():
+            known = ", ".join(sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml")))
+            raise ScenarioError(str(scenario), "<name>", f"unknown scenario; known: {known}")
+    try:
+        doc = load_data_file(path)
+    except DataFileError as exc:
+        raise ScenarioError(path.name, exc.field, exc.problem) from exc
+    return parse_scenario(doc, path.name)
+
+
+def parse_scenario(doc: Any, source: str) -> Scenario:
+    """Validate a scenario document."""
+    if not isinstance(doc, Mapping):
+        raise ScenarioError(source, "<root>", "expected a mapping")
+    for key in doc:
+        if key not in TOP_LEVEL_KEYS:
+            raise ScenarioError(source, str(key), f"unknown field; expected {list(TOP_LEVEL_KEYS)}")
+
+    def need(key: str, kind: type | tuple[type, ...]) -> Any:
+        if key not in doc:
+            raise ScenarioError(source, key, "missing")
+        value = doc[key]
+        if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+            raise ScenarioError(source, key, f"expected {kind}, got {value!r}")
+        if not isinstance(value, kind):
+            raise ScenarioError(source, key, f"wrong type {type(value).__name__}: {value!r}")
+        return value
+
+    name = need("name", str)
+    ipt = need("impulses_per_turn", int)
+    try:
+        impulse.check_impulses_per_turn(ipt)
+    except ValueError as exc:
+        raise ScenarioError(source, "impulses_per_turn", str(exc)) from None
+    map_name = need("map", str)
+    try:
+        area = hexmap.map_area(map_name)
+    except ValueError as exc:
+        raise ScenarioError(source, "map", str(exc)) from None
+    parity = doc.get("parity", "even-down")
+    if parity not in hexmap.PARITIES:
+        raise ScenarioError(source, "parity", f"unknown parity {parity!r}")
+    turn_limit = doc.get("turn_limit")
+    if turn_limit is not None and (
+        isinstance(turn_limit, bool) or not isinstance(turn_limit, int) or turn_limit < 1
+    ):
+        raise ScenarioError(source, "turn_limit", f"expected a positive integer or null, got {turn_limit!r}")
+    rules = dict(RULE_DEFAULTS)
+    given_rules = doc.get("rules", {}) or {}
+    if not isinstance(given_rules, Mapping):
+        raise ScenarioError(source, "rules", "expected a mapping")
+    for key, value in given_rules.items():
+        if key not in RULE_DEFAULTS:
+            raise ScenarioError(source, f"rules.{key}", f"unknown rule; known: {sorted(RULE_DEFAULTS)}")
+        rules[key] = value
+    if rules["damage"] not in ("none", "interim"):
+        raise ScenarioError(source, "rules.damage", f"unknown damage rule {rules['damage']!r}")
+    if rules["shield_boundary"] not in ("owner", "die"):
+        raise ScenarioError(source, "rules.shield_boundary", f"unknown {rules['shield_boundary']!r}")
+    max_speed = rules["max_speed"] if rules["max_speed"] is not None else min(ipt, 31)
+    rules["max_speed"] = max_speed
+    sides = tuple(need("sides", list))
+    if not sides or not all(isinstance(s, str) for s in sides) or len(set(sides)) != len(sides):
+        raise ScenarioError(source, "sides", "expected a list of distinct side names")
+    raw_units = need("units", list)
+    units = []
+    ids: set[str] = set()
+    for i, raw in enumerate(raw_units):
+        spec = _parse_unit(raw, i, source, sides, area, parity, max_speed, ipt)
+        if spec.id in ids:
+            raise ScenarioError(source, f"units[{i}].id", f"duplicate unit id {spec.id!r}")
+        ids.add(spec.id)
+        units.append(spec)
+    for i, spec in enumerate(units):
+        if spec.target is not None and spec.target not in ids:
+            raise ScenarioError(source, f"units[{i}].target", f"unknown unit {spec.target!r}")
+    victory = need("victory", dict)
+    if victory.get("kind") not in VICTORY_KINDS:
+        raise ScenarioError(source, "victory.kind", f"unknown {victory.get('kind')!r}; expected one of {list(VICTORY_KINDS)}")
+    return Scenario(
+        name=name,
+        title=str(doc.get("title", name)),
+        impulses_per_turn=ipt,
+        map_area=area,
+        map_name=map_name,
+        parity=parity,
+        turn_limit=turn_limit,
+        rules=rules,
+        sides=sides,
+        units=tuple(units),
+        victory=victory,
+        robots=_robots(doc.get("robots", {}), source),
+        source=source,
+    )
+
+
+def _robots(raw: Any, source: str) -> Mapping[str, Any]:
+    if not isinstance(raw, Mapping):
+        raise ScenarioError(source, "robots", "expected a mapping of robot name -> settings")
+    for key in raw:
+        if key not in CONTROLLERS:
+            raise ScenarioError(source, f"robots.{key}", f"unknown robot; expected one of {list(CONTROLLERS)}")
+    return dict(raw)
+
+
+def _parse_unit(
+    raw: Any,
+    i: int,
+    source: str,
+    sides: tuple[str, ...],
+    area: hexmap.MapArea,
+    parity: str,
+    max_speed: int,
+    ipt: int,
+) -> UnitSpec:
+    where = f"units[{i}]"
+    if not isinstance(raw, Mapping):
+        raise ScenarioError(source, where, "expected a mapping")
+    for key in ("id", "class", "side", "hex", "facing", "controller"):
+        if key not in raw:
+            raise ScenarioError(source, f"{where}.{key}", "missing")
+        if not isinstance(raw[key], str):
+            raise ScenarioError(source, f"{where}.{key}", f"expected a string, got {raw[key]!r}")
+    unit_class = raw["class"]
+    if unit_class not in SEEKING_CLASSES:
+        try:
+            load_ship(unit_class)
+        except UnknownShipError as exc:
+            raise ScenarioError(source, f"{where}.class", str(exc)) from None
+    if raw["side"] not in sides:
+        raise ScenarioError(source, f"{where}.side", f"unknown side {raw['side']!r}; sides: {list(sides)}")
+    try:
+        hexmap.parse_label(raw["hex"])
+    except ValueError as exc:
+        raise ScenarioError(source, f"{where}.hex", str(exc)) from None
+    if not area.contains(raw["hex"]):
+        raise ScenarioError(source, f"{where}.hex", f"hex {raw['hex']} is outside the map area")
+    try:
+        facing = hexmap.direction_index(raw["facing"])
+    except ValueError as exc:
+        raise ScenarioError(source, f"{where}.facing", str(exc)) from None
+    speed = raw.get("speed", 0)
+    limit = ipt if unit_class in SEEKING_CLASSES else max_speed
+    if isinstance(speed, bool) or not isinstance(speed, int) or not 0 <= speed <= limit:
+        raise ScenarioError(source, f"{where}.speed", f"speed {speed!r} outside 0..{limit} (C1.42)")
+    if raw["controller"] not in CONTROLLERS:
+        raise ScenarioError(source, f"{where}.controller", f"unknown controller {raw['controller']!r}; expected one of {list(CONTROLLERS)}")
+    target = raw.get("target")
+    if unit_class == "drone" and target is None:
+        raise ScenarioError(source, f"{where}.target", "a drone needs a target (FD1.3)")
+    return UnitSpec(
+        id=raw["id"],
+        unit_class=unit_class,
+        side=raw["side"],
+        hex=raw["hex"],
+        facing=facing,
+        speed=speed,
+        controller=raw["controller"],
+        target=target,
+        name=str(raw.get("name", raw["id"])),
+    )

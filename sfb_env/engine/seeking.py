@@ -1,0 +1,205 @@
+"""Seeking weapons: drone launch (FD1.2), homing movement (F2.0-F2.2), impact (FD1.6),
+endurance (FD1.0) and control (FD1.3).
+
+``launch_blockers`` is the single legality predicate for a launch order (rack -> target).
+Launch facing: of the six facings that put the target in the drone's FA (FD1.2), the one whose
+first straight hex is closest to the target (ties: the facing nearest the launcher's own).
+A launch at a target in the launcher's own hex (F2.3) is not modelled and is refused.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sfb_env import hexmap
+from sfb_env.engine import events as ev
+from sfb_env.engine import shields
+from sfb_env.engine.types import NEVER, Status, UnitKind, WeaponType
+
+if TYPE_CHECKING:
+    from sfb_env.engine.battle import Battle
+
+SEEKING = (UnitKind.DRONE, UnitKind.TARGET_DRONE)
+
+
+def launch_blockers(battle: Battle, rack: int, targets: np.ndarray | None = None) -> list[str | None]:
+    """For each target unit row, the rule forbidding ``rack`` to launch at it now, or None."""
+    st = battle.state
+    targets = np.arange(len(st.kind)) if targets is None else np.asarray(targets)
+    rack_rule = rack_blocker(battle, rack)
+    if rack_rule is not None:
+        return [rack_rule] * len(targets)
+    owner = st.w_owner[rack]
+    out: list[str | None] = []
+    for t in targets:
+        if st.status[t] != Status.ACTIVE:
+            out.append("FD1.3 the target is not in play")
+        elif st.side[t] == st.side[owner]:
+            out.append("FD1.3 no launch at a friendly unit")
+        elif st.x[t] == st.x[owner] and st.z[t] == st.z[owner]:
+            out.append("F2.3 launch at a target in the launcher's hex is not modelled")
+        else:
+            out.append(None)
+    return out
+
+
+def rack_blocker(battle: Battle, rack: int) -> str | None:
+    """Why ``rack`` cannot launch at all this impulse, or None (FD1.2, E1.5)."""
+    st = battle.state
+    rules = battle.scenario.rules
+    if st.status[st.w_owner[rack]] != Status.ACTIVE:
+        return "FD1.2 the launching unit is not in play"
+    if not (rules["seeking_weapons"] and rules["launch_seeking_weapons"]):
+        return "B2.0 this scenario skips the Launch Seeking Weapons step"
+    if not st.w_enabled[rack]:
+        return "scenario rules: this weapon is not used in this scenario"
+    if st.w_destroyed[rack]:
+        return "FD1.2 the drone rack is destroyed"
+    if st.impulse < 1:
+        return "B2.0 no launch before the first impulse"
+    if st.w_ammo[rack] <= 0:
+        return "FD1.2 the drone rack is empty"
+    if st.w_fired_turn[rack] == st.turn:
+        return "FD1.2 the rack has already launched this turn"
+    if st.absolute_impulse - st.w_last_fired[rack] < battle.quarter_turn:
+        return f"FD1.2 launched within a quarter turn ({battle.quarter_turn} impulses)"
+    return None
+
+
+def launch_facing(battle: Battle, owner: int, target: int) -> int:
+    """(FD1.2) A facing that puts the target in the drone's FA, closing fastest."""
+    st = battle.state
+    x, z = st.x[owner], st.z[owner]
+    facings = np.arange(6)
+    bits = hexmap.arc_bits_np(x, z, facings, st.x[target], st.z[target])
+    in_fa = (bits & hexmap.ARC_BITS["FA"]) != 0
+    nx, nz = hexmap.neighbor_np(x, z, facings)
+    dist = hexmap.distance_np(nx, nz, st.x[target], st.z[target])
+    turn_away = np.minimum((facings - st.facing[owner]) % 6, (st.facing[owner] - facings) % 6)
+    key = np.where(in_fa, dist * 10 + turn_away, 10**9)
+    return int(np.argmin(key))
+
+
+def launch(battle: Battle, rack: int, target: int) -> None:
+    """Put the next drone of ``rack`` on the map in the launcher's hex (FD1.2)."""
+    st = battle.state
+    owner = int(st.w_owner[rack])
+    slot = battle.rack_capacity[rack] - int(st.w_ammo[rack])
+    drone = int(st.w_drone_rows[rack, slot])
+    st.w_ammo[rack] -= 1
+    st.w_fired_turn[rack] = st.turn
+    st.w_last_fired[rack] = st.absolute_impulse
+    facing = launch_facing(battle, owner, target)
+    st.status[drone] = Status.ACTIVE
+    st.x[drone], st.z[drone] = st.x[owner], st.z[owner]
+    st.prev_x[drone], st.prev_z[drone] = st.x[owner], st.z[owner]
+    st.facing[drone] = st.prev_facing[drone] = facing
+    st.speed[drone] = st.impulses_per_turn  # (FD1.1) scenario maximum
+    st.straight[drone] = 0  # (FD1.2) one hex straight before turning
+    st.target[drone] = target
+    st.launcher[drone] = owner
+    st.launched_at[drone] = st.absolute_impulse
+    battle.log(
+        ev.Launched(
+            st.turn, st.impulse, battle.unit_ids[owner], battle.weapon_ids[rack],
+            battle.unit_ids[drone], battle.unit_ids[target], battle.label(drone),
+            hexmap.DIRECTION_LETTERS[facing],
+        )
+    )
+
+
+def robot_drone_maneuver(battle: Battle, drone: int):
+    """(F2.0 special rule, SCENARIOS §2.3) Straight unless a turn enters a strictly closer hex.
+
+    If both turns are strictly closer than straight, the closer one; if equally close, a die
+    roll (odd = left, even = right; PROPOSAL of SCENARIOS §2.3).
+    """
+    from sfb_env.engine.types import Maneuver
+
+    st = battle.state
+    t = st.target[drone]
+    x, z, f = st.x[drone], st.z[drone], st.facing[drone]
+    dirs = np.array([f, (f - 1) % 6, (f + 1) % 6])
+    nx, nz = hexmap.neighbor_np(x, z, dirs)
+    d = hexmap.distance_np(nx, nz, st.x[t], st.z[t])
+    straight, left, right = (int(v) for v in d)
+    can_turn = st.straight[drone] >= 1  # (FD1.2) turn mode 1, first move straight
+    if not can_turn or (left >= straight and right >= straight):
+        return Maneuver.STRAIGHT
+    if left < straight and (right >= straight or left < right):
+        return Maneuver.TURN_LEFT
+    if right < straight and (left >= straight or right < left):
+        return Maneuver.TURN_RIGHT
+    return Maneuver.TURN_LEFT if int(battle.rng.integers(1, 7)) % 2 else Maneuver.TURN_RIGHT
+
+
+def target_in_hex(battle: Battle, drone: int) -> bool:
+    """(F2.1) The target has entered the drone's hex: the drone does not move and strikes."""
+    st = battle.state
+    t = st.target[drone]
+    return t >= 0 and st.x[t] == st.x[drone] and st.z[t] == st.z[drone]
+
+
+def resolve_impacts(battle: Battle) -> None:
+    """(FD1.6, F2.2) Drones in their target's hex strike the shield facing their approach.
+
+    Drones striking one shield of one unit on one impulse form one volley (D4.0).
+    """
+    st = battle.state
+    volleys: dict[tuple[int, int], int] = {}
+    active = np.flatnonzero((st.status == Status.ACTIVE) & (st.kind == UnitKind.DRONE))
+    for d in active:
+        t = int(st.target[d])
+        if t < 0 or st.status[t] != Status.ACTIVE or not target_in_hex(battle, d):
+            continue
+        if st.prev_x[d] == st.x[d] and st.prev_z[d] == st.z[d]:
+            # the target entered the drone's hex: the shield that faced the drone on entry
+            shield = shields.shield_from(
+                battle, t, st.prev_x[t], st.prev_z[t], st.facing[t], st.x[d], st.z[d]
+            )
+        else:
+            shield = shields.shield_from(
+                battle, t, st.x[t], st.z[t], st.facing[t], st.prev_x[d], st.prev_z[d]
+            )
+        warhead = int(battle.scenario.rules["drone_warhead"])
+        st.status[d] = Status.EXPENDED
+        battle.log(
+            ev.SeekingHit(st.turn, st.impulse, battle.unit_ids[d], battle.unit_ids[t], shield, warhead)
+        )
+        volleys[(t, shield)] = volleys.get((t, shield), 0) + warhead
+    for (t, shield), points in volleys.items():
+        battle.apply_damage(t, shield, points)
+
+
+def end_of_impulse(battle: Battle) -> None:
+    """(FD1.0) Endurance of 3 turns counted in impulses; (FD1.3) drones lose their controller
+    or target: removed."""
+    st = battle.state
+    rules = battle.scenario.rules
+    now = st.absolute_impulse
+    for d in np.flatnonzero((st.status == Status.ACTIVE) & (st.kind == UnitKind.DRONE)):
+        reason = None
+        if rules["drone_endurance"] and st.launched_at[d] != NEVER:
+            if now - st.launched_at[d] >= 3 * st.impulses_per_turn:
+                reason = "FD1.0 endurance of 3 turns ran out"
+        launcher, target = st.launcher[d], st.target[d]
+        if launcher >= 0 and st.status[launcher] == Status.DESTROYED:
+            reason = "D4.41 the controlling ship was destroyed"
+        if target >= 0 and st.status[target] != Status.ACTIVE:
+            reason = "FD1.3 the target is no longer in play"
+        if reason:
+            st.status[d] = Status.EXPENDED
+            battle.log(ev.Expired(st.turn, st.impulse, battle.unit_ids[d], reason))
+
+
+__all__ = [
+    "WeaponType",
+    "launch",
+    "launch_blockers",
+    "rack_blocker",
+    "resolve_impacts",
+    "robot_drone_maneuver",
+    "end_of_impulse",
+]

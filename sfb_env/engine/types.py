@@ -1,0 +1,185 @@
+"""Engine types: enums, the struct-of-arrays ``BattleState`` and orders.
+
+Units (ships, freighters, drones) are rows of the unit arrays; weapons are rows of the weapon
+arrays. Capacity is fixed when a battle is built (every drone a rack could launch has a row),
+so no array grows during play and no per-unit Python object exists in the hot path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+import numpy as np
+
+NEVER = -(10**6)  # "never fired / never launched" absolute impulse
+
+
+class UnitKind(IntEnum):
+    """What a unit row is."""
+
+    SHIP = 0
+    FREIGHTER = 1
+    DRONE = 2  # a seeking drone with a warhead (FD1)
+    TARGET_DRONE = 3  # scenario 1: moves straight, no warhead (SCENARIOS §2.2)
+
+
+class Status(IntEnum):
+    """Where a unit stands; only ACTIVE units move, fire or can be fired at."""
+
+    ACTIVE = 0
+    DESTROYED = 1
+    DISENGAGED = 2  # left the play area (C1.x scenario rule); never returns
+    EXPENDED = 3  # a drone that struck or ran out of endurance
+    UNUSED = 4  # a drone row not launched yet
+
+
+class Maneuver(IntEnum):
+    """The maneuver component of an order: what a unit does on its next move."""
+
+    NONE = 0  # the unit does not move on that impulse
+    STRAIGHT = 1
+    TURN_LEFT = 2  # 60 degrees counter-clockwise, then enter the new forward hex (C3.1)
+    TURN_RIGHT = 3
+
+
+class WeaponType(IntEnum):
+    """Weapon types; the string keys are those of the data files."""
+
+    PH1 = 0
+    PH2 = 1
+    PH3 = 2
+    PHG = 3
+    DISRUPTOR = 4
+    PHOTON = 5
+    FUSION = 6
+    PPD = 7
+    PLASMA_S = 8
+    PLASMA_R = 9
+    PLASMA_F = 10
+    DRONE_RACK = 11
+    ESG = 12
+
+
+WEAPON_KEYS: dict[str, WeaponType] = {
+    "ph-1": WeaponType.PH1,
+    "ph-2": WeaponType.PH2,
+    "ph-3": WeaponType.PH3,
+    "ph-g": WeaponType.PHG,
+    "disruptor": WeaponType.DISRUPTOR,
+    "photon": WeaponType.PHOTON,
+    "fusion": WeaponType.FUSION,
+    "ppd": WeaponType.PPD,
+    "plasma-s": WeaponType.PLASMA_S,
+    "plasma-r": WeaponType.PLASMA_R,
+    "plasma-f": WeaponType.PLASMA_F,
+    "drone-rack": WeaponType.DRONE_RACK,
+    "esg": WeaponType.ESG,
+}
+WEAPON_NAMES: dict[int, str] = {int(v): k for k, v in WEAPON_KEYS.items()}
+PHASERS = (WeaponType.PH1, WeaponType.PH2, WeaponType.PH3, WeaponType.PHG)
+DIRECT_FIRE = (*PHASERS, WeaponType.DISRUPTOR, WeaponType.PHOTON)
+
+
+class Box(IntEnum):
+    """Internal box categories tracked per ship (weapons are tracked in the weapon arrays)."""
+
+    HULL = 0
+    WARP = 1
+    IMPULSE = 2
+    APR = 3
+    BATTERY = 4
+    LAB = 5
+    TRANSPORTER = 6
+    SHUTTLE = 7
+    EXCESS = 8
+    OTHER = 9  # any other destructible box of the sheet
+
+
+N_BOX = len(Box)
+
+
+@dataclass
+class BattleState:
+    """Everything that changes during a battle, as numpy arrays (shapes: U units, W weapons)."""
+
+    impulses_per_turn: int
+    turn: int = 1
+    impulse: int = 0  # 0 = before the first impulse of the turn
+    # --- units -------------------------------------------------------------------------
+    kind: np.ndarray = field(default=None)  # (U,) int8 UnitKind
+    side: np.ndarray = field(default=None)  # (U,) int8 index into Battle.sides
+    status: np.ndarray = field(default=None)  # (U,) int8 Status
+    x: np.ndarray = field(default=None)  # (U,) int64 axial x
+    z: np.ndarray = field(default=None)  # (U,) int64 axial z
+    facing: np.ndarray = field(default=None)  # (U,) int64 0..5 = A..F
+    prev_x: np.ndarray = field(default=None)  # (U,) positions of the previous impulse (D3.42)
+    prev_z: np.ndarray = field(default=None)  # (U,)
+    prev_facing: np.ndarray = field(default=None)  # (U,)
+    speed: np.ndarray = field(default=None)  # (U,) int64 speed this turn
+    straight: np.ndarray = field(default=None)  # (U,) int64 straight hexes since last turn (C3)
+    shields: np.ndarray = field(default=None)  # (U, 6) int64 remaining shield boxes #1..#6
+    shield_pool: np.ndarray = field(default=None)  # (U,) bool one pool for all sides (R1.6)
+    internal: np.ndarray = field(default=None)  # (U,) int64 internal points taken
+    damage: np.ndarray = field(default=None)  # (U,) int64 all points scored (drones: FD1.54)
+    boxes: np.ndarray = field(default=None)  # (U, N_BOX) int64 destructible boxes left
+    target: np.ndarray = field(default=None)  # (U,) int64 seeking target unit, -1 none
+    launcher: np.ndarray = field(default=None)  # (U,) int64 launching unit, -1 none
+    launched_at: np.ndarray = field(default=None)  # (U,) int64 absolute impulse of launch
+    # --- weapons -----------------------------------------------------------------------
+    w_owner: np.ndarray = field(default=None)  # (W,) int64 owning unit
+    w_type: np.ndarray = field(default=None)  # (W,) int64 WeaponType
+    w_arcs: np.ndarray = field(default=None)  # (W,) int64 base-arc bitmask (hexmap.ARC_BITS)
+    w_astern: np.ndarray = field(default=None)  # (W,) bool may also fire down the astern row
+    w_min_range: np.ndarray = field(default=None)  # (W,) int64
+    w_max_range: np.ndarray = field(default=None)  # (W,) int64
+    w_destroyed: np.ndarray = field(default=None)  # (W,) bool
+    w_enabled: np.ndarray = field(default=None)  # (W,) bool in use in this scenario
+    w_last_fired: np.ndarray = field(default=None)  # (W,) int64 absolute impulse, NEVER
+    w_fired_turn: np.ndarray = field(default=None)  # (W,) int64 turn of the last shot, 0
+    w_ready_turn: np.ndarray = field(default=None)  # (W,) int64 first turn it may fire
+    w_ammo: np.ndarray = field(default=None)  # (W,) int64 drones left in a rack
+    w_drone_rows: np.ndarray = field(default=None)  # (W, 4) int64 unit rows of its drones
+
+    @property
+    def absolute_impulse(self) -> int:
+        """Impulses since the battle began: (turn - 1) * I + impulse."""
+        return (self.turn - 1) * self.impulses_per_turn + self.impulse
+
+    def active(self) -> np.ndarray:
+        """Mask of units in play."""
+        return self.status == Status.ACTIVE
+
+    def copy(self) -> BattleState:
+        """A deep copy (arrays copied)."""
+        out = BattleState(self.impulses_per_turn, self.turn, self.impulse)
+        for name, value in self.__dict__.items():
+            if isinstance(value, np.ndarray):
+                setattr(out, name, value.copy())
+        return out
+
+
+@dataclass
+class Orders:
+    """One unit's orders at a decision point (the written secret orders of C1.3 and E1.1).
+
+    ``fire`` maps weapon rows to target unit rows; ``launch`` maps drone-rack weapon rows to
+    target unit rows; ``maneuver`` is the unit's move on the next impulse; ``speed`` is its
+    speed for the next turn where the scenario lets the player choose (Chief Engineer, scen. 3).
+    """
+
+    maneuver: Maneuver = Maneuver.NONE
+    fire: dict[int, int] = field(default_factory=dict)
+    launch: dict[int, int] = field(default_factory=dict)
+    speed: int | None = None
+
+
+class IllegalOrderError(ValueError):
+    """An order the rules forbid; names the unit, the component, the value and the rule."""
+
+    def __init__(self, unit: str, component: str, value: object, rule: str) -> None:
+        self.unit = unit
+        self.component = component
+        self.value = value
+        self.rule = rule
+        super().__init__(f"illegal order for {unit}: {component}={value!r}: {rule}")

@@ -1,0 +1,115 @@
+"""Victory conditions of the scenarios (SCENARIOS.md §3): when a battle ends and who won.
+
+``evaluate(battle, time_up)`` returns None while the battle goes on, else ``(outcome, reason)``
+with ``outcome`` mapping each side to ``{"result": "win" | "loss" | "draw", "level": str}``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sfb_env.engine.types import Status, UnitKind
+
+if TYPE_CHECKING:
+    from sfb_env.engine.battle import Battle
+
+Outcome = dict[str, dict[str, str]]
+
+
+def evaluate(battle: Battle, time_up: bool) -> tuple[Outcome, str] | None:
+    """The scenario's verdict, or None if it goes on."""
+    kind = battle.scenario.victory["kind"]
+    return _KINDS[kind](battle, time_up)
+
+
+def _units(battle: Battle, side: str, kinds: tuple[UnitKind, ...]) -> np.ndarray:
+    st = battle.state
+    return np.flatnonzero((st.side == battle.side_index[side]) & np.isin(st.kind, kinds))
+
+
+def _pair(battle: Battle, side: str, result: str, level: str) -> Outcome:
+    other = {"win": "loss", "loss": "win", "draw": "draw"}[result]
+    return {
+        s: {"result": result if s == side else other, "level": level} for s in battle.scenario.sides
+    }
+
+
+def _battle_drill(battle: Battle, time_up: bool):
+    """Scenario 1: success = all five drones destroyed; pass = every drone took >= 3 points."""
+    st = battle.state
+    side = battle.scenario.victory["side"]
+    ship = _units(battle, side, (UnitKind.SHIP,))
+    drones = np.flatnonzero(np.isin(st.kind, (UnitKind.TARGET_DRONE, UnitKind.DRONE)))
+    left_area = bool(np.any(st.status[ship] != Status.ACTIVE))
+    alive = bool(np.any(st.status[drones] == Status.ACTIVE))
+    if not (time_up or left_area or not alive):
+        return None
+    if left_area:
+        return _pair(battle, side, "loss", "fail"), "the ship left Area A"
+    if np.all(st.status[drones] == Status.DESTROYED):
+        return _pair(battle, side, "win", "success"), "all target drones destroyed"
+    need = int(battle.scenario.victory.get("pass_damage", 3))
+    if np.all(st.damage[drones] >= need):
+        return _pair(battle, side, "draw", "pass"), f"every drone took at least {need} points"
+    return _pair(battle, side, "loss", "fail"), "drones escaped undamaged"
+
+
+def _under_attack(battle: Battle, time_up: bool):
+    """Scenario 2: success = every drone gone, no internal damage, still on the map."""
+    st = battle.state
+    side = battle.scenario.victory["side"]
+    ship = _units(battle, side, (UnitKind.SHIP,))
+    drones = np.flatnonzero(st.kind == UnitKind.DRONE)
+    if np.any(st.internal[ship] > 0):
+        return _pair(battle, side, "loss", "fail"), "the ship took internal damage"
+    if np.any(st.status[ship] != Status.ACTIVE):
+        return _pair(battle, side, "loss", "fail"), "the ship left the map"
+    if not np.any(st.status[drones] == Status.ACTIVE):
+        return _pair(battle, side, "win", "success"), "every drone destroyed or expended"
+    if time_up:
+        return _pair(battle, side, "draw", "unfinished"), "turn limit reached"
+    return None
+
+
+def _convoy_raid(battle: Battle, time_up: bool):
+    """Scenario 3: the raider wins only by destroying every freighter before any escapes."""
+    st = battle.state
+    raider = battle.scenario.victory["raider"]
+    convoy = battle.scenario.victory["convoy"]
+    ships = _units(battle, raider, (UnitKind.SHIP,))
+    freighters = _units(battle, convoy, (UnitKind.FREIGHTER,))
+    if np.any(st.status[freighters] == Status.DISENGAGED):
+        return _pair(battle, raider, "loss", "convoy escaped"), "a freighter left the map"
+    if np.all(st.status[freighters] == Status.DESTROYED):
+        return _pair(battle, raider, "win", "convoy destroyed"), "every freighter destroyed"
+    if not np.any(st.status[ships] == Status.ACTIVE):
+        return _pair(battle, raider, "loss", "raider gone"), "the raider was destroyed or left"
+    if time_up:
+        return _pair(battle, raider, "draw", "unfinished"), "turn limit reached"
+    return None
+
+
+def _last_side_standing(battle: Battle, time_up: bool):
+    """Generic duel: a side with no ship left in play loses."""
+    st = battle.state
+    alive = {
+        s: bool(np.any(st.status[_units(battle, s, (UnitKind.SHIP,))] == Status.ACTIVE))
+        for s in battle.scenario.sides
+    }
+    standing = [s for s, a in alive.items() if a]
+    if len(standing) == 1:
+        return _pair(battle, standing[0], "win", "last standing"), f"{standing[0]} holds the field"
+    if not standing or time_up:
+        draw = {s: {"result": "draw", "level": "draw"} for s in battle.scenario.sides}
+        return draw, "turn limit reached" if standing else "no ship left"
+    return None
+
+
+_KINDS = {
+    "battle_drill": _battle_drill,
+    "under_attack": _under_attack,
+    "convoy_raid": _convoy_raid,
+    "last_side_standing": _last_side_standing,
+}
