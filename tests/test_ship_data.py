@@ -679,6 +679,21 @@ def test_d3_cadet_sheet_matches_section_9_1(key: str) -> None:
     assert ship.sensor_track == ship.scanner_track == ship.damage_control_track == ()
 
 
+@pytest.mark.parametrize("key", ALL_KEYS)
+def test_c3_turn_mode_names_a_chart_of_turn_modes_yaml(key: str) -> None:
+    """The named chart exists; for cadets it reproduces the printed §9.1 turn-mode row."""
+    charts_module = pytest.importorskip("sfb_env.data.charts")
+    charts = charts_module.load_turn_modes().charts
+    ship = load_ship(key)
+    if ship.kind == "freighter" and ship.turn_mode not in charts:
+        pytest.xfail("turn_modes.yaml has no 'freighter' chart yet (§12.2 proposal: 1)")
+    assert ship.turn_mode in charts
+    if key in CADET_SHEETS:
+        for low, high, mode in re.findall(r"(\d+)–(\d+) = (\d+)", CADET_SHEETS[key]["turn mode"]):
+            for speed in range(int(low), int(high) + 1):
+                assert charts[ship.turn_mode][speed] == int(mode), speed
+
+
 @pytest.mark.parametrize("key", sorted(CADET_SHEETS))
 def test_e2_cadet_phasers_match_printed_cell(key: str) -> None:
     ship = load_ship(key)

@@ -16,6 +16,7 @@ Usage::
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,7 @@ class Battle:
         self.rng = np.random.default_rng(seed)
         self.events: list[Event] = []
         self.done = False
+        self.time_up = False  # the battle ended on its turn limit (truncation)
         self.outcome: dict | None = None
         self.end_reason = ""
         self._build()
@@ -135,6 +137,7 @@ class Battle:
         self.state = self._state(rows, weapons)
         st = self.state
         self._weapons_of = [np.flatnonzero(st.w_owner == u) for u in range(len(unit_ids))]
+        self.initial = _initial(self)
         self.rack_capacity = np.array(
             [int(w["mount"].ammo or 0) if w["type"] == WeaponType.DRONE_RACK else 0
              for w in weapons], dtype=np.int64)
@@ -294,6 +297,30 @@ class Battle:
         orders = dict(orders or {})
         self.validate(orders)
         procedure.advance(self, orders)
+
+
+@dataclass(frozen=True)
+class InitialState:
+    """Start values for fractions in observations: (U, 6) shields, (U,) internal boxes and
+    (U,) points that destroy the unit."""
+
+    shields: np.ndarray
+    internal_boxes: np.ndarray
+    strength: np.ndarray
+
+
+def _initial(battle: Battle) -> InitialState:
+    st = battle.state
+    weapons = np.bincount(st.w_owner, minlength=len(st.kind)) if len(st.w_owner) else 0
+    internal = st.boxes.sum(axis=1) + weapons
+    strength = st.shields.sum(axis=1) + internal
+    for u, ship in enumerate(battle.ship_classes):
+        if ship is not None and ship.freighter is not None:
+            internal[u] = ship.freighter.destroyed_at
+            strength[u] = ship.freighter.shield_pool + ship.freighter.destroyed_at
+        elif ship is None:
+            strength[u] = battle.scenario.rules["drone_strength"]  # (FD1.54)
+    return InitialState(st.shields.copy(), internal, strength)
 
 
 def _boxes(ship: ShipClass) -> np.ndarray:

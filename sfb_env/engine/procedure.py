@@ -140,6 +140,7 @@ def _check_end(battle: Battle, time_up: bool) -> bool:
         return False
     st = battle.state
     battle.done = True
+    battle.time_up = time_up
     battle.outcome, battle.end_reason = verdict
     battle.log(ev.BattleEnded(st.turn, st.impulse, battle.outcome, battle.end_reason))
     return True

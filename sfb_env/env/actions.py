@@ -1,0 +1,197 @@
+"""The action layout of one agent: MultiDiscrete components, their flat mask and decoding.
+
+Components, in order (``nvec`` in brackets; K = target slots):
+
+=================  ==========  ======================================================
+component          values      meaning
+=================  ==========  ======================================================
+``launch[r]``      K + 1       drone rack r: 0 = hold, k = launch at target slot k
+``fire[w]``        K + 1       direct-fire weapon w: 0 = hold, k = fire at slot k
+``maneuver``       4           the next move: 0 none, 1 straight, 2 turn left, 3 turn right
+``speed``          max + 1     next turn's speed where the scenario lets the player pick it;
+                               otherwise only the current speed is allowed (a no-op)
+=================  ==========  ======================================================
+
+Target slots list the enemy units in play, nearest first (ties: the unit listed first in the
+scenario, then drones in launch order). Masks and refusals come from the engine's predicates;
+this module only translates (no rule lives here).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sfb_env import hexmap
+from sfb_env.engine import Battle, Maneuver, Orders
+from sfb_env.engine.direct_fire import fire_mask
+from sfb_env.engine.types import DIRECT_FIRE, Status, WeaponType
+
+
+class IllegalActionError(ValueError):
+    """An action the mask forbids: names the agent, component, value and rule."""
+
+    def __init__(self, agent: str, component: str, value: int, rule: str) -> None:
+        self.agent = agent
+        self.component = component
+        self.value = value
+        self.rule = rule
+        super().__init__(f"illegal action for {agent}: {component}={value}: {rule}")
+
+
+@dataclass
+class ActionLayout:
+    """Where each component of one agent's action sits and which engine rows it drives."""
+
+    unit: int
+    racks: np.ndarray  # weapon rows of drone racks (padded entries = -1)
+    weapons: np.ndarray  # weapon rows of direct-fire weapons (padded entries = -1)
+    slots: int  # K
+    max_speed: int
+
+    @classmethod
+    def build(
+        cls, battle: Battle, unit: int, slots: int, n_racks: int | None = None,
+        n_weapons: int | None = None,
+    ) -> ActionLayout:
+        """Layout for ``unit``; ``n_racks``/``n_weapons`` pad it (uniform spaces)."""
+        st = battle.state
+        rows = battle.weapons_of(unit)
+        rows = rows[st.w_enabled[rows]]
+        racks = rows[st.w_type[rows] == WeaponType.DRONE_RACK]
+        weapons = rows[np.isin(st.w_type[rows], DIRECT_FIRE)]
+        racks = _pad(racks, n_racks)
+        weapons = _pad(weapons, n_weapons)
+        return cls(unit, racks, weapons, slots, int(battle.scenario.rules["max_speed"]))
+
+    @property
+    def nvec(self) -> np.ndarray:
+        k = self.slots + 1
+        return np.array(
+            [k] * len(self.racks) + [k] * len(self.weapons) + [len(Maneuver), self.max_speed + 1],
+            dtype=np.int64,
+        )
+
+    def component_names(self) -> list[str]:
+        return (
+            [f"launch[{i}]" for i in range(len(self.racks))]
+            + [f"fire[{i}]" for i in range(len(self.weapons))]
+            + ["maneuver", "speed"]
+        )
+
+    # ------------------------------------------------------------------ slots
+
+    def target_slots(self, battle: Battle) -> np.ndarray:
+        """Unit rows in target slots 1..K (-1 = empty): enemy units in play, nearest first."""
+        st = battle.state
+        u = self.unit
+        enemy = np.flatnonzero((st.status == Status.ACTIVE) & (st.side != st.side[u]))
+        out = np.full(self.slots, -1, dtype=np.int64)
+        if len(enemy):
+            rng = hexmap.distance_np(st.x[u], st.z[u], st.x[enemy], st.z[enemy])
+            order = enemy[np.lexsort((enemy, rng))][: self.slots]
+            out[: len(order)] = order
+        return out
+
+    # ------------------------------------------------------------------ masks
+
+    def mask(self, battle: Battle, slots: np.ndarray) -> np.ndarray:
+        """The flat int8 mask aligned with ``nvec``."""
+        parts = []
+        filled = slots >= 0
+        for rack in self.racks:
+            m = np.zeros(self.slots + 1, dtype=np.int8)
+            m[0] = 1
+            if rack >= 0:
+                blockers = battle.launch_blockers(int(rack), slots[filled])
+                m[1:][filled] = [b is None for b in blockers]
+            parts.append(m)
+        real = self.weapons[self.weapons >= 0]
+        fm = fire_mask(battle, real) if len(real) else None
+        j = 0
+        for w in self.weapons:
+            m = np.zeros(self.slots + 1, dtype=np.int8)
+            m[0] = 1
+            if w >= 0:
+                m[1:][filled] = fm[j, slots[filled]]
+                j += 1
+            parts.append(m)
+        blocked = battle.maneuver_blockers(self.unit)
+        parts.append(np.array([m not in blocked for m in Maneuver], dtype=np.int8))
+        parts.append(self._speed_mask(battle))
+        return np.concatenate(parts)
+
+    def _speed_mask(self, battle: Battle) -> np.ndarray:
+        m = np.zeros(self.max_speed + 1, dtype=np.int8)
+        if battle.speed_choice_open():
+            m[list(battle.speed_range(self.unit))] = 1
+        else:
+            m[int(battle.state.speed[self.unit])] = 1
+        return m
+
+    def reasons(self, battle: Battle, slots: np.ndarray) -> dict[str, dict[int, str]]:
+        """For every masked choice, the rule that forbids it (component -> value -> rule)."""
+        out: dict[str, dict[int, str]] = {}
+        names = self.component_names()
+        idx = 0
+        for kind, rows in (("launch", self.racks), ("fire", self.weapons)):
+            check = battle.launch_blockers if kind == "launch" else battle.fire_blockers
+            for row in rows:
+                why = {}
+                for k, t in enumerate(slots, start=1):
+                    if row < 0:
+                        why[k] = "uniform_spaces padding: no weapon in this position"
+                    elif t < 0:
+                        why[k] = f"no unit in target slot {k}"
+                    else:
+                        rule = check(int(row), [int(t)])[0]
+                        if rule is not None:
+                            why[k] = rule
+                out[names[idx]] = why
+                idx += 1
+        blocked = battle.maneuver_blockers(self.unit)
+        out["maneuver"] = {int(m): rule for m, rule in blocked.items()}
+        speed_mask = self._speed_mask(battle)
+        rule = (
+            "C1.42 speed outside the allowed range"
+            if battle.speed_choice_open()
+            else "B2.0 speed is chosen only at Energy Allocation (last impulse of a turn)"
+        )
+        out["speed"] = {s: rule for s in range(self.max_speed + 1) if not speed_mask[s]}
+        return out
+
+    # ------------------------------------------------------------------ decoding
+
+    def noop(self, battle: Battle) -> np.ndarray:
+        """The no-op: hold everything, the default legal move, keep the speed."""
+        blocked = battle.maneuver_blockers(self.unit)
+        maneuver = Maneuver.STRAIGHT if Maneuver.STRAIGHT not in blocked else Maneuver.NONE
+        action = np.zeros(len(self.nvec), dtype=np.int64)
+        action[-2] = int(maneuver)
+        action[-1] = int(np.flatnonzero(self._speed_mask(battle))[0])
+        if battle.speed_choice_open():
+            action[-1] = int(battle.state.speed[self.unit])
+        return action
+
+    def to_orders(self, battle: Battle, action: np.ndarray, slots: np.ndarray) -> Orders:
+        """Translate a (legal) action into engine orders."""
+        orders = Orders(maneuver=Maneuver(int(action[-2])))
+        n_r = len(self.racks)
+        for i, rack in enumerate(self.racks):
+            if action[i] and rack >= 0:
+                orders.launch[int(rack)] = int(slots[action[i] - 1])
+        for i, w in enumerate(self.weapons):
+            a = action[n_r + i]
+            if a and w >= 0:
+                orders.fire[int(w)] = int(slots[a - 1])
+        if battle.speed_choice_open():
+            orders.speed = int(action[-1])
+        return orders
+
+
+def _pad(rows: np.ndarray, n: int | None) -> np.ndarray:
+    rows = np.asarray(rows, dtype=np.int64)
+    if n is None or n <= len(rows):
+        return rows
+    return np.concatenate([rows, np.full(n - len(rows), -1, dtype=np.int64)])

@@ -1,0 +1,181 @@
+"""The observation vector of one agent (float32) and the global state.
+
+Layout of ``obs["observation"]`` (documented in docs/observation.md; angles in radians are
+given as sin/cos, clockwise from the own ship's facing; ranges are divided by 30 and clipped
+to 1; fractions are remaining/initial):
+
+* **own ship** (``OWN_SIZE + 3 * n_weapons`` values): column/28, row/32; distance to the
+  play-area edges west/east/north/south divided by 28; facing one-hot (6); speed/max speed;
+  moves on the next impulse (0/1); turn mode satisfied (0/1); straight hexes/8 (clipped);
+  shields #1..#6 fraction (6); internal points taken / internal boxes at start; then for each
+  weapon position of the action layout (racks first, then direct-fire weapons): usable now
+  (0/1), destroyed (0/1), drones left/4.
+* **clock** (3): turn/max turns, impulse/impulses per turn, impulses per turn/32.
+* **K target slots** (``SLOT_SIZE`` each, in the action's slot order): present; kind one-hot
+  (ship, freighter, drone); range; bearing sin, cos; relative facing sin, cos; the target's
+  shield facing us one-hot (6); its shields #1..#6 fraction (6); damage fraction; whether it
+  is a seeking weapon aimed at us; which of our six base arcs (RF R RR LR L LF) hold it (6).
+* **M threat slots** (``THREAT_SIZE`` each): seeking weapons aimed at us, nearest first:
+  present; range; bearing sin, cos; our shield it would strike one-hot (6).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sfb_env import hexmap
+from sfb_env.engine import Battle
+from sfb_env.engine.direct_fire import weapon_ready_blocker
+from sfb_env.engine.seeking import rack_blocker
+from sfb_env.engine.types import Status, UnitKind, WeaponType
+from sfb_env.env.actions import ActionLayout
+
+OWN_SIZE = 2 + 4 + 6 + 1 + 1 + 1 + 1 + 6 + 1
+CLOCK_SIZE = 3
+SLOT_SIZE = 1 + 3 + 1 + 2 + 2 + 6 + 6 + 1 + 1 + 6
+THREAT_SIZE = 1 + 1 + 2 + 6
+RANGE_SCALE = 30.0
+SQRT3 = np.sqrt(3.0)
+
+
+def observation_size(layout: ActionLayout, threats: int) -> int:
+    """Length of the observation vector for ``layout``."""
+    n_weapons = len(layout.racks) + len(layout.weapons)
+    return OWN_SIZE + 3 * n_weapons + CLOCK_SIZE + layout.slots * SLOT_SIZE + threats * THREAT_SIZE
+
+
+def _cartesian(x, z):
+    """Axial -> cartesian centre (flat-topped hexes, y pointing down the map)."""
+    return 1.5 * np.asarray(x, dtype=np.float64), SQRT3 * (np.asarray(z) + np.asarray(x) / 2.0)
+
+
+def _bearing(st, u: int, others: np.ndarray) -> np.ndarray:
+    """Angle of ``others`` from unit ``u``, clockwise from its facing."""
+    ux, uy = _cartesian(st.x[u], st.z[u])
+    ox, oy = _cartesian(st.x[others], st.z[others])
+    theta = np.arctan2(ox - ux, -(oy - uy))  # clockwise from "up" (direction A)
+    return theta - st.facing[u] * (np.pi / 3)
+
+
+def encode(
+    battle: Battle, layout: ActionLayout, slots: np.ndarray, threats: int, max_turns: int
+) -> np.ndarray:
+    """The observation vector of the agent whose layout is ``layout``."""
+    st = battle.state
+    u = layout.unit
+    out: list[np.ndarray | list[float]] = []
+    area = battle.scenario.map_area
+    col, row = hexmap.axial_to_offset_np(st.x[u], st.z[u], battle.scenario.parity)
+    col, row = int(col), int(row)
+    init = battle.initial
+    max_speed = max(1, int(battle.scenario.rules["max_speed"]))
+    out.append([
+        col / 28.0, row / 32.0,
+        (col - area.first_column) / 28.0, (area.last_column - col) / 28.0,
+        (row - area.first_row) / 28.0, (area.last_row - row) / 28.0,
+    ])
+    out.append(np.eye(6)[int(st.facing[u])])
+    blocked = battle.maneuver_blockers(u)
+    from sfb_env.engine import Maneuver
+
+    out.append([
+        st.speed[u] / max_speed,
+        float(Maneuver.NONE in blocked),
+        float(Maneuver.TURN_LEFT not in blocked and Maneuver.NONE in blocked),
+        min(int(st.straight[u]), 8) / 8.0,
+    ])
+    out.append(_fraction(st.shields[u], init.shields[u]))
+    out.append([st.internal[u] / max(1, init.internal_boxes[u])])
+    for row_ in np.concatenate([layout.racks, layout.weapons]):
+        if row_ < 0:
+            out.append([0.0, 0.0, 0.0])
+            continue
+        if st.w_type[row_] == WeaponType.DRONE_RACK:
+            usable = rack_blocker(battle, int(row_)) is None
+        else:
+            usable = weapon_ready_blocker(battle, int(row_)) is None
+        out.append([float(usable), float(st.w_destroyed[row_]), st.w_ammo[row_] / 4.0])
+    out.append([
+        st.turn / max_turns, st.impulse / st.impulses_per_turn, st.impulses_per_turn / 32.0,
+    ])
+    out.append(_slots(battle, u, slots).ravel())
+    out.append(_threats(battle, u, threats).ravel())
+    return np.concatenate([np.asarray(p, dtype=np.float32).ravel() for p in out])
+
+
+def _fraction(now: np.ndarray, start: np.ndarray) -> np.ndarray:
+    return np.where(start > 0, now / np.maximum(start, 1), 0.0)
+
+
+def _slots(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
+    st = battle.state
+    table = np.zeros((len(slots), SLOT_SIZE), dtype=np.float64)
+    rows = slots[slots >= 0]
+    n = len(rows)
+    if not n:
+        return table
+    rng = hexmap.distance_np(st.x[u], st.z[u], st.x[rows], st.z[rows])
+    bearing = _bearing(st, u, rows)
+    rel_facing = (st.facing[rows] - st.facing[u]) * (np.pi / 3)
+    facing_us = hexmap.shields_hit_mask_np(
+        st.x[rows], st.z[rows], st.facing[rows], st.x[u], st.z[u]
+    ).astype(np.float64)
+    facing_us[rng == 0] = 0.0
+    arcs = hexmap.arc_bits_np(st.x[u], st.z[u], st.facing[u], st.x[rows], st.z[rows])
+    arc_bits = (arcs[:, None] >> np.arange(6)) & 1
+    init = battle.initial
+    kind = st.kind[rows]
+    table[:n, 0] = 1.0
+    table[:n, 1] = kind == UnitKind.SHIP
+    table[:n, 2] = kind == UnitKind.FREIGHTER
+    table[:n, 3] = np.isin(kind, (UnitKind.DRONE, UnitKind.TARGET_DRONE))
+    table[:n, 4] = np.minimum(rng / RANGE_SCALE, 1.0)
+    table[:n, 5] = np.sin(bearing)
+    table[:n, 6] = np.cos(bearing)
+    table[:n, 7] = np.sin(rel_facing)
+    table[:n, 8] = np.cos(rel_facing)
+    table[:n, 9:15] = facing_us
+    table[:n, 15:21] = _fraction(st.shields[rows], init.shields[rows])
+    table[:n, 21] = st.damage[rows] / np.maximum(init.strength[rows], 1)
+    table[:n, 22] = st.target[rows] == u
+    table[:n, 23:29] = arc_bits
+    return table
+
+
+def _threats(battle: Battle, u: int, threats: int) -> np.ndarray:
+    st = battle.state
+    table = np.zeros((threats, THREAT_SIZE), dtype=np.float64)
+    incoming = np.flatnonzero(
+        (st.status == Status.ACTIVE) & (st.kind == UnitKind.DRONE) & (st.target == u)
+    )
+    if not len(incoming) or not threats:
+        return table
+    rng = hexmap.distance_np(st.x[u], st.z[u], st.x[incoming], st.z[incoming])
+    order = incoming[np.lexsort((incoming, rng))][:threats]
+    rng = hexmap.distance_np(st.x[u], st.z[u], st.x[order], st.z[order])
+    bearing = _bearing(st, u, order)
+    shield = hexmap.shields_hit_mask_np(st.x[u], st.z[u], st.facing[u], st.x[order], st.z[order])
+    n = len(order)
+    table[:n, 0] = 1.0
+    table[:n, 1] = np.minimum(rng / RANGE_SCALE, 1.0)
+    table[:n, 2] = np.sin(bearing)
+    table[:n, 3] = np.cos(bearing)
+    table[:n, 4:10] = shield
+    return table
+
+
+def global_state(battle: Battle, max_turns: int) -> np.ndarray:
+    """``env.state()``: every unit row (status, side, kind, place, facing, speed, shields,
+    damage) and the clock, for centralised critics."""
+    st = battle.state
+    init = battle.initial
+    col, row = hexmap.axial_to_offset_np(st.x, st.z, battle.scenario.parity)
+    active = st.status == Status.ACTIVE
+    per_unit = np.column_stack([
+        active, st.side, st.kind, col / 28.0 * active, row / 32.0 * active,
+        np.eye(6)[st.facing] * active[:, None],
+        st.speed / 32.0, _fraction(st.shields, init.shields),
+        st.damage / np.maximum(init.strength, 1),
+    ])
+    clock = [st.turn / max_turns, st.impulse / st.impulses_per_turn]
+    return np.concatenate([per_unit.ravel(), clock]).astype(np.float32)

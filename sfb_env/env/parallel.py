@@ -1,0 +1,252 @@
+"""The PettingZoo ``ParallelEnv`` over the engine: one step = one impulse.
+
+Version history: ``sfb_v0`` - first release (scenarios cth-01..cth-03).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from sfb_env.engine import Battle, Status, load_scenario
+from sfb_env.engine.battle import DEFAULT_MAX_TURNS
+from sfb_env.env import observation as obs_mod
+from sfb_env.env.actions import ActionLayout, IllegalActionError
+from sfb_env.env.reward import REWARDS, RewardFn
+from sfb_env.env.spaces import MaskedMultiDiscrete
+
+
+class SFBParallelEnv(ParallelEnv):
+    """Star Fleet Battles as a PettingZoo parallel environment.
+
+    **Agents** are the ships a player commands in the scenario (unit ids, e.g.
+    ``"destruction"``); robots, drones and freighters of the scenario act inside the engine.
+    A destroyed or disengaged ship leaves ``agents`` and never returns.
+
+    **Decision cycle**: ``reset()`` returns the decision point "impulse 0"; each ``step`` carries
+    out launch and fire of impulse i, ends it (and the turn after the last), moves every unit on
+    impulse i+1 and returns that decision point (positions final).
+
+    **Action** (``MaskedMultiDiscrete``; see ``sfb_env.env.actions`` for the table):
+    ``launch[r]`` per drone rack and ``fire[w]`` per direct-fire weapon (0 hold, k = target slot
+    k), ``maneuver`` (none / straight / left / right) and ``speed`` (open where the scenario lets
+    the player choose, at impulse 0 and the last impulse of each turn).
+
+    **Observation**: ``{"observation": float32 (n,), "action_mask": int8 (sum(nvec),)}``; the
+    vector layout is in ``sfb_env.env.observation`` and docs/observation.md.
+
+    **Reward**: ``"shaped"`` (0.05 per internal point dealt minus taken, plus +1/-1/0 at the
+    end) or ``"sparse"`` (end result only), or a callable.
+
+    **Termination**: the ship destroyed or gone, or the scenario decided; **truncation**: the
+    turn limit (scenario's, else ``max_turns``, default 30). ``infos[agent]["outcome"]`` at the end.
+
+    Usage::
+
+        env = sfb_env.parallel_env(scenario="cth-03", seed=0)
+        obs, infos = env.reset(seed=0)
+        while env.agents:
+            actions = {a: env.action_space(a).sample(mask=obs[a]["action_mask"]) for a in env.agents}
+            obs, rewards, terms, truncs, infos = env.step(actions)
+    """
+
+    metadata = {
+        "name": "sfb_v0",
+        "render_modes": ["rgb_array", "human"],
+        "render_fps": 4,
+        "is_parallelizable": True,
+    }
+
+    def __init__(
+        self,
+        scenario: str | Mapping[str, Any] = "cth-01",
+        render_mode: str | None = None,
+        seed: int | None = None,
+        illegal_action: str = "raise",
+        uniform_spaces: bool = False,
+        reward: str | RewardFn = "shaped",
+        max_turns: int | None = None,
+        target_slots: int = 8,
+        threat_slots: int = 4,
+    ) -> None:
+        if illegal_action not in ("raise", "noop"):
+            raise ValueError(f"illegal_action must be 'raise' or 'noop', got {illegal_action!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"unknown render_mode {render_mode!r}")
+        if isinstance(reward, str):
+            if reward not in REWARDS:
+                raise ValueError(f"unknown reward {reward!r}; expected {list(REWARDS)} or a callable")
+            reward = REWARDS[reward]
+        self.scenario = load_scenario(scenario)
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.reward_fn = reward
+        self.max_turns = max_turns or self.scenario.turn_limit or DEFAULT_MAX_TURNS
+        self.target_slots = target_slots
+        self.threat_slots = threat_slots
+        self._seed = seed
+        self.battle = Battle(self.scenario, seed=seed, max_turns=self.max_turns)
+        self.possible_agents = [
+            self.battle.unit_ids[u] for u in range(len(self.battle.unit_ids))
+            if self.battle.controllers[u] == "agent"
+        ]
+        self.agents: list[str] = []
+        pads = (None, None)
+        if uniform_spaces:
+            probe = [ActionLayout.build(self.battle, self.battle.unit_index[a], target_slots)
+                     for a in self.possible_agents]
+            pads = (max(len(p.racks) for p in probe), max(len(p.weapons) for p in probe))
+        self._layouts = {
+            a: ActionLayout.build(self.battle, self.battle.unit_index[a], target_slots, *pads)
+            for a in self.possible_agents
+        }
+        self._renderer = None
+
+    # ------------------------------------------------------------------ spaces
+
+    @functools.lru_cache(maxsize=None)  # noqa: B019 - one space object per agent (PettingZoo)
+    def observation_space(self, agent: str) -> spaces.Space:
+        layout = self._layouts[agent]
+        n = obs_mod.observation_size(layout, self.threat_slots)
+        return spaces.Dict({
+            "observation": spaces.Box(-1.0, 1.0, shape=(n,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(int(layout.nvec.sum()),), dtype=np.int8),
+        })
+
+    @functools.lru_cache(maxsize=None)  # noqa: B019
+    def action_space(self, agent: str) -> MaskedMultiDiscrete:
+        return MaskedMultiDiscrete(self._layouts[agent].nvec)
+
+    # ------------------------------------------------------------------ API
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        if seed is None:
+            seed = self._seed
+        self.battle.reset(seed)
+        self._seed = None if seed is None else seed  # same seed on a plain reset()
+        self.agents = [a for a in self.possible_agents
+                       if self.battle.state.status[self.battle.unit_index[a]] == Status.ACTIVE]
+        self._event_cursor = len(self.battle.events)
+        self._observe()
+        infos = {a: self._info(a) for a in self.agents}
+        return {a: self._obs[a] for a in self.agents}, infos
+
+    def step(self, actions: Mapping[str, Any]):
+        battle = self.battle
+        reports: dict[str, list[dict]] = {a: [] for a in self.agents}
+        orders = {}
+        for agent in self.agents:
+            layout = self._layouts[agent]
+            if agent not in actions:
+                action = layout.noop(battle)
+            else:
+                action = np.asarray(actions[agent], dtype=np.int64).reshape(-1)
+                action = self._check(agent, action, reports[agent])
+            orders[layout.unit] = layout.to_orders(battle, action, self._slots[agent])
+        battle.step(orders)
+        new_events = battle.events[self._event_cursor:]
+        self._event_cursor = len(battle.events)
+        previous = list(self.agents)
+        rewards = {a: float(self.reward_fn(self, a, new_events)) for a in previous}
+        terminations, truncations = {}, {}
+        for a in previous:
+            gone = battle.state.status[battle.unit_index[a]] != Status.ACTIVE
+            truncations[a] = bool(battle.done and battle.time_up and not gone)
+            terminations[a] = bool(gone or (battle.done and not truncations[a]))
+        self.agents = [a for a in previous if not (terminations[a] or truncations[a])]
+        self._observe(previous)
+        infos = {a: self._info(a) for a in previous}
+        for a, lines in reports.items():
+            if lines:
+                infos[a]["illegal_action"] = lines
+        if self.render_mode == "human":
+            self.render()
+        return {a: self._obs[a] for a in previous}, rewards, terminations, truncations, infos
+
+    def _check(self, agent: str, action: np.ndarray, report: list[dict]) -> np.ndarray:
+        """Refuse (or replace by the no-op) every component the mask forbids."""
+        layout = self._layouts[agent]
+        nvec = layout.nvec
+        if action.shape != nvec.shape:
+            raise IllegalActionError(agent, "action", -1, f"expected {len(nvec)} components, got shape {action.shape}")
+        mask_parts = self.action_space(agent).split_mask(self._obs[agent]["action_mask"])
+        names = layout.component_names()
+        noop = None
+        for i, (value, part) in enumerate(zip(action, mask_parts, strict=True)):
+            if 0 <= value < nvec[i] and part[value]:
+                continue
+            if value < 0 or value >= nvec[i]:
+                rule = f"value outside 0..{nvec[i] - 1}"
+            else:
+                rule = self.mask_reasons(agent)[names[i]].get(int(value), "masked")
+            if self.illegal_action == "raise":
+                raise IllegalActionError(agent, names[i], int(value), rule)
+            noop = layout.noop(self.battle) if noop is None else noop
+            report.append({"component": names[i], "value": int(value), "rule": rule})
+            action = action.copy()
+            action[i] = noop[i]
+        return action
+
+    def mask_reasons(self, agent: str) -> dict[str, dict[int, str]]:
+        """For each masked choice of ``agent``'s action: the rule that forbids it."""
+        if agent not in self.agents:
+            raise ValueError(f"{agent!r} is not a live agent; live: {self.agents}")
+        return self._layouts[agent].reasons(self.battle, self._slots[agent])
+
+    def state(self) -> np.ndarray:
+        """The global state (every unit and the clock) for centralised critics."""
+        return obs_mod.global_state(self.battle, self.max_turns)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return self._obs[agent]
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        from sfb_env.render import Renderer
+
+        if self._renderer is None:
+            self._renderer = Renderer(self.battle)
+        frame = self._renderer.frame(self.battle)
+        if self.render_mode == "human":
+            self._renderer.show(frame)
+            return None
+        return frame
+
+    def close(self):
+        if self._renderer is not None:
+            self._renderer.close()
+            self._renderer = None
+
+    # ------------------------------------------------------------------ helpers
+
+    def _observe(self, agents: list[str] | None = None) -> None:
+        agents = self.agents if agents is None else agents
+        self._slots = {}
+        self._obs = {}
+        for a in agents:
+            layout = self._layouts[a]
+            slots = layout.target_slots(self.battle)
+            self._slots[a] = slots
+            live = a in self.agents
+            mask = layout.mask(self.battle, slots) if live else np.zeros(int(layout.nvec.sum()), np.int8)
+            vector = obs_mod.encode(self.battle, layout, slots, self.threat_slots, self.max_turns)
+            self._obs[a] = {"observation": np.clip(vector, -1.0, 1.0), "action_mask": mask}
+
+    def _info(self, agent: str) -> dict:
+        battle = self.battle
+        info: dict[str, Any] = {"turn": battle.state.turn, "impulse": battle.state.impulse}
+        if battle.done and battle.outcome is not None:
+            side = battle.scenario.sides[battle.state.side[battle.unit_index[agent]]]
+            info["outcome"] = {**battle.outcome[side], "reason": battle.end_reason}
+        return info
+
+
+def parallel_env(scenario: str | Mapping[str, Any] = "cth-01", **options: Any) -> SFBParallelEnv:
+    """Build the parallel environment (see ``SFBParallelEnv`` for the options)."""
+    return SFBParallelEnv(scenario=scenario, **options)

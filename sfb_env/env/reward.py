@@ -1,0 +1,56 @@
+"""Rewards: ``shaped`` (internal damage dealt minus taken, scaled, plus the end result) or
+``sparse`` (the end result only). A callable ``reward(env, agent, new_events) -> float`` may be
+passed instead.
+
+End result: +1 win, -1 loss, 0 draw, from the scenario's victory conditions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from sfb_env.engine.events import Damaged, Event
+
+DAMAGE_SCALE = 0.05  # one internal point = 0.05: a destroyed cadet ship is worth ~2 wins
+RESULT_VALUE = {"win": 1.0, "loss": -1.0, "draw": 0.0}
+
+RewardFn = Callable[[Any, str, Sequence[Event]], float]
+
+
+def damage_balance(env: Any, agent: str, events: Sequence[Event]) -> float:
+    """Internal points scored on enemy units minus internal points taken by the agent."""
+    battle = env.battle
+    me = battle.unit_index[agent]
+    my_side = battle.state.side[me]
+    dealt = taken = 0
+    for e in events:
+        if isinstance(e, Damaged) and e.internal:
+            u = battle.unit_index[e.unit]
+            if battle.state.side[u] != my_side:
+                dealt += e.internal
+            elif u == me:
+                taken += e.internal
+    return float(dealt - taken)
+
+
+def end_result(env: Any, agent: str) -> float:
+    """+1/-1/0 once the battle is over, else 0."""
+    battle = env.battle
+    if not battle.done or battle.outcome is None:
+        return 0.0
+    side = battle.scenario.sides[battle.state.side[battle.unit_index[agent]]]
+    return RESULT_VALUE[battle.outcome[side]["result"]]
+
+
+def shaped(env: Any, agent: str, events: Sequence[Event]) -> float:
+    """Damage balance scaled by ``DAMAGE_SCALE`` plus the end result."""
+    return DAMAGE_SCALE * damage_balance(env, agent, events) + end_result(env, agent)
+
+
+def sparse(env: Any, agent: str, events: Sequence[Event]) -> float:
+    """The end result only."""
+    return end_result(env, agent)
+
+
+REWARDS: dict[str, RewardFn] = {"shaped": shaped, "sparse": sparse}
