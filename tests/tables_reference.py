@@ -36,7 +36,7 @@ def lines(block: str) -> list[list[str]]:
 
 
 def die_chart(block: str) -> dict[tuple[int, int], int]:
-    """A phaser-type block (header ``die`` + bracket labels, rows die 1..6) as {(range, die): value}."""
+    """A phaser-type block (``die`` + bracket labels, rows die 1..6) as {(range, die): value}."""
     header, *rows = lines(block)
     assert header[0] == "die" and len(rows) == 6
     cells = {}

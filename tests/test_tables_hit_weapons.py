@@ -1,4 +1,5 @@
-"""Hit/miss weapon charts: disruptor (E3.0), photon (E4.0), PPD (E11.0) against CTH-DATA §4.2, §4.3, §4.5."""
+# ruff: noqa: E501 - chart blocks are copied verbatim from CTH-DATA.md
+"""Hit/miss weapons: disruptor (E3.0), photon (E4.0), PPD (E11.0); CTH-DATA §4.2, §4.3, §4.5."""
 
 from __future__ import annotations
 
@@ -70,8 +71,16 @@ def hit_chart(block: str) -> dict[int, tuple[int | None, int | None]]:
 
 @pytest.mark.parametrize(
     "block",
-    [DISRUPTOR, DISRUPTOR_RANGES, PHOTON, PHOTON_ANCHORS, PPD, PPD_NO_SHIELDS, PPD_ANCHORS,
-     FIGHTER_MODIFIER],
+    [
+        DISRUPTOR,
+        DISRUPTOR_RANGES,
+        PHOTON,
+        PHOTON_ANCHORS,
+        PPD,
+        PPD_NO_SHIELDS,
+        PPD_ANCHORS,
+        FIGHTER_MODIFIER,
+    ],
 )
 def test_cth_data_blocks_are_verbatim(block):
     assert_in_reference(block)
@@ -121,8 +130,20 @@ def test_e3_32_disruptor_default_max_range_30_and_31_40_not_cth():
 
 @pytest.mark.parametrize(
     ("hull", "max_range"),
-    [("FF", 10), ("FW", 10), ("DD", 15), ("DW", 15), ("Q-ship", 15), ("CL", 22), ("CW", 22),
-     ("CA", 30), ("BC", 30), ("BCH", 30), ("DN", 40), ("base", 40)],
+    [
+        ("FF", 10),
+        ("FW", 10),
+        ("DD", 15),
+        ("DW", 15),
+        ("Q-ship", 15),
+        ("CL", 22),
+        ("CW", 22),
+        ("CA", 30),
+        ("BC", 30),
+        ("BCH", 30),
+        ("DN", 40),
+        ("base", 40),
+    ],
 )
 def test_e3_32_disruptor_max_range_by_hull_class(hull, max_range):
     assert tables.disruptor_max_range(hull) == max_range
@@ -191,8 +212,12 @@ def ppd_chart_cells() -> dict[int, tuple[int, int, tuple[int, ...], tuple[int, .
         splash = tuple(int(v) for v in rows["splash"][i].split("+"))
         alt = tuple(int(v) for v in rows["alt"][i].split("+"))
         for rng in bracket(label):
-            out[rng] = (hit, int(rows["damage"][i]), splash * 3 if splash == (0,) else splash,
-                        alt * 2 if alt == (0,) else alt)
+            out[rng] = (
+                hit,
+                int(rows["damage"][i]),
+                splash * 3 if splash == (0,) else splash,
+                alt * 2 if alt == (0,) else alt,
+            )
     return out
 
 

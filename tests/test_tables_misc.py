@@ -1,4 +1,5 @@
-"""Boarding parties (D7.0), labs (G4.0), the Planet Killer (scenario 11) and the quarter turn (E1.5)."""
+# ruff: noqa: E501 - chart blocks are copied verbatim from CTH-DATA.md
+"""Boarding parties (D7.0), labs (G4.0), Planet Killer (scenario 11), quarter turn (E1.5)."""
 
 from __future__ import annotations
 
@@ -55,7 +56,15 @@ QUARTER_TURN_EXAMPLE = """\
 
 @pytest.mark.parametrize(
     "block",
-    [BOARDING, BOARDING_ANCHOR, LAB_FORMULA, LAB, PLANET_KILLER, IMPULSE_CHARTS, QUARTER_TURN_EXAMPLE],
+    [
+        BOARDING,
+        BOARDING_ANCHOR,
+        LAB_FORMULA,
+        LAB,
+        PLANET_KILLER,
+        IMPULSE_CHARTS,
+        QUARTER_TURN_EXAMPLE,
+    ],
 )
 def test_cth_data_blocks_are_verbatim(block):
     assert_in_reference(block)
@@ -83,7 +92,9 @@ def test_d7_0_boarding_anchor_14_klingon_vs_8_federation():
     fed_kills = tables.boarding_party_losses(8, 5)
     klingon_kills = tables.boarding_party_losses(10, 3) + tables.boarding_party_losses(4, 2)
     assert (fed_kills, tables.boarding_party_losses(10, 3), tables.boarding_party_losses(4, 2)) == (
-        4, 3, 1,
+        4,
+        3,
+        1,
     )
     assert (8 - klingon_kills, 14 - fed_kills) == (4, 10)
     assert "Fed 4 left, Klingons 10" in " ".join(BOARDING_ANCHOR.split())

@@ -1,4 +1,5 @@
-"""Phaser charts (E2.4, E2.152) and the fusion beam chart (E7.0), cell by cell against CTH-DATA §4.1, §4.4."""
+# ruff: noqa: E501 - chart blocks are copied verbatim from CTH-DATA.md
+"""Phaser charts (E2.4, E2.152) and the fusion beam (E7.0), cell by cell; CTH-DATA §4.1, §4.4."""
 
 from __future__ import annotations
 
@@ -87,7 +88,9 @@ def test_e2_4_phaser_every_range_and_die(kind):
             assert chart[die - 1, rng] == expected, (kind, rng, die)
 
 
-@pytest.mark.parametrize(("kind", "max_range"), [("ph-1", 75), ("ph-2", 50), ("ph-3", 15), ("ph-g", 15)])
+@pytest.mark.parametrize(
+    ("kind", "max_range"), [("ph-1", 75), ("ph-2", 50), ("ph-3", 15), ("ph-g", 15)]
+)
 def test_e2_4_phaser_cannot_fire_beyond_max_range(kind, max_range):
     assert tables.phaser_max_range(kind) == max_range
     assert max(rng for rng, _ in die_chart(PHASER_BLOCKS[kind])) == max_range

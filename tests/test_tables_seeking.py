@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - chart blocks are copied verbatim from CTH-DATA.md
 """Plasma warheads (FP1.0), drones (FD1.0, CTH-DATA §12.3) and the ESG table (G23.42)."""
 
 from __future__ import annotations
@@ -59,8 +60,16 @@ Strength = round(factor × energy), .50 and up rounds up (G23.42). Prefer the ta
 
 @pytest.mark.parametrize(
     "block",
-    [PLASMA, PLASMA_CADET_SHEETS, PLASMA_ENDURANCE, DRONE_RACKS, DRONE_STANDARD, DRONE_TYPES, ESG,
-     ESG_ROUNDING],
+    [
+        PLASMA,
+        PLASMA_CADET_SHEETS,
+        PLASMA_ENDURANCE,
+        DRONE_RACKS,
+        DRONE_STANDARD,
+        DRONE_TYPES,
+        ESG,
+        ESG_ROUNDING,
+    ],
 )
 def test_cth_data_blocks_are_verbatim(block):
     assert_in_reference(block)

@@ -528,8 +528,12 @@ def load_misc_charts(path: str | Path | None = None) -> MiscCharts:
     impulses = require(quarter_node, "impulses", dict, file, "quarter_turn")
     quarter = {}
     for per_turn, per_quarter in impulses.items():
-        field = f"quarter_turn.impulses[{per_turn}]"
-        check_int_list([per_turn, per_quarter], file, field, minimum=1)
+        pair = (per_turn, per_quarter)
+        if any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in pair):
+            field = f"quarter_turn.impulses[{per_turn}]"
+            raise DataFileError(
+                file, field, f"expected positive ints, got {per_turn!r}: {per_quarter!r}"
+            )
         quarter[per_turn] = per_quarter
 
     boarding_node = chart("boarding_party")

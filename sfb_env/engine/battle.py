@@ -235,17 +235,42 @@ class Battle:
         """Speeds a player may pick for the next turn (Chief Engineer: 0..max, no limit)."""
         return range(0, int(self.scenario.rules["max_speed"]) + 1)
 
-    def maneuver_blockers(self, unit: int) -> dict[Maneuver, str]:
+    def speed_blockers(self, unit: int) -> dict[int, str]:
+        """Speeds 0..max the unit may not order now, with the rule.
+
+        Where the orders do not set speed (fixed-speed scenarios, or not the turn's last
+        impulse), only the current speed is allowed: ordering it changes nothing.
+        """
+        top = int(self.scenario.rules["max_speed"])
+        if self.speed_choice_open():
+            allowed = set(self.speed_range(unit))
+            rule = f"C1.42 speed outside 0..{top}"
+        else:
+            allowed = {int(self.state.speed[unit])}
+            rule = "B2.0 speed is set only at Energy Allocation (scenario 3, last impulse)"
+        return {s: rule for s in range(top + 1) if s not in allowed}
+
+    def maneuver_blockers(self, unit: int, speed: int | None = None) -> dict[Maneuver, str]:
         """Forbidden maneuvers for the unit's next move, with the rule (see ``movement``).
 
-        Where the same orders also pick next turn's speed, the maneuver is open if any
-        allowed speed moves the unit on impulse 1, and it is used only if the chosen one does.
+        ``speed``: judge at that speed (the one the same orders pick for the next turn). Where
+        the orders pick next turn's speed and ``speed`` is not given, a maneuver is open if some
+        allowed speed permits it; the engine then uses it only if the chosen speed moves the unit
+        on impulse 1 (see ``validate``).
         """
-        if self.speed_choice_open():
-            can = any(movement.moves_next(self, unit, s) for s in self.speed_range(unit))
-        else:
-            can = movement.moves_next(self, unit)
-        return movement.maneuver_blockers(self, unit, can)
+        if speed is not None:
+            can = movement.moves_next(self, unit, speed)
+            return movement.maneuver_blockers(self, unit, can, speed)
+        if not self.speed_choice_open():
+            return movement.maneuver_blockers(self, unit, movement.moves_next(self, unit))
+        current = int(self.state.speed[unit])
+        speeds = sorted(self.speed_range(unit), key=lambda s: s != current)  # current first
+        per_speed = [self.maneuver_blockers(unit, s) for s in speeds]
+        return {
+            m: per_speed[0].get(m) or next(b[m] for b in per_speed if m in b)
+            for m in Maneuver
+            if all(m in b for b in per_speed)
+        }
 
     def fire_blockers(self, weapon: int, targets=None) -> list[str | None]:
         """Per target, the rule forbidding ``weapon`` to fire at it now (None = allowed)."""
@@ -265,24 +290,31 @@ class Battle:
             name = self.unit_ids[unit] if 0 <= unit < len(self.unit_ids) else str(unit)
             if unit not in agents:
                 raise IllegalOrderError(name, "unit", unit, "B2.0 not a unit a player commands now")
-            blocked = self.maneuver_blockers(unit)
+            if order.speed is not None:
+                blocked_speed = self.speed_blockers(unit)
+                if order.speed in blocked_speed or not 0 <= order.speed <= self.scenario.rules["max_speed"]:
+                    rule = blocked_speed.get(order.speed, "C1.42 speed outside the chart")
+                    raise IllegalOrderError(name, "speed", order.speed, rule)
+            if self.speed_choice_open():
+                speed = int(st.speed[unit]) if order.speed is None else int(order.speed)
+                if movement.moves_next(self, unit, speed):
+                    blocked = self.maneuver_blockers(unit, speed)
+                    blocked.pop(Maneuver.NONE, None)  # NONE = straight when the unit moves
+                else:
+                    blocked = {}  # the unit does not move on impulse 1: the maneuver is unused
+            else:
+                blocked = self.maneuver_blockers(unit)
             if order.maneuver in blocked:
                 raise IllegalOrderError(name, "maneuver", Maneuver(order.maneuver).name,
                                         blocked[order.maneuver])
-            if order.speed is not None:
-                if not self.speed_choice_open():
-                    raise IllegalOrderError(name, "speed", order.speed,
-                                            "B2.0 speed is set only at Energy Allocation")
-                if order.speed not in self.speed_range(unit):
-                    raise IllegalOrderError(name, "speed", order.speed,
-                                            f"C1.42 speed outside 0..{self.scenario.rules['max_speed']}")
             own = set(int(w) for w in self.weapons_of(unit))
             for component, table, check in (("fire", order.fire, self.fire_blockers),
                                              ("launch", order.launch, self.launch_blockers)):
                 for w, t in table.items():
                     if w not in own:
-                        raise IllegalOrderError(name, component, w,
-                                                f"no weapon row {w} on this ship")
+                        what = (f"weapon {self.weapon_ids[w]} is not on {name}"
+                                if 0 <= w < len(self.weapon_ids) else f"no weapon row {w}")
+                        raise IllegalOrderError(name, component, w, what)
                     if not 0 <= t < len(st.kind):
                         raise IllegalOrderError(name, component, t, "no such target unit")
                     rule = check(w, [t])[0]

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env.engine import events as ev
+from sfb_env.engine import explosions
 from sfb_env.engine.types import Box, Status, UnitKind, WeaponType
 
 if TYPE_CHECKING:
@@ -134,3 +135,5 @@ def _destroy(battle: Battle, unit: int) -> None:
     st = battle.state
     st.status[unit] = Status.DESTROYED
     battle.log(ev.Destroyed(st.turn, st.impulse, battle.unit_ids[unit]))
+    if battle.scenario.rules["explosions"]:
+        explosions.explode(battle, unit)  # (house rule, rules file 003; CTH-DATA §8.10)

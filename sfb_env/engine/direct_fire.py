@@ -93,14 +93,26 @@ def fire_blockers(battle: Battle, w: int, targets: np.ndarray | None = None) -> 
         elif st.side[t] == st.side[owner]:
             out.append("E1.2 no fire at a friendly unit")
         elif rng[i] < st.w_min_range[w]:
-            out.append(f"E1.2 range {rng[i]} is below the minimum range {st.w_min_range[w]}")
+            out.append(f"{_range_rule(st.w_type[w])} range {rng[i]} is below the minimum "
+                       f"range {st.w_min_range[w]}")
         elif rng[i] > st.w_max_range[w]:
-            out.append(f"E1.2 range {rng[i]} is beyond the maximum range {st.w_max_range[w]}")
+            out.append(f"{_range_rule(st.w_type[w])} range {rng[i]} is beyond the maximum "
+                       f"range {st.w_max_range[w]}")
         elif not in_arc[i]:
             out.append("D2.1 the target is outside the weapon's firing arc")
         else:
             out.append(None)
     return out
+
+
+def _range_rule(kind: int) -> str:
+    """The rule setting a weapon's range limits: phaser charts (E2.4), disruptors (E3.32: none at
+    range 0, maximum by class), photon chart (E4.0: 2..30)."""
+    if kind == WeaponType.DISRUPTOR:
+        return "E3.32"
+    if kind == WeaponType.PHOTON:
+        return "E4.0"
+    return "E2.4"
 
 
 def fire_mask(battle: Battle, weapons: np.ndarray) -> np.ndarray:

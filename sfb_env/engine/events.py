@@ -117,8 +117,19 @@ class Destroyed(Event):
 
 
 @dataclass(frozen=True)
+class Exploded(Event):
+    """A destroyed ship exploded (house rule of rules file 003, CTH-DATA §8.10): ``strength``
+    points on every unit within ``radius`` hexes of ``hex``."""
+
+    unit: str
+    hex: str
+    strength: int
+    radius: int
+
+
+@dataclass(frozen=True)
 class Expired(Event):
-    """A drone ran out of endurance (FD1.0) or lost its target or controller."""
+    """A drone ran out of endurance (FD1.4) or lost its target or controller."""
 
     unit: str
     reason: str

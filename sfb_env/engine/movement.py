@@ -20,14 +20,16 @@ if TYPE_CHECKING:
 SATISFIED = 10**6  # (C3.43) every unit starts with its turn mode satisfied
 
 
-def turn_mode(battle: Battle, unit: int) -> int:
-    """(C3.2, C3.3) Hexes of straight movement needed before a turn, at the unit's speed."""
+def turn_mode(battle: Battle, unit: int, speed: int | None = None) -> int:
+    """(C3.2, C3.3) Hexes of straight movement needed before a turn, at the unit's speed
+    (or at ``speed``)."""
     st = battle.state
     kind = st.kind[unit]
     if kind in (UnitKind.DRONE, UnitKind.TARGET_DRONE):
         return 1  # seeking weapons: turn mode 1 (CTH-DATA §3.2)
     chart = battle.turn_mode_chart[unit]
-    return tables.turn_mode(chart, max(int(st.speed[unit]), 1))
+    s = int(st.speed[unit]) if speed is None else speed
+    return tables.turn_mode(chart, max(s, 1))
 
 
 def next_move_impulse(battle: Battle) -> int:
@@ -45,18 +47,21 @@ def moves_next(battle: Battle, unit: int, speed: int | None = None) -> bool:
     return impulse.moves_on(s, next_move_impulse(battle), st.impulses_per_turn)
 
 
-def maneuver_blockers(battle: Battle, unit: int, can_move: bool) -> dict[Maneuver, str]:
+def maneuver_blockers(
+    battle: Battle, unit: int, can_move: bool, speed: int | None = None
+) -> dict[Maneuver, str]:
     """Maneuvers the unit may not order for its next move, each with the rule that forbids it.
 
     ``can_move``: whether the unit moves on that impulse (C1.41). A unit that does not move may
-    only order NONE; a unit that moves may go straight, or turn once its turn mode is met
-    (C3.2; the hex entered on the turn counts as the first straight hex, C3.4).
+    only order NONE; a unit that moves may go straight, or turn once its turn mode (at its
+    current speed, or at ``speed``) is met (C3.2; the hex entered on the turn counts as the first
+    straight hex, C3.4; the count carries over turns, C3.41/C3.42).
     """
     if not can_move:
         rule = "C1.41 the impulse chart does not move this unit on the next impulse"
         return {m: rule for m in Maneuver if m != Maneuver.NONE}
     blocked = {Maneuver.NONE: "C1.41 the unit moves on the next impulse: order its move"}
-    need = turn_mode(battle, unit)
+    need = turn_mode(battle, unit, speed)
     have = int(battle.state.straight[unit])
     if have < need:
         rule = f"C3.2 turn mode {need} not satisfied ({have} hex{'es' if have != 1 else ''} straight)"

@@ -30,8 +30,7 @@ SEEKING_KINDS = (UnitKind.DRONE, UnitKind.TARGET_DRONE)
 def start(battle: Battle) -> None:
     """Turn 1 up to the first decision point ("impulse 0")."""
     st = battle.state
-    st.turn, st.impulse = 1, 0
-    _speed_determination(battle, {})
+    st.turn, st.impulse = 1, 0  # turn 1's Speed Determination runs with the impulse-0 orders
 
 
 def advance(battle: Battle, orders: dict[int, Orders]) -> None:
@@ -130,7 +129,7 @@ def _fire_direct_fire(battle: Battle, orders: dict[int, Orders]) -> None:
 
 
 def _end_of_impulse(battle: Battle) -> None:
-    """End of Impulse: drone endurance and control (FD1.0, FD1.3)."""
+    """End of Impulse: drone endurance and control (FD1.4, FD1.3)."""
     seeking.end_of_impulse(battle)
 
 

@@ -32,6 +32,7 @@ from typing import Any
 from sfb_env import hexmap, impulse
 from sfb_env.data import DataFileError, load_data_file
 from sfb_env.data.ships import UnknownShipError, load_ship
+from sfb_env.engine.types import WEAPON_KEYS
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "configs" / "scenarios"
 
@@ -41,6 +42,7 @@ TOP_LEVEL_KEYS = (
     "name", "title", "description", "impulses_per_turn", "map", "parity", "turn_limit",
     "rules", "sides", "units", "victory", "robots",
 )
+UNIT_KEYS = ("id", "name", "class", "side", "hex", "facing", "speed", "controller", "target")
 VICTORY_KINDS = ("battle_drill", "under_attack", "convoy_raid", "last_side_standing")
 
 # Rules in force and their defaults (SCENARIOS.md §1 rule packages).
@@ -48,7 +50,7 @@ RULE_DEFAULTS: dict[str, Any] = {
     "chief_engineer": True,  # (R1) automatic energy, SCENARIOS §2.1
     "speed_choice": False,  # scenario 3: the player picks speed 0..max each turn
     "damage": "interim",  # "none" (scen. 1), "interim" (D4.0, scen. 2-3)
-    "shield_boundary": "owner",  # D3.41: "owner" (stronger shield) or "die" (basic rule)
+    "shield_boundary": "advanced",  # D3.41: "advanced" (next mover, then owner) or "die" (basic)
     "seeking_weapons": True,  # False: Resolve/Launch Seeking Weapons skipped (scen. 1)
     "launch_seeking_weapons": True,  # False: scen. 2 skips Launch Seeking Weapons
     "drone_endurance": True,  # FD1 3-turn endurance (PROPOSAL: off in scen. 2)
@@ -175,12 +177,8 @@ def parse_scenario(doc: Any, source: str) -> Scenario:
         if key not in RULE_DEFAULTS:
             raise ScenarioError(source, f"rules.{key}", f"unknown rule; known: {sorted(RULE_DEFAULTS)}")
         rules[key] = value
-    if rules["damage"] not in ("none", "interim"):
-        raise ScenarioError(source, "rules.damage", f"unknown damage rule {rules['damage']!r}")
-    if rules["shield_boundary"] not in ("owner", "die"):
-        raise ScenarioError(source, "rules.shield_boundary", f"unknown {rules['shield_boundary']!r}")
-    max_speed = rules["max_speed"] if rules["max_speed"] is not None else min(ipt, 31)
-    rules["max_speed"] = max_speed
+    _check_rules(rules, source, ipt)
+    max_speed = rules["max_speed"]
     sides = tuple(need("sides", list))
     if not sides or not all(isinstance(s, str) for s in sides) or len(set(sides)) != len(sides):
         raise ScenarioError(source, "sides", "expected a list of distinct side names")
@@ -216,6 +214,41 @@ def parse_scenario(doc: Any, source: str) -> Scenario:
     )
 
 
+RULE_CHOICES = {"damage": ("none", "interim"), "shield_boundary": ("advanced", "die")}
+
+
+def _check_rules(rules: dict[str, Any], source: str, ipt: int) -> None:
+    """Type and value checks of the rules in force; fills ``max_speed`` (C1.42)."""
+    for key, default in RULE_DEFAULTS.items():
+        value = rules[key]
+        if isinstance(default, bool) and not isinstance(value, bool):
+            raise ScenarioError(source, f"rules.{key}", f"expected true or false, got {value!r}")
+        if type(default) is int and (isinstance(value, bool) or not isinstance(value, int)
+                                     or value < 0):
+            raise ScenarioError(source, f"rules.{key}", f"expected an integer >= 0, got {value!r}")
+    for key, choices in RULE_CHOICES.items():
+        if rules[key] not in choices:
+            raise ScenarioError(source, f"rules.{key}",
+                                f"unknown {key} rule {rules[key]!r}; expected one of {list(choices)}")
+    allowed = rules["weapons_allowed"]
+    if allowed is not None:
+        if not isinstance(allowed, list) or not all(isinstance(w, str) for w in allowed):
+            raise ScenarioError(source, "rules.weapons_allowed", "expected a list of weapon types")
+        unknown = [w for w in allowed if w not in WEAPON_KEYS]
+        if unknown:
+            raise ScenarioError(source, "rules.weapons_allowed",
+                                f"unknown weapon type(s) {unknown}; known: {sorted(WEAPON_KEYS)}")
+    chart_max = min(ipt, 31)  # (C1.42) ships: 0..8 / 0..16 / 0..31
+    max_speed = rules["max_speed"]
+    if max_speed is None:
+        rules["max_speed"] = chart_max
+    elif isinstance(max_speed, bool) or not isinstance(max_speed, int) or not (
+        0 <= max_speed <= chart_max
+    ):
+        raise ScenarioError(source, "rules.max_speed",
+                            f"max_speed {max_speed!r} outside 0..{chart_max} (C1.42)")
+
+
 def _robots(raw: Any, source: str) -> Mapping[str, Any]:
     if not isinstance(raw, Mapping):
         raise ScenarioError(source, "robots", "expected a mapping of robot name -> settings")
@@ -238,6 +271,9 @@ def _parse_unit(
     where = f"units[{i}]"
     if not isinstance(raw, Mapping):
         raise ScenarioError(source, where, "expected a mapping")
+    for key in raw:
+        if key not in UNIT_KEYS:
+            raise ScenarioError(source, f"{where}.{key}", f"unknown field; expected {list(UNIT_KEYS)}")
     for key in ("id", "class", "side", "hex", "facing", "controller"):
         if key not in raw:
             raise ScenarioError(source, f"{where}.{key}", "missing")

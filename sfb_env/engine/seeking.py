@@ -1,5 +1,5 @@
 """Seeking weapons: drone launch (FD1.2), homing movement (F2.0-F2.2), impact (FD1.6),
-endurance (FD1.0) and control (FD1.3).
+endurance (FD1.4) and control (FD1.3).
 
 ``launch_blockers`` is the single legality predicate for a launch order (rack -> target).
 Launch facing: of the six facings that put the target in the drone's FA (FD1.2), the one whose
@@ -49,6 +49,8 @@ def rack_blocker(battle: Battle, rack: int) -> str | None:
     """Why ``rack`` cannot launch at all this impulse, or None (FD1.2, E1.5)."""
     st = battle.state
     rules = battle.scenario.rules
+    if st.w_type[rack] != WeaponType.DRONE_RACK:
+        return "FD1.1 only a drone rack launches drones"
     if st.status[st.w_owner[rack]] != Status.ACTIVE:
         return "FD1.2 the launching unit is not in play"
     if not (rules["seeking_weapons"] and rules["launch_seeking_weapons"]):
@@ -174,8 +176,9 @@ def resolve_impacts(battle: Battle) -> None:
 
 
 def end_of_impulse(battle: Battle) -> None:
-    """(FD1.0) Endurance of 3 turns counted in impulses; (FD1.3) drones lose their controller
-    or target: removed."""
+    """(FD1.4) Endurance of 3 turns counted in impulses (C1.44: launched on impulse 4 of turn 3,
+    removed at the end of impulse 4 of turn 6); (FD1.3, D4.41) drones that lost their target or
+    their controlling ship are removed."""
     st = battle.state
     rules = battle.scenario.rules
     now = st.absolute_impulse
@@ -183,7 +186,7 @@ def end_of_impulse(battle: Battle) -> None:
         reason = None
         if rules["drone_endurance"] and st.launched_at[d] != NEVER:
             if now - st.launched_at[d] >= 3 * st.impulses_per_turn:
-                reason = "FD1.0 endurance of 3 turns ran out"
+                reason = "FD1.4 endurance of 3 turns ran out"
         launcher, target = st.launcher[d], st.target[d]
         if launcher >= 0 and st.status[launcher] == Status.DESTROYED:
             reason = "D4.41 the controlling ship was destroyed"

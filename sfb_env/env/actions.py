@@ -123,11 +123,8 @@ class ActionLayout:
         return np.concatenate(parts)
 
     def _speed_mask(self, battle: Battle) -> np.ndarray:
-        m = np.zeros(self.max_speed + 1, dtype=np.int8)
-        if battle.speed_choice_open():
-            m[list(battle.speed_range(self.unit))] = 1
-        else:
-            m[int(battle.state.speed[self.unit])] = 1
+        m = np.ones(self.max_speed + 1, dtype=np.int8)
+        m[list(battle.speed_blockers(self.unit))] = 0
         return m
 
     def reasons(self, battle: Battle, slots: np.ndarray) -> dict[str, dict[int, str]]:
@@ -152,13 +149,7 @@ class ActionLayout:
                 idx += 1
         blocked = battle.maneuver_blockers(self.unit)
         out["maneuver"] = {int(m): rule for m, rule in blocked.items()}
-        speed_mask = self._speed_mask(battle)
-        rule = (
-            "C1.42 speed outside the allowed range"
-            if battle.speed_choice_open()
-            else "B2.0 speed is chosen only at Energy Allocation (last impulse of a turn)"
-        )
-        out["speed"] = {s: rule for s in range(self.max_speed + 1) if not speed_mask[s]}
+        out["speed"] = battle.speed_blockers(self.unit)
         return out
 
     # ------------------------------------------------------------------ decoding
@@ -185,8 +176,9 @@ class ActionLayout:
             a = action[n_r + i]
             if a and w >= 0:
                 orders.fire[int(w)] = int(slots[a - 1])
-        if battle.speed_choice_open():
-            orders.speed = int(action[-1])
+        speed = int(action[-1])
+        if battle.speed_choice_open() or speed != int(battle.state.speed[self.unit]):
+            orders.speed = speed  # outside Energy Allocation the engine refuses a change
         return orders
 
 
