@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from sfb_env.env.single import SingleAgentEnv
-from tests.conftest import require
+from conftest import require
 
 
 class MaskCheckingEnv(SingleAgentEnv):
@@ -28,7 +28,9 @@ class MaskCheckingEnv(SingleAgentEnv):
 def test_maskable_ppo_few_thousand_steps_never_takes_a_masked_action():
     sb3_contrib = require("sb3_contrib")
     env = MaskCheckingEnv("cth-01")
-    model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=512, batch_size=128, seed=0)
+    model = sb3_contrib.MaskablePPO(
+        "MlpPolicy", env, n_steps=512, batch_size=256, n_epochs=2, seed=0
+    )
     model.learn(total_timesteps=2048)
     assert MaskCheckingEnv.steps >= 2048
     assert MaskCheckingEnv.masked_actions == 0

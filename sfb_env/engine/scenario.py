@@ -43,7 +43,7 @@ TOP_LEVEL_KEYS = (
     "rules", "sides", "units", "victory", "robots",
 )
 UNIT_KEYS = ("id", "name", "class", "side", "hex", "facing", "speed", "controller", "target")
-VICTORY_KINDS = ("battle_drill", "under_attack", "convoy_raid", "last_side_standing")
+VICTORY_KINDS = ("battle_drill", "under_attack", "convoy_raid", "last_side_standing", "sandbox")
 
 # Rules in force and their defaults (SCENARIOS.md §1 rule packages).
 RULE_DEFAULTS: dict[str, Any] = {

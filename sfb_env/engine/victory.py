@@ -107,9 +107,18 @@ def _last_side_standing(battle: Battle, time_up: bool):
     return None
 
 
+def _sandbox(battle: Battle, time_up: bool):
+    """No objective (drills, tests, exercises such as "out of stardock"): ends at the turn limit."""
+    if time_up:
+        draw = {s: {"result": "draw", "level": "draw"} for s in battle.scenario.sides}
+        return draw, "turn limit reached"
+    return None
+
+
 _KINDS = {
     "battle_drill": _battle_drill,
     "under_attack": _under_attack,
     "convoy_raid": _convoy_raid,
     "last_side_standing": _last_side_standing,
+    "sandbox": _sandbox,
 }

@@ -1,0 +1,207 @@
+"""Helpers for the engine tests: hand-built dict scenarios, scripted dice, orders by unit id,
+and a cheap random driver that only picks legal options (through the engine's own predicates)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from sfb_env import hexmap
+from sfb_env.engine import Battle, Maneuver, Orders, make_battle
+from sfb_env.engine.events import Event
+
+MANEUVERS = {
+    "S": Maneuver.STRAIGHT,
+    "L": Maneuver.TURN_LEFT,
+    "R": Maneuver.TURN_RIGHT,
+    "-": Maneuver.NONE,
+}
+
+
+def unit(
+    uid: str,
+    cls: str,
+    side: str,
+    hex_: str,
+    facing: str,
+    speed: int = 0,
+    controller: str = "agent",
+    target: str | None = None,
+) -> dict[str, Any]:
+    """One unit entry of a dict scenario."""
+    out: dict[str, Any] = {
+        "id": uid, "class": cls, "side": side, "hex": hex_, "facing": facing,
+        "speed": speed, "controller": controller,
+    }
+    if target is not None:
+        out["target"] = target
+    return out
+
+
+def scenario(
+    units: Iterable[Mapping[str, Any]],
+    *,
+    map_: str = "A+B",
+    rules: Mapping[str, Any] | None = None,
+    victory: Mapping[str, Any] | None = None,
+    sides: tuple[str, ...] = ("blue", "red"),
+    turn_limit: int | None = 10,
+    robots: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A dict scenario; by default a sandbox (no objective) of 8 impulses on the A+B map."""
+    doc: dict[str, Any] = {
+        "name": "test",
+        "impulses_per_turn": 8,
+        "map": map_,
+        "turn_limit": turn_limit,
+        "rules": dict(rules or {}),
+        "sides": list(sides),
+        "units": [dict(u) for u in units],
+        "victory": dict(victory or {"kind": "sandbox"}),
+    }
+    if robots is not None:
+        doc["robots"] = dict(robots)
+    return doc
+
+
+def battle(units: Iterable[Mapping[str, Any]], seed: int = 0, **kw: Any) -> Battle:
+    """A battle of a sandbox dict scenario (see ``scenario``)."""
+    return make_battle(scenario(units, **kw), seed=seed)
+
+
+class Dice:
+    """A stand-in for ``battle.rng`` whose ``integers`` returns scripted dice in order."""
+
+    def __init__(self, *values: int) -> None:
+        self.values = list(values)
+        self.calls: list[tuple[int, int]] = []
+
+    def integers(self, low: int, high: int | None = None, size: Any = None) -> int:
+        assert size is None, "the scripted dice give one value per call"
+        if not self.values:
+            raise AssertionError(f"no scripted die left for integers({low}, {high})")
+        value = self.values.pop(0)
+        lo, hi = (0, low) if high is None else (low, high)
+        assert lo <= value < hi, f"scripted die {value} outside [{lo}, {hi})"
+        self.calls.append((lo, hi))
+        return value
+
+
+def row(b: Battle, uid: str) -> int:
+    """Unit row of a unit id."""
+    return b.unit_index[uid]
+
+
+def weapon(b: Battle, uid: str, mount: str) -> int:
+    """Weapon row of ``<unit id>.<mount id>``."""
+    return b.weapon_ids.index(f"{uid}.{mount}")
+
+
+def orders(
+    b: Battle,
+    maneuver: str | None = None,
+    fire: Mapping[str, str] | None = None,
+    launch: Mapping[str, str] | None = None,
+    speed: int | None = None,
+    unit_id: str | None = None,
+) -> Orders:
+    """Orders with weapons named by mount id (``PH1-1``) and targets by unit id."""
+    out = Orders(maneuver=MANEUVERS[maneuver] if maneuver else Maneuver.NONE, speed=speed)
+    for table, given in ((out.fire, fire), (out.launch, launch)):
+        for mount, target in (given or {}).items():
+            owner, _, m = mount.rpartition(".")
+            table[weapon(b, owner or unit_id, m)] = row(b, target)
+    return out
+
+
+def step(b: Battle, **by_id: Any) -> None:
+    """One ``battle.step`` with orders given per unit id: ``step(b, fed="R")`` or
+    ``step(b, fed=dict(maneuver="S", fire={"PH1-1": "drone-B"}))``."""
+    given = {}
+    for uid, spec in by_id.items():
+        spec = {"maneuver": spec} if isinstance(spec, str) or spec is None else dict(spec)
+        given[row(b, uid)] = orders(b, unit_id=uid, **spec)
+    b.step(given)
+
+
+def moves_straight(b: Battle, uid: str) -> str:
+    """The maneuver string that keeps a unit going: "S" if it moves next, else "-"."""
+    return "-" if Maneuver.STRAIGHT in b.maneuver_blockers(row(b, uid)) else "S"
+
+
+def run_to(b: Battle, turn: int, impulse: int) -> None:
+    """Step with default orders (every agent straight when it moves) to a decision point."""
+    while (b.state.turn, b.state.impulse) != (turn, impulse):
+        assert not b.done, f"the battle ended before turn {turn} impulse {impulse}"
+        b.step({u: Orders(maneuver=_default(b, u)) for u in b.agent_units()})
+
+
+def _default(b: Battle, u: int) -> Maneuver:
+    return Maneuver.NONE if Maneuver.STRAIGHT in b.maneuver_blockers(u) else Maneuver.STRAIGHT
+
+
+def of(b: Battle, kind: str, **fields: Any) -> list[Event]:
+    """Events of a kind (class name) whose fields equal ``fields``."""
+    return [
+        e for e in b.events
+        if e.kind == kind and all(getattr(e, k) == v for k, v in fields.items())
+    ]
+
+
+def hex_of(b: Battle, uid: str) -> str:
+    return b.label(row(b, uid))
+
+
+def facing_of(b: Battle, uid: str) -> str:
+    return hexmap.DIRECTION_LETTERS[int(b.state.facing[row(b, uid)])]
+
+
+# ---------------------------------------------------------------------- random legal driver
+
+
+def _stays_on_map(b: Battle, u: int, m: Maneuver) -> bool:
+    if m == Maneuver.NONE:
+        return True
+    st = b.state
+    f = (int(st.facing[u]) + {Maneuver.TURN_LEFT: -1, Maneuver.TURN_RIGHT: 1}.get(m, 0)) % 6
+    nx, nz = hexmap.neighbor_np(st.x[u], st.z[u], f)
+    return bool(b.scenario.map_area.contains_axial_np(nx, nz, b.scenario.parity))
+
+
+def random_orders(b: Battle, g: np.random.Generator) -> dict[int, Orders]:
+    """Random legal orders for every commanded unit, chosen with the engine's predicates.
+
+    Mostly keeps the ship on the map (2% of the time any legal maneuver, so disengagement
+    happens too); fires each ready weapon with probability 0.4 and launches with 0.3.
+    """
+    out = {}
+    for u in b.agent_units():
+        speed = None
+        if b.speed_choice_open():
+            speeds = list(b.speed_range(u))
+            speed = int(speeds[g.integers(len(speeds))])
+        blocked = b.maneuver_blockers(u) if speed is None else b.maneuver_blockers(u, speed)
+        legal = [m for m in Maneuver if m not in blocked]
+        safe = [m for m in legal if _stays_on_map(b, u, m)]
+        pool = safe if safe and g.random() > 0.02 else legal
+        order = Orders(maneuver=pool[int(g.integers(len(pool)))], speed=speed)
+        for w in b.weapons_of(u):
+            w = int(w)
+            for table, blockers, p in ((order.fire, b.fire_blockers, 0.4),
+                                       (order.launch, b.launch_blockers, 0.3)):
+                targets = [t for t, why in enumerate(blockers(w)) if why is None]
+                if targets and g.random() < p:
+                    table[w] = targets[int(g.integers(len(targets)))]
+        out[u] = order
+    return out
+
+
+def play_random(name: str | Mapping[str, Any], seed: int) -> Battle:
+    """Play a scenario to its end with random legal orders (generator seeded per game)."""
+    b = make_battle(name, seed=seed)
+    g = np.random.default_rng([seed, 12345])
+    while not b.done:
+        b.step(random_orders(b, g))
+    return b
