@@ -26,7 +26,7 @@ import numpy as np
 from sfb_env import hexmap
 from sfb_env.engine import Battle, Maneuver, Orders
 from sfb_env.engine.direct_fire import fire_mask
-from sfb_env.engine.types import DIRECT_FIRE, Status, WeaponType
+from sfb_env.engine.types import DIRECT_FIRE, WEAPON_NAMES, Status, WeaponType
 
 
 class IllegalActionError(ValueError):
@@ -79,6 +79,29 @@ class ActionLayout:
             + [f"fire[{i}]" for i in range(len(self.weapons))]
             + ["maneuver", "speed"]
         )
+
+    def describe(self, battle: Battle) -> list[dict]:
+        """A static description of each component: name, kind, weapon id/type/arcs, size."""
+        st = battle.state
+        out = []
+        for kind, rows in (("launch", self.racks), ("fire", self.weapons)):
+            for i, row in enumerate(rows):
+                entry = {"name": f"{kind}[{i}]", "kind": kind, "size": self.slots + 1}
+                if row >= 0:
+                    entry.update(
+                        weapon=battle.weapon_ids[row],
+                        weapon_type=WEAPON_NAMES[int(st.w_type[row])],
+                        arcs=[a for a, bit in hexmap.ARC_BITS.items()
+                              if a in hexmap.BASE_ARCS and st.w_arcs[row] & bit],
+                        astern_row=bool(st.w_astern[row]),
+                        min_range=int(st.w_min_range[row]),
+                        max_range=int(st.w_max_range[row]),
+                    )
+                out.append(entry)
+        out.append({"name": "maneuver", "kind": "maneuver", "size": len(Maneuver),
+                    "values": [m.name.lower() for m in Maneuver]})
+        out.append({"name": "speed", "kind": "speed", "size": self.max_speed + 1})
+        return out
 
     # ------------------------------------------------------------------ slots
 

@@ -198,6 +198,11 @@ class SFBParallelEnv(ParallelEnv):
             raise ValueError(f"{agent!r} is not a live agent; live: {self.agents}")
         return self._layouts[agent].reasons(self.battle, self._slots[agent])
 
+    def action_components(self, agent: str) -> list[dict]:
+        """What each action component of ``agent`` commands (static: names, weapon types,
+        arcs and ranges of the ship sheet, component sizes), for captains and UIs."""
+        return self._layouts[agent].describe(self.battle)
+
     def state(self) -> np.ndarray:
         """The global state (every unit and the clock) for centralised critics."""
         return obs_mod.global_state(self.battle, self.max_turns)

@@ -1,0 +1,1 @@
+"""One module per ``sfb`` subcommand (see ``sfb_env.cli``)."""
