@@ -202,16 +202,8 @@ def distance_np(x1, z1, x2, z2) -> np.ndarray:
     return np.maximum(np.maximum(np.abs(dx), np.abs(dz)), np.abs(dx + dz))
 
 
-def arc_bits_np(x, z, facing, tx, tz) -> np.ndarray:
-    """(D2.1) Bitmask of the base arcs (``BASE_ARCS`` order) that contain each target.
-
-    A target offset v lies in the arc bounded by directions d1 and d2 = d1 + 1 iff
-    v = a*u(d1) + b*u(d2) with a, b >= 0; the bounding rows belong to both arcs. A target in
-    the firer's own hex (v = 0) is in every arc; callers apply (D3.42) before asking.
-    """
-    vx = np.asarray(tx, dtype=np.int64) - np.asarray(x, dtype=np.int64)
-    vz = np.asarray(tz, dtype=np.int64) - np.asarray(z, dtype=np.int64)
-    f = np.asarray(facing, dtype=np.int64)
+def _arc_bits_formula(vx: np.ndarray, vz: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """(D2.1) Arc membership by the a, b >= 0 rule (see ``arc_bits_np``)."""
     bits = np.zeros(np.broadcast(vx, vz, f).shape, dtype=np.int64)
     for k in range(6):
         u1 = DIR_TO_AXIAL[(f + k) % 6]
@@ -221,6 +213,49 @@ def arc_bits_np(x, z, facing, tx, tz) -> np.ndarray:
         b = u1[..., 0] * vz - u1[..., 1] * vx
         bits |= ((a >= 0) & (b >= 0)).astype(np.int64) << k
     return bits
+
+
+def _shield_mask_formula(vx: np.ndarray, vz: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """(D3.4) Shields struck by the rule of ``shield_scores_np``, as a 6-bit mask."""
+    v = np.stack(np.broadcast_arrays(vx, -vx - vz, vz), axis=-1)
+    dirs = (f[..., None] + np.arange(6)) % 6
+    scores = np.einsum("...c,...kc->...k", v, DIR_TO_CUBE[dirs])
+    hit = scores == scores.max(axis=-1, keepdims=True)
+    return (hit.astype(np.int64) << np.arange(6)).sum(axis=-1)
+
+
+# Lookup tables over every offset the printed map allows (|dx|, |dz| <= LUT_RADIUS), indexed
+# [facing, dx + R, dz + R]; built once with the formulas above, so they cannot disagree.
+LUT_RADIUS = 64
+_GRID = np.arange(-LUT_RADIUS, LUT_RADIUS + 1)
+_VX, _VZ, _F = np.meshgrid(_GRID, _GRID, np.arange(6), indexing="ij")
+ARC_LUT = np.ascontiguousarray(_arc_bits_formula(_VX, _VZ, _F).transpose(2, 0, 1))
+SHIELD_LUT = np.ascontiguousarray(_shield_mask_formula(_VX, _VZ, _F).transpose(2, 0, 1))
+ARC_LUT.setflags(write=False)
+SHIELD_LUT.setflags(write=False)
+del _VX, _VZ, _F
+
+
+def _lut(table: np.ndarray, vx, vz, f) -> np.ndarray:
+    vx = np.asarray(vx, dtype=np.int64)
+    vz = np.asarray(vz, dtype=np.int64)
+    f = np.asarray(f, dtype=np.int64) % 6
+    if np.any(np.abs(vx) > LUT_RADIUS) or np.any(np.abs(vz) > LUT_RADIUS):
+        formula = _arc_bits_formula if table is ARC_LUT else _shield_mask_formula
+        return formula(vx, vz, f)
+    return table[f, vx + LUT_RADIUS, vz + LUT_RADIUS]
+
+
+def arc_bits_np(x, z, facing, tx, tz) -> np.ndarray:
+    """(D2.1) Bitmask of the base arcs (``BASE_ARCS`` order) that contain each target.
+
+    A target offset v lies in the arc bounded by directions d1 and d2 = d1 + 1 iff
+    v = a*u(d1) + b*u(d2) with a, b >= 0; the bounding rows belong to both arcs. A target in
+    the firer's own hex (v = 0) is in every arc; callers apply (D3.42) before asking.
+    """
+    vx = np.asarray(tx, dtype=np.int64) - np.asarray(x, dtype=np.int64)
+    vz = np.asarray(tz, dtype=np.int64) - np.asarray(z, dtype=np.int64)
+    return _lut(ARC_LUT, vx, vz, facing)
 
 
 def shield_scores_np(x, z, facing, fx, fz) -> np.ndarray:
@@ -238,10 +273,17 @@ def shield_scores_np(x, z, facing, fx, fz) -> np.ndarray:
     return np.einsum("...c,...kc->...k", v, DIR_TO_CUBE[dirs])
 
 
+def shield_bits_np(x, z, facing, fx, fz) -> np.ndarray:
+    """(D3.4) 6-bit mask (bit k = shield #k+1) of the shields struck from (fx, fz)."""
+    vx = np.asarray(fx, dtype=np.int64) - np.asarray(x, dtype=np.int64)
+    vz = np.asarray(fz, dtype=np.int64) - np.asarray(z, dtype=np.int64)
+    return _lut(SHIELD_LUT, vx, vz, facing)
+
+
 def shields_hit_mask_np(x, z, facing, fx, fz) -> np.ndarray:
     """(D3.4) Boolean mask (..., 6) of the shields struck: one, or two on an exact boundary."""
-    scores = shield_scores_np(x, z, facing, fx, fz)
-    return scores == scores.max(axis=-1, keepdims=True)
+    bits = shield_bits_np(x, z, facing, fx, fz)
+    return ((np.asarray(bits)[..., None] >> np.arange(6)) & 1).astype(bool)
 
 
 # --------------------------------------------------------------------------- label API

@@ -36,18 +36,6 @@ HIT_MISS_DIE = range(1, 9)  # natural 1d6 + 2 against drones (FD1.52)
 PPD_ROLL = range(2, 15)  # natural 2d6 + 2 against drones (FD1.52)
 NON_NEGATIVE = range(0, sys.maxsize)
 
-__all__ = [
-    "Drone", "HitChart", "PPDChart",
-    "boarding_party_chart", "boarding_party_losses", "cadet_dac", "cadet_dac_boxes",
-    "cadet_dac_chart", "disruptor_chart", "disruptor_damage", "disruptor_hit_number",
-    "disruptor_max_range", "drone", "drone_rack_capacity", "esg_chart", "esg_strength",
-    "fusion_chart", "fusion_damage", "lab_chart", "lab_information", "phaser_chart",
-    "phaser_damage", "phaser_max_range", "photon_chart", "photon_damage", "photon_hit_number",
-    "planet_killer_damage", "plasma_chart", "plasma_endurance", "plasma_warhead", "ppd_alt",
-    "ppd_chart", "ppd_damage", "ppd_hit_number", "ppd_pulse", "ppd_splash", "quarter_turn",
-    "standard_dac", "standard_dac_chart", "turn_mode", "turn_mode_chart", "turn_mode_charts",
-]  # fmt: skip
-
 
 def _arg(name: str, value: object, allowed: range, chart: str) -> int:
     """``value`` as an int inside ``allowed``, else ValueError naming argument, value and chart."""
@@ -339,6 +327,11 @@ def lab_information(rng: int, die: int) -> int:
     rng = _arg("rng", rng, NON_NEGATIVE, "lab")
     die = _arg("die", die, DICE, "lab")
     return int(lab_chart()[die - 1, rng]) if rng <= LAB_MAX_RANGE else 0
+
+
+def planet_killer_max_range() -> int:
+    """Longest range of the Planet Killer weapon (scenario 11)."""
+    return load_misc_charts().planet_killer_max_range
 
 
 def planet_killer_damage(die: int) -> int:

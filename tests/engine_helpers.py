@@ -173,7 +173,7 @@ def _stays_on_map(b: Battle, u: int, m: Maneuver) -> bool:
 def random_orders(b: Battle, g: np.random.Generator) -> dict[int, Orders]:
     """Random legal orders for every commanded unit, chosen with the engine's predicates.
 
-    Mostly keeps the ship on the map (2% of the time any legal maneuver, so disengagement
+    Mostly keeps the ship on the map (0.5% of the time any legal maneuver, so disengagement
     happens too); fires each ready weapon with probability 0.4 and launches with 0.3.
     """
     out = {}
@@ -185,7 +185,7 @@ def random_orders(b: Battle, g: np.random.Generator) -> dict[int, Orders]:
         blocked = b.maneuver_blockers(u) if speed is None else b.maneuver_blockers(u, speed)
         legal = [m for m in Maneuver if m not in blocked]
         safe = [m for m in legal if _stays_on_map(b, u, m)]
-        pool = safe if safe and g.random() > 0.02 else legal
+        pool = safe if safe and g.random() > 0.005 else legal
         order = Orders(maneuver=pool[int(g.integers(len(pool)))], speed=speed)
         for w in b.weapons_of(u):
             w = int(w)
@@ -198,9 +198,15 @@ def random_orders(b: Battle, g: np.random.Generator) -> dict[int, Orders]:
     return out
 
 
-def play_random(name: str | Mapping[str, Any], seed: int) -> Battle:
-    """Play a scenario to its end with random legal orders (generator seeded per game)."""
-    b = make_battle(name, seed=seed)
+def play_random(scenario: str | Mapping[str, Any] | Battle, seed: int) -> Battle:
+    """Play a scenario to its end with random legal orders (generator seeded per game).
+
+    Given a ``Battle``, it is reset with ``seed`` and reused (no reloading of the scenario)."""
+    if isinstance(scenario, Battle):
+        b = scenario
+        b.reset(seed)
+    else:
+        b = make_battle(scenario, seed=seed)
     g = np.random.default_rng([seed, 12345])
     while not b.done:
         b.step(random_orders(b, g))

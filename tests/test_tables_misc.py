@@ -122,6 +122,9 @@ def test_g4_0_lab_formula_max_0_11_minus_die_minus_range():
 def test_scenario_11_planet_killer_damage():
     damages = [int(d) for d in re.search(r"damage ([\d, ]+) \(", PLANET_KILLER)[1].split(", ")]
     assert damages == [40, 30, 20, 10, 5, 1]
+    assert (
+        tables.planet_killer_max_range() == int(re.search(r"range ≤ (\d+)", PLANET_KILLER)[1]) == 6
+    )
     for die, damage in enumerate(damages, start=1):
         assert tables.planet_killer_damage(die) == damage
 

@@ -146,6 +146,13 @@ def _provenance(node: Any, file: Path, where: str) -> Provenance:
     return Provenance(confidence, source)
 
 
+def _chart(root: Any, name: str, file: Path, prov: dict[str, Provenance]) -> Any:
+    """The top-level chart ``name`` of ``root``, its provenance recorded in ``prov``."""
+    node = require(root, name, dict, file, "")
+    prov[name] = _provenance(node, file, name)
+    return node
+
+
 def _brackets(items: list[tuple[Any, str]], file: Path, start: int | None) -> list[Bracket]:
     """Parse ``(label, field)`` pairs into contiguous brackets from ``start`` (any if None)."""
     out: list[Bracket] = []
@@ -273,9 +280,9 @@ def _banded(
     return brackets, out
 
 
-def _hit_chart(node: Any, file: Path, where: str) -> HitChart:
+def _hit_chart(node: Any, file: Path, where: str) -> tuple[HitChart, list[Bracket]]:
     brackets, arrays = _banded(node, file, where, {"hit": 0, "damage": 0})
-    return HitChart(arrays["hit"], arrays["damage"], brackets[0][0])
+    return HitChart(arrays["hit"], arrays["damage"], brackets[0][0]), brackets
 
 
 def _plasma(node: Any, file: Path, prov: dict[str, Provenance]) -> tuple[dict, dict]:
@@ -353,16 +360,12 @@ def load_weapons(path: str | Path | None = None) -> Weapons:
             raise DataFileError(file, f"phasers.{kind}.same_as", f"unknown chart {target!r}")
         phasers[kind] = phasers[target]
 
-    fusion_node = require(root, "fusion", dict, file, "")
-    prov["fusion"] = _provenance(fusion_node, file, "fusion")
-    fusion = _die_chart(fusion_node, file, "fusion")
+    fusion = _die_chart(_chart(root, "fusion", file, prov), file, "fusion")
 
-    disruptor_node = require(root, "disruptor", dict, file, "")
-    prov["disruptor"] = _provenance(disruptor_node, file, "disruptor")
-    disruptor = _hit_chart(disruptor_node, file, "disruptor")
+    disruptor_node = _chart(root, "disruptor", file, prov)
+    disruptor, chart_brackets = _hit_chart(disruptor_node, file, "disruptor")
     not_cth_node = require(disruptor_node, "not_cth", dict, file, "disruptor")
     prov["disruptor.not_cth"] = _provenance(not_cth_node, file, "disruptor.not_cth")
-    chart_brackets = _label_list(disruptor_node, "brackets", file, "disruptor", disruptor.min_range)
     not_cth = tuple(_label_list(not_cth_node, "brackets", file, "disruptor.not_cth", None))
     if not set(not_cth) <= set(chart_brackets):
         raise DataFileError(file, "disruptor.not_cth.brackets", "not a disruptor chart bracket")
@@ -370,12 +373,9 @@ def load_weapons(path: str | Path | None = None) -> Weapons:
         disruptor_node, file, disruptor
     )
 
-    photon_node = require(root, "photon", dict, file, "")
-    prov["photon"] = _provenance(photon_node, file, "photon")
-    photon = _hit_chart(photon_node, file, "photon")
+    photon, _ = _hit_chart(_chart(root, "photon", file, prov), file, "photon")
 
-    ppd_node = require(root, "ppd", dict, file, "")
-    prov["ppd"] = _provenance(ppd_node, file, "ppd")
+    ppd_node = _chart(root, "ppd", file, prov)
     brackets, arrays = _banded(
         ppd_node, file, "ppd", {"hit": 0, "damage": 0, "splash": 3, "alt": 2}
     )
@@ -387,8 +387,7 @@ def load_weapons(path: str | Path | None = None) -> Weapons:
     rack_capacity = _positive_int(drones_node, "rack_capacity", file, "drones")
     drones = _drones(drones_node, file, prov)
 
-    esg_node = require(root, "esg", dict, file, "")
-    prov["esg"] = _provenance(esg_node, file, "esg")
+    esg_node = _chart(root, "esg", file, prov)
     esg = _frozen(_int_rows(esg_node, "rows", ESG_RADII, ESG_MAX_ENERGY, file, "esg"))
 
     return Weapons(
@@ -453,11 +452,10 @@ def load_turn_modes(path: str | Path | None = None) -> TurnModes:
             items = before + _speed_items(spec, file, where) + after
             charts[str(name)] = _speed_chart(items, max_speed, file)
 
-    extras = {}
-    for group in ("cadet_extension", "class_low_speed"):
-        node = require(root, group, dict, file, "")
-        prov[group] = _provenance(node, file, group)
-        extras[group] = _speed_items(node, file, group)
+    extras = {
+        group: _speed_items(_chart(root, group, file, prov), file, group)
+        for group in ("cadet_extension", "class_low_speed")
+    }
     add("cadet", [], extras["cadet_extension"])
     add("classes", extras["class_low_speed"], [])
     add("other", [], [])
@@ -474,8 +472,7 @@ def load_damage_allocation(path: str | Path | None = None) -> DamageAllocation:
     root = load_data_file(file)
     prov: dict[str, Provenance] = {}
 
-    cadet_node = require(root, "cadet", dict, file, "")
-    prov["cadet"] = _provenance(cadet_node, file, "cadet")
+    cadet_node = _chart(root, "cadet", file, prov)
     boxes_node = require(cadet_node, "categories", dict, file, "cadet")
     boxes = {
         str(name): tuple(_str_list(v, file, f"cadet.categories.{name}", None))
@@ -487,8 +484,7 @@ def load_damage_allocation(path: str | Path | None = None) -> DamageAllocation:
         for v, f in _keyed(cadet_node, "rows", DICE, file, "cadet")
     ]
 
-    std_node = require(root, "standard", dict, file, "")
-    prov["standard"] = _provenance(std_node, file, "standard")
+    std_node = _chart(root, "standard", file, prov)
     prov["standard.bold"] = _provenance(
         require(std_node, "bold", dict, file, "standard"), file, "standard.bold"
     )
@@ -519,12 +515,7 @@ def load_misc_charts(path: str | Path | None = None) -> MiscCharts:
     root = load_data_file(file)
     prov: dict[str, Provenance] = {}
 
-    def chart(name: str) -> Any:
-        node = require(root, name, dict, file, "")
-        prov[name] = _provenance(node, file, name)
-        return node
-
-    quarter_node = chart("quarter_turn")
+    quarter_node = _chart(root, "quarter_turn", file, prov)
     impulses = require(quarter_node, "impulses", dict, file, "quarter_turn")
     quarter = {}
     for per_turn, per_quarter in impulses.items():
@@ -536,10 +527,10 @@ def load_misc_charts(path: str | Path | None = None) -> MiscCharts:
             )
         quarter[per_turn] = per_quarter
 
-    boarding_node = chart("boarding_party")
+    boarding_node = _chart(root, "boarding_party", file, prov)
     boarding = _int_rows(boarding_node, "rows", DICE, BOARDING_MAX_GROUP, file, "boarding_party")
-    lab = _int_rows(chart("lab"), "rows", DICE, LAB_MAX_RANGE + 1, file, "lab")
-    pk_node = chart("planet_killer")
+    lab = _int_rows(_chart(root, "lab", file, prov), "rows", DICE, LAB_MAX_RANGE + 1, file, "lab")
+    pk_node = _chart(root, "planet_killer", file, prov)
     pk = require_int_list(pk_node, "damage", file, "planet_killer", length=len(DICE), minimum=0)
     return MiscCharts(
         quarter_turn=quarter,

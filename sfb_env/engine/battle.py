@@ -75,6 +75,7 @@ class Battle:
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         self.events: list[Event] = []
+        self._geometry_cache: dict = {}  # direct_fire: ranges and arcs per firing unit
         self.done = False
         self.time_up = False  # the battle ended on its turn limit (truncation)
         self.outcome: dict | None = None

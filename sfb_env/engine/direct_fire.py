@@ -29,18 +29,20 @@ if TYPE_CHECKING:
 DRONE_KINDS = (UnitKind.DRONE, UnitKind.TARGET_DRONE)
 # (FD1.52) +2 to the die for these weapons when the target is a drone.
 DRONE_MODIFIED = (WeaponType.DISRUPTOR, WeaponType.PHOTON, WeaponType.FUSION, WeaponType.PPD)
+_ACTIVE = int(Status.ACTIVE)  # plain ints for the hot path (enum attribute access is slow)
+_DRONE_RACK = int(WeaponType.DRONE_RACK)
 
 
 def weapon_ready_blocker(battle: Battle, w: int) -> str | None:
     """Why weapon ``w`` cannot fire this impulse at all, or None (E1.5, E4.2 Chief Engineer)."""
     st = battle.state
-    if st.status[st.w_owner[w]] != Status.ACTIVE:
+    if st.status[st.w_owner[w]] != _ACTIVE:
         return "E1.2 the firing unit is not in play"
     if not st.w_enabled[w]:
         return "scenario rules: this weapon is not used in this scenario"
     if st.w_destroyed[w]:
-        return "E2.24 the weapon is destroyed"
-    if st.w_type[w] == WeaponType.DRONE_RACK:
+        return "D4.0 the weapon is destroyed"
+    if st.w_type[w] == _DRONE_RACK:
         return "FD1.2 a drone rack launches; it does not fire direct"
     if st.impulse < 1:
         return "B2.0 no fire before the first impulse"
@@ -61,47 +63,65 @@ def geometry(battle: Battle, w: int, targets: np.ndarray):
     if they shared a hex then too, the target counts as in arc.
     """
     st = battle.state
-    o = st.w_owner[w]
-    rng = hexmap.distance_np(st.x[o], st.z[o], st.x[targets], st.z[targets])
+    rng, bits, same_hex = _owner_geometry(battle, int(st.w_owner[w]))
+    rng, bits, same_hex = rng[targets], bits[targets], same_hex[targets]
+    in_arc = (bits & st.w_arcs[w]) != 0
+    if st.w_astern[w]:
+        in_arc |= (bits & hexmap.ASTERN_ROW_BITS) == hexmap.ASTERN_ROW_BITS
+    return rng, in_arc | same_hex
+
+
+def _owner_geometry(battle: Battle, o: int):
+    """Range, base-arc bits (D2.1) and "shared the hex on the previous impulse too" of every
+    unit seen from unit ``o``; cached while no position or facing changes (weapons of one ship
+    share it)."""
+    st = battle.state
+    key = (o, st.x.tobytes(), st.z.tobytes(), st.facing.tobytes(),
+           st.prev_x.tobytes(), st.prev_z.tobytes(), st.prev_facing.tobytes())
+    cache = battle._geometry_cache
+    hit = cache.get(o)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    rng = hexmap.distance_np(st.x[o], st.z[o], st.x, st.z)
     same = rng == 0
     ox = np.where(same, st.prev_x[o], st.x[o])
     oz = np.where(same, st.prev_z[o], st.z[o])
     of = np.where(same, st.prev_facing[o], st.facing[o])
-    tx = np.where(same, st.prev_x[targets], st.x[targets])
-    tz = np.where(same, st.prev_z[targets], st.z[targets])
+    tx = np.where(same, st.prev_x, st.x)
+    tz = np.where(same, st.prev_z, st.z)
     bits = hexmap.arc_bits_np(ox, oz, of, tx, tz)
-    in_arc = (bits & st.w_arcs[w]) != 0
-    if st.w_astern[w]:
-        in_arc |= (bits & hexmap.ASTERN_ROW_BITS) == hexmap.ASTERN_ROW_BITS
-    in_arc |= (ox == tx) & (oz == tz)
-    return rng, in_arc
+    value = (rng, bits, (ox == tx) & (oz == tz))
+    cache[o] = (key, value)
+    return value
 
 
 def fire_blockers(battle: Battle, w: int, targets: np.ndarray | None = None) -> list[str | None]:
     """For each target unit row, the rule that forbids weapon ``w`` firing at it, or None."""
     st = battle.state
-    targets = np.arange(len(st.kind)) if targets is None else np.asarray(targets)
+    targets = np.arange(len(st.kind)) if targets is None else np.asarray(targets, dtype=np.int64)
     ready = weapon_ready_blocker(battle, w)
     if ready is not None:
         return [ready] * len(targets)
     rng, in_arc = geometry(battle, w, targets)
     owner = st.w_owner[w]
-    out: list[str | None] = []
-    for i, t in enumerate(targets):
-        if st.status[t] != Status.ACTIVE:
-            out.append("E1.2 the target is not in play")
-        elif st.side[t] == st.side[owner]:
-            out.append("E1.2 no fire at a friendly unit")
-        elif rng[i] < st.w_min_range[w]:
-            out.append(f"{_range_rule(st.w_type[w])} range {rng[i]} is below the minimum "
-                       f"range {st.w_min_range[w]}")
-        elif rng[i] > st.w_max_range[w]:
-            out.append(f"{_range_rule(st.w_type[w])} range {rng[i]} is beyond the maximum "
-                       f"range {st.w_max_range[w]}")
-        elif not in_arc[i]:
-            out.append("D2.1 the target is outside the weapon's firing arc")
+    inactive = st.status[targets] != _ACTIVE
+    friendly = st.side[targets] == st.side[owner]
+    short = rng < st.w_min_range[w]
+    long = rng > st.w_max_range[w]
+    out: list[str | None] = [None] * len(targets)
+    for i in np.flatnonzero(inactive | friendly | short | long | ~in_arc):
+        if inactive[i]:
+            out[i] = "E1.2 the target is not in play"
+        elif friendly[i]:
+            out[i] = "E1.2 no fire at a friendly unit"
+        elif short[i]:
+            out[i] = (f"{_range_rule(st.w_type[w])} range {rng[i]} is below the minimum "
+                      f"range {st.w_min_range[w]}")
+        elif long[i]:
+            out[i] = (f"{_range_rule(st.w_type[w])} range {rng[i]} is beyond the maximum "
+                      f"range {st.w_max_range[w]}")
         else:
-            out.append(None)
+            out[i] = "D2.1 the target is outside the weapon's firing arc"
     return out
 
 

@@ -29,6 +29,9 @@ from sfb_env.engine.direct_fire import fire_mask
 from sfb_env.engine.types import DIRECT_FIRE, WEAPON_NAMES, Status, WeaponType
 
 
+N_MANEUVERS = len(Maneuver)
+
+
 class IllegalActionError(ValueError):
     """An action the mask forbids: names the agent, component, value and rule."""
 
@@ -64,6 +67,9 @@ class ActionLayout:
         racks = _pad(racks, n_racks)
         weapons = _pad(weapons, n_weapons)
         return cls(unit, racks, weapons, slots, int(battle.scenario.rules["max_speed"]))
+
+    def __post_init__(self) -> None:
+        self.size = int(self.nvec.sum())
 
     @property
     def nvec(self) -> np.ndarray:
@@ -119,31 +125,39 @@ class ActionLayout:
 
     # ------------------------------------------------------------------ masks
 
-    def mask(self, battle: Battle, slots: np.ndarray) -> np.ndarray:
-        """The flat int8 mask aligned with ``nvec``."""
-        parts = []
-        filled = slots >= 0
+    def mask(
+        self, battle: Battle, slots: np.ndarray, blocked: dict | None = None
+    ) -> np.ndarray:
+        """The flat int8 mask aligned with ``nvec`` (``blocked``: the maneuver blockers, if
+        already computed). Target slots are filled as a prefix, so slot k <-> position k."""
+        out = np.zeros(self.size, dtype=np.int8)
+        width = self.slots + 1
+        targets = slots[slots >= 0]
+        n = len(targets)
+        pos = 0
         for rack in self.racks:
-            m = np.zeros(self.slots + 1, dtype=np.int8)
-            m[0] = 1
-            if rack >= 0:
-                blockers = battle.launch_blockers(int(rack), slots[filled])
-                m[1:][filled] = [b is None for b in blockers]
-            parts.append(m)
+            out[pos] = 1
+            if rack >= 0 and n:
+                blockers = battle.launch_blockers(int(rack), targets)
+                out[pos + 1 : pos + 1 + n] = [b is None for b in blockers]
+            pos += width
         real = self.weapons[self.weapons >= 0]
-        fm = fire_mask(battle, real) if len(real) else None
+        fm = fire_mask(battle, real) if len(real) and n else None
         j = 0
         for w in self.weapons:
-            m = np.zeros(self.slots + 1, dtype=np.int8)
-            m[0] = 1
+            out[pos] = 1
             if w >= 0:
-                m[1:][filled] = fm[j, slots[filled]]
+                if fm is not None:
+                    out[pos + 1 : pos + 1 + n] = fm[j, targets]
                 j += 1
-            parts.append(m)
-        blocked = battle.maneuver_blockers(self.unit)
-        parts.append(np.array([m not in blocked for m in Maneuver], dtype=np.int8))
-        parts.append(self._speed_mask(battle))
-        return np.concatenate(parts)
+            pos += width
+        if blocked is None:
+            blocked = battle.maneuver_blockers(self.unit)
+        for m in range(N_MANEUVERS):
+            out[pos + m] = m not in blocked
+        pos += N_MANEUVERS
+        out[pos:] = self._speed_mask(battle)
+        return out
 
     def _speed_mask(self, battle: Battle) -> np.ndarray:
         m = np.ones(self.max_speed + 1, dtype=np.int8)

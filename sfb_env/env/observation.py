@@ -27,8 +27,15 @@ from sfb_env import hexmap
 from sfb_env.engine import Battle
 from sfb_env.engine.direct_fire import weapon_ready_blocker
 from sfb_env.engine.seeking import rack_blocker
-from sfb_env.engine.types import Status, UnitKind, WeaponType
+from sfb_env.engine.types import Maneuver, Status, UnitKind
 from sfb_env.env.actions import ActionLayout
+
+_NONE = int(Maneuver.NONE)
+_LEFT = int(Maneuver.TURN_LEFT)
+_ACTIVE = int(Status.ACTIVE)
+_SHIP, _FREIGHTER = int(UnitKind.SHIP), int(UnitKind.FREIGHTER)
+_DRONE, _TARGET_DRONE = int(UnitKind.DRONE), int(UnitKind.TARGET_DRONE)
+_BIT_COLUMNS = np.arange(6)
 
 OWN_SIZE = 2 + 4 + 6 + 1 + 1 + 1 + 1 + 6 + 1
 CLOCK_SIZE = 3
@@ -58,49 +65,59 @@ def _bearing(st, u: int, others: np.ndarray) -> np.ndarray:
 
 
 def encode(
-    battle: Battle, layout: ActionLayout, slots: np.ndarray, threats: int, max_turns: int
+    battle: Battle,
+    layout: ActionLayout,
+    slots: np.ndarray,
+    threats: int,
+    max_turns: int,
+    blocked: dict | None = None,
 ) -> np.ndarray:
-    """The observation vector of the agent whose layout is ``layout``."""
+    """The observation vector of the agent whose layout is ``layout`` (``blocked``: its
+    maneuver blockers, if already computed)."""
     st = battle.state
     u = layout.unit
-    out: list[np.ndarray | list[float]] = []
+    out = np.zeros(observation_size(layout, threats), dtype=np.float32)
     area = battle.scenario.map_area
     col, row = hexmap.axial_to_offset_np(st.x[u], st.z[u], battle.scenario.parity)
     col, row = int(col), int(row)
     init = battle.initial
     max_speed = max(1, int(battle.scenario.rules["max_speed"]))
-    out.append([
+    if blocked is None:
+        blocked = battle.maneuver_blockers(u)
+    out[0:6] = (
         col / 28.0, row / 32.0,
         (col - area.first_column) / 28.0, (area.last_column - col) / 28.0,
         (row - area.first_row) / 28.0, (area.last_row - row) / 28.0,
-    ])
-    out.append(np.eye(6)[int(st.facing[u])])
-    blocked = battle.maneuver_blockers(u)
-    from sfb_env.engine import Maneuver
-
-    out.append([
+    )
+    out[6 + int(st.facing[u])] = 1.0
+    out[12:16] = (
         st.speed[u] / max_speed,
-        float(Maneuver.NONE in blocked),
-        float(Maneuver.TURN_LEFT not in blocked and Maneuver.NONE in blocked),
+        float(_NONE in blocked),
+        float(_LEFT not in blocked and _NONE in blocked),
         min(int(st.straight[u]), 8) / 8.0,
-    ])
-    out.append(_fraction(st.shields[u], init.shields[u]))
-    out.append([st.internal[u] / max(1, init.internal_boxes[u])])
-    for row_ in np.concatenate([layout.racks, layout.weapons]):
-        if row_ < 0:
-            out.append([0.0, 0.0, 0.0])
-            continue
-        if st.w_type[row_] == WeaponType.DRONE_RACK:
-            usable = rack_blocker(battle, int(row_)) is None
-        else:
-            usable = weapon_ready_blocker(battle, int(row_)) is None
-        out.append([float(usable), float(st.w_destroyed[row_]), st.w_ammo[row_] / 4.0])
-    out.append([
+    )
+    out[16:22] = _fraction(st.shields[u], init.shields[u])
+    out[22] = st.internal[u] / max(1, init.internal_boxes[u])
+    pos = OWN_SIZE
+    for w in layout.racks:
+        if w >= 0:
+            out[pos:pos + 3] = (rack_blocker(battle, int(w)) is None, st.w_destroyed[w],
+                                st.w_ammo[w] / 4.0)
+        pos += 3
+    for w in layout.weapons:
+        if w >= 0:
+            out[pos:pos + 3] = (weapon_ready_blocker(battle, int(w)) is None,
+                                st.w_destroyed[w], 0.0)
+        pos += 3
+    out[pos:pos + 3] = (
         st.turn / max_turns, st.impulse / st.impulses_per_turn, st.impulses_per_turn / 32.0,
-    ])
-    out.append(_slots(battle, u, slots).ravel())
-    out.append(_threats(battle, u, threats).ravel())
-    return np.concatenate([np.asarray(p, dtype=np.float32).ravel() for p in out])
+    )
+    pos += 3
+    n_slots = len(slots) * SLOT_SIZE
+    out[pos:pos + n_slots] = _slots(battle, u, slots).ravel()
+    pos += n_slots
+    out[pos:] = _threats(battle, u, threats).ravel()
+    return out
 
 
 def _fraction(now: np.ndarray, start: np.ndarray) -> np.ndarray:
@@ -117,18 +134,17 @@ def _slots(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     rng = hexmap.distance_np(st.x[u], st.z[u], st.x[rows], st.z[rows])
     bearing = _bearing(st, u, rows)
     rel_facing = (st.facing[rows] - st.facing[u]) * (np.pi / 3)
-    facing_us = hexmap.shields_hit_mask_np(
-        st.x[rows], st.z[rows], st.facing[rows], st.x[u], st.z[u]
-    ).astype(np.float64)
-    facing_us[rng == 0] = 0.0
+    facing_us = (hexmap.shield_bits_np(st.x[rows], st.z[rows], st.facing[rows], st.x[u], st.z[u])
+                 [:, None] >> _BIT_COLUMNS) & 1
+    facing_us[rng == 0] = 0
     arcs = hexmap.arc_bits_np(st.x[u], st.z[u], st.facing[u], st.x[rows], st.z[rows])
-    arc_bits = (arcs[:, None] >> np.arange(6)) & 1
+    arc_bits = (arcs[:, None] >> _BIT_COLUMNS) & 1
     init = battle.initial
     kind = st.kind[rows]
     table[:n, 0] = 1.0
-    table[:n, 1] = kind == UnitKind.SHIP
-    table[:n, 2] = kind == UnitKind.FREIGHTER
-    table[:n, 3] = np.isin(kind, (UnitKind.DRONE, UnitKind.TARGET_DRONE))
+    table[:n, 1] = kind == _SHIP
+    table[:n, 2] = kind == _FREIGHTER
+    table[:n, 3] = (kind == _DRONE) | (kind == _TARGET_DRONE)
     table[:n, 4] = np.minimum(rng / RANGE_SCALE, 1.0)
     table[:n, 5] = np.sin(bearing)
     table[:n, 6] = np.cos(bearing)
@@ -145,16 +161,15 @@ def _slots(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
 def _threats(battle: Battle, u: int, threats: int) -> np.ndarray:
     st = battle.state
     table = np.zeros((threats, THREAT_SIZE), dtype=np.float64)
-    incoming = np.flatnonzero(
-        (st.status == Status.ACTIVE) & (st.kind == UnitKind.DRONE) & (st.target == u)
-    )
+    incoming = np.flatnonzero((st.status == _ACTIVE) & (st.kind == _DRONE) & (st.target == u))
     if not len(incoming) or not threats:
         return table
     rng = hexmap.distance_np(st.x[u], st.z[u], st.x[incoming], st.z[incoming])
     order = incoming[np.lexsort((incoming, rng))][:threats]
     rng = hexmap.distance_np(st.x[u], st.z[u], st.x[order], st.z[order])
     bearing = _bearing(st, u, order)
-    shield = hexmap.shields_hit_mask_np(st.x[u], st.z[u], st.facing[u], st.x[order], st.z[order])
+    shield = (hexmap.shield_bits_np(st.x[u], st.z[u], st.facing[u], st.x[order], st.z[order])
+              [:, None] >> _BIT_COLUMNS) & 1
     n = len(order)
     table[:n, 0] = 1.0
     table[:n, 1] = np.minimum(rng / RANGE_SCALE, 1.0)

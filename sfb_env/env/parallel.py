@@ -238,10 +238,16 @@ class SFBParallelEnv(ParallelEnv):
             layout = self._layouts[a]
             slots = layout.target_slots(self.battle)
             self._slots[a] = slots
-            live = a in self.agents
-            mask = layout.mask(self.battle, slots) if live else np.zeros(int(layout.nvec.sum()), np.int8)
-            vector = obs_mod.encode(self.battle, layout, slots, self.threat_slots, self.max_turns)
-            self._obs[a] = {"observation": np.clip(vector, -1.0, 1.0), "action_mask": mask}
+            if a in self.agents:
+                blocked = self.battle.maneuver_blockers(layout.unit)
+                mask = layout.mask(self.battle, slots, blocked)
+            else:
+                blocked, mask = None, np.zeros(layout.size, np.int8)
+            vector = obs_mod.encode(
+                self.battle, layout, slots, self.threat_slots, self.max_turns, blocked
+            )
+            np.clip(vector, -1.0, 1.0, out=vector)
+            self._obs[a] = {"observation": vector, "action_mask": mask}
 
     def _info(self, agent: str) -> dict:
         battle = self.battle
