@@ -1,9 +1,26 @@
 """Policies for sfb-env: users of the public API only.
 
 A policy maps one agent's observation (``{"observation", "action_mask"}``) to an action of its
-``MaskedMultiDiscrete`` space. ``make_policy(name)`` builds one from the registry.
+``MaskedMultiDiscrete`` space. ``get(name)`` (alias ``make_policy``) builds one from the
+registry: ``random``, ``robot`` (the scenario's own robots fly that side), the race doctrine
+captains ``klingon-doctrine``, ``federation-doctrine``, ``kzinti-doctrine``,
+``orion-doctrine`` and ``doctrine`` (race recognised from the ship's weapons).
+``load_policy(spec)`` also takes ``module:object`` paths and SB3 ``*.zip`` checkpoints.
 """
 
-from agents.base import Policy, RandomMaskedPolicy, make_policy, register_policy
+from agents import doctrine as _doctrine  # noqa: F401 - registers the doctrine captains
+from agents.base import (
+    Policy,
+    RandomMaskedPolicy,
+    bind_policy,
+    load_policy,
+    make_policy,
+    register_policy,
+)
 
-__all__ = ["Policy", "RandomMaskedPolicy", "make_policy", "register_policy"]
+get = make_policy
+
+__all__ = [
+    "Policy", "RandomMaskedPolicy", "bind_policy", "get", "load_policy", "make_policy",
+    "register_policy",
+]

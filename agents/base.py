@@ -1,7 +1,13 @@
-"""The ``Policy`` protocol, the random-masked policy and the policy registry."""
+"""The ``Policy`` protocol, the random-masked policy, the policy registry and loading.
+
+A policy may also define ``bind(env, agent)``: whoever runs it (the bench harness, ``sfb play``)
+calls it once the env is built, before the episode, so that it can read the static
+``env.action_components(agent)`` (weapon types, arcs, ranges). ``bind_policy`` does that call.
+"""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
@@ -18,6 +24,13 @@ class Policy(Protocol):
 
     def act(self, observation: dict[str, np.ndarray], action_space: spaces.Space) -> np.ndarray:
         """An action of ``action_space``; must respect ``observation["action_mask"]``."""
+
+
+def bind_policy(policy: Any, env: Any, agent: str) -> None:
+    """Give ``policy`` its env and agent if it asks for them (an optional ``bind`` method)."""
+    bind = getattr(policy, "bind", None)
+    if callable(bind):
+        bind(env, agent)
 
 
 class RandomMaskedPolicy:
@@ -42,7 +55,26 @@ class RandomMaskedPolicy:
         return action
 
 
-_REGISTRY: dict[str, Callable[..., Any]] = {"random": RandomMaskedPolicy}
+class ScenarioRobots:
+    """``robot``: the scenario's own automatic controllers fly that side (SCENARIOS.md §2).
+
+    Robot units act inside the engine and are not agents, so this policy only marks a side as
+    robot-flown; asked to fly an agent, it refuses.
+    """
+
+    is_robot = True
+
+    def reset(self, seed: int | None = None) -> None:
+        del seed
+
+    def act(self, observation: dict[str, np.ndarray], action_space: spaces.Space) -> np.ndarray:
+        raise TypeError(
+            "policy 'robot' flies only sides without agents (the scenario's robots act inside "
+            "the engine); pick another policy for a ship a player commands"
+        )
+
+
+_REGISTRY: dict[str, Callable[..., Any]] = {"random": RandomMaskedPolicy, "robot": ScenarioRobots}
 
 
 def register_policy(name: str, factory: Callable[..., Any]) -> None:
@@ -50,8 +82,36 @@ def register_policy(name: str, factory: Callable[..., Any]) -> None:
     _REGISTRY[name] = factory
 
 
+def registered_policies() -> list[str]:
+    """Registry names, sorted."""
+    return sorted(_REGISTRY)
+
+
 def make_policy(name: str, **kwargs: Any) -> Policy:
-    """A policy by registry name (``random``, ...)."""
+    """A policy by registry name (``random``, ``robot``, ``klingon-doctrine``, ...)."""
     if name not in _REGISTRY:
         raise ValueError(f"unknown policy {name!r}; known: {sorted(_REGISTRY)}")
     return _REGISTRY[name](**kwargs)
+
+
+def load_policy(spec: str) -> Policy:
+    """A policy from a registry name, a ``module:object`` path (a policy, or a class or factory
+    called without arguments) or an SB3 checkpoint (``*.zip``, sb3-contrib MaskablePPO)."""
+    if spec.endswith(".zip"):
+        from agents.sb3_policy import SB3Policy  # the one checkpoint loader (sidecar, padding)
+
+        return SB3Policy(spec)
+    if ":" not in spec:
+        return make_policy(spec)
+    module_name, _, attr = spec.partition(":")
+    try:
+        obj: Any = importlib.import_module(module_name)
+        for part in attr.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"cannot load policy {spec!r}: {exc}") from exc
+    if not hasattr(obj, "act") and callable(obj):
+        obj = obj()
+    if not (callable(getattr(obj, "act", None)) and callable(getattr(obj, "reset", None))):
+        raise ValueError(f"policy {spec!r} does not provide reset(seed) and act(obs, space)")
+    return obj

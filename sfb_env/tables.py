@@ -297,12 +297,15 @@ def standard_dac(roll: int) -> tuple[tuple[str, bool], ...]:
 def quarter_turn(impulses_per_turn: int) -> int:
     """Impulses in a quarter turn on the 8-, 16- or 32-impulse chart (E1.5)."""
     quarter = load_misc_charts().quarter_turn
-    if impulses_per_turn not in quarter or isinstance(impulses_per_turn, bool):
+    ok = isinstance(impulses_per_turn, (int, np.integer)) and not isinstance(
+        impulses_per_turn, bool
+    )
+    if not ok or impulses_per_turn not in quarter:
         raise ValueError(
             f"impulses_per_turn={impulses_per_turn!r} is off the quarter-turn chart "
             f"(allowed {sorted(quarter)})"
         )
-    return quarter[impulses_per_turn]
+    return quarter[int(impulses_per_turn)]
 
 
 def boarding_party_chart() -> np.ndarray:

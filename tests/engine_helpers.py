@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import Battle, Maneuver, Orders, make_battle
+from sfb_env.engine import Battle, Maneuver, Orders, WeaponType, make_battle
 from sfb_env.engine.events import Event
 
 MANEUVERS = {
@@ -116,7 +116,7 @@ def orders(
     return out
 
 
-def step(b: Battle, **by_id: Any) -> None:
+def step(b: Battle, /, **by_id: Any) -> None:
     """One ``battle.step`` with orders given per unit id: ``step(b, fed="R")`` or
     ``step(b, fed=dict(maneuver="S", fire={"PH1-1": "drone-B"}))``."""
     given = {}
@@ -189,11 +189,13 @@ def random_orders(b: Battle, g: np.random.Generator) -> dict[int, Orders]:
         order = Orders(maneuver=pool[int(g.integers(len(pool)))], speed=speed)
         for w in b.weapons_of(u):
             w = int(w)
-            for table, blockers, p in ((order.fire, b.fire_blockers, 0.4),
-                                       (order.launch, b.launch_blockers, 0.3)):
-                targets = [t for t, why in enumerate(blockers(w)) if why is None]
-                if targets and g.random() < p:
-                    table[w] = targets[int(g.integers(len(targets)))]
+            if b.state.w_type[w] == WeaponType.DRONE_RACK:
+                table, blockers, p = order.launch, b.launch_blockers, 0.3
+            else:
+                table, blockers, p = order.fire, b.fire_blockers, 0.4
+            targets = [t for t, why in enumerate(blockers(w)) if why is None]
+            if targets and g.random() < p:
+                table[w] = targets[int(g.integers(len(targets)))]
         out[u] = order
     return out
 

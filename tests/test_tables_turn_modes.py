@@ -54,6 +54,10 @@ CLASS_LOW_SPEED = """\
 | Speed 0–1 on the full-size turn-mode classes | turn mode 1 |
 """
 
+FREIGHTER = """\
+| turn mode | 1 (freighters in the book only turn at fixed moments; any value ≥ 1 reproduces the book) |
+"""
+
 CADET_KEYS = {
     "Federation Cadet Cruiser": "fed-cadet",
     "Klingon Cadet Battlecruiser": "klingon-cadet",
@@ -70,7 +74,8 @@ MAX_SPEED = 32  # seeking weapons on the 32-impulse chart
 
 
 @pytest.mark.parametrize(
-    "block", [CADET_SHIPS, CADET_ANCHOR, CLASSES, CLASS_NOTES, CADET_ABOVE_16, CLASS_LOW_SPEED]
+    "block",
+    [CADET_SHIPS, CADET_ANCHOR, CLASSES, CLASS_NOTES, CADET_ABOVE_16, CLASS_LOW_SPEED, FREIGHTER],
 )
 def test_cth_data_blocks_are_verbatim(block):
     assert_in_reference(block)
@@ -160,6 +165,12 @@ def test_scenario_11_planet_killer_turn_mode_0():
     assert all(tables.turn_mode("planet-killer", speed) == 0 for speed in range(MAX_SPEED + 1))
 
 
+def test_cth_data_12_2_freighter_turn_mode_1_proposal():
+    assert "| turn mode | 1 (" in FREIGHTER
+    assert all(tables.turn_mode("freighter", speed) == 1 for speed in range(MAX_SPEED + 1))
+    assert load_turn_modes().provenance["freighter"] == ("PROPOSAL", "proposal")
+
+
 def test_proposals_are_marked_in_data():
     prov = load_turn_modes().provenance
     for key in ("isc-cadet", "cadet_extension", "class_low_speed"):
@@ -176,7 +187,7 @@ def test_proposals_are_marked_in_data():
 def test_turn_mode_charts_lists_every_chart():
     names = set(tables.turn_mode_charts())
     expected = set(CADET_KEYS.values()) | set(["AA", "A", "B", "C", "D", "E", "F"])
-    expected |= {"seeking", "shuttle", "admin-shuttle", "stinger", "planet-killer"}
+    expected |= {"seeking", "shuttle", "admin-shuttle", "stinger", "planet-killer", "freighter"}
     assert names == expected
 
 

@@ -293,7 +293,8 @@ class Battle:
                 raise IllegalOrderError(name, "unit", unit, "B2.0 not a unit a player commands now")
             if order.speed is not None:
                 blocked_speed = self.speed_blockers(unit)
-                if order.speed in blocked_speed or not 0 <= order.speed <= self.scenario.rules["max_speed"]:
+                top = self.scenario.rules["max_speed"]
+                if order.speed in blocked_speed or not 0 <= order.speed <= top:
                     rule = blocked_speed.get(order.speed, "C1.42 speed outside the chart")
                     raise IllegalOrderError(name, "speed", order.speed, rule)
             if self.speed_choice_open():

@@ -149,5 +149,8 @@ class BattleEnded(Event):
 
 
 def event_to_dict(event: Event) -> dict:
-    """A JSON-ready dict with the event's kind."""
-    return {"kind": event.kind, **asdict(event)}
+    """A JSON-ready dict with the event's kind (tuples become lists, as JSON reads them back)."""
+    return {
+        "kind": event.kind,
+        **{k: list(v) if isinstance(v, tuple) else v for k, v in asdict(event).items()},
+    }

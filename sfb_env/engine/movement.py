@@ -64,7 +64,8 @@ def maneuver_blockers(
     need = turn_mode(battle, unit, speed)
     have = int(battle.state.straight[unit])
     if have < need:
-        rule = f"C3.2 turn mode {need} not satisfied ({have} hex{'es' if have != 1 else ''} straight)"
+        hexes = "hex" if have == 1 else "hexes"
+        rule = f"C3.2 turn mode {need} not satisfied ({have} {hexes} straight)"
         blocked[Maneuver.TURN_LEFT] = rule
         blocked[Maneuver.TURN_RIGHT] = rule
     return blocked
@@ -86,9 +87,8 @@ def move_unit(battle: Battle, unit: int, maneuver: Maneuver) -> None:
         return
     st.x[unit], st.z[unit] = int(nx), int(nz)
     st.straight[unit] = min(int(st.straight[unit]) + 1, SATISFIED)  # (C3.41) carries over turns
-    battle.log(
-        ev.Moved(st.turn, st.impulse, battle.unit_ids[unit], src, battle.label(unit), facing, turned)
-    )
+    battle.log(ev.Moved(st.turn, st.impulse, battle.unit_ids[unit], src, battle.label(unit),
+                        facing, turned))
 
 
 def movers(battle: Battle, kinds: tuple[UnitKind, ...]) -> np.ndarray:

@@ -106,7 +106,6 @@ def _move_ships(battle: Battle, orders: dict[int, Orders]) -> None:
 
 def _move_seeking_weapons(battle: Battle) -> None:
     """Move Seeking Weapons: each drone homes on its target's new hex (F2.0, F2.1)."""
-    st = battle.state
     for d in movement.movers(battle, SEEKING_KINDS):
         m = robots.maneuver(battle, int(d))
         if m != Maneuver.NONE:

@@ -43,7 +43,9 @@ TOP_LEVEL_KEYS = (
     "rules", "sides", "units", "victory", "robots",
 )
 UNIT_KEYS = ("id", "name", "class", "side", "hex", "facing", "speed", "controller", "target")
-VICTORY_KINDS = ("battle_drill", "under_attack", "convoy_raid", "last_side_standing", "sandbox")
+VICTORY_KINDS = (
+    "battle_drill", "under_attack", "convoy_raid", "last_side_standing", "sandbox", "duel",
+)
 
 # Rules in force and their defaults (SCENARIOS.md §1 rule packages).
 RULE_DEFAULTS: dict[str, Any] = {
@@ -168,14 +170,16 @@ def parse_scenario(doc: Any, source: str) -> Scenario:
     if turn_limit is not None and (
         isinstance(turn_limit, bool) or not isinstance(turn_limit, int) or turn_limit < 1
     ):
-        raise ScenarioError(source, "turn_limit", f"expected a positive integer or null, got {turn_limit!r}")
+        raise ScenarioError(source, "turn_limit",
+                            f"expected a positive integer or null, got {turn_limit!r}")
     rules = dict(RULE_DEFAULTS)
     given_rules = doc.get("rules", {}) or {}
     if not isinstance(given_rules, Mapping):
         raise ScenarioError(source, "rules", "expected a mapping")
     for key, value in given_rules.items():
         if key not in RULE_DEFAULTS:
-            raise ScenarioError(source, f"rules.{key}", f"unknown rule; known: {sorted(RULE_DEFAULTS)}")
+            raise ScenarioError(source, f"rules.{key}",
+                                f"unknown rule; known: {sorted(RULE_DEFAULTS)}")
         rules[key] = value
     _check_rules(rules, source, ipt)
     max_speed = rules["max_speed"]
@@ -196,7 +200,8 @@ def parse_scenario(doc: Any, source: str) -> Scenario:
             raise ScenarioError(source, f"units[{i}].target", f"unknown unit {spec.target!r}")
     victory = need("victory", dict)
     if victory.get("kind") not in VICTORY_KINDS:
-        raise ScenarioError(source, "victory.kind", f"unknown {victory.get('kind')!r}; expected one of {list(VICTORY_KINDS)}")
+        raise ScenarioError(source, "victory.kind", f"unknown {victory.get('kind')!r}; "
+                            f"expected one of {list(VICTORY_KINDS)}")
     return Scenario(
         name=name,
         title=str(doc.get("title", name)),
@@ -228,8 +233,8 @@ def _check_rules(rules: dict[str, Any], source: str, ipt: int) -> None:
             raise ScenarioError(source, f"rules.{key}", f"expected an integer >= 0, got {value!r}")
     for key, choices in RULE_CHOICES.items():
         if rules[key] not in choices:
-            raise ScenarioError(source, f"rules.{key}",
-                                f"unknown {key} rule {rules[key]!r}; expected one of {list(choices)}")
+            raise ScenarioError(source, f"rules.{key}", f"unknown {key} rule {rules[key]!r}; "
+                                f"expected one of {list(choices)}")
     allowed = rules["weapons_allowed"]
     if allowed is not None:
         if not isinstance(allowed, list) or not all(isinstance(w, str) for w in allowed):
@@ -254,7 +259,8 @@ def _robots(raw: Any, source: str) -> Mapping[str, Any]:
         raise ScenarioError(source, "robots", "expected a mapping of robot name -> settings")
     for key in raw:
         if key not in CONTROLLERS:
-            raise ScenarioError(source, f"robots.{key}", f"unknown robot; expected one of {list(CONTROLLERS)}")
+            raise ScenarioError(source, f"robots.{key}",
+                                f"unknown robot; expected one of {list(CONTROLLERS)}")
     return dict(raw)
 
 
@@ -273,7 +279,8 @@ def _parse_unit(
         raise ScenarioError(source, where, "expected a mapping")
     for key in raw:
         if key not in UNIT_KEYS:
-            raise ScenarioError(source, f"{where}.{key}", f"unknown field; expected {list(UNIT_KEYS)}")
+            raise ScenarioError(source, f"{where}.{key}",
+                                f"unknown field; expected {list(UNIT_KEYS)}")
     for key in ("id", "class", "side", "hex", "facing", "controller"):
         if key not in raw:
             raise ScenarioError(source, f"{where}.{key}", "missing")
@@ -286,7 +293,8 @@ def _parse_unit(
         except UnknownShipError as exc:
             raise ScenarioError(source, f"{where}.class", str(exc)) from None
     if raw["side"] not in sides:
-        raise ScenarioError(source, f"{where}.side", f"unknown side {raw['side']!r}; sides: {list(sides)}")
+        raise ScenarioError(source, f"{where}.side",
+                            f"unknown side {raw['side']!r}; sides: {list(sides)}")
     try:
         hexmap.parse_label(raw["hex"])
     except ValueError as exc:
@@ -302,7 +310,9 @@ def _parse_unit(
     if isinstance(speed, bool) or not isinstance(speed, int) or not 0 <= speed <= limit:
         raise ScenarioError(source, f"{where}.speed", f"speed {speed!r} outside 0..{limit} (C1.42)")
     if raw["controller"] not in CONTROLLERS:
-        raise ScenarioError(source, f"{where}.controller", f"unknown controller {raw['controller']!r}; expected one of {list(CONTROLLERS)}")
+        raise ScenarioError(source, f"{where}.controller",
+                            f"unknown controller {raw['controller']!r}; "
+                            f"expected one of {list(CONTROLLERS)}")
     target = raw.get("target")
     if unit_class == "drone" and target is None:
         raise ScenarioError(source, f"{where}.target", "a drone needs a target (FD1.3)")

@@ -24,7 +24,9 @@ if TYPE_CHECKING:
 SEEKING = (UnitKind.DRONE, UnitKind.TARGET_DRONE)
 
 
-def launch_blockers(battle: Battle, rack: int, targets: np.ndarray | None = None) -> list[str | None]:
+def launch_blockers(
+    battle: Battle, rack: int, targets: np.ndarray | None = None
+) -> list[str | None]:
     """For each target unit row, the rule forbidding ``rack`` to launch at it now, or None."""
     st = battle.state
     targets = np.arange(len(st.kind)) if targets is None else np.asarray(targets)
@@ -167,9 +169,8 @@ def resolve_impacts(battle: Battle) -> None:
             )
         warhead = int(battle.scenario.rules["drone_warhead"])
         st.status[d] = Status.EXPENDED
-        battle.log(
-            ev.SeekingHit(st.turn, st.impulse, battle.unit_ids[d], battle.unit_ids[t], shield, warhead)
-        )
+        battle.log(ev.SeekingHit(st.turn, st.impulse, battle.unit_ids[d], battle.unit_ids[t],
+                                 shield, warhead))
         volleys[(t, shield)] = volleys.get((t, shield), 0) + warhead
     for (t, shield), points in volleys.items():
         battle.apply_damage(t, shield, points)
@@ -184,9 +185,9 @@ def end_of_impulse(battle: Battle) -> None:
     now = st.absolute_impulse
     for d in np.flatnonzero((st.status == Status.ACTIVE) & (st.kind == UnitKind.DRONE)):
         reason = None
-        if rules["drone_endurance"] and st.launched_at[d] != NEVER:
-            if now - st.launched_at[d] >= 3 * st.impulses_per_turn:
-                reason = "FD1.4 endurance of 3 turns ran out"
+        if (rules["drone_endurance"] and st.launched_at[d] != NEVER
+                and now - st.launched_at[d] >= 3 * st.impulses_per_turn):
+            reason = "FD1.4 endurance of 3 turns ran out"
         launcher, target = st.launcher[d], st.target[d]
         if launcher >= 0 and st.status[launcher] == Status.DESTROYED:
             reason = "D4.41 the controlling ship was destroyed"

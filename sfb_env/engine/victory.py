@@ -118,10 +118,41 @@ def _sandbox(battle: Battle, time_up: bool):
     return None
 
 
+def _duel(battle: Battle, time_up: bool):
+    """Cadet duels (PROPOSAL, SCENARIOS §4): a side whose ships are all destroyed or gone off
+    the map loses; at the turn limit the side that dealt more damage points (shield + internal,
+    on enemy ships) wins; equal points, or no ship left on either side, is a draw."""
+    st = battle.state
+    sides = battle.scenario.sides
+    ships = {s: _units(battle, s, (UnitKind.SHIP,)) for s in sides}
+    standing = [s for s in sides if np.any(st.status[ships[s]] == Status.ACTIVE)]
+    draw = {s: {"result": "draw", "level": "draw"} for s in sides}
+    if len(standing) == 1 and len(sides) > 1:
+        winner = standing[0]
+        losers = np.concatenate([ships[s] for s in sides if s != winner])
+        destroyed = bool(np.any(st.status[losers] == Status.DESTROYED))
+        level, how = ("destroyed", "was destroyed") if destroyed else ("disengaged", "left the map")
+        others = " and ".join(s for s in sides if s != winner)
+        return _pair(battle, winner, "win", level), f"{others} {how}"
+    if not standing:
+        return draw, "no ship left"
+    if not time_up:
+        return None
+    taken = {s: int(st.damage[ships[s]].sum()) for s in sides}
+    dealt = {s: sum(v for o, v in taken.items() if o != s) for s in sides}
+    best = max(dealt.values())
+    leaders = [s for s in sides if dealt[s] == best]
+    if len(leaders) > 1:
+        return draw, f"turn limit reached, equal damage ({best} points each)"
+    return _pair(battle, leaders[0], "win", "points"), (
+        f"turn limit reached, {leaders[0]} dealt more damage ({best} points)")
+
+
 _KINDS = {
     "battle_drill": _battle_drill,
     "under_attack": _under_attack,
     "convoy_raid": _convoy_raid,
     "last_side_standing": _last_side_standing,
     "sandbox": _sandbox,
+    "duel": _duel,
 }

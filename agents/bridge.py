@@ -1,0 +1,323 @@
+"""One decision of a doctrine captain: read the view, steer, fire, launch, pick the speed.
+
+``ShipLayout`` is what the static action components say about the ship; ``Memory`` is what the
+captain remembers between impulses of an episode; ``Bridge`` turns one observation into one
+action (always inside the mask: every choice is taken from the allowed values).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from gymnasium import spaces
+
+from agents import helm
+from agents.gunnery import Gun, drone_defence, expected_damage
+from agents.observation_view import ObservationView, Target, decode
+from sfb_env import hexmap, impulse
+
+if TYPE_CHECKING:
+    from agents.doctrine import DoctrineCaptain
+
+DRONE_STRENGTH = 4  # (FD1.54)
+DRONE_DEFENCE_RANGE = 2  # a drone this close strikes within two impulses
+SQRT3 = math.sqrt(3.0)
+
+
+@dataclass(frozen=True)
+class ShipLayout:
+    """Action indices and weapons of one ship, from ``env.action_components(agent)``."""
+
+    racks: tuple[int, ...]  # action indices of drone racks
+    guns: tuple[Gun, ...]  # direct-fire weapons
+    gun_arcs: dict[int, int]  # action index -> base-arc bits (hexmap.ARC_BITS)
+    maneuver: int
+    speed: int
+    slots: int  # target slots K
+    n_weapons: int  # weapon positions in the observation (racks + direct fire, padding too)
+    max_speed: int
+    weapon_types: list[str]
+
+    @classmethod
+    def from_components(cls, components: list[dict[str, Any]]) -> ShipLayout:
+        racks, guns, arcs, types = [], [], {}, []
+        maneuver = speed = -1
+        slots, max_speed, n_weapons = 0, 0, 0
+        for i, c in enumerate(components):
+            kind = c["kind"]
+            if kind in ("launch", "fire"):
+                n_weapons += 1
+                slots = int(c["size"]) - 1
+                if "weapon_type" not in c:
+                    continue  # uniform_spaces padding
+                types.append(c["weapon_type"])
+                if kind == "launch":
+                    racks.append(i)
+                else:
+                    guns.append(Gun(i, c["weapon_type"]))
+                    arcs[i] = sum(hexmap.ARC_BITS[a] for a in c["arcs"])
+            elif kind == "maneuver":
+                maneuver = i
+            elif kind == "speed":
+                speed, max_speed = i, int(c["size"]) - 1
+        if maneuver < 0 or speed < 0:
+            raise ValueError("action components lack 'maneuver' or 'speed'")
+        return cls(tuple(racks), tuple(guns), arcs, maneuver, speed, slots, n_weapons,
+                   max_speed, types)
+
+
+@dataclass
+class Memory:
+    """What a captain remembers within an episode."""
+
+    max_turns: int = 0
+    turn_mode: dict[int, int] = field(default_factory=dict)  # speed -> least straight hexes
+    track: list[tuple[int, int, int]] = field(default_factory=list)  # (time, x, z) of target
+    track_kind: str = ""
+    photon_fired: dict[int, int] = field(default_factory=dict)  # gun index -> turn
+    launches: dict[int, int] = field(default_factory=dict)  # turn -> drones launched
+
+
+class Bridge:
+    """One decision point of ``captain``."""
+
+    def __init__(self, captain: DoctrineCaptain, observation: dict[str, np.ndarray],
+                 action_space: spaces.Space) -> None:
+        self.captain = captain
+        self.doctrine = captain.doctrine
+        self.layout: ShipLayout = captain.layout
+        self.memory: Memory = captain.memory
+        nvec = np.asarray(action_space.nvec)
+        mask = np.asarray(observation["action_mask"]).astype(bool)
+        bounds = np.cumsum(nvec)[:-1]
+        self.allowed = [set(np.flatnonzero(p).tolist()) for p in np.split(mask, bounds)]
+        self.view: ObservationView = decode(observation["observation"], self.layout.n_weapons,
+                                            self.layout.slots, self.layout.max_speed)
+        self.action = np.array([0 if 0 in a or not a else min(a) for a in self.allowed],
+                               dtype=np.int64)
+
+    # ------------------------------------------------------------------ the decision
+
+    def orders(self) -> np.ndarray:
+        view = self.view
+        mem = self.memory
+        if not mem.max_turns and view.clock.turn_fraction > 0:
+            mem.max_turns = max(1, round(1.0 / view.clock.turn_fraction))  # seen on turn 1
+        self.turn = max(1, round(view.clock.turn_fraction * mem.max_turns))
+        self.pose = self._pose()
+        self.area = self._area()
+        self.target = self._primary()
+        self._learn_turn_mode()
+        speed = self._speed()
+        maneuver, ranges = self._steer(speed)
+        self._set(self.layout.speed, speed)
+        self._set(self.layout.maneuver, maneuver)
+        self._fire(ranges)
+        self._launch()
+        return self.action
+
+    def _set(self, index: int, value: int) -> None:
+        if value in self.allowed[index]:
+            self.action[index] = value
+
+    # ------------------------------------------------------------------ where we are
+
+    def _pose(self) -> helm.Pose:
+        own = self.view.own
+        x, z = hexmap.label_to_axial(hexmap.format_label(own.column, own.row))
+        return helm.Pose(x, z, own.facing, own.straight)
+
+    def _area(self) -> hexmap.MapArea:
+        own = self.view.own
+        west, east, north, south = own.edges
+        return hexmap.MapArea(own.column - west, own.column + east, own.row - north,
+                              own.row + south)
+
+    def _locate(self, target: Target) -> tuple[int, int]:
+        """The target's hex from its range and bearing (exact within RANGE_SCALE)."""
+        if target.range == 0:
+            return self.pose.x, self.pose.z
+        dx, dz, angle = _ring(target.range)
+        bearing = angle - self.pose.facing * (math.pi / 3)
+        error = np.abs(np.angle(np.exp(1j * (bearing - target.bearing))))
+        k = int(np.argmin(error))
+        return self.pose.x + int(dx[k]), self.pose.z + int(dz[k])
+
+    def _primary(self) -> Target | None:
+        """The ship or freighter to fight: damaged and close ones first (focus fire)."""
+        ships = [t for t in self.view.targets if t.kind in ("ship", "freighter")]
+        if not ships:
+            return None
+        return max(ships, key=lambda t: (2.0 * t.damage - t.range / 10.0, -t.slot))
+
+    def _learn_turn_mode(self) -> None:
+        """Learn the turn mode at this speed from the mask (C3.2) while the speed is fixed."""
+        own = self.view.own
+        if len(self.allowed[self.layout.speed]) != 1 or not own.moves_next:
+            return
+        known = self.memory.turn_mode.get(own.speed, 1)
+        if not own.can_turn and own.straight < 8:
+            self.memory.turn_mode[own.speed] = max(known, own.straight + 1)
+
+    # ------------------------------------------------------------------ helm
+
+    def _speed(self) -> int:
+        allowed = self.allowed[self.layout.speed]
+        want = self.doctrine.cruise_speed
+        return min(allowed, key=lambda s: (abs(s - want), -s)) if allowed else 0
+
+    def _steer(self, speed: int) -> tuple[int, list[int]]:
+        clock = self.view.clock
+        ipt = clock.impulses_per_turn
+        schedule = []
+        i, current = clock.impulse, self.view.own.speed
+        if i in (0, ipt):
+            i, current = 0, speed
+        for _ in range(self.captain.horizon):
+            i += 1
+            if i > ipt:
+                i, current = 1, speed
+            schedule.append(bool(current) and impulse.moves_on(current, i, ipt))
+        turn_mode = self.memory.turn_mode.get(speed, 1)
+        allowed = self.allowed[self.layout.maneuver]
+        maneuver, ranges = helm.plan(self.pose, self.area, schedule, allowed, turn_mode,
+                                     self._goal())
+        if maneuver not in allowed:
+            maneuver = next((m for m in (1, 0, 2, 3) if m in allowed), 0)
+        return maneuver, ranges
+
+    def _goal(self) -> helm.Goal:
+        d = self.doctrine
+        goal = helm.Goal(target=None, **d.weights)
+        shields = np.asarray(d.shields, dtype=np.float64)
+        goal.shield_value = shields / shields.max() * self.view.own.shields
+        if self.target is None:
+            return goal
+        goal.target = self._locate(self.target)
+        goal.target_facing = (self.pose.facing + self.target.relative_facing) % 6
+        goal.target_rate = self._target_rate(goal.target)
+        heavy = [g for g in self.layout.guns if g.weapon_type in d.heavy and self._soon(g)]
+        goal.band = d.band if heavy or d.reload_band is None else d.reload_band
+        arcs = heavy or [g for g in self.layout.guns if not self._destroyed(g)]
+        goal.arc_bits = 0
+        for g in arcs:
+            goal.arc_bits |= self.layout.gun_arcs[g.index]
+        return goal
+
+    def _target_rate(self, where: tuple[int, int]) -> float:
+        """Hexes per impulse the target has moved over the last turn."""
+        mem = self.memory
+        clock = self.view.clock
+        now = self.turn * clock.impulses_per_turn + clock.impulse
+        if mem.track_kind != self.target.kind or (
+            mem.track and hexmap.distance_np(mem.track[-1][1], mem.track[-1][2], *where) > 2
+        ):
+            mem.track = []
+        mem.track_kind = self.target.kind
+        mem.track.append((now, *where))
+        mem.track = mem.track[-clock.impulses_per_turn:]
+        t0, x0, z0 = mem.track[0]
+        if now <= t0:
+            return 0.0
+        moved = int(hexmap.distance_np(x0, z0, *where))
+        return min(1.0, moved / (now - t0))
+
+    # ------------------------------------------------------------------ weapons
+
+    def _destroyed(self, gun: Gun) -> bool:
+        return self.view.weapons[self._position(gun.index)].destroyed
+
+    def _position(self, index: int) -> int:
+        """Weapon position in the observation of the action component ``index``."""
+        return index  # racks, then direct-fire weapons, in action order
+
+    def _soon(self, gun: Gun) -> bool:
+        """Not destroyed and able to fire this turn or the next (photons reload 2 turns)."""
+        if self._destroyed(gun):
+            return False
+        if gun.weapon_type != "photon":
+            return True
+        fired = self.memory.photon_fired.get(gun.index)
+        late = self.view.clock.impulse >= self.view.clock.impulses_per_turn - 2
+        return fired is None or self.turn - fired >= (1 if late else 2)
+
+    def _fire(self, ranges: list[int]) -> None:
+        guns = [g for g in self.layout.guns if self.allowed[g.index] - {0}]
+        if not guns:
+            return
+        slots = {t.slot: t for t in self.view.targets}
+        allowed = {g.index: self.allowed[g.index] - {0} for g in guns}
+        drones = [(t.slot, t.range, DRONE_STRENGTH - round(DRONE_STRENGTH * t.damage))
+                  for t in self.view.targets
+                  if t.kind == "drone" and t.seeking_us and t.range <= DRONE_DEFENCE_RANGE]
+        orders = drone_defence(guns, allowed, drones)
+        inbound = any(t.kind == "drone" and t.seeking_us and t.range <= 8
+                      for t in self.view.targets)
+        for gun in guns:
+            if gun.index in orders:
+                continue
+            if inbound and gun.weapon_type in self.doctrine.screen:
+                continue  # hold the drone screen
+            choice = self._gun_target(gun, allowed[gun.index], slots)
+            if choice is not None and self._worth_it(gun, slots[choice], ranges):
+                orders[gun.index] = choice
+        for index, slot in orders.items():
+            self._set(index, slot)
+            gun = next(g for g in guns if g.index == index)
+            if gun.weapon_type == "photon" and self.action[index] == slot:
+                self.memory.photon_fired[index] = self.turn
+
+    def _gun_target(self, gun: Gun, allowed: set[int], slots: dict[int, Target]) -> int | None:
+        ships = [s for s in allowed if s in slots and slots[s].kind != "drone"]
+        if not ships:
+            return None
+        if self.target is not None and self.target.slot in ships:
+            return self.target.slot
+        return max(ships, key=lambda s: (expected_damage(gun.weapon_type, slots[s].range), -s))
+
+    def _worth_it(self, gun: Gun, target: Target, ranges: list[int]) -> bool:
+        """Fire now if the range is good, or if no better shot is likely before the weapon's
+        chance passes (photons keep; other weapons fire once per turn, E1.5)."""
+        kind = gun.weapon_type
+        now = expected_damage(kind, target.range)
+        if now <= 0:
+            return False
+        if target.range <= self.doctrine.fire_range.get(kind, 0):
+            return True
+        clock = self.view.clock
+        left = clock.impulses_per_turn - clock.impulse
+        last_turn = self.turn >= self.memory.max_turns
+        if kind == "photon" and self.doctrine.hold_photons_past_turn and not last_turn:
+            return False
+        future = ranges[:left] if target is self.target else []
+        best = max((expected_damage(kind, r) for r in future), default=0.0)
+        return now >= 0.9 * best
+
+    def _launch(self) -> None:
+        d = self.doctrine
+        if self.target is None or self.target.range > d.drone_launch_range:
+            return
+        done = self.memory.launches.get(self.turn, 0)
+        for rack in self.layout.racks:
+            if done >= d.drones_per_turn:
+                break
+            if self.target.slot in self.allowed[rack]:
+                self.action[rack] = self.target.slot
+                done += 1
+        self.memory.launches[self.turn] = done
+
+
+@cache
+def _ring(r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Axial offsets at distance ``r`` and their bearings from direction A (clockwise)."""
+    grid = np.arange(-r, r + 1)
+    dx, dz = np.meshgrid(grid, grid, indexing="ij")
+    dx, dz = dx.ravel(), dz.ravel()
+    keep = hexmap.distance_np(0, 0, dx, dz) == r
+    dx, dz = dx[keep], dz[keep]
+    cx, cy = 1.5 * dx, SQRT3 * (dz + dx / 2.0)
+    return dx, dz, np.arctan2(cx, -cy)

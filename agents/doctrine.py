@@ -1,0 +1,154 @@
+"""Race doctrine captains: one scripted captain, parametrised by a table per race.
+
+The doctrine notes of the book (SCENARIOS.md §5) as numbers: the range band to fight in, when
+each weapon is worth firing, how drones are launched, which shields to turn toward the enemy.
+Registry names: ``klingon-doctrine``, ``federation-doctrine``, ``kzinti-doctrine``,
+``orion-doctrine``, and ``doctrine`` (the race recognised from the ship's weapons).
+
+A captain reads only its observation, its action mask and the static description of its action
+components (``env.action_components(agent)``), plus the public charts and hex geometry
+(``sfb_env.tables``, ``sfb_env.hexmap``, ``sfb_env.impulse``) a player reads off the rules.
+Give it the components with ``bind(env, agent)`` (the bench harness does) or
+``DoctrineCaptain(doctrine, components=...)``. It is deterministic: no dice of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from agents.base import register_policy
+from agents.bridge import Bridge, Memory, ShipLayout
+
+# Printed shield boxes #1..#6 of the cadet ships (CTH-DATA §9.1): which shield to turn toward
+# the enemy ("keep the strong #1 shield toward the enemy").
+CADET_SHIELDS = {
+    "klingon": (16, 12, 8, 8, 8, 12),
+    "federation": (16, 12, 10, 10, 10, 12),
+    "kzinti": (12, 10, 10, 12, 10, 10),
+    "orion": (12, 12, 8, 8, 8, 12),
+}
+
+
+@dataclass(frozen=True)
+class Doctrine:
+    """How a race fights, as numbers (ranges in hexes)."""
+
+    race: str
+    band: tuple[int, int]  # preferred range while the heavy weapons are ready
+    reload_band: tuple[int, int] | None = None  # range to keep while they reload
+    heavy: tuple[str, ...] = ("disruptor", "photon")  # weapons the bow is pointed for
+    fire_range: dict[str, int] = field(default_factory=dict)  # fire at once within this range
+    hold_photons_past_turn: bool = True  # photons wait for a good shot (they reload 2 turns)
+    drone_launch_range: int = 0  # launch at the target within this range (0 = never)
+    drones_per_turn: int = 1
+    screen: tuple[str, ...] = ()  # weapons held back for drones while drones are inbound
+    cruise_speed: int = 8
+    shields: tuple[int, ...] = (1, 1, 1, 1, 1, 1)
+    weights: dict[str, float] = field(default_factory=dict)  # helm weights (see helm.Goal)
+
+
+DOCTRINES: dict[str, Doctrine] = {
+    # Fast-cycling disruptors and short-ranged Ph-2: close in, bow on, drone waves.
+    "klingon": Doctrine(
+        race="klingon", band=(2, 4),
+        fire_range={"disruptor": 4, "ph-2": 3, "ph-1": 5, "ph-3": 2},
+        drone_launch_range=14, drones_per_turn=1, shields=CADET_SHIELDS["klingon"],
+        weights={"shield_weight": 1.0},
+    ),
+    # Photons reward strike-and-withdraw: close to photon range, fire, stand off while they
+    # reload; phasers at close range.
+    "federation": Doctrine(
+        race="federation", band=(2, 4), reload_band=(3, 6), heavy=("photon",),
+        fire_range={"photon": 4, "ph-1": 4},
+        cruise_speed=8, shields=CADET_SHIELDS["federation"],
+    ),
+    # More drones than disruptors, a Ph-3 screen: swarm, then close for the Ph-3s.
+    "kzinti": Doctrine(
+        race="kzinti", band=(1, 3), heavy=("disruptor", "ph-1"),
+        fire_range={"disruptor": 4, "ph-1": 4, "ph-3": 2},
+        drone_launch_range=14, drones_per_turn=2, cruise_speed=8, screen=("ph-3",),
+        shields=CADET_SHIELDS["kzinti"],
+    ),
+    # Photons and drones, phasers to finish.
+    "orion": Doctrine(
+        race="orion", band=(2, 4), reload_band=(2, 5), heavy=("photon", "ph-1"),
+        fire_range={"photon": 4, "ph-1": 4, "ph-3": 2},
+        drone_launch_range=14, drones_per_turn=2, shields=CADET_SHIELDS["orion"],
+    ),
+}
+
+
+def doctrine_for_weapons(weapon_types: list[str]) -> Doctrine:
+    """The race doctrine matching a ship's weapons (the cadet ships of CTH-DATA §9.1)."""
+    kinds = set(weapon_types)
+    racks = weapon_types.count("drone-rack")
+    if "photon" in kinds:
+        return DOCTRINES["orion" if racks else "federation"]
+    if "disruptor" in kinds:
+        return DOCTRINES["kzinti" if racks > 1 or "ph-3" in kinds else "klingon"]
+    return replace(DOCTRINES["federation"], race="generic", heavy=())
+
+
+class DoctrineCaptain:
+    """A scripted captain flying one ship by a race ``Doctrine`` (``None``: recognise the race
+    from the weapons when the components arrive).
+
+    Call ``bind(env, agent)`` (or pass ``components``) before ``act``; ``reset(seed)`` starts an
+    episode (the captain keeps a short memory: the target's track, its own turn mode, when its
+    photons fired).
+    """
+
+    horizon = 6  # impulses the helm looks ahead
+
+    def __init__(
+        self,
+        doctrine: Doctrine | str | None = None,
+        components: list[dict[str, Any]] | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.auto = doctrine is None
+        self.doctrine = DOCTRINES[doctrine] if isinstance(doctrine, str) else doctrine
+        self.layout: ShipLayout | None = None
+        if components is not None:
+            self.configure(components)
+        self.reset(seed)
+
+    # ------------------------------------------------------------------ Policy protocol
+
+    def bind(self, env: Any, agent: str) -> None:
+        """Read the static action components of ``agent`` (``env.action_components``)."""
+        self.configure(env.action_components(agent))
+
+    def configure(self, components: list[dict[str, Any]]) -> None:
+        """Set up from an action-component description (see ``env.action_components``)."""
+        self.layout = ShipLayout.from_components(components)
+        if self.auto or self.doctrine is None:
+            self.doctrine = doctrine_for_weapons(self.layout.weapon_types)
+
+    def reset(self, seed: int | None = None) -> None:
+        del seed  # deterministic: nothing to draw
+        self.memory = Memory()
+
+    def act(self, observation: dict[str, np.ndarray], action_space: spaces.Space) -> np.ndarray:
+        if self.layout is None or self.doctrine is None:
+            raise RuntimeError(
+                "DoctrineCaptain needs its action components: call bind(env, agent) first"
+            )
+        return Bridge(self, observation, action_space).orders()
+
+
+def _factory(race: str | None):
+    def make(**kwargs: Any) -> DoctrineCaptain:
+        return DoctrineCaptain(race, **kwargs)
+
+    make.__doc__ = f"The {race or 'auto-detected race'} doctrine captain."
+    return make
+
+
+for _race in DOCTRINES:
+    register_policy(f"{_race}-doctrine", _factory(_race))
+register_policy("doctrine", _factory(None))

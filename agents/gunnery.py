@@ -1,0 +1,103 @@
+"""Gunnery from the printed charts: what one shot is worth at a range, and who fires at what.
+
+Captains know the weapon charts of their ship sheets (``sfb_env.tables``, CTH-DATA §4) the way
+a player reads them off the SSD; this module turns them into damage distributions and makes the
+per-impulse fire plan: drones aimed at us first (cheapest weapons that kill them), then the
+chosen target where the shot is worth taking now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from sfb_env import tables
+
+PHASERS = ("ph-1", "ph-2", "ph-3", "ph-g")
+DRONE_MODIFIED = ("disruptor", "photon")  # (FD1.52) +2 to the die against drones
+DRONE_STRENGTH = 4  # (FD1.54) points that destroy a cadet drone
+# Which weapon to spend first on a drone (cheap, plentiful phasers before heavy weapons).
+WEAPON_COST = {"ph-3": 1, "ph-g": 1, "ph-2": 2, "ph-1": 3, "disruptor": 5, "photon": 6}
+
+
+@cache
+def damage_outcomes(weapon_type: str, rng: int, vs_drone: bool = False) -> tuple[int, ...]:
+    """The six equally likely damages of one shot at ``rng`` (die 1..6); empty if it cannot fire."""
+    out = []
+    for die in range(1, 7):
+        try:
+            if weapon_type in PHASERS:
+                out.append(tables.phaser_damage(weapon_type, rng, die))
+            elif weapon_type == "disruptor":
+                out.append(tables.disruptor_damage(rng, die + 2 * vs_drone))
+            elif weapon_type == "photon":
+                out.append(tables.photon_damage(rng, die + 2 * vs_drone))
+            else:
+                return ()
+        except ValueError:
+            return ()  # out of the chart: cannot fire at this range
+    return tuple(out)
+
+
+def expected_damage(weapon_type: str, rng: int, vs_drone: bool = False) -> float:
+    """Mean damage of one shot (0 where the weapon cannot fire at ``rng``)."""
+    outcomes = damage_outcomes(weapon_type, rng, vs_drone)
+    return float(np.mean(outcomes)) if outcomes else 0.0
+
+
+def kill_chance(shots: Sequence[tuple[str, int]], strength: int) -> float:
+    """Chance that shots ``(weapon_type, range)`` at one drone add up to ``strength`` points."""
+    dist = np.zeros(1)
+    dist[0] = 1.0
+    for weapon_type, rng in shots:
+        outcomes = damage_outcomes(weapon_type, rng, vs_drone=True)
+        if not outcomes:
+            continue
+        new = np.zeros(len(dist) + max(outcomes))
+        for d in outcomes:
+            new[d:d + len(dist)] += dist / 6.0
+        dist = new
+    return float(dist[strength:].sum()) if strength < len(dist) else 0.0
+
+
+@dataclass(frozen=True)
+class Gun:
+    """One direct-fire action component: its index in the action and its weapon type."""
+
+    index: int
+    weapon_type: str
+
+    @property
+    def cost(self) -> int:
+        return WEAPON_COST.get(self.weapon_type, 4)
+
+
+def drone_defence(
+    guns: Sequence[Gun],
+    allowed: dict[int, set[int]],
+    drones: Sequence[tuple[int, int, int]],
+    want: float = 0.8,
+    at_least: float = 0.3,
+) -> dict[int, int]:
+    """Assign guns to drones ``(slot, range, strength left)`` nearest first, cheapest guns
+    first, until each drone dies with chance ``want``; a drone that even all free guns kill
+    with less than ``at_least`` is left for later. -> {gun index: slot}."""
+    orders: dict[int, int] = {}
+    for slot, rng, strength in sorted(drones, key=lambda d: (d[1], d[0])):
+        shots: list[tuple[str, int]] = []
+        chosen: list[int] = []
+        for gun in sorted(guns, key=lambda g: (g.cost, g.index)):
+            if gun.index in orders or slot not in allowed.get(gun.index, ()):
+                continue
+            if not damage_outcomes(gun.weapon_type, rng, vs_drone=True):
+                continue
+            shots.append((gun.weapon_type, rng))
+            chosen.append(gun.index)
+            if kill_chance(shots, strength) >= want:
+                break
+        if chosen and kill_chance(shots, strength) >= at_least:
+            orders.update({g: slot for g in chosen})
+    return orders

@@ -1,0 +1,142 @@
+"""The helm: a short look-ahead over the own ship's next moves.
+
+Every sequence of maneuvers (straight, 60° left, 60° right, within the turn mode) over the next
+``horizon`` impulses is played out with the public hex geometry (``sfb_env.hexmap``) against
+the target's predicted track, and scored: distance from the preferred range band, the target in
+the wanted firing arcs, a strong shield toward it, and staying on the map (leaving it loses the
+duel). The first maneuver of the best sequence is the order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sfb_env import hexmap
+
+STRAIGHT, LEFT, RIGHT = 1, 2, 3  # Maneuver values of the action component
+OFF_MAP = -1000.0  # score per impulse spent off the map (the ship is gone: a lost duel)
+
+
+@dataclass(frozen=True)
+class Pose:
+    """Where the own ship stands (axial hex), its facing and straight hexes since a turn."""
+
+    x: int
+    z: int
+    facing: int
+    straight: int
+
+
+@dataclass
+class Goal:
+    """What the helm steers for (weights are per impulse of the horizon)."""
+
+    target: tuple[int, int] | None  # axial hex of the target, None = none in sight
+    target_facing: int = 0
+    target_rate: float = 0.0  # hexes the target moves per impulse (straight ahead)
+    band: tuple[int, int] = (2, 4)  # preferred range
+    band_weight: float = 1.0
+    arc_bits: int = hexmap.ARC_BITS["FA"]  # arcs the target should be in
+    arc_weight: float = 1.0
+    shield_value: np.ndarray = field(default_factory=lambda: np.ones(6))  # own shields #1..#6
+    shield_weight: float = 0.5
+    edge_weight: float = 2.0
+    discount: float = 0.9
+
+
+def plan(
+    pose: Pose,
+    area: hexmap.MapArea,
+    schedule: Sequence[bool],
+    allowed_first: set[int],
+    turn_mode: int,
+    goal: Goal,
+) -> tuple[int, list[int]]:
+    """The best first maneuver and the predicted target ranges over the horizon.
+
+    ``schedule[t]``: whether the ship moves on the t-th next impulse; ``allowed_first``: the
+    maneuvers the mask allows on the next impulse. The maneuver is 0 (none) when the ship does
+    not move on the next impulse.
+    """
+    x = np.array([pose.x])
+    z = np.array([pose.z])
+    f = np.array([pose.facing])
+    s = np.array([min(pose.straight, 99)])
+    first = np.zeros(1, dtype=np.int64)
+    score = np.zeros(1)
+    ranges = np.zeros((1, 0), dtype=np.int64)
+    for t, moves in enumerate(schedule):
+        if moves:
+            rows, x, z, f, s = _expand(x, z, f, s, turn_mode, allowed_first if t == 0 else None)
+            first, score, ranges = first[rows], score[rows], ranges[rows]
+            if t == 0:
+                first = _first_choice(f, pose.facing)
+        on_map = area.contains_axial_np(x, z)
+        weight = goal.discount ** t
+        score = score + np.where(on_map, 0.0, OFF_MAP * weight)
+        if goal.target is not None:
+            tx, tz = _target_at(goal, t + 1)
+            rng = hexmap.distance_np(x, z, tx, tz)
+            ranges = np.column_stack([ranges, rng])
+            score = score + weight * _value(goal, x, z, f, tx, tz, rng)
+        score = score - weight * goal.edge_weight * _edge_pressure(area, x, z, f, turn_mode, s)
+    best = int(np.lexsort((first, -score))[0])
+    return int(first[best]), [int(r) for r in ranges[best]]
+
+
+def _expand(x, z, f, s, turn_mode: int, allowed: set[int] | None):
+    """Every state times (straight, left, right), keeping the legal ones (C3.2 turn mode);
+    returns the source row of each new state and the new positions."""
+    parts = []
+    for m, turn in ((STRAIGHT, 0), (LEFT, -1), (RIGHT, 1)):
+        if allowed is not None and m not in allowed:
+            continue
+        rows = np.arange(len(x)) if not turn else np.flatnonzero(s >= turn_mode)
+        nf = (f[rows] + turn) % 6
+        ns = (np.zeros(len(rows), dtype=np.int64) if turn else s[rows]) + 1
+        nx, nz = hexmap.neighbor_np(x[rows], z[rows], nf)
+        parts.append((rows, nx, nz, nf, ns))
+    if not parts or not sum(len(p[0]) for p in parts):
+        return np.arange(len(x)), x, z, f, s
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(5))
+
+
+def _first_choice(f, facing: int):
+    """Label each state with the maneuver it started with (from its new facing)."""
+    turned = (f - facing) % 6
+    return np.where(turned == 0, STRAIGHT, np.where(turned == 5, LEFT, RIGHT))
+
+
+def _target_at(goal: Goal, impulses: int) -> tuple[int, int]:
+    steps = int(round(goal.target_rate * impulses))
+    dx, dz = hexmap.DIR_TO_AXIAL[goal.target_facing]
+    return goal.target[0] + steps * int(dx), goal.target[1] + steps * int(dz)
+
+
+def _value(goal: Goal, x, z, f, tx, tz, rng) -> np.ndarray:
+    lo, hi = goal.band
+    band = np.where(rng < lo, lo - rng, np.where(rng > hi, rng - hi, 0))
+    value = -goal.band_weight * band
+    in_arc = (hexmap.arc_bits_np(x, z, f, tx, tz) & goal.arc_bits) != 0
+    value = value + goal.arc_weight * in_arc
+    bits = hexmap.shield_bits_np(x, z, f, tx, tz)
+    struck = ((bits[:, None] >> np.arange(6)) & 1).astype(bool)
+    shield = np.where(struck, goal.shield_value[None, :], 0.0).max(axis=1)
+    return value + goal.shield_weight * shield
+
+
+def _edge_pressure(area: hexmap.MapArea, x, z, f, turn_mode: int, s) -> np.ndarray:
+    """How hard the ship is pressed against the edge: hexes short of the room it needs ahead
+    to turn away (the hexes before its turn mode lets it turn, plus two turns)."""
+    need = np.maximum(turn_mode - s, 0) + 2
+    room = np.zeros(len(x), dtype=np.int64)
+    cx, cz = x.copy(), z.copy()
+    free = np.ones(len(x), dtype=bool)
+    for _ in range(int(need.max(initial=0)) + 1):
+        cx, cz = hexmap.neighbor_np(cx, cz, f)
+        free &= area.contains_axial_np(cx, cz)
+        room += free
+    return np.maximum(need - room, 0).astype(np.float64)

@@ -1,0 +1,103 @@
+"""SB3 checkpoints as policies: the one place that loads a MaskablePPO ``.zip``.
+
+``SB3Policy(path)`` implements the ``Policy`` protocol (``reset`` / ``act`` with the mask) for a
+checkpoint written by ``sfb train`` (or any ``MaskablePPO.save``). The JSON sidecar beside it
+(``model.zip`` -> ``model.json``, see ``write_sidecar``) says which scenario and agent it was
+trained for and, if it was trained with ``FixedSpaces``, how to pad observations and masks, so
+a padded checkpoint flies any ship whose weapons fit.
+
+``agents.base.load_policy(spec)`` sends ``*.zip`` specs here. Nothing is registered here.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from sfb_env.env.padding import FixedSpaces
+
+SIDECAR_FORMAT = "sfb-sb3-checkpoint/1"
+
+
+def sidecar_path(path: str | Path) -> Path:
+    """``run/model.zip`` -> ``run/model.json``."""
+    path = Path(path)
+    return path.with_suffix(".json") if path.suffix == ".zip" else Path(f"{path}.json")
+
+
+def write_sidecar(path: str | Path, info: dict[str, Any]) -> Path:
+    """Write the sidecar of checkpoint ``path`` (``info`` + the format tag)."""
+    out = sidecar_path(path)
+    out.write_text(json.dumps({"format": SIDECAR_FORMAT, **info}, indent=2) + "\n")
+    return out
+
+
+def read_sidecar(path: str | Path) -> dict[str, Any] | None:
+    """The sidecar of checkpoint ``path``, or None if there is none."""
+    side = sidecar_path(path)
+    return json.loads(side.read_text()) if side.exists() else None
+
+
+class SB3Policy:
+    """A MaskablePPO checkpoint acting through the ``Policy`` protocol.
+
+    ``deterministic=True`` (default) takes the most likely allowed action; otherwise it samples
+    from the policy's distribution under the mask. ``model`` may be given instead of a path to wrap
+    a live model (``fixed_spaces`` then as given).
+    """
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        deterministic: bool = True,
+        device: str = "cpu",
+        model: Any = None,
+        fixed_spaces: FixedSpaces | None = None,
+    ) -> None:
+        if model is None:
+            if path is None:
+                raise ValueError("SB3Policy needs a checkpoint path or a model")
+            path = Path(path)
+            if not path.exists() and path.with_suffix(".zip").exists():
+                path = path.with_suffix(".zip")
+            if not path.exists():
+                raise ValueError(f"SB3 checkpoint {str(path)!r} does not exist")
+            from sb3_contrib import MaskablePPO
+
+            model = MaskablePPO.load(path, device=device)
+            sidecar = read_sidecar(path) or {}
+            if fixed_spaces is None and sidecar.get("fixed_spaces"):
+                fixed_spaces = FixedSpaces(**sidecar["fixed_spaces"])
+            self.sidecar = sidecar
+        else:
+            self.sidecar = {}
+        self.path = None if path is None else str(path)
+        self.model = model
+        self.fixed_spaces = fixed_spaces
+        self.deterministic = deterministic
+
+    def reset(self, seed: int | None = None) -> None:
+        del seed  # sampling uses torch's global generator (seeded by whoever runs the model)
+
+    def act(self, observation: dict[str, np.ndarray], action_space: spaces.Space) -> np.ndarray:
+        nvec = np.asarray(action_space.nvec)
+        vector = np.asarray(observation["observation"], dtype=np.float32)
+        mask = np.asarray(observation["action_mask"])
+        if self.fixed_spaces is not None:
+            vector = self.fixed_spaces.pad_observation(vector, nvec)
+            mask = self.fixed_spaces.pad_mask(mask, nvec)
+        expected = self.model.observation_space.shape
+        if vector.shape != expected:
+            raise ValueError(f"checkpoint {self.path or '<model>'} expects observations of shape "
+                             f"{expected}, got {vector.shape} (another ship or target_slots?)")
+        action, _ = self.model.predict(vector, action_masks=mask.astype(bool),
+                                       deterministic=self.deterministic)
+        action = np.asarray(action, dtype=np.int64).reshape(-1)
+        if self.fixed_spaces is not None:
+            action = self.fixed_spaces.unpad_action(action, nvec)
+        return action
+

@@ -1,0 +1,393 @@
+"""Training run configs (``configs/training/*.yaml``): schema, defaults and validation.
+
+Every error names the file and the field: ``smoke.yaml: field 'stages[1].opponent': ...``.
+
+Schema (defaults in brackets)::
+
+    name: klingon-cth03              # run name [the file's stem]
+    seed: 0                          # [0]
+    torch_threads: 1                 # torch CPU threads [1]; small MLPs run fastest on one
+    output: runs/klingon-cth03       # run folder [runs/<name>]; `sfb train --output` overrides
+    env:
+      reward: shaped                 # shaped | sparse [shaped]
+      max_turns: null                # cap for scenarios without a turn limit [env default]
+      fixed_spaces:                  # one obs/action shape for every ship (null: the first
+        positions: 12                #   stage's own spaces, every stage must then match)
+        max_speed: 31
+        target_slots: 8
+        threat_slots: 4
+    ppo:                             # sb3_contrib.MaskablePPO arguments
+      n_envs: 8                      # slots per rollout (battles x learner ships)
+      n_steps: 256                   # steps per slot per rollout
+      batch_size: 512
+      n_epochs: 4
+      learning_rate: 3.0e-4
+      gamma: 0.99
+      gae_lambda: 0.95
+      clip_range: 0.2
+      ent_coef: 0.01
+      vf_coef: 0.5
+      max_grad_norm: 0.5
+      net_arch: [256, 256]           # shared sizes of the policy and value MLPs
+    evaluation:
+      every: 50000                   # timesteps between evaluations (0: only at stage ends)
+      games: 20                      # seeded games per evaluation
+      seed: 100000                   # game g uses seed + g
+    checkpoints:
+      every: 50000                   # timesteps between checkpoints (0: stage ends only)
+    league:                          # self-play league (needed by stages with opponent: league)
+      pool: [random]                 # opponents the pool starts with (names or .zip paths)
+      snapshot_win_rate: 0.6         # snapshot the learner into the pool at this win rate ...
+      window: 100                    # ... over its last `window` league games
+      max_snapshots: 8               # oldest snapshots leave the pool beyond this
+      latest_weight: 0.5             # probability of facing the newest snapshot
+    stages:                          # the curriculum, in order
+      - name: drill                  # [stage-<i>]
+        scenario: cth-01             # name or path
+        agent: null                  # learner ship [first agent]; or "alternate" (both sides,
+                                     #   one per battle)
+        opponent: random             # random | doctrine | <registry name> | robot[:controller]
+                                     #   | path/to/model.zip | self | league
+        timesteps: 100000            # the stage's budget
+        until_win_rate: 0.8          # optional gate: advance early at this evaluation win rate
+        eval_opponent: null          # [the stage opponent; `random` for self]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+OPPONENT_KINDS = ("self", "league")  # plus registry names, robot[:controller], *.zip paths
+REWARDS = ("shaped", "sparse")
+
+
+class ConfigError(ValueError):
+    """An invalid training config; names the file and the field."""
+
+    def __init__(self, source: str, field_name: str, problem: str) -> None:
+        self.source = source
+        self.field = field_name
+        super().__init__(f"{source}: field '{field_name}': {problem}")
+
+
+@dataclass(frozen=True)
+class FixedSpacesConfig:
+    positions: int = 12
+    max_speed: int = 31
+    target_slots: int = 8
+    threat_slots: int = 4
+
+
+@dataclass(frozen=True)
+class EnvConfig:
+    reward: str = "shaped"
+    max_turns: int | None = None
+    fixed_spaces: FixedSpacesConfig | None = field(default_factory=FixedSpacesConfig)
+
+
+@dataclass(frozen=True)
+class PPOConfig:
+    n_envs: int = 8
+    n_steps: int = 256
+    batch_size: int = 512
+    n_epochs: int = 4
+    learning_rate: float = 3.0e-4
+    gamma: float = 0.99
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    net_arch: tuple[int, ...] = (256, 256)
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    every: int = 50000
+    games: int = 20
+    seed: int = 100000
+
+
+@dataclass(frozen=True)
+class CheckpointConfig:
+    every: int = 50000
+
+
+@dataclass(frozen=True)
+class LeagueConfig:
+    pool: tuple[str, ...] = ("random",)
+    snapshot_win_rate: float = 0.6
+    window: int = 100
+    max_snapshots: int = 8
+    latest_weight: float = 0.5
+
+
+@dataclass(frozen=True)
+class StageConfig:
+    name: str
+    scenario: str
+    timesteps: int
+    agent: str | None = None
+    opponent: str = "random"
+    until_win_rate: float | None = None
+    eval_opponent: str | None = None
+
+    @property
+    def evaluation_opponent(self) -> str:
+        """Whom the evaluation plays: ``eval_opponent``, else the stage opponent (random for
+        shared-policy self-play, where the opponent is the learner itself)."""
+        if self.eval_opponent is not None:
+            return self.eval_opponent
+        return "random" if self.opponent == "self" else self.opponent
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    name: str
+    stages: tuple[StageConfig, ...]
+    seed: int = 0
+    torch_threads: int = 1
+    output: str | None = None
+    env: EnvConfig = field(default_factory=EnvConfig)
+    ppo: PPOConfig = field(default_factory=PPOConfig)
+    evaluation: EvalConfig = field(default_factory=EvalConfig)
+    checkpoints: CheckpointConfig = field(default_factory=CheckpointConfig)
+    league: LeagueConfig | None = None
+    source: str = "<dict>"
+
+    @property
+    def total_timesteps(self) -> int:
+        return sum(s.timesteps for s in self.stages)
+
+
+# ---------------------------------------------------------------------- loading
+
+
+def load_config(path: str | Path) -> TrainConfig:
+    """Read and validate a training config YAML file."""
+    path = Path(path)
+    if not path.exists():
+        raise ConfigError(str(path), "<file>", "no such file")
+    try:
+        doc = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as exc:
+        raise ConfigError(path.name, "<yaml>", str(exc)) from None
+    return parse_config(doc, path.name, default_name=path.stem)
+
+
+def parse_config(doc: Any, source: str = "<dict>", default_name: str = "run") -> TrainConfig:
+    """Validate a config document (the YAML's structure as a dict)."""
+    top = _Section(doc, source, "")
+    top.only(("name", "seed", "torch_threads", "output", "env", "ppo", "evaluation",
+              "checkpoints", "league", "stages"))
+    env = _env(top.section("env"))
+    ppo = _dataclass(top.section("ppo"), PPOConfig)
+    if ppo.batch_size > ppo.n_envs * ppo.n_steps:
+        raise ConfigError(source, "ppo.batch_size",
+                          f"{ppo.batch_size} exceeds n_envs * n_steps = {ppo.n_envs * ppo.n_steps}")
+    league_doc = top.get("league")
+    league = None if league_doc is None else _league(top.section("league"))
+    stages_doc = top.require("stages", list)
+    if not stages_doc:
+        raise ConfigError(source, "stages", "needs at least one stage")
+    stages = tuple(_stage(_Section(s, source, f"stages[{i}]"), i, ppo, league)
+                   for i, s in enumerate(stages_doc))
+    names = [s.name for s in stages]
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise ConfigError(source, f"stages[{i}].name", f"duplicate stage name {name!r}")
+    return TrainConfig(
+        name=top.typed("name", str, default_name),
+        stages=stages,
+        seed=top.typed("seed", int, 0),
+        torch_threads=top.typed("torch_threads", int, 1, minimum=1),
+        output=top.typed("output", str, None),
+        env=env,
+        ppo=ppo,
+        evaluation=_dataclass(top.section("evaluation"), EvalConfig),
+        checkpoints=_dataclass(top.section("checkpoints"), CheckpointConfig),
+        league=league,
+        source=source,
+    )
+
+
+class _Section:
+    """A mapping of the config with its path, for error messages."""
+
+    def __init__(self, doc: Any, source: str, where: str) -> None:
+        if doc is None:
+            doc = {}
+        if not isinstance(doc, Mapping):
+            raise ConfigError(source, where or "<root>", f"expected a mapping, got {doc!r}")
+        self.doc, self.source, self.where = doc, source, where
+
+    def name(self, key: str) -> str:
+        return f"{self.where}.{key}" if self.where else key
+
+    def error(self, key: str, problem: str) -> ConfigError:
+        return ConfigError(self.source, self.name(key), problem)
+
+    def only(self, keys: tuple[str, ...]) -> None:
+        for key in self.doc:
+            if key not in keys:
+                raise self.error(str(key), f"unknown field; expected one of {list(keys)}")
+
+    def get(self, key: str) -> Any:
+        return self.doc.get(key)
+
+    def section(self, key: str) -> _Section:
+        return _Section(self.doc.get(key), self.source, self.name(key))
+
+    def require(self, key: str, kind: type) -> Any:
+        if key not in self.doc:
+            raise self.error(key, "missing")
+        value = self.doc[key]
+        if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+            raise self.error(key, f"expected {kind.__name__}, got {value!r}")
+        return value
+
+    def typed(self, key: str, kind: type, default: Any, minimum: float | None = None,
+              maximum: float | None = None) -> Any:
+        if self.doc.get(key) is None:
+            return default
+        value = self.doc[key]
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if isinstance(value, bool) or not isinstance(value, kind):
+            raise self.error(key, f"expected {kind.__name__}, got {value!r}")
+        if minimum is not None and value < minimum:
+            raise self.error(key, f"must be >= {minimum}, got {value!r}")
+        if maximum is not None and value > maximum:
+            raise self.error(key, f"must be <= {maximum}, got {value!r}")
+        return value
+
+
+def _dataclass(sec: _Section, cls: type) -> Any:
+    """Fill a flat dataclass of ints/floats (and ``net_arch``) from a section."""
+    names = tuple(f.name for f in fields(cls))
+    sec.only(names)
+    kwargs: dict[str, Any] = {}
+    defaults = cls()
+    for name in names:
+        default = getattr(defaults, name)
+        if name == "net_arch":
+            value = sec.get(name)
+            if value is None:
+                continue
+            if not isinstance(value, list) or not value or not all(
+                    isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
+                raise sec.error(name, f"expected a list of positive layer sizes, got {value!r}")
+            kwargs[name] = tuple(value)
+            continue
+        kind = type(default)
+        minimum = 1 if name in ("n_envs", "n_steps", "batch_size", "n_epochs", "games") else 0
+        kwargs[name] = sec.typed(name, kind, default, minimum=minimum)
+    return cls(**kwargs)
+
+
+def _env(sec: _Section) -> EnvConfig:
+    sec.only(("reward", "max_turns", "fixed_spaces"))
+    reward = sec.typed("reward", str, "shaped")
+    if reward not in REWARDS:
+        raise sec.error("reward", f"unknown reward {reward!r}; expected one of {list(REWARDS)}")
+    if "fixed_spaces" in sec.doc and sec.doc["fixed_spaces"] is None:
+        fixed = None
+    else:
+        fixed = _dataclass(sec.section("fixed_spaces"), FixedSpacesConfig)
+    return EnvConfig(reward=reward, max_turns=sec.typed("max_turns", int, None, minimum=1),
+                     fixed_spaces=fixed)
+
+
+def _league(sec: _Section) -> LeagueConfig:
+    sec.only(tuple(f.name for f in fields(LeagueConfig)))
+    pool = sec.get("pool")
+    if pool is None:
+        pool = ["random"]
+    if not isinstance(pool, list) or not pool or not all(isinstance(p, str) for p in pool):
+        raise sec.error("pool", f"expected a non-empty list of opponent names, got {pool!r}")
+    for i, spec in enumerate(pool):
+        if spec in OPPONENT_KINDS:
+            raise sec.error(f"pool[{i}]", f"{spec!r} cannot be a pool member")
+        _check_opponent(sec, f"pool[{i}]", spec)
+    return LeagueConfig(
+        pool=tuple(pool),
+        snapshot_win_rate=sec.typed("snapshot_win_rate", float, 0.6, minimum=0.0, maximum=1.0),
+        window=sec.typed("window", int, 100, minimum=1),
+        max_snapshots=sec.typed("max_snapshots", int, 8, minimum=1),
+        latest_weight=sec.typed("latest_weight", float, 0.5, minimum=0.0, maximum=1.0),
+    )
+
+
+def _stage(sec: _Section, i: int, ppo: PPOConfig, league: LeagueConfig | None) -> StageConfig:
+    sec.only(tuple(f.name for f in fields(StageConfig)))
+    scenario = sec.require("scenario", str)
+    from sfb_env.engine.scenario import ScenarioError, load_scenario
+
+    try:
+        agents = [u.id for u in load_scenario(scenario).units if u.controller == "agent"]
+    except ScenarioError as exc:
+        raise sec.error("scenario", str(exc)) from None
+    if not agents:
+        raise sec.error("scenario", f"scenario {scenario!r} has no agent to train")
+    agent = sec.typed("agent", str, None)
+    if agent is not None and agent != "alternate" and agent not in agents:
+        raise sec.error("agent", f"{agent!r} is not an agent of {scenario}; agents: {agents} "
+                                 "(or 'alternate')")
+    opponent = sec.typed("opponent", str, "random")
+    _check_opponent(sec, "opponent", opponent)
+    if opponent == "league" and league is None:
+        raise sec.error("opponent", "opponent 'league' needs a top-level 'league' section")
+    if opponent == "self":
+        if agent is not None:
+            raise sec.error("agent", "self-play flies every agent; leave 'agent' out")
+        if ppo.n_envs % len(agents):
+            raise sec.error("opponent", f"self-play on {scenario} has {len(agents)} ships per "
+                                        f"battle; ppo.n_envs={ppo.n_envs} must be a multiple")
+    eval_opponent = sec.typed("eval_opponent", str, None)
+    if eval_opponent is not None:
+        if eval_opponent == "self":
+            raise sec.error("eval_opponent", "'self' cannot be an evaluation opponent")
+        _check_opponent(sec, "eval_opponent", eval_opponent)
+    until = sec.typed("until_win_rate", float, None, minimum=0.0, maximum=1.0)
+    return StageConfig(
+        name=sec.typed("name", str, f"stage-{i}"),
+        scenario=scenario,
+        timesteps=sec.typed("timesteps", int, None, minimum=1) or _missing(sec, "timesteps"),
+        agent=agent,
+        opponent=opponent,
+        until_win_rate=until,
+        eval_opponent=eval_opponent,
+    )
+
+
+def _missing(sec: _Section, key: str) -> Any:
+    raise sec.error(key, "missing")
+
+
+def _check_opponent(sec: _Section, key: str, spec: str) -> None:
+    """Names are checked against the policy registry, checkpoints for existence, robots against
+    the engine's controllers."""
+    if spec in OPPONENT_KINDS:
+        return
+    from sfb_env.env.opponents import robot_controller
+
+    try:
+        if robot_controller(spec) is not None:
+            return
+    except ValueError as exc:
+        raise sec.error(key, str(exc)) from None
+    if spec.endswith(".zip"):
+        if not Path(spec).exists():
+            raise sec.error(key, f"checkpoint {spec!r} not found")
+        return
+    from agents.base import load_policy
+
+    try:
+        load_policy(spec)
+    except ValueError as exc:
+        raise sec.error(key, str(exc)) from None

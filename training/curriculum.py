@@ -1,0 +1,112 @@
+"""The curriculum: which stage is running, its vectorised env, and when it ends.
+
+A stage ends when its ``timesteps`` are spent or, with ``until_win_rate``, at the first
+evaluation whose win rate reaches the gate. Every stage's env has the same number of slots
+(``ppo.n_envs``) and, with ``env.fixed_spaces``, the same spaces, so one model follows the
+whole curriculum: a ``self`` stage runs ``n_envs / ships`` battles with every ship a slot;
+other stages run ``n_envs`` battles with one learner ship each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sfb_env.env.padding import FixedSpaces
+from sfb_env.env.parallel import SFBParallelEnv
+from sfb_env.env.vector import AgentVectorEnv
+from training.config import StageConfig, TrainConfig
+from training.league import League
+
+
+@dataclass
+class CurriculumState:
+    """Where the run is: the stage index and the timesteps spent in it (saved in sidecars)."""
+
+    stage: int = 0
+    stage_timesteps: int = 0
+    last_win_rate: float | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"stage": self.stage, "stage_timesteps": self.stage_timesteps,
+                "last_win_rate": self.last_win_rate}
+
+
+class Curriculum:
+    """The stages of a ``TrainConfig`` and the envs they train in."""
+
+    def __init__(self, config: TrainConfig, league: League | None = None,
+                 state: CurriculumState | None = None) -> None:
+        self.config = config
+        self.league = league
+        self.state = state or CurriculumState()
+        fixed = config.env.fixed_spaces
+        self.fixed_spaces = None if fixed is None else FixedSpaces(**vars(fixed))
+
+    @property
+    def stage(self) -> StageConfig:
+        return self.config.stages[self.state.stage]
+
+    @property
+    def finished(self) -> bool:
+        return self.state.stage >= len(self.config.stages)
+
+    @property
+    def remaining(self) -> int:
+        """Timesteps left in the current stage."""
+        return max(0, self.stage.timesteps - self.state.stage_timesteps)
+
+    def advance(self) -> None:
+        self.state = CurriculumState(stage=self.state.stage + 1)
+
+    def gate_passed(self, win_rate: float) -> bool:
+        gate = self.stage.until_win_rate
+        return gate is not None and win_rate >= gate
+
+    # ------------------------------------------------------------------ envs
+
+    def env_options(self) -> dict[str, Any]:
+        env = self.config.env
+        options: dict[str, Any] = {"reward": env.reward}
+        if env.max_turns is not None:
+            options["max_turns"] = env.max_turns
+        return options
+
+    def agents(self, stage: StageConfig) -> list[str]:
+        """The ships the learner flies in ``stage``."""
+        possible = SFBParallelEnv(stage.scenario, **self.env_options()).possible_agents
+        if stage.opponent == "self" or stage.agent == "alternate":
+            return list(possible)
+        return [stage.agent or possible[0]]
+
+    def make_env(self, seed: int) -> AgentVectorEnv:
+        """The current stage's vectorised env with ``ppo.n_envs`` slots."""
+        stage = self.stage
+        n_slots = self.config.ppo.n_envs
+        opponents: Any = stage.opponent
+        if stage.opponent == "self":
+            learners: Any = "all"
+            battles = n_slots // len(self.agents(stage))
+            opponents = None
+        else:
+            learners = "alternate" if stage.agent == "alternate" else self.agents(stage)
+            battles = n_slots
+        if stage.opponent == "league":
+            if self.league is None:
+                raise ValueError(f"stage {stage.name!r}: opponent 'league' needs a league")
+            opponents = self.league.opponent
+        venv = AgentVectorEnv(stage.scenario, num_envs=battles, learners=learners,
+                              opponents=opponents, fixed_spaces=self.fixed_spaces, seed=seed,
+                              **self.env_options())
+        if venv.num_slots != n_slots:
+            raise ValueError(f"stage {stage.name!r} has {venv.num_slots} slots, expected {n_slots}")
+        return venv
+
+    def evaluation_opponent(self) -> Any:
+        """The current stage's evaluation opponent (the league samples its pool)."""
+        spec = self.stage.evaluation_opponent
+        if spec == "league":
+            if self.league is None:
+                raise ValueError("evaluation against 'league' needs a league")
+            return self.league.opponent
+        return spec

@@ -1,0 +1,221 @@
+"""``sfb train``: MaskablePPO over the curriculum, with evaluation, checkpoints and the league.
+
+Run folder (``--output``, else the config's ``output``, else ``runs/<name>``)::
+
+    config.yaml                   the config as given
+    tb/                           TensorBoard logs (rollout/*, train/*, eval/*, league/*)
+    checkpoints/<stage>-<t>.zip   periodic and end-of-stage checkpoints, each with a .json sidecar
+    league/snapshot-<t>.zip       frozen learners that joined the league pool
+    final.zip, final.json         the last model
+
+A checkpoint's sidecar records the scenario, agents, space sizes, padding, env options and
+the curriculum and league state, so ``--resume CHECKPOINT`` continues where it stopped and
+``agents.sb3_policy.SB3Policy(path)`` flies it.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback
+
+from agents.sb3_policy import SB3Policy, read_sidecar, write_sidecar
+from training.config import TrainConfig
+from training.curriculum import Curriculum, CurriculumState
+from training.evaluation import evaluate
+from training.league import League
+from training.vec_env import SB3VecEnv
+
+
+def train(
+    config: TrainConfig,
+    output: str | Path | None = None,
+    resume: str | Path | None = None,
+    progress: bool = True,
+    config_path: str | Path | None = None,
+) -> Path:
+    """Run the curriculum of ``config``; returns the final checkpoint's path."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(config.torch_threads)
+    out = Path(output or config.output or Path("runs") / config.name)
+    out.mkdir(parents=True, exist_ok=True)
+    if config_path is not None and Path(config_path).resolve() != (out / "config.yaml").resolve():
+        shutil.copyfile(config_path, out / "config.yaml")
+    league = None if config.league is None else League(config.league, out / "league", config.seed)
+    state = CurriculumState()
+    if resume is not None:
+        sidecar = read_sidecar(resume) or {}
+        state = CurriculumState(**sidecar.get("curriculum", {}))
+        if league is not None and sidecar.get("league"):
+            league.load_state(sidecar["league"])
+    curriculum = Curriculum(config, league, state)
+    model = None
+    bar = _progress_bar(config, progress)
+    while not curriculum.finished:
+        stage = curriculum.stage
+        seed = config.seed + 1000 * curriculum.state.stage + curriculum.state.stage_timesteps
+        venv = SB3VecEnv(curriculum.make_env(seed), seed=seed)
+        if model is None and resume is not None:
+            model = MaskablePPO.load(resume, env=venv, device="cpu",
+                                     tensorboard_log=str(out / "tb"))
+        elif model is None:
+            model = _new_model(config, venv, out)
+        else:
+            model.set_env(venv)
+        if bar is not None:
+            bar.set_description(stage.name)
+            bar.n = model.num_timesteps
+            bar.refresh()
+        callback = StageCallback(config, curriculum, out, bar)
+        if curriculum.remaining:
+            model.learn(total_timesteps=curriculum.remaining, callback=callback,
+                        reset_num_timesteps=False, tb_log_name=config.name,
+                        progress_bar=False)
+        callback.evaluate_now()
+        save_checkpoint(model, config, curriculum, out / "checkpoints" /
+                        f"{stage.name}-{model.num_timesteps:09d}.zip")
+        venv.close()
+        curriculum.advance()
+    if bar is not None:
+        bar.close()
+    if model is None:
+        raise ValueError(f"{config.source}: nothing to train (the curriculum is finished)")
+    return save_checkpoint(model, config, curriculum, out / "final.zip")
+
+
+def _new_model(config: TrainConfig, venv: SB3VecEnv, out: Path) -> Any:
+    from sb3_contrib import MaskablePPO
+
+    ppo = config.ppo
+    arch = list(ppo.net_arch)
+    return MaskablePPO(
+        "MlpPolicy", venv, n_steps=ppo.n_steps, batch_size=ppo.batch_size,
+        n_epochs=ppo.n_epochs, learning_rate=ppo.learning_rate, gamma=ppo.gamma,
+        gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
+        vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
+        policy_kwargs={"net_arch": {"pi": arch, "vf": arch}},
+        tensorboard_log=str(out / "tb"), seed=config.seed, device="cpu", verbose=0,
+    )
+
+
+def _progress_bar(config: TrainConfig, enabled: bool) -> Any:
+    if not enabled:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=config.total_timesteps, unit="step", dynamic_ncols=True)
+
+
+def save_checkpoint(model: Any, config: TrainConfig, curriculum: Curriculum, path: Path) -> Path:
+    """``model.save(path)`` plus its JSON sidecar."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model.save(path)
+    index = min(curriculum.state.stage, len(config.stages) - 1)
+    stage = config.stages[index]
+    fixed = curriculum.fixed_spaces
+    nvec = np.asarray(model.action_space.nvec)
+    write_sidecar(path, {
+        "algorithm": "MaskablePPO",
+        "run": config.name,
+        "config": config.source,
+        "scenario": stage.scenario,
+        "agents": curriculum.agents(stage),
+        "stage": stage.name,
+        "opponent": stage.opponent,
+        "timesteps": int(model.num_timesteps),
+        "observation_size": int(model.observation_space.shape[0]),
+        "action_nvec": nvec.tolist(),
+        "mask_size": int(nvec.sum()),
+        "fixed_spaces": None if fixed is None else fixed.to_dict(),
+        "env_options": curriculum.env_options(),
+        "curriculum": curriculum.state.as_dict(),
+        "league": None if curriculum.league is None else curriculum.league.state(),
+        "versions": {p: _version(p) for p in ("sfb-env", "stable_baselines3", "sb3_contrib")},
+    })
+    return path
+
+
+def _version(package: str) -> str | None:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+class StageCallback(BaseCallback):
+    """Per-step bookkeeping of one stage: progress, league results and snapshots, periodic
+    evaluation (ending the stage at the win-rate gate) and checkpoints."""
+
+    def __init__(self, config: TrainConfig, curriculum: Curriculum, out: Path, bar: Any) -> None:
+        super().__init__()
+        self.config = config
+        self.curriculum = curriculum
+        self.out = out
+        self.bar = bar
+        self.last_eval = 0
+        self.last_checkpoint = 0
+        self.gate_passed = False
+
+    def _on_training_start(self) -> None:
+        self.last_eval = self.last_checkpoint = self.curriculum.state.stage_timesteps
+
+    def _on_step(self) -> bool:
+        n = self.training_env.num_envs
+        state = self.curriculum.state
+        state.stage_timesteps += n
+        if self.bar is not None:
+            self.bar.update(n)
+        league = self.curriculum.league
+        if league is not None and self.curriculum.stage.opponent == "league":
+            for info in self.locals.get("infos", []):
+                if "result" in info:
+                    league.record(info["result"])
+            if league.ready_for_snapshot():
+                self._snapshot(league)
+        every = self.config.evaluation.every
+        if every and state.stage_timesteps - self.last_eval >= every:
+            self.evaluate_now()
+            if self.gate_passed:
+                return False
+        every = self.config.checkpoints.every
+        if every and state.stage_timesteps - self.last_checkpoint >= every:
+            self.last_checkpoint = state.stage_timesteps
+            save_checkpoint(self.model, self.config, self.curriculum, self.out / "checkpoints" /
+                            f"{self.curriculum.stage.name}-{self.model.num_timesteps:09d}.zip")
+        return True
+
+    def evaluate_now(self) -> float:
+        """Evaluate against the stage's evaluation opponent; log, and check the gate."""
+        self.last_eval = self.curriculum.state.stage_timesteps
+        stage = self.curriculum.stage
+        fixed = self.curriculum.fixed_spaces
+        agents = self.curriculum.agents(stage)
+        options = self.curriculum.env_options()
+        if fixed is None and len(agents) > 1:
+            options["uniform_spaces"] = True
+        cfg = self.config.evaluation
+        policy = SB3Policy(model=self.model, fixed_spaces=fixed)
+        result = evaluate(policy, stage.scenario, agents, self.curriculum.evaluation_opponent(),
+                          cfg.games, cfg.seed, **options)
+        self.curriculum.state.last_win_rate = result.win_rate
+        for key, value in result.as_dict().items():
+            self.logger.record(f"eval/{key}", value)
+        self.logger.record("curriculum/stage", self.curriculum.state.stage)
+        if self.bar is not None:
+            self.bar.set_postfix(stage=stage.name, win_rate=f"{result.win_rate:.2f}")
+        self.gate_passed = self.curriculum.gate_passed(result.win_rate)
+        return result.win_rate
+
+    def _snapshot(self, league: League) -> None:
+        path = league.snapshot_path(self.model.num_timesteps)
+        rate = league.win_rate
+        save_checkpoint(self.model, self.config, self.curriculum, path)
+        league.add_snapshot(path)
+        self.logger.record("league/snapshot_win_rate", rate)
+        self.logger.record("league/pool_size", len(league.pool))
