@@ -16,7 +16,7 @@ import numpy as np
 from gymnasium import spaces
 
 from agents import helm
-from agents.gunnery import Gun, drone_defence, expected_damage
+from agents.gunnery import PHASERS, Gun, drone_defence, expected_damage
 from agents.observation_view import ObservationView, Target, decode
 from sfb_env import hexmap, impulse
 
@@ -195,6 +195,8 @@ class Bridge:
         goal = helm.Goal(target=None, **d.weights)
         shields = np.asarray(d.shields, dtype=np.float64)
         goal.shield_value = shields / shields.max() * self.view.own.shields
+        goal.drones = tuple(self._locate(t) for t in self.view.targets
+                            if t.kind == "drone" and t.seeking_us)
         if self.target is None:
             return goal
         goal.target = self._locate(self.target)
@@ -255,13 +257,10 @@ class Bridge:
                   for t in self.view.targets
                   if t.kind == "drone" and t.seeking_us and t.range <= DRONE_DEFENCE_RANGE]
         orders = drone_defence(guns, allowed, drones)
-        inbound = any(t.kind == "drone" and t.seeking_us and t.range <= 8
-                      for t in self.view.targets)
+        reserved = self._reserve_for_drones([g for g in guns if g.index not in orders])
         for gun in guns:
-            if gun.index in orders:
+            if gun.index in orders or gun.index in reserved:
                 continue
-            if inbound and gun.weapon_type in self.doctrine.screen:
-                continue  # hold the drone screen
             choice = self._gun_target(gun, allowed[gun.index], slots)
             if choice is not None and self._worth_it(gun, slots[choice], ranges):
                 orders[gun.index] = choice
@@ -270,6 +269,27 @@ class Bridge:
             gun = next(g for g in guns if g.index == index)
             if gun.weapon_type == "photon" and self.action[index] == slot:
                 self.memory.photon_fired[index] = self.turn
+
+    def _reserve_for_drones(self, guns: list[Gun]) -> set[int]:
+        """Phasers held back for drones that will strike before the phasers can fire again
+        (next turn, E1.5): one per drone, two Ph-3s; the doctrine's screen weapons for any
+        drone inbound."""
+        clock = self.view.clock
+        left = clock.impulses_per_turn - clock.impulse
+        inbound = sorted(t.range for t in self.view.targets if t.kind == "drone" and t.seeking_us)
+        phasers = sorted((g for g in guns if g.weapon_type in PHASERS),
+                         key=lambda g: (g.cost, g.index))
+        reserved: set[int] = set()
+        screen = [g for g in phasers if g.weapon_type in self.doctrine.screen]
+        if inbound:
+            reserved.update(g.index for g in screen)
+        need = sum(2 if phasers and phasers[0].weapon_type == "ph-3" else 1
+                   for r in inbound if r <= left + DRONE_DEFENCE_RANGE)
+        for g in phasers:
+            if len(reserved) >= need and (g.index not in reserved):
+                break
+            reserved.add(g.index)
+        return reserved
 
     def _gun_target(self, gun: Gun, allowed: set[int], slots: dict[int, Target]) -> int | None:
         ships = [s for s in allowed if s in slots and slots[s].kind != "drone"]

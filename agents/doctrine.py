@@ -62,8 +62,8 @@ DOCTRINES: dict[str, Doctrine] = {
     # Photons reward strike-and-withdraw: close to photon range, fire, stand off while they
     # reload; phasers at close range.
     "federation": Doctrine(
-        race="federation", band=(2, 4), reload_band=(3, 6), heavy=("photon",),
-        fire_range={"photon": 4, "ph-1": 4},
+        race="federation", band=(4, 6), reload_band=(5, 8), heavy=("photon",),
+        fire_range={"photon": 5, "ph-1": 5},
         cruise_speed=8, shields=CADET_SHIELDS["federation"],
     ),
     # More drones than disruptors, a Ph-3 screen: swarm, then close for the Ph-3s.

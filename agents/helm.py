@@ -43,6 +43,10 @@ class Goal:
     arc_weight: float = 1.0
     shield_value: np.ndarray = field(default_factory=lambda: np.ones(6))  # own shields #1..#6
     shield_weight: float = 0.5
+    enemy_arc_bits: int = hexmap.ARC_BITS["FX"]  # the target's arcs to stay out of
+    enemy_arc_weight: float = 2.0
+    drones: tuple[tuple[int, int], ...] = ()  # axial hexes of drones aimed at us
+    drone_weight: float = 1.0  # per drone predicted to strike within the horizon
     edge_weight: float = 2.0
     discount: float = 0.9
 
@@ -82,6 +86,9 @@ def plan(
             rng = hexmap.distance_np(x, z, tx, tz)
             ranges = np.column_stack([ranges, rng])
             score = score + weight * _value(goal, x, z, f, tx, tz, rng)
+        for dx, dz in goal.drones:  # a drone closes one hex per impulse (speed = chart size)
+            struck = hexmap.distance_np(x, z, dx, dz) <= t + 1
+            score = score - weight * goal.drone_weight * struck
         score = score - weight * goal.edge_weight * _edge_pressure(area, x, z, f, turn_mode, s)
     best = int(np.lexsort((first, -score))[0])
     return int(first[best]), [int(r) for r in ranges[best]]
@@ -125,7 +132,9 @@ def _value(goal: Goal, x, z, f, tx, tz, rng) -> np.ndarray:
     bits = hexmap.shield_bits_np(x, z, f, tx, tz)
     struck = ((bits[:, None] >> np.arange(6)) & 1).astype(bool)
     shield = np.where(struck, goal.shield_value[None, :], 0.0).max(axis=1)
-    return value + goal.shield_weight * shield
+    exposed = (hexmap.arc_bits_np(tx, tz, goal.target_facing, x, z) & goal.enemy_arc_bits) != 0
+    exposed &= rng > 0
+    return value + goal.shield_weight * shield - goal.enemy_arc_weight * exposed
 
 
 def _edge_pressure(area: hexmap.MapArea, x, z, f, turn_mode: int, s) -> np.ndarray:

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sfb_env.hexmap import BASE_ARCS
 from sfb_env.env.observation import (
     CLOCK_SIZE,
     OWN_SIZE,
@@ -26,6 +25,7 @@ from sfb_env.env.observation import (
     SLOT_SIZE,
     THREAT_SIZE,
 )
+from sfb_env.hexmap import BASE_ARCS
 
 KINDS = ("ship", "freighter", "drone")
 EDGE_SCALE = 28.0  # own-ship edge distances are divided by 28 (observation docstring)

@@ -39,6 +39,8 @@ class AgentVectorEnv:
     policy learns both sides against ``opponents``), an agent id, or a list of agent ids.
     """
 
+    render_mode = None
+
     def __init__(
         self,
         scenario: str | Mapping[str, Any],
