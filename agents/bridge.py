@@ -16,7 +16,13 @@ import numpy as np
 from gymnasium import spaces
 
 from agents import helm
-from agents.gunnery import PHASERS, Gun, drone_defence, expected_damage
+from agents.gunnery import (
+    PHASERS,
+    Gun,
+    drone_defence,
+    ev_table,
+    expected_damage,
+)
 from agents.observation_view import ObservationView, Target, decode
 from sfb_env import hexmap, impulse
 
@@ -24,8 +30,17 @@ if TYPE_CHECKING:
     from agents.doctrine import DoctrineCaptain
 
 DRONE_STRENGTH = 4  # (FD1.54)
-DRONE_DEFENCE_RANGE = 2  # a drone this close strikes within two impulses
+
+SHIP_POINTS = 105.0  # shield boxes + internal boxes of a cadet ship, about (CTH-DATA §9.1)
+INTERNAL_POINTS = 40.0  # internal boxes of a cadet ship, weapons included, about
 SQRT3 = math.sqrt(3.0)
+
+
+@cache
+def threat_batteries(model: tuple[tuple[str, str, float], ...]) -> tuple[helm.Battery, ...]:
+    """A threat model ``(arc, weapon type, count)`` as helm batteries."""
+    return tuple((hexmap.ARC_BITS[arc], count * ev_table(kind, helm.MAX_RANGE))
+                 for arc, kind, count in model)
 
 
 @dataclass(frozen=True)
@@ -80,6 +95,7 @@ class Memory:
     track_kind: str = ""
     photon_fired: dict[int, int] = field(default_factory=dict)  # gun index -> turn
     launches: dict[int, int] = field(default_factory=dict)  # turn -> drones launched
+    rate: float = 1.0  # the target's hexes per impulse, last estimate
 
 
 class Bridge:
@@ -113,10 +129,10 @@ class Bridge:
         self.target = self._primary()
         self._learn_turn_mode()
         speed = self._speed()
-        maneuver, ranges = self._steer(speed)
+        maneuver, track = self._steer(speed)
         self._set(self.layout.speed, speed)
         self._set(self.layout.maneuver, maneuver)
-        self._fire(ranges)
+        self._fire(track)
         self._launch()
         return self.action
 
@@ -166,11 +182,12 @@ class Bridge:
     # ------------------------------------------------------------------ helm
 
     def _speed(self) -> int:
+        d = self.doctrine
         allowed = self.allowed[self.layout.speed]
-        want = self.doctrine.cruise_speed
+        want = d.cruise_speed
         return min(allowed, key=lambda s: (abs(s - want), -s)) if allowed else 0
 
-    def _steer(self, speed: int) -> tuple[int, list[int]]:
+    def _steer(self, speed: int) -> tuple[int, list[tuple[int, int]]]:
         clock = self.view.clock
         ipt = clock.impulses_per_turn
         schedule = []
@@ -184,11 +201,11 @@ class Bridge:
             schedule.append(bool(current) and impulse.moves_on(current, i, ipt))
         turn_mode = self.memory.turn_mode.get(speed, 1)
         allowed = self.allowed[self.layout.maneuver]
-        maneuver, ranges = helm.plan(self.pose, self.area, schedule, allowed, turn_mode,
+        maneuver, track = helm.plan(self.pose, self.area, schedule, allowed, turn_mode,
                                      self._goal())
         if maneuver not in allowed:
             maneuver = next((m for m in (1, 0, 2, 3) if m in allowed), 0)
-        return maneuver, ranges
+        return maneuver, track
 
     def _goal(self) -> helm.Goal:
         d = self.doctrine
@@ -201,14 +218,42 @@ class Bridge:
             return goal
         goal.target = self._locate(self.target)
         goal.target_facing = (self.pose.facing + self.target.relative_facing) % 6
-        goal.target_rate = self._target_rate(goal.target)
-        heavy = [g for g in self.layout.guns if g.weapon_type in d.heavy and self._soon(g)]
+        goal.target_rate = self._target_rate(goal.target) * self.doctrine.lead_target
+        clock = self.view.clock
+        between_turns = clock.impulse in (0, clock.impulses_per_turn)
+        upcoming = self.turn + (clock.impulse > 0)
+        goal.turn_left = 0 if between_turns else clock.impulses_per_turn - clock.impulse
+        live = [g for g in self.layout.guns if not self._destroyed(g)]
+        goal.offense_now = tuple(self._battery(g) for g in live
+                                 if self.view.weapons[g.index].usable or d.position_all)
+        goal.offense_next = tuple(self._battery(g) for g in live
+                                  if self._ready_in(g, upcoming) or d.position_all)
+        goal.threat = threat_batteries(d.threat_model)
+        heavy = [g for g in live if g.weapon_type in d.heavy and self._ready_in(g, upcoming)]
         goal.band = d.band if heavy or d.reload_band is None else d.reload_band
-        arcs = heavy or [g for g in self.layout.guns if not self._destroyed(g)]
-        goal.arc_bits = 0
-        for g in arcs:
-            goal.arc_bits |= self.layout.gun_arcs[g.index]
+        if upcoming <= d.hold_off_turns:
+            goal.band = d.endgame_band
+        if d.early_band is not None and 0 < clock.impulse <= d.early_impulses:
+            goal.band = d.early_band
+        if self.turn > self.memory.max_turns - d.endgame_turns:
+            lead = self._lead()
+            if lead > d.endgame_margin:  # ahead on points: keep it (duel victory on points)
+                goal.band = d.endgame_band
+                goal.threat_weight *= d.endgame_caution
+                goal.offense_weight /= d.endgame_caution
         return goal
+
+    def _lead(self) -> float:
+        """Points dealt minus points taken, estimated from the damage fractions (cadet ships
+        of about ``SHIP_POINTS`` points; own shields from the doctrine's shield boxes)."""
+        own = self.view.own
+        shields = np.asarray(self.doctrine.shields, dtype=np.float64)
+        taken = float(((1.0 - own.shields) * shields).sum()) + own.internal * INTERNAL_POINTS
+        dealt = SHIP_POINTS * (self.target.damage if self.target is not None else 0.0)
+        return dealt - taken
+
+    def _battery(self, gun: Gun) -> helm.Battery:
+        return self.layout.gun_arcs[gun.index], ev_table(gun.weapon_type, helm.MAX_RANGE)
 
     def _target_rate(self, where: tuple[int, int]) -> float:
         """Hexes per impulse the target has moved over the last turn."""
@@ -226,7 +271,8 @@ class Bridge:
         if now <= t0:
             return 0.0
         moved = int(hexmap.distance_np(x0, z0, *where))
-        return min(1.0, moved / (now - t0))
+        mem.rate = min(1.0, moved / (now - t0))
+        return mem.rate
 
     # ------------------------------------------------------------------ weapons
 
@@ -237,32 +283,33 @@ class Bridge:
         """Weapon position in the observation of the action component ``index``."""
         return index  # racks, then direct-fire weapons, in action order
 
-    def _soon(self, gun: Gun) -> bool:
-        """Not destroyed and able to fire this turn or the next (photons reload 2 turns)."""
-        if self._destroyed(gun):
-            return False
+    def _ready_in(self, gun: Gun, turn: int) -> bool:
+        """Whether ``gun`` can fire on ``turn`` (Chief Engineer, SCENARIOS §2.1: a photon
+        fires from turn 2, then every other turn)."""
         if gun.weapon_type != "photon":
             return True
         fired = self.memory.photon_fired.get(gun.index)
-        late = self.view.clock.impulse >= self.view.clock.impulses_per_turn - 2
-        return fired is None or self.turn - fired >= (1 if late else 2)
+        return turn >= 2 and (fired is None or turn - fired >= 2)
 
-    def _fire(self, ranges: list[int]) -> None:
+    def _fire(self, track: list[tuple[int, int]]) -> None:
         guns = [g for g in self.layout.guns if self.allowed[g.index] - {0}]
         if not guns:
             return
         slots = {t.slot: t for t in self.view.targets}
         allowed = {g.index: self.allowed[g.index] - {0} for g in guns}
+        busy = {g.index for g in guns
+                if self.target is not None and self.target.slot in allowed[g.index]}
         drones = [(t.slot, t.range, DRONE_STRENGTH - round(DRONE_STRENGTH * t.damage))
                   for t in self.view.targets
-                  if t.kind == "drone" and t.seeking_us and t.range <= DRONE_DEFENCE_RANGE]
-        orders = drone_defence(guns, allowed, drones)
-        reserved = self._reserve_for_drones([g for g in guns if g.index not in orders])
+                  if t.kind == "drone" and t.seeking_us
+                  and t.range <= self.doctrine.drone_defence_range]
+        orders = drone_defence(guns, allowed, drones, busy)
+        reserved = self._reserve_for_drones([g for g in guns if g.index not in orders], busy)
         for gun in guns:
             if gun.index in orders or gun.index in reserved:
                 continue
             choice = self._gun_target(gun, allowed[gun.index], slots)
-            if choice is not None and self._worth_it(gun, slots[choice], ranges):
+            if choice is not None and self._worth_it(gun, slots[choice], track):
                 orders[gun.index] = choice
         for index, slot in orders.items():
             self._set(index, slot)
@@ -270,24 +317,20 @@ class Bridge:
             if gun.weapon_type == "photon" and self.action[index] == slot:
                 self.memory.photon_fired[index] = self.turn
 
-    def _reserve_for_drones(self, guns: list[Gun]) -> set[int]:
-        """Phasers held back for drones that will strike before the phasers can fire again
-        (next turn, E1.5): one per drone, two Ph-3s; the doctrine's screen weapons for any
-        drone inbound."""
+    def _reserve_for_drones(self, guns: list[Gun], busy: set[int]) -> set[int]:
+        """Phasers held back for drones that may strike before the phasers can fire again
+        (next turn, E1.5): one per drone (two Ph-3s), those not bearing on the target first;
+        the doctrine's screen weapons whenever a drone is inbound."""
         clock = self.view.clock
         left = clock.impulses_per_turn - clock.impulse
-        inbound = sorted(t.range for t in self.view.targets if t.kind == "drone" and t.seeking_us)
+        inbound = [t.range for t in self.view.targets if t.kind == "drone" and t.seeking_us]
         phasers = sorted((g for g in guns if g.weapon_type in PHASERS),
-                         key=lambda g: (g.cost, g.index))
-        reserved: set[int] = set()
-        screen = [g for g in phasers if g.weapon_type in self.doctrine.screen]
-        if inbound:
-            reserved.update(g.index for g in screen)
-        need = sum(2 if phasers and phasers[0].weapon_type == "ph-3" else 1
-                   for r in inbound if r <= left + DRONE_DEFENCE_RANGE)
-        for g in phasers:
-            if len(reserved) >= need and (g.index not in reserved):
-                break
+                         key=lambda g: (g.index in busy, g.cost, g.index))
+        reserved = {g.index for g in phasers if inbound and g.weapon_type in self.doctrine.screen}
+        reach = self.doctrine.drone_closing * left + self.doctrine.drone_defence_range
+        soon = sum(1 for r in inbound if r <= reach) if self.doctrine.drone_defence_range else 0
+        need = sum(2 if g.weapon_type == "ph-3" else 1 for g in phasers[:soon])
+        for g in phasers[:need]:
             reserved.add(g.index)
         return reserved
 
@@ -299,7 +342,7 @@ class Bridge:
             return self.target.slot
         return max(ships, key=lambda s: (expected_damage(gun.weapon_type, slots[s].range), -s))
 
-    def _worth_it(self, gun: Gun, target: Target, ranges: list[int]) -> bool:
+    def _worth_it(self, gun: Gun, target: Target, track: list[tuple[int, int]]) -> bool:
         """Fire now if the range is good, or if no better shot is likely before the weapon's
         chance passes (photons keep; other weapons fire once per turn, E1.5)."""
         kind = gun.weapon_type
@@ -313,8 +356,9 @@ class Bridge:
         last_turn = self.turn >= self.memory.max_turns
         if kind == "photon" and self.doctrine.hold_photons_past_turn and not last_turn:
             return False
-        future = ranges[:left] if target is self.target else []
-        best = max((expected_damage(kind, r) for r in future), default=0.0)
+        future = track[:left] if target is self.target else []
+        bits = self.layout.gun_arcs[gun.index]
+        best = max((expected_damage(kind, r) for r, arcs in future if arcs & bits), default=0.0)
         return now >= 0.9 * best
 
     def _launch(self) -> None:

@@ -22,6 +22,7 @@ from gymnasium import spaces
 
 from agents.base import register_policy
 from agents.bridge import Bridge, Memory, ShipLayout
+from agents.gunnery import TYPICAL_ENEMY
 
 # Printed shield boxes #1..#6 of the cadet ships (CTH-DATA §9.1): which shield to turn toward
 # the enemy ("keep the strong #1 shield toward the enemy").
@@ -46,7 +47,19 @@ class Doctrine:
     drone_launch_range: int = 0  # launch at the target within this range (0 = never)
     drones_per_turn: int = 1
     screen: tuple[str, ...] = ()  # weapons held back for drones while drones are inbound
+    position_all: bool = False  # the helm counts every live weapon, ready or not
+    lead_target: float = 1.0  # share of the target's observed speed the helm projects ahead
+    drone_defence_range: int = 2  # shoot drones aimed at us this close (0 = never)
+    drone_closing: float = 2.0  # hexes per impulse a drone is assumed to close (reserve)
     cruise_speed: int = 8
+    early_band: tuple[int, int] | None = None  # range to keep early in each turn
+    early_impulses: int = 0
+    hold_off_turns: int = 0  # keep to the endgame band on the first turns
+    endgame_turns: int = 0  # in the last turns, ahead on points: keep away (0 = never)
+    endgame_margin: float = 5.0  # points ahead that count as a lead
+    endgame_band: tuple[int, int] = (10, 16)
+    endgame_caution: float = 3.0  # threat weight multiplier (offense divided by it)
+    threat_model: tuple[tuple[str, str, float], ...] = TYPICAL_ENEMY  # what the enemy carries
     shields: tuple[int, ...] = (1, 1, 1, 1, 1, 1)
     weights: dict[str, float] = field(default_factory=dict)  # helm weights (see helm.Goal)
 
@@ -62,7 +75,7 @@ DOCTRINES: dict[str, Doctrine] = {
     # Photons reward strike-and-withdraw: close to photon range, fire, stand off while they
     # reload; phasers at close range.
     "federation": Doctrine(
-        race="federation", band=(4, 6), reload_band=(5, 8), heavy=("photon",),
+        race="federation", band=(4, 6), reload_band=(8, 12), heavy=("photon",),
         fire_range={"photon": 5, "ph-1": 5},
         cruise_speed=8, shields=CADET_SHIELDS["federation"],
     ),

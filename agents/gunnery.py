@@ -48,6 +48,25 @@ def expected_damage(weapon_type: str, rng: int, vs_drone: bool = False) -> float
     return float(np.mean(outcomes)) if outcomes else 0.0
 
 
+@cache
+def ev_table(weapon_type: str, size: int = 64) -> np.ndarray:
+    """Expected damage by range 0..size-1 (read-only)."""
+    table = np.array([expected_damage(weapon_type, r) for r in range(size)])
+    table.setflags(write=False)
+    return table
+
+
+# What a captain assumes an enemy cadet ship carries (it cannot see the class): heavy weapons
+# in the forward arc, most phasers forward, a little aft (CTH-DATA §9.1, averaged).
+TYPICAL_ENEMY: tuple[tuple[str, str, float], ...] = (
+    ("FA", "photon", 0.75),
+    ("FA", "disruptor", 0.75),
+    ("FX", "ph-1", 1.5),
+    ("LS", "ph-2", 0.5),
+    ("RS", "ph-2", 0.5),
+)
+
+
 def kill_chance(shots: Sequence[tuple[str, int]], strength: int) -> float:
     """Chance that shots ``(weapon_type, range)`` at one drone add up to ``strength`` points."""
     dist = np.zeros(1)
@@ -79,17 +98,19 @@ def drone_defence(
     guns: Sequence[Gun],
     allowed: dict[int, set[int]],
     drones: Sequence[tuple[int, int, int]],
+    busy: set[int] = frozenset(),
     want: float = 0.8,
     at_least: float = 0.3,
 ) -> dict[int, int]:
     """Assign guns to drones ``(slot, range, strength left)`` nearest first, cheapest guns
-    first, until each drone dies with chance ``want``; a drone that even all free guns kill
-    with less than ``at_least`` is left for later. -> {gun index: slot}."""
+    first (``busy`` guns, those bearing on the main target, count as dearer), until each drone
+    dies with chance ``want``; a drone that even all free guns kill with less than
+    ``at_least`` is left for later. -> {gun index: slot}."""
     orders: dict[int, int] = {}
     for slot, rng, strength in sorted(drones, key=lambda d: (d[1], d[0])):
         shots: list[tuple[str, int]] = []
         chosen: list[int] = []
-        for gun in sorted(guns, key=lambda g: (g.cost, g.index)):
+        for gun in sorted(guns, key=lambda g: (g.cost + 2 * (g.index in busy), g.index)):
             if gun.index in orders or slot not in allowed.get(gun.index, ()):
                 continue
             if not damage_outcomes(gun.weapon_type, rng, vs_drone=True):

@@ -2,9 +2,16 @@
 
 Every sequence of maneuvers (straight, 60° left, 60° right, within the turn mode) over the next
 ``horizon`` impulses is played out with the public hex geometry (``sfb_env.hexmap``) against
-the target's predicted track, and scored: distance from the preferred range band, the target in
-the wanted firing arcs, a strong shield toward it, and staying on the map (leaving it loses the
-duel). The first maneuver of the best sequence is the order.
+the target's predicted track and scored impulse by impulse:
+
+* **offense**: the expected damage of our weapons that could fire from there (each weapon's
+  chart at that range, if the target is in its arcs);
+* **threat**: the expected damage a typical cadet ship could fire back (its forward arc holds
+  the heavy weapons and most phasers, its rear arc little), weighted by the doctrine;
+* the preferred range band, a strong shield toward the target, drones that would strike, and
+  staying on the map (leaving it loses the duel).
+
+The first maneuver of the best sequence is the order.
 """
 
 from __future__ import annotations
@@ -18,6 +25,11 @@ from sfb_env import hexmap
 
 STRAIGHT, LEFT, RIGHT = 1, 2, 3  # Maneuver values of the action component
 OFF_MAP = -1000.0  # score per impulse spent off the map (the ship is gone: a lost duel)
+MAX_RANGE = 64  # length of the expected-damage-by-range tables
+DRONE_WARHEAD = 6  # (FD1.6) cadet drones
+
+# A weapon as the helm sees it: the arcs (hexmap.ARC_BITS) and expected damage by range.
+Battery = tuple[int, np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -37,16 +49,18 @@ class Goal:
     target: tuple[int, int] | None  # axial hex of the target, None = none in sight
     target_facing: int = 0
     target_rate: float = 0.0  # hexes the target moves per impulse (straight ahead)
+    offense_now: tuple[Battery, ...] = ()  # our weapons that may still fire this turn
+    offense_next: tuple[Battery, ...] = ()  # our weapons that may fire next turn
+    turn_left: int = 0  # impulses of the horizon still in this turn
+    offense_weight: float = 0.25
+    threat: tuple[Battery, ...] = ()  # the target's weapons (arcs seen from the target)
+    threat_weight: float = 0.25
     band: tuple[int, int] = (2, 4)  # preferred range
-    band_weight: float = 1.0
-    arc_bits: int = hexmap.ARC_BITS["FA"]  # arcs the target should be in
-    arc_weight: float = 1.0
+    band_weight: float = 0.3
     shield_value: np.ndarray = field(default_factory=lambda: np.ones(6))  # own shields #1..#6
     shield_weight: float = 0.5
-    enemy_arc_bits: int = hexmap.ARC_BITS["FX"]  # the target's arcs to stay out of
-    enemy_arc_weight: float = 2.0
     drones: tuple[tuple[int, int], ...] = ()  # axial hexes of drones aimed at us
-    drone_weight: float = 1.0  # per drone predicted to strike within the horizon
+    drone_weight: float = 0.5  # share of a warhead counted per drone predicted to strike
     edge_weight: float = 2.0
     discount: float = 0.9
 
@@ -58,8 +72,9 @@ def plan(
     allowed_first: set[int],
     turn_mode: int,
     goal: Goal,
-) -> tuple[int, list[int]]:
-    """The best first maneuver and the predicted target ranges over the horizon.
+) -> tuple[int, list[tuple[int, int]]]:
+    """The best first maneuver and, over the horizon, the target's predicted range and the
+    base arcs (``hexmap.ARC_BITS``) of ours that hold it, along the best sequence.
 
     ``schedule[t]``: whether the ship moves on the t-th next impulse; ``allowed_first``: the
     maneuvers the mask allows on the next impulse. The maneuver is 0 (none) when the ship does
@@ -72,10 +87,13 @@ def plan(
     first = np.zeros(1, dtype=np.int64)
     score = np.zeros(1)
     ranges = np.zeros((1, 0), dtype=np.int64)
+    arcs = np.zeros((1, 0), dtype=np.int64)
+    struck = np.zeros((1, len(goal.drones)), dtype=bool)
     for t, moves in enumerate(schedule):
         if moves:
             rows, x, z, f, s = _expand(x, z, f, s, turn_mode, allowed_first if t == 0 else None)
-            first, score, ranges = first[rows], score[rows], ranges[rows]
+            first, score, struck = first[rows], score[rows], struck[rows]
+            ranges, arcs = ranges[rows], arcs[rows]
             if t == 0:
                 first = _first_choice(f, pose.facing)
         on_map = area.contains_axial_np(x, z)
@@ -84,14 +102,18 @@ def plan(
         if goal.target is not None:
             tx, tz = _target_at(goal, t + 1)
             rng = hexmap.distance_np(x, z, tx, tz)
+            ours = hexmap.arc_bits_np(x, z, f, tx, tz)
             ranges = np.column_stack([ranges, rng])
-            score = score + weight * _value(goal, x, z, f, tx, tz, rng)
-        for dx, dz in goal.drones:  # a drone closes one hex per impulse (speed = chart size)
-            struck = hexmap.distance_np(x, z, dx, dz) <= t + 1
-            score = score - weight * goal.drone_weight * struck
+            arcs = np.column_stack([arcs, ours])
+            batteries = goal.offense_now if t < goal.turn_left else goal.offense_next
+            score = score + weight * _value(goal, batteries, x, z, f, tx, tz, rng, ours)
+        for k, (dx, dz) in enumerate(goal.drones):  # closes one hex per impulse (FD1.1)
+            hit = (hexmap.distance_np(x, z, dx, dz) <= t + 1) & ~struck[:, k]
+            struck[:, k] |= hit
+            score = score - weight * goal.drone_weight * DRONE_WARHEAD * hit
         score = score - weight * goal.edge_weight * _edge_pressure(area, x, z, f, turn_mode, s)
     best = int(np.lexsort((first, -score))[0])
-    return int(first[best]), [int(r) for r in ranges[best]]
+    return int(first[best]), list(zip(ranges[best].tolist(), arcs[best].tolist(), strict=True))
 
 
 def _expand(x, z, f, s, turn_mode: int, allowed: set[int] | None):
@@ -123,18 +145,26 @@ def _target_at(goal: Goal, impulses: int) -> tuple[int, int]:
     return goal.target[0] + steps * int(dx), goal.target[1] + steps * int(dz)
 
 
-def _value(goal: Goal, x, z, f, tx, tz, rng) -> np.ndarray:
+def _fire(batteries: Sequence[Battery], arcs: np.ndarray, rng: np.ndarray) -> np.ndarray:
+    """Expected damage of ``batteries`` at ranges ``rng`` where ``arcs`` meet theirs."""
+    total = np.zeros(len(rng))
+    index = np.minimum(rng, MAX_RANGE - 1)
+    for bits, table in batteries:
+        total += ((arcs & bits) != 0) * table[index]
+    return total
+
+
+def _value(goal: Goal, batteries, x, z, f, tx, tz, rng, ours) -> np.ndarray:
     lo, hi = goal.band
     band = np.where(rng < lo, lo - rng, np.where(rng > hi, rng - hi, 0))
     value = -goal.band_weight * band
-    in_arc = (hexmap.arc_bits_np(x, z, f, tx, tz) & goal.arc_bits) != 0
-    value = value + goal.arc_weight * in_arc
+    value = value + goal.offense_weight * _fire(batteries, ours, rng)
+    theirs = hexmap.arc_bits_np(tx, tz, goal.target_facing, x, z)
+    value = value - goal.threat_weight * _fire(goal.threat, theirs, rng)
     bits = hexmap.shield_bits_np(x, z, f, tx, tz)
     struck = ((bits[:, None] >> np.arange(6)) & 1).astype(bool)
     shield = np.where(struck, goal.shield_value[None, :], 0.0).max(axis=1)
-    exposed = (hexmap.arc_bits_np(tx, tz, goal.target_facing, x, z) & goal.enemy_arc_bits) != 0
-    exposed &= rng > 0
-    return value + goal.shield_weight * shield - goal.enemy_arc_weight * exposed
+    return value + goal.shield_weight * shield
 
 
 def _edge_pressure(area: hexmap.MapArea, x, z, f, turn_mode: int, s) -> np.ndarray:

@@ -368,22 +368,38 @@ def test_d3_41_old_name_owner_is_not_a_boundary_rule():
 
 
 def test_d3_42_range_0_uses_previous_positions_for_arcs_and_shields():
-    # the Klingon (0507 facing A, speed 8) enters the Federation ship's hex 0505 on impulse 2
-    b = battle([unit("fed", FED, "blue", "0505", "A", 0), unit("k", KLI, "red", "0507", "A", 8)])
-    step(b, k="S")
-    step(b, k=dict(maneuver="S"))
-    assert hex_of(b, "k") == hex_of(b, "fed") == "0505"
-    assert hexmap.shields_hit("0505", "A", "0506") == (4,)  # fed seen from k's previous hex
-    assert hexmap.shields_hit("0506", "A", "0505") == (1,)
-    assert hexmap.in_arc("0505", "A", "0506", "RS") and not hexmap.in_arc("0505", "A", "0506", "FA")
-    fed_fa = weapon(b, "fed", "PH1-1")
-    assert b.fire_blockers(fed_fa, [row(b, "k")]) == [
+    # the Federation ship (0806 facing D) and the Klingon (1007 facing E) both enter 0808 on
+    # impulse 2; arcs and shields are judged from 0807 and 0908, their previous hexes
+    b = battle([unit("fed", FED, "blue", "0806", "D", 8), unit("k", KLI, "red", "1007", "E", 8)])
+    step(b, fed="S", k="S")
+    assert (hex_of(b, "fed"), hex_of(b, "k")) == ("0807", "0908")
+    step(b, fed="S", k="S")
+    assert hex_of(b, "k") == hex_of(b, "fed") == "0808"
+    assert hexmap.shields_hit("0807", "D", "0908") == (6,)  # from the previous hexes
+    assert hexmap.shields_hit("0908", "E", "0807") == (2,)
+    assert hexmap.shields_hit("0808", "D", "0908") == (5,)  # not from the shared hex
+    assert hexmap.shields_hit("0808", "E", "0807") == (3,)
+    # arcs from the previous hexes: k was in fed's L/LF, fed in k's RF/R
+    assert b.fire_blockers(weapon(b, "fed", "PH1-3"), [row(b, "k")]) == [
+        "D2.1 the target is outside the weapon's firing arc"]
+    assert b.fire_blockers(weapon(b, "k", "PH2-3"), [row(b, "fed")]) == [
         "D2.1 the target is outside the weapon's firing arc"]
     b.rng = Dice(1, 1)
-    step(b, fed=dict(fire={"PH1-3": "k"}), k=dict(maneuver="S", fire={"PH2-1": "fed"}))
+    step(b, fed=dict(maneuver="S", fire={"PH1-1": "k"}),
+         k=dict(maneuver="S", fire={"PH2-4": "fed"}))
     shots = {e.unit: e for e in of(b, "Fired")}
-    assert (shots["fed"].range, shots["fed"].shield, shots["fed"].damage) == (0, 1, 9)
-    assert (shots["k"].range, shots["k"].shield, shots["k"].damage) == (0, 4, 6)
+    assert (shots["fed"].range, shots["fed"].shield, shots["fed"].damage) == (0, 2, 9)
+    assert (shots["k"].range, shots["k"].shield, shots["k"].damage) == (0, 6, 6)
+    assert of(b, "ShieldBoundary") == []
+
+
+def test_d3_42_units_that_shared_the_hex_before_too_use_the_strongest_shield():
+    b = battle([unit("fed", FED, "blue", "0505", "A", 0), unit("k", KLI, "red", "0505", "A", 0)])
+    run_to(b, 1, 1)
+    b.state.shields[row(b, "fed")] = [3, 4, 5, 11, 5, 4]
+    b.rng = Dice(1)
+    step(b, k=dict(fire={"PH2-1": "fed"}))
+    assert of(b, "Fired")[0].shield == 4
 
 
 # ------------------------------------------------------------------ damage (D3.2, D4.0)

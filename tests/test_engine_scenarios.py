@@ -299,3 +299,18 @@ def test_scenario_3_three_of_four_destroyed_then_an_escape_is_a_loss():
     assert b.end_reason == "a freighter left the map"
     assert b.outcome["klingon"]["result"] == "loss"
     assert np.count_nonzero(b.state.status == Status.DESTROYED) == 3
+
+
+def test_r1_6_speed_loss_applies_to_the_scenario_speed():
+    # the harder variant of scenario 3 runs the freighters at speed 6: damage takes 1 off that
+    b = battle([
+        unit("k", "klingon-cadet", "red", "0504", "C", 0),
+        unit("f", "freighter", "blue", "0110", "B", 6, controller="idle"),
+    ], turn_limit=5)
+    f = row(b, "f")
+    run_to(b, 2, 1)
+    assert [e.speed for e in of(b, "SpeedSet", unit="f")] == [6, 6]
+    b.apply_damage(f, 1, 15)  # 5 on the pool, 10 internal
+    run_to(b, 3, 1)
+    assert [e.speed for e in of(b, "SpeedSet", unit="f")] == [6, 6, 5]
+    assert _moves(b, 2) == [2, 3, 4, 6, 7, 8]  # still 6 on the turn the damage was scored

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import require
 
 import sfb_env
-from conftest import require
 from sfb_env.env.padding import FixedSpaces
 from sfb_env.env.single import SingleAgentEnv
 from sfb_env.env.vector import AgentVectorEnv
@@ -234,3 +234,15 @@ def test_sfb_train_resumes_from_a_mid_stage_checkpoint(tmp_path):
                  "--no-progress"]) == 0
     assert not list((out / "checkpoints").glob("drill-*"))  # the drill was not re-run
     assert json.loads((out / "final.json").read_text())["timesteps"] >= 1792
+
+
+def test_evaluation_uses_the_bench_harness_where_it_can_fly_the_opponent():
+    from training.evaluation import bench_matches
+
+    duel = bench_matches(DUEL, ["klingon-cadet", "fed-cadet"], "me.zip", "doctrine")
+    assert [(m.blue, m.red, blue) for m, blue in duel] == [
+        ("me.zip", "doctrine", True), ("doctrine", "me.zip", False)]
+    (raid, blue), = bench_matches("cth-03", ["destruction"], "me.zip", "random")
+    assert (raid.blue, raid.red, blue) == ("me.zip", "robot", True)  # the convoy's robots
+    assert bench_matches(DUEL, ["fed-cadet"], "me.zip", "league") is None
+    assert bench_matches(DUEL, ["fed-cadet"], "me.zip", "robot:idle") is None

@@ -1,10 +1,11 @@
 """Evaluation: the learner's win rate against an opponent over N seeded games.
 
-A small loop over ``SingleAgentEnv`` (raw spaces; the learner policy pads for itself). Game
-``g`` uses seed ``seed + g`` and, when the learner flies several ships (self-play, alternate
-sides), the ship ``agents[g % len(agents)]``, so every evaluation replays the same battles.
-(Kept local to training: the bench harness, ``agents/bench.py``, measures policies with its own
-statistics; this loop only gates the curriculum and the league.)
+``evaluate_checkpoint`` plays through the bench harness (``agents.bench``: seeded games, every
+action checked against the mask) whenever the opponent is a spec the harness flies (a registry
+name, a checkpoint, or ``robot`` for a side without agents): one match per side the learner
+flies, the games split between them, game i of a match on seed ``seed + i``.
+``evaluate`` is the fallback loop over ``SingleAgentEnv`` for what the harness does not fly (a
+league sampled per game, an engine robot given a ship the scenario gives to a player).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from sfb_env.env.opponents import robot_controller
 from sfb_env.env.single import SingleAgentEnv
 
 
@@ -26,7 +28,8 @@ class EvalResult:
     draws: int = 0
     losses: int = 0
     undecided: int = 0
-    returns: list[float] = field(default_factory=list)
+    returns: list[float] = field(default_factory=list)  # episode returns (local loop)
+    margins: list[float] = field(default_factory=list)  # damage dealt - taken (bench)
 
     @property
     def games(self) -> int:
@@ -41,9 +44,13 @@ class EvalResult:
         return float(np.mean(self.returns)) if self.returns else 0.0
 
     def as_dict(self) -> dict[str, float]:
-        return {"games": self.games, "wins": self.wins, "draws": self.draws,
-                "losses": self.losses, "win_rate": self.win_rate,
-                "mean_return": self.mean_return}
+        out = {"games": self.games, "wins": self.wins, "draws": self.draws,
+               "losses": self.losses, "win_rate": self.win_rate}
+        if self.returns:
+            out["mean_return"] = self.mean_return
+        if self.margins:
+            out["mean_damage_margin"] = float(np.mean(self.margins))
+        return out
 
 
 def evaluate(
@@ -85,3 +92,58 @@ def evaluate(
     for env in envs.values():
         env.close()
     return result
+
+
+def bench_matches(
+    scenario: str, agents: Sequence[str], learner: str, opponent: Any
+) -> list[tuple[Any, bool]] | None:
+    """The bench matches (with "the learner is blue") that evaluate ``learner`` flying
+    ``agents`` against ``opponent``, or None if the harness cannot fly that opponent."""
+    from agents.bench import ROBOT, Match, sides_with_agents
+
+    if not isinstance(opponent, str) or opponent == "league":
+        return None
+    sides = sides_with_agents(scenario)
+    names = list(sides)
+    red_agents = [a for s in names[1:] for a in sides[s]]
+    matches = []
+    for blue in (True, False):
+        mine = sides[names[0]] if blue else red_agents
+        theirs = red_agents if blue else sides[names[0]]
+        if not any(a in agents for a in mine):
+            continue
+        if theirs:
+            if robot_controller(opponent) is not None:
+                return None  # an engine robot flying a player's ship: not a bench match
+            other = opponent
+        else:
+            other = ROBOT  # that side is the scenario's robots whatever the stage says
+        matches.append((Match(scenario, learner if blue else other,
+                              other if blue else learner), blue))
+    return matches or None
+
+
+def evaluate_checkpoint(
+    path: str, scenario: str, matches: Sequence[tuple[Any, bool]], games: int, seed: int = 0
+) -> EvalResult:
+    """Play ``games`` games of the checkpoint at ``path`` over the bench ``matches``."""
+    from agents.bench import plan_games, run_games
+
+    per_match = max(1, games // len(matches))
+    results = run_games(plan_games([m for m, _ in matches], per_match, seed), workers=1,
+                        progress=False)
+    flip = {"win": "loss", "loss": "win", "draw": "draw"}
+    out = EvalResult()
+    for game in results:
+        blue = matches[game.match][1]
+        outcome = game.result if blue else flip.get(game.result, game.result)
+        if outcome == "win":
+            out.wins += 1
+        elif outcome == "draw":
+            out.draws += 1
+        else:
+            out.losses += 1
+        dealt, taken = (game.damage_dealt, game.damage_taken) if blue else (
+            game.damage_taken, game.damage_dealt)
+        out.margins.append(float(dealt - taken))
+    return out

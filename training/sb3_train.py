@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from agents.sb3_policy import SB3Policy, read_sidecar, write_sidecar
 from training.config import TrainConfig
 from training.curriculum import Curriculum, CurriculumState
-from training.evaluation import evaluate
+from training.evaluation import bench_matches, evaluate, evaluate_checkpoint
 from training.league import League
 from training.vec_env import SB3VecEnv
 
@@ -202,9 +203,19 @@ class StageCallback(BaseCallback):
         if fixed is None and len(agents) > 1:
             options["uniform_spaces"] = True
         cfg = self.config.evaluation
-        policy = SB3Policy(model=self.model, fixed_spaces=fixed)
-        result = evaluate(policy, stage.scenario, agents, self.curriculum.evaluation_opponent(),
-                          cfg.games, cfg.seed, **options)
+        opponent = self.curriculum.evaluation_opponent()
+        matches = bench_matches(stage.scenario, agents, "<learner>", opponent)
+        if matches is not None and (fixed is not None or len(agents) == 1):
+            with tempfile.TemporaryDirectory() as tmp:  # a fresh path: the bench caches by spec
+                path = save_checkpoint(self.model, self.config, self.curriculum,
+                                       Path(tmp) / f"eval-{self.model.num_timesteps}.zip")
+                matches = bench_matches(stage.scenario, agents, str(path), opponent)
+                result = evaluate_checkpoint(str(path), stage.scenario, matches, cfg.games,
+                                             cfg.seed)
+        else:
+            policy = SB3Policy(model=self.model, fixed_spaces=fixed)
+            result = evaluate(policy, stage.scenario, agents, opponent, cfg.games, cfg.seed,
+                              **options)
         self.curriculum.state.last_win_rate = result.win_rate
         for key, value in result.as_dict().items():
             self.logger.record(f"eval/{key}", value)

@@ -139,6 +139,7 @@ class Battle:
         st = self.state
         self._weapons_of = [np.flatnonzero(st.w_owner == u) for u in range(len(unit_ids))]
         self.initial = _initial(self)
+        self.start_speed = st.speed.copy()  # scenario speeds (a freighter's base speed, R1.6)
         self.rack_capacity = np.array(
             [int(w["mount"].ammo or 0) if w["type"] == WeaponType.DRONE_RACK else 0
              for w in weapons], dtype=np.int64)

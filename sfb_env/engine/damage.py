@@ -20,7 +20,7 @@ import numpy as np
 
 from sfb_env.engine import events as ev
 from sfb_env.engine import explosions
-from sfb_env.engine.types import Box, Status, UnitKind, WeaponType
+from sfb_env.engine.types import ACTIVE, K_DRONE, K_TARGET_DRONE, Box, Status, UnitKind, WeaponType
 
 if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
@@ -50,11 +50,11 @@ BOX_ORDER = (
 def apply_damage(battle: Battle, unit: int, shield: int, points: int) -> None:
     """Apply one volley of ``points`` striking ``shield`` (1..6, 0 = no shield) of ``unit``."""
     st = battle.state
-    if st.status[unit] != Status.ACTIVE or points <= 0:
+    if st.status[unit] != ACTIVE or points <= 0:
         return
-    kind = st.kind[unit]
+    kind = int(st.kind[unit])
     st.damage[unit] += points
-    if kind in (UnitKind.DRONE, UnitKind.TARGET_DRONE):
+    if kind in (K_DRONE, K_TARGET_DRONE):
         battle.log(ev.Damaged(st.turn, st.impulse, battle.unit_ids[unit], 0, 0, points, ()))
         if st.damage[unit] >= battle.scenario.rules["drone_strength"]:  # (FD1.54)
             _destroy(battle, unit)

@@ -12,7 +12,7 @@ import numpy as np
 
 from sfb_env import hexmap, impulse, tables
 from sfb_env.engine import events as ev
-from sfb_env.engine.types import Maneuver, Status, UnitKind
+from sfb_env.engine.types import ACTIVE, K_DRONE, K_TARGET_DRONE, Maneuver, Status, UnitKind
 
 if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
@@ -25,7 +25,7 @@ def turn_mode(battle: Battle, unit: int, speed: int | None = None) -> int:
     (or at ``speed``)."""
     st = battle.state
     kind = st.kind[unit]
-    if kind in (UnitKind.DRONE, UnitKind.TARGET_DRONE):
+    if kind in (K_DRONE, K_TARGET_DRONE):
         return 1  # seeking weapons: turn mode 1 (CTH-DATA §3.2)
     chart = battle.turn_mode_chart[unit]
     s = int(st.speed[unit]) if speed is None else speed
@@ -41,7 +41,7 @@ def next_move_impulse(battle: Battle) -> int:
 def moves_next(battle: Battle, unit: int, speed: int | None = None) -> bool:
     """Whether the unit moves on the next impulse (at ``speed`` if given)."""
     st = battle.state
-    if st.status[unit] != Status.ACTIVE:
+    if st.status[unit] != ACTIVE:
         return False
     s = int(st.speed[unit]) if speed is None else speed
     return impulse.moves_on(s, next_move_impulse(battle), st.impulses_per_turn)
@@ -94,7 +94,7 @@ def move_unit(battle: Battle, unit: int, maneuver: Maneuver) -> None:
 def movers(battle: Battle, kinds: tuple[UnitKind, ...]) -> np.ndarray:
     """Active units of ``kinds`` that move on the current impulse (C1.41)."""
     st = battle.state
-    active = st.status == Status.ACTIVE
+    active = st.status == ACTIVE
     of_kind = np.zeros(len(st.kind), dtype=bool)
     for k in kinds:  # (cheaper than np.isin on a few rows)
         of_kind |= st.kind == int(k)

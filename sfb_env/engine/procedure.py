@@ -18,7 +18,7 @@ import numpy as np
 
 from sfb_env.engine import direct_fire, movement, robots, seeking, victory
 from sfb_env.engine import events as ev
-from sfb_env.engine.types import Maneuver, Orders, Status, UnitKind
+from sfb_env.engine.types import ACTIVE, Maneuver, Orders, UnitKind
 
 if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
@@ -67,14 +67,17 @@ def _speed_determination(battle: Battle, orders: dict[int, Orders]) -> None:
     """(B2.0 Speed Determination) Chief Engineer speeds; the player's pick in scenario 3;
     freighters slowed by damage from the start of the next turn (R1.6)."""
     st = battle.state
-    for u in np.flatnonzero(st.status == Status.ACTIVE):
+    for u in np.flatnonzero(st.status == ACTIVE):
         order = orders.get(int(u))
         if order is not None and order.speed is not None:
             st.speed[u] = order.speed
         ship = battle.ship_classes[u]
         if ship is not None and ship.freighter is not None:
-            st.speed[u] = min(int(st.speed[u]), ship.freighter.speed_after(int(st.internal[u])))
-        if st.kind[u] in SHIP_KINDS:
+            # (R1.6) the scenario's speed less the loss for the internal damage taken so far
+            fr, internal = ship.freighter, int(st.internal[u])
+            lost = max((loss for at, loss in fr.speed_reductions if internal >= at), default=0)
+            st.speed[u] = max(0, int(battle.start_speed[u]) - lost)
+        if int(st.kind[u]) in SHIP_KINDS:
             battle.log(ev.SpeedSet(st.turn, 0, battle.unit_ids[u], int(st.speed[u])))
 
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from sfb_env import hexmap
 from sfb_env.engine import direct_fire, seeking
-from sfb_env.engine.types import Maneuver, Status, UnitKind
+from sfb_env.engine.types import ACTIVE, K_DRONE, K_SHIP, Maneuver
 
 if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
@@ -48,7 +48,7 @@ def fire_orders(battle: Battle) -> list[tuple[int, int]]:
     shots: list[tuple[int, int]] = []
     cfg = battle.scenario.robots.get("convoy-freighter", {})
     schedule = cfg.get("fire_impulses", {})
-    for unit in np.flatnonzero(st.status == Status.ACTIVE):
+    for unit in np.flatnonzero(st.status == ACTIVE):
         if battle.controllers[unit] != "convoy-freighter":
             continue
         if schedule.get(battle.unit_ids[unit]) != st.impulse:
@@ -67,11 +67,11 @@ def _freighter_target(battle: Battle, unit: int, w: int) -> int | None:
     if not legal.any():
         return None
     dist = hexmap.distance_np(st.x[unit], st.z[unit], st.x, st.z)
-    drones = legal & (st.kind == UnitKind.DRONE) & (st.target == unit)
+    drones = legal & (st.kind == K_DRONE) & (st.target == unit)
     if drones.any():
         rows = np.flatnonzero(drones)
         return int(rows[np.lexsort((rows, dist[rows]))[0]])
-    ships = legal & (st.kind == UnitKind.SHIP)
+    ships = legal & (st.kind == K_SHIP)
     if ships.any():
         rows = np.flatnonzero(ships)
         return int(rows[np.lexsort((rows, dist[rows]))[0]])

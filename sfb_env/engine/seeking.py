@@ -16,7 +16,7 @@ import numpy as np
 from sfb_env import hexmap
 from sfb_env.engine import events as ev
 from sfb_env.engine import shields
-from sfb_env.engine.types import NEVER, Status, UnitKind, WeaponType
+from sfb_env.engine.types import ACTIVE, DESTROYED, K_DRONE, NEVER, Status, UnitKind, WeaponType
 
 if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
@@ -36,7 +36,7 @@ def launch_blockers(
     owner = st.w_owner[rack]
     out: list[str | None] = []
     for t in targets:
-        if st.status[t] != Status.ACTIVE:
+        if st.status[t] != ACTIVE:
             out.append("FD1.3 the target is not in play")
         elif st.side[t] == st.side[owner]:
             out.append("FD1.3 no launch at a friendly unit")
@@ -51,9 +51,9 @@ def rack_blocker(battle: Battle, rack: int) -> str | None:
     """Why ``rack`` cannot launch at all this impulse, or None (FD1.2, E1.5)."""
     st = battle.state
     rules = battle.scenario.rules
-    if st.w_type[rack] != WeaponType.DRONE_RACK:
+    if int(st.w_type[rack]) != WeaponType.DRONE_RACK:
         return "FD1.1 only a drone rack launches drones"
-    if st.status[st.w_owner[rack]] != Status.ACTIVE:
+    if st.status[st.w_owner[rack]] != ACTIVE:
         return "FD1.2 the launching unit is not in play"
     if not (rules["seeking_weapons"] and rules["launch_seeking_weapons"]):
         return "B2.0 this scenario skips the Launch Seeking Weapons step"
@@ -153,10 +153,10 @@ def resolve_impacts(battle: Battle) -> None:
     """
     st = battle.state
     volleys: dict[tuple[int, int], int] = {}
-    active = np.flatnonzero((st.status == Status.ACTIVE) & (st.kind == UnitKind.DRONE))
+    active = np.flatnonzero((st.status == ACTIVE) & (st.kind == K_DRONE))
     for d in active:
         t = int(st.target[d])
-        if t < 0 or st.status[t] != Status.ACTIVE or not target_in_hex(battle, d):
+        if t < 0 or st.status[t] != ACTIVE or not target_in_hex(battle, d):
             continue
         if st.prev_x[d] == st.x[d] and st.prev_z[d] == st.z[d]:
             # the target entered the drone's hex: the shield that faced the drone on entry
@@ -183,15 +183,15 @@ def end_of_impulse(battle: Battle) -> None:
     st = battle.state
     rules = battle.scenario.rules
     now = st.absolute_impulse
-    for d in np.flatnonzero((st.status == Status.ACTIVE) & (st.kind == UnitKind.DRONE)):
+    for d in np.flatnonzero((st.status == ACTIVE) & (st.kind == K_DRONE)):
         reason = None
         if (rules["drone_endurance"] and st.launched_at[d] != NEVER
                 and now - st.launched_at[d] >= 3 * st.impulses_per_turn):
             reason = "FD1.4 endurance of 3 turns ran out"
         launcher, target = st.launcher[d], st.target[d]
-        if launcher >= 0 and st.status[launcher] == Status.DESTROYED:
+        if launcher >= 0 and st.status[launcher] == DESTROYED:
             reason = "D4.41 the controlling ship was destroyed"
-        if target >= 0 and st.status[target] != Status.ACTIVE:
+        if target >= 0 and st.status[target] != ACTIVE:
             reason = "FD1.3 the target is no longer in play"
         if reason:
             st.status[d] = Status.EXPENDED

@@ -25,7 +25,7 @@ import numpy as np
 
 from sfb_env import hexmap, impulse
 from sfb_env.engine import events as ev
-from sfb_env.engine.types import UnitKind
+from sfb_env.engine.types import K_FREIGHTER, K_SHIP
 
 if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
@@ -37,7 +37,7 @@ BOUNDARY_METHODS = ("advanced", "die")
 def has_facing_shields(battle: Battle, unit: int) -> bool:
     """Whether ``unit`` has six directional shields (ships; not drones or pooled freighters)."""
     st = battle.state
-    return st.kind[unit] in (UnitKind.SHIP, UnitKind.FREIGHTER) and not st.shield_pool[unit]
+    return st.kind[unit] in (K_SHIP, K_FREIGHTER) and not st.shield_pool[unit]
 
 
 def struck_shield(battle: Battle, target: int, source: int, range0: bool = False) -> int:

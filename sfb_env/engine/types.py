@@ -34,6 +34,12 @@ class Status(IntEnum):
     UNUSED = 4  # a drone row not launched yet
 
 
+# Plain-int copies for numpy comparisons in the hot path: comparing a numpy value with an
+# IntEnum member makes numpy probe the enum class for the array protocols (slow).
+ACTIVE, DESTROYED, DISENGAGED, EXPENDED, UNUSED = (int(s) for s in Status)
+K_SHIP, K_FREIGHTER, K_DRONE, K_TARGET_DRONE = (int(k) for k in UnitKind)
+
+
 class Maneuver(IntEnum):
     """The maneuver component of an order: what a unit does on its next move."""
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sfb_env.engine.types import Status, UnitKind
+from sfb_env.engine.types import ACTIVE, DESTROYED, DISENGAGED, K_DRONE, UnitKind
 
 if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
@@ -45,13 +45,13 @@ def _battle_drill(battle: Battle, time_up: bool):
     side = battle.scenario.victory["side"]
     ship = _units(battle, side, (UnitKind.SHIP,))
     drones = np.flatnonzero(np.isin(st.kind, (UnitKind.TARGET_DRONE, UnitKind.DRONE)))
-    left_area = bool(np.any(st.status[ship] != Status.ACTIVE))
-    alive = bool(np.any(st.status[drones] == Status.ACTIVE))
+    left_area = bool(np.any(st.status[ship] != ACTIVE))
+    alive = bool(np.any(st.status[drones] == ACTIVE))
     if not (time_up or left_area or not alive):
         return None
     if left_area:
         return _pair(battle, side, "loss", "fail"), "the ship left Area A"
-    if np.all(st.status[drones] == Status.DESTROYED):
+    if np.all(st.status[drones] == DESTROYED):
         return _pair(battle, side, "win", "success"), "all target drones destroyed"
     need = int(battle.scenario.victory.get("pass_damage", 3))
     if np.all(st.damage[drones] >= need):
@@ -64,12 +64,12 @@ def _under_attack(battle: Battle, time_up: bool):
     st = battle.state
     side = battle.scenario.victory["side"]
     ship = _units(battle, side, (UnitKind.SHIP,))
-    drones = np.flatnonzero(st.kind == UnitKind.DRONE)
+    drones = np.flatnonzero(st.kind == K_DRONE)
     if np.any(st.internal[ship] > 0):
         return _pair(battle, side, "loss", "fail"), "the ship took internal damage"
-    if np.any(st.status[ship] != Status.ACTIVE):
+    if np.any(st.status[ship] != ACTIVE):
         return _pair(battle, side, "loss", "fail"), "the ship left the map"
-    if not np.any(st.status[drones] == Status.ACTIVE):
+    if not np.any(st.status[drones] == ACTIVE):
         return _pair(battle, side, "win", "success"), "every drone destroyed or expended"
     if time_up:
         return _pair(battle, side, "draw", "unfinished"), "turn limit reached"
@@ -83,11 +83,11 @@ def _convoy_raid(battle: Battle, time_up: bool):
     convoy = battle.scenario.victory["convoy"]
     ships = _units(battle, raider, (UnitKind.SHIP,))
     freighters = _units(battle, convoy, (UnitKind.FREIGHTER,))
-    if np.any(st.status[freighters] == Status.DISENGAGED):
+    if np.any(st.status[freighters] == DISENGAGED):
         return _pair(battle, raider, "loss", "convoy escaped"), "a freighter left the map"
-    if np.all(st.status[freighters] == Status.DESTROYED):
+    if np.all(st.status[freighters] == DESTROYED):
         return _pair(battle, raider, "win", "convoy destroyed"), "every freighter destroyed"
-    if not np.any(st.status[ships] == Status.ACTIVE):
+    if not np.any(st.status[ships] == ACTIVE):
         return _pair(battle, raider, "loss", "raider gone"), "the raider was destroyed or left"
     if time_up:
         return _pair(battle, raider, "draw", "unfinished"), "turn limit reached"
@@ -98,7 +98,7 @@ def _last_side_standing(battle: Battle, time_up: bool):
     """Generic duel: a side with no ship left in play loses."""
     st = battle.state
     alive = {
-        s: bool(np.any(st.status[_units(battle, s, (UnitKind.SHIP,))] == Status.ACTIVE))
+        s: bool(np.any(st.status[_units(battle, s, (UnitKind.SHIP,))] == ACTIVE))
         for s in battle.scenario.sides
     }
     standing = [s for s, a in alive.items() if a]
@@ -125,12 +125,12 @@ def _duel(battle: Battle, time_up: bool):
     st = battle.state
     sides = battle.scenario.sides
     ships = {s: _units(battle, s, (UnitKind.SHIP,)) for s in sides}
-    standing = [s for s in sides if np.any(st.status[ships[s]] == Status.ACTIVE)]
+    standing = [s for s in sides if np.any(st.status[ships[s]] == ACTIVE)]
     draw = {s: {"result": "draw", "level": "draw"} for s in sides}
     if len(standing) == 1 and len(sides) > 1:
         winner = standing[0]
         losers = np.concatenate([ships[s] for s in sides if s != winner])
-        destroyed = bool(np.any(st.status[losers] == Status.DESTROYED))
+        destroyed = bool(np.any(st.status[losers] == DESTROYED))
         level, how = ("destroyed", "was destroyed") if destroyed else ("disengaged", "left the map")
         others = " and ".join(s for s in sides if s != winner)
         return _pair(battle, winner, "win", level), f"{others} {how}"

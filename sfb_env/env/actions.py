@@ -28,7 +28,6 @@ from sfb_env.engine import Battle, Maneuver, Orders
 from sfb_env.engine.direct_fire import fire_mask
 from sfb_env.engine.types import DIRECT_FIRE, WEAPON_NAMES, Status, WeaponType
 
-
 N_MANEUVERS = len(Maneuver)
 
 

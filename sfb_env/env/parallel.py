@@ -109,7 +109,7 @@ class SFBParallelEnv(ParallelEnv):
 
     # ------------------------------------------------------------------ spaces
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019 - one space object per agent (PettingZoo)
+    @functools.cache  # noqa: B019 - one space object per agent (PettingZoo)
     def observation_space(self, agent: str) -> spaces.Space:
         layout = self._layouts[agent]
         n = obs_mod.observation_size(layout, self.threat_slots)
@@ -118,7 +118,7 @@ class SFBParallelEnv(ParallelEnv):
             "action_mask": spaces.Box(0, 1, shape=(int(layout.nvec.sum()),), dtype=np.int8),
         })
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019
+    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> MaskedMultiDiscrete:
         return MaskedMultiDiscrete(self._layouts[agent].nvec)
 

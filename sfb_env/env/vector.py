@@ -1,9 +1,10 @@
 """A vectorised multi-agent view: ``num_envs`` battles whose learner agents form one batch.
 
-Every (battle, learner agent) pair is a *slot* (``slots[i] = (battle, agent)``). With ``learners="all"`` one shared policy flies every
-ship of every battle (self-play); otherwise the other agents are flown by ``opponents`` (see
-``sfb_env.env.opponents``). Framework-free numpy API, wrapped for SB3 by
-``training.vec_env.SB3VecEnv`` and used as is by ``training/examples``:
+Every (battle, learner agent) pair is a *slot* (``slots[i] = (battle, agent)``). With
+``learners="all"`` one shared policy flies every ship of every battle (self-play); otherwise
+the other agents are flown by ``opponents`` (see ``sfb_env.env.opponents``). Framework-free
+numpy API, wrapped for SB3 by ``training.vec_env.SB3VecEnv`` and used as is by
+``training/examples``:
 
 * ``reset(seed) -> obs (B, n)``; ``action_masks() -> bool (B, m)``;
 * ``step(actions (B, k)) -> obs, rewards (B,), terminated (B,), truncated (B,), infos``.

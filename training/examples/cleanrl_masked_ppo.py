@@ -177,7 +177,7 @@ def main() -> None:
         b_masks = masks.reshape(-1, masks.shape[-1])
         b_actions = actions.reshape(-1, len(nvec))
         b_logprobs, b_advantages = logprobs.reshape(-1), advantages.reshape(-1)
-        b_returns, b_values = returns.reshape(-1), values.reshape(-1)
+        b_returns = returns.reshape(-1)
         b_inds = np.arange(batch_size)
         for _ in range(args.update_epochs):
             np.random.shuffle(b_inds)

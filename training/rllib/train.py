@@ -1,0 +1,137 @@
+"""Multi-agent PPO on sfb-env with RLlib's new API stack, locally or on a Ray cluster.
+
+    python -m training.rllib.train --scenario duel-klingon-vs-federation --policies per-side \
+        --iterations 50 [--address auto | ray://head:10001] [--num-env-runners 4]
+
+The env is RLlib's ``ParallelPettingZooEnv`` over ``sfb_env.parallel_env``; every module is a
+``MaskedPPOTorchRLModule`` (masked logits, see ``training/rllib/masking.py``).
+``--policies shared``: one module flies every ship (``uniform_spaces=True`` pads them to one
+space); ``per-side``: one module per scenario side (``klingon``, ``federation``, ...).
+Checkpoints: ``Algorithm.save_to_path`` under ``--output``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+import ray
+from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+from ray.rllib.env.wrappers.pettingzoo_env import ParallelPettingZooEnv
+from ray.tune.registry import register_env
+
+import sfb_env
+from sfb_env.engine.scenario import load_scenario
+from training.rllib.masking import MaskedPPOTorchRLModule
+
+ENV_NAME = "sfb_v0"
+
+
+def make_env(env_config: dict[str, Any]) -> ParallelPettingZooEnv:
+    """The RLlib env: ``env_config`` = scenario + ``sfb_env.parallel_env`` options."""
+    options = dict(env_config)
+    return ParallelPettingZooEnv(sfb_env.parallel_env(options.pop("scenario"), **options))
+
+
+def side_of(scenario: str) -> dict[str, str]:
+    """Agent id -> side name, from the scenario."""
+    return {u.id: u.side for u in load_scenario(scenario).units if u.controller == "agent"}
+
+
+def build_config(args: argparse.Namespace) -> PPOConfig:
+    shared = args.policies == "shared"
+    env_config = {"scenario": args.scenario, "uniform_spaces": shared, "reward": args.reward}
+    probe = sfb_env.parallel_env(args.scenario, uniform_spaces=shared)
+    sides = side_of(args.scenario)
+    if shared:
+        modules = {"shared": probe.possible_agents[0]}
+
+        def mapping(agent_id: str, *_: Any, **__: Any) -> str:
+            return "shared"
+    else:
+        modules = {}
+        for agent, side in sides.items():
+            modules.setdefault(side, agent)
+
+        def mapping(agent_id: str, *_: Any, **__: Any) -> str:
+            return sides[agent_id]
+    specs = {
+        module: RLModuleSpec(
+            module_class=MaskedPPOTorchRLModule,
+            observation_space=probe.observation_space(agent),
+            action_space=probe.action_space(agent),
+            model_config={"fcnet_hiddens": list(args.hiddens), "vf_share_layers": False},
+        )
+        for module, agent in modules.items()
+    }
+    if not shared:  # a side flies ships of one class only here; refuse silent mismatches
+        for agent, side in sides.items():
+            if probe.action_space(agent) != specs[side].action_space:
+                raise SystemExit(f"side {side!r} has ships with different spaces; use "
+                                 "--policies shared")
+    return (
+        PPOConfig()
+        # RLlib's env checker steps unmasked random actions, which the env refuses (by design)
+        .environment(ENV_NAME, env_config=env_config, disable_env_checking=True)
+        .multi_agent(policies=set(specs), policy_mapping_fn=mapping)
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
+        .env_runners(num_env_runners=args.num_env_runners,
+                     num_envs_per_env_runner=args.envs_per_runner)
+        .training(train_batch_size_per_learner=args.batch, minibatch_size=args.minibatch,
+                  num_epochs=args.epochs, lr=args.lr, gamma=args.gamma,
+                  entropy_coeff=args.entropy)
+        .debugging(seed=args.seed)
+    )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--scenario", default="duel-klingon-vs-federation")
+    parser.add_argument("--policies", choices=("shared", "per-side"), default="per-side")
+    parser.add_argument("--iterations", type=int, default=20)
+    parser.add_argument("--address", help="Ray cluster address (auto, ray://host:10001); "
+                                          "default: a local Ray")
+    parser.add_argument("--num-env-runners", type=int, default=2)
+    parser.add_argument("--envs-per-runner", type=int, default=1)
+    parser.add_argument("--batch", type=int, default=4000, help="train batch per learner")
+    parser.add_argument("--minibatch", type=int, default=500)
+    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--lr", type=float, default=3e-4)
+    parser.add_argument("--gamma", type=float, default=0.99)
+    parser.add_argument("--entropy", type=float, default=0.01)
+    parser.add_argument("--hiddens", type=int, nargs="+", default=[256, 256])
+    parser.add_argument("--reward", default="shaped", choices=("shaped", "sparse"))
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--output", default="runs/rllib", help="checkpoint folder")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    register_env(ENV_NAME, make_env)
+    if args.address:
+        ray.init(address=args.address)
+    else:
+        ray.init(num_cpus=max(2, args.num_env_runners + 1), include_dashboard=False)
+    algo = build_config(args).build_algo()
+    print(f"== RLlib PPO on {args.scenario}, policies {args.policies}: "
+          f"{args.iterations} iterations ==")
+    for i in range(1, args.iterations + 1):
+        result = algo.train()
+        runners = result.get("env_runners", {})
+        returns = runners.get("module_episode_returns_mean", {})
+        print(f"iteration {i}: env steps {result.get('num_env_steps_sampled_lifetime', '?')}, "
+              f"episode return mean {runners.get('episode_return_mean', float('nan')):.3f}, "
+              f"per module {({k: round(float(v), 3) for k, v in returns.items()})}")
+    path = algo.save_to_path(str(Path(args.output).resolve()))
+    print(f"checkpoint: {path}")
+    algo.stop()
+    ray.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
