@@ -231,7 +231,7 @@ class Bridge:
         goal.threat = threat_batteries(d.threat_model)
         heavy = [g for g in live if g.weapon_type in d.heavy and self._ready_in(g, upcoming)]
         goal.band = d.band if heavy or d.reload_band is None else d.reload_band
-        if upcoming <= d.hold_off_turns:
+        if self.turn <= d.hold_off_turns:
             goal.band = d.endgame_band
         if d.early_band is not None and 0 < clock.impulse <= d.early_impulses:
             goal.band = d.early_band
