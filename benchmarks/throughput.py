@@ -42,7 +42,9 @@ def bench_env(scenario: str, steps: int, seed: int = 0):
                 for a in env.agents
             }
             orders = {
-                env._layouts[a].unit: env._layouts[a].to_orders(env.battle, actions[a], env._slots[a])
+                env._layouts[a].unit: env._layouts[a].to_orders(
+                    env.battle, actions[a], env._slots[a]
+                )
                 for a in actions
             }
             recorded.append((episodes, orders))
@@ -74,7 +76,10 @@ def main() -> None:
     env_sps, agent_sps, episodes, recorded = bench_env(args.scenario, args.steps)
     engine_sps = bench_engine(args.scenario, recorded)
     print(f"scenario {args.scenario}: {args.steps} env steps over {episodes} episodes")
-    print(f"env (random-masked actions): {env_sps:,.0f} env steps/s, {agent_sps:,.0f} agent-steps/s")
+    print(
+        f"env (random-masked actions): {env_sps:,.0f} env steps/s, "
+        f"{agent_sps:,.0f} agent-steps/s"
+    )
     print(f"engine alone (same orders):  {engine_sps:,.0f} steps/s")
 
 

@@ -4,9 +4,9 @@ and never takes a masked action (issue 3)."""
 from __future__ import annotations
 
 import numpy as np
+from conftest import require
 
 from sfb_env.env.single import SingleAgentEnv
-from conftest import require
 
 
 class MaskCheckingEnv(SingleAgentEnv):

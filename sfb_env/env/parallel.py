@@ -51,7 +51,8 @@ class SFBParallelEnv(ParallelEnv):
         env = sfb_env.parallel_env(scenario="cth-03", seed=0)
         obs, infos = env.reset(seed=0)
         while env.agents:
-            actions = {a: env.action_space(a).sample(mask=obs[a]["action_mask"]) for a in env.agents}
+            actions = {a: env.action_space(a).sample(mask=obs[a]["action_mask"])
+                       for a in env.agents}
             obs, rewards, terms, truncs, infos = env.step(actions)
     """
 
@@ -80,7 +81,9 @@ class SFBParallelEnv(ParallelEnv):
             raise ValueError(f"unknown render_mode {render_mode!r}")
         if isinstance(reward, str):
             if reward not in REWARDS:
-                raise ValueError(f"unknown reward {reward!r}; expected {list(REWARDS)} or a callable")
+                raise ValueError(
+                    f"unknown reward {reward!r}; expected {list(REWARDS)} or a callable"
+                )
             reward = REWARDS[reward]
         self.scenario = load_scenario(scenario)
         self.render_mode = render_mode
@@ -173,7 +176,9 @@ class SFBParallelEnv(ParallelEnv):
         layout = self._layouts[agent]
         nvec = layout.nvec
         if action.shape != nvec.shape:
-            raise IllegalActionError(agent, "action", -1, f"expected {len(nvec)} components, got shape {action.shape}")
+            raise IllegalActionError(
+                agent, "action", -1, f"expected {len(nvec)} components, got shape {action.shape}"
+            )
         mask_parts = self.action_space(agent).split_mask(self._obs[agent]["action_mask"])
         names = layout.component_names()
         noop = None
