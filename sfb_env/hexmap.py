@@ -32,6 +32,8 @@ from typing import Literal
 
 import numpy as np
 
+from sfb_env.data.ships import ARC_UNION, BASE_ARCS
+
 Parity = Literal["even-down", "odd-down"]
 PARITIES: tuple[str, ...] = ("even-down", "odd-down")
 
@@ -59,17 +61,10 @@ DIR_TO_CUBE = np.array(
     [(0, 1, -1), (1, 0, -1), (1, -1, 0), (0, -1, 1), (-1, 0, 1), (-1, 1, 0)], dtype=np.int64
 )
 
-# (D2.1) The six arcs, each bounded by rows in directions facing+k and facing+k+1.
-BASE_ARCS: tuple[str, ...] = ("RF", "R", "RR", "LR", "L", "LF")
-# (D2.2) Combined arcs as unions of base arcs.
+# (D2.1) The six arcs, each bounded by rows in directions facing+k and facing+k+1, and
+# (D2.2) the combined arcs as unions: one vocabulary, defined with the ship data.
 COMBINED_ARCS: dict[str, tuple[str, ...]] = {
-    "FA": ("LF", "RF"),
-    "FX": ("L", "LF", "RF", "R"),
-    "RA": ("LR", "RR"),
-    "RX": ("L", "LR", "RR", "R"),
-    "LS": ("LF", "L", "LR"),
-    "RS": ("RF", "R", "RR"),
-    "360": BASE_ARCS,
+    name: parts for name, parts in ARC_UNION.items() if name not in BASE_ARCS
 }
 ARC_NAMES: tuple[str, ...] = BASE_ARCS + tuple(COMBINED_ARCS)
 

@@ -39,6 +39,10 @@ def _pair(battle: Battle, side: str, result: str, level: str) -> Outcome:
     }
 
 
+def _draw(battle: Battle) -> Outcome:
+    return {s: {"result": "draw", "level": "draw"} for s in battle.scenario.sides}
+
+
 def _battle_drill(battle: Battle, time_up: bool):
     """Scenario 1: success = all five drones destroyed; pass = every drone took >= 3 points."""
     st = battle.state
@@ -105,16 +109,14 @@ def _last_side_standing(battle: Battle, time_up: bool):
     if len(standing) == 1:
         return _pair(battle, standing[0], "win", "last standing"), f"{standing[0]} holds the field"
     if not standing or time_up:
-        draw = {s: {"result": "draw", "level": "draw"} for s in battle.scenario.sides}
-        return draw, "turn limit reached" if standing else "no ship left"
+        return _draw(battle), "turn limit reached" if standing else "no ship left"
     return None
 
 
 def _sandbox(battle: Battle, time_up: bool):
     """No objective (drills, tests, exercises such as "out of stardock"): ends at the turn limit."""
     if time_up:
-        draw = {s: {"result": "draw", "level": "draw"} for s in battle.scenario.sides}
-        return draw, "turn limit reached"
+        return _draw(battle), "turn limit reached"
     return None
 
 
@@ -126,7 +128,7 @@ def _duel(battle: Battle, time_up: bool):
     sides = battle.scenario.sides
     ships = {s: _units(battle, s, (UnitKind.SHIP,)) for s in sides}
     standing = [s for s in sides if np.any(st.status[ships[s]] == ACTIVE)]
-    draw = {s: {"result": "draw", "level": "draw"} for s in sides}
+    draw = _draw(battle)
     if len(standing) == 1 and len(sides) > 1:
         winner = standing[0]
         losers = np.concatenate([ships[s] for s in sides if s != winner])
