@@ -22,6 +22,7 @@ from agents.gunnery import (
     drone_defence,
     ev_table,
     expected_damage,
+    hit_chance,
 )
 from agents.observation_view import ObservationView, Target, decode
 from sfb_env import hexmap, impulse
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
 DRONE_STRENGTH = 4  # (FD1.54)
 
+STRIPPED = 0.15  # a shield with less than this fraction left counts as down
 SHIP_POINTS = 105.0  # shield boxes + internal boxes of a cadet ship, about (CTH-DATA §9.1)
 INTERNAL_POINTS = 40.0  # internal boxes of a cadet ship, weapons included, about
 SQRT3 = math.sqrt(3.0)
@@ -305,17 +307,39 @@ class Bridge:
                   and t.range <= self.doctrine.drone_defence_range]
         orders = drone_defence(guns, allowed, drones, busy)
         reserved = self._reserve_for_drones([g for g in guns if g.index not in orders], busy)
-        for gun in guns:
+        strip = self._shield_down()
+        clock = self.view.clock
+        chips = 0 if clock.impulse < clock.impulses_per_turn else -len(guns)
+        for gun in sorted(guns, key=lambda g: (g.weapon_type not in PHASERS, g.cost, g.index)):
             if gun.index in orders or gun.index in reserved:
                 continue
             choice = self._gun_target(gun, allowed[gun.index], slots)
-            if choice is not None and self._worth_it(gun, slots[choice], track):
+            if choice is None:
+                continue
+            target = slots[choice]
+            if strip and target is self.target and gun.weapon_type in PHASERS:
+                # (D4.0) the first internal point of each volley destroys a weapon: through a
+                # fallen shield, one phaser per impulse strips a weapon per hit
+                if chips < 1 and hit_chance(gun.weapon_type, target.range) >= 0.5:
+                    orders[gun.index] = choice
+                    chips += 1
+                continue
+            if self._worth_it(gun, target, track):
                 orders[gun.index] = choice
         for index, slot in orders.items():
             self._set(index, slot)
             gun = next(g for g in guns if g.index == index)
             if gun.weapon_type == "photon" and self.action[index] == slot:
                 self.memory.photon_fired[index] = self.turn
+
+    def _shield_down(self) -> bool:
+        """Whether the target's shield toward us is (nearly) gone (freighters: the pool)."""
+        t = self.target
+        if t is None or not self.doctrine.strip_weapons:
+            return False
+        if t.kind == "freighter":
+            return bool(t.shields[0] < STRIPPED)
+        return any(t.shields[k - 1] < STRIPPED for k in t.shields_toward_us)
 
     def _reserve_for_drones(self, guns: list[Gun], busy: set[int]) -> set[int]:
         """Phasers held back for drones that may strike before the phasers can fire again

@@ -47,6 +47,7 @@ class Doctrine:
     drone_launch_range: int = 0  # launch at the target within this range (0 = never)
     drones_per_turn: int = 1
     screen: tuple[str, ...] = ()  # weapons held back for drones while drones are inbound
+    strip_weapons: bool = False  # through a fallen shield, one phaser per impulse
     position_all: bool = False  # the helm counts every live weapon, ready or not
     lead_target: float = 1.0  # share of the target's observed speed the helm projects ahead
     drone_defence_range: int = 2  # shoot drones aimed at us this close (0 = never)

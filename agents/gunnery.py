@@ -48,6 +48,12 @@ def expected_damage(weapon_type: str, rng: int, vs_drone: bool = False) -> float
     return float(np.mean(outcomes)) if outcomes else 0.0
 
 
+def hit_chance(weapon_type: str, rng: int) -> float:
+    """Chance that one shot at ``rng`` scores at least one point."""
+    outcomes = damage_outcomes(weapon_type, rng)
+    return sum(d > 0 for d in outcomes) / 6.0 if outcomes else 0.0
+
+
 @cache
 def ev_table(weapon_type: str, size: int = 64) -> np.ndarray:
     """Expected damage by range 0..size-1 (read-only)."""
