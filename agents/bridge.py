@@ -131,10 +131,11 @@ class Bridge:
         self.target = self._primary()
         self._learn_turn_mode()
         speed = self._speed()
-        maneuver, track = self._steer(speed)
+        self.plan = self._steer(speed)
+        maneuver = self.plan.maneuver
         self._set(self.layout.speed, speed)
         self._set(self.layout.maneuver, maneuver)
-        self._fire(track)
+        self._fire(self.plan.track)
         self._launch()
         return self.action
 
@@ -189,7 +190,7 @@ class Bridge:
         want = d.cruise_speed
         return min(allowed, key=lambda s: (abs(s - want), -s)) if allowed else 0
 
-    def _steer(self, speed: int) -> tuple[int, list[tuple[int, int]]]:
+    def _steer(self, speed: int) -> helm.Plan:
         clock = self.view.clock
         ipt = clock.impulses_per_turn
         schedule = []
@@ -203,19 +204,19 @@ class Bridge:
             schedule.append(bool(current) and impulse.moves_on(current, i, ipt))
         turn_mode = self.memory.turn_mode.get(speed, 1)
         allowed = self.allowed[self.layout.maneuver]
-        maneuver, track = helm.plan(self.pose, self.area, schedule, allowed, turn_mode,
-                                     self._goal())
-        if maneuver not in allowed:
-            maneuver = next((m for m in (1, 0, 2, 3) if m in allowed), 0)
-        return maneuver, track
+        plan = helm.plan(self.pose, self.area, schedule, allowed, turn_mode, self._goal())
+        if plan.maneuver not in allowed:
+            fallback = next((m for m in (1, 0, 2, 3) if m in allowed), 0)
+            plan = helm.Plan(fallback, plan.track, plan.drone_strikes)
+        return plan
 
     def _goal(self) -> helm.Goal:
         d = self.doctrine
         goal = helm.Goal(target=None, **d.weights)
         shields = np.asarray(d.shields, dtype=np.float64)
         goal.shield_value = shields / shields.max() * self.view.own.shields
-        goal.drones = tuple(self._locate(t) for t in self.view.targets
-                            if t.kind == "drone" and t.seeking_us)
+        goal.drones = tuple((*self._locate(t), (self.pose.facing + t.relative_facing) % 6)
+                            for t in self._inbound())
         if self.target is None:
             return goal
         goal.target = self._locate(self.target)
@@ -331,6 +332,10 @@ class Bridge:
             gun = next(g for g in guns if g.index == index)
             if gun.weapon_type == "photon" and self.action[index] == slot:
                 self.memory.photon_fired[index] = self.turn
+
+    def _inbound(self) -> list[Target]:
+        """Drones aimed at us, in target-slot order (the helm's drone order)."""
+        return [t for t in self.view.targets if t.kind == "drone" and t.seeking_us]
 
     def _shield_down(self) -> bool:
         """Whether the target's shield toward us is (nearly) gone (freighters: the pool)."""

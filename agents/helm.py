@@ -59,10 +59,19 @@ class Goal:
     band_weight: float = 0.3
     shield_value: np.ndarray = field(default_factory=lambda: np.ones(6))  # own shields #1..#6
     shield_weight: float = 0.5
-    drones: tuple[tuple[int, int], ...] = ()  # axial hexes of drones aimed at us
+    drones: tuple[tuple[int, int, int], ...] = ()  # drones aimed at us: axial hex, facing
     drone_weight: float = 0.5  # share of a warhead counted per drone predicted to strike
     edge_weight: float = 2.0
     discount: float = 0.9
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The helm's order and what it expects along its best sequence of moves."""
+
+    maneuver: int  # 0 = none (the ship does not move on the next impulse)
+    track: list[tuple[int, int]]  # per impulse: target range, our base arcs holding it
+    drone_strikes: list[int | None]  # per drone of the goal: impulse index it strikes, or None
 
 
 def plan(
@@ -72,9 +81,10 @@ def plan(
     allowed_first: set[int],
     turn_mode: int,
     goal: Goal,
-) -> tuple[int, list[tuple[int, int]]]:
-    """The best first maneuver and, over the horizon, the target's predicted range and the
-    base arcs (``hexmap.ARC_BITS``) of ours that hold it, along the best sequence.
+) -> Plan:
+    """The best first maneuver and, along the best sequence over the horizon, the target's
+    predicted range and the base arcs (``hexmap.ARC_BITS``) of ours that hold it, and when
+    each drone aimed at us would strike.
 
     ``schedule[t]``: whether the ship moves on the t-th next impulse; ``allowed_first``: the
     maneuvers the mask allows on the next impulse. The maneuver is 0 (none) when the ship does
@@ -88,11 +98,14 @@ def plan(
     score = np.zeros(1)
     ranges = np.zeros((1, 0), dtype=np.int64)
     arcs = np.zeros((1, 0), dtype=np.int64)
-    struck = np.zeros((1, len(goal.drones)), dtype=bool)
+    k = len(goal.drones)
+    drones = np.array(goal.drones, dtype=np.int64).reshape(1, k, 3)
+    strike = np.full((1, k), -1, dtype=np.int64)
     for t, moves in enumerate(schedule):
         if moves:
             rows, x, z, f, s = _expand(x, z, f, s, turn_mode, allowed_first if t == 0 else None)
-            first, score, struck = first[rows], score[rows], struck[rows]
+            first, score = first[rows], score[rows]
+            drones, strike = drones[rows], strike[rows]
             ranges, arcs = ranges[rows], arcs[rows]
             if t == 0:
                 first = _first_choice(f, pose.facing)
@@ -107,13 +120,39 @@ def plan(
             arcs = np.column_stack([arcs, ours])
             batteries = goal.offense_now if t < goal.turn_left else goal.offense_next
             score = score + weight * _value(goal, batteries, x, z, f, tx, tz, rng, ours)
-        for k, (dx, dz) in enumerate(goal.drones):  # closes one hex per impulse (FD1.1)
-            hit = (hexmap.distance_np(x, z, dx, dz) <= t + 1) & ~struck[:, k]
-            struck[:, k] |= hit
-            score = score - weight * goal.drone_weight * DRONE_WARHEAD * hit
+        if k:
+            drones, hit = _move_drones(drones, strike < 0, x, z)
+            strike[hit] = t
+            score = score - weight * goal.drone_weight * DRONE_WARHEAD * hit.sum(axis=1)
         score = score - weight * goal.edge_weight * _edge_pressure(area, x, z, f, turn_mode, s)
     best = int(np.lexsort((first, -score))[0])
-    return int(first[best]), list(zip(ranges[best].tolist(), arcs[best].tolist(), strict=True))
+    track = list(zip(ranges[best].tolist(), arcs[best].tolist(), strict=True))
+    strikes = [int(v) if v >= 0 else None for v in strike[best]]
+    return Plan(int(first[best]), track, strikes)
+
+
+def _move_drones(drones: np.ndarray, live: np.ndarray, x, z) -> tuple[np.ndarray, np.ndarray]:
+    """Every live drone's move after ours (F2.0 robot rule: straight unless a 60° turn is
+    strictly closer; a tie turns left here); returns the drones and which struck us (F2.1)."""
+    dx, dz, df = drones[..., 0], drones[..., 1], drones[..., 2]
+    sx, sz = x[:, None], z[:, None]
+    entered = (dx == sx) & (dz == sz)  # we moved into its hex: it strikes without moving
+    options = []
+    for turn in (0, -1, 1):
+        nf = (df + turn) % 6
+        nx, nz = hexmap.neighbor_np(dx, dz, nf)
+        options.append((nx, nz, nf, hexmap.distance_np(nx, nz, sx, sz)))
+    (ax, az, af, ad), (lx, lz, lf, ld), (rx, rz, rf, rd) = options
+    left = (ld < ad) & (ld <= rd)
+    right = (rd < ad) & ~left
+    nx = np.where(left, lx, np.where(right, rx, ax))
+    nz = np.where(left, lz, np.where(right, rz, az))
+    nf = np.where(left, lf, np.where(right, rf, af))
+    move = live & ~entered
+    out = np.stack([np.where(move, nx, dx), np.where(move, nz, dz),
+                    np.where(move, nf, df)], axis=-1)
+    hit = live & (entered | ((nx == sx) & (nz == sz)))
+    return out, hit
 
 
 def _expand(x, z, f, s, turn_mode: int, allowed: set[int] | None):

@@ -120,6 +120,10 @@ class _Plain:
 def _play(env: SFBParallelEnv, stepper: Any, policies: Mapping[str, Any]) -> Iterator[None]:
     """Reset, then step until no agent is left; yields after the reset and each step."""
     obs, _ = stepper.reset()
+    from agents.base import bind_policy
+
+    for agent, policy in policies.items():  # captains read their ship's action components
+        bind_policy(policy, env, agent)
     yield
     while env.agents:
         actions = {a: policies[a].act(obs[a], env.action_space(a)) for a in env.agents}
