@@ -64,3 +64,12 @@ def test_replay_command_refuses_a_replay_of_another_version(tmp_path, capsys):
     capsys.readouterr()
     assert cli.main(["replay", str(path)]) == 1
     assert "version 99" in capsys.readouterr().err
+
+
+def test_play_binds_a_doctrine_captain_to_its_ship(tmp_path, capsys):
+    replay_path = tmp_path / "doctrine.jsonl"
+    assert cli.main(["play", "cth-03", "--blue", "klingon-doctrine", "--seed", "0",
+                     "--replay", str(replay_path)]) == 0
+    out = capsys.readouterr().out
+    assert "klingon-doctrine" in out
+    assert replay_path.exists()
