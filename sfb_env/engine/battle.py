@@ -66,6 +66,11 @@ class Battle:
         self.max_turns = max_turns or scenario.turn_limit or DEFAULT_MAX_TURNS
         self.quarter_turn = impulse.quarter_turn(scenario.impulses_per_turn)
         self.side_index = {s: i for i, s in enumerate(scenario.sides)}
+        # every hex of the play area: axial (x, z) -> label (labels and bounds in one lookup)
+        self.area_labels = {
+            hexmap.label_to_axial(label, scenario.parity): label
+            for label in scenario.map_area.labels()
+        }
         self.reset(seed)
 
     # ------------------------------------------------------------------ building
@@ -210,7 +215,11 @@ class Battle:
     def label(self, unit: int) -> str:
         """The hex label of a unit."""
         st = self.state
-        return hexmap.axial_to_label(int(st.x[unit]), int(st.z[unit]), self.scenario.parity)
+        return self.area_labels[(int(st.x[unit]), int(st.z[unit]))]
+
+    def in_area(self, x: int, z: int) -> bool:
+        """Whether the axial hex (x, z) lies in the scenario's play area."""
+        return (int(x), int(z)) in self.area_labels
 
     def weapons_of(self, unit: int) -> np.ndarray:
         """Weapon rows of a unit."""

@@ -81,7 +81,7 @@ def move_unit(battle: Battle, unit: int, maneuver: Maneuver) -> None:
     nx, nz = hexmap.neighbor_np(st.x[unit], st.z[unit], st.facing[unit])
     src = battle.label(unit)
     facing = hexmap.DIRECTION_LETTERS[int(st.facing[unit])]
-    if not battle.scenario.map_area.contains_axial_np(nx, nz, battle.scenario.parity):
+    if not battle.in_area(nx, nz):
         st.status[unit] = Status.DISENGAGED
         battle.log(ev.LeftMap(st.turn, st.impulse, battle.unit_ids[unit], src, facing))
         return
