@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 DRONE_STRENGTH = 4  # (FD1.54)
 
+FIRST_PHOTON_TURN = 2  # (SCENARIOS §2.1) Chief Engineer: no photon fires on turn 1
 STRIPPED = 0.15  # a shield with less than this fraction left counts as down
 SHIP_POINTS = 105.0  # shield boxes + internal boxes of a cadet ship, about (CTH-DATA §9.1)
 INTERNAL_POINTS = 40.0  # internal boxes of a cadet ship, weapons included, about
@@ -193,18 +194,27 @@ class Bridge:
     def _steer(self, speed: int) -> helm.Plan:
         clock = self.view.clock
         ipt = clock.impulses_per_turn
-        schedule = []
+        schedule, scale = [], []
         i, current = clock.impulse, self.view.own.speed
+        turn = self.turn
         if i in (0, ipt):
-            i, current = 0, speed
+            i, current, turn = 0, speed, turn + (i == ipt)
         for _ in range(self.captain.horizon):
             i += 1
             if i > ipt:
-                i, current = 1, speed
+                i, current, turn = 1, speed, turn + 1
             schedule.append(bool(current) and impulse.moves_on(current, i, ipt))
+            # (SCENARIOS §2.1) photons open fire on turn 2: its first impulses are the danger
+            opening = (turn == FIRST_PHOTON_TURN or (
+                self.doctrine.opening_every and turn > FIRST_PHOTON_TURN
+                and (turn - FIRST_PHOTON_TURN) % self.doctrine.opening_every == 0)
+            ) and i <= self.doctrine.opening_impulses
+            scale.append(self.doctrine.opening_threat if opening else 1.0)
         turn_mode = self.memory.turn_mode.get(speed, 1)
         allowed = self.allowed[self.layout.maneuver]
-        plan = helm.plan(self.pose, self.area, schedule, allowed, turn_mode, self._goal())
+        goal = self._goal()
+        goal.threat_scale = tuple(scale)
+        plan = helm.plan(self.pose, self.area, schedule, allowed, turn_mode, goal)
         if plan.maneuver not in allowed:
             fallback = next((m for m in (1, 0, 2, 3) if m in allowed), 0)
             plan = helm.Plan(fallback, plan.track, plan.drone_strikes)
@@ -302,14 +312,18 @@ class Bridge:
         allowed = {g.index: self.allowed[g.index] - {0} for g in guns}
         busy = {g.index for g in guns
                 if self.target is not None and self.target.slot in allowed[g.index]}
-        drones = [(t.slot, t.range, DRONE_STRENGTH - round(DRONE_STRENGTH * t.damage))
-                  for t in self.view.targets
-                  if t.kind == "drone" and t.seeking_us
-                  and t.range <= self.doctrine.drone_defence_range]
-        orders = drone_defence(guns, allowed, drones, busy)
-        reserved = self._reserve_for_drones([g for g in guns if g.index not in orders], busy)
-        strip = self._shield_down()
+        inbound = self._inbound()
+        strikes = dict(zip((t.slot for t in inbound), self.plan.drone_strikes, strict=False))
         clock = self.view.clock
+        left = clock.impulses_per_turn - clock.impulse
+        urgent = [t for t in inbound if t.range <= self.doctrine.drone_defence_range
+                  and (t.range <= 1 or strikes.get(t.slot) in (0, 1))]
+        orders = drone_defence(guns, allowed, [_drone(t) for t in urgent], busy)
+        coming = sum(1 for t in inbound if t not in urgent
+                     and strikes.get(t.slot) is not None and strikes[t.slot] < left)
+        reserved = self._reserve_for_drones([g for g in guns if g.index not in orders], busy,
+                                            coming)
+        strip = self._shield_down()
         chips = 0 if clock.impulse < clock.impulses_per_turn else -len(guns)
         for gun in sorted(guns, key=lambda g: (g.weapon_type not in PHASERS, g.cost, g.index)):
             if gun.index in orders or gun.index in reserved:
@@ -327,6 +341,10 @@ class Bridge:
                 continue
             if self._worth_it(gun, target, track):
                 orders[gun.index] = choice
+        if left == 0:  # use it or lose it (E1.5): spare phasers at drones still inbound
+            spare = [g for g in guns if g.index not in orders]
+            late = [_drone(t) for t in inbound if t.range <= 3]
+            orders.update(drone_defence(spare, allowed, late, at_least=0.3))
         for index, slot in orders.items():
             self._set(index, slot)
             gun = next(g for g in guns if g.index == index)
@@ -346,21 +364,18 @@ class Bridge:
             return bool(t.shields[0] < STRIPPED)
         return any(t.shields[k - 1] < STRIPPED for k in t.shields_toward_us)
 
-    def _reserve_for_drones(self, guns: list[Gun], busy: set[int]) -> set[int]:
-        """Phasers held back for drones that may strike before the phasers can fire again
-        (next turn, E1.5): one per drone (two Ph-3s), those not bearing on the target first;
-        the doctrine's screen weapons whenever a drone is inbound."""
-        clock = self.view.clock
-        left = clock.impulses_per_turn - clock.impulse
-        inbound = [t.range for t in self.view.targets if t.kind == "drone" and t.seeking_us]
+    def _reserve_for_drones(self, guns: list[Gun], busy: set[int], coming: int) -> set[int]:
+        """Phasers held back for the ``coming`` drones the helm expects to strike before the
+        phasers can fire again (next turn, E1.5): one per drone (two Ph-3s), those not bearing
+        on the target first; the doctrine's screen weapons whenever a drone is inbound."""
         phasers = sorted((g for g in guns if g.weapon_type in PHASERS),
                          key=lambda g: (g.index in busy, g.cost, g.index))
-        reserved = {g.index for g in phasers if inbound and g.weapon_type in self.doctrine.screen}
-        reach = self.doctrine.drone_closing * left + self.doctrine.drone_defence_range
-        soon = sum(1 for r in inbound if r <= reach) if self.doctrine.drone_defence_range else 0
-        need = sum(2 if g.weapon_type == "ph-3" else 1 for g in phasers[:soon])
-        for g in phasers[:need]:
-            reserved.add(g.index)
+        reserved = {g.index for g in phasers
+                    if self._inbound() and g.weapon_type in self.doctrine.screen}
+        if not self.doctrine.drone_defence_range:
+            return reserved
+        need = sum(2 if g.weapon_type == "ph-3" else 1 for g in phasers[:coming])
+        reserved.update(g.index for g in phasers[:need])
         return reserved
 
     def _gun_target(self, gun: Gun, allowed: set[int], slots: dict[int, Target]) -> int | None:
@@ -414,3 +429,8 @@ def _ring(r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     dx, dz = dx[keep], dz[keep]
     cx, cy = 1.5 * dx, SQRT3 * (dz + dx / 2.0)
     return dx, dz, np.arctan2(cx, -cy)
+
+
+def _drone(t: Target) -> tuple[int, int, int]:
+    """A drone target as ``(slot, range, strength left)`` for ``drone_defence``."""
+    return t.slot, t.range, DRONE_STRENGTH - round(DRONE_STRENGTH * t.damage)

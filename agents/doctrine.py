@@ -51,8 +51,10 @@ class Doctrine:
     position_all: bool = False  # the helm counts every live weapon, ready or not
     lead_target: float = 1.0  # share of the target's observed speed the helm projects ahead
     drone_defence_range: int = 2  # shoot drones aimed at us this close (0 = never)
-    drone_closing: float = 2.0  # hexes per impulse a drone is assumed to close (reserve)
     cruise_speed: int = 8
+    opening_threat: float = 1.0  # threat multiplier on the first impulses of turn 2
+    opening_impulses: int = 3
+    opening_every: int = 0  # repeat the opening caution every this many turns (0 = once)
     early_band: tuple[int, int] | None = None  # range to keep early in each turn
     early_impulses: int = 0
     hold_off_turns: int = 0  # keep to the endgame band on the first turns

@@ -55,6 +55,8 @@ class Goal:
     offense_weight: float = 0.25
     threat: tuple[Battery, ...] = ()  # the target's weapons (arcs seen from the target)
     threat_weight: float = 0.25
+    threat_scale: tuple[float, ...] = ()  # threat multiplier per horizon impulse (1 if absent)
+    threat_spread: float = 0.0  # share of the threat taken with the target turned 60° each way
     band: tuple[int, int] = (2, 4)  # preferred range
     band_weight: float = 0.3
     shield_value: np.ndarray = field(default_factory=lambda: np.ones(6))  # own shields #1..#6
@@ -119,7 +121,8 @@ def plan(
             ranges = np.column_stack([ranges, rng])
             arcs = np.column_stack([arcs, ours])
             batteries = goal.offense_now if t < goal.turn_left else goal.offense_next
-            score = score + weight * _value(goal, batteries, x, z, f, tx, tz, rng, ours)
+            scale = goal.threat_scale[t] if t < len(goal.threat_scale) else 1.0
+            score = score + weight * _value(goal, batteries, x, z, f, tx, tz, rng, ours, scale)
         if k:
             drones, hit = _move_drones(drones, strike < 0, x, z)
             strike[hit] = t
@@ -193,13 +196,16 @@ def _fire(batteries: Sequence[Battery], arcs: np.ndarray, rng: np.ndarray) -> np
     return total
 
 
-def _value(goal: Goal, batteries, x, z, f, tx, tz, rng, ours) -> np.ndarray:
+def _value(goal: Goal, batteries, x, z, f, tx, tz, rng, ours, scale: float) -> np.ndarray:
     lo, hi = goal.band
     band = np.where(rng < lo, lo - rng, np.where(rng > hi, rng - hi, 0))
     value = -goal.band_weight * band
     value = value + goal.offense_weight * _fire(batteries, ours, rng)
-    theirs = hexmap.arc_bits_np(tx, tz, goal.target_facing, x, z)
-    value = value - goal.threat_weight * _fire(goal.threat, theirs, rng)
+    spread = goal.threat_spread  # the target may turn before it fires
+    for turn, share in ((0, 1.0 - 2 * spread), (-1, spread), (1, spread)):
+        if share:
+            theirs = hexmap.arc_bits_np(tx, tz, (goal.target_facing + turn) % 6, x, z)
+            value = value - scale * share * goal.threat_weight * _fire(goal.threat, theirs, rng)
     bits = hexmap.shield_bits_np(x, z, f, tx, tz)
     struck = ((bits[:, None] >> np.arange(6)) & 1).astype(bool)
     shield = np.where(struck, goal.shield_value[None, :], 0.0).max(axis=1)
