@@ -110,8 +110,8 @@ def load_policy(spec: str) -> Policy:
             obj = getattr(obj, part)
     except (ImportError, AttributeError) as exc:
         raise ValueError(f"cannot load policy {spec!r}: {exc}") from exc
-    if not hasattr(obj, "act") and callable(obj):
-        obj = obj()
+    if isinstance(obj, type) or (not hasattr(obj, "act") and callable(obj)):
+        obj = obj()  # a class or a factory
     if not (callable(getattr(obj, "act", None)) and callable(getattr(obj, "reset", None))):
         raise ValueError(f"policy {spec!r} does not provide reset(seed) and act(obs, space)")
     return obj

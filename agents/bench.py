@@ -167,25 +167,28 @@ def policy_seed(seed: int, k: int) -> int:
     return int(np.random.SeedSequence([seed, k]).generate_state(1)[0])
 
 
-def check_action(policy: str, agent: str, env: Any, action: Any, mask: np.ndarray) -> np.ndarray:
-    """``action`` as an int64 vector, or ``PolicyActionError`` if the mask forbids any part."""
+def check_action(
+    policy: str, agent: str, env: Any, action: Any, mask: np.ndarray, where: str = ""
+) -> np.ndarray:
+    """``action`` as an int64 vector, or ``PolicyActionError`` if the mask forbids any part
+    (``where``: the game, for the message)."""
     space = env.action_space(agent)
     nvec = np.asarray(space.nvec)
     try:
         action = np.asarray(action, dtype=np.int64).reshape(-1)
     except (TypeError, ValueError) as exc:
-        raise PolicyActionError(f"policy {policy!r} flying {agent!r} returned {action!r}: "
+        raise PolicyActionError(f"policy {policy!r} flying {agent!r}{where} returned {action!r}: "
                                 f"not an integer vector ({exc})") from exc
     if action.shape != nvec.shape:
-        raise PolicyActionError(f"policy {policy!r} flying {agent!r} returned an action of shape "
-                                f"{action.shape}; its space needs {nvec.shape}")
+        raise PolicyActionError(f"policy {policy!r} flying {agent!r}{where} returned an action "
+                                f"of shape {action.shape}; its space needs {nvec.shape}")
     names = [c["name"] for c in env.action_components(agent)]
     for name, value, part in zip(names, action, space.split_mask(mask), strict=True):
         if not (0 <= value < len(part) and part[value]):
             reasons = env.mask_reasons(agent).get(name, {}) if 0 <= value < len(part) else {}
             rule = reasons.get(int(value), f"value outside 0..{len(part) - 1}")
             raise PolicyActionError(
-                f"policy {policy!r} flying {agent!r} chose {name}={int(value)}, which the "
+                f"policy {policy!r} flying {agent!r}{where} chose {name}={int(value)}, which the "
                 f"action mask forbids ({rule})")
     return action
 
@@ -213,7 +216,9 @@ def play_game(spec: GameSpec) -> GameResult:
             except Exception as exc:
                 raise RuntimeError(f"policy {name!r} flying {agent!r} failed in "
                                    f"{spec.scenario} seed {spec.seed}: {exc}") from exc
-            actions[agent] = check_action(name, agent, env, chosen, obs[agent]["action_mask"])
+            where = f" in {spec.scenario} seed {spec.seed}"
+            actions[agent] = check_action(name, agent, env, chosen, obs[agent]["action_mask"],
+                                          where)
         obs, _, _, _, _ = env.step(actions)
         impulses += 1
     return _score(spec, env, sides[0], impulses)
@@ -272,11 +277,17 @@ def _run_pool(specs: Sequence[GameSpec], workers: int, tick: Callable[[int], Any
     return results
 
 
-def _run_ray(specs: Sequence[GameSpec], address: str, tick: Callable[[int], Any]):
+def require_ray() -> Any:
+    """The ``ray`` module, or a clear error if Ray is not installed (it is optional)."""
     try:
         import ray
     except ImportError as exc:
         raise RuntimeError("--ray needs Ray: pip install 'ray>=2.40' (or the rllib extra)") from exc
+    return ray
+
+
+def _run_ray(specs: Sequence[GameSpec], address: str, tick: Callable[[int], Any]):
+    ray = require_ray()
     ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
     remote = ray.remote(play_game)
     pending = [remote.remote(s) for s in specs]
@@ -288,10 +299,23 @@ def _run_ray(specs: Sequence[GameSpec], address: str, tick: Callable[[int], Any]
     return results
 
 
-def _progress(total: int, enabled: bool):
-    from tqdm import tqdm
+class _NoBar:
+    def update(self, n: int = 1) -> None:
+        del n
 
-    return tqdm(total=total, desc="games", unit="game", disable=not enabled, leave=False)
+    def close(self) -> None:
+        pass
+
+
+def _progress(total: int, enabled: bool):
+    if not enabled:
+        return _NoBar()
+    try:
+        from tqdm import tqdm
+    except ImportError as exc:
+        raise ImportError("progress bars need tqdm: pip install -e '.[bench]' "
+                          "(or pass progress=False / --no-progress)") from exc
+    return tqdm(total=total, desc="games", unit="game", leave=False)
 
 
 # ---------------------------------------------------------------------- statistics
@@ -370,7 +394,10 @@ class Rating:
 def rate(results: Iterable[GameResult]) -> list[Rating]:
     """Ratings from every game in index order (openskill Plackett-Luce); a policy that flies
     both sides of a match is rated as two players, "name (blue)" and "name (red)"."""
-    from openskill.models import PlackettLuce
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError as exc:
+        raise ImportError("ratings need openskill: pip install -e '.[bench]'") from exc
 
     model = PlackettLuce()
     ratings: dict[str, Any] = {}

@@ -317,7 +317,7 @@ class Bridge:
         clock = self.view.clock
         left = clock.impulses_per_turn - clock.impulse
         urgent = [t for t in inbound if t.range <= self.doctrine.drone_defence_range
-                  and (t.range <= 1 or strikes.get(t.slot) in (0, 1))]
+                  and (t.range <= 1 or strikes.get(t.slot) in self.doctrine.drone_urgency)]
         orders = drone_defence(guns, allowed, [_drone(t) for t in urgent], busy)
         coming = sum(1 for t in inbound if t not in urgent
                      and strikes.get(t.slot) is not None and strikes[t.slot] < left)

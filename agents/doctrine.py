@@ -51,6 +51,7 @@ class Doctrine:
     position_all: bool = False  # the helm counts every live weapon, ready or not
     lead_target: float = 1.0  # share of the target's observed speed the helm projects ahead
     drone_defence_range: int = 2  # shoot drones aimed at us this close (0 = never)
+    drone_urgency: tuple[int, ...] = (0, 1)  # ... that the helm sees striking on these impulses
     cruise_speed: int = 8
     opening_threat: float = 1.0  # threat multiplier on the first impulses of turn 2
     opening_impulses: int = 3
@@ -79,7 +80,8 @@ DOCTRINES: dict[str, Doctrine] = {
     # reload; phasers at close range.
     "federation": Doctrine(
         race="federation", band=(4, 6), reload_band=(8, 12), heavy=("photon",),
-        fire_range={"photon": 5, "ph-1": 5},
+        fire_range={"photon": 5, "ph-1": 5}, opening_threat=4.0, opening_impulses=8,
+        endgame_turns=2,
         cruise_speed=8, shields=CADET_SHIELDS["federation"],
     ),
     # More drones than disruptors, a Ph-3 screen: swarm, then close for the Ph-3s.

@@ -41,7 +41,9 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--games must be at least 1")
         for match in matches:
             bench.check_match(match)
-    except ValueError as exc:
+        if args.ray:
+            bench.require_ray()
+    except (ValueError, RuntimeError) as exc:
         print(f"sfb bench: error: {exc}", file=sys.stderr)
         return 2
     workers = args.workers if args.workers is not None else bench.default_workers()
