@@ -254,6 +254,8 @@ class Bridge:
                 goal.band = d.endgame_band
                 goal.threat_weight *= d.endgame_caution
                 goal.offense_weight /= d.endgame_caution
+            elif lead < -d.endgame_margin and d.behind_band is not None:
+                goal.band = d.behind_band  # behind: only damage dealt can still win it
         return goal
 
     def _lead(self) -> float:

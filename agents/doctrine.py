@@ -63,6 +63,7 @@ class Doctrine:
     endgame_margin: float = 5.0  # points ahead that count as a lead
     endgame_band: tuple[int, int] = (10, 16)
     endgame_caution: float = 3.0  # threat weight multiplier (offense divided by it)
+    behind_band: tuple[int, int] | None = None  # in the last turns, behind on points: close in
     threat_model: tuple[tuple[str, str, float], ...] = TYPICAL_ENEMY  # what the enemy carries
     shields: tuple[int, ...] = (1, 1, 1, 1, 1, 1)
     weights: dict[str, float] = field(default_factory=dict)  # helm weights (see helm.Goal)
@@ -81,7 +82,7 @@ DOCTRINES: dict[str, Doctrine] = {
     "federation": Doctrine(
         race="federation", band=(4, 6), reload_band=(8, 12), heavy=("photon",),
         fire_range={"photon": 5, "ph-1": 5}, opening_threat=4.0, opening_impulses=8,
-        endgame_turns=2,
+        hold_photons_past_turn=False, endgame_turns=2, behind_band=(2, 4),
         cruise_speed=8, shields=CADET_SHIELDS["federation"],
     ),
     # More drones than disruptors, a Ph-3 screen: swarm, then close for the Ph-3s.
