@@ -113,8 +113,9 @@ def plot(stats: Sequence[MatchStats], path: Path) -> None:
     ax.bar(x, draws, bottom=wins, color="#9e9e9e", label="draw")
     ax.bar(x, losses, bottom=[w + d for w, d in zip(wins, draws, strict=True)], color="#c62828",
            label="loss")
-    err = [[w - s.win_ci[0] for w, s in zip(wins, stats, strict=True)],
-           [s.win_ci[1] - w for w, s in zip(wins, stats, strict=True)]]
+    # clipped at 0: the Wilson bound at a 0% or 100% rate equals it up to rounding
+    err = [[max(0.0, w - s.win_ci[0]) for w, s in zip(wins, stats, strict=True)],
+           [max(0.0, s.win_ci[1] - w) for w, s in zip(wins, stats, strict=True)]]
     ax.errorbar(x, wins, yerr=err, fmt="none", ecolor="black", capsize=4, label="win 95% CI")
     ax.set_xticks(list(x), labels, fontsize=7, rotation=30, ha="right")
     ax.set_ylim(0, 1)

@@ -163,3 +163,17 @@ def test_sb3_checkpoint_flies_a_side(tmp_path):
         bench.plan_games([bench.Match(DUEL, str(path), "random")], games=1, seed=0),
         progress=False)
     assert games[0].blue == str(path) and games[0].impulses > 0
+
+
+@pytest.mark.parametrize("wins", [0, 200])
+def test_plot_draws_a_match_won_or_lost_every_time(tmp_path, wins):
+    """A 0% or 100% win rate: the Wilson bound equals the rate up to rounding (no negative
+    error bar)."""
+    from agents.bench_report import plot
+
+    n = 200
+    stats = bench.MatchStats(DUEL, "a", "b", n, wins, 0, n - wins, wins / n,
+                             bench.wilson(wins, n), 0.0, bench.wilson(0, n),
+                             (n - wins) / n, bench.wilson(n - wins, n), 1.0, 1.0, 48.0, 6.0)
+    plot([stats, stats], tmp_path / "winrates.png")
+    assert (tmp_path / "winrates.png").read_bytes()[:4] == b"\x89PNG"
