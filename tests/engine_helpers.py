@@ -17,6 +17,10 @@ MANEUVERS = {
     "L": Maneuver.TURN_LEFT,
     "R": Maneuver.TURN_RIGHT,
     "-": Maneuver.NONE,
+    "<": Maneuver.SIDESLIP_LEFT,  # (C4) with rules.sideslip
+    ">": Maneuver.SIDESLIP_RIGHT,
+    "TL": Maneuver.TACTICAL_LEFT,  # (C5) with rules.tactical_maneuvers
+    "TR": Maneuver.TACTICAL_RIGHT,
 }
 
 
@@ -106,9 +110,11 @@ def orders(
     launch: Mapping[str, str] | None = None,
     speed: int | None = None,
     unit_id: str | None = None,
+    tactical: bool = False,
 ) -> Orders:
     """Orders with weapons named by mount id (``PH1-1``) and targets by unit id."""
-    out = Orders(maneuver=MANEUVERS[maneuver] if maneuver else Maneuver.NONE, speed=speed)
+    out = Orders(maneuver=MANEUVERS[maneuver] if maneuver else Maneuver.NONE, speed=speed,
+                 tactical=tactical)
     for table, given in ((out.fire, fire), (out.launch, launch)):
         for mount, target in (given or {}).items():
             owner, _, m = mount.rpartition(".")
@@ -162,10 +168,12 @@ def facing_of(b: Battle, uid: str) -> str:
 
 
 def _stays_on_map(b: Battle, u: int, m: Maneuver) -> bool:
-    if m == Maneuver.NONE:
+    if m in (Maneuver.NONE, Maneuver.TACTICAL_LEFT, Maneuver.TACTICAL_RIGHT):
         return True
     st = b.state
-    f = (int(st.facing[u]) + {Maneuver.TURN_LEFT: -1, Maneuver.TURN_RIGHT: 1}.get(m, 0)) % 6
+    turn = {Maneuver.TURN_LEFT: -1, Maneuver.TURN_RIGHT: 1,
+            Maneuver.SIDESLIP_LEFT: -1, Maneuver.SIDESLIP_RIGHT: 1}.get(m, 0)
+    f = (int(st.facing[u]) + turn) % 6
     nx, nz = hexmap.neighbor_np(st.x[u], st.z[u], f)
     return bool(b.scenario.map_area.contains_axial_np(nx, nz, b.scenario.parity))
 
@@ -183,7 +191,7 @@ def random_orders(b: Battle, g: np.random.Generator) -> dict[int, Orders]:
             speeds = list(b.speed_range(u))
             speed = int(speeds[g.integers(len(speeds))])
         blocked = b.maneuver_blockers(u) if speed is None else b.maneuver_blockers(u, speed)
-        legal = [m for m in Maneuver if m not in blocked]
+        legal = [m for m in b.maneuvers if m not in blocked]  # the scenario's values
         safe = [m for m in legal if _stays_on_map(b, u, m)]
         pool = safe if safe and g.random() > 0.005 else legal
         order = Orders(maneuver=pool[int(g.integers(len(pool)))], speed=speed)

@@ -28,6 +28,7 @@ from sfb_env.engine import damage, direct_fire, movement, procedure, seeking
 from sfb_env.engine.events import Event
 from sfb_env.engine.scenario import Scenario, load_scenario
 from sfb_env.engine.types import (
+    MAX_WARP_TACTICAL,
     N_BOX,
     NEVER,
     WEAPON_KEYS,
@@ -67,6 +68,7 @@ class Battle:
         self.quarter_turn = impulse.quarter_turn(scenario.impulses_per_turn)
         self.side_index = {s: i for i, s in enumerate(scenario.sides)}
         # every hex of the play area: axial (x, z) -> label (labels and bounds in one lookup)
+        self.maneuvers = movement.maneuvers_in_use(scenario.rules)  # C4 / C5 switches
         self.area_labels = {
             hexmap.label_to_axial(label, scenario.parity): label
             for label in scenario.map_area.labels()
@@ -164,6 +166,11 @@ class Battle:
         st.prev_x, st.prev_z, st.prev_facing = st.x.copy(), st.z.copy(), st.facing.copy()
         st.speed = np.array([r["speed"] for r in rows], dtype=i64)
         st.straight = np.full(n, movement.SATISFIED, dtype=i64)  # (C3.43)
+        st.slip = np.full(n, movement.SATISFIED, dtype=i64)  # (C3.43) slip mode satisfied too
+        st.tactical = np.zeros(n, dtype=bool)
+        st.tac_earned = np.zeros(n, dtype=bool)
+        st.tac_sublight = np.zeros(n, dtype=bool)
+        st.previous_speed = st.speed.copy()
         st.shields = np.zeros((n, 6), dtype=i64)
         st.shield_pool = np.zeros(n, dtype=bool)
         st.boxes = np.zeros((n, N_BOX), dtype=i64)
@@ -261,6 +268,23 @@ class Battle:
             rule = "B2.0 speed is set only at Energy Allocation (scenario 3, last impulse)"
         return {s: rule for s in range(top + 1) if s not in allowed}
 
+    def tactical_plot_blockers(self, unit: int) -> dict[int, str]:
+        """TAC plots (``Orders.tactical``) with 0..4 warp tactical maneuvers the unit may not
+        order now, with the rule (scenario rule ``tactical_maneuvers``; plotted where speed is
+        chosen, C5.23; at most four, C5.22, and no more than the speed chart allows, C1.42)."""
+        rules = self.scenario.rules
+        out = {}
+        for n in range(MAX_WARP_TACTICAL + 1):
+            if not rules["tactical_maneuvers"]:
+                out[n] = ("C5.0 tactical maneuvers are not in use in this scenario "
+                          "(rules.tactical_maneuvers)")
+            elif not self.speed_choice_open():
+                out[n] = ("B2.0 tactical maneuvers are plotted only at Energy Allocation "
+                          "(speed choice, last impulse)")
+            elif n > int(rules["max_speed"]):
+                out[n] = f"C1.42 {n} warp tactical maneuvers exceed the maximum speed"
+        return out
+
     def maneuver_blockers(self, unit: int, speed: int | None = None) -> dict[Maneuver, str]:
         """Forbidden maneuvers for the unit's next move, with the rule (see ``movement``).
 
@@ -279,7 +303,7 @@ class Battle:
         per_speed = [self.maneuver_blockers(unit, s) for s in speeds]
         return {
             m: per_speed[0].get(m) or next(b[m] for b in per_speed if m in b)
-            for m in Maneuver
+            for m in self.maneuvers
             if all(m in b for b in per_speed)
         }
 
@@ -301,7 +325,13 @@ class Battle:
             name = self.unit_ids[unit] if 0 <= unit < len(self.unit_ids) else str(unit)
             if unit not in agents:
                 raise IllegalOrderError(name, "unit", unit, "B2.0 not a unit a player commands now")
-            if order.speed is not None:
+            if order.tactical:
+                n = int(st.speed[unit]) if order.speed is None else order.speed
+                blocked_tac = self.tactical_plot_blockers(unit)
+                if n in blocked_tac or not 0 <= n <= MAX_WARP_TACTICAL:
+                    rule = blocked_tac.get(n, "C5.22 at most four warp tactical maneuvers")
+                    raise IllegalOrderError(name, "tactical", n, rule)
+            elif order.speed is not None:
                 blocked_speed = self.speed_blockers(unit)
                 top = self.scenario.rules["max_speed"]
                 if order.speed in blocked_speed or not 0 <= order.speed <= top:
@@ -309,13 +339,24 @@ class Battle:
                     raise IllegalOrderError(name, "speed", order.speed, rule)
             if self.speed_choice_open():
                 speed = int(st.speed[unit]) if order.speed is None else int(order.speed)
-                if movement.moves_next(self, unit, speed):
+                if not order.tactical and movement.moves_next(self, unit, speed):
                     blocked = self.maneuver_blockers(unit, speed)
                     blocked.pop(Maneuver.NONE, None)  # NONE = straight when the unit moves
                 else:
                     blocked = {}  # the unit does not move on impulse 1: the maneuver is unused
+                if order.maneuver not in blocked and order.maneuver != Maneuver.NONE:
+                    # a maneuver no speed permits (the mask's verdict) is refused all the same
+                    union = self.maneuver_blockers(unit)
+                    if order.maneuver in union:
+                        blocked = union
             else:
                 blocked = self.maneuver_blockers(unit)
+            if order.maneuver not in self.maneuvers:
+                try:
+                    rule = movement.not_in_use_rule(Maneuver(order.maneuver))
+                except ValueError:
+                    rule = f"no maneuver value {order.maneuver!r}"
+                raise IllegalOrderError(name, "maneuver", order.maneuver, rule)
             if order.maneuver in blocked:
                 raise IllegalOrderError(name, "maneuver", Maneuver(order.maneuver).name,
                                         blocked[order.maneuver])

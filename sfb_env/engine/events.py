@@ -23,13 +23,36 @@ class Event:
 
 @dataclass(frozen=True)
 class Moved(Event):
-    """A unit entered a hex (C1.4), after turning if ``turned`` is -1/+1 (C3.1)."""
+    """A unit entered a hex (C1.4), after turning if ``turned`` is -1/+1 (C3.1); ``slipped``
+    -1/+1: a sideslip into the forward-left / forward-right hex, facing kept (C4.2)."""
 
     unit: str
     src: str
     dst: str
     facing: str
     turned: int
+    slipped: int = 0
+
+
+@dataclass(frozen=True)
+class TacticalManeuver(Event):
+    """A unit rotated 60 degrees in place (C5): ``turned`` -1 left / +1 right; ``paid_with``
+    "warp" (an earned warp maneuver, C5.231) or "sublight" (C5.11)."""
+
+    unit: str
+    hex: str
+    facing: str
+    turned: int
+    paid_with: str
+
+
+@dataclass(frozen=True)
+class TacticalPlotted(Event):
+    """A unit plotted tactical maneuvers (TAC) for the turn (C5.11, C5.23): it stays in its
+    hex; ``warp_maneuvers`` bought (the speed used on the impulse chart)."""
+
+    unit: str
+    warp_maneuvers: int
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 Turn: Energy Allocation (the Chief Engineer of scenarios 1-3) -> Speed Determination ->
 impulses 1..I -> End of Turn. Impulse: Move Ships -> Move Seeking Weapons -> Resolve Seeking
 Weapons -> Launch Seeking Weapons -> Fire Direct-Fire -> Resolve Direct-Fire -> End of Impulse.
+Inside Move Ships: ships, then seeking weapons, then tactical maneuvers (C1.3).
 
 Decision points (DESIGN.md "The decision cycle"): a decision at impulse i is taken after its
 movement and seeking-weapon resolution. ``advance`` carries out, with the orders of impulse i,
@@ -18,7 +19,7 @@ import numpy as np
 
 from sfb_env.engine import direct_fire, movement, robots, seeking, victory
 from sfb_env.engine import events as ev
-from sfb_env.engine.types import ACTIVE, Maneuver, Orders, UnitKind
+from sfb_env.engine.types import ACTIVE, TACTICAL_MANEUVERS, Maneuver, Orders, UnitKind
 
 if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
@@ -55,6 +56,8 @@ def advance(battle: Battle, orders: dict[int, Orders]) -> None:
         st.impulse += 1
     _move_ships(battle, orders)
     _move_seeking_weapons(battle)
+    if rules["tactical_maneuvers"]:
+        _tactical_maneuvers(battle, orders)
     if rules["seeking_weapons"]:
         seeking.resolve_impacts(battle)
     _check_end(battle, time_up=False)
@@ -67,8 +70,11 @@ def _speed_determination(battle: Battle, orders: dict[int, Orders]) -> None:
     """(B2.0 Speed Determination) Chief Engineer speeds; the player's pick in scenario 3;
     freighters slowed by damage from the start of the next turn (R1.6)."""
     st = battle.state
+    tactical_rule = battle.scenario.rules["tactical_maneuvers"]
     for u in np.flatnonzero(st.status == ACTIVE):
         order = orders.get(int(u))
+        plot = tactical_rule and bool(order.tactical if order is not None else st.tactical[u])
+        movement.start_turn_tactical(battle, int(u), plot)  # before the speed changes (C5.4)
         if order is not None and order.speed is not None:
             st.speed[u] = order.speed
         ship = battle.ship_classes[u]
@@ -79,6 +85,8 @@ def _speed_determination(battle: Battle, orders: dict[int, Orders]) -> None:
             st.speed[u] = max(0, int(battle.start_speed[u]) - lost)
         if int(st.kind[u]) in SHIP_KINDS:
             battle.log(ev.SpeedSet(st.turn, 0, battle.unit_ids[u], int(st.speed[u])))
+            if st.tactical[u]:
+                battle.log(ev.TacticalPlotted(st.turn, 0, battle.unit_ids[u], int(st.speed[u])))
 
 
 def _end_of_turn(battle: Battle) -> None:
@@ -113,6 +121,18 @@ def _move_seeking_weapons(battle: Battle) -> None:
         m = robots.maneuver(battle, int(d))
         if m != Maneuver.NONE:
             movement.move_unit(battle, int(d), m)
+
+
+def _tactical_maneuvers(battle: Battle, orders: dict[int, Orders]) -> None:
+    """(C1.3) Last in Move Ships: units on tactical maneuvers earn their warp maneuvers
+    (C5.231, C5.232) and rotate in place as ordered (C5.11, C5.21)."""
+    st = battle.state
+    for u in np.flatnonzero(st.tactical & (st.status == ACTIVE)):
+        u = int(u)
+        movement.earn_tactical_maneuver(battle, u)
+        order = orders.get(u)
+        if order is not None and order.maneuver in TACTICAL_MANEUVERS:
+            movement.tactical_maneuver(battle, u, order.maneuver)
 
 
 def _launch_seeking_weapons(battle: Battle, orders: dict[int, Orders]) -> None:

@@ -62,6 +62,9 @@ RULE_DEFAULTS: dict[str, Any] = {
     "weapons_allowed": None,  # list of weapon types in use, None = all (scen. 1: ph-1)
     "explosions": False,  # house rule of rules file 003 (CTH-DATA §8.10)
     "max_speed": None,  # ship speed cap; None = the chart size (C1.42)
+    "sideslip": False,  # scenario 10 rules C4: maneuver values 4/5 (sideslip left/right)
+    "tactical_maneuvers": False,  # scenario 10 rules C5: maneuver values 6/7; TAC is plotted
+    #   with the speed choice (needs speed_choice: true)
 }
 
 

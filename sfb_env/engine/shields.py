@@ -135,7 +135,7 @@ def impulses_until_move(battle: Battle, unit: int) -> int:
     st = battle.state
     speed = int(st.speed[unit])
     ipt = st.impulses_per_turn
-    if speed == 0:
+    if speed == 0 or st.tactical[unit]:  # (C5.21) a unit on tactical maneuvers stays put
         return NEVER_MOVES
     for ahead in range(1, ipt + 1):
         i = (st.impulse + ahead - 1) % ipt + 1

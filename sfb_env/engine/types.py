@@ -47,6 +47,18 @@ class Maneuver(IntEnum):
     STRAIGHT = 1
     TURN_LEFT = 2  # 60 degrees counter-clockwise, then enter the new forward hex (C3.1)
     TURN_RIGHT = 3
+    # scenario rule ``sideslip`` (C4): enter the forward-left / forward-right hex, facing kept
+    SIDESLIP_LEFT = 4
+    SIDESLIP_RIGHT = 5
+    # scenario rule ``tactical_maneuvers`` (C5): rotate 60 degrees in place, no hex entered
+    TACTICAL_LEFT = 6
+    TACTICAL_RIGHT = 7
+
+
+BASIC_MANEUVERS = 4  # NONE..TURN_RIGHT: the maneuver component without the C4/C5 rules
+TACTICAL_MANEUVERS = (Maneuver.TACTICAL_LEFT, Maneuver.TACTICAL_RIGHT)
+SIDESLIPS = (Maneuver.SIDESLIP_LEFT, Maneuver.SIDESLIP_RIGHT)
+MAX_WARP_TACTICAL = 4  # (C5.22) at most four warp tactical maneuvers a turn
 
 
 class WeaponType(IntEnum):
@@ -124,6 +136,12 @@ class BattleState:
     prev_facing: np.ndarray = field(default=None)  # (U,)
     speed: np.ndarray = field(default=None)  # (U,) int64 speed this turn
     straight: np.ndarray = field(default=None)  # (U,) int64 straight hexes since last turn (C3)
+    slip: np.ndarray = field(default=None)  # (U,) int64 straight hexes since last slip/turn (C4)
+    tactical: np.ndarray = field(default=None)  # (U,) bool plotted TAC this turn (C5.11, C5.23)
+    tac_earned: np.ndarray = field(default=None)  # (U,) bool an earned unused warp TAC (C5.232)
+    tac_sublight: np.ndarray = field(default=None)  # (U,) bool sublight TAC left this turn (C5.11)
+    previous_speed: np.ndarray = field(default=None)  # (U,) int64 last turn's speed for
+    #   acceleration purposes: 0 after a turn of tactical maneuvers (C5.4)
     shields: np.ndarray = field(default=None)  # (U, 6) int64 remaining shield boxes #1..#6
     shield_pool: np.ndarray = field(default=None)  # (U,) bool one pool for all sides (R1.6)
     internal: np.ndarray = field(default=None)  # (U,) int64 internal points taken
@@ -172,12 +190,17 @@ class Orders:
     ``fire`` maps weapon rows to target unit rows; ``launch`` maps drone-rack weapon rows to
     target unit rows; ``maneuver`` is the unit's move on the next impulse; ``speed`` is its
     speed for the next turn where the scenario lets the player choose (Chief Engineer, scen. 3).
+    ``tactical`` (scenario rule ``tactical_maneuvers``, same decision points as ``speed``) plots
+    "TAC" for the next turn: the unit stays in its hex and ``speed`` (0..4, None = the current
+    speed) is the number of warp tactical maneuvers bought, used on the impulse chart (C5.23);
+    a sublight tactical maneuver comes with every TAC plot (C5.3).
     """
 
     maneuver: Maneuver = Maneuver.NONE
     fire: dict[int, int] = field(default_factory=dict)
     launch: dict[int, int] = field(default_factory=dict)
     speed: int | None = None
+    tactical: bool = False
 
 
 class IllegalOrderError(ValueError):

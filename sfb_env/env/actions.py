@@ -7,9 +7,14 @@ component          values      meaning
 =================  ==========  ======================================================
 ``launch[r]``      K + 1       drone rack r: 0 = hold, k = launch at target slot k
 ``fire[w]``        K + 1       direct-fire weapon w: 0 = hold, k = fire at slot k
-``maneuver``       4           the next move: 0 none, 1 straight, 2 turn left, 3 turn right
+``maneuver``       4 (6, 8)    the next move: 0 none, 1 straight, 2 turn left, 3 turn right;
+                               with ``rules.sideslip`` 4 sideslip left, 5 sideslip right
+                               (C4); with ``rules.tactical_maneuvers`` 6 tactical left,
+                               7 tactical right (60 degrees in place, C5; size 8)
 ``speed``          max + 1     next turn's speed where the scenario lets the player pick it;
-                               otherwise only the current speed is allowed (a no-op)
+                   (+ 5)       otherwise only the current speed is allowed (a no-op); with
+                               ``rules.tactical_maneuvers`` max + 1 + n plots TAC for the
+                               next turn with n = 0..4 warp tactical maneuvers (C5.23)
 =================  ==========  ======================================================
 
 Target slots list the enemy units in play, nearest first (ties: the unit listed first in the
@@ -26,9 +31,27 @@ import numpy as np
 from sfb_env import hexmap
 from sfb_env.engine import Battle, Maneuver, Orders
 from sfb_env.engine.direct_fire import fire_mask
-from sfb_env.engine.types import DIRECT_FIRE, WEAPON_NAMES, Status, WeaponType
+from sfb_env.engine.types import (
+    BASIC_MANEUVERS,
+    DIRECT_FIRE,
+    MAX_WARP_TACTICAL,
+    WEAPON_NAMES,
+    Status,
+    WeaponType,
+)
 
-N_MANEUVERS = len(Maneuver)
+N_MANEUVERS = BASIC_MANEUVERS  # the maneuver component where sideslip and TAC are not in use
+
+
+def maneuver_count(battle: Battle) -> int:
+    """Size of the maneuver component under the scenario's rules: 4, 6 (sideslip) or 8
+    (tactical maneuvers; values 4, 5 stay masked without sideslip)."""
+    return len(battle.maneuvers)
+
+
+def tactical_plot_count(battle: Battle) -> int:
+    """Extra values of the speed component: TAC plots with 0..4 warp maneuvers, or none."""
+    return MAX_WARP_TACTICAL + 1 if battle.scenario.rules["tactical_maneuvers"] else 0
 
 
 class IllegalActionError(ValueError):
@@ -51,6 +74,8 @@ class ActionLayout:
     weapons: np.ndarray  # weapon rows of direct-fire weapons (padded entries = -1)
     slots: int  # K
     max_speed: int
+    maneuvers: int = N_MANEUVERS  # size of the maneuver component (see ``maneuver_count``)
+    tactical_plots: int = 0  # TAC plot values after the speeds (see ``tactical_plot_count``)
 
     @classmethod
     def build(
@@ -65,7 +90,8 @@ class ActionLayout:
         weapons = rows[np.isin(st.w_type[rows], DIRECT_FIRE)]
         racks = _pad(racks, n_racks)
         weapons = _pad(weapons, n_weapons)
-        return cls(unit, racks, weapons, slots, int(battle.scenario.rules["max_speed"]))
+        return cls(unit, racks, weapons, slots, int(battle.scenario.rules["max_speed"]),
+                   maneuver_count(battle), tactical_plot_count(battle))
 
     def __post_init__(self) -> None:
         self.size = int(self.nvec.sum())
@@ -74,7 +100,8 @@ class ActionLayout:
     def nvec(self) -> np.ndarray:
         k = self.slots + 1
         return np.array(
-            [k] * len(self.racks) + [k] * len(self.weapons) + [len(Maneuver), self.max_speed + 1],
+            [k] * len(self.racks) + [k] * len(self.weapons)
+            + [self.maneuvers, self.max_speed + 1 + self.tactical_plots],
             dtype=np.int64,
         )
 
@@ -103,9 +130,13 @@ class ActionLayout:
                         max_range=int(st.w_max_range[row]),
                     )
                 out.append(entry)
-        out.append({"name": "maneuver", "kind": "maneuver", "size": len(Maneuver),
-                    "values": [m.name.lower() for m in Maneuver]})
-        out.append({"name": "speed", "kind": "speed", "size": self.max_speed + 1})
+        out.append({"name": "maneuver", "kind": "maneuver", "size": self.maneuvers,
+                    "values": [Maneuver(m).name.lower() for m in range(self.maneuvers)]})
+        speed = {"name": "speed", "kind": "speed", "size": self.max_speed + 1 + self.tactical_plots}
+        if self.tactical_plots:
+            speed["values"] = ([f"speed_{v}" for v in range(self.max_speed + 1)]
+                               + [f"tactical_{n}" for n in range(self.tactical_plots)])
+        out.append(speed)
         return out
 
     # ------------------------------------------------------------------ slots
@@ -152,15 +183,24 @@ class ActionLayout:
             pos += width
         if blocked is None:
             blocked = battle.maneuver_blockers(self.unit)
-        for m in range(N_MANEUVERS):
+        for m in range(self.maneuvers):
             out[pos + m] = m not in blocked
-        pos += N_MANEUVERS
+        pos += self.maneuvers
         out[pos:] = self._speed_mask(battle)
         return out
 
+    def _speed_blockers(self, battle: Battle) -> dict[int, str]:
+        """Speed component values -> rule: speeds, then TAC plots (n at max + 1 + n)."""
+        out = battle.speed_blockers(self.unit)
+        if self.tactical_plots:
+            top = self.max_speed + 1
+            out.update({top + n: rule
+                        for n, rule in battle.tactical_plot_blockers(self.unit).items()})
+        return out
+
     def _speed_mask(self, battle: Battle) -> np.ndarray:
-        m = np.ones(self.max_speed + 1, dtype=np.int8)
-        m[list(battle.speed_blockers(self.unit))] = 0
+        m = np.ones(self.max_speed + 1 + self.tactical_plots, dtype=np.int8)
+        m[list(self._speed_blockers(battle))] = 0
         return m
 
     def reasons(self, battle: Battle, slots: np.ndarray) -> dict[str, dict[int, str]]:
@@ -184,8 +224,8 @@ class ActionLayout:
                 out[names[idx]] = why
                 idx += 1
         blocked = battle.maneuver_blockers(self.unit)
-        out["maneuver"] = {int(m): rule for m, rule in blocked.items()}
-        out["speed"] = battle.speed_blockers(self.unit)
+        out["maneuver"] = {int(m): rule for m, rule in blocked.items() if m < self.maneuvers}
+        out["speed"] = self._speed_blockers(battle)
         return out
 
     # ------------------------------------------------------------------ decoding
@@ -213,7 +253,10 @@ class ActionLayout:
             if a and w >= 0:
                 orders.fire[int(w)] = int(slots[a - 1])
         speed = int(action[-1])
-        if battle.speed_choice_open() or speed != int(battle.state.speed[self.unit]):
+        if speed > self.max_speed:  # a TAC plot with n warp tactical maneuvers (C5.23)
+            orders.tactical = True
+            orders.speed = speed - self.max_speed - 1
+        elif battle.speed_choice_open() or speed != int(battle.state.speed[self.unit]):
             orders.speed = speed  # outside Energy Allocation the engine refuses a change
         return orders
 

@@ -69,6 +69,10 @@ class FixedSpaces:
         """Raise ``ValueError`` if an agent with ``nvec`` does not fit."""
         nvec = np.asarray(nvec)
         positions = len(nvec) - 2
+        if len(nvec) >= 2 and nvec[-2] != N_MANEUVERS:
+            raise ValueError(f"the agent has {nvec[-2]} maneuver values; FixedSpaces pads the "
+                             f"{N_MANEUVERS} basic ones only (scenario rules sideslip and "
+                             "tactical_maneuvers are not supported with fixed spaces)")
         if positions > self.positions:
             raise ValueError(f"the ship has {positions} weapon positions; FixedSpaces.positions "
                              f"is {self.positions}")

@@ -34,8 +34,10 @@ class SFBParallelEnv(ParallelEnv):
 
     **Action** (``MaskedMultiDiscrete``; see ``sfb_env.env.actions`` for the table):
     ``launch[r]`` per drone rack and ``fire[w]`` per direct-fire weapon (0 hold, k = target slot
-    k), ``maneuver`` (none / straight / left / right) and ``speed`` (open where the scenario lets
-    the player choose, at impulse 0 and the last impulse of each turn).
+    k), ``maneuver`` (none / straight / left / right; + sideslip left / right with
+    ``rules.sideslip``, + tactical left / right with ``rules.tactical_maneuvers``) and ``speed``
+    (open where the scenario lets the player choose, at impulse 0 and the last impulse of each
+    turn; with ``rules.tactical_maneuvers`` max + 1 + n plots TAC with n warp maneuvers).
 
     **Observation**: ``{"observation": float32 (n,), "action_mask": int8 (sum(nvec),)}``; the
     vector layout is in ``sfb_env.env.observation`` and docs/observation.md.
