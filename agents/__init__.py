@@ -4,7 +4,8 @@ A policy maps one agent's observation (``{"observation", "action_mask"}``) to an
 ``MaskedMultiDiscrete`` space. ``get(name)`` (alias ``make_policy``) builds one from the
 registry: ``random``, ``robot`` (the scenario's own robots fly that side), the race doctrine
 captains ``klingon-doctrine``, ``federation-doctrine``, ``kzinti-doctrine``,
-``orion-doctrine`` and ``doctrine`` (race recognised from the ship's weapons).
+``orion-doctrine``, ``hydran-doctrine``, ``lyran-doctrine`` and ``doctrine`` (race recognised
+from the ship's weapons).
 ``load_policy(spec)`` also takes ``module:object`` paths and SB3 ``*.zip`` checkpoints.
 """
 

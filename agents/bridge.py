@@ -59,10 +59,11 @@ class ShipLayout:
     n_weapons: int  # weapon positions in the observation (racks + direct fire, padding too)
     max_speed: int
     weapon_types: list[str]
+    esgs: tuple[int, ...] = ()  # action indices of ESG components (G23)
 
     @classmethod
     def from_components(cls, components: list[dict[str, Any]]) -> ShipLayout:
-        racks, guns, arcs, types = [], [], {}, []
+        racks, guns, arcs, types, esgs = [], [], {}, [], []
         maneuver = speed = -1
         slots, max_speed, n_weapons = 0, 0, 0
         for i, c in enumerate(components):
@@ -78,6 +79,10 @@ class ShipLayout:
                 else:
                     guns.append(Gun(i, c["weapon_type"]))
                     arcs[i] = sum(hexmap.ARC_BITS[a] for a in c["arcs"])
+            elif kind == "esg":
+                esgs.append(i)
+                if "weapon_type" in c:
+                    types.append(c["weapon_type"])
             elif kind == "maneuver":
                 maneuver = i
             elif kind == "speed":
@@ -85,7 +90,7 @@ class ShipLayout:
         if maneuver < 0 or speed < 0:
             raise ValueError("action components lack 'maneuver' or 'speed'")
         return cls(tuple(racks), tuple(guns), arcs, maneuver, speed, slots, n_weapons,
-                   max_speed, types)
+                   max_speed, types, tuple(esgs))
 
 
 @dataclass
@@ -97,6 +102,7 @@ class Memory:
     track: list[tuple[int, int, int]] = field(default_factory=list)  # (time, x, z) of target
     track_kind: str = ""
     photon_fired: dict[int, int] = field(default_factory=dict)  # gun index -> turn
+    fusion_fired: dict[int, int] = field(default_factory=dict)  # gun index -> turn (E7.22)
     launches: dict[int, int] = field(default_factory=dict)  # turn -> drones launched
     rate: float = 1.0  # the target's hexes per impulse, last estimate
 
@@ -115,7 +121,8 @@ class Bridge:
         bounds = np.cumsum(nvec)[:-1]
         self.allowed = [set(np.flatnonzero(p).tolist()) for p in np.split(mask, bounds)]
         self.view: ObservationView = decode(observation["observation"], self.layout.n_weapons,
-                                            self.layout.slots, self.layout.max_speed)
+                                            self.layout.slots, self.layout.max_speed,
+                                            len(self.layout.esgs))
         self.action = np.array([0 if 0 in a or not a else min(a) for a in self.allowed],
                                dtype=np.int64)
 
@@ -138,6 +145,7 @@ class Bridge:
         self._set(self.layout.maneuver, maneuver)
         self._fire(self.plan.track)
         self._launch()
+        self._esg()
         return self.action
 
     def _set(self, index: int, value: int) -> None:
@@ -300,7 +308,11 @@ class Bridge:
 
     def _ready_in(self, gun: Gun, turn: int) -> bool:
         """Whether ``gun`` can fire on ``turn`` (Chief Engineer, SCENARIOS §2.1: a photon
-        fires from turn 2, then every other turn)."""
+        fires from turn 2, then every other turn; a fusion beam cools the turn after it fired,
+        E7.22)."""
+        if gun.weapon_type == "fusion":
+            fired = self.memory.fusion_fired.get(gun.index)
+            return fired is None or turn - fired >= 2
         if gun.weapon_type != "photon":
             return True
         fired = self.memory.photon_fired.get(gun.index)
@@ -352,6 +364,8 @@ class Bridge:
             gun = next(g for g in guns if g.index == index)
             if gun.weapon_type == "photon" and self.action[index] == slot:
                 self.memory.photon_fired[index] = self.turn
+            if gun.weapon_type == "fusion" and self.action[index] == slot:
+                self.memory.fusion_fired[index] = self.turn
 
     def _inbound(self) -> list[Target]:
         """Drones aimed at us, in target-slot order (the helm's drone order)."""
@@ -402,6 +416,9 @@ class Bridge:
         last_turn = self.turn >= self.memory.max_turns
         if kind == "photon" and self.doctrine.hold_photons_past_turn and not last_turn:
             return False
+        if kind == "fusion" and not last_turn:
+            return False  # a long shot costs next turn's close one (cooling, E7.22); unfired,
+            #   the charge is only released (E7.23) and the beam is armed again next turn
         future = track[:left] if target is self.target else []
         bits = self.layout.gun_arcs[gun.index]
         best = max((expected_damage(kind, r) for r, arcs in future if arcs & bits), default=0.0)
@@ -419,6 +436,23 @@ class Bridge:
                 self.action[rack] = self.target.slot
                 done += 1
         self.memory.launches[self.turn] = done
+
+
+    def _esg(self) -> None:
+        """Announce an ESG release (G23.31) when the target or an inbound drone is close, at a
+        radius it is about to cross: the ring just inside its range (3 from farther out)."""
+        d = self.doctrine
+        near = [t.range for t in self._inbound() if t.range <= d.esg_drone_range]
+        if self.target is not None and self.target.range <= d.esg_range:
+            near.append(self.target.range)
+        if not near:
+            return
+        radius = max(0, min(3, min(near) - 1))
+        for index in self.layout.esgs:
+            value = 1 + radius  # EsgOrder.ANNOUNCE_0 + radius
+            if value in self.allowed[index]:
+                self.action[index] = value
+                return  # one generator a decision is enough
 
 
 @cache

@@ -3,7 +3,8 @@
 The doctrine notes of the book (SCENARIOS.md §5) as numbers: the range band to fight in, when
 each weapon is worth firing, how drones are launched, which shields to turn toward the enemy.
 Registry names: ``klingon-doctrine``, ``federation-doctrine``, ``kzinti-doctrine``,
-``orion-doctrine``, and ``doctrine`` (the race recognised from the ship's weapons).
+``orion-doctrine``, ``hydran-doctrine``, ``lyran-doctrine``, and ``doctrine`` (the race
+recognised from the ship's weapons).
 
 A captain reads only its observation, its action mask and the static description of its action
 components (``env.action_components(agent)``), plus the public charts and hex geometry
@@ -31,6 +32,8 @@ CADET_SHIELDS = {
     "federation": (16, 12, 10, 10, 10, 12),
     "kzinti": (12, 10, 10, 12, 10, 10),
     "orion": (12, 12, 8, 8, 8, 12),
+    "hydran": (16, 12, 8, 8, 8, 12),
+    "lyran": (16, 12, 8, 8, 8, 12),
 }
 
 
@@ -67,6 +70,8 @@ class Doctrine:
     threat_model: tuple[tuple[str, str, float], ...] = TYPICAL_ENEMY  # what the enemy carries
     shields: tuple[int, ...] = (1, 1, 1, 1, 1, 1)
     weights: dict[str, float] = field(default_factory=dict)  # helm weights (see helm.Goal)
+    esg_range: int = 0  # announce an ESG release when the target is this close (0 = never)
+    esg_drone_range: int = 0  # ... or when a drone aimed at us is this close
 
 
 DOCTRINES: dict[str, Doctrine] = {
@@ -98,6 +103,26 @@ DOCTRINES: dict[str, Doctrine] = {
         fire_range={"photon": 4, "ph-1": 4, "ph-3": 2},
         drone_launch_range=14, drones_per_turn=2, shields=CADET_SHIELDS["orion"],
     ),
+    # Fusion beams are deadly at 0-3 hexes and weak beyond (E7.31 table): run in fast and fight
+    # at 1-3, bow on (both beams bear in LF and RF); the Ph-2s at close range, the aft Ph-G
+    # mostly on drones. A beam that fired cools a turn (E7.22), so the bridge holds it for a
+    # close shot; keep close for the Ph-2s meanwhile. Early in each turn, while the enemy's
+    # fresh weapons are likeliest to fire, stand off at 5-8 and close in later in the turn.
+    "hydran": Doctrine(
+        race="hydran", band=(1, 3), heavy=("fusion",),
+        fire_range={"fusion": 3, "ph-2": 3, "ph-g": 2},
+        early_band=(5, 8), early_impulses=3,
+        cruise_speed=8, shields=CADET_SHIELDS["hydran"],
+    ),
+    # Disruptors in band and the expanding sphere: close to 1-3 hexes, bow on, and announce the
+    # ESG as the enemy closes so the field is up when it crosses the ring (G23.31 lead, G23.51
+    # contact). A field lasts a turn and cannot form again before the second turn after
+    # (G23.323), so it is spent on a ship in reach or on drones about to strike.
+    "lyran": Doctrine(
+        race="lyran", band=(1, 3), heavy=("disruptor",),
+        fire_range={"disruptor": 3, "ph-1": 4, "ph-3": 2},
+        cruise_speed=8, shields=CADET_SHIELDS["lyran"], esg_range=5, esg_drone_range=4,
+    ),
 }
 
 
@@ -105,6 +130,10 @@ def doctrine_for_weapons(weapon_types: list[str]) -> Doctrine:
     """The race doctrine matching a ship's weapons (the cadet ships of CTH-DATA §9.1)."""
     kinds = set(weapon_types)
     racks = weapon_types.count("drone-rack")
+    if "esg" in kinds:
+        return DOCTRINES["lyran"]
+    if "fusion" in kinds:
+        return DOCTRINES["hydran"]
     if "photon" in kinds:
         return DOCTRINES["orion" if racks else "federation"]
     if "disruptor" in kinds:

@@ -17,10 +17,11 @@ import numpy as np
 from sfb_env import tables
 
 PHASERS = ("ph-1", "ph-2", "ph-3", "ph-g")
-DRONE_MODIFIED = ("disruptor", "photon")  # (FD1.52) +2 to the die against drones
+DRONE_MODIFIED = ("disruptor", "photon", "fusion")  # (FD1.52) +2 to the die against drones
 DRONE_STRENGTH = 4  # (FD1.54) points that destroy a cadet drone
 # Which weapon to spend first on a drone (cheap, plentiful phasers before heavy weapons).
-WEAPON_COST = {"ph-3": 1, "ph-g": 1, "ph-2": 2, "ph-1": 3, "disruptor": 5, "photon": 6}
+WEAPON_COST = {"ph-3": 1, "ph-g": 1, "ph-2": 2, "ph-1": 3, "disruptor": 5, "fusion": 5,
+               "photon": 6}
 
 
 @cache
@@ -35,6 +36,11 @@ def damage_outcomes(weapon_type: str, rng: int, vs_drone: bool = False) -> tuple
                 out.append(tables.disruptor_damage(rng, die + 2 * vs_drone))
             elif weapon_type == "photon":
                 out.append(tables.photon_damage(rng, die + 2 * vs_drone))
+            elif weapon_type == "fusion":
+                # (E7.32) the table has no row past die 6: a drone's +2 (FD1.52) that runs
+                # off it counts as a miss here (an estimate: the engine reads a longer bracket)
+                roll = die + 2 * vs_drone
+                out.append(tables.fusion_damage(rng, roll) if roll <= 6 else 0)
             else:
                 return ()
         except ValueError:

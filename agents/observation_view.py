@@ -20,6 +20,8 @@ import numpy as np
 
 from sfb_env.env.observation import (
     CLOCK_SIZE,
+    ESG_SIZE,
+    ESG_STRENGTH_SCALE,
     OWN_SIZE,
     RANGE_SCALE,
     SLOT_SIZE,
@@ -91,6 +93,20 @@ class Threat:
 
 
 @dataclass(frozen=True)
+class EsgState:
+    """One expanding sphere generator of the own ship (G23)."""
+
+    stored_fraction: float  # energy stored / capacity
+    announced: bool  # a release is announced (G23.31)
+    operating: bool  # the field operates (G23.32)
+    radius: int  # announced or operating radius
+    strength: int  # operating field strength
+    release_in: int  # impulses until the announced release
+    expires_in: int  # impulses until the operating field expires
+    can_announce: bool  # an announcement is open now
+
+
+@dataclass(frozen=True)
 class ObservationView:
     """The whole observation vector, by name."""
 
@@ -99,11 +115,13 @@ class ObservationView:
     clock: Clock
     targets: tuple[Target, ...]
     threats: tuple[Threat, ...]
+    esgs: tuple[EsgState, ...] = ()
 
 
-def threat_slots_in(length: int, n_weapons: int, target_slots: int) -> int:
-    """How many threat slots a vector of ``length`` holds."""
-    rest = length - OWN_SIZE - 3 * n_weapons - CLOCK_SIZE - target_slots * SLOT_SIZE
+def threat_slots_in(length: int, n_weapons: int, target_slots: int, n_esg: int = 0) -> int:
+    """How many threat slots a vector of ``length`` holds (``n_esg``: ESG blocks at the end)."""
+    rest = (length - OWN_SIZE - 3 * n_weapons - CLOCK_SIZE - target_slots * SLOT_SIZE
+            - n_esg * ESG_SIZE)
     if rest < 0 or rest % THREAT_SIZE:
         raise ValueError(
             f"observation of length {length} does not fit {n_weapons} weapon positions and "
@@ -113,11 +131,12 @@ def threat_slots_in(length: int, n_weapons: int, target_slots: int) -> int:
 
 
 def decode(
-    vector: np.ndarray, n_weapons: int, target_slots: int, max_speed: int = 8
+    vector: np.ndarray, n_weapons: int, target_slots: int, max_speed: int = 8, n_esg: int = 0
 ) -> ObservationView:
-    """Decode ``obs["observation"]`` of an agent with ``n_weapons`` weapon positions."""
+    """Decode ``obs["observation"]`` of an agent with ``n_weapons`` weapon positions and
+    ``n_esg`` expanding sphere generators."""
     v = np.asarray(vector, dtype=np.float64)
-    threats = threat_slots_in(len(v), n_weapons, target_slots)
+    threats = threat_slots_in(len(v), n_weapons, target_slots, n_esg)
     own = _own(v, max_speed)
     pos = OWN_SIZE
     weapons = tuple(
@@ -139,7 +158,19 @@ def decode(
         row = v[pos + k * THREAT_SIZE: pos + (k + 1) * THREAT_SIZE]
         if row[0] > 0.5:
             found.append(Threat(_range(row[1]), _angle(row[2], row[3]), _ones(row[4:10])))
-    return ObservationView(own, weapons, clock, tuple(targets), tuple(found))
+    pos += threats * THREAT_SIZE
+    esgs = tuple(_esg(v[pos + g * ESG_SIZE: pos + (g + 1) * ESG_SIZE], ipt)
+                 for g in range(n_esg))
+    return ObservationView(own, weapons, clock, tuple(targets), tuple(found), esgs)
+
+
+def _esg(row: np.ndarray, ipt: int) -> EsgState:
+    return EsgState(
+        stored_fraction=float(row[0]), announced=bool(row[1] > 0.5),
+        operating=bool(row[2] > 0.5), radius=round(row[3] * 3),
+        strength=round(row[4] * ESG_STRENGTH_SCALE), release_in=round(row[5] * ipt),
+        expires_in=round(row[6] * ipt), can_announce=bool(row[7] > 0.5),
+    )
 
 
 def _own(v: np.ndarray, max_speed: int) -> OwnShip:

@@ -24,16 +24,19 @@ import numpy as np
 
 from sfb_env import hexmap, impulse
 from sfb_env.data.ships import ShipClass, load_ship
-from sfb_env.engine import damage, direct_fire, movement, procedure, seeking
+from sfb_env.engine import damage, direct_fire, esg_field, movement, procedure, seeking
 from sfb_env.engine.events import Event
 from sfb_env.engine.scenario import Scenario, load_scenario
 from sfb_env.engine.types import (
+    ESG_ORDERS,
+    GATLING_SHOTS,
     MAX_WARP_TACTICAL,
     N_BOX,
     NEVER,
     WEAPON_KEYS,
     BattleState,
     Box,
+    EsgOrder,
     IllegalOrderError,
     Maneuver,
     Orders,
@@ -145,6 +148,7 @@ class Battle:
         self.state = self._state(rows, weapons)
         st = self.state
         self._weapons_of = [np.flatnonzero(st.w_owner == u) for u in range(len(unit_ids))]
+        self.has_esg = bool(len(esg_field.esg_rows(self)))  # (G23) skip the steps otherwise
         self.initial = _initial(self)
         self.start_speed = st.speed.copy()  # scenario speeds (a freighter's base speed, R1.6)
         self.rack_capacity = np.array(
@@ -205,12 +209,19 @@ class Battle:
         chief = self.scenario.rules["chief_engineer"]
         st.w_ready_turn = np.array(
             [2 if chief and w["type"] == WeaponType.PHOTON else 1 for w in weapons], dtype=i64
-        ).reshape(m)  # (SCENARIOS §2.1) no photon on turn 1
+        ).reshape(m)  # (SCENARIOS §2.1) no photon on turn 1; a fusion beam arms within
+        #   the turn (E7.21), so the Chief Engineer has it ready on turn 1
+        st.w_gatling_shots = np.full((m, GATLING_SHOTS), NEVER, dtype=i64)  # (E2.151)
         st.w_ammo = np.array([int(w["mount"].ammo or 0) for w in weapons], dtype=i64).reshape(m)
         st.w_drone_rows = np.full((m, 4), -1, dtype=i64)
         for j, w in enumerate(weapons):
             for k, r in enumerate(w.get("drone_rows", [])):
                 st.w_drone_rows[j, k] = r
+        self.state = st  # (esg_field writes into it)
+        esgs = [w["mount"] if w["type"] == WeaponType.ESG else None for w in weapons]
+        esg_field.init_state(  # (G23.23) CTH ships start with their generators charged
+            self, [int(e.max_energy or 0) if e else 0 for e in esgs],
+            [int(e.start_charge or 0) if e else 0 for e in esgs])
         return st
 
     # ------------------------------------------------------------------ queries
@@ -315,6 +326,16 @@ class Battle:
         """Per target, the rule forbidding ``rack`` to launch at it now (None = allowed)."""
         return seeking.launch_blockers(self, rack, targets)
 
+    def esg_blockers(self, generator: int) -> dict[int, str]:
+        """``EsgOrder`` values 1..6 the ESG weapon row ``generator`` may not be given now,
+        with the rule (see ``esg_field.order_blockers``)."""
+        return esg_field.order_blockers(self, generator)
+
+    def esg_rows(self, unit: int) -> np.ndarray:
+        """Weapon rows of the unit's expanding sphere generators in use (G23.11)."""
+        rows = self.weapons_of(unit)
+        return rows[(self.state.esg_max[rows] > 0) & self.state.w_enabled[rows]]
+
     # ------------------------------------------------------------------ orders
 
     def validate(self, orders: Mapping[int, Orders]) -> None:
@@ -374,6 +395,18 @@ class Battle:
                     if rule is not None:
                         raise IllegalOrderError(name, f"{component}[{self.weapon_ids[w]}]",
                                                 self.unit_ids[t], rule)
+            for w, value in order.esg.items():
+                if w not in own:
+                    what = (f"weapon {self.weapon_ids[w]} is not on {name}"
+                            if 0 <= w < len(self.weapon_ids) else f"no weapon row {w}")
+                    raise IllegalOrderError(name, "esg", w, what)
+                if isinstance(value, bool) or value not in range(ESG_ORDERS):
+                    raise IllegalOrderError(name, f"esg[{self.weapon_ids[w]}]", value,
+                                            f"G23.3 ESG orders are 0..{ESG_ORDERS - 1}")
+                rule = self.esg_blockers(w).get(int(value))
+                if rule is not None:
+                    raise IllegalOrderError(name, f"esg[{self.weapon_ids[w]}]",
+                                            EsgOrder(int(value)).name, rule)
 
     def step(self, orders: Mapping[int, Orders] | None = None) -> None:
         """Validate the orders of every commanded unit and advance to the next decision point."""
@@ -427,7 +460,7 @@ def _boxes(ship: ShipClass) -> np.ndarray:
 
 
 def _min_range(kind: WeaponType) -> int:
-    return {WeaponType.DISRUPTOR: 1, WeaponType.PHOTON: 2}.get(kind, 0)
+    return {WeaponType.DISRUPTOR: 1, WeaponType.PHOTON: 2}.get(kind, 0)  # fusion: 0 (E7.31)
 
 
 def _max_range(weapon: dict[str, Any]) -> int:
@@ -440,4 +473,6 @@ def _max_range(weapon: dict[str, Any]) -> int:
         return int(mount.max_range or tables.disruptor_max_range())
     if kind == WeaponType.PHOTON:
         return 30
+    if kind == WeaponType.FUSION:
+        return tables.fusion_chart().shape[1] - 1  # (E7.31) the fusion beam table: 24
     return 0

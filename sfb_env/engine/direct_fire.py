@@ -1,8 +1,20 @@
-"""Direct fire: readiness and rate (E1.5), range (D1.4), arcs (D2), phasers (E2), disruptors
-(E3), photon torpedoes (E4); simultaneous resolution (E1).
+"""Direct fire: readiness and rate (E1.5), range (D1.4), arcs (D2), phasers (E2), phaser-G
+(E2.15), disruptors (E3), photon torpedoes (E4), fusion beams (E7); simultaneous resolution (E1).
 
 ``fire_blockers`` is the single legality predicate for a fire order (weapon -> target): the
 env's masks and the engine's order validation both use it, so they cannot disagree.
+
+The Hydran weapons go through their resolvers (``engine.fusion``, ``engine.phaser_g``), rebuilt
+from the weapon arrays on each question:
+
+* fusion beam: the Chief Engineer arms every beam that may be armed at the start of each turn
+  (2 points within the turn, E7.21), as it does photons and disruptors (SCENARIOS §2.1); an
+  unfired charge is released at the end of the turn (E7.23). It fires once a turn; a beam that
+  fired on turn t cools on t+1 (E7.22) and is armed again on t+2. Without the Chief Engineer
+  nothing pays its energy, so it never fires.
+* phaser-G: one order fires one shot; at most four a turn and four in any quarter turn, across
+  the turn break (E2.151), counted from its last four shots (``w_gatling_shots``). It is
+  exempt from the once-a-turn and quarter-turn rate of other weapons (E1.5).
 """
 
 from __future__ import annotations
@@ -13,8 +25,10 @@ import numpy as np
 
 from sfb_env import hexmap, tables
 from sfb_env.engine import events as ev
-from sfb_env.engine import shields
+from sfb_env.engine import fusion, phaser_g, shields
+from sfb_env.engine.fighters import next_bracket
 from sfb_env.engine.types import (
+    GATLING_SHOTS,
     NEVER,
     PHASERS,
     WEAPON_NAMES,
@@ -31,6 +45,9 @@ DRONE_KINDS = (UnitKind.DRONE, UnitKind.TARGET_DRONE)
 DRONE_MODIFIED = (WeaponType.DISRUPTOR, WeaponType.PHOTON, WeaponType.FUSION, WeaponType.PPD)
 _ACTIVE = int(Status.ACTIVE)  # plain ints for the hot path (enum attribute access is slow)
 _DRONE_RACK = int(WeaponType.DRONE_RACK)
+_FUSION = int(WeaponType.FUSION)
+_PHG = int(WeaponType.PHG)
+DIE_FACES = 6
 
 
 def weapon_ready_blocker(battle: Battle, w: int) -> str | None:
@@ -46,6 +63,11 @@ def weapon_ready_blocker(battle: Battle, w: int) -> str | None:
         return "FD1.2 a drone rack launches; it does not fire direct"
     if st.impulse < 1:
         return "B2.0 no fire before the first impulse"
+    kind = int(st.w_type[w])
+    if kind == _FUSION:  # armed, cooling, fired this turn (E7.21, E7.22, E1.5)
+        return fusion.can_fire(fusion_beam(battle, w), st.turn)[1] or None
+    if kind == _PHG:  # four a turn, four a quarter turn (E2.151); no E1.5 limits
+        return phaser_g.can_fire(gatling(battle, w), st.turn, st.impulse)[1] or None
     if st.turn < st.w_ready_turn[w]:
         return f"E4.2 (Chief Engineer) the photon is not armed before turn {st.w_ready_turn[w]}"
     if st.w_fired_turn[w] == st.turn:
@@ -54,6 +76,30 @@ def weapon_ready_blocker(battle: Battle, w: int) -> str | None:
     if now - st.w_last_fired[w] < battle.quarter_turn:
         return f"E1.5 fired within a quarter turn ({battle.quarter_turn} impulses) of its last shot"
     return None
+
+
+def fusion_beam(battle: Battle, w: int) -> fusion.FusionBeam:
+    """Fusion beam ``w`` as the E7 resolver's record on the current turn: its last firing turn
+    (E7.22), and the Chief Engineer's 2 arming points if it may be armed now (E7.21)."""
+    st = battle.state
+    fired = int(st.w_fired_turn[w])
+    beam = fusion.FusionBeam(fired_turn=fired or None, destroyed=bool(st.w_destroyed[w]))
+    if battle.scenario.rules["chief_engineer"] and fusion.can_arm(beam, st.turn)[0]:
+        beam = fusion.arm(beam, st.turn)
+    return beam
+
+
+def gatling(battle: Battle, w: int) -> phaser_g.GatlingPhaser:
+    """Phaser-G ``w`` with its recent shots, as the E2.15 resolver's record."""
+    st = battle.state
+    shots = tuple(int(t) for t in st.w_gatling_shots[w] if t != NEVER)
+    return phaser_g.GatlingPhaser(st.impulses_per_turn, shots=shots)
+
+
+def gatling_shots_left(battle: Battle, w: int) -> int:
+    """Shots phaser-G ``w`` has left this turn (E2.151; the quarter-turn window aside)."""
+    gun = gatling(battle, w)
+    return gun.shots_per_turn - phaser_g.shots_this_turn(gun, battle.state.turn)
 
 
 def geometry(battle: Battle, w: int, targets: np.ndarray):
@@ -127,7 +173,9 @@ def fire_blockers(battle: Battle, w: int, targets: np.ndarray | None = None) -> 
 
 def _range_rule(kind: int) -> str:
     """The rule setting a weapon's range limits: phaser charts (E2.4), disruptors (E3.32: none at
-    range 0, maximum by class), photon chart (E4.0: 2..30)."""
+    range 0, maximum by class), photon chart (E4.0: 2..30), fusion beam table (E7.31: 0..24)."""
+    if kind == WeaponType.FUSION:
+        return "E7.31"
     if kind == WeaponType.DISRUPTOR:
         return "E3.32"
     if kind == WeaponType.PHOTON:
@@ -167,6 +215,13 @@ def resolve_fire(battle: Battle, shots: list[tuple[int, int]]) -> None:
         die = int(battle.rng.integers(1, 7))
         damage, hit, effective = _score(battle, kind, t, rng, die, int(st.w_max_range[w]))
         shield = shields.struck_shield(battle, t, owner, range0=rng == 0) if damage else 0
+        if kind == WeaponType.FUSION:
+            fusion.fire(fusion_beam(battle, w), st.turn)  # refuses an unarmed or cooling beam
+            st.w_ready_turn[w] = st.turn + 2  # (E7.22) cools on t+1, armed again on t+2
+        elif kind == WeaponType.PHG:
+            gun = phaser_g.fire(gatling(battle, w), st.turn, st.impulse)  # (E2.151)
+            recent = gun.shots[-GATLING_SHOTS:]
+            st.w_gatling_shots[w] = (NEVER,) * (GATLING_SHOTS - len(recent)) + recent
         st.w_fired_turn[w] = st.turn
         st.w_last_fired[w] = now
         if kind == WeaponType.PHOTON and battle.scenario.rules["chief_engineer"]:
@@ -203,7 +258,28 @@ def _score(battle: Battle, kind: WeaponType, target: int, rng: int, die: int, ma
     if kind == WeaponType.PHOTON:
         damage = tables.photon_damage(effective, modified)
         return damage, damage > 0, effective
+    if kind == WeaponType.FUSION:
+        damage = fusion_damage(effective, modified)  # (E7.32)
+        return damage, damage > 0, effective
     raise NotImplementedError(f"{WEAPON_NAMES[int(kind)]} fire is not in scenarios 1-3")
+
+
+def fusion_damage(rng: int, roll: int) -> int:
+    """(E7.32) Fusion damage at ``rng`` for a roll that may carry the +2 against drones (FD1.52).
+
+    The fusion table has no row past 6. PROPOSAL, by analogy with the fighter rule (J4.47): each
+    point past 6 reads the die-6 row one range bracket further out; past the last bracket the
+    shot scores nothing.
+    """
+    if roll <= DIE_FACES:
+        return tables.fusion_damage(rng, roll)
+    chart = tables.fusion_chart()
+    column: int | None = rng
+    for _ in range(roll - DIE_FACES):
+        column = next_bracket(chart, column)
+        if column is None:
+            return 0
+    return int(chart[DIE_FACES - 1, column])
 
 
 def reset_weapon_clock(battle: Battle) -> None:
@@ -211,3 +287,4 @@ def reset_weapon_clock(battle: Battle) -> None:
     st = battle.state
     st.w_last_fired[:] = NEVER
     st.w_fired_turn[:] = 0
+    st.w_gatling_shots[:] = NEVER

@@ -159,6 +159,70 @@ class Expired(Event):
 
 
 @dataclass(frozen=True)
+class EsgCharged(Event):
+    """Energy put into an expanding sphere generator (G23.21; the Chief Engineer's charge)."""
+
+    unit: str
+    generator: str
+    energy: int
+    stored: int
+
+
+@dataclass(frozen=True)
+class EsgAnnounced(Event):
+    """A release announced in Launch Seeking Weapons (G23.31); the radius is the owner's secret
+    record (G23.311), here for replays. ``release_turn``/``release_impulse``: when it forms."""
+
+    unit: str
+    generator: str
+    radius: int
+    release_turn: int
+    release_impulse: int
+
+
+@dataclass(frozen=True)
+class EsgCancelled(Event):
+    """A pending announcement publicly cancelled (G23.33)."""
+
+    unit: str
+    generator: str
+
+
+@dataclass(frozen=True)
+class EsgReleased(Event):
+    """A field formed (G23.43-G23.44) with all stored ``energy``: ``strength`` (G23.42)."""
+
+    unit: str
+    generator: str
+    radius: int
+    energy: int
+    strength: int
+
+
+@dataclass(frozen=True)
+class EsgDropped(Event):
+    """A field ended: ``reason`` "voluntary" (G23.47), "expired" (G23.32), "exhausted" (a zero
+    strength, G23.322) or "destroyed" (the generator box was destroyed)."""
+
+    unit: str
+    generator: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class EsgStruck(Event):
+    """A unit met a ship's field(s) in Move Ships (G23.51): ``points`` scored as one volley
+    (G23.512) on ``shield`` (G23.513; 0 where none); ``contact`` "enters", "from_inside" or
+    "jumps" (G23.571)."""
+
+    unit: str
+    target: str
+    contact: str
+    points: int
+    shield: int
+
+
+@dataclass(frozen=True)
 class TurnEnded(Event):
     """End of Turn (B2.0)."""
 

@@ -3,7 +3,10 @@
 Turn: Energy Allocation (the Chief Engineer of scenarios 1-3) -> Speed Determination ->
 impulses 1..I -> End of Turn. Impulse: Move Ships -> Move Seeking Weapons -> Resolve Seeking
 Weapons -> Launch Seeking Weapons -> Fire Direct-Fire -> Resolve Direct-Fire -> End of Impulse.
-Inside Move Ships: ships, then seeking weapons, then tactical maneuvers (C1.3).
+Inside Move Ships: ships, then seeking weapons, then tactical maneuvers (C1.3), then the damage
+of expanding sphere fields met in that movement (G23.512, G23.514). ESG announcements,
+cancellations and drops belong to Launch Seeking Weapons (G23.31, G23.33, G23.47), before any
+drone leaves its rack.
 
 Decision points (DESIGN.md "The decision cycle"): a decision at impulse i is taken after its
 movement and seeking-weapon resolution. ``advance`` carries out, with the orders of impulse i,
@@ -17,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sfb_env.engine import direct_fire, movement, robots, seeking, victory
+from sfb_env.engine import direct_fire, esg_field, movement, robots, seeking, victory
 from sfb_env.engine import events as ev
 from sfb_env.engine.types import ACTIVE, TACTICAL_MANEUVERS, Maneuver, Orders, UnitKind
 
@@ -39,6 +42,8 @@ def advance(battle: Battle, orders: dict[int, Orders]) -> None:
     st = battle.state
     rules = battle.scenario.rules
     if st.impulse >= 1:
+        if battle.has_esg:  # (G23.32, G23.31) the generators' own timing runs every impulse
+            esg_field.launch_step(battle, orders)
         if rules["seeking_weapons"] and rules["launch_seeking_weapons"]:
             _launch_seeking_weapons(battle, orders)
         _fire_direct_fire(battle, orders)
@@ -50,6 +55,8 @@ def advance(battle: Battle, orders: dict[int, Orders]) -> None:
             _end_of_turn(battle)
             if _check_end(battle, time_up=st.turn > battle.max_turns):
                 return
+        if battle.has_esg:  # (B2.0 Energy Allocation) the Chief Engineer charges ESGs
+            esg_field.energy_allocation(battle)
         _speed_determination(battle, orders)
         st.impulse = 1
     else:
@@ -58,6 +65,8 @@ def advance(battle: Battle, orders: dict[int, Orders]) -> None:
     _move_seeking_weapons(battle)
     if rules["tactical_maneuvers"]:
         _tactical_maneuvers(battle, orders)
+    if battle.has_esg:  # (G23.512, G23.514) judged in movement, resolved after TACs
+        esg_field.resolve_contacts(battle)
     if rules["seeking_weapons"]:
         seeking.resolve_impacts(battle)
     _check_end(battle, time_up=False)

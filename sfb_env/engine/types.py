@@ -13,6 +13,7 @@ from enum import IntEnum
 import numpy as np
 
 NEVER = -(10**6)  # "never fired / never launched" absolute impulse
+GATLING_SHOTS = 4  # (E2.151) a phaser-G shot history of four covers both of its limits
 
 
 class UnitKind(IntEnum):
@@ -96,7 +97,7 @@ WEAPON_KEYS: dict[str, WeaponType] = {
 }
 WEAPON_NAMES: dict[int, str] = {int(v): k for k, v in WEAPON_KEYS.items()}
 PHASERS = (WeaponType.PH1, WeaponType.PH2, WeaponType.PH3, WeaponType.PHG)
-DIRECT_FIRE = (*PHASERS, WeaponType.DISRUPTOR, WeaponType.PHOTON)
+DIRECT_FIRE = (*PHASERS, WeaponType.DISRUPTOR, WeaponType.PHOTON, WeaponType.FUSION)
 
 
 class Box(IntEnum):
@@ -162,8 +163,22 @@ class BattleState:
     w_last_fired: np.ndarray = field(default=None)  # (W,) int64 absolute impulse, NEVER
     w_fired_turn: np.ndarray = field(default=None)  # (W,) int64 turn of the last shot, 0
     w_ready_turn: np.ndarray = field(default=None)  # (W,) int64 first turn it may fire
+    w_gatling_shots: np.ndarray = field(default=None)  # (W, GATLING_SHOTS) int64 absolute
+    #   impulses of a phaser-G's last shots, oldest first, NEVER where none (E2.151)
     w_ammo: np.ndarray = field(default=None)  # (W,) int64 drones left in a rack
     w_drone_rows: np.ndarray = field(default=None)  # (W, 4) int64 unit rows of its drones
+    # --- expanding sphere generators (G23), one entry per weapon row; 0 / -1 / NEVER on rows
+    #   that are not an ESG. Times are absolute impulses, NEVER = none (see engine.esg_field).
+    esg_max: np.ndarray = field(default=None)  # (W,) int64 energy capacity (G23.22), 0 = none
+    esg_stored: np.ndarray = field(default=None)  # (W,) int64 energy held (G23.21)
+    esg_phase: np.ndarray = field(default=None)  # (W,) int8 esg.EsgPhase idle/announced/active
+    esg_radius: np.ndarray = field(default=None)  # (W,) int64 announced or active radius, -1
+    esg_strength: np.ndarray = field(default=None)  # (W,) int64 active field strength (G23.42)
+    esg_announced_at: np.ndarray = field(default=None)  # (W,) int64 last announcement (G23.31)
+    esg_release_at: np.ndarray = field(default=None)  # (W,) int64 announced release (G23.31)
+    esg_activated_at: np.ndarray = field(default=None)  # (W,) int64 last release (G23.323)
+    esg_dropped_at: np.ndarray = field(default=None)  # (W,) int64 last deactivation (G23.323)
+    esg_cancelled_at: np.ndarray = field(default=None)  # (W,) int64 last cancellation (G23.33)
 
     @property
     def absolute_impulse(self) -> int:
@@ -193,7 +208,8 @@ class Orders:
     ``tactical`` (scenario rule ``tactical_maneuvers``, same decision points as ``speed``) plots
     "TAC" for the next turn: the unit stays in its hex and ``speed`` (0..4, None = the current
     speed) is the number of warp tactical maneuvers bought, used on the impulse chart (C5.23);
-    a sublight tactical maneuver comes with every TAC plot (C5.3).
+    a sublight tactical maneuver comes with every TAC plot (C5.3). ``esg`` maps ESG weapon rows
+    to an ``EsgOrder`` for this impulse's Launch Seeking Weapons step (G23.31, G23.33, G23.47).
     """
 
     maneuver: Maneuver = Maneuver.NONE
@@ -201,6 +217,22 @@ class Orders:
     launch: dict[int, int] = field(default_factory=dict)
     speed: int | None = None
     tactical: bool = False
+    esg: dict[int, int] = field(default_factory=dict)  # ESG weapon row -> EsgOrder (G23.3)
+
+
+class EsgOrder(IntEnum):
+    """An expanding sphere generator order, given in Launch Seeking Weapons (G23.31-G23.47)."""
+
+    NONE = 0
+    ANNOUNCE_0 = 1  # announce a release at radius 0 (G23.31, G23.41)
+    ANNOUNCE_1 = 2
+    ANNOUNCE_2 = 3
+    ANNOUNCE_3 = 4
+    CANCEL = 5  # cancel the pending announcement (G23.33)
+    DROP = 6  # voluntarily deactivate the operating field (G23.47)
+
+
+ESG_ORDERS = len(EsgOrder)  # size of an ``esg[g]`` action component
 
 
 class IllegalOrderError(ValueError):

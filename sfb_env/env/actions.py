@@ -6,16 +6,28 @@ Components, in order (``nvec`` in brackets; K = target slots):
 component          values      meaning
 =================  ==========  ======================================================
 ``launch[r]``      K + 1       drone rack r: 0 = hold, k = launch at target slot k
-``fire[w]``        K + 1       direct-fire weapon w: 0 = hold, k = fire at slot k
+``fire[w]``        K + 1       direct-fire weapon w: 0 = hold, k = fire at slot k (a
+                               phaser-G: one of its four shots a turn, so at most one
+                               shot per impulse per mount, E2.151)
 ``maneuver``       4 (6, 8)    the next move: 0 none, 1 straight, 2 turn left, 3 turn right;
                                with ``rules.sideslip`` 4 sideslip left, 5 sideslip right
                                (C4); with ``rules.tactical_maneuvers`` 6 tactical left,
                                7 tactical right (60 degrees in place, C5; size 8)
+``esg[g]``         7           expanding sphere generator g (ships with an ESG only): 0 =
+                               nothing, 1..4 = announce a release at radius 0..3 (G23.31,
+                               G23.41), 5 = cancel the announcement (G23.33), 6 = drop the
+                               operating field (G23.47); orders of Launch Seeking Weapons
 ``speed``          max + 1     next turn's speed where the scenario lets the player pick it;
                    (+ 5)       otherwise only the current speed is allowed (a no-op); with
                                ``rules.tactical_maneuvers`` max + 1 + n plots TAC for the
                                next turn with n = 0..4 warp tactical maneuvers (C5.23)
 =================  ==========  ======================================================
+
+A phaser-G mount keeps one ``fire`` component like any other weapon: each impulse it may fire
+one shot, up to four a turn. One shot an impulse never puts more than I/4 shots in a quarter turn
+of I impulses, so the quarter-turn limit (E2.151) binds only on the 32-impulse chart, where the
+engine enforces it across the turn break; several shots in one impulse (allowed by E2.151) are
+not expressible. Fusion beams (E7) are ``fire`` components; the mask closes them while cooling.
 
 Target slots list the enemy units in play, nearest first (ties: the unit listed first in the
 scenario, then drones in launch order). Masks and refusals come from the engine's predicates;
@@ -24,7 +36,7 @@ this module only translates (no rule lives here).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -34,8 +46,10 @@ from sfb_env.engine.direct_fire import fire_mask
 from sfb_env.engine.types import (
     BASIC_MANEUVERS,
     DIRECT_FIRE,
+    ESG_ORDERS,
     MAX_WARP_TACTICAL,
     WEAPON_NAMES,
+    EsgOrder,
     Status,
     WeaponType,
 )
@@ -76,13 +90,15 @@ class ActionLayout:
     max_speed: int
     maneuvers: int = N_MANEUVERS  # size of the maneuver component (see ``maneuver_count``)
     tactical_plots: int = 0  # TAC plot values after the speeds (see ``tactical_plot_count``)
+    esgs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # weapon
+    #   rows of expanding sphere generators (padded entries = -1); none on most ships
 
     @classmethod
     def build(
         cls, battle: Battle, unit: int, slots: int, n_racks: int | None = None,
-        n_weapons: int | None = None,
+        n_weapons: int | None = None, n_esgs: int | None = None,
     ) -> ActionLayout:
-        """Layout for ``unit``; ``n_racks``/``n_weapons`` pad it (uniform spaces)."""
+        """Layout for ``unit``; ``n_racks``/``n_weapons``/``n_esgs`` pad it (uniform spaces)."""
         st = battle.state
         rows = battle.weapons_of(unit)
         rows = rows[st.w_enabled[rows]]
@@ -90,8 +106,9 @@ class ActionLayout:
         weapons = rows[np.isin(st.w_type[rows], DIRECT_FIRE)]
         racks = _pad(racks, n_racks)
         weapons = _pad(weapons, n_weapons)
+        esgs = _pad(battle.esg_rows(unit), n_esgs)
         return cls(unit, racks, weapons, slots, int(battle.scenario.rules["max_speed"]),
-                   maneuver_count(battle), tactical_plot_count(battle))
+                   maneuver_count(battle), tactical_plot_count(battle), esgs)
 
     def __post_init__(self) -> None:
         self.size = int(self.nvec.sum())
@@ -100,7 +117,7 @@ class ActionLayout:
     def nvec(self) -> np.ndarray:
         k = self.slots + 1
         return np.array(
-            [k] * len(self.racks) + [k] * len(self.weapons)
+            [k] * len(self.racks) + [k] * len(self.weapons) + [ESG_ORDERS] * len(self.esgs)
             + [self.maneuvers, self.max_speed + 1 + self.tactical_plots],
             dtype=np.int64,
         )
@@ -109,6 +126,7 @@ class ActionLayout:
         return (
             [f"launch[{i}]" for i in range(len(self.racks))]
             + [f"fire[{i}]" for i in range(len(self.weapons))]
+            + [f"esg[{g}]" for g in range(len(self.esgs))]
             + ["maneuver", "speed"]
         )
 
@@ -130,6 +148,13 @@ class ActionLayout:
                         max_range=int(st.w_max_range[row]),
                     )
                 out.append(entry)
+        for g, row in enumerate(self.esgs):
+            entry = {"name": f"esg[{g}]", "kind": "esg", "size": ESG_ORDERS,
+                     "values": [v.name.lower() for v in EsgOrder]}
+            if row >= 0:
+                entry.update(weapon=battle.weapon_ids[row], weapon_type="esg",
+                             max_energy=int(st.esg_max[row]))
+            out.append(entry)
         out.append({"name": "maneuver", "kind": "maneuver", "size": self.maneuvers,
                     "values": [Maneuver(m).name.lower() for m in range(self.maneuvers)]})
         speed = {"name": "speed", "kind": "speed", "size": self.max_speed + 1 + self.tactical_plots}
@@ -181,6 +206,12 @@ class ActionLayout:
                     out[pos + 1 : pos + 1 + n] = fm[j, targets]
                 j += 1
             pos += width
+        for g in self.esgs:
+            out[pos] = 1
+            if g >= 0:
+                closed = battle.esg_blockers(int(g))
+                out[pos + 1:pos + ESG_ORDERS] = [v not in closed for v in range(1, ESG_ORDERS)]
+            pos += ESG_ORDERS
         if blocked is None:
             blocked = battle.maneuver_blockers(self.unit)
         for m in range(self.maneuvers):
@@ -223,6 +254,13 @@ class ActionLayout:
                             why[k] = rule
                 out[names[idx]] = why
                 idx += 1
+        for row in self.esgs:
+            if row < 0:
+                out[names[idx]] = {v: "uniform_spaces padding: no ESG in this position"
+                                   for v in range(1, ESG_ORDERS)}
+            else:
+                out[names[idx]] = battle.esg_blockers(int(row))
+            idx += 1
         blocked = battle.maneuver_blockers(self.unit)
         out["maneuver"] = {int(m): rule for m, rule in blocked.items() if m < self.maneuvers}
         out["speed"] = self._speed_blockers(battle)
@@ -252,6 +290,10 @@ class ActionLayout:
             a = action[n_r + i]
             if a and w >= 0:
                 orders.fire[int(w)] = int(slots[a - 1])
+        first = n_r + len(self.weapons)
+        for g, row in enumerate(self.esgs):
+            if action[first + g] and row >= 0:
+                orders.esg[int(row)] = int(action[first + g])
         speed = int(action[-1])
         if speed > self.max_speed:  # a TAC plot with n warp tactical maneuvers (C5.23)
             orders.tactical = True

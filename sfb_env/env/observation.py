@@ -17,6 +17,11 @@ to 1; fractions are remaining/initial):
   is a seeking weapon aimed at us; which of our six base arcs (RF R RR LR L LF) hold it (6).
 * **M threat slots** (``THREAT_SIZE`` each): seeking weapons aimed at us, nearest first:
   present; range; bearing sin, cos; our shield it would strike one-hot (6).
+* **ESG block** (``ESG_SIZE`` per expanding sphere generator, ships with an ESG only, so every
+  other ship's vector is unchanged), in the order of the ``esg[g]`` action components: energy
+  stored / capacity; announced (0/1); operating (0/1); radius / 3 (announced or operating,
+  else 0); field strength / 20; impulses until the announced release / I; impulses until the
+  field expires / I; an announcement is open now (0/1).
 """
 
 from __future__ import annotations
@@ -26,8 +31,9 @@ import numpy as np
 from sfb_env import hexmap
 from sfb_env.engine import Battle
 from sfb_env.engine.direct_fire import weapon_ready_blocker
+from sfb_env.engine.esg import EsgPhase
 from sfb_env.engine.seeking import rack_blocker
-from sfb_env.engine.types import Maneuver, Status, UnitKind
+from sfb_env.engine.types import EsgOrder, Maneuver, Status, UnitKind
 from sfb_env.env.actions import ActionLayout
 
 _NONE = int(Maneuver.NONE)
@@ -36,11 +42,14 @@ _ACTIVE = int(Status.ACTIVE)
 _SHIP, _FREIGHTER = int(UnitKind.SHIP), int(UnitKind.FREIGHTER)
 _DRONE, _TARGET_DRONE = int(UnitKind.DRONE), int(UnitKind.TARGET_DRONE)
 _BIT_COLUMNS = np.arange(6)
+_ANNOUNCED, _OPERATING = int(EsgPhase.ANNOUNCED), int(EsgPhase.ACTIVE)
 
 OWN_SIZE = 2 + 4 + 6 + 1 + 1 + 1 + 1 + 6 + 1
 CLOCK_SIZE = 3
 SLOT_SIZE = 1 + 3 + 1 + 2 + 2 + 6 + 6 + 1 + 1 + 6
 THREAT_SIZE = 1 + 1 + 2 + 6
+ESG_SIZE = 8
+ESG_STRENGTH_SCALE = 20.0  # the strongest field on the chart (G23.42: radius 0, 5 energy)
 RANGE_SCALE = 30.0
 SQRT3 = np.sqrt(3.0)
 
@@ -48,7 +57,8 @@ SQRT3 = np.sqrt(3.0)
 def observation_size(layout: ActionLayout, threats: int) -> int:
     """Length of the observation vector for ``layout``."""
     n_weapons = len(layout.racks) + len(layout.weapons)
-    return OWN_SIZE + 3 * n_weapons + CLOCK_SIZE + layout.slots * SLOT_SIZE + threats * THREAT_SIZE
+    return (OWN_SIZE + 3 * n_weapons + CLOCK_SIZE + layout.slots * SLOT_SIZE
+            + threats * THREAT_SIZE + len(layout.esgs) * ESG_SIZE)
 
 
 def _cartesian(x, z):
@@ -116,8 +126,30 @@ def encode(
     n_slots = len(slots) * SLOT_SIZE
     out[pos:pos + n_slots] = _slots(battle, u, slots).ravel()
     pos += n_slots
-    out[pos:] = _threats(battle, u, threats).ravel()
+    out[pos:pos + threats * THREAT_SIZE] = _threats(battle, u, threats).ravel()
+    pos += threats * THREAT_SIZE
+    for g in layout.esgs:
+        if g >= 0:
+            out[pos:pos + ESG_SIZE] = _esg(battle, int(g))
+        pos += ESG_SIZE
     return out
+
+
+def _esg(battle: Battle, w: int) -> list[float]:
+    """One generator's ESG block (see the module docstring)."""
+    st = battle.state
+    ipt = st.impulses_per_turn
+    now = st.absolute_impulse
+    phase = int(st.esg_phase[w])
+    release = int(st.esg_release_at[w]) - now if phase == _ANNOUNCED else 0
+    expires = int(st.esg_activated_at[w]) + ipt - now if phase == _OPERATING else 0
+    blocked = battle.esg_blockers(w)
+    return [
+        st.esg_stored[w] / max(1, int(st.esg_max[w])), float(phase == _ANNOUNCED),
+        float(phase == _OPERATING), max(0, int(st.esg_radius[w])) / 3.0,
+        st.esg_strength[w] / ESG_STRENGTH_SCALE, max(0, release) / ipt, max(0, expires) / ipt,
+        float(int(EsgOrder.ANNOUNCE_0) not in blocked),
+    ]
 
 
 def _fraction(now: np.ndarray, start: np.ndarray) -> np.ndarray:

@@ -82,6 +82,9 @@ class FixedSpaces:
         if positions and nvec[0] != self.target_slots + 1:
             raise ValueError(f"the env has {nvec[0] - 1} target slots; FixedSpaces.target_slots "
                              f"is {self.target_slots}")
+        if any(int(n) != self.target_slots + 1 for n in nvec[:-2]):
+            raise ValueError("the agent has action components other than weapon positions "
+                             "(an ESG, G23); FixedSpaces pads racks and direct-fire weapons only")
 
     def pad_observation(self, vector: np.ndarray, nvec: np.ndarray) -> np.ndarray:
         """The agent's observation vector with zero weapon positions appended to its own ship."""

@@ -105,7 +105,8 @@ class SFBParallelEnv(ParallelEnv):
         if uniform_spaces:
             probe = [ActionLayout.build(self.battle, self.battle.unit_index[a], target_slots)
                      for a in self.possible_agents]
-            pads = (max(len(p.racks) for p in probe), max(len(p.weapons) for p in probe))
+            pads = (max(len(p.racks) for p in probe), max(len(p.weapons) for p in probe),
+                    max(len(p.esgs) for p in probe))
         self._layouts = {
             a: ActionLayout.build(self.battle, self.battle.unit_index[a], target_slots, *pads)
             for a in self.possible_agents

@@ -332,3 +332,18 @@ def draw_explosion_radius(canvas: Canvas, explosions: list[ev.Event]) -> None:
         x, z = hexmap.label_to_axial(event.hex, parity)
         for r in range(1, event.radius + 1):
             hex_ring(canvas, x, z, r, colors.EXPLOSION)
+
+
+def draw_esg_fields(canvas: Canvas) -> None:
+    """Every operating expanding sphere field: the ring of hexes at its radius (G23.41, G23.54)."""
+    st = canvas.battle.state
+    if st.esg_phase is None:
+        return
+    for w in np.flatnonzero((st.esg_phase == 2) & (st.esg_strength > 0)):  # EsgPhase.ACTIVE
+        owner = int(st.w_owner[w])
+        if st.status[owner] == Status.ACTIVE:
+            hex_ring(canvas, int(st.x[owner]), int(st.z[owner]), int(st.esg_radius[w]),
+                     colors.ESG)
+
+
+FIELD_DRAWERS.append(draw_esg_fields)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PIL import Image, ImageDraw
 
+from sfb_env.engine import direct_fire, fusion
 from sfb_env.engine.types import WEAPON_NAMES, Box, Status, UnitKind, WeaponType
 from sfb_env.render import colors
 from sfb_env.render.colors import RGB
@@ -138,8 +139,13 @@ def _weapons(draw: ImageDraw.ImageDraw, battle: Battle, u: int, x: int, y: int,
 
 
 def _armed(battle: Battle, w: int) -> bool:
-    """Armed and not yet fired this turn (E1.5), or a rack with drones left."""
+    """Armed and not yet fired this turn (E1.5), or a rack with drones left; a fusion beam
+    armed and not cooling (E7.22); a phaser-G with shots left this turn (E2.151)."""
     st = battle.state
     if st.w_type[w] == WeaponType.DRONE_RACK:
         return bool(st.w_ammo[w] > 0)
+    if st.w_type[w] == WeaponType.FUSION:
+        return fusion.can_fire(direct_fire.fusion_beam(battle, w), max(1, st.turn))[0]
+    if st.w_type[w] == WeaponType.PHG:
+        return direct_fire.gatling_shots_left(battle, w) > 0
     return bool(st.turn >= st.w_ready_turn[w] and st.w_fired_turn[w] != st.turn)

@@ -1,0 +1,171 @@
+"""Graduate duels with the Hydran Cadet Cruiser (SCENARIOS.md §4, PROPOSAL layout of the cadet
+duels): set-up, random masked play, masks and engine agreeing on the fusion beams (E7) and the
+phaser-G (E2.15), and the ``hydran-doctrine`` captain.
+
+PettingZoo's ``parallel_api_test`` and ``parallel_seed_test`` run on these scenarios in
+``test_env_api.py`` (parametrised over every listed scenario), and the both-ways mask test of
+``test_env_masks.py`` covers them the same way.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import agents
+import sfb_env
+from agents import bench
+from agents.doctrine import doctrine_for_weapons
+from sfb_env import hexmap
+from sfb_env.engine.scenario import load_scenario
+from sfb_env.engine.types import WeaponType
+
+ENEMIES = {"klingon": "klingon-cadet", "federation": "fed-cadet", "kzinti": "kzinti-cadet",
+           "orion": "orion-cadet"}
+GRAD = [f"grad-hydran-vs-{race}" for race in ENEMIES]
+HYDRAN = "hydran-cadet"
+
+
+def _random_game(env, seed: int, rng: np.random.Generator, check=None) -> int:
+    """One game of random masked play (``illegal_action="raise"``); ``check(env, obs)`` runs at
+    every decision point. Returns the number of steps."""
+    obs, _ = env.reset(seed=seed)
+    steps = 0
+    while env.agents:
+        if check is not None:
+            check(env, obs)
+        actions = {}
+        for a in env.agents:
+            space = env.action_space(a)
+            space.seed(int(rng.integers(1 << 31)))
+            actions[a] = space.sample(mask=obs[a]["action_mask"])
+        obs, *_ = env.step(actions)  # raises if the engine refuses an allowed action
+        steps += 1
+    return steps
+
+
+def test_a_graduate_hydran_duel_against_every_cadet_race():
+    listed = sfb_env.list_scenarios()
+    assert set(GRAD) <= set(listed)  # so test_env_api runs the PettingZoo tests on each
+
+
+@pytest.mark.parametrize("name", GRAD)
+def test_grad_duel_setup_copies_the_cadet_duels(name):
+    sc = load_scenario(name)
+    duel = load_scenario("duel-klingon-vs-federation")
+    assert (sc.impulses_per_turn, sc.map_name, sc.turn_limit) == (
+        duel.impulses_per_turn, duel.map_name, duel.turn_limit)
+    assert dict(sc.rules) == dict(duel.rules)  # Chief Engineer, speed choice, interim damage
+    assert sc.victory == duel.victory
+    a, b = sc.units
+    assert (a.unit_class, b.unit_class) == (HYDRAN, ENEMIES[name.rsplit("-", 1)[1]])
+    assert a.controller == b.controller == "agent"
+    assert (a.hex, a.facing, b.hex, b.facing) == tuple(
+        getattr(u, f) for u in duel.units for f in ("hex", "facing"))
+    for me, other in ((a, b), (b, a)):  # bow to bow (D2.1)
+        assert all(hexmap.in_arc(me.hex, me.facing, other.hex, arc) for arc in ("LF", "RF"))
+
+
+@pytest.mark.parametrize("name", GRAD)
+def test_hydran_action_layout_has_a_fire_component_per_fusion_beam_and_phaser_g(name):
+    env = sfb_env.parallel_env(name)
+    fire = [c for c in env.action_components(HYDRAN) if c["kind"] == "fire"]
+    assert [c["weapon_type"] for c in fire] == ["ph-2"] * 3 + ["ph-g"] + ["fusion"] * 2
+    assert all(c["size"] == env.target_slots + 1 for c in fire)
+
+
+@pytest.mark.parametrize("name", GRAD)
+def test_random_masked_play_10_seeds_without_error(name):
+    env = sfb_env.parallel_env(name, illegal_action="raise")
+    rng = np.random.default_rng(0)
+    for seed in range(10):
+        assert _random_game(env, seed, rng) > 0
+        assert env.battle.done and env.battle.outcome
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", GRAD)
+def test_random_masked_play_100_seeds_without_error(name):
+    env = sfb_env.parallel_env(name, illegal_action="raise")
+    rng = np.random.default_rng(1)
+    for seed in range(100):
+        assert _random_game(env, seed, rng) > 0
+
+
+def test_e7_e2_15_fusion_and_phaser_g_masks_are_the_engine_verdicts():
+    """At every decision point of random games, each Hydran fire value is open exactly when the
+    engine's predicate allows it, every closed one carries the engine's rule, and the engine
+    refuses it with that rule; cooling (E7.22) and once a turn (E1.5) come up in every duel,
+    the fourth phaser-G shot (E2.151) in some (the aft Ph-G bears less often)."""
+    seen_anywhere: set[str] = set()
+    for name in GRAD:
+        seen = _mask_agreement(name, {"E7.22 the", "E1.5 the", "E2.151 4"})
+        assert {"E7.22 the", "E1.5 the"} <= seen, name
+        seen_anywhere |= seen
+    assert "E2.151 4" in seen_anywhere
+
+
+def _mask_agreement(name: str, wanted: set[str]) -> set[str]:
+    env = sfb_env.parallel_env(name, illegal_action="raise")
+    seen: set[str] = set()
+
+    def check(env, obs):
+        if HYDRAN not in env.agents:
+            return
+        battle = env.battle
+        layout = env._layouts[HYDRAN]
+        slots = env._slots[HYDRAN]
+        parts = env.action_space(HYDRAN).split_mask(obs[HYDRAN]["action_mask"])
+        reasons = env.mask_reasons(HYDRAN)
+        names = layout.component_names()
+        first = len(layout.racks)
+        for i, w in enumerate(layout.weapons):
+            if int(battle.state.w_type[w]) not in (WeaponType.FUSION, WeaponType.PHG):
+                continue
+            c = first + i
+            for k, t in enumerate(slots, start=1):
+                if t < 0:
+                    continue
+                rule = battle.fire_blockers(int(w), [int(t)])[0]
+                assert bool(parts[c][k]) == (rule is None)
+                assert reasons[names[c]].get(k) == rule
+                if rule is None:
+                    continue
+                seen.add(rule.split(" ")[0] + " " + rule.split(" ")[1])
+                action = layout.noop(battle)
+                action[c] = k
+                orders = layout.to_orders(battle, action, slots)
+                with pytest.raises(sfb_env.engine.IllegalOrderError) as err:
+                    battle.validate({layout.unit: orders})
+                assert err.value.rule == rule
+
+    rng = np.random.default_rng(2)
+    for seed in range(8):  # until each limit has come up
+        _random_game(env, seed, rng, check)
+        if wanted <= seen:
+            break
+    return seen
+
+
+# ------------------------------------------------------------------ hydran-doctrine
+
+
+def test_hydran_doctrine_is_registered_and_recognised_from_the_weapons():
+    env = sfb_env.parallel_env(GRAD[0])
+    types = [c["weapon_type"] for c in env.action_components(HYDRAN) if "weapon_type" in c]
+    assert doctrine_for_weapons(types).race == "hydran"
+    captain = agents.get("doctrine")
+    captain.bind(env, HYDRAN)
+    assert captain.doctrine.race == "hydran"
+    assert agents.get("hydran-doctrine").doctrine.race == "hydran"
+    # fusion beams are deadly at 0-3 and weak beyond (E7.31 table): the band is close in
+    assert agents.get("hydran-doctrine").doctrine.band == (1, 3)
+
+
+def test_hydran_doctrine_beats_random_in_the_graduate_duels():
+    matches = [bench.Match(name, "hydran-doctrine", "random") for name in GRAD]
+    games = bench.run_games(bench.plan_games(matches, games=4, seed=0), progress=False)
+    wins = sum(g.result == "win" for g in games)
+    losses = sum(g.result == "loss" for g in games)
+    assert wins >= 0.6 * len(games) and wins > 2 * losses
+    assert np.mean([g.damage_dealt - g.damage_taken for g in games]) > 0
