@@ -1,0 +1,46 @@
+"""The trained captains published under checkpoints/ (issue 6): they load through the policy
+registry's checkpoint path, fly only unmasked actions and do what docs/training.md reports."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import require
+
+from agents import bench
+
+CHECKPOINTS = Path(__file__).resolve().parents[1] / "checkpoints"
+PUBLISHED = sorted(CHECKPOINTS.glob("*.zip"))
+
+
+def _play(scenario: str, blue: str, red: str, seeds: range) -> list[bench.GameResult]:
+    specs = [bench.GameSpec(i, 0, scenario, blue, red, s) for i, s in enumerate(seeds)]
+    return [bench.play_game(spec) for spec in specs]  # check_action: a masked choice raises
+
+
+def test_published_checkpoints_exist_with_their_sidecars():
+    assert PUBLISHED, "no checkpoints published under checkpoints/"
+    for path in PUBLISHED:
+        sidecar = json.loads(path.with_suffix(".json").read_text())
+        assert sidecar["algorithm"] == "MaskablePPO"
+        assert path.stat().st_size < 8 * 2**20  # "a few MB"
+
+
+def test_klingon_cth03_captain_destroys_or_drives_off_the_convoy():
+    require("sb3_contrib")
+    path = CHECKPOINTS / "klingon-cth03.zip"
+    results = _play("cth-03", str(path), bench.ROBOT, range(4))
+    assert [r.result for r in results] == ["win"] * 4  # 200-0-0 over seeds 0..199
+    assert min(r.damage_dealt for r in results) > max(r.damage_taken for r in results)
+
+
+@pytest.mark.parametrize("side", ["blue", "red"])
+def test_duel_captain_flies_either_ship_against_the_doctrine(side):
+    require("sb3_contrib")
+    path = str(CHECKPOINTS / "duel-klingon-vs-federation.zip")
+    blue, red = (path, "doctrine") if side == "blue" else ("doctrine", path)
+    results = _play("duel-klingon-vs-federation", blue, red, range(2))
+    assert all(r.result in {"win", "draw", "loss"} for r in results)
+    assert all(r.impulses > 0 for r in results)
