@@ -17,7 +17,9 @@ Usage::
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
@@ -267,9 +269,16 @@ def default_workers() -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
 
+def _pool_context() -> multiprocessing.context.BaseContext:
+    """Fork (cheap; children inherit policies registered at run time) unless torch is loaded:
+    a child forked from a process whose torch thread pool has started hangs on its first
+    forward pass, so then spawn fresh interpreters (SB3 checkpoints load there again)."""
+    return multiprocessing.get_context("spawn" if "torch" in sys.modules else "fork")
+
+
 def _run_pool(specs: Sequence[GameSpec], workers: int, tick: Callable[[int], Any]):
     results = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_pool_context()) as pool:
         futures = [pool.submit(play_game, s) for s in specs]
         for future in as_completed(futures):
             results.append(future.result())

@@ -44,3 +44,14 @@ def test_duel_captain_flies_either_ship_against_the_doctrine(side):
     results = _play("duel-klingon-vs-federation", blue, red, range(2))
     assert all(r.result in {"win", "draw", "loss"} for r in results)
     assert all(r.impulses > 0 for r in results)
+
+
+def test_bench_flies_a_checkpoint_in_parallel_workers(capsys):
+    """A child forked after torch started its threads would hang: the pool spawns instead."""
+    require("sb3_contrib")
+    from sfb_env.cli import main
+
+    path = str(CHECKPOINTS / "klingon-cth03.zip")
+    assert main(["bench", "cth-03", "--blue", path, "--games", "2", "--seed", "0",
+                 "--workers", "2", "--no-progress"]) == 0
+    assert "2-0-0" in capsys.readouterr().out
