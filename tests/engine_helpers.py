@@ -221,3 +221,21 @@ def play_random(scenario: str | Mapping[str, Any] | Battle, seed: int) -> Battle
     while not b.done:
         b.step(random_orders(b, g))
     return b
+
+
+def random_masked_game(env, seed: int, rng: np.random.Generator, check=None) -> int:
+    """One game of random masked play (``illegal_action="raise"``); ``check(env, obs)`` runs at
+    every decision point. Returns the number of steps."""
+    obs, _ = env.reset(seed=seed)
+    steps = 0
+    while env.agents:
+        if check is not None:
+            check(env, obs)
+        actions = {}
+        for a in env.agents:
+            space = env.action_space(a)
+            space.seed(int(rng.integers(1 << 31)))
+            actions[a] = space.sample(mask=obs[a]["action_mask"])
+        obs, *_ = env.step(actions)  # raises if the engine refuses an allowed action
+        steps += 1
+    return steps

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from engine_helpers import random_masked_game
 
 import agents
 import sfb_env
@@ -24,24 +25,6 @@ ENEMIES = {"klingon": "klingon-cadet", "federation": "fed-cadet", "kzinti": "kzi
            "orion": "orion-cadet"}
 GRAD = [f"grad-hydran-vs-{race}" for race in ENEMIES]
 HYDRAN = "hydran-cadet"
-
-
-def _random_game(env, seed: int, rng: np.random.Generator, check=None) -> int:
-    """One game of random masked play (``illegal_action="raise"``); ``check(env, obs)`` runs at
-    every decision point. Returns the number of steps."""
-    obs, _ = env.reset(seed=seed)
-    steps = 0
-    while env.agents:
-        if check is not None:
-            check(env, obs)
-        actions = {}
-        for a in env.agents:
-            space = env.action_space(a)
-            space.seed(int(rng.integers(1 << 31)))
-            actions[a] = space.sample(mask=obs[a]["action_mask"])
-        obs, *_ = env.step(actions)  # raises if the engine refuses an allowed action
-        steps += 1
-    return steps
 
 
 def test_a_graduate_hydran_duel_against_every_cadet_race():
@@ -79,7 +62,7 @@ def test_random_masked_play_10_seeds_without_error(name):
     env = sfb_env.parallel_env(name, illegal_action="raise")
     rng = np.random.default_rng(0)
     for seed in range(10):
-        assert _random_game(env, seed, rng) > 0
+        assert random_masked_game(env, seed, rng) > 0
         assert env.battle.done and env.battle.outcome
 
 
@@ -89,7 +72,7 @@ def test_random_masked_play_100_seeds_without_error(name):
     env = sfb_env.parallel_env(name, illegal_action="raise")
     rng = np.random.default_rng(1)
     for seed in range(100):
-        assert _random_game(env, seed, rng) > 0
+        assert random_masked_game(env, seed, rng) > 0
 
 
 def test_e7_e2_15_fusion_and_phaser_g_masks_are_the_engine_verdicts():
@@ -141,7 +124,7 @@ def _mask_agreement(name: str, wanted: set[str]) -> set[str]:
 
     rng = np.random.default_rng(2)
     for seed in range(8):  # until each limit has come up
-        _random_game(env, seed, rng, check)
+        random_masked_game(env, seed, rng, check)
         if wanted <= seen:
             break
     return seen

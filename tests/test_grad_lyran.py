@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from engine_helpers import hex_of, of, row, run_to, scenario, weapon
+from engine_helpers import hex_of, of, random_masked_game, row, run_to, scenario, weapon
 
 import agents
 import sfb_env
@@ -373,14 +373,7 @@ def _random_games(name: str, seeds) -> None:
     env = sfb_env.parallel_env(name, illegal_action="raise")
     rng = np.random.default_rng(0)
     for seed in seeds:
-        obs, _ = env.reset(seed=seed)
-        while env.agents:
-            actions = {}
-            for a in env.agents:
-                space = env.action_space(a)
-                space.seed(int(rng.integers(1 << 31)))
-                actions[a] = space.sample(mask=obs[a]["action_mask"])
-            obs, *_ = env.step(actions)  # raises if the engine refuses an allowed action
+        assert random_masked_game(env, seed, rng) > 0
 
 
 @pytest.mark.parametrize("name", GRAD)
