@@ -16,17 +16,27 @@ import sfb_env
 from sfb_env.engine import IllegalOrderError
 
 SCENARIOS = sorted(sfb_env.list_scenarios())
-STEPS = 10_000
+SHORT, LONG = 2_000, 10_000  # the short run in every suite; the long one with -m slow
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
+def test_no_allowed_action_is_refused_over_2000_random_masked_steps(scenario):
+    _random_masked_steps(scenario, SHORT)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", SCENARIOS)
 def test_no_allowed_action_is_refused_over_10000_random_masked_steps(scenario):
+    _random_masked_steps(scenario, LONG)
+
+
+def _random_masked_steps(scenario: str, n: int) -> None:
     env = sfb_env.parallel_env(scenario, illegal_action="raise")
     rng = np.random.default_rng(0)
     steps, episode = 0, 0
-    while steps < STEPS:
+    while steps < n:
         obs, _ = env.reset(seed=episode)
-        while env.agents and steps < STEPS:
+        while env.agents and steps < n:
             actions = {}
             for a in env.agents:
                 space = env.action_space(a)
@@ -35,7 +45,7 @@ def test_no_allowed_action_is_refused_over_10000_random_masked_steps(scenario):
             obs, *_ = env.step(actions)  # raises IllegalActionError/IllegalOrderError if refused
             steps += 1
         episode += 1
-    assert steps == STEPS
+    assert steps == n
 
 
 def _advance(env, rng, n):
