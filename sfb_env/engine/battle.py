@@ -33,6 +33,7 @@ from sfb_env.engine.types import (
     MAX_WARP_TACTICAL,
     N_BOX,
     NEVER,
+    PLASMA_LAUNCHERS,
     WEAPON_KEYS,
     BattleState,
     Box,
@@ -175,6 +176,8 @@ class Battle:
         st.tac_earned = np.zeros(n, dtype=bool)
         st.tac_sublight = np.zeros(n, dtype=bool)
         st.previous_speed = st.speed.copy()
+        st.cloaked = np.zeros(n, dtype=bool)  # (G13) nobody starts cloaked
+        st.cloaked_before = np.zeros(n, dtype=bool)
         st.shields = np.zeros((n, 6), dtype=i64)
         st.shield_pool = np.zeros(n, dtype=bool)
         st.boxes = np.zeros((n, N_BOX), dtype=i64)
@@ -211,6 +214,8 @@ class Battle:
             [2 if chief and w["type"] == WeaponType.PHOTON else 1 for w in weapons], dtype=i64
         ).reshape(m)  # (SCENARIOS §2.1) no photon on turn 1; a fusion beam arms within
         #   the turn (E7.21), so the Chief Engineer has it ready on turn 1
+        st.w_armed = np.array(  # (FP1.23) no plasma torpedo is armed at the start
+            [w["type"] not in PLASMA_LAUNCHERS for w in weapons], dtype=bool).reshape(m)
         st.w_gatling_shots = np.full((m, GATLING_SHOTS), NEVER, dtype=i64)  # (E2.151)
         st.w_ammo = np.array([int(w["mount"].ammo or 0) for w in weapons], dtype=i64).reshape(m)
         st.w_drone_rows = np.full((m, 4), -1, dtype=i64)

@@ -97,6 +97,7 @@ WEAPON_KEYS: dict[str, WeaponType] = {
 }
 WEAPON_NAMES: dict[int, str] = {int(v): k for k, v in WEAPON_KEYS.items()}
 PHASERS = (WeaponType.PH1, WeaponType.PH2, WeaponType.PH3, WeaponType.PHG)
+PLASMA_LAUNCHERS = (WeaponType.PLASMA_S, WeaponType.PLASMA_R, WeaponType.PLASMA_F)
 DIRECT_FIRE = (*PHASERS, WeaponType.DISRUPTOR, WeaponType.PHOTON, WeaponType.FUSION)
 
 
@@ -141,6 +142,8 @@ class BattleState:
     tactical: np.ndarray = field(default=None)  # (U,) bool plotted TAC this turn (C5.11, C5.23)
     tac_earned: np.ndarray = field(default=None)  # (U,) bool an earned unused warp TAC (C5.232)
     tac_sublight: np.ndarray = field(default=None)  # (U,) bool sublight TAC left this turn (C5.11)
+    cloaked: np.ndarray = field(default=None)  # (U,) bool cloaked for this turn (G13 cadet)
+    cloaked_before: np.ndarray = field(default=None)  # (U,) bool cloaked on the previous turn
     previous_speed: np.ndarray = field(default=None)  # (U,) int64 last turn's speed for
     #   acceleration purposes: 0 after a turn of tactical maneuvers (C5.4)
     shields: np.ndarray = field(default=None)  # (U, 6) int64 remaining shield boxes #1..#6
@@ -163,6 +166,8 @@ class BattleState:
     w_last_fired: np.ndarray = field(default=None)  # (W,) int64 absolute impulse, NEVER
     w_fired_turn: np.ndarray = field(default=None)  # (W,) int64 turn of the last shot, 0
     w_ready_turn: np.ndarray = field(default=None)  # (W,) int64 first turn it may fire
+    w_armed: np.ndarray = field(default=None)  # (W,) bool a multi-turn heavy weapon holds a
+    #   loaded charge it may fire or launch (plasma starts unarmed, FP1.23); kept by energy
     w_gatling_shots: np.ndarray = field(default=None)  # (W, GATLING_SHOTS) int64 absolute
     #   impulses of a phaser-G's last shots, oldest first, NEVER where none (E2.151)
     w_ammo: np.ndarray = field(default=None)  # (W,) int64 drones left in a rack
