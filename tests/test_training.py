@@ -246,3 +246,30 @@ def test_evaluation_uses_the_bench_harness_where_it_can_fly_the_opponent():
     assert (raid.blue, raid.red, blue) == ("me.zip", "robot", True)  # the convoy's robots
     assert bench_matches(DUEL, ["fed-cadet"], "me.zip", "league") is None
     assert bench_matches(DUEL, ["fed-cadet"], "me.zip", "robot:idle") is None
+
+
+def test_league_state_stores_snapshots_by_name_and_resolves_them_where_the_run_now_lives(
+    tmp_path,
+):
+    require("sb3_contrib")
+    from training.config import LeagueConfig
+    from training.league import League
+
+    old = League(LeagueConfig(), tmp_path / "old" / "league")
+    snap = old.snapshot_path(1234)
+    snap.write_bytes(b"zip")
+    old.add_snapshot(snap)
+    outside = tmp_path / "elsewhere.zip"
+    outside.write_bytes(b"zip")
+    old.add_snapshot(outside)
+    state = old.state()
+    assert state["snapshots"] == ["snapshot-000001234.zip", str(outside)]
+    moved = tmp_path / "moved" / "league"
+    moved.mkdir(parents=True)
+    (moved / "snapshot-000001234.zip").write_bytes(b"zip")
+    new = League(LeagueConfig(), moved)
+    new.load_state(json.loads(json.dumps(state)))
+    assert new.snapshots == [str(moved / "snapshot-000001234.zip"), str(outside)]
+    gone = League(LeagueConfig(), tmp_path / "empty")
+    gone.load_state(state)
+    assert gone.snapshots == [str(outside)]  # a missing snapshot leaves the pool

@@ -80,6 +80,10 @@ class League:
             self._cache.pop(self.snapshots.pop(0), None)
         self.results.clear()
 
+    def _portable(self, snapshot: str) -> str:
+        path = Path(snapshot)
+        return path.name if path.parent.resolve() == self.folder.resolve() else snapshot
+
     def snapshot_path(self, timesteps: int) -> Path:
         self.folder.mkdir(parents=True, exist_ok=True)
         return self.folder / f"snapshot-{timesteps:09d}.zip"
@@ -87,9 +91,16 @@ class League:
     # ------------------------------------------------------------------ resume
 
     def state(self) -> dict[str, Any]:
-        return {"snapshots": list(self.snapshots), "results": list(self.results)}
+        """The resumable state; snapshots inside the league folder are stored by file name, so
+        a checkpoint's sidecar stays valid when the run folder moves."""
+        return {"snapshots": [self._portable(s) for s in self.snapshots],
+                "results": list(self.results)}
 
     def load_state(self, state: dict[str, Any]) -> None:
-        self.snapshots = [s for s in state.get("snapshots", []) if Path(s).exists()]
+        """Restore ``state``: relative snapshot names resolve in the league folder; snapshots
+        that no longer exist leave the pool."""
+        paths = [Path(s) if Path(s).is_absolute() else self.folder / s
+                 for s in state.get("snapshots", [])]
+        self.snapshots = [str(p) for p in paths if p.exists()]
         self.results.clear()
         self.results.extend(state.get("results", []))
