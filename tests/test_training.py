@@ -273,3 +273,30 @@ def test_league_state_stores_snapshots_by_name_and_resolves_them_where_the_run_n
     gone = League(LeagueConfig(), tmp_path / "empty")
     gone.load_state(state)
     assert gone.snapshots == [str(outside)]  # a missing snapshot leaves the pool
+
+
+def test_evaluation_reports_each_side_and_the_every_side_gate_takes_the_worst():
+    require("sb3_contrib")
+    from training.evaluation import EvalResult
+
+    result = EvalResult()
+    for outcome, side in [("win", "klingon-cadet")] * 4 + [("loss", "fed-cadet")] * 3 + [
+            ("win", "fed-cadet"), (None, "fed-cadet")]:
+        result.count(outcome, side=side)
+    assert (result.wins, result.losses, result.undecided, result.games) == (5, 3, 1, 9)
+    report = result.as_dict()
+    assert report["win_rate/klingon-cadet"] == 1.0
+    assert report["win_rate/fed-cadet"] == 0.2
+    assert result.gate_rate("overall") == 5 / 9
+    assert result.gate_rate("every_side") == 0.2
+
+
+def test_evaluation_gate_must_be_a_known_one(tmp_path):
+    require("sb3_contrib")
+    from training.config import ConfigError, load_config
+
+    path = tmp_path / "bad.yaml"
+    path.write_text("stages:\n  - {scenario: cth-01, timesteps: 10}\n"
+                    "evaluation: {gate: best_side}\n")
+    with pytest.raises(ConfigError, match="evaluation.*gate.*best_side"):
+        load_config(path)

@@ -33,6 +33,7 @@ Schema (defaults in brackets)::
       every: 50000                   # timesteps between evaluations (0: only at stage ends)
       games: 20                      # seeded games per evaluation
       seed: 100000                   # game g uses seed + g
+      gate: overall                  # or every_side: a stage gate needs each side's win rate
     checkpoints:
       every: 50000                   # timesteps between checkpoints (0: stage ends only)
     league:                          # self-play league (needed by stages with opponent: league)
@@ -106,11 +107,15 @@ class PPOConfig:
     net_arch: tuple[int, ...] = (256, 256)
 
 
+EVAL_GATES = ("overall", "every_side")
+
+
 @dataclass(frozen=True)
 class EvalConfig:
     every: int = 50000
     games: int = 20
     seed: int = 100000
+    gate: str = "overall"  # "overall" win rate, or "every_side": the worst side's must pass
 
 
 @dataclass(frozen=True)
@@ -275,6 +280,12 @@ def _dataclass(sec: _Section, cls: type) -> Any:
     defaults = cls()
     for name in names:
         default = getattr(defaults, name)
+        if name == "gate":
+            kwargs[name] = sec.typed(name, str, default)
+            if kwargs[name] not in EVAL_GATES:
+                raise sec.error(name, f"unknown gate {kwargs[name]!r}; expected one of "
+                                      f"{list(EVAL_GATES)}")
+            continue
         if name == "net_arch":
             value = sec.get(name)
             if value is None:

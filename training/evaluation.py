@@ -30,6 +30,20 @@ class EvalResult:
     undecided: int = 0
     returns: list[float] = field(default_factory=list)  # episode returns (local loop)
     margins: list[float] = field(default_factory=list)  # damage dealt - taken (bench)
+    per_side: dict[str, EvalResult] = field(default_factory=dict)  # the same, per side flown
+
+    def count(self, outcome: str | None, side: str | None = None) -> None:
+        """Add one game's ``outcome`` (win/draw/loss, else undecided), also to ``side``'s."""
+        if outcome == "win":
+            self.wins += 1
+        elif outcome == "draw":
+            self.draws += 1
+        elif outcome == "loss":
+            self.losses += 1
+        else:
+            self.undecided += 1
+        if side is not None:
+            self.per_side.setdefault(side, EvalResult()).count(outcome)
 
     @property
     def games(self) -> int:
@@ -38,6 +52,13 @@ class EvalResult:
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
+
+    def gate_rate(self, gate: str = "overall") -> float:
+        """The win rate a stage gate compares: overall, or the worst side's (``every_side``),
+        so a learner flying both sides cannot pass on one side's wins alone."""
+        if gate == "every_side" and self.per_side:
+            return min(r.win_rate for r in self.per_side.values())
+        return self.win_rate
 
     @property
     def mean_return(self) -> float:
@@ -50,6 +71,8 @@ class EvalResult:
             out["mean_return"] = self.mean_return
         if self.margins:
             out["mean_damage_margin"] = float(np.mean(self.margins))
+        if len(self.per_side) > 1:
+            out.update({f"win_rate/{side}": r.win_rate for side, r in self.per_side.items()})
         return out
 
 
@@ -79,15 +102,7 @@ def evaluate(
                 policy.act(obs, env.action_space))
             total += reward
             done = terminated or truncated
-        outcome = info.get("outcome", {}).get("result")
-        if outcome == "win":
-            result.wins += 1
-        elif outcome == "draw":
-            result.draws += 1
-        elif outcome == "loss":
-            result.losses += 1
-        else:
-            result.undecided += 1
+        result.count(info.get("outcome", {}).get("result"), side=agent)
         result.returns.append(total)
     for env in envs.values():
         env.close()
@@ -137,12 +152,7 @@ def evaluate_checkpoint(
     for game in results:
         blue = matches[game.match][1]
         outcome = game.result if blue else flip.get(game.result, game.result)
-        if outcome == "win":
-            out.wins += 1
-        elif outcome == "draw":
-            out.draws += 1
-        else:
-            out.losses += 1
+        out.count(outcome if outcome in flip else "loss", side="blue" if blue else "red")
         dealt, taken = (game.damage_dealt, game.damage_taken) if blue else (
             game.damage_taken, game.damage_dealt)
         out.margins.append(float(dealt - taken))

@@ -222,7 +222,7 @@ class StageCallback(BaseCallback):
         self.logger.record("curriculum/stage", self.curriculum.state.stage)
         if self.bar is not None:
             self.bar.set_postfix(stage=stage.name, win_rate=f"{result.win_rate:.2f}")
-        self.gate_passed = self.curriculum.gate_passed(result.win_rate)
+        self.gate_passed = self.curriculum.gate_passed(result.gate_rate(cfg.gate))
         return result.win_rate
 
     def _snapshot(self, league: League) -> None:
