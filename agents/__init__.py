@@ -5,11 +5,13 @@ A policy maps one agent's observation (``{"observation", "action_mask"}``) to an
 registry: ``random``, ``robot`` (the scenario's own robots fly that side), the race doctrine
 captains ``klingon-doctrine``, ``federation-doctrine``, ``kzinti-doctrine``,
 ``orion-doctrine``, ``hydran-doctrine``, ``lyran-doctrine`` and ``doctrine`` (race recognised
-from the ship's weapons).
+from the ship's weapons); ``robot-captain`` (the scenario-4 robot ship, SCENARIOS §2.5, flying
+an agent ship).
 ``load_policy(spec)`` also takes ``module:object`` paths and SB3 ``*.zip`` checkpoints.
 """
 
 from agents import doctrine as _doctrine  # noqa: F401 - registers the doctrine captains
+from agents import robot_captain as _robot_captain  # noqa: F401 - registers robot-captain
 from agents.base import (
     Policy,
     RandomMaskedPolicy,

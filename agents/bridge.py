@@ -26,6 +26,7 @@ from agents.gunnery import (
 )
 from agents.observation_view import ObservationView, Target, decode
 from sfb_env import hexmap, impulse
+from sfb_env.env.observation import ENERGY_SIZE, ENERGY_WEAPON_SIZE, PPD_SIZE
 
 if TYPE_CHECKING:
     from agents.doctrine import DoctrineCaptain
@@ -60,11 +61,18 @@ class ShipLayout:
     max_speed: int
     weapon_types: list[str]
     esgs: tuple[int, ...] = ()  # action indices of ESG components (G23)
+    arms: tuple[int, ...] = ()  # action indices of ``arm[h]`` components (rules.energy, B3.0)
+    fills: tuple[int, ...] = ()  # action indices of ``capacitor`` and ``recharge``
+    cloak: int = -1  # action index of the ``cloak`` component (G13.0), -1 without one
+    plasma_arms: tuple[int, ...] = ()  # positions h of the ``arm[h]`` of plasma launchers
+    ppds: tuple[int, ...] = ()  # action indices of ``ppd[p]`` components (E11.362)
 
     @classmethod
     def from_components(cls, components: list[dict[str, Any]]) -> ShipLayout:
-        racks, guns, arcs, types, esgs = [], [], {}, [], []
-        maneuver = speed = -1
+        racks, guns, arcs, types, esgs, arms, fills = [], [], {}, [], [], [], []
+        plasma_arms: list[int] = []
+        ppds: list[int] = []
+        maneuver = speed = cloak = -1
         slots, max_speed, n_weapons = 0, 0, 0
         for i, c in enumerate(components):
             kind = c["kind"]
@@ -83,6 +91,16 @@ class ShipLayout:
                 esgs.append(i)
                 if "weapon_type" in c:
                     types.append(c["weapon_type"])
+            elif kind == "arm":
+                if str(c.get("weapon_type", "")).startswith("plasma"):
+                    plasma_arms.append(len(arms))
+                arms.append(i)
+            elif kind == "cloak":
+                cloak = i
+            elif kind == "ppd":
+                ppds.append(i)
+            elif kind in ("capacitor", "recharge"):
+                fills.append(i)
             elif kind == "maneuver":
                 maneuver = i
             elif kind == "speed":
@@ -90,7 +108,15 @@ class ShipLayout:
         if maneuver < 0 or speed < 0:
             raise ValueError("action components lack 'maneuver' or 'speed'")
         return cls(tuple(racks), tuple(guns), arcs, maneuver, speed, slots, n_weapons,
-                   max_speed, types, tuple(esgs))
+                   max_speed, types, tuple(esgs), tuple(arms), tuple(fills), cloak,
+                   tuple(plasma_arms), tuple(ppds))
+
+    @property
+    def energy_size(self) -> int:
+        """Length of the observation's energy block (0 without ``rules.energy: cadet``)."""
+        if not self.fills:
+            return 0
+        return ENERGY_SIZE + ENERGY_WEAPON_SIZE * len(self.arms)
 
 
 @dataclass
@@ -120,11 +146,19 @@ class Bridge:
         mask = np.asarray(observation["action_mask"]).astype(bool)
         bounds = np.cumsum(nvec)[:-1]
         self.allowed = [set(np.flatnonzero(p).tolist()) for p in np.split(mask, bounds)]
+        self.raw = np.asarray(observation["observation"])  # the energy block is read raw
         self.view: ObservationView = decode(observation["observation"], self.layout.n_weapons,
                                             self.layout.slots, self.layout.max_speed,
-                                            len(self.layout.esgs))
+                                            len(self.layout.esgs), self.layout.energy_size,
+                                            len(self.layout.ppds))
         self.action = np.array([0 if 0 in a or not a else min(a) for a in self.allowed],
                                dtype=np.int64)
+        # (B3.0) the standing allocation, read off the mask as the env's no-op is: continue
+        # arming (1), else hold (2); fill the capacitor and recharge every empty battery
+        for i in self.layout.arms:
+            self.action[i] = next((v for v in (1, 2) if v in self.allowed[i]), 0)
+        for i in self.layout.fills:
+            self.action[i] = max(self.allowed[i], default=0)
 
     # ------------------------------------------------------------------ the decision
 
@@ -138,7 +172,8 @@ class Bridge:
         self.area = self._area()
         self.target = self._primary()
         self._learn_turn_mode()
-        speed = self._speed()
+        cloaking = self._cloak()
+        speed = self._speed(cloaking)
         self.plan = self._steer(speed)
         maneuver = self.plan.maneuver
         self._set(self.layout.speed, speed)
@@ -193,10 +228,10 @@ class Bridge:
 
     # ------------------------------------------------------------------ helm
 
-    def _speed(self) -> int:
+    def _speed(self, cloaking: bool = False) -> int:
         d = self.doctrine
         allowed = self.allowed[self.layout.speed]
-        want = d.cruise_speed
+        want = d.cloak_speed if cloaking else d.cruise_speed  # (G13.0) power for the cloak
         return min(allowed, key=lambda s: (abs(s - want), -s)) if allowed else 0
 
     def _steer(self, speed: int) -> helm.Plan:
@@ -437,6 +472,22 @@ class Bridge:
                 done += 1
         self.memory.launches[self.turn] = done
 
+
+    def _cloak(self) -> bool:
+        """(G13.0 cadet rule) "Cloak to survive the reload" (SCENARIOS §5, Romulan): at Energy
+        Allocation, cloak for the next turn while no plasma torpedo is armed and none completes
+        its arming with this allocation (read from the energy block: held, turns paid)."""
+        lay, d = self.layout, self.doctrine
+        if lay.cloak < 0 or not d.cloak_on_reload or 1 not in self.allowed[lay.cloak]:
+            return False
+        end = len(self.raw) - PPD_SIZE * len(lay.ppds)  # the PPD block comes last (E11)
+        block = self.raw[end - lay.energy_size:end]
+        for h in lay.plasma_arms:
+            held, paid = block[ENERGY_SIZE + ENERGY_WEAPON_SIZE * h:][:2]
+            if held > 0.5 or paid >= 0.6:  # armed, or 2 of 3 arming turns paid
+                return False
+        self.action[lay.cloak] = 1
+        return True
 
     def _esg(self) -> None:
         """Announce an ESG release (G23.31) when the target or an inbound drone is close, at a

@@ -3,8 +3,8 @@
 The doctrine notes of the book (SCENARIOS.md §5) as numbers: the range band to fight in, when
 each weapon is worth firing, how drones are launched, which shields to turn toward the enemy.
 Registry names: ``klingon-doctrine``, ``federation-doctrine``, ``kzinti-doctrine``,
-``orion-doctrine``, ``hydran-doctrine``, ``lyran-doctrine``, and ``doctrine`` (the race
-recognised from the ship's weapons).
+``orion-doctrine``, ``hydran-doctrine``, ``lyran-doctrine``, ``romulan-doctrine``,
+``gorn-doctrine`` and ``doctrine`` (the race recognised from the ship's weapons).
 
 A captain reads only its observation, its action mask and the static description of its action
 components (``env.action_components(agent)``), plus the public charts and hex geometry
@@ -34,6 +34,8 @@ CADET_SHIELDS = {
     "orion": (12, 12, 8, 8, 8, 12),
     "hydran": (16, 12, 8, 8, 8, 12),
     "lyran": (16, 12, 8, 8, 8, 12),
+    "romulan": (12, 12, 12, 12, 12, 12),
+    "gorn": (16, 12, 12, 12, 12, 12),
 }
 
 
@@ -72,6 +74,8 @@ class Doctrine:
     weights: dict[str, float] = field(default_factory=dict)  # helm weights (see helm.Goal)
     esg_range: int = 0  # announce an ESG release when the target is this close (0 = never)
     esg_drone_range: int = 0  # ... or when a drone aimed at us is this close
+    cloak_on_reload: bool = False  # cloak (G13.0) for turns no plasma torpedo is ready
+    cloak_speed: int = 8  # speed ordered for a cloaked turn (the cloak takes 6-8 power)
 
 
 DOCTRINES: dict[str, Doctrine] = {
@@ -123,6 +127,22 @@ DOCTRINES: dict[str, Doctrine] = {
         fire_range={"disruptor": 3, "ph-1": 4, "ph-3": 2},
         cruise_speed=8, shields=CADET_SHIELDS["lyran"], esg_range=5, esg_drone_range=4,
     ),
+    # The slow plasma torpedo is the main punch (SCENARIOS §5): close bow on to 10 hexes or
+    # less, where a plasma-S still carries 30 (FP1.0), launch from the fixed tube at a ship in
+    # the FA (FP3.1), phasers at 5; cloak for the turns the tube reloads (G13.0 cadet rule),
+    # slowing to pay for it. Plasma in flight is shot down by the phasers (FP1.6).
+    "romulan": Doctrine(
+        race="romulan", band=(4, 8), heavy=("ph-1",),
+        fire_range={"ph-1": 5}, drone_launch_range=10, drones_per_turn=1, cruise_speed=12,
+        cloak_on_reload=True, cloak_speed=8, shields=CADET_SHIELDS["romulan"],
+    ),
+    # Two plasma-F tubes in the side arcs (L+LF, RF+R) lose half their 20 past 10 hexes
+    # (FP1.0): close to 5, launch both, turn the strong #1 shield and the FA phaser in.
+    "gorn": Doctrine(
+        race="gorn", band=(2, 5), heavy=("ph-1",), fire_range={"ph-1": 5},
+        drone_launch_range=6, drones_per_turn=2, cruise_speed=12,
+        shields=CADET_SHIELDS["gorn"],
+    ),
 }
 
 
@@ -130,6 +150,10 @@ def doctrine_for_weapons(weapon_types: list[str]) -> Doctrine:
     """The race doctrine matching a ship's weapons (the cadet ships of CTH-DATA §9.1)."""
     kinds = set(weapon_types)
     racks = weapon_types.count("drone-rack")
+    if "plasma-f" in kinds:
+        return DOCTRINES["gorn"]
+    if kinds & {"plasma-s", "plasma-r"}:
+        return DOCTRINES["romulan"]
     if "esg" in kinds:
         return DOCTRINES["lyran"]
     if "fusion" in kinds:

@@ -14,7 +14,7 @@ Usage::
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -23,6 +23,9 @@ from sfb_env.env.observation import (
     ESG_SIZE,
     ESG_STRENGTH_SCALE,
     OWN_SIZE,
+    PLASMA_THREAT_SIZE,
+    PLASMA_WARHEAD_SCALE,
+    PPD_SIZE,
     RANGE_SCALE,
     SLOT_SIZE,
     THREAT_SIZE,
@@ -90,6 +93,8 @@ class Threat:
     range: int
     bearing: float
     shields: tuple[int, ...]  # our shield numbers 1..6 it would strike
+    plasma: bool = False  # a plasma torpedo (battles with plasma launchers only)
+    warhead: int = 0  # its current warhead (FP1.0, FP1.6); 0 for a drone
 
 
 @dataclass(frozen=True)
@@ -116,12 +121,28 @@ class ObservationView:
     targets: tuple[Target, ...]
     threats: tuple[Threat, ...]
     esgs: tuple[EsgState, ...] = ()
+    ppds: tuple[PpdState, ...] = ()
 
 
-def threat_slots_in(length: int, n_weapons: int, target_slots: int, n_esg: int = 0) -> int:
-    """How many threat slots a vector of ``length`` holds (``n_esg``: ESG blocks at the end)."""
+@dataclass(frozen=True)
+class PpdState:
+    """One plasmatic pulsar device of the own ship (E11)."""
+
+    armed_pulses: int  # pulses of the charge it may fire now (0: cannot start a train)
+    pulsing: bool  # a pulse train is running
+    locked: bool  # the wave-lock is held (E11.331)
+    pulses_left: int  # pulses left in the train
+
+
+def threat_slots_in(length: int, n_weapons: int, target_slots: int, n_esg: int = 0,
+                    n_energy: int = 0, n_ppd: int = 0) -> int:
+    """How many threat slots a vector of ``length`` holds (``n_esg``: ESG blocks at the end;
+    ``n_energy``: length of the energy block after them, ``rules.energy: cadet``; ``n_ppd``:
+    PPD blocks, last)."""
     rest = (length - OWN_SIZE - 3 * n_weapons - CLOCK_SIZE - target_slots * SLOT_SIZE
-            - n_esg * ESG_SIZE)
+            - n_esg * ESG_SIZE - n_energy - n_ppd * PPD_SIZE)
+    if rest > 0 and rest % THREAT_SIZE and not rest % (THREAT_SIZE + PLASMA_THREAT_SIZE):
+        return rest // (THREAT_SIZE + PLASMA_THREAT_SIZE)  # with the plasma threat block
     if rest < 0 or rest % THREAT_SIZE:
         raise ValueError(
             f"observation of length {length} does not fit {n_weapons} weapon positions and "
@@ -131,12 +152,13 @@ def threat_slots_in(length: int, n_weapons: int, target_slots: int, n_esg: int =
 
 
 def decode(
-    vector: np.ndarray, n_weapons: int, target_slots: int, max_speed: int = 8, n_esg: int = 0
+    vector: np.ndarray, n_weapons: int, target_slots: int, max_speed: int = 8, n_esg: int = 0,
+    n_energy: int = 0, n_ppd: int = 0,
 ) -> ObservationView:
-    """Decode ``obs["observation"]`` of an agent with ``n_weapons`` weapon positions and
-    ``n_esg`` expanding sphere generators."""
+    """Decode ``obs["observation"]`` of an agent with ``n_weapons`` weapon positions,
+    ``n_esg`` expanding sphere generators and ``n_ppd`` PPDs."""
     v = np.asarray(vector, dtype=np.float64)
-    threats = threat_slots_in(len(v), n_weapons, target_slots, n_esg)
+    threats = threat_slots_in(len(v), n_weapons, target_slots, n_esg, n_energy, n_ppd)
     own = _own(v, max_speed)
     pos = OWN_SIZE
     weapons = tuple(
@@ -161,7 +183,15 @@ def decode(
     pos += threats * THREAT_SIZE
     esgs = tuple(_esg(v[pos + g * ESG_SIZE: pos + (g + 1) * ESG_SIZE], ipt)
                  for g in range(n_esg))
-    return ObservationView(own, weapons, clock, tuple(targets), tuple(found), esgs)
+    pos += n_esg * ESG_SIZE
+    ppds = tuple(PpdState(round(r[0] * 4), bool(r[1] > 0.5), bool(r[2] > 0.5), round(r[3] * 4))
+                 for r in (v[len(v) - (n_ppd - p) * PPD_SIZE:][:PPD_SIZE] for p in range(n_ppd)))
+    if len(v) - pos - n_energy - n_ppd * PPD_SIZE == threats * PLASMA_THREAT_SIZE > 0:
+        found = [replace(t, plasma=bool(v[pos + k * PLASMA_THREAT_SIZE] > 0.5),
+                         warhead=round(v[pos + k * PLASMA_THREAT_SIZE + 1]
+                                       * PLASMA_WARHEAD_SCALE))
+                 for k, t in enumerate(found)]
+    return ObservationView(own, weapons, clock, tuple(targets), tuple(found), esgs, ppds)
 
 
 def _esg(row: np.ndarray, ipt: int) -> EsgState:

@@ -11,6 +11,7 @@ import numpy as np
 from sfb_env import hexmap
 from sfb_env.engine import Battle, Maneuver, Orders, WeaponType, make_battle
 from sfb_env.engine.events import Event
+from sfb_env.engine.types import PLASMA_LAUNCHERS
 
 MANEUVERS = {
     "S": Maneuver.STRAIGHT,
@@ -197,7 +198,7 @@ def random_orders(b: Battle, g: np.random.Generator) -> dict[int, Orders]:
         order = Orders(maneuver=pool[int(g.integers(len(pool)))], speed=speed)
         for w in b.weapons_of(u):
             w = int(w)
-            if b.state.w_type[w] == WeaponType.DRONE_RACK:
+            if b.state.w_type[w] in (WeaponType.DRONE_RACK, *PLASMA_LAUNCHERS):
                 table, blockers, p = order.launch, b.launch_blockers, 0.3
             else:
                 table, blockers, p = order.fire, b.fire_blockers, 0.4

@@ -13,9 +13,27 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sfb_env
+from sfb_env.data import load_data_file
 from sfb_env.engine import IllegalOrderError
+from sfb_env.engine.scenario import SCENARIO_DIR
 
-SCENARIOS = sorted(sfb_env.list_scenarios())
+ENERGY_DUEL = "energy-duel"  # a dict scenario: the cadet Energy Allocation Form (B3.0)
+SCENARIOS = sorted(sfb_env.list_scenarios()) + [ENERGY_DUEL]
+
+
+def energy_duel() -> dict:
+    """The Federation-Kzinti duel on 16-impulse turns under ``energy: cadet`` and ``cloak:
+    cadet``, the Kzinti replaced by a Romulan Cadet Cruiser (cloak, plasma-S arming)."""
+    doc = dict(load_data_file(SCENARIO_DIR / "duel-federation-vs-kzinti.yaml"))
+    doc.update(name=ENERGY_DUEL, impulses_per_turn=16,
+               rules={"energy": "cadet", "cloak": "cadet", "damage": "interim"})
+    doc["units"] = [dict(u) for u in doc["units"]]
+    doc["units"][1]["class"] = "romulan-cadet"
+    return doc
+
+
+def _env(scenario: str, **kw):
+    return sfb_env.parallel_env(energy_duel() if scenario == ENERGY_DUEL else scenario, **kw)
 SHORT, LONG = 2_000, 10_000  # the short run in every suite; the long one with -m slow
 
 
@@ -31,7 +49,7 @@ def test_no_allowed_action_is_refused_over_10000_random_masked_steps(scenario):
 
 
 def _random_masked_steps(scenario: str, n: int) -> None:
-    env = sfb_env.parallel_env(scenario, illegal_action="raise")
+    env = _env(scenario, illegal_action="raise")
     rng = np.random.default_rng(0)
     steps, episode = 0, 0
     while steps < n:
@@ -70,7 +88,19 @@ def _advance(env, rng, n):
     pick=st.integers(0, 10_000),
 )
 def test_engine_refuses_every_masked_choice_with_the_mask_reason(scenario, seed, steps, pick):
-    env = sfb_env.parallel_env(scenario)
+    _engine_refuses_masked_choice(scenario, seed, steps, pick)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.sampled_from([0, 1, 2, 5, 15, 16, 17, 31, 32, 40]),
+       pick=st.integers(0, 10_000))
+def test_b3_energy_components_masks_and_engine_agree_both_ways(seed, steps, pick):
+    """The energy duel alone, at and between its Energy Allocation points (impulses 0, 16)."""
+    _engine_refuses_masked_choice(ENERGY_DUEL, seed, steps, pick)
+
+
+def _engine_refuses_masked_choice(scenario, seed, steps, pick):
+    env = _env(scenario)
     rng = np.random.default_rng(seed)
     obs = _advance(env, rng, steps)
     if obs is None:

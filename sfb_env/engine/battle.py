@@ -24,7 +24,17 @@ import numpy as np
 
 from sfb_env import hexmap, impulse
 from sfb_env.data.ships import ShipClass, load_ship
-from sfb_env.engine import damage, direct_fire, esg_field, movement, procedure, seeking
+from sfb_env.engine import (
+    damage,
+    direct_fire,
+    energy,
+    esg_field,
+    movement,
+    ppd,
+    ppd_fire,
+    procedure,
+    seeking,
+)
 from sfb_env.engine.events import Event
 from sfb_env.engine.scenario import Scenario, load_scenario
 from sfb_env.engine.types import (
@@ -34,6 +44,7 @@ from sfb_env.engine.types import (
     N_BOX,
     NEVER,
     PLASMA_LAUNCHERS,
+    PLASMA_ROWS,
     WEAPON_KEYS,
     BattleState,
     Box,
@@ -139,6 +150,19 @@ class Battle:
                     w["drone_rows"].append(len(rows))
                     rows.append(dict(side=rows[owner]["side"], x=0, z=0, facing=0, speed=0,
                                      target=None, kind=UnitKind.DRONE, unused=True))
+        # (FP1) each plasma launcher gets PLASMA_ROWS torpedo rows, reused (engine.plasma)
+        for w in weapons:
+            if w["type"] in PLASMA_LAUNCHERS:
+                w["plasma_rows"] = []
+                for k in range(PLASMA_ROWS):
+                    owner = w["owner"]
+                    unit_ids.append(f"{unit_ids[owner]}.{w['mount'].id}.plasma-{k + 1}")
+                    names.append(unit_ids[-1])
+                    controllers.append("robot-plasma")
+                    classes.append(None)
+                    w["plasma_rows"].append(len(rows))
+                    rows.append(dict(side=rows[owner]["side"], x=0, z=0, facing=0, speed=0,
+                                     target=None, kind=UnitKind.PLASMA, unused=True))
         self.unit_ids = unit_ids
         self.unit_index = {u: i for i, u in enumerate(unit_ids)}
         self.names = names
@@ -150,6 +174,14 @@ class Battle:
         st = self.state
         self._weapons_of = [np.flatnonzero(st.w_owner == u) for u in range(len(unit_ids))]
         self.has_esg = bool(len(esg_field.esg_rows(self)))  # (G23) skip the steps otherwise
+        self.plasma_launcher_of = np.full(len(unit_ids), -1, dtype=np.int64)  # static
+        for j, w in enumerate(weapons):
+            self.plasma_launcher_of[w.get("plasma_rows", [])] = j
+        self.plasma_fixed = np.array(  # (FP3.1) fixed launchers fire straight ahead
+            [w["type"] in PLASMA_LAUNCHERS and w["mount"].launcher == "fixed" for w in weapons],
+            dtype=bool)
+        self.has_plasma = bool(len(weapons)) and bool(np.any(
+            [w["type"] in PLASMA_LAUNCHERS and w["enabled"] for w in weapons]))
         self.initial = _initial(self)
         self.start_speed = st.speed.copy()  # scenario speeds (a freighter's base speed, R1.6)
         self.rack_capacity = np.array(
@@ -191,6 +223,7 @@ class Battle:
                 continue
             st.shields[i] = ship.shields
             st.boxes[i] = _boxes(ship)
+        st.dac_boxes = damage.init_dac_boxes(self, self.ship_classes)  # (D4.21) standard DAC
         st.internal = np.zeros(n, dtype=i64)
         st.damage = np.zeros(n, dtype=i64)
         index = self.unit_index
@@ -211,7 +244,9 @@ class Battle:
         st.w_fired_turn = np.zeros(m, dtype=i64)
         chief = self.scenario.rules["chief_engineer"]
         st.w_ready_turn = np.array(
-            [2 if chief and w["type"] == WeaponType.PHOTON else 1 for w in weapons], dtype=i64
+            [2 if chief and w["type"] == WeaponType.PHOTON
+             else ppd_fire.CHIEF_FIRST_TURN if chief and w["type"] == WeaponType.PPD
+             else 1 for w in weapons], dtype=i64
         ).reshape(m)  # (SCENARIOS §2.1) no photon on turn 1; a fusion beam arms within
         #   the turn (E7.21), so the Chief Engineer has it ready on turn 1
         st.w_armed = np.array(  # (FP1.23) no plasma torpedo is armed at the start
@@ -219,14 +254,19 @@ class Battle:
         st.w_gatling_shots = np.full((m, GATLING_SHOTS), NEVER, dtype=i64)  # (E2.151)
         st.w_ammo = np.array([int(w["mount"].ammo or 0) for w in weapons], dtype=i64).reshape(m)
         st.w_drone_rows = np.full((m, 4), -1, dtype=i64)
+        st.w_plasma_rows = np.full((m, PLASMA_ROWS), -1, dtype=i64)
         for j, w in enumerate(weapons):
             for k, r in enumerate(w.get("drone_rows", [])):
                 st.w_drone_rows[j, k] = r
+            for k, r in enumerate(w.get("plasma_rows", [])):
+                st.w_plasma_rows[j, k] = r
         self.state = st  # (esg_field writes into it)
         esgs = [w["mount"] if w["type"] == WeaponType.ESG else None for w in weapons]
         esg_field.init_state(  # (G23.23) CTH ships start with their generators charged
             self, [int(e.max_energy or 0) if e else 0 for e in esgs],
             [int(e.start_charge or 0) if e else 0 for e in esgs])
+        energy.init_state(self)  # (B3.0) batteries charged, capacitors empty, nothing armed
+        ppd_fire.init_state(self)  # (E11.2) PPD charges empty, no pulse train
         return st
 
     # ------------------------------------------------------------------ queries
@@ -261,13 +301,20 @@ class Battle:
         damage.apply_damage(self, unit, shield, points)
 
     def speed_choice_open(self) -> bool:
-        """Whether orders now set next turn's speed (scenario 3: at impulse 0 and the last)."""
+        """Whether orders now set next turn's speed (scenario 3, and Energy Allocation under
+        ``rules.energy: cadet``: at impulse 0 and the last)."""
         st = self.state
-        return bool(self.scenario.rules["speed_choice"]) and st.impulse in (0, st.impulses_per_turn)
+        return (bool(self.scenario.rules["speed_choice"]) or energy.in_use(self)) and (
+            st.impulse in (0, st.impulses_per_turn))
 
-    def speed_range(self, unit: int) -> range:
-        """Speeds a player may pick for the next turn (Chief Engineer: 0..max, no limit)."""
-        return range(0, int(self.scenario.rules["max_speed"]) + 1)
+    def speed_range(self, unit: int) -> range | list[int]:
+        """Speeds a player may pick for the next turn (Chief Engineer: 0..max, no limit; the
+        cadet form: those acceleration and movement power allow, B3.0)."""
+        top = int(self.scenario.rules["max_speed"])
+        if energy.governed(self, unit) and self.speed_choice_open():
+            closed = energy.speed_blockers(self, unit, top)
+            return [s for s in range(top + 1) if s not in closed]
+        return range(0, top + 1)
 
     def speed_blockers(self, unit: int) -> dict[int, str]:
         """Speeds 0..max the unit may not order now, with the rule.
@@ -279,6 +326,8 @@ class Battle:
         if self.speed_choice_open():
             allowed = set(self.speed_range(unit))
             rule = f"C1.42 speed outside 0..{top}"
+            if energy.governed(self, unit):  # (B3.0) acceleration and movement power
+                return energy.speed_blockers(self, unit, top)
         else:
             allowed = {int(self.state.speed[unit])}
             rule = "B2.0 speed is set only at Energy Allocation (scenario 3, last impulse)"
@@ -328,7 +377,8 @@ class Battle:
         return direct_fire.fire_blockers(self, weapon, targets)
 
     def launch_blockers(self, rack: int, targets=None) -> list[str | None]:
-        """Per target, the rule forbidding ``rack`` to launch at it now (None = allowed)."""
+        """Per target, the rule forbidding ``rack`` (a drone rack or plasma launcher, FP1.3)
+        to launch at it now (None = allowed)."""
         return seeking.launch_blockers(self, rack, targets)
 
     def esg_blockers(self, generator: int) -> dict[int, str]:
@@ -400,6 +450,8 @@ class Battle:
                     if rule is not None:
                         raise IllegalOrderError(name, f"{component}[{self.weapon_ids[w]}]",
                                                 self.unit_ids[t], rule)
+            energy.validate(self, unit, order, name)  # (B3.0) arm, capacitor, recharge, cloak
+            ppd_fire.validate(self, unit, order, name)  # (E11.362) drop the wave-lock
             for w, value in order.esg.items():
                 if w not in own:
                     what = (f"weapon {self.weapon_ids[w]} is not on {name}"
@@ -433,6 +485,8 @@ class InitialState:
 
 
 def _initial(battle: Battle) -> InitialState:
+    from sfb_env import tables
+
     st = battle.state
     weapons = np.bincount(st.w_owner, minlength=len(st.kind)) if len(st.w_owner) else 0
     internal = st.boxes.sum(axis=1) + weapons
@@ -441,6 +495,10 @@ def _initial(battle: Battle) -> InitialState:
         if ship is not None and ship.freighter is not None:
             internal[u] = ship.freighter.destroyed_at
             strength[u] = ship.freighter.shield_pool + ship.freighter.destroyed_at
+        elif battle.plasma_launcher_of[u] >= 0:  # (FP1.6) 2 phaser points per warhead point
+            from sfb_env.engine import plasma
+
+            strength[u] = 2 * tables.plasma_warhead(plasma.plasma_kind(battle, u), 0)
         elif ship is None:
             strength[u] = battle.scenario.rules["drone_strength"]  # (FD1.54)
     return InitialState(st.shields.copy(), internal, strength)
@@ -465,7 +523,8 @@ def _boxes(ship: ShipClass) -> np.ndarray:
 
 
 def _min_range(kind: WeaponType) -> int:
-    return {WeaponType.DISRUPTOR: 1, WeaponType.PHOTON: 2}.get(kind, 0)  # fusion: 0 (E7.31)
+    return {WeaponType.DISRUPTOR: 1, WeaponType.PHOTON: 2,  # fusion: 0 (E7.31)
+            WeaponType.PPD: ppd.MYOPIC_RANGE + 1}.get(kind, 0)  # (E11.312) PPD: 4
 
 
 def _max_range(weapon: dict[str, Any]) -> int:
@@ -480,4 +539,6 @@ def _max_range(weapon: dict[str, Any]) -> int:
         return 30
     if kind == WeaponType.FUSION:
         return tables.fusion_chart().shape[1] - 1  # (E7.31) the fusion beam table: 24
+    if kind == WeaponType.PPD:
+        return tables.ppd_chart().max_range  # (E11.52) 40
     return 0

@@ -10,6 +10,32 @@ Owner's choices under D4.0, taken by this documented rule (a player could choose
   then impulse and warp engines, then Excess Damage, then the remaining weapons;
 * the ship is destroyed when every destructible box, weapon and Excess Damage box is gone.
 Bridge, security, the drone ammunition track and the other shields never take damage (D4.0).
+
+Scenario rule ``damage`` picks the rule for ships: "none", "interim" (above), "s4", "cadet_dac"
+or "standard_dac".
+
+"s4" (scenario-4 rule, CTH-DATA §10.1): per volley the 1st internal point destroys a weapon
+(the D4.0 weapon choice), the 2nd a warp box, the rest go by ``BOX_ORDER`` then the weapons.
+Robot ships (controller ``robot-ship``) take the rest on boxes other than warp and weapons
+(``ROBOT_BOX_ORDER``) while any remain, then warp, then weapons; each lost warp box slows a
+robot by 1 from the next turn (``engine.robots``). When nothing but the bridge is left, one
+more point destroys the ship (bridge and security are indestructible).
+
+"cadet_dac" (D4.21-D4.5, CTH-DATA §10.2): one die per internal point; column A, moving right
+while the target has no undestroyed box of that category; column E (Excess) always scores and
+a hit with no Excess Damage box left destroys the ship (D4.4). Owner's choices (PROPOSAL,
+fitted to the D4.5 example): Engine takes impulse before warp; Other takes lab, shuttle,
+transporter, any other box, battery, APR in that order; WPN takes the least valuable weapon
+(``WEAPON_VALUE``) of a weapon type not yet hit in this volley, else the least valuable of
+all, ties to the weapon listed last. The cadet game does not track left and right warp apart
+(one WARP count). Bridge and security cannot be destroyed.
+
+"standard_dac" (D4.2-D4.4, CTH-DATA §10.3): the 2d6 chart of ``engine.dac`` on the ship's
+standard-DAC boxes (``BattleState.dac_boxes``), one volley per call, bold cells once per volley
+(D4.31), phaser hits by the struck shield (D4.321), every third phaser hit to the best phaser
+(D4.322), tracks best first (D4.33), destroyed on an Excess hit with no box left (D4.4); the
+owner's choices are ``engine.dac``'s. A destroyed ship's drones are removed at the end of the
+impulse (D4.41, ``seeking.end_of_impulse``).
 """
 
 from __future__ import annotations
@@ -18,8 +44,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from sfb_env import tables
+from sfb_env.engine import dac, explosions
 from sfb_env.engine import events as ev
-from sfb_env.engine import explosions
 from sfb_env.engine.types import ACTIVE, K_DRONE, K_TARGET_DRONE, Box, Status, UnitKind, WeaponType
 
 if TYPE_CHECKING:
@@ -45,6 +72,25 @@ BOX_ORDER = (
     Box.HULL, Box.LAB, Box.TRANSPORTER, Box.SHUTTLE, Box.OTHER, Box.BATTERY, Box.APR,
     Box.IMPULSE, Box.WARP, Box.EXCESS,
 )
+# Scenario-4 rule, robot variant: boxes other than warp (and weapons) first, then warp.
+ROBOT_BOX_ORDER = tuple(b for b in BOX_ORDER if b != Box.WARP) + (Box.WARP,)
+# Cadet DAC categories (D4.21) in the owner's order of choice (PROPOSAL, see above).
+CADET_CATEGORIES = {
+    "Hull": (Box.HULL,),
+    "Engine": (Box.IMPULSE, Box.WARP),
+    "Other": (Box.LAB, Box.SHUTTLE, Box.TRANSPORTER, Box.OTHER, Box.BATTERY, Box.APR),
+}
+# Standard-DAC box types -> the coarse ``Box`` counts kept alongside (bridge, security and the
+# tracks have none).
+_D = dac.DacBox
+DAC_TO_BOX = {
+    _D.F_HULL: Box.HULL, _D.A_HULL: Box.HULL, _D.C_HULL: Box.HULL,
+    _D.L_WARP: Box.WARP, _D.R_WARP: Box.WARP, _D.C_WARP: Box.WARP,
+    _D.IMPULSE: Box.IMPULSE, _D.APR: Box.APR, _D.BATTERY: Box.BATTERY,
+    _D.TRANSPORTER: Box.TRANSPORTER, _D.SHUTTLE: Box.SHUTTLE, _D.LAB: Box.LAB,
+    _D.EXCESS: Box.EXCESS, _D.AUX_CONTROL: Box.OTHER, _D.EMER_BRIDGE: Box.OTHER,
+    _D.TRACTOR: Box.OTHER, _D.PROBE: Box.OTHER, _D.CARGO: Box.OTHER, _D.ARMOR: Box.OTHER,
+}
 
 
 def apply_damage(battle: Battle, unit: int, shield: int, points: int) -> None:
@@ -53,6 +99,11 @@ def apply_damage(battle: Battle, unit: int, shield: int, points: int) -> None:
     if st.status[unit] != ACTIVE or points <= 0:
         return
     kind = int(st.kind[unit])
+    if kind == UnitKind.PLASMA:  # (FP1.6) phaser points weaken a plasma torpedo
+        from sfb_env.engine import plasma
+
+        plasma.take_damage(battle, unit, points)
+        return
     st.damage[unit] += points
     if kind in (K_DRONE, K_TARGET_DRONE):
         battle.log(ev.Damaged(st.turn, st.impulse, battle.unit_ids[unit], 0, 0, points, ()))
@@ -66,18 +117,68 @@ def apply_damage(battle: Battle, unit: int, shield: int, points: int) -> None:
     idx = 0 if st.shield_pool[unit] else shield - 1
     absorbed = min(points, int(st.shields[unit, idx]))
     st.shields[unit, idx] -= absorbed
-    internal = points - absorbed
+    _internal_volley(battle, unit, shield, absorbed, points - absorbed)
+
+
+def apply_split_volley(battle: Battle, unit: int, split: dict[int, int],
+                       centre: int | None = None) -> None:
+    """Apply one volley spread over several shields of a ship, ``split`` {shield: points}
+    (a PPD pulse's splash, E11.35, E11.332): each shield absorbs its own part (D3.2), the
+    points past them are one volley of internal damage. For the phaser restriction of the
+    standard DAC (D4.321) it came through every shield it penetrated (E11.332). A unit without
+    six shields takes the sum as one ordinary volley. ``centre``: the shield logged (default:
+    the one taking most)."""
+    st = battle.state
+    split = {int(s): int(p) for s, p in split.items() if p > 0}
+    total = sum(split.values())
+    if st.status[unit] != ACTIVE or total <= 0:
+        return
+    if centre is None:
+        centre = max(split, key=lambda s: (split[s], -s))
+    if (int(st.kind[unit]) != UnitKind.SHIP or st.shield_pool[unit]
+            or battle.scenario.rules["damage"] == "none" or len(split) == 1):
+        apply_damage(battle, unit, next(iter(split)) if len(split) == 1 else centre, total)
+        return
+    st.damage[unit] += total
+    absorbed = internal = 0
+    penetrated = []
+    for shield, points in sorted(split.items()):
+        took = min(points, int(st.shields[unit, shield - 1]))
+        st.shields[unit, shield - 1] -= took
+        absorbed += took
+        internal += points - took
+        if points > took:
+            penetrated.append(shield)
+    _internal_volley(battle, unit, centre, absorbed, internal, tuple(penetrated))
+
+
+def _internal_volley(battle: Battle, unit: int, shield: int, absorbed: int, internal: int,
+                     penetrated: tuple[int, ...] = ()) -> None:
+    """The internal part of a volley (after the shields, D3.2) by the scenario's rule."""
+    st = battle.state
+    kind = int(st.kind[unit])
     boxes: tuple[str, ...] = ()
+    destroyed = False
+    rule = battle.scenario.rules["damage"]
     if internal:
         st.internal[unit] += internal
         if kind == UnitKind.FREIGHTER:
             _freighter_thresholds(battle, unit)
+        elif rule == "s4":
+            boxes, destroyed = _s4_internal(battle, unit, internal)
+        elif rule == "cadet_dac":
+            boxes, destroyed = _cadet_dac_internal(battle, unit, internal)
+        elif rule == "standard_dac":
+            boxes, destroyed = _standard_dac_internal(battle, unit, internal,
+                                                      penetrated or shield)
         else:
             boxes = _interim_internal(battle, unit, internal)
     battle.log(
         ev.Damaged(st.turn, st.impulse, battle.unit_ids[unit], shield, absorbed, internal, boxes)
     )
-    if kind == UnitKind.SHIP and _nothing_left(battle, unit):
+    if kind == UnitKind.SHIP and (
+        destroyed or (rule == "interim" and _nothing_left(battle, unit))
+    ):
         _destroy(battle, unit)
 
 
@@ -115,6 +216,125 @@ def _interim_internal(battle: Battle, unit: int, points: int) -> tuple[str, ...]
             st.w_destroyed[w] = True
             hit.append(battle.weapon_ids[w])
     return tuple(hit)
+
+
+def _s4_internal(battle: Battle, unit: int, points: int) -> tuple[tuple[str, ...], bool]:
+    """(Scenario-4 rule, CTH-DATA §10.1) 1st point a weapon, 2nd a warp box, then the rest;
+    robots: other boxes, then warp, then weapons. Returns the boxes hit and "destroyed"."""
+    st = battle.state
+    robot = battle.controllers[unit] == "robot-ship"
+    rest = ROBOT_BOX_ORDER if robot else BOX_ORDER
+    hit: list[str] = []
+    for n in range(points):
+        if n == 0 and _destroy_weapon(battle, unit, hit):
+            continue
+        if n == 1 and st.boxes[unit, Box.WARP] > 0:
+            st.boxes[unit, Box.WARP] -= 1
+            hit.append("warp")
+            continue
+        if _destroy_box(battle, unit, rest, hit) or _destroy_weapon(battle, unit, hit):
+            continue
+        return tuple(hit), True  # only the bridge was left: this point destroys the ship
+    return tuple(hit), False
+
+
+def _destroy_box(battle: Battle, unit: int, order: tuple[Box, ...], hit: list[str]) -> bool:
+    """Destroy the first box of ``order`` the unit still has; False if none."""
+    st = battle.state
+    for box in order:
+        if st.boxes[unit, box] > 0:
+            st.boxes[unit, box] -= 1
+            hit.append(box.name.lower())
+            return True
+    return False
+
+
+def _destroy_weapon(
+    battle: Battle, unit: int, hit: list[str], spare: set[int] | None = None
+) -> bool:
+    """Destroy the least valuable working weapon (ties: the one listed last), preferring a
+    type not in ``spare`` (weapon types already hit this volley); False if none is left."""
+    st = battle.state
+    rows = battle.weapons_of(unit)
+    left = [int(w) for w in rows[~st.w_destroyed[rows]]]
+    if not left:
+        return False
+    if spare:
+        fresh = [w for w in left if int(st.w_type[w]) not in spare]
+        left = fresh or left
+    w = min(left, key=lambda w: (_weapon_value(battle, w), -w))
+    st.w_destroyed[w] = True
+    hit.append(battle.weapon_ids[w])
+    if spare is not None:
+        spare.add(int(st.w_type[w]))
+    return True
+
+
+def _cadet_dac_internal(battle: Battle, unit: int, points: int) -> tuple[tuple[str, ...], bool]:
+    """(D4.21-D4.4) The cadet 1d6 chart, one die per point from ``battle.rng``."""
+    st = battle.state
+    chart, names = tables.cadet_dac_chart()
+    hit: list[str] = []
+    types_hit: set[int] = set()
+    for _ in range(points):
+        die = int(battle.rng.integers(1, 7))
+        for col in chart[die - 1]:
+            category = names[col]
+            if category == "Excess":  # (D4.4) column E always scores
+                if st.boxes[unit, Box.EXCESS] == 0:
+                    return tuple(hit), True
+                st.boxes[unit, Box.EXCESS] -= 1
+                hit.append("excess")
+                break
+            if category == "WPN":
+                if _destroy_weapon(battle, unit, hit, types_hit):
+                    break
+            elif _destroy_box(battle, unit, CADET_CATEGORIES[category], hit):
+                break
+    return tuple(hit), False
+
+
+def _standard_dac_internal(
+    battle: Battle, unit: int, points: int, shield: int | tuple[int, ...]
+) -> tuple[tuple[str, ...], bool]:
+    """(D4.2-D4.4) The 2d6 chart of ``engine.dac`` on the unit's standard-DAC boxes; one
+    2d6 per point is drawn from ``battle.rng`` before the volley is resolved."""
+    st = battle.state
+    rows = battle.weapons_of(unit)
+    ship = dac.ShipBoxes(st.dac_boxes[unit].astype(np.int32), battle.dac_weapons[unit],
+                         st.w_destroyed[rows])
+    rolls = battle.rng.integers(1, 7, size=(points, 2)).sum(axis=1)
+    shields = (shield if isinstance(shield, tuple)  # (E11.332) a PPD pulse's shields
+               else (shield,) if shield else tuple(dac.SHIELD_NUMBERS))
+    result = dac.resolve_volley(ship, points, shields, rolls=[int(r) for r in rolls])
+    hit: list[str] = []
+    by_name = {w.name: int(rows[i]) for i, w in enumerate(battle.dac_weapons[unit])}
+    for h in result.hits:
+        if h.weapon is not None:
+            st.w_destroyed[by_name[h.weapon]] = True
+            hit.append(battle.weapon_ids[by_name[h.weapon]])
+        elif h.box is not None:
+            st.dac_boxes[unit, h.box] -= 1
+            coarse = DAC_TO_BOX.get(h.box)
+            if coarse is not None and st.boxes[unit, coarse] > 0:
+                st.boxes[unit, coarse] -= 1
+            hit.append(h.box.name.lower())
+    return tuple(hit), result.destroyed
+
+
+def init_dac_boxes(battle: Battle, classes: list) -> np.ndarray:
+    """(U, dac.N_BOXES) standard-DAC boxes at the start: filled for the ships of a scenario
+    with ``damage: standard_dac``, zeros elsewhere; sets ``battle.dac_weapons``."""
+    out = np.zeros((len(classes), dac.N_BOXES), dtype=np.int64)
+    weapons: list[tuple[dac.WeaponBox, ...]] = [()] * len(classes)
+    if battle.scenario.rules["damage"] == "standard_dac":
+        for u, ship in enumerate(classes):
+            if ship is not None and ship.freighter is None:
+                boxes = dac.ship_boxes(ship)
+                out[u] = boxes.boxes
+                weapons[u] = boxes.weapons
+    battle.dac_weapons = weapons
+    return out
 
 
 def _weapon_value(battle: Battle, w: int) -> int:

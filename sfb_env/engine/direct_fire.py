@@ -1,5 +1,7 @@
 """Direct fire: readiness and rate (E1.5), range (D1.4), arcs (D2), phasers (E2), phaser-G
 (E2.15), disruptors (E3), photon torpedoes (E4), fusion beams (E7); simultaneous resolution (E1).
+Only phasers may fire at a plasma torpedo (FP1.6); a cloaked ship neither fires nor is fired at
+on its true range (G13 cadet rule, ``engine.cloak``).
 
 ``fire_blockers`` is the single legality predicate for a fire order (weapon -> target): the
 env's masks and the engine's order validation both use it, so they cannot disagree.
@@ -24,13 +26,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env import hexmap, tables
+from sfb_env.engine import cloak, energy, fusion, phaser_g, ppd_fire, shields
 from sfb_env.engine import events as ev
-from sfb_env.engine import fusion, phaser_g, shields
 from sfb_env.engine.fighters import next_bracket
 from sfb_env.engine.types import (
     GATLING_SHOTS,
+    K_PLASMA,
     NEVER,
     PHASERS,
+    PLASMA_LAUNCHERS,
     WEAPON_NAMES,
     Status,
     UnitKind,
@@ -46,7 +50,11 @@ DRONE_MODIFIED = (WeaponType.DISRUPTOR, WeaponType.PHOTON, WeaponType.FUSION, We
 _ACTIVE = int(Status.ACTIVE)  # plain ints for the hot path (enum attribute access is slow)
 _DRONE_RACK = int(WeaponType.DRONE_RACK)
 _FUSION = int(WeaponType.FUSION)
+_PPD = int(WeaponType.PPD)
 _PHG = int(WeaponType.PHG)
+_ESG = int(WeaponType.ESG)
+_PHASERS = tuple(int(k) for k in PHASERS)
+_PLASMA_LAUNCHERS = tuple(int(k) for k in PLASMA_LAUNCHERS)
 DIE_FACES = 6
 
 
@@ -61,13 +69,25 @@ def weapon_ready_blocker(battle: Battle, w: int) -> str | None:
         return "D4.0 the weapon is destroyed"
     if st.w_type[w] == _DRONE_RACK:
         return "FD1.2 a drone rack launches; it does not fire direct"
+    if int(st.w_type[w]) in _PLASMA_LAUNCHERS:
+        return "FP1.3 a plasma launcher launches; it does not fire direct"
+    if st.w_type[w] == _ESG:
+        return "G23.51 an ESG is not fired: its field strikes what enters it (esg[g] orders)"
     if st.impulse < 1:
         return "B2.0 no fire before the first impulse"
+    cloaked = cloak.fire_blocker(battle, int(st.w_owner[w]))  # (G13)
+    if cloaked is not None:
+        return cloaked
     kind = int(st.w_type[w])
+    unpowered = energy.fire_blocker(battle, w)  # (H6.1, E3.2, E4.2) energy rules only
+    if unpowered is not None:
+        return unpowered
     if kind == _FUSION:  # armed, cooling, fired this turn (E7.21, E7.22, E1.5)
         return fusion.can_fire(fusion_beam(battle, w), st.turn)[1] or None
     if kind == _PHG:  # four a turn, four a quarter turn (E2.151); no E1.5 limits
         return phaser_g.can_fire(gatling(battle, w), st.turn, st.impulse)[1] or None
+    if kind == _PPD:  # armed with >= 2 pulses, not pulsing (E11.21, E11.23, E11.25)
+        return ppd_fire.ready_blocker(battle, w)
     if st.turn < st.w_ready_turn[w]:
         return f"E4.2 (Chief Engineer) the photon is not armed before turn {st.w_ready_turn[w]}"
     if st.w_fired_turn[w] == st.turn:
@@ -86,6 +106,8 @@ def fusion_beam(battle: Battle, w: int) -> fusion.FusionBeam:
     beam = fusion.FusionBeam(fired_turn=fired or None, destroyed=bool(st.w_destroyed[w]))
     if battle.scenario.rules["chief_engineer"] and fusion.can_arm(beam, st.turn)[0]:
         beam = fusion.arm(beam, st.turn)
+    elif st.w_armed[w] and energy.governed(battle, int(st.w_owner[w])):
+        beam = fusion.arm(beam, st.turn)  # (E7.21) paid at Energy Allocation (engine.energy)
     return beam
 
 
@@ -152,28 +174,41 @@ def fire_blockers(battle: Battle, w: int, targets: np.ndarray | None = None) -> 
     owner = st.w_owner[w]
     inactive = st.status[targets] != _ACTIVE
     friendly = st.side[targets] == st.side[owner]
+    plasma = (st.kind[targets] == K_PLASMA) & (int(st.w_type[w]) not in _PHASERS)
+    ppd_cloaked = st.cloaked[targets] & (int(st.w_type[w]) == _PPD)  # (E11.472)
     short = rng < st.w_min_range[w]
-    long = rng > st.w_max_range[w]
+    effective = cloak.effective_range(battle, targets, rng)  # (G13) 2 x true + 5 if cloaked
+    long = effective > st.w_max_range[w]
     out: list[str | None] = [None] * len(targets)
-    for i in np.flatnonzero(inactive | friendly | short | long | ~in_arc):
+    for i in np.flatnonzero(inactive | friendly | plasma | ppd_cloaked | short | long | ~in_arc):
         if inactive[i]:
             out[i] = "E1.2 the target is not in play"
         elif friendly[i]:
             out[i] = "E1.2 no fire at a friendly unit"
+        elif plasma[i]:
+            out[i] = "FP1.6 only phasers may fire at a plasma torpedo"
+        elif ppd_cloaked[i]:
+            out[i] = "E11.472 a PPD cannot be fired at a cloaked ship (Cadet Training Handbook)"
         elif short[i]:
             out[i] = (f"{_range_rule(st.w_type[w])} range {rng[i]} is below the minimum "
                       f"range {st.w_min_range[w]}")
+        elif long[i] and effective[i] != rng[i]:
+            out[i] = (f"G13 effective range {effective[i]} (2 x {rng[i]} + 5 against a "
+                      f"cloaked ship) is beyond the maximum range {st.w_max_range[w]}")
         elif long[i]:
-            out[i] = (f"{_range_rule(st.w_type[w])} range {rng[i]} is beyond the maximum "
-                      f"range {st.w_max_range[w]}")
+            out[i] = (f"{_range_rule(st.w_type[w], long=True)} range {rng[i]} is beyond the "
+                      f"maximum range {st.w_max_range[w]}")
         else:
             out[i] = "D2.1 the target is outside the weapon's firing arc"
     return out
 
 
-def _range_rule(kind: int) -> str:
+def _range_rule(kind: int, long: bool = False) -> str:
     """The rule setting a weapon's range limits: phaser charts (E2.4), disruptors (E3.32: none at
-    range 0, maximum by class), photon chart (E4.0: 2..30), fusion beam table (E7.31: 0..24)."""
+    range 0, maximum by class), photon chart (E4.0: 2..30), fusion beam table (E7.31: 0..24),
+    PPD (E11.312: no fire at 3 or less; E11.52: 40 at most)."""
+    if kind == WeaponType.PPD:
+        return "E11.52" if long else "E11.312"
     if kind == WeaponType.FUSION:
         return "E7.31"
     if kind == WeaponType.DISRUPTOR:
@@ -197,9 +232,13 @@ def fire_mask(battle: Battle, weapons: np.ndarray) -> np.ndarray:
             (st.status == Status.ACTIVE)
             & (st.side != st.side[st.w_owner[w]])
             & (rng >= st.w_min_range[w])
-            & (rng <= st.w_max_range[w])
+            & (cloak.effective_range(battle, all_units, rng) <= st.w_max_range[w])  # (G13)
             & in_arc
         )
+        if int(st.w_type[w]) not in _PHASERS:
+            mask[i] &= st.kind != K_PLASMA  # (FP1.6) only phasers at plasma
+        if int(st.w_type[w]) == _PPD:
+            mask[i] &= ~st.cloaked  # (E11.472)
     return mask
 
 
@@ -209,6 +248,8 @@ def resolve_fire(battle: Battle, shots: list[tuple[int, int]]) -> None:
     now = st.absolute_impulse
     volleys: dict[tuple[int, int], list[int]] = {}
     for w, t in shots:
+        if not energy.pay_shot(battle, w):  # (H6.1) the capacitor ran dry in this volley
+            continue
         owner = int(st.w_owner[w])
         kind = WeaponType(int(st.w_type[w]))
         rng = int(hexmap.distance_np(st.x[owner], st.z[owner], st.x[t], st.z[t]))
@@ -222,6 +263,7 @@ def resolve_fire(battle: Battle, shots: list[tuple[int, int]]) -> None:
             gun = phaser_g.fire(gatling(battle, w), st.turn, st.impulse)  # (E2.151)
             recent = gun.shots[-GATLING_SHOTS:]
             st.w_gatling_shots[w] = (NEVER,) * (GATLING_SHOTS - len(recent)) + recent
+        energy.fired(battle, w)  # (E4.2, E3.2, E7.21) the charge leaves with the shot
         st.w_fired_turn[w] = st.turn
         st.w_last_fired[w] = now
         if kind == WeaponType.PHOTON and battle.scenario.rules["chief_engineer"]:
@@ -243,7 +285,7 @@ def resolve_fire(battle: Battle, shots: list[tuple[int, int]]) -> None:
 def _score(battle: Battle, kind: WeaponType, target: int, rng: int, die: int, max_range: int):
     """Damage, hit flag and effective range of one shot with a rolled ``die``."""
     st = battle.state
-    effective = rng  # no lock-on, scanner or cloak modifiers in scenarios 1-3
+    effective = cloak.effective_range(battle, target, rng)  # (G13) no lock-on or scanners
     is_drone = st.kind[target] in DRONE_KINDS
     modified = die
     if is_drone and kind in DRONE_MODIFIED and battle.scenario.rules["drone_die_modifier"]:

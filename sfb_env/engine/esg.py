@@ -25,7 +25,10 @@ released at activation.
 Damage: :func:`resolve_field` is one field against the objects entering it in one impulse
 (G23.511, G23.52); :func:`strike` runs all the fields of one ship in the G23.122 order
 (:func:`interaction_order`) and returns one volley per struck unit (G23.512, G23.75).
-:func:`field_entry` tells from distances whether a move makes contact (G23.561-G23.574, G23.72).
+:func:`field_entry` tells from distances whether a move makes contact (G23.561-G23.574, G23.72),
+moves of one impulse in their C1.3 order included (G23.571-G23.572). Fields of two ships:
+:func:`release_overlap` and :func:`collapse` at release (G23.71-G23.713), :func:`fields_meet`
+when they strike each other (G23.73).
 """
 
 from __future__ import annotations
@@ -343,7 +346,8 @@ def is_operating(gen: EsgGenerator, turn: int, impulse: int) -> bool:
 
 
 def field_entry(radius: int, before: int, after: int, *, ship_moved: bool, unit_moved: bool,
-                inside: bool = False) -> Entry:
+                inside: bool = False, middle: int | None = None,
+                unit_first: bool = False) -> Entry:
     """How a unit meets a field of ``radius`` when this impulse's moves take its distance from the
     generating ship from ``before`` to ``after``.
 
@@ -352,6 +356,13 @@ def field_entry(radius: int, before: int, after: int, *, ship_moved: bool, unit_
     place by either unit does nothing (G23.574); moving in parallel on the ring does (G23.573).
     A unit already on the ring (as when the field formed on it) is outside (G23.562). ``inside``
     is the G23.72 designation for a zero-radius field.
+
+    When both moved but not at the same time (C1.3: the slower first), ``middle`` is the distance
+    after the first mover's move alone and ``unit_first`` says who that was. The first move is
+    then judged at once (G23.571: "determine the ESG damage immediately"): a unit that reaches
+    the ring by its own move is struck even if the ship then draws the field away; a field the
+    ship moves across the unit is a jump. A field the ship merely moves onto the unit still lets
+    the unit move clear again in the same impulse (G23.572). ``middle=None``: simultaneous.
     """
     radius = _int_in("radius", radius, ESG_RADII, "G23.41")
     before = _int_in("before", before, range(0, 2**31), "G23.51")
@@ -360,6 +371,26 @@ def field_entry(radius: int, before: int, after: int, *, ship_moved: bool, unit_
         raise EsgRuleError("G23.51", f"distance {before} -> {after} is not one impulse's moves")
     if not (ship_moved or unit_moved):
         return Entry.NONE  # G23.574, G23.561
+    if middle is not None and ship_moved and unit_moved:
+        middle = _int_in("middle", middle, range(0, 2**31), "G23.571")
+        if abs(middle - before) > 1 or abs(after - middle) > 1:
+            raise EsgRuleError("G23.571", f"distance {before} -> {middle} -> {after} is not two "
+                               "single moves")
+        first = _one_move(radius, before, middle, inside)
+        if unit_first:
+            # G23.571 the unit's own move is resolved before the ship moves
+            return first if first != Entry.NONE else _one_move(radius, middle, after, inside)
+        if first == Entry.JUMPS:
+            return first  # the ship carried its ring across the unit
+        if first != Entry.NONE:
+            # G23.572 the ring was moved onto the unit: the unit's move may still take it clear
+            return _one_move(radius, before, after, inside)
+        return _one_move(radius, middle, after, inside)
+    return _one_move(radius, before, after, inside)
+
+
+def _one_move(radius: int, before: int, after: int, inside: bool) -> Entry:
+    """:func:`field_entry` for moves judged together (one move, or simultaneous moves)."""
     if radius == 0:
         if after == 0:
             # G23.721 entering the hex; G23.723 parallel moves hit only units outside the field
@@ -374,6 +405,73 @@ def field_entry(radius: int, before: int, after: int, *, ship_moved: bool, unit_
     if (before - radius) * (after - radius) < 0:
         return Entry.JUMPS  # G23.571
     return Entry.NONE
+
+
+# ------------------------------------------------------- fields of two ships (G23.71-G23.73)
+
+
+class Overlap(IntEnum):
+    """What a newly released field does to a field of another ship it overlaps (G23.712-713)."""
+
+    NONE = 0  # clear of each other
+    COLLAPSE = 1  # the later field never forms, its energy is lost (G23.712)
+    DAMAGE = 2  # same hex, same radius: the fields damage each other at once (G23.713, G23.73)
+
+
+def fields_overlap(distance: int, radius_a: int, radius_b: int) -> bool:
+    """(G23.71) Whether the fields of two ships ``distance`` hexes apart overlap or one lies
+    within the other: some hex is within both radii, i.e. ``distance <= radius_a + radius_b``.
+    Two ships in the same hex always qualify, even at zero radius (G23.713)."""
+    distance = _int_in("distance", distance, range(0, 2**31), "G23.71")
+    radius_a = _int_in("radius_a", radius_a, ESG_RADII, "G23.41")
+    radius_b = _int_in("radius_b", radius_b, ESG_RADII, "G23.41")
+    return distance <= radius_a + radius_b
+
+
+def release_overlap(distance: int, radius_new: int, radius_other: int) -> Overlap:
+    """(G23.711-G23.713) A field released now against another ship's field ``distance`` away.
+
+    It is the release, not the announcement, that counts (G23.711). Overlapping or nested: the
+    field activated second collapses (G23.712; when both are released in the same step, each
+    is "second" and both collapse). Exception: ships in the same hex with fields of the same
+    radius damage each other instead (G23.713, G23.73), zero radius included.
+    """
+    if not fields_overlap(distance, radius_new, radius_other):
+        return Overlap.NONE
+    if distance == 0 and radius_new == radius_other:
+        return Overlap.DAMAGE
+    return Overlap.COLLAPSE
+
+
+def fields_meet(strength_a: int, strength_b: int) -> tuple[int, int]:
+    """(G23.73) Two fields of different ships striking each other: each scores on the other up
+    to its own strength and loses every point it scores (G23.511), so both lose the smaller
+    strength; at least one is left at zero (dropped, G23.322). Returns the new strengths."""
+    strength_a = _int_in("strength_a", strength_a, range(0, 2**31), "G23.42")
+    strength_b = _int_in("strength_b", strength_b, range(0, 2**31), "G23.42")
+    points = min(strength_a, strength_b)
+    return strength_a - points, strength_b - points
+
+
+def collapse(gen: EsgGenerator, turn: int, impulse: int) -> EsgGenerator:
+    """(G23.712) The field released in this step never forms; its energy is lost.
+
+    PROPOSAL (the book is silent on the delay): the release still counts as an activation,
+    dropped at once, so the G23.323 reactivation delay runs from now, as for a field released
+    with no energy (G23.322).
+    """
+    now = _now(gen, turn, impulse)
+    if gen.phase != EsgPhase.ACTIVE or gen.activated_at != now:
+        raise EsgRuleError("G23.712", "only a field released in this step can collapse")
+    return _deactivate(gen, now)
+
+
+def strike_field(gen: EsgGenerator, strength: int, turn: int, impulse: int) -> EsgGenerator:
+    """Set an operating field's strength after it met another field (G23.73); a field brought to
+    zero is dropped now (G23.322)."""
+    gen = replace(gen, strength=_int_in("strength", strength, range(0, gen.strength + 1),
+                                        "G23.212"))
+    return gen if strength else _deactivate(gen, _now(gen, turn, impulse))
 
 
 # ---------------------------------------------------------------- damage (G23.5)

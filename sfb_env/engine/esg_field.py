@@ -10,26 +10,95 @@ rule is asked, and writes the answer back. ``procedure.py`` calls it at three po
   duels built on scenario 3), who pays for every weapon automatically (SCENARIOS §2.1), the
   generator is topped up to its capacity at the start of every turn (G23.21: energy from any
   source, accumulated over turns; G23.22: at most 2 on the cadet cruiser). Energy stored while
-  a field operates only waits for the next release (G23.212). Without the Chief Engineer
-  nothing charges it (no energy allocation form yet).
+  a field operates only waits for the next release (G23.212). Under an energy allocation form
+  (``rules.energy``), ``energy.py`` charges it from the ``arm[h]`` order instead.
 * **Launch Seeking Weapons** (:func:`launch_step`): voluntary drops (G23.47), then the
   generator's own changes, expiry before release (G23.711, G23.32, G23.31), then cancellations
-  (G23.33) and announcements (G23.31, G23.41).
-* **Move Ships**, after tactical maneuvers (:func:`resolve_contacts`): contact is judged from
-  each unit's distance to the generating ship at the start and at the end of the impulse's
-  movement, so a unit and a field that cross in one impulse meet (G23.571), one that comes back
-  clear does not (G23.572), and turns in place do nothing (G23.574); the damage is resolved after
+  (G23.33) and announcements (G23.31, G23.41); last, fields just released that overlap another
+  ship's field collapse or meet it (G23.71-G23.713).
+* **Move Ships**, after tactical maneuvers (:func:`resolve_contacts`): fields of two ships that
+  reach each other strike first (G23.73, G23.52 step 2); then contact is judged from each
+  unit's distance to the generating ship at the start and at the end of the impulse's
+  movement, and after the first mover's move alone where one moved before the other (C1.3), so
+  a unit and a field that cross in one impulse meet (G23.571), one that comes back clear does
+  not (G23.572), and turns in place do nothing (G23.574); the damage is resolved after
   tactical maneuvers (G23.514), before Resolve Seeking Weapons (a drone destroyed by a field
   never strikes, G23.55).
 
 ``order_blockers`` is the single legality predicate of an ``esg[g]`` order: the env's masks
 and the engine's order validation both call it.
 
-Simplifications (documented choices): a zero-radius field designates no friendly unit inside
-(G23.72; the duels have none); overlapping fields of two ships (G23.71) and field against field
-(G23.73) are not resolved (no scenario has two ESG ships); a unit's "points still needed"
-(G23.511) for a ship under the interim rule (D4.0) is its struck shield plus every internal box
-and weapon it has left.
+PROPOSALS where the book is silent or the action space has no decision (see the functions):
+
+* (G23.72) a zero-radius field has inside it every friendly unit in the ship's hex when it
+  forms; enemies are outside. Any other unit reaching the hex strikes the field, so "friendly
+  and in the hex at the start of the impulse" is the designation, identical for both fields of
+  one ship (G23.722). No action component: the owner would nearly always choose this.
+* (G23.122) fields released together meet a unit in the generators' own order (the owner's
+  choice); fields of different radii are resolved outer first (exact for units coming from
+  outside; a unit can meet two radii from inside in one impulse only in a double move).
+* (G23.712) a collapsed field counts as an activation dropped at once (G23.323 delay runs).
+* (G23.73) fields of two ships meet when the ships' distance reaches the sum of the radii,
+  judged also after the slower ship's move alone (C1.3, as G23.571 for units).
+* (G23.511) a ship's "points still needed" under the interim rule (D4.0) is its struck shield
+  plus every internal box and weapon it has left.
+
+Every numbered rule of (G23) and where it lives (``esg`` = the resolver, ``field`` = this
+module; tests in ``test_engine_esg.py`` (resolver), ``test_grad_lyran.py`` and
+``test_engine_esg_rules.py`` (in play)):
+
+    rule          what                                         where / why not
+    G23.0-.11     one generator per ESG box                    ship data ``type: esg``; field
+    G23.12, .121  generators independent, overlap freely       esg EsgGenerator per row; field
+    G23.122       same radius: older first; no gap; 20+20/35   esg.interaction_order, strike
+    G23.123       which generator is announced                 events carry ``generator``
+    G23.14        ESG box destroyed on "drone" DAC hits        dac.py; field drops the field
+    G23.211-.212  any source, over turns; reserve: generator   esg.charge; energy.py, here (CE)
+    G23.22-.23    5 max (cadet cruiser 2); start full          esg.charge; battle init_state
+    G23.31, .311  announce lead 4/2/1, radius recorded         esg.announce; field.launch_step
+    G23.313       announcements public                         Esg* events (observation: own)
+    G23.32, .321  active one turn; may end sooner (G23.47)     esg.launch_step, esg.drop
+    G23.322       zero strength drops at once                  esg.strike, esg.release
+    G23.323       reactivation delay, "second subsequent turn" esg.earliest_activation
+    G23.33        cancel before release; 1/4-turn lockout      esg.can_cancel, can_announce
+    G23.41-.42    radius 0-3, strength table                   tables.esg_strength
+    G23.43-.44    no damage at release, forms at radius        esg.release; contacts need moves
+    G23.45        moves with the ship                          distances from its hex each impulse
+    G23.46        size and strength known                      EsgReleased event; the observation
+                                                               shows only one's own generators
+    G23.47        voluntary drop in Launch Seeking Weapons     esg.drop; field.launch_step
+    G23.51        entering by either move or both              esg.field_entry; _ship_fields
+    G23.511       min(strength, needed); field pays points     esg.resolve_field; _needed
+    G23.512, .75  one volley per ship's fields                 esg.strike; _ship_fields
+    G23.513       shield facing the ESG ship; boundary rule    _struck_shield
+    G23.5131      leaving from inside: opposite shield         _struck_shield
+    G23.5132      tractored units on a boundary                n/a: no tractor beams in the engine
+    G23.514       resolved after tactical maneuvers            procedure.advance
+    G23.515, .65  planets, terrain                             esg.resolve_field PLANET; no
+                  (.653)                                       terrain on CTH maps
+    G23.52        priority 1-5, one point each in turn, die    esg.resolve_field; ties: battle.rng
+    G23.53        any target, own side included                _ship_fields (all but plasma)
+    G23.54        hollow: the ring only                        esg.field_entry
+    G23.55        drones strike a zero-radius field first      contacts before seeking impacts
+    G23.56-.562   formation: no damage; on the ring = outside  esg.field_entry
+    G23.57        the ship's move brings the field             esg.field_entry
+    G23.571-.572  same impulse: C1.3 order, judged at once     esg.field_entry middle/unit_first
+    G23.573       parallel moves on the ring damage            esg.field_entry
+    G23.5731-2    tractor-linked parallel moves                n/a: no tractor beams
+    G23.574       turns in place do nothing                    esg.field_entry (no hex change)
+    G23.61        active mines                                 n/a in CTH (resolver kind MINE)
+    G23.62-.622   cloaks: cloaked units struck as uncloaked;   no filter on ``cloaked``; no CTH
+                  no ship has both cloak and ESG               ship has both; lock-on: cloak.py
+    G23.63        explosions ignore ESGs                       explosions.py never reads them
+    G23.64, .66   transporters, tractors unaffected            n/a: not in the engine
+    G23.71, .711  no overlap of two ships' fields; release     _release_overlaps (after drops)
+    G23.712       later release collapses; together both fail _release_overlaps, esg.collapse
+    G23.713       same hex: collapse, or same radius damage    esg.release_overlap
+    G23.72-.723   zero radius, insiders, parallel moves        _ship_fields ``inside``; field_entry
+    G23.73        fields of two ships damage each other        _moving_fields_meet, fields_meet
+    G23.81        no effect on plasma torpedoes                _ship_fields skips K_PLASMA
+    G23.83        direct fire unaffected                       direct_fire.py never reads ESGs
+    G23.86        probes                                       n/a: no probes in the engine
 """
 
 from __future__ import annotations
@@ -46,6 +115,7 @@ from sfb_env.engine.types import (
     ACTIVE,
     K_DRONE,
     K_FREIGHTER,
+    K_PLASMA,
     K_SHIP,
     K_TARGET_DRONE,
     NEVER,
@@ -182,6 +252,7 @@ def launch_step(battle: Battle, orders: dict) -> None:
     st = battle.state
     turn, imp = st.turn, st.impulse
     now = st.absolute_impulse
+    released: list[int] = []
     for w in esg_rows(battle):
         w = int(w)
         owner = int(st.w_owner[w])
@@ -207,6 +278,8 @@ def launch_step(battle: Battle, orders: dict) -> None:
                                       before.stored, gen.strength if gen.phase else 0))
             if gen.phase != EsgPhase.ACTIVE:  # released empty: dropped at once (G23.322)
                 battle.log(ev.EsgDropped(turn, imp, uid, gid, "exhausted"))
+            else:
+                released.append(w)
         if value == EsgOrder.CANCEL:
             gen = esg.cancel(gen, turn, imp)
             battle.log(ev.EsgCancelled(turn, imp, uid, gid))
@@ -217,6 +290,65 @@ def launch_step(battle: Battle, orders: dict) -> None:
                                        at // st.impulses_per_turn + 1,
                                        at % st.impulses_per_turn + 1))
         store(battle, w, gen)
+    if released:
+        _release_overlaps(battle, released)
+
+
+def _release_overlaps(battle: Battle, new: list[int]) -> None:
+    """(G23.71-G23.713) Fields ``new`` released in this step that overlap or nest in another
+    ship's.
+
+    Runs after every drop and expiry of the step, so a field that ended in this step no longer
+    counts (G23.711: deactivations precede activations). A field released next to an older one
+    collapses (G23.712); two released together both collapse; ships in one hex with fields of
+    the same radius damage each other instead (G23.713, G23.73).
+    """
+    st = battle.state
+    rows = esg_rows(battle)
+    live = rows[(st.esg_phase[rows] == _ACTIVE_PHASE) & (st.esg_strength[rows] > 0)]
+    if len(np.unique(st.w_owner[live])) < 2:
+        return  # (one ship's own fields may overlap freely, G23.121)
+    old = [int(w) for w in live if w not in new]
+    collapsing: set[int] = set()
+    meeting: list[tuple[int, int]] = []
+    for i, n in enumerate(new):
+        for o in old + new[i + 1:]:
+            if st.w_owner[o] == st.w_owner[n]:
+                continue
+            d = hexmap.distance_np(st.x[st.w_owner[n]], st.z[st.w_owner[n]],
+                                   st.x[st.w_owner[o]], st.z[st.w_owner[o]])
+            verdict = esg.release_overlap(int(d), int(st.esg_radius[n]), int(st.esg_radius[o]))
+            if verdict == esg.Overlap.DAMAGE:
+                meeting.append((n, o))
+            elif verdict == esg.Overlap.COLLAPSE:
+                collapsing.add(n)
+                if o in new:  # released in the same step: both fail (G23.712)
+                    collapsing.add(o)
+    for n in sorted(collapsing):
+        store(battle, n, esg.collapse(generator(battle, n), st.turn, st.impulse))
+        battle.log(ev.EsgDropped(st.turn, st.impulse, battle.unit_ids[st.w_owner[n]],
+                                 battle.weapon_ids[n], "collapsed"))
+    for a, b in meeting:
+        if a not in collapsing and b not in collapsing:
+            _fields_meet(battle, a, b)
+
+
+def _fields_meet(battle: Battle, a: int, b: int) -> None:
+    """(G23.73) Operating fields ``a`` and ``b`` of two ships strike each other."""
+    st = battle.state
+    ga, gb = generator(battle, a), generator(battle, b)
+    if not (ga.strength and gb.strength):
+        return
+    sa, sb = esg.fields_meet(ga.strength, gb.strength)
+    store(battle, a, esg.strike_field(ga, sa, st.turn, st.impulse))
+    store(battle, b, esg.strike_field(gb, sb, st.turn, st.impulse))
+    ua, ub = battle.unit_ids[st.w_owner[a]], battle.unit_ids[st.w_owner[b]]
+    battle.log(ev.EsgFieldsMet(st.turn, st.impulse, ua, battle.weapon_ids[a], ub,
+                               battle.weapon_ids[b], ga.strength - sa))
+    for w, uid, left in ((a, ua, sa), (b, ub, sb)):
+        if not left:
+            battle.log(ev.EsgDropped(st.turn, st.impulse, uid, battle.weapon_ids[w],
+                                     "exhausted"))  # (G23.322)
 
 
 # ---------------------------------------------------------------------- contact (Move Ships)
@@ -235,12 +367,43 @@ def resolve_contacts(battle: Battle) -> None:
     active = rows[st.esg_phase[rows] == _ACTIVE_PHASE]
     if not len(active):
         return
-    for owner in np.unique(st.w_owner[active]):
+    owners = np.unique(st.w_owner[active])
+    if len(owners) > 1:
+        _moving_fields_meet(battle, active)
+    for owner in owners:
         owner = int(owner)
         if st.status[owner] != ACTIVE:
             continue
         gens_rows = [int(w) for w in rows if st.w_owner[w] == owner]
         _ship_fields(battle, owner, gens_rows)
+
+
+def _moving_fields_meet(battle: Battle, active: np.ndarray) -> None:
+    """(G23.73, G23.52 step 2) Fields of different ships that this impulse's moves bring onto a
+    common hex strike each other, before any unit strikes either field.
+
+    No two ships' operating fields ever share a hex at the start of an impulse (G23.71 at
+    release, and a meeting leaves at most one of them), so they meet when the ships' distance
+    falls to the sum of the radii. PROPOSAL (C1.3, as G23.571 for units): when one ship moved
+    before the other (slower first), the distance after its move alone counts too.
+    """
+    st = battle.state
+    live = [int(w) for w in active
+            if st.status[st.w_owner[w]] == ACTIVE and not st.w_destroyed[w]
+            and esg.is_operating(generator(battle, int(w)), st.turn, st.impulse)]
+    for i, a in enumerate(live):
+        for b in live[i + 1:]:
+            oa, ob = int(st.w_owner[a]), int(st.w_owner[b])
+            if oa == ob or not (st.esg_strength[a] and st.esg_strength[b]):
+                continue
+            reach = int(st.esg_radius[a] + st.esg_radius[b])
+            d = int(hexmap.distance_np(st.x[oa], st.z[oa], st.x[ob], st.z[ob]))
+            if d > reach and st.speed[oa] != st.speed[ob]:
+                first, second = (oa, ob) if st.speed[oa] < st.speed[ob] else (ob, oa)
+                d = min(d, int(hexmap.distance_np(st.x[first], st.z[first],
+                                                  st.prev_x[second], st.prev_z[second])))
+            if d <= reach:
+                _fields_meet(battle, a, b)
 
 
 def _ship_fields(battle: Battle, owner: int, rows: list[int]) -> None:
@@ -250,7 +413,8 @@ def _ship_fields(battle: Battle, owner: int, rows: list[int]) -> None:
             for g, w in zip(gens, rows, strict=True)]
     if not any(live):
         return
-    others = np.flatnonzero((st.status == ACTIVE) & (np.arange(len(st.kind)) != owner))
+    others = np.flatnonzero((st.status == ACTIVE) & (np.arange(len(st.kind)) != owner)
+                            & (st.kind != K_PLASMA))  # (G23.81) plasma is immune to the ESG
     if not len(others):
         return
     before = hexmap.distance_np(st.prev_x[owner], st.prev_z[owner], st.prev_x[others],
@@ -258,6 +422,23 @@ def _ship_fields(battle: Battle, owner: int, rows: list[int]) -> None:
     after = hexmap.distance_np(st.x[owner], st.z[owner], st.x[others], st.z[others])
     ship_moved = bool(st.x[owner] != st.prev_x[owner] or st.z[owner] != st.prev_z[owner])
     unit_moved = (st.x[others] != st.prev_x[others]) | (st.z[others] != st.prev_z[others])
+    # (C1.3, G23.571) who moved first when both did: ships before seeking weapons, and among
+    # ships the slower first; equal speeds move at the same time (no middle distance)
+    middle = np.full(len(others), -1, dtype=np.int64)
+    unit_first = np.zeros(len(others), dtype=bool)
+    if ship_moved and unit_moved.any():
+        is_ship = (st.kind[others] == K_SHIP) | (st.kind[others] == K_FREIGHTER)
+        unit_first = unit_moved & is_ship & (st.speed[others] < st.speed[owner])
+        ship_first = unit_moved & (~is_ship | (st.speed[others] > st.speed[owner]))
+        middle = np.where(unit_first, hexmap.distance_np(
+            st.prev_x[owner], st.prev_z[owner], st.x[others], st.z[others]), middle)
+        middle = np.where(ship_first, hexmap.distance_np(
+            st.x[owner], st.z[owner], st.prev_x[others], st.prev_z[others]), middle)
+    # (G23.72) PROPOSAL: a zero-radius field has inside it every friendly unit in the ship's hex
+    # when it forms; any other unit reaching the hex strikes it (and is destroyed or collapses
+    # it), so the friendly units in the hex at the start of an impulse are exactly those
+    # designated, the same for both fields of one ship (G23.722)
+    inside = (before == 0) & (st.side[others] == st.side[owner])
     contacts: list[list[Contact]] = [[] for _ in gens]
     entries: dict[int, Entry] = {}
     for i, (gen, ok) in enumerate(zip(gens, live, strict=True)):
@@ -265,11 +446,14 @@ def _ship_fields(battle: Battle, owner: int, rows: list[int]) -> None:
             continue
         r = int(gen.radius)
         # only a unit whose distance reaches the ring can meet it (a cheap filter)
-        near = ((before - r) * (after - r) <= 0) & (unit_moved | ship_moved)
+        near = (((before - r) * (after - r) <= 0) | (middle == r)) & (unit_moved | ship_moved)
         for j in np.flatnonzero(near):
             u = int(others[j])
+            mid = int(middle[j])
             entry = esg.field_entry(r, int(before[j]), int(after[j]), ship_moved=ship_moved,
-                                    unit_moved=bool(unit_moved[j]))
+                                    unit_moved=bool(unit_moved[j]), inside=bool(inside[j]),
+                                    middle=None if mid < 0 else mid,
+                                    unit_first=bool(unit_first[j]))
             if entry == Entry.NONE:
                 continue
             entries.setdefault(u, entry)

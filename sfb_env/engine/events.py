@@ -159,6 +159,27 @@ class Expired(Event):
 
 
 @dataclass(frozen=True)
+class CloakEvaded(Event):
+    """A drone or plasma torpedo entered its cloaked target's hex and missed on the die roll
+    (G13 cadet rule: 1-4 misses); it is removed."""
+
+    unit: str
+    target: str
+    die: int
+
+
+@dataclass(frozen=True)
+class PlasmaFeedback(Event):
+    """(FP1.8) A torpedo launched in its target's hex struck before the target moved: the
+    launching ship takes a quarter of the warhead on its shield facing the target."""
+
+    unit: str
+    torpedo: str
+    shield: int
+    points: int
+
+
+@dataclass(frozen=True)
 class EsgCharged(Event):
     """Energy put into an expanding sphere generator (G23.21; the Chief Engineer's charge)."""
 
@@ -202,11 +223,24 @@ class EsgReleased(Event):
 @dataclass(frozen=True)
 class EsgDropped(Event):
     """A field ended: ``reason`` "voluntary" (G23.47), "expired" (G23.32), "exhausted" (a zero
-    strength, G23.322) or "destroyed" (the generator box was destroyed)."""
+    strength, G23.322), "destroyed" (the generator box was destroyed) or "collapsed" (released
+    overlapping another ship's field, G23.712)."""
 
     unit: str
     generator: str
     reason: str
+
+
+@dataclass(frozen=True)
+class EsgFieldsMet(Event):
+    """Fields of two ships struck each other (G23.73; at release in one hex, G23.713): each lost
+    ``points``; a field left at zero is dropped ("exhausted")."""
+
+    unit: str
+    generator: str
+    other_unit: str
+    other_generator: str
+    points: int
 
 
 @dataclass(frozen=True)
@@ -220,6 +254,80 @@ class EsgStruck(Event):
     contact: str
     points: int
     shield: int
+
+
+@dataclass(frozen=True)
+class EnergyAllocated(Event):
+    """A ship's Energy Allocation (B3.0 cadet form): ``power`` warp + impulse + APR (line 4),
+    ``used`` the energy paid (line 20), ``batteries_used`` (line 21), ``shortfall`` the energy
+    ordered but not paid (clamped in the priority of ``engine.energy``), ``speed`` bought."""
+
+    unit: str
+    power: int
+    used: int
+    batteries_used: int
+    recharged: int
+    shortfall: int
+    speed: int
+
+
+@dataclass(frozen=True)
+class EnergyShortfall(Event):
+    """One item of a ship's Energy Allocation not paid for lack of power (``engine.energy``):
+    ``item`` e.g. "arm:fed-cadet.PHOT-A", "capacitor", "cloak"; ``cost`` the energy missing."""
+
+    unit: str
+    item: str
+    cost: float
+
+
+@dataclass(frozen=True)
+class WeaponArmed(Event):
+    """Energy paid into a heavy weapon (E3.2, E4.2, E7.21, FP1.22): ``stage`` arming turns paid
+    in its cycle, ``armed`` whether it holds a charge it may fire or launch, ``held`` a holding
+    payment, ``rolled`` a plasma-S rolling delay (FP1.22)."""
+
+    unit: str
+    weapon: str
+    energy: int
+    stage: int
+    armed: bool
+    held: bool = False
+    rolled: bool = False
+
+
+@dataclass(frozen=True)
+class WeaponDischarged(Event):
+    """A heavy weapon lost its charge or arming without firing (E4.2 an unheld photon is
+    ejected, FP2.0 a plasma-R cannot be held, an arming cycle not continued): ``reason``."""
+
+    unit: str
+    weapon: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class FireUnpowered(Event):
+    """A phaser shot ordered with too little energy left in the capacitor (H6.1): not fired
+    (the mask is per weapon; several phasers may together ask for more than it holds)."""
+
+    unit: str
+    weapon: str
+    capacitor: float
+
+
+@dataclass(frozen=True)
+class PpdTrainEnded(Event):
+    """A PPD pulse train ended before its last pulse (E11.54 breaking event, E11.362 drop):
+    ``resolved`` of ``pulses`` pulses fired; ``rule`` the event's rule number. (Each pulse
+    itself is a ``Fired`` event with weapon type "ppd": ``hit`` = wave-lock held.)"""
+
+    unit: str
+    weapon: str
+    target: str
+    resolved: int
+    pulses: int
+    rule: str
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@
 A destroyed ship explodes with strength 2 x its damage-control rating (cadet ships: 2 x 4 = 8)
 over a radius of 1 hex: every other unit in play within range 1 (its own hex included) takes that
 many points as one volley, on the shield facing the exploding ship (D3.4; D3.42 previous positions
-in its own hex). Plasma torpedoes and ESG fields are not harmed (none exist in scenarios 1-3).
+in its own hex). Plasma torpedoes and ESG fields are not harmed.
 A ship destroyed by an explosion explodes in turn. Freighters have no damage-control rating and do
 not explode.
 """
@@ -43,7 +43,8 @@ def explode(battle: Battle, unit: int) -> None:
     battle.log(ev.Exploded(st.turn, st.impulse, battle.unit_ids[unit], battle.label(unit),
                            points, RADIUS))
     rng = hexmap.distance_np(st.x[unit], st.z[unit], st.x, st.z)
-    victims = np.flatnonzero((st.status == Status.ACTIVE) & (rng <= RADIUS))
+    victims = np.flatnonzero((st.status == Status.ACTIVE) & (rng <= RADIUS)
+                             & (st.kind != UnitKind.PLASMA))  # (house rule) plasma unharmed
     # every shield is determined before any damage is applied (one simultaneous blast)
     hits = [(int(v), shields.struck_shield(battle, int(v), unit, range0=rng[v] == 0))
             for v in victims if v != unit]

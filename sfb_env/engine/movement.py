@@ -22,6 +22,7 @@ from sfb_env.engine.types import (
     ACTIVE,
     BASIC_MANEUVERS,
     K_DRONE,
+    K_PLASMA,
     K_TARGET_DRONE,
     SIDESLIPS,
     TACTICAL_MANEUVERS,
@@ -62,8 +63,8 @@ def turn_mode(battle: Battle, unit: int, speed: int | None = None) -> int:
     (or at ``speed``)."""
     st = battle.state
     kind = st.kind[unit]
-    if kind in (K_DRONE, K_TARGET_DRONE):
-        return 1  # seeking weapons: turn mode 1 (CTH-DATA §3.2)
+    if kind in (K_DRONE, K_TARGET_DRONE, K_PLASMA):
+        return 1  # seeking weapons: turn mode 1 (CTH-DATA §3.2; plasma FP1.4)
     chart = battle.turn_mode_chart[unit]
     s = int(st.speed[unit]) if speed is None else speed
     return tables.turn_mode(chart, max(s, 1))

@@ -1,12 +1,15 @@
 """The Sequence of Play (B2.0): the only module that knows the order of the steps.
 
-Turn: Energy Allocation (the Chief Engineer of scenarios 1-3) -> Speed Determination ->
+Turn: Energy Allocation (the Chief Engineer of scenarios 1-3; the cadet form of
+``engine.energy``, B3.0, is paid once Speed Determination has applied the speed orders, as the
+form pays for that speed) -> Speed Determination ->
 impulses 1..I -> End of Turn. Impulse: Move Ships -> Move Seeking Weapons -> Resolve Seeking
 Weapons -> Launch Seeking Weapons -> Fire Direct-Fire -> Resolve Direct-Fire -> End of Impulse.
 Inside Move Ships: ships, then seeking weapons, then tactical maneuvers (C1.3), then the damage
 of expanding sphere fields met in that movement (G23.512, G23.514). ESG announcements,
 cancellations and drops belong to Launch Seeking Weapons (G23.31, G23.33, G23.47), before any
-drone leaves its rack.
+drone leaves its rack. In Fire Direct-Fire the PPD pulses come first, each its own volley
+(E11.31, E11.332; ``engine.ppd_fire``), then the other direct fire.
 
 Decision points (DESIGN.md "The decision cycle"): a decision at impulse i is taken after its
 movement and seeking-weapon resolution. ``advance`` carries out, with the orders of impulse i,
@@ -20,7 +23,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sfb_env.engine import direct_fire, esg_field, movement, robots, seeking, victory
+from sfb_env.engine import (
+    direct_fire,
+    energy,
+    esg_field,
+    movement,
+    ppd_fire,
+    robots,
+    seeking,
+    victory,
+)
 from sfb_env.engine import events as ev
 from sfb_env.engine.types import ACTIVE, TACTICAL_MANEUVERS, Maneuver, Orders, UnitKind
 
@@ -28,7 +40,7 @@ if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
 
 SHIP_KINDS = (UnitKind.SHIP, UnitKind.FREIGHTER)
-SEEKING_KINDS = (UnitKind.DRONE, UnitKind.TARGET_DRONE)
+SEEKING_KINDS = (UnitKind.DRONE, UnitKind.TARGET_DRONE, UnitKind.PLASMA)  # (F2.0, FP1.4)
 
 
 def start(battle: Battle) -> None:
@@ -58,6 +70,8 @@ def advance(battle: Battle, orders: dict[int, Orders]) -> None:
         if battle.has_esg:  # (B2.0 Energy Allocation) the Chief Engineer charges ESGs
             esg_field.energy_allocation(battle)
         _speed_determination(battle, orders)
+        if energy.in_use(battle):  # (B3.0) the form pays for the speed just set
+            energy.energy_allocation(battle, orders)
         st.impulse = 1
     else:
         st.impulse += 1
@@ -86,6 +100,8 @@ def _speed_determination(battle: Battle, orders: dict[int, Orders]) -> None:
         movement.start_turn_tactical(battle, int(u), plot)  # before the speed changes (C5.4)
         if order is not None and order.speed is not None:
             st.speed[u] = order.speed
+        if battle.controllers[u] != "agent":
+            robots.start_turn(battle, int(u))  # (SCENARIOS §2.5) robot ship speed and arming
         ship = battle.ship_classes[u]
         if ship is not None and ship.freighter is not None:
             # (R1.6) the scenario's speed less the loss for the internal damage taken so far
@@ -125,7 +141,8 @@ def _move_ships(battle: Battle, orders: dict[int, Orders]) -> None:
 
 
 def _move_seeking_weapons(battle: Battle) -> None:
-    """Move Seeking Weapons: each drone homes on its target's new hex (F2.0, F2.1)."""
+    """Move Seeking Weapons: each drone and plasma torpedo homes on its target's new hex
+    (F2.0, F2.1, FP1.4)."""
     for d in movement.movers(battle, SEEKING_KINDS):
         m = robots.maneuver(battle, int(d))
         if m != Maneuver.NONE:
@@ -145,16 +162,23 @@ def _tactical_maneuvers(battle: Battle, orders: dict[int, Orders]) -> None:
 
 
 def _launch_seeking_weapons(battle: Battle, orders: dict[int, Orders]) -> None:
-    """Launch Seeking Weapons: drones leave their racks (FD1.2)."""
+    """Launch Seeking Weapons: drones leave their racks (FD1.2), plasma torpedoes their
+    launchers (FP1.3)."""
     for order in orders.values():
         for rack, target in order.launch.items():
             seeking.launch(battle, rack, target)
+    for rack, target in robots.launch_orders(battle):  # (SCENARIOS §2.5) robot ships
+        seeking.launch(battle, rack, target)
 
 
 def _fire_direct_fire(battle: Battle, orders: dict[int, Orders]) -> None:
     """Fire and Resolve Direct-Fire Weapons, simultaneously for every unit (E1)."""
     shots = [(w, t) for order in orders.values() for w, t in order.fire.items()]
     shots += robots.fire_orders(battle)
+    if battle.has_ppd:  # (E11.31, E11.332) PPD pulses first, each its own volley
+        pulses = [(w, t) for w, t in shots if ppd_fire.is_ppd(battle, w)]
+        shots = [(w, t) for w, t in shots if not ppd_fire.is_ppd(battle, w)]
+        ppd_fire.fire_step(battle, orders, pulses)
     if shots:
         direct_fire.resolve_fire(battle, shots)
 

@@ -1,4 +1,4 @@
-"""The book's automatic controllers for scenarios 1-3 (SCENARIOS.md §2).
+"""The book's automatic controllers (SCENARIOS.md §2); the robot ship is ``robot_ship``.
 
 Each robot gives, for a unit it controls, the maneuver of its next move and its fire orders.
 Dice come from the battle's generator.
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import direct_fire, seeking
+from sfb_env.engine import direct_fire, robot_ship, seeking
 from sfb_env.engine.types import ACTIVE, K_DRONE, K_SHIP, Maneuver
 
 if TYPE_CHECKING:
@@ -21,12 +21,14 @@ if TYPE_CHECKING:
 def maneuver(battle: Battle, unit: int) -> Maneuver:
     """The robot's maneuver for ``unit``'s move on the current impulse."""
     controller = battle.controllers[unit]
-    if controller == "robot-drone":
+    if controller in ("robot-drone", "robot-plasma"):  # (F2.0, FP1.4) plasma homes alike
         if seeking.target_in_hex(battle, unit):
             return Maneuver.NONE
         return seeking.robot_drone_maneuver(battle, unit)
     if controller == "convoy-freighter":
         return _freighter_maneuver(battle, unit)
+    if controller == robot_ship.CONTROLLER:  # (SCENARIOS §2.5)
+        return robot_ship.maneuver(battle, unit)
     return Maneuver.STRAIGHT  # target drones (SCENARIOS §2.2) and idle units fly straight
 
 
@@ -49,6 +51,9 @@ def fire_orders(battle: Battle) -> list[tuple[int, int]]:
     cfg = battle.scenario.robots.get("convoy-freighter", {})
     schedule = cfg.get("fire_impulses", {})
     for unit in np.flatnonzero(st.status == ACTIVE):
+        if battle.controllers[unit] == robot_ship.CONTROLLER:  # (SCENARIOS §2.5)
+            shots += robot_ship.fire_orders(battle, int(unit))
+            continue
         if battle.controllers[unit] != "convoy-freighter":
             continue
         if schedule.get(battle.unit_ids[unit]) != st.impulse:
@@ -58,6 +63,22 @@ def fire_orders(battle: Battle) -> list[tuple[int, int]]:
             if target is not None:
                 shots.append((int(w), target))
     return shots
+
+
+def launch_orders(battle: Battle) -> list[tuple[int, int]]:
+    """Drone launches (rack, target) of every robot ship for this impulse (SCENARIOS §2.5)."""
+    st = battle.state
+    out: list[tuple[int, int]] = []
+    for unit, controller in enumerate(battle.controllers):
+        if controller == robot_ship.CONTROLLER and st.status[unit] == ACTIVE:
+            out += robot_ship.launch_orders(battle, unit)
+    return out
+
+
+def start_turn(battle: Battle, unit: int) -> None:
+    """Speed Determination for a robot-controlled unit (robot ships: SCENARIOS §2.5)."""
+    if battle.controllers[unit] == robot_ship.CONTROLLER:
+        robot_ship.start_turn(battle, unit)
 
 
 def _freighter_target(battle: Battle, unit: int, w: int) -> int | None:

@@ -37,7 +37,9 @@ from sfb_env.engine.types import WEAPON_KEYS
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "configs" / "scenarios"
 
 SEEKING_CLASSES = ("drone", "target-drone")
-CONTROLLERS = ("agent", "robot-drone", "target-drone", "convoy-freighter", "idle")
+CONTROLLERS = (
+    "agent", "robot-drone", "target-drone", "convoy-freighter", "idle", "robot-ship", "stranded",
+)
 TOP_LEVEL_KEYS = (
     "name", "title", "description", "impulses_per_turn", "map", "parity", "turn_limit",
     "rules", "sides", "units", "victory", "robots",
@@ -45,13 +47,21 @@ TOP_LEVEL_KEYS = (
 UNIT_KEYS = ("id", "name", "class", "side", "hex", "facing", "speed", "controller", "target")
 VICTORY_KINDS = (
     "battle_drill", "under_attack", "convoy_raid", "last_side_standing", "sandbox", "duel",
+    "dakota_incident", "encounter",
 )
 
 # Rules in force and their defaults (SCENARIOS.md §1 rule packages).
 RULE_DEFAULTS: dict[str, Any] = {
-    "chief_engineer": True,  # (R1) automatic energy, SCENARIOS §2.1
+    "chief_engineer": True,  # (R1) automatic energy, SCENARIOS §2.1; derived from ``energy``
+    "energy": "chief",  # (B3.0) "chief" = Chief Engineer (scen. 1-3), "cadet" = the cadet
+    #   Energy Allocation Form (scen. 4-6, engine.energy), "off" = nothing pays any energy (what
+    #   ``chief_engineer: false`` alone meant before; test rigs). Giving both fields requires
+    #   chief_engineer == (energy == "chief"): see ``_energy_rule``
+    "cloak": "none",  # (G13.0) "cadet": ships with a cloak may pay for it at Energy Allocation,
+    #   whole turns (scen. 6; engine.energy decides and pays, engine.cloak applies the effects)
     "speed_choice": False,  # scenario 3: the player picks speed 0..max each turn
-    "damage": "interim",  # "none" (scen. 1), "interim" (D4.0, scen. 2-3)
+    "damage": "interim",  # "none" (scen. 1), "interim" (D4.0, scen. 2-3), "s4" (scen. 4),
+    #   "cadet_dac" (D4.21 1d6, scen. 5-6), "standard_dac" (D4.21 2d6, full-size ships)
     "shield_boundary": "advanced",  # D3.41: "advanced" (next mover, then owner) or "die" (basic)
     "seeking_weapons": True,  # False: Resolve/Launch Seeking Weapons skipped (scen. 1)
     "launch_seeking_weapons": True,  # False: scen. 2 skips Launch Seeking Weapons
@@ -184,6 +194,7 @@ def parse_scenario(doc: Any, source: str) -> Scenario:
             raise ScenarioError(source, f"rules.{key}",
                                 f"unknown rule; known: {sorted(RULE_DEFAULTS)}")
         rules[key] = value
+    _energy_rule(rules, given_rules, source)
     _check_rules(rules, source, ipt)
     max_speed = rules["max_speed"]
     sides = tuple(need("sides", list))
@@ -205,6 +216,7 @@ def parse_scenario(doc: Any, source: str) -> Scenario:
     if victory.get("kind") not in VICTORY_KINDS:
         raise ScenarioError(source, "victory.kind", f"unknown {victory.get('kind')!r}; "
                             f"expected one of {list(VICTORY_KINDS)}")
+    _check_victory_fields(victory, source, sides, ids)
     return Scenario(
         name=name,
         title=str(doc.get("title", name)),
@@ -222,7 +234,28 @@ def parse_scenario(doc: Any, source: str) -> Scenario:
     )
 
 
-RULE_CHOICES = {"damage": ("none", "interim"), "shield_boundary": ("advanced", "die")}
+RULE_CHOICES = {
+    "damage": ("none", "interim", "s4", "cadet_dac", "standard_dac"),
+    "shield_boundary": ("advanced", "die"),
+    "energy": ("chief", "cadet", "off"),
+    "cloak": ("none", "cadet"),
+}
+
+
+def _energy_rule(rules: dict[str, Any], given: Mapping[str, Any], source: str) -> None:
+    """Keep ``chief_engineer`` and ``energy`` (B3.0) one setting: the field not given is derived
+    from the other (``chief_engineer: false`` alone -> ``energy: off``); both given must agree."""
+    chief = rules["chief_engineer"]
+    if not isinstance(chief, bool):
+        return  # _check_rules names the field
+    if "energy" not in given:
+        rules["energy"] = "chief" if chief else "off"
+    elif "chief_engineer" not in given:
+        rules["chief_engineer"] = rules["energy"] == "chief"
+    elif chief != (rules["energy"] == "chief"):
+        raise ScenarioError(source, "rules.chief_engineer",
+                            f"chief_engineer: {str(chief).lower()} contradicts energy: "
+                            f"{rules['energy']!r} (B3.0: the Chief Engineer is energy 'chief')")
 
 
 def _check_rules(rules: dict[str, Any], source: str, ipt: int) -> None:
@@ -255,6 +288,22 @@ def _check_rules(rules: dict[str, Any], source: str, ipt: int) -> None:
     ):
         raise ScenarioError(source, "rules.max_speed",
                             f"max_speed {max_speed!r} outside 0..{chart_max} (C1.42)")
+
+
+# Victory fields naming a side or a unit, per kind (SCENARIOS #4).
+VICTORY_FIELDS = {"dakota_incident": {"side": "side", "ship": "unit", "dakota": "unit"}}
+
+
+def _check_victory_fields(
+    victory: Mapping[str, Any], source: str, sides: tuple[str, ...], ids: set[str]
+) -> None:
+    """The sides and units a victory kind names must exist."""
+    for key, what in VICTORY_FIELDS.get(victory["kind"], {}).items():
+        value = victory.get(key)
+        known = sides if what == "side" else ids
+        if value not in known:
+            raise ScenarioError(source, f"victory.{key}", f"unknown {what} {value!r}; "
+                                f"expected one of {sorted(known)}")
 
 
 def _robots(raw: Any, source: str) -> Mapping[str, Any]:

@@ -1,7 +1,9 @@
 """Seeking weapons: drone launch (FD1.2), homing movement (F2.0-F2.2), impact (FD1.6),
-endurance (FD1.4) and control (FD1.3).
+endurance (FD1.4) and control (FD1.3). Plasma torpedoes (FP1) live in ``engine.plasma``; they
+home and strike through the same steps here.
 
-``launch_blockers`` is the single legality predicate for a launch order (rack -> target).
+``launch_blockers`` is the single legality predicate for a launch order (drone rack or plasma
+launcher -> target).
 Launch facing: of the six facings that put the target in the drone's FA (FD1.2), the one whose
 first straight hex is closest to the target (ties: the facing nearest the launcher's own).
 A launch at a target in the launcher's own hex (F2.3) is not modelled and is refused.
@@ -14,20 +16,32 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env import hexmap
+from sfb_env.engine import cloak, plasma, shields
 from sfb_env.engine import events as ev
-from sfb_env.engine import shields
-from sfb_env.engine.types import ACTIVE, DESTROYED, K_DRONE, NEVER, Status, UnitKind, WeaponType
+from sfb_env.engine.types import (
+    ACTIVE,
+    DESTROYED,
+    K_DRONE,
+    K_PLASMA,
+    NEVER,
+    Status,
+    UnitKind,
+    WeaponType,
+)
 
 if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
 
-SEEKING = (UnitKind.DRONE, UnitKind.TARGET_DRONE)
+SEEKING = (UnitKind.DRONE, UnitKind.TARGET_DRONE, UnitKind.PLASMA)
 
 
 def launch_blockers(
     battle: Battle, rack: int, targets: np.ndarray | None = None
 ) -> list[str | None]:
-    """For each target unit row, the rule forbidding ``rack`` to launch at it now, or None."""
+    """For each target unit row, the rule forbidding ``rack`` to launch at it now, or None
+    (a plasma launcher: ``plasma.launch_blockers``)."""
+    if plasma.is_launcher(battle, rack):
+        return plasma.launch_blockers(battle, rack, targets)
     st = battle.state
     targets = np.arange(len(st.kind)) if targets is None else np.asarray(targets)
     rack_rule = rack_blocker(battle, rack)
@@ -40,6 +54,8 @@ def launch_blockers(
             out.append("FD1.3 the target is not in play")
         elif st.side[t] == st.side[owner]:
             out.append("FD1.3 no launch at a friendly unit")
+        elif st.kind[t] == K_PLASMA:
+            out.append("FD1.3 a drone may not target a plasma torpedo")
         elif st.x[t] == st.x[owner] and st.z[t] == st.z[owner]:
             out.append("F2.3 launch at a target in the launcher's hex is not modelled")
         else:
@@ -48,7 +64,10 @@ def launch_blockers(
 
 
 def rack_blocker(battle: Battle, rack: int) -> str | None:
-    """Why ``rack`` cannot launch at all this impulse, or None (FD1.2, E1.5)."""
+    """Why ``rack`` (a drone rack or a plasma launcher) cannot launch at all this impulse, or
+    None (FD1.2, E1.5; ``plasma.launcher_blocker``)."""
+    if plasma.is_launcher(battle, rack):
+        return plasma.launcher_blocker(battle, rack)
     st = battle.state
     rules = battle.scenario.rules
     if int(st.w_type[rack]) != WeaponType.DRONE_RACK:
@@ -69,7 +88,7 @@ def rack_blocker(battle: Battle, rack: int) -> str | None:
         return "FD1.2 the rack has already launched this turn"
     if st.absolute_impulse - st.w_last_fired[rack] < battle.quarter_turn:
         return f"FD1.2 launched within a quarter turn ({battle.quarter_turn} impulses)"
-    return None
+    return cloak.fire_blocker(battle, int(st.w_owner[rack]))  # (G13)
 
 
 def launch_facing(battle: Battle, owner: int, target: int) -> int:
@@ -87,7 +106,11 @@ def launch_facing(battle: Battle, owner: int, target: int) -> int:
 
 
 def launch(battle: Battle, rack: int, target: int) -> None:
-    """Put the next drone of ``rack`` on the map in the launcher's hex (FD1.2)."""
+    """Put the next drone of ``rack`` on the map in the launcher's hex (FD1.2); a plasma
+    launcher launches a torpedo (``plasma.launch``)."""
+    if plasma.is_launcher(battle, rack):
+        plasma.launch(battle, rack, target)
+        return
     st = battle.state
     owner = int(st.w_owner[rack])
     slot = battle.rack_capacity[rack] - int(st.w_ammo[rack])
@@ -147,18 +170,22 @@ def target_in_hex(battle: Battle, drone: int) -> bool:
 
 
 def resolve_impacts(battle: Battle) -> None:
-    """(FD1.6, F2.2) Drones in their target's hex strike the shield facing their approach.
+    """(FD1.6, F2.2, FP1.5) Drones and plasma torpedoes in their target's hex strike the shield
+    facing their approach; against a cloaked target a die decides first (G13, ``cloak``).
 
-    Drones striking one shield of one unit on one impulse form one volley (D4.0).
+    Seeking weapons striking one shield of one unit on one impulse form one volley (D4.0).
     """
     st = battle.state
     volleys: dict[tuple[int, int], int] = {}
-    active = np.flatnonzero((st.status == ACTIVE) & (st.kind == K_DRONE))
+    active = np.flatnonzero((st.status == ACTIVE) & ((st.kind == K_DRONE) | (st.kind == K_PLASMA)))
     for d in active:
         t = int(st.target[d])
         if t < 0 or st.status[t] != ACTIVE or not target_in_hex(battle, d):
             continue
-        if st.prev_x[d] == st.x[d] and st.prev_z[d] == st.z[d]:
+        fed_back = False
+        if st.kind[d] == K_PLASMA:
+            shield, warhead, fed_back = plasma.impact(battle, int(d), t)
+        elif st.prev_x[d] == st.x[d] and st.prev_z[d] == st.z[d]:
             # the target entered the drone's hex: the shield that faced the drone on entry
             shield = shields.shield_from(
                 battle, t, st.prev_x[t], st.prev_z[t], st.facing[t], st.x[d], st.z[d]
@@ -167,8 +194,14 @@ def resolve_impacts(battle: Battle) -> None:
             shield = shields.shield_from(
                 battle, t, st.x[t], st.z[t], st.facing[t], st.prev_x[d], st.prev_z[d]
             )
-        warhead = int(battle.scenario.rules["drone_warhead"])
+        if st.kind[d] == K_DRONE:
+            warhead = int(battle.scenario.rules["drone_warhead"])
         st.status[d] = Status.EXPENDED
+        warhead = cloak.seeking_impact(battle, int(d), t, warhead)  # (G13)
+        if warhead <= 0:
+            continue
+        if fed_back:
+            plasma.feedback(battle, int(d), t, warhead)  # (FP1.8)
         battle.log(ev.SeekingHit(st.turn, st.impulse, battle.unit_ids[d], battle.unit_ids[t],
                                  shield, warhead))
         volleys[(t, shield)] = volleys.get((t, shield), 0) + warhead
@@ -179,7 +212,8 @@ def resolve_impacts(battle: Battle) -> None:
 def end_of_impulse(battle: Battle) -> None:
     """(FD1.4) Endurance of 3 turns counted in impulses (C1.44: launched on impulse 4 of turn 3,
     removed at the end of impulse 4 of turn 6); (FD1.3, D4.41) drones that lost their target or
-    their controlling ship are removed."""
+    their controlling ship are removed. Plasma torpedoes: ``plasma.end_of_impulse``."""
+    plasma.end_of_impulse(battle)
     st = battle.state
     rules = battle.scenario.rules
     now = st.absolute_impulse

@@ -14,6 +14,7 @@ import numpy as np
 
 NEVER = -(10**6)  # "never fired / never launched" absolute impulse
 GATLING_SHOTS = 4  # (E2.151) a phaser-G shot history of four covers both of its limits
+PLASMA_ROWS = 3  # torpedo rows per plasma launcher (see engine.plasma: 3-turn arming, FP1.22)
 
 
 class UnitKind(IntEnum):
@@ -23,6 +24,8 @@ class UnitKind(IntEnum):
     FREIGHTER = 1
     DRONE = 2  # a seeking drone with a warhead (FD1)
     TARGET_DRONE = 3  # scenario 1: moves straight, no warhead (SCENARIOS §2.2)
+    PLASMA = 4  # a plasma torpedo (FP1); rows pre-allocated per launcher (w_plasma_rows)
+    FIGHTER = 5  # a Stinger-F fighter (J4.0); rows pre-allocated per carrier (engine.small_craft)
 
 
 class Status(IntEnum):
@@ -31,14 +34,14 @@ class Status(IntEnum):
     ACTIVE = 0
     DESTROYED = 1
     DISENGAGED = 2  # left the play area (C1.x scenario rule); never returns
-    EXPENDED = 3  # a drone that struck or ran out of endurance
-    UNUSED = 4  # a drone row not launched yet
+    EXPENDED = 3  # a drone or plasma torpedo that struck or ran out of endurance
+    UNUSED = 4  # a drone or plasma torpedo row not launched yet (plasma rows are reused)
 
 
 # Plain-int copies for numpy comparisons in the hot path: comparing a numpy value with an
 # IntEnum member makes numpy probe the enum class for the array protocols (slow).
 ACTIVE, DESTROYED, DISENGAGED, EXPENDED, UNUSED = (int(s) for s in Status)
-K_SHIP, K_FREIGHTER, K_DRONE, K_TARGET_DRONE = (int(k) for k in UnitKind)
+K_SHIP, K_FREIGHTER, K_DRONE, K_TARGET_DRONE, K_PLASMA, K_FIGHTER = (int(k) for k in UnitKind)
 
 
 class Maneuver(IntEnum):
@@ -98,7 +101,8 @@ WEAPON_KEYS: dict[str, WeaponType] = {
 WEAPON_NAMES: dict[int, str] = {int(v): k for k, v in WEAPON_KEYS.items()}
 PHASERS = (WeaponType.PH1, WeaponType.PH2, WeaponType.PH3, WeaponType.PHG)
 PLASMA_LAUNCHERS = (WeaponType.PLASMA_S, WeaponType.PLASMA_R, WeaponType.PLASMA_F)
-DIRECT_FIRE = (*PHASERS, WeaponType.DISRUPTOR, WeaponType.PHOTON, WeaponType.FUSION)
+DIRECT_FIRE = (*PHASERS, WeaponType.DISRUPTOR, WeaponType.PHOTON, WeaponType.FUSION,
+               WeaponType.PPD)  # the ``fire[w]`` weapons (E11.11: the PPD is direct fire)
 
 
 class Box(IntEnum):
@@ -151,9 +155,17 @@ class BattleState:
     internal: np.ndarray = field(default=None)  # (U,) int64 internal points taken
     damage: np.ndarray = field(default=None)  # (U,) int64 all points scored (drones: FD1.54)
     boxes: np.ndarray = field(default=None)  # (U, N_BOX) int64 destructible boxes left
+    dac_boxes: np.ndarray = field(default=None)  # (U, dac.N_BOXES) int64 boxes left by
+    #   standard-DAC box type (rule damage: standard_dac, D4.21); zeros otherwise
     target: np.ndarray = field(default=None)  # (U,) int64 seeking target unit, -1 none
     launcher: np.ndarray = field(default=None)  # (U,) int64 launching unit, -1 none
     launched_at: np.ndarray = field(default=None)  # (U,) int64 absolute impulse of launch
+    # --- energy (B3.0 cadet form; engine.energy), 0 on units the rule does not govern ---
+    batteries: np.ndarray = field(default=None)  # (U,) int64 charged batteries (line 5)
+    capacitor: np.ndarray = field(default=None)  # (U,) float64 phaser capacitor energy (H6.0)
+    capacitor_max: np.ndarray = field(default=None)  # (U,) float64 its capacity (H6.0)
+    energy_shortfall: np.ndarray = field(default=None)  # (U,) int64 energy ordered but not
+    #   paid at the last Energy Allocation (engine.energy clamp)
     # --- weapons -----------------------------------------------------------------------
     w_owner: np.ndarray = field(default=None)  # (W,) int64 owning unit
     w_type: np.ndarray = field(default=None)  # (W,) int64 WeaponType
@@ -168,10 +180,14 @@ class BattleState:
     w_ready_turn: np.ndarray = field(default=None)  # (W,) int64 first turn it may fire
     w_armed: np.ndarray = field(default=None)  # (W,) bool a multi-turn heavy weapon holds a
     #   loaded charge it may fire or launch (plasma starts unarmed, FP1.23); kept by energy
+    w_arm_stage: np.ndarray = field(default=None)  # (W,) int64 arming turns paid in the
+    #   current cycle (photon 0..2, plasma 0..3; engine.energy), 0 elsewhere
     w_gatling_shots: np.ndarray = field(default=None)  # (W, GATLING_SHOTS) int64 absolute
     #   impulses of a phaser-G's last shots, oldest first, NEVER where none (E2.151)
     w_ammo: np.ndarray = field(default=None)  # (W,) int64 drones left in a rack
     w_drone_rows: np.ndarray = field(default=None)  # (W, 4) int64 unit rows of its drones
+    w_plasma_rows: np.ndarray = field(default=None)  # (W, PLASMA_ROWS) int64 torpedo unit
+    #   rows of a plasma launcher (reused once a torpedo is gone), -1 elsewhere (FP1)
     # --- expanding sphere generators (G23), one entry per weapon row; 0 / -1 / NEVER on rows
     #   that are not an ESG. Times are absolute impulses, NEVER = none (see engine.esg_field).
     esg_max: np.ndarray = field(default=None)  # (W,) int64 energy capacity (G23.22), 0 = none
@@ -184,6 +200,16 @@ class BattleState:
     esg_activated_at: np.ndarray = field(default=None)  # (W,) int64 last release (G23.323)
     esg_dropped_at: np.ndarray = field(default=None)  # (W,) int64 last deactivation (G23.323)
     esg_cancelled_at: np.ndarray = field(default=None)  # (W,) int64 last cancellation (G23.33)
+    # --- plasmatic pulsar devices (E11), one entry per weapon row (engine.ppd_fire); 0 / -1 /
+    #   NEVER / False on rows that are not a PPD. The charge (E11.2) and the pulse train (E11.3).
+    ppd_stage: np.ndarray = field(default=None)  # (W,) int64 ppd.PpdStage of the charge
+    ppd_energy: np.ndarray = field(default=None)  # (W,) int64 arming energy 0..8 (E11.25)
+    ppd_paid_turn: np.ndarray = field(default=None)  # (W,) int64 last turn paid, 0 = never
+    ppd_target: np.ndarray = field(default=None)  # (W,) int64 pulse-train target, -1 = none
+    ppd_fired_at: np.ndarray = field(default=None)  # (W,) int64 absolute impulse fired, NEVER
+    ppd_pulses: np.ndarray = field(default=None)  # (W,) int64 pulses programmed (E11.311)
+    ppd_resolved: np.ndarray = field(default=None)  # (W,) int64 pulses resolved so far
+    ppd_locked: np.ndarray = field(default=None)  # (W,) bool wave-lock held (E11.331)
 
     @property
     def absolute_impulse(self) -> int:
@@ -210,11 +236,13 @@ class Orders:
     ``fire`` maps weapon rows to target unit rows; ``launch`` maps drone-rack weapon rows to
     target unit rows; ``maneuver`` is the unit's move on the next impulse; ``speed`` is its
     speed for the next turn where the scenario lets the player choose (Chief Engineer, scen. 3).
-    ``tactical`` (scenario rule ``tactical_maneuvers``, same decision points as ``speed``) plots
-    "TAC" for the next turn: the unit stays in its hex and ``speed`` (0..4, None = the current
-    speed) is the number of warp tactical maneuvers bought, used on the impulse chart (C5.23);
-    a sublight tactical maneuver comes with every TAC plot (C5.3). ``esg`` maps ESG weapon rows
-    to an ``EsgOrder`` for this impulse's Launch Seeking Weapons step (G23.31, G23.33, G23.47).
+    ``arm``, ``capacitor``, ``recharge`` and ``cloak`` are the Energy Allocation of the next
+    turn under ``rules.energy: cadet`` (B3.0, ``engine.energy``). ``tactical`` (scenario rule
+    ``tactical_maneuvers``, same decision points as ``speed``) plots "TAC" for the next turn:
+    the unit stays in its hex and ``speed`` (0..4, None = the current speed) is the number of
+    warp tactical maneuvers bought, used on the impulse chart (C5.23); a sublight tactical
+    maneuver comes with every TAC plot (C5.3). ``esg`` maps ESG weapon rows to an ``EsgOrder``
+    for this impulse's Launch Seeking Weapons step (G23.31, G23.33, G23.47).
     """
 
     maneuver: Maneuver = Maneuver.NONE
@@ -223,6 +251,15 @@ class Orders:
     speed: int | None = None
     tactical: bool = False
     esg: dict[int, int] = field(default_factory=dict)  # ESG weapon row -> EsgOrder (G23.3)
+    # Energy Allocation (scenario rule ``energy: cadet``, B3.0; see ``engine.energy``), read at
+    # the same decision points as ``speed``; None / absent = the standing allocation.
+    arm: dict[int, int] = field(default_factory=dict)  # heavy weapon row -> ArmOrder
+    capacitor: int | None = None  # energy into the phaser capacitor (H6.1); None = fill it
+    recharge: int | None = None  # batteries to recharge (line 16); None = every empty one
+    cloak: bool = False  # (G13) cloak for the whole next turn, paying the ship's cloak cost
+    ppd: dict[int, int] = field(default_factory=dict)  # PPD weapon row -> PpdOrder (E11.362)
+    fighters: int | None = None  # (J4.34) carrier: launch every fighter aboard and send all
+    #   its fighters at this target unit row (engine.small_craft); None = hold
 
 
 class EsgOrder(IntEnum):
@@ -238,6 +275,27 @@ class EsgOrder(IntEnum):
 
 
 ESG_ORDERS = len(EsgOrder)  # size of an ``esg[g]`` action component
+
+
+class PpdOrder(IntEnum):
+    """A plasmatic pulsar device order between pulses (E11.362), before the Fire step."""
+
+    KEEP = 0  # let the pulse train go on
+    DROP = 1  # drop the wave-lock: every remaining pulse is lost (E11.362, E11.548)
+
+
+PPD_ORDERS = len(PpdOrder)  # size of a ``ppd[p]`` action component
+
+
+class ArmOrder(IntEnum):
+    """Energy Allocation order for one heavy weapon (B3.0 line 10; see ``engine.energy``)."""
+
+    NONE = 0  # no energy: do not arm, or let an arming cycle / a loaded charge go
+    ARM = 1  # pay the next step of the arming cycle (begin, continue or complete it)
+    HOLD = 2  # keep what the weapon has: hold a loaded charge, or roll a plasma-S (FP1.22)
+
+
+ARM_ORDERS = len(ArmOrder)  # size of an ``arm[h]`` action component
 
 
 class IllegalOrderError(ValueError):

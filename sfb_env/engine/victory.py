@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from sfb_env import hexmap
 from sfb_env.engine.types import ACTIVE, DESTROYED, DISENGAGED, K_DRONE, UnitKind
 
 if TYPE_CHECKING:
@@ -150,6 +151,72 @@ def _duel(battle: Battle, time_up: bool):
         f"turn limit reached, {leaders[0]} dealt more damage ({best} points)")
 
 
+def _dakota_incident(battle: Battle, time_up: bool):
+    """Scenario 4: the Federation wins iff its ship passed through a hex at range <= 1 of the
+    Dakota (PROPOSAL of SCENARIOS #4 for "adjacent") and then left by the east edge (from a
+    hex of column ``exit_column``, default 28); leaving by another edge is a loss (the ship is
+    destroyed), and so is anything else. No turn limit: the env's cap ends it as a loss."""
+    st = battle.state
+    cfg = battle.scenario.victory
+    side = cfg["side"]
+    ship = battle.unit_index[cfg["ship"]]
+    status = int(st.status[ship])
+    if status == ACTIVE:
+        if time_up:
+            return _pair(battle, side, "loss", "unfinished"), "turn limit reached"
+        return None
+    if status == DESTROYED:
+        return _pair(battle, side, "loss", "destroyed"), f"{cfg['ship']} was destroyed"
+    name = battle.unit_ids[ship]
+    exit_hex = next((e.src for e in reversed(battle.events)
+                     if e.kind == "LeftMap" and e.unit == name), None)
+    column = int(cfg.get("exit_column", 28))
+    if exit_hex is None or int(exit_hex[:2]) != column:
+        return _pair(battle, side, "loss", "destroyed"), (
+            f"{cfg['ship']} left the map away from the east edge and is lost")
+    if not _passed_near(battle, name, cfg["dakota"]):
+        return _pair(battle, side, "loss", "no rescue"), (
+            f"{cfg['ship']} left without passing next to {cfg['dakota']}")
+    return _pair(battle, side, "win", "rescue"), (
+        f"{cfg['ship']} passed {cfg['dakota']} and left by the east edge")
+
+
+def _passed_near(battle: Battle, unit: str, dakota: str) -> bool:
+    """Whether ``unit`` stood in a hex at range <= 1 of ``dakota`` (which never moves)."""
+    parity = battle.scenario.parity
+    there = battle.label(battle.unit_index[dakota])
+    start = battle.scenario.units[battle.unit_index[unit]].hex
+    hexes = {start} | {e.dst for e in battle.events if e.kind == "Moved" and e.unit == unit}
+    return any(hexmap.distance(h, there, parity) <= 1 for h in hexes)
+
+
+def _encounter(battle: Battle, time_up: bool):
+    """Scenario 5: a side with no ship in play is out, "destroyed" if none of its ships left
+    the map, else "disengaged". Destroyed -> loss, disengaged -> draw; a side still in play
+    wins ("destroyed" level) against a destroyed side, a tactical victory ("tactical") against
+    a disengaged one; both destroyed -> both lose. No turn limit: the env's cap is a draw."""
+    st = battle.state
+    sides = battle.scenario.sides
+    fate: dict[str, str] = {}
+    for s in sides:
+        ships = _units(battle, s, (UnitKind.SHIP,))
+        if not np.any(st.status[ships] == ACTIVE):
+            fate[s] = "disengaged" if np.any(st.status[ships] == DISENGAGED) else "destroyed"
+    if not fate:
+        return (_draw(battle), "turn limit reached") if time_up else None
+    out: Outcome = {}
+    for s in sides:
+        if s in fate:
+            out[s] = {"result": "loss" if fate[s] == "destroyed" else "draw", "level": fate[s]}
+        elif "destroyed" in fate.values():
+            out[s] = {"result": "win", "level": "destroyed"}
+        else:
+            out[s] = {"result": "win", "level": "tactical"}
+    reason = " and ".join(f"{s} {'was destroyed' if f == 'destroyed' else 'disengaged'}"
+                          for s, f in fate.items())
+    return out, reason
+
+
 _KINDS = {
     "battle_drill": _battle_drill,
     "under_attack": _under_attack,
@@ -157,4 +224,6 @@ _KINDS = {
     "last_side_standing": _last_side_standing,
     "sandbox": _sandbox,
     "duel": _duel,
+    "dakota_incident": _dakota_incident,
+    "encounter": _encounter,
 }

@@ -5,18 +5,33 @@ Components, in order (``nvec`` in brackets; K = target slots):
 =================  ==========  ======================================================
 component          values      meaning
 =================  ==========  ======================================================
-``launch[r]``      K + 1       drone rack r: 0 = hold, k = launch at target slot k
+``launch[r]``      K + 1       launcher r (drone racks, then plasma launchers, FP1.3):
+                               0 = hold, k = launch at target slot k
 ``fire[w]``        K + 1       direct-fire weapon w: 0 = hold, k = fire at slot k (a
                                phaser-G: one of its four shots a turn, so at most one
                                shot per impulse per mount, E2.151)
-``maneuver``       4 (6, 8)    the next move: 0 none, 1 straight, 2 turn left, 3 turn right;
-                               with ``rules.sideslip`` 4 sideslip left, 5 sideslip right
-                               (C4); with ``rules.tactical_maneuvers`` 6 tactical left,
-                               7 tactical right (60 degrees in place, C5; size 8)
 ``esg[g]``         7           expanding sphere generator g (ships with an ESG only): 0 =
                                nothing, 1..4 = announce a release at radius 0..3 (G23.31,
                                G23.41), 5 = cancel the announcement (G23.33), 6 = drop the
                                operating field (G23.47); orders of Launch Seeking Weapons
+``arm[h]``         3           heavy weapon h (``rules.energy: cadet`` only, B3.0 line 10:
+                               disruptors, photons, fusion beams, plasma launchers, ESGs,
+                               PPDs):
+                               0 = no energy (let the arming or the charge go), 1 = arm
+                               (next step of its cycle; an ESG: top up), 2 = hold a
+                               loaded charge, or roll a plasma-S (FP1.22)
+``capacitor``      C + 1       energy into the phaser capacitor, 0..C (C = its capacity
+                               rounded up; H6.1); ``rules.energy: cadet`` only
+``recharge``       B + 1       batteries to recharge, 0..B (line 16); energy rule only
+``cloak``          2           1 = cloak for the whole next turn (G13.0; ships with a
+                               cloak where ``rules.cloak: cadet``)
+``maneuver``       4 (6, 8)    the next move: 0 none, 1 straight, 2 turn left, 3 turn right;
+                               with ``rules.sideslip`` 4 sideslip left, 5 sideslip right
+                               (C4); with ``rules.tactical_maneuvers`` 6 tactical left,
+                               7 tactical right (60 degrees in place, C5; size 8)
+``ppd[p]``         2           plasmatic pulsar device p (ships with a PPD only): 0 = keep
+                               the pulse train going, 1 = drop the wave-lock, every
+                               remaining pulse lost (E11.362); open only while pulsing
 ``speed``          max + 1     next turn's speed where the scenario lets the player pick it;
                    (+ 5)       otherwise only the current speed is allowed (a no-op); with
                                ``rules.tactical_maneuvers`` max + 1 + n plots TAC for the
@@ -29,9 +44,19 @@ of I impulses, so the quarter-turn limit (E2.151) binds only on the 32-impulse c
 engine enforces it across the turn break; several shots in one impulse (allowed by E2.151) are
 not expressible. Fusion beams (E7) are ``fire`` components; the mask closes them while cooling.
 
+The energy components (``engine.energy``) are present only under ``rules.energy: cadet``, so
+every other scenario's space is unchanged. They are read at Energy Allocation (impulse 0 and
+the last impulse of a turn, with ``speed``); at other impulses only 0 is open. Each
+component's mask is exact on its own (arming, holding, room in the capacitor, empty batteries,
+acceleration and movement power for ``speed``); the joint budget is not masked: the engine
+pays an over-budget allocation in its documented priority and reports the rest in
+``infos[agent]["energy_shortfall"]``. The no-op is the standing allocation: keep the speed if
+warp can pay it beside the photon arming, continue or hold every weapon, fill the capacitor,
+recharge the batteries, no cloak.
+
 Target slots list the enemy units in play, nearest first (ties: the unit listed first in the
-scenario, then drones in launch order). Masks and refusals come from the engine's predicates;
-this module only translates (no rule lives here).
+scenario, then drones and plasma torpedoes by unit row). Masks and refusals come from the
+engine's predicates; this module only translates (no rule lives here).
 """
 
 from __future__ import annotations
@@ -41,15 +66,20 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import Battle, Maneuver, Orders
+from sfb_env.engine import Battle, Maneuver, Orders, energy, ppd_fire
 from sfb_env.engine.direct_fire import fire_mask
 from sfb_env.engine.types import (
+    ARM_ORDERS,
     BASIC_MANEUVERS,
     DIRECT_FIRE,
     ESG_ORDERS,
     MAX_WARP_TACTICAL,
+    PLASMA_LAUNCHERS,
+    PPD_ORDERS,
     WEAPON_NAMES,
+    ArmOrder,
     EsgOrder,
+    PpdOrder,
     Status,
     WeaponType,
 )
@@ -84,7 +114,7 @@ class ActionLayout:
     """Where each component of one agent's action sits and which engine rows it drives."""
 
     unit: int
-    racks: np.ndarray  # weapon rows of drone racks (padded entries = -1)
+    racks: np.ndarray  # weapon rows of drone racks, then plasma launchers (padded: -1)
     weapons: np.ndarray  # weapon rows of direct-fire weapons (padded entries = -1)
     slots: int  # K
     max_speed: int
@@ -92,23 +122,33 @@ class ActionLayout:
     tactical_plots: int = 0  # TAC plot values after the speeds (see ``tactical_plot_count``)
     esgs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # weapon
     #   rows of expanding sphere generators (padded entries = -1); none on most ships
+    power: EnergyLayout | None = None  # the energy components (rules.energy: cadet only)
+    ppds: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # weapon
+    #   rows of plasmatic pulsar devices (padded entries = -1); none on most ships (E11)
+    plasma_threats: bool = False  # the battle has plasma launchers: the observation carries
+    #   the plasma threat block (env.observation)
 
     @classmethod
     def build(
         cls, battle: Battle, unit: int, slots: int, n_racks: int | None = None,
         n_weapons: int | None = None, n_esgs: int | None = None,
+        pad_power: EnergyLayout | None = None, n_ppds: int | None = None,
     ) -> ActionLayout:
         """Layout for ``unit``; ``n_racks``/``n_weapons``/``n_esgs`` pad it (uniform spaces)."""
         st = battle.state
         rows = battle.weapons_of(unit)
         rows = rows[st.w_enabled[rows]]
-        racks = rows[st.w_type[rows] == WeaponType.DRONE_RACK]
+        racks = np.concatenate([rows[st.w_type[rows] == WeaponType.DRONE_RACK],
+                                rows[np.isin(st.w_type[rows], PLASMA_LAUNCHERS)]])
         weapons = rows[np.isin(st.w_type[rows], DIRECT_FIRE)]
         racks = _pad(racks, n_racks)
         weapons = _pad(weapons, n_weapons)
         esgs = _pad(battle.esg_rows(unit), n_esgs)
+        ppds = _pad(ppd_fire.ppd_rows(battle, unit), n_ppds)
         return cls(unit, racks, weapons, slots, int(battle.scenario.rules["max_speed"]),
-                   maneuver_count(battle), tactical_plot_count(battle), esgs)
+                   maneuver_count(battle), tactical_plot_count(battle), esgs,
+                   EnergyLayout.build(battle, unit, pad_power),
+                   plasma_threats=bool(battle.has_plasma), ppds=ppds)
 
     def __post_init__(self) -> None:
         self.size = int(self.nvec.sum())
@@ -118,6 +158,8 @@ class ActionLayout:
         k = self.slots + 1
         return np.array(
             [k] * len(self.racks) + [k] * len(self.weapons) + [ESG_ORDERS] * len(self.esgs)
+            + [PPD_ORDERS] * len(self.ppds)
+            + (self.power.nvec() if self.power else [])
             + [self.maneuvers, self.max_speed + 1 + self.tactical_plots],
             dtype=np.int64,
         )
@@ -127,6 +169,8 @@ class ActionLayout:
             [f"launch[{i}]" for i in range(len(self.racks))]
             + [f"fire[{i}]" for i in range(len(self.weapons))]
             + [f"esg[{g}]" for g in range(len(self.esgs))]
+            + [f"ppd[{p}]" for p in range(len(self.ppds))]
+            + (self.power.names() if self.power else [])
             + ["maneuver", "speed"]
         )
 
@@ -155,6 +199,14 @@ class ActionLayout:
                 entry.update(weapon=battle.weapon_ids[row], weapon_type="esg",
                              max_energy=int(st.esg_max[row]))
             out.append(entry)
+        for p, row in enumerate(self.ppds):
+            entry = {"name": f"ppd[{p}]", "kind": "ppd", "size": PPD_ORDERS,
+                     "values": [v.name.lower() for v in PpdOrder]}
+            if row >= 0:
+                entry.update(weapon=battle.weapon_ids[row], weapon_type="ppd")
+            out.append(entry)
+        if self.power:
+            out += self.power.describe(battle)
         out.append({"name": "maneuver", "kind": "maneuver", "size": self.maneuvers,
                     "values": [Maneuver(m).name.lower() for m in range(self.maneuvers)]})
         speed = {"name": "speed", "kind": "speed", "size": self.max_speed + 1 + self.tactical_plots}
@@ -212,6 +264,15 @@ class ActionLayout:
                 closed = battle.esg_blockers(int(g))
                 out[pos + 1:pos + ESG_ORDERS] = [v not in closed for v in range(1, ESG_ORDERS)]
             pos += ESG_ORDERS
+        for p in self.ppds:
+            out[pos] = 1
+            if p >= 0:
+                out[pos + 1] = int(PpdOrder.DROP) not in ppd_fire.drop_blockers(battle, int(p))
+            pos += PPD_ORDERS
+        if self.power:
+            part = self.power.mask(battle)
+            out[pos:pos + len(part)] = part
+            pos += len(part)
         if blocked is None:
             blocked = battle.maneuver_blockers(self.unit)
         for m in range(self.maneuvers):
@@ -261,6 +322,12 @@ class ActionLayout:
             else:
                 out[names[idx]] = battle.esg_blockers(int(row))
             idx += 1
+        for row in self.ppds:
+            out[names[idx]] = ({1: "uniform_spaces padding: no PPD in this position"} if row < 0
+                               else ppd_fire.drop_blockers(battle, int(row)))
+            idx += 1
+        if self.power:
+            out.update(self.power.reasons(battle))
         blocked = battle.maneuver_blockers(self.unit)
         out["maneuver"] = {int(m): rule for m, rule in blocked.items() if m < self.maneuvers}
         out["speed"] = self._speed_blockers(battle)
@@ -277,6 +344,11 @@ class ActionLayout:
         action[-1] = int(np.flatnonzero(self._speed_mask(battle))[0])
         if battle.speed_choice_open():
             action[-1] = int(battle.state.speed[self.unit])
+            if self.power and energy.governed(battle, self.unit):
+                action[-1] = energy.standing_speed(battle, self.unit)  # (B3.0, E4.2)
+        if self.power:
+            n = len(self.power.nvec())
+            action[-2 - n:-2] = self.power.noop(battle)
         return action
 
     def to_orders(self, battle: Battle, action: np.ndarray, slots: np.ndarray) -> Orders:
@@ -294,6 +366,12 @@ class ActionLayout:
         for g, row in enumerate(self.esgs):
             if action[first + g] and row >= 0:
                 orders.esg[int(row)] = int(action[first + g])
+        first += len(self.esgs)
+        for p, row in enumerate(self.ppds):
+            if action[first + p] and row >= 0:  # (E11.362) drop the wave-lock
+                orders.ppd[int(row)] = int(action[first + p])
+        if self.power:
+            self.power.to_orders(battle, action[-2 - len(self.power.nvec()):-2], orders)
         speed = int(action[-1])
         if speed > self.max_speed:  # a TAC plot with n warp tactical maneuvers (C5.23)
             orders.tactical = True
@@ -308,3 +386,127 @@ def _pad(rows: np.ndarray, n: int | None) -> np.ndarray:
     if n is None or n <= len(rows):
         return rows
     return np.concatenate([rows, np.full(n - len(rows), -1, dtype=np.int64)])
+
+
+@dataclass
+class EnergyLayout:
+    """The energy components of one agent (``rules.energy: cadet``, B3.0): ``arm[h]`` per heavy
+    weapon, ``capacitor``, ``recharge`` and, where used, ``cloak``; sizes padded for
+    ``uniform_spaces`` (padded values are masked with a "padding" reason)."""
+
+    unit: int
+    heavies: np.ndarray  # weapon rows taking an ArmOrder (padded entries = -1)
+    capacitor: int  # size of the capacitor component (0..C)
+    recharge: int  # size of the recharge component (0..B)
+    cloak: int  # 2 with a cloak component, else 0
+
+    @classmethod
+    def build(cls, battle: Battle, unit: int, pad: EnergyLayout | None = None
+              ) -> EnergyLayout | None:
+        """The unit's energy components, or None where the form does not govern it; ``pad``
+        (the largest over the agents) widens them for uniform spaces."""
+        if not energy.governed(battle, unit):
+            return None
+        cloak = 2 if energy.has_cloak(battle, unit) and energy.cloak_allowed(battle) else 0
+        out = cls(unit, energy.heavy_rows(battle, unit), energy.capacitor_values(battle, unit),
+                  energy.battery_boxes(battle, unit) + 1, cloak)
+        if pad is not None:
+            out.heavies = _pad(out.heavies, len(pad.heavies))
+            out.capacitor = max(out.capacitor, pad.capacitor)
+            out.recharge = max(out.recharge, pad.recharge)
+            out.cloak = max(out.cloak, pad.cloak)
+        return out
+
+    @staticmethod
+    def widest(layouts: list[EnergyLayout | None]) -> EnergyLayout | None:
+        """The padding covering every layout of ``layouts`` (None if none has energy)."""
+        real = [p for p in layouts if p is not None]
+        if not real:
+            return None
+        return EnergyLayout(-1, np.full(max(len(p.heavies) for p in real), -1, np.int64),
+                            max(p.capacitor for p in real), max(p.recharge for p in real),
+                            max(p.cloak for p in real))
+
+    def nvec(self) -> list[int]:
+        return ([ARM_ORDERS] * len(self.heavies) + [self.capacitor, self.recharge]
+                + ([self.cloak] if self.cloak else []))
+
+    def names(self) -> list[str]:
+        return ([f"arm[{h}]" for h in range(len(self.heavies))] + ["capacitor", "recharge"]
+                + (["cloak"] if self.cloak else []))
+
+    def describe(self, battle: Battle) -> list[dict]:
+        st = battle.state
+        out = []
+        for h, row in enumerate(self.heavies):
+            entry = {"name": f"arm[{h}]", "kind": "arm", "size": ARM_ORDERS,
+                     "values": [v.name.lower() for v in ArmOrder]}
+            if row >= 0:
+                entry.update(weapon=battle.weapon_ids[row],
+                             weapon_type=WEAPON_NAMES[int(st.w_type[row])])
+            out.append(entry)
+        out.append({"name": "capacitor", "kind": "capacitor", "size": self.capacitor,
+                    "capacity": float(st.capacitor_max[self.unit])})
+        out.append({"name": "recharge", "kind": "recharge", "size": self.recharge})
+        if self.cloak:
+            out.append({"name": "cloak", "kind": "cloak", "size": 2})
+        return out
+
+    def reasons(self, battle: Battle) -> dict[str, dict[int, str]]:
+        """Component name -> masked value -> rule (engine predicates; padding named)."""
+        u = self.unit
+        out: dict[str, dict[int, str]] = {}
+        for h, row in enumerate(self.heavies):
+            out[f"arm[{h}]"] = (
+                {v: "uniform_spaces padding: no heavy weapon in this position"
+                 for v in range(1, ARM_ORDERS)} if row < 0 else energy.arm_blockers(battle, row))
+        for name, blockers, size, own in (
+            ("capacitor", energy.capacitor_blockers, self.capacitor,
+             energy.capacitor_values(battle, u)),
+            ("recharge", energy.recharge_blockers, self.recharge,
+             energy.battery_boxes(battle, u) + 1),
+        ):
+            why = dict(blockers(battle, u))
+            why.update({k: f"uniform_spaces padding: beyond this ship's {name} values"
+                        for k in range(own, size)})
+            out[name] = why
+        if self.cloak:
+            out["cloak"] = energy.cloak_blockers(battle, u)
+        return out
+
+    def mask(self, battle: Battle) -> np.ndarray:
+        """The flat mask of the energy components (exact per component)."""
+        out = np.ones(sum(self.nvec()), dtype=np.int8)
+        pos = 0
+        reasons = self.reasons(battle)
+        for name, size in zip(self.names(), self.nvec(), strict=True):
+            for v in reasons[name]:
+                out[pos + v] = 0
+            pos += size
+        return out
+
+    def noop(self, battle: Battle) -> np.ndarray:
+        """The standing allocation: continue or hold every weapon, fill the capacitor,
+        recharge the batteries, no cloak (all 0 outside Energy Allocation)."""
+        out = np.zeros(len(self.nvec()), dtype=np.int64)
+        if not energy.allocation_open(battle):
+            return out
+        for h, row in enumerate(self.heavies):
+            if row >= 0:
+                out[h] = energy.standing_arm(battle, int(row))
+        n = len(self.heavies)
+        out[n] = energy.capacitor_room(battle, self.unit)
+        out[n + 1] = energy.empty_batteries(battle, self.unit)
+        return out
+
+    def to_orders(self, battle: Battle, action: np.ndarray, orders: Orders) -> None:
+        """Write the energy part of ``action`` into ``orders`` (values outside Energy
+        Allocation are passed on, so the engine refuses them with the rule)."""
+        open_now = energy.allocation_open(battle)
+        for h, row in enumerate(self.heavies):
+            if row >= 0 and (open_now or action[h]):
+                orders.arm[int(row)] = int(action[h])
+        n = len(self.heavies)
+        orders.capacitor = int(action[n])
+        orders.recharge = int(action[n + 1])
+        orders.cloak = bool(self.cloak and action[n + 2])

@@ -12,9 +12,10 @@ to 1; fractions are remaining/initial):
   (0/1), destroyed (0/1), drones left/4.
 * **clock** (3): turn/max turns, impulse/impulses per turn, impulses per turn/32.
 * **K target slots** (``SLOT_SIZE`` each, in the action's slot order): present; kind one-hot
-  (ship, freighter, drone); range; bearing sin, cos; relative facing sin, cos; the target's
-  shield facing us one-hot (6); its shields #1..#6 fraction (6); damage fraction; whether it
-  is a seeking weapon aimed at us; which of our six base arcs (RF R RR LR L LF) hold it (6).
+  (ship, freighter, drone or plasma torpedo); range; bearing sin, cos; relative facing sin,
+  cos; the target's shield facing us one-hot (6); its shields #1..#6 fraction (6); damage
+  fraction; whether it is a seeking weapon aimed at us; which of our six base arcs (RF R RR LR
+  L LF) hold it (6).
 * **M threat slots** (``THREAT_SIZE`` each): seeking weapons aimed at us, nearest first:
   present; range; bearing sin, cos; our shield it would strike one-hot (6).
 * **ESG block** (``ESG_SIZE`` per expanding sphere generator, ships with an ESG only, so every
@@ -22,6 +23,22 @@ to 1; fractions are remaining/initial):
   stored / capacity; announced (0/1); operating (0/1); radius / 3 (announced or operating,
   else 0); field strength / 20; impulses until the announced release / I; impulses until the
   field expires / I; an announcement is open now (0/1).
+* **plasma threat block** (``PLASMA_THREAT_SIZE`` per threat slot, only in battles with a plasma
+  launcher in use, so every other scenario's vector is unchanged), in the threat slots' order:
+  the threat is a plasma torpedo (0/1); its current warhead / 50 (FP1.0 by hexes travelled,
+  less the phaser damage of FP1.6; 0 for a drone). Threat slots hold drones and plasma
+  torpedoes aimed at us alike; a plasma launcher's weapon position reads "armed" (0/1, FP1.22)
+  where a rack reads drones left.
+* **energy block** (``rules.energy: cadet`` only, ``ENERGY_SIZE + ENERGY_WEAPON_SIZE`` per
+  ``arm[h]`` component, B3.0): power (warp + impulse + APR) / the sheet's total power; charged
+  batteries / battery boxes; capacitor energy / capacity; last allocation's shortfall / 10
+  (clipped); cloaked this turn (0/1); Energy Allocation open now (0/1); then per heavy weapon,
+  in the order of the ``arm[h]`` components: holds a charge it may fire or launch (0/1);
+  arming turns paid / turns of its cycle.
+* **PPD block** (``PPD_SIZE`` per ``ppd[p]`` component, ships with a plasmatic pulsar device
+  only, E11), last, in the order of the ``ppd[p]`` components: pulses of the charge it may fire
+  now / 4 (0 when it cannot start a train: unarmed, not paid this turn or still pulsing, E11.21,
+  E11.23, E11.25); pulsing (0/1); wave-lock held (0/1, E11.331); pulses left in the train / 4.
 """
 
 from __future__ import annotations
@@ -29,7 +46,7 @@ from __future__ import annotations
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import Battle
+from sfb_env.engine import Battle, energy, plasma, ppd, ppd_fire
 from sfb_env.engine.direct_fire import weapon_ready_blocker
 from sfb_env.engine.esg import EsgPhase
 from sfb_env.engine.seeking import rack_blocker
@@ -41,6 +58,7 @@ _LEFT = int(Maneuver.TURN_LEFT)
 _ACTIVE = int(Status.ACTIVE)
 _SHIP, _FREIGHTER = int(UnitKind.SHIP), int(UnitKind.FREIGHTER)
 _DRONE, _TARGET_DRONE = int(UnitKind.DRONE), int(UnitKind.TARGET_DRONE)
+_PLASMA = int(UnitKind.PLASMA)
 _BIT_COLUMNS = np.arange(6)
 _ANNOUNCED, _OPERATING = int(EsgPhase.ANNOUNCED), int(EsgPhase.ACTIVE)
 
@@ -49,6 +67,11 @@ CLOCK_SIZE = 3
 SLOT_SIZE = 1 + 3 + 1 + 2 + 2 + 6 + 6 + 1 + 1 + 6
 THREAT_SIZE = 1 + 1 + 2 + 6
 ESG_SIZE = 8
+PLASMA_THREAT_SIZE = 2
+PLASMA_WARHEAD_SCALE = 50.0  # the largest warhead on the chart (plasma-R, FP2.0)
+ENERGY_SIZE = 6
+ENERGY_WEAPON_SIZE = 2
+PPD_SIZE = 4
 ESG_STRENGTH_SCALE = 20.0  # the strongest field on the chart (G23.42: radius 0, 5 energy)
 RANGE_SCALE = 30.0
 SQRT3 = np.sqrt(3.0)
@@ -58,7 +81,16 @@ def observation_size(layout: ActionLayout, threats: int) -> int:
     """Length of the observation vector for ``layout``."""
     n_weapons = len(layout.racks) + len(layout.weapons)
     return (OWN_SIZE + 3 * n_weapons + CLOCK_SIZE + layout.slots * SLOT_SIZE
-            + threats * THREAT_SIZE + len(layout.esgs) * ESG_SIZE)
+            + threats * THREAT_SIZE + len(layout.esgs) * ESG_SIZE + energy_size(layout)
+            + (threats * PLASMA_THREAT_SIZE if layout.plasma_threats else 0)
+            + len(layout.ppds) * PPD_SIZE)
+
+
+def energy_size(layout: ActionLayout) -> int:
+    """Length of the energy block (0 where the energy rule does not govern the ship)."""
+    if layout.power is None:
+        return 0
+    return ENERGY_SIZE + ENERGY_WEAPON_SIZE * len(layout.power.heavies)
 
 
 def _cartesian(x, z):
@@ -110,9 +142,10 @@ def encode(
     out[22] = st.internal[u] / max(1, init.internal_boxes[u])
     pos = OWN_SIZE
     for w in layout.racks:
-        if w >= 0:
-            out[pos:pos + 3] = (rack_blocker(battle, int(w)) is None, st.w_destroyed[w],
-                                st.w_ammo[w] / 4.0)
+        if w >= 0:  # a plasma launcher's third value: armed (FP1.22)
+            left = float(st.w_armed[w]) if plasma.is_launcher(battle, int(w)) else (
+                st.w_ammo[w] / 4.0)
+            out[pos:pos + 3] = (rack_blocker(battle, int(w)) is None, st.w_destroyed[w], left)
         pos += 3
     for w in layout.weapons:
         if w >= 0:
@@ -126,12 +159,62 @@ def encode(
     n_slots = len(slots) * SLOT_SIZE
     out[pos:pos + n_slots] = _slots(battle, u, slots).ravel()
     pos += n_slots
-    out[pos:pos + threats * THREAT_SIZE] = _threats(battle, u, threats).ravel()
+    table, order = _threats(battle, u, threats)
+    out[pos:pos + threats * THREAT_SIZE] = table.ravel()
     pos += threats * THREAT_SIZE
     for g in layout.esgs:
         if g >= 0:
             out[pos:pos + ESG_SIZE] = _esg(battle, int(g))
         pos += ESG_SIZE
+    if layout.plasma_threats:
+        for p in order:
+            if st.kind[p] == _PLASMA:
+                out[pos:pos + 2] = (1.0, plasma.warhead(battle, int(p)) / PLASMA_WARHEAD_SCALE)
+            pos += PLASMA_THREAT_SIZE
+        pos += (threats - len(order)) * PLASMA_THREAT_SIZE
+    if layout.power is not None:
+        n = energy_size(layout)
+        out[pos:pos + n] = _energy(battle, layout)
+        pos += n
+    for w in layout.ppds:
+        if w >= 0:
+            out[pos:pos + PPD_SIZE] = _ppd(battle, int(w))
+        pos += PPD_SIZE
+    return out
+
+
+def _ppd(battle: Battle, w: int) -> list[float]:
+    """One PPD's block (see the module docstring)."""
+    st = battle.state
+    ready = weapon_ready_blocker(battle, w) is None
+    armed = ppd_fire.charge(battle, w).pulses if ready else 0
+    left = int(st.ppd_pulses[w] - st.ppd_resolved[w]) if ppd_fire.pulsing(battle, w) else 0
+    return [armed / ppd.MAX_PULSES, float(ppd_fire.pulsing(battle, w)), float(st.ppd_locked[w]),
+            left / ppd.MAX_PULSES]
+
+
+def _energy(battle: Battle, layout: ActionLayout) -> np.ndarray:
+    """The ship's energy block (see the module docstring)."""
+    st = battle.state
+    u = layout.unit
+    ship = battle.ship_classes[u]
+    out = np.zeros(energy_size(layout), dtype=np.float64)
+    out[0:ENERGY_SIZE] = (
+        sum(energy.power(battle, u)) / max(1, ship.total_power),
+        st.batteries[u] / max(1, ship.batteries),
+        st.capacitor[u] / max(1e-9, st.capacitor_max[u]) if st.capacitor_max[u] else 0.0,
+        min(1.0, st.energy_shortfall[u] / 10.0), float(st.cloaked[u]),
+        float(energy.allocation_open(battle)),
+    )
+    pos = ENERGY_SIZE
+    for w in layout.power.heavies:
+        if w >= 0:
+            kind = int(st.w_type[w])
+            cycle = energy.cycle_turns(kind)
+            paid = (int(st.w_arm_stage[w]) if kind in energy.SINGLE_TURN
+                    else energy.stage(battle, int(w)))  # this turn's, or the cycle's
+            out[pos:pos + 2] = (float(st.w_armed[w]), paid / cycle)
+        pos += ENERGY_WEAPON_SIZE
     return out
 
 
@@ -176,7 +259,7 @@ def _slots(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     table[:n, 0] = 1.0
     table[:n, 1] = kind == _SHIP
     table[:n, 2] = kind == _FREIGHTER
-    table[:n, 3] = (kind == _DRONE) | (kind == _TARGET_DRONE)
+    table[:n, 3] = (kind == _DRONE) | (kind == _TARGET_DRONE) | (kind == _PLASMA)
     table[:n, 4] = np.minimum(rng / RANGE_SCALE, 1.0)
     table[:n, 5] = np.sin(bearing)
     table[:n, 6] = np.cos(bearing)
@@ -190,12 +273,14 @@ def _slots(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     return table
 
 
-def _threats(battle: Battle, u: int, threats: int) -> np.ndarray:
+def _threats(battle: Battle, u: int, threats: int) -> tuple[np.ndarray, np.ndarray]:
+    """The threat slots (drones and plasma torpedoes aimed at ``u``) and their unit rows."""
     st = battle.state
     table = np.zeros((threats, THREAT_SIZE), dtype=np.float64)
-    incoming = np.flatnonzero((st.status == _ACTIVE) & (st.kind == _DRONE) & (st.target == u))
+    incoming = np.flatnonzero((st.status == _ACTIVE) & ((st.kind == _DRONE) | (st.kind == _PLASMA))
+                              & (st.target == u))
     if not len(incoming) or not threats:
-        return table
+        return table, incoming[:0]
     rng = hexmap.distance_np(st.x[u], st.z[u], st.x[incoming], st.z[incoming])
     order = incoming[np.lexsort((incoming, rng))][:threats]
     rng = hexmap.distance_np(st.x[u], st.z[u], st.x[order], st.z[order])
@@ -208,7 +293,7 @@ def _threats(battle: Battle, u: int, threats: int) -> np.ndarray:
     table[:n, 2] = np.sin(bearing)
     table[:n, 3] = np.cos(bearing)
     table[:n, 4:10] = shield
-    return table
+    return table, order
 
 
 def global_state(battle: Battle, max_turns: int) -> np.ndarray:

@@ -16,7 +16,7 @@ from pettingzoo import ParallelEnv
 from sfb_env.engine import Battle, Status, load_scenario
 from sfb_env.engine.battle import DEFAULT_MAX_TURNS
 from sfb_env.env import observation as obs_mod
-from sfb_env.env.actions import ActionLayout, IllegalActionError
+from sfb_env.env.actions import ActionLayout, EnergyLayout, IllegalActionError
 from sfb_env.env.reward import REWARDS, RewardFn
 from sfb_env.env.spaces import MaskedMultiDiscrete
 
@@ -33,11 +33,15 @@ class SFBParallelEnv(ParallelEnv):
     impulse i+1 and returns that decision point (positions final).
 
     **Action** (``MaskedMultiDiscrete``; see ``sfb_env.env.actions`` for the table):
-    ``launch[r]`` per drone rack and ``fire[w]`` per direct-fire weapon (0 hold, k = target slot
-    k), ``maneuver`` (none / straight / left / right; + sideslip left / right with
-    ``rules.sideslip``, + tactical left / right with ``rules.tactical_maneuvers``) and ``speed``
+    ``launch[r]`` per drone rack and plasma launcher and ``fire[w]`` per direct-fire weapon (0
+    hold, k = target slot k), ``maneuver`` (none / straight / left / right; + sideslip left /
+    right with ``rules.sideslip``, + tactical left / right with ``rules.tactical_maneuvers``)
+    and ``speed``
     (open where the scenario lets the player choose, at impulse 0 and the last impulse of each
-    turn; with ``rules.tactical_maneuvers`` max + 1 + n plots TAC with n warp maneuvers).
+    turn; with ``rules.tactical_maneuvers`` max + 1 + n plots TAC with n warp maneuvers). Under
+    ``rules.energy: cadet`` the Energy Allocation components ``arm[h]``, ``capacitor``,
+    ``recharge`` (and ``cloak``) come before ``maneuver``; ``infos[agent]["energy_shortfall"]``
+    is the energy the last allocation ordered but could not pay (``sfb_env.engine.energy``).
 
     **Observation**: ``{"observation": float32 (n,), "action_mask": int8 (sum(nvec),)}``; the
     vector layout is in ``sfb_env.env.observation`` and docs/observation.md.
@@ -106,7 +110,9 @@ class SFBParallelEnv(ParallelEnv):
             probe = [ActionLayout.build(self.battle, self.battle.unit_index[a], target_slots)
                      for a in self.possible_agents]
             pads = (max(len(p.racks) for p in probe), max(len(p.weapons) for p in probe),
-                    max(len(p.esgs) for p in probe))
+                    max(len(p.esgs) for p in probe),
+                    EnergyLayout.widest([p.power for p in probe]),  # (B3.0) energy components
+                    max(len(p.ppds) for p in probe))  # (E11.362) ppd[p] components
         self._layouts = {
             a: ActionLayout.build(self.battle, self.battle.unit_index[a], target_slots, *pads)
             for a in self.possible_agents
@@ -260,6 +266,8 @@ class SFBParallelEnv(ParallelEnv):
     def _info(self, agent: str) -> dict:
         battle = self.battle
         info: dict[str, Any] = {"turn": battle.state.turn, "impulse": battle.state.impulse}
+        if self._layouts[agent].power is not None:  # (B3.0) energy ordered but not paid
+            info["energy_shortfall"] = int(battle.state.energy_shortfall[battle.unit_index[agent]])
         if battle.done and battle.outcome is not None:
             side = battle.scenario.sides[battle.state.side[battle.unit_index[agent]]]
             info["outcome"] = {**battle.outcome[side], "reason": battle.end_reason}

@@ -256,6 +256,15 @@ def draw_target_drone(canvas: Canvas, unit: int) -> None:
     small_counter(canvas, unit, canvas.unit_colors[unit], "square")
 
 
+@unit_drawer(UnitKind.PLASMA)
+def draw_plasma(canvas: Canvas, unit: int) -> None:
+    """A plasma torpedo (FP1): a triangle in the plasma colour with its type letter."""
+    from sfb_env.engine import plasma
+
+    small_counter(canvas, unit, colors.weapon_color("plasma"), "triangle",
+                  plasma.plasma_kind(canvas.battle, unit))
+
+
 def _generic_unit(canvas: Canvas, unit: int) -> None:
     """Fallback for unit kinds without a registered drawer."""
     small_counter(canvas, unit, canvas.unit_colors[unit], "triangle", "?")

@@ -9,7 +9,14 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from sfb_env.engine import direct_fire, fusion
-from sfb_env.engine.types import WEAPON_NAMES, Box, Status, UnitKind, WeaponType
+from sfb_env.engine.types import (
+    PLASMA_LAUNCHERS,
+    WEAPON_NAMES,
+    Box,
+    Status,
+    UnitKind,
+    WeaponType,
+)
 from sfb_env.render import colors
 from sfb_env.render.colors import RGB
 from sfb_env.render.fonts import font
@@ -43,6 +50,7 @@ def draw_hud(image: Image.Image, battle: Battle, unit_colors, left: int) -> None
     y += 26
     ships = [u for u in range(len(st.kind)) if st.kind[u] in (UnitKind.SHIP, UnitKind.FREIGHTER)]
     drones = int(np.sum((st.status == Status.ACTIVE) & (st.kind == UnitKind.DRONE)))
+    torpedoes = int(np.sum((st.status == Status.ACTIVE) & (st.kind == UnitKind.PLASMA)))
     footer = 56 if battle.done else 24
     room = height - y - footer
     compact = len(ships) * 92 > room
@@ -52,7 +60,8 @@ def draw_hud(image: Image.Image, battle: Battle, unit_colors, left: int) -> None
         y = _ship_entry(draw, battle, u, unit_colors[u], x, y, width - 2 * pad, compact)
     y = height - footer
     draw.line([(left + pad, y), (image.width - pad, y)], fill=colors.HUD_RULE)
-    draw.text((x, y + 6), f"drones in flight: {drones}", fill=colors.TEXT_DIM, font=font(13))
+    seeking = f"drones in flight: {drones}" + (f", plasma: {torpedoes}" if torpedoes else "")
+    draw.text((x, y + 6), seeking, fill=colors.TEXT_DIM, font=font(13))
     if battle.done and battle.outcome:
         parts = [f"{side} {o['result']}" for side, o in battle.outcome.items()]
         draw.text((x, y + 24), "Battle over: " + ", ".join(parts), fill=colors.WARN, font=font(14))
@@ -144,6 +153,8 @@ def _armed(battle: Battle, w: int) -> bool:
     st = battle.state
     if st.w_type[w] == WeaponType.DRONE_RACK:
         return bool(st.w_ammo[w] > 0)
+    if st.w_type[w] in PLASMA_LAUNCHERS:  # (FP1.22) holds an armed torpedo
+        return bool(st.w_armed[w])
     if st.w_type[w] == WeaponType.FUSION:
         return fusion.can_fire(direct_fire.fusion_beam(battle, w), max(1, st.turn))[0]
     if st.w_type[w] == WeaponType.PHG:

@@ -1,0 +1,665 @@
+"""Energy Allocation (B3.0): the cadet Energy Allocation Form of scenarios 4-6.
+
+Scenario rule ``energy`` (``engine.scenario``): ``chief`` (the Chief Engineer of scenarios 1-3,
+SCENARIOS §2.1: nothing here applies), ``cadet`` (this module) or ``off`` (nothing pays any
+energy). Under ``cadet`` the form governs every ship a player commands (controller ``agent``);
+robot ships "consider every weapon armed every turn" (SCENARIOS §2.5) and freighters have no
+allocation, so they stay exempt.
+
+The form (CTH-DATA §7.2), one per ship, at Energy Allocation (the orders given at impulse 0 and
+at the last impulse of a turn, with ``Orders.speed``):
+
+* power (line 4) = undestroyed warp + impulse + APR boxes; charged batteries (line 5) may cover
+  what line 4 cannot (line 21); unspent energy is lost at the end of the turn.
+* movement (line 14): the ship's move cost per hex from **warp**, plus at most one impulse point
+  for one hex; APR and batteries never pay movement. The engine always spends the impulse point
+  first (it frees a warp point for photons). Speed is open 0..max where acceleration allows it
+  (cadet: new <= previous + 8, any deceleration, CTH-DATA §7.3; previous = 0 after a turn of
+  tactical maneuvers, C5.4) and warp + 1 impulse can pay it.
+* heavy weapons (line 10), one ``ArmOrder`` each (NONE 0 / ARM 1 / HOLD 2):
+
+  ==========  =================  =========================================================
+  weapon      arming (per turn)  holding
+  ==========  =================  =========================================================
+  disruptor   2, any source      none: armed for the turn it is paid (E3.2)
+  fusion      2, any source      none (E7.23); not on the turn after it fired (E7.22)
+  photon      2 + 2, warp only   1 per turn, any source, or ejected (E4.2); fires from the
+                                 2nd arming turn on; an unfinished cycle is lost
+  plasma-S    2, 2, 4            2 per turn (FP1.22); HOLD on the last arming turn pays 2 and
+                                 rolls the cycle (rolling delay: the 1st turn's 2 is dropped)
+  plasma-R    2, 2, 5            cannot be held: an unlaunched torpedo is ejected (FP2.0)
+  plasma-F    1, 1, 3            1 per turn (FP2.0)
+  ESG         ARM tops the generator up to its capacity (G23.21, G23.22), any source
+  PPD         4 + 4 (E11.21)     2 per turn (E11.22); priced and kept by ``engine.ppd_fire``
+  ==========  =================  =========================================================
+
+  No torpedo is armed at the start (FP1.23, scenario 6). ``st.w_arm_stage`` counts the arming
+  turns paid in the current cycle; ``st.w_armed`` says the weapon holds a charge it may fire or
+  launch (a launch or a shot clears it; the next allocation then starts a new cycle).
+* phaser capacitor (line 9, H6.0-H6.2): whole points in, up to its capacity (the sum of one
+  firing of every phaser); energy stays across turns; each shot draws Ph-1/Ph-2 1, Ph-3 1/2,
+  Ph-G 1/4 (E2.1, E2.152). A phaser cannot fire without that much in the capacitor.
+* cloak (line 19, G13.0 cadet rule): decided at Energy Allocation for the whole turn, paying
+  the ship's cloak cost; only ships with a cloak, where ``rules.cloak`` is in force. This module
+  sets ``st.cloaked`` / ``st.cloaked_before``; ``engine.cloak`` applies the effects.
+* batteries (lines 5, 6, 16, 21): charged at the start; discharged to cover the form's excess
+  over line 4; 1 energy from ship power recharges 1 empty battery. Destroyed batteries are taken
+  from the empty ones first.
+
+Clamp. Masks and ``validate`` judge each component alone (a value is legal if the rules allow
+it with the power the ship has); the joint budget is settled here. An allocation that asks for
+more than the ship has is paid item by item in this priority, an item that cannot be paid in
+full is dropped (partly paid where noted), its cost is added to ``st.energy_shortfall`` and an
+``EnergyShortfall`` event names it; the env reports the total in ``infos[agent]
+["energy_shortfall"]``:
+
+1. movement (never dropped: the speed mask only opens speeds warp + impulse can pay);
+2. holding costs and plasma rolling delays (a loaded weapon is worth the most);
+3. arming continuations (photon 2nd turn, plasma 2nd and 3rd turns);
+4. new arming (1st arming turn, disruptors, fusion beams), in weapon order;
+5. the cloak;
+6. ESG charge (partly paid: whole points);
+7. the phaser capacitor (partly paid: whole points);
+8. battery recharge: up to the number ordered, from the ship power left over (never battery
+   power); the rest is not a shortfall (recharging is what spare power is for).
+
+General costs are drawn from APR, then impulse, then warp (warp is kept for photons, which
+only warp can arm), then batteries. Orders are judged at the decision point: a weapon fired in
+the same impulse no longer holds a charge, so its HOLD lapses without cost.
+
+PROPOSALS (the book is silent): a capacitor with room for a fraction takes a whole point and the
+excess is lost (no fractional accounting, CTH-DATA §7.3); absent orders (``Orders.arm`` without
+a weapon, ``capacitor``/``recharge`` None) mean the standing allocation (keep the speed,
+continue or hold every weapon, fill the capacitor, recharge every battery); a destroyed phaser
+does not reduce the capacitor (H6.3 not modelled). Not on the form yet: tactical-maneuver energy
+(C5: the warp maneuvers are paid as speed), reserve power (H7) and the standard form of
+scenarios 7-12 (life support, fire control, shields).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sfb_env.engine import esg, esg_field, fusion, ppd, ppd_fire
+from sfb_env.engine import events as ev
+from sfb_env.engine.types import (
+    ACTIVE,
+    K_SHIP,
+    ArmOrder,
+    Box,
+    IllegalOrderError,
+    Orders,
+    WeaponType,
+)
+
+if TYPE_CHECKING:
+    from sfb_env.engine.battle import Battle
+
+CADET_ACCELERATION = 8  # CTH-DATA §7.3: new speed <= previous + 8 (scenarios 4-6)
+MAX_IMPULSE_TO_MOVEMENT = 1  # (B3.0 line 14) at most one impulse point, for one hex
+
+#: Energy per arming turn of each heavy weapon's cycle (E3.2, E4.2, E7.21, FP1.22, FP2.0).
+CYCLE: dict[int, tuple[int, ...]] = {
+    int(WeaponType.DISRUPTOR): (2,),
+    int(WeaponType.FUSION): (2,),
+    int(WeaponType.PHOTON): (2, 2),
+    int(WeaponType.PLASMA_S): (2, 2, 4),
+    int(WeaponType.PLASMA_R): (2, 2, 5),
+    int(WeaponType.PLASMA_F): (1, 1, 3),
+}
+HOLD_COST = {int(WeaponType.PHOTON): 1, int(WeaponType.PLASMA_S): 2,
+             int(WeaponType.PLASMA_F): 1}
+ROLL_COST = {int(WeaponType.PLASMA_S): 2}  # (FP1.22) rolling delay on the last arming turn
+WARP_ONLY = (int(WeaponType.PHOTON),)  # (E4.2) photon arming energy comes from warp engines
+SINGLE_TURN = (int(WeaponType.DISRUPTOR), int(WeaponType.FUSION))  # (E3.2, E7.23) no holding
+_ESG = int(WeaponType.ESG)
+_PLASMA = (int(WeaponType.PLASMA_S), int(WeaponType.PLASMA_R), int(WeaponType.PLASMA_F))
+_PPD = int(WeaponType.PPD)
+PPD_TURNS = 2  # (E11.21) a PPD charge takes two arming turns (engine.ppd_fire prices them)
+HEAVY = (*CYCLE, _ESG, _PPD)  # the ``arm[h]`` weapons, in weapon-row order on each ship
+#: Capacitor energy one shot draws (E2.1, E2.152: a Ph-G's 1 energy buys its four shots).
+PHASER_DRAW = {int(WeaponType.PH1): 1.0, int(WeaponType.PH2): 1.0, int(WeaponType.PH3): 0.5,
+               int(WeaponType.PHG): 0.25}
+
+_RULE_NAME = {int(WeaponType.DISRUPTOR): "E3.2", int(WeaponType.FUSION): "E7.21",
+              int(WeaponType.PHOTON): "E4.2", int(WeaponType.PLASMA_S): "FP1.22",
+              int(WeaponType.PLASMA_R): "FP2.0", int(WeaponType.PLASMA_F): "FP2.0",
+              _ESG: "G23.21"}
+NOT_NOW = "B3.0 energy is allocated only at Energy Allocation (impulse 0 and the last impulse)"
+
+
+# ---------------------------------------------------------------------- who, when
+
+
+def in_use(battle: Battle) -> bool:
+    """Whether the scenario uses the cadet Energy Allocation Form (rules.energy)."""
+    return battle.scenario.rules["energy"] == "cadet"
+
+
+def governed(battle: Battle, unit: int) -> bool:
+    """Whether ``unit``'s energy is allocated on the form: a ship a player commands."""
+    return (in_use(battle) and battle.controllers[unit] == "agent"
+            and int(battle.state.kind[unit]) == K_SHIP)
+
+
+def allocation_open(battle: Battle) -> bool:
+    """Whether orders now allocate the next turn's energy (impulse 0 and the last impulse)."""
+    st = battle.state
+    return in_use(battle) and st.impulse in (0, st.impulses_per_turn)
+
+
+def allocation_turn(battle: Battle) -> int:
+    """The turn the allocation now open is for."""
+    st = battle.state
+    return st.turn if st.impulse == 0 else st.turn + 1
+
+
+def heavy_rows(battle: Battle, unit: int) -> np.ndarray:
+    """Weapon rows of ``unit`` that take an ``ArmOrder`` (in use in the scenario)."""
+    st = battle.state
+    rows = battle.weapons_of(unit)
+    rows = rows[st.w_enabled[rows]]
+    return rows[np.isin(st.w_type[rows], HEAVY)]
+
+
+def capacitor_values(battle: Battle, unit: int) -> int:
+    """Size of the ``capacitor`` component: 0..ceil(capacity) points."""
+    return int(math.ceil(float(battle.state.capacitor_max[unit]))) + 1
+
+
+def battery_boxes(battle: Battle, unit: int) -> int:
+    """Batteries on the sheet (the ``recharge`` component runs 0..this)."""
+    ship = battle.ship_classes[unit]
+    return int(ship.batteries) if ship is not None and ship.freighter is None else 0
+
+
+def has_cloak(battle: Battle, unit: int) -> bool:
+    """Whether the ship carries a cloaking device (G13.0). PROPOSAL: the Orions' optional
+    cloak (CTH-DATA §8.2) counts wherever ``rules.cloak`` is in force."""
+    ship = battle.ship_classes[unit]
+    return ship is not None and bool(getattr(ship, "cloak_cost", None))
+
+
+def cloak_allowed(battle: Battle) -> bool:
+    """Whether a scenario rule lets cloaks be used (``rules.cloak``, e.g. ``cadet``)."""
+    value = battle.scenario.rules["cloak"]
+    return value == "cadet"
+
+
+# ---------------------------------------------------------------------- state
+
+
+def init_state(battle: Battle) -> None:
+    """Start values (battle build): batteries charged (CTH-DATA §9.1), capacitors empty, no
+    torpedo armed at the start (FP1.23, scenario 6) on the ships the form governs."""
+    st = battle.state
+    n, m = len(st.kind), len(st.w_type)
+    st.batteries = np.array([battery_boxes(battle, u) for u in range(n)], dtype=np.int64)
+    st.capacitor = np.zeros(n, dtype=np.float64)
+    st.capacitor_max = np.array(
+        [float(c.phaser_capacitor) if c is not None and c.freighter is None else 0.0
+         for c in battle.ship_classes], dtype=np.float64)
+    st.energy_shortfall = np.zeros(n, dtype=np.int64)
+    st.w_arm_stage = np.zeros(m, dtype=np.int64)
+    ruled = np.array([governed(battle, u) for u in range(n)], dtype=bool)
+    if m:
+        st.w_armed[ruled[st.w_owner] & np.isin(st.w_type, (*CYCLE, _PPD))] = False
+
+
+def power(battle: Battle, unit: int) -> tuple[int, int, int]:
+    """Lines 1-3 of the form: undestroyed warp, impulse and APR boxes."""
+    b = battle.state.boxes[unit]
+    return int(b[Box.WARP]), int(b[Box.IMPULSE]), int(b[Box.APR])
+
+
+def _move_cost(battle: Battle, unit: int) -> Fraction:
+    cost = battle.ship_classes[unit].move_cost
+    return Fraction(1) if cost is None else Fraction(cost)
+
+
+def movement_cost(battle: Battle, unit: int, speed: int) -> tuple[int, int]:
+    """(warp, impulse) energy for ``speed`` (B3.0 line 14): one impulse point moves one hex,
+    the rest is warp at the ship's move cost (rounded up, CTH-DATA §7.3)."""
+    _, imp, _ = power(battle, unit)
+    imp_pt = min(MAX_IMPULSE_TO_MOVEMENT, imp, speed)
+    return int(math.ceil((speed - imp_pt) * _move_cost(battle, unit))), imp_pt
+
+
+def max_payable_speed(battle: Battle, unit: int) -> int:
+    """The highest speed warp + at most one impulse point can pay (APR and batteries cannot)."""
+    warp, imp, _ = power(battle, unit)
+    return int(warp / _move_cost(battle, unit)) + min(MAX_IMPULSE_TO_MOVEMENT, imp)
+
+
+def previous_speed(battle: Battle, unit: int) -> int:
+    """Previous speed for the acceleration limit of the allocation now open (C5.4: 0 after a
+    turn of tactical maneuvers; turn 1: the scenario's start speed)."""
+    st = battle.state
+    if st.impulse == 0:
+        return int(st.previous_speed[unit])
+    return 0 if st.tactical[unit] else int(st.speed[unit])
+
+
+def speed_blockers(battle: Battle, unit: int, top: int) -> dict[int, str]:
+    """Speeds 0..top a governed ship may not order at Energy Allocation, with the rule."""
+    accel = previous_speed(battle, unit) + CADET_ACCELERATION
+    payable = max_payable_speed(battle, unit)
+    out = {}
+    for s in range(top + 1):
+        if s > accel:
+            out[s] = (f"B3.0 cadet acceleration: at most {accel} (previous speed "
+                      f"{accel - CADET_ACCELERATION} + {CADET_ACCELERATION})")
+        elif s > payable:
+            out[s] = (f"B3.0 movement: warp and 1 impulse point pay at most speed {payable} "
+                      "(APR and batteries cannot pay movement)")
+    return out
+
+
+def cycle_turns(kind: int) -> int:
+    """Arming turns of a heavy weapon type's cycle (1 for single-turn weapons and ESGs)."""
+    return PPD_TURNS if kind == _PPD else len(CYCLE.get(kind, (0,)))
+
+
+def stage(battle: Battle, w: int) -> int:
+    """Arming turns paid in weapon ``w``'s current cycle, as the allocation now open sees it:
+    single-turn weapons start afresh each turn (E3.2, E7.23); a fired or launched charge (armed
+    flag cleared) starts a new cycle."""
+    st = battle.state
+    kind = int(st.w_type[w])
+    if kind in SINGLE_TURN or kind == _ESG:
+        return 0
+    if kind == _PPD:
+        return int(st.ppd_stage[w])  # (E11.2) kept by engine.ppd_fire
+    s = int(st.w_arm_stage[w])
+    if s == len(CYCLE[kind]) and not st.w_armed[w]:
+        return 0
+    return s
+
+
+def arm_blockers(battle: Battle, w: int) -> dict[int, str]:
+    """``ArmOrder`` values 1, 2 heavy weapon ``w`` may not be given now, with the rule.
+    NONE (0) is always open."""
+    st = battle.state
+    kind = int(st.w_type[w])
+    rule = _RULE_NAME.get(kind, "B3.0")
+    if not allocation_open(battle):
+        return {1: NOT_NOW, 2: NOT_NOW}
+    if st.w_destroyed[w]:
+        return {1: "D4.0 the weapon is destroyed", 2: "D4.0 the weapon is destroyed"}
+    if kind == _PPD:
+        return ppd_fire.arm_blockers(battle, w)  # (E11.21-E11.23)
+    if kind == _ESG:
+        out = {2: "G23.21 stored ESG energy needs no holding cost: nothing to hold"}
+        if st.esg_stored[w] >= st.esg_max[w]:
+            out[1] = f"G23.22 the generator is full ({int(st.esg_max[w])} energy)"
+        return out
+    cycle, s = CYCLE[kind], stage(battle, w)
+    out: dict[int, str] = {}
+    if kind == int(WeaponType.FUSION):
+        beam = fusion.FusionBeam(fired_turn=int(st.w_fired_turn[w]) or None)
+        ok, why = fusion.can_arm(beam, allocation_turn(battle))
+        if not ok:
+            out[1] = why
+    if s == len(cycle):
+        out[1] = f"{rule} the weapon is loaded: hold it (2) or let it go (0)"
+        if kind not in HOLD_COST:
+            out[2] = ("FP2.0 a plasma-R torpedo cannot be held: launch it or lose it"
+                      if kind == int(WeaponType.PLASMA_R) else f"{rule} cannot be held")
+    elif kind in SINGLE_TURN:
+        out[2] = f"{rule} cannot be held over the turn break: nothing to hold"
+    elif s == len(cycle) - 1 and kind in ROLL_COST:
+        pass  # (FP1.22) HOLD = rolling delay
+    else:
+        out[2] = (f"{rule} nothing loaded to hold (arming turn {s + 1} of {len(cycle)})"
+                  + ("; only a plasma-S rolls its last arming turn (FP1.22)"
+                     if s == len(cycle) - 1 and kind in _PLASMA else ""))
+    return out
+
+
+def standing_arm(battle: Battle, w: int) -> int:
+    """The standing order (the env's no-op): continue arming, else hold, else none."""
+    closed = arm_blockers(battle, w)
+    return next((v for v in (int(ArmOrder.ARM), int(ArmOrder.HOLD)) if v not in closed), 0)
+
+
+def capacitor_room(battle: Battle, unit: int) -> int:
+    """Whole points the capacitor can still take (a fraction of room takes a point)."""
+    st = battle.state
+    return int(math.ceil(float(st.capacitor_max[unit] - st.capacitor[unit]) - 1e-9))
+
+
+def capacitor_blockers(battle: Battle, unit: int) -> dict[int, str]:
+    """``capacitor`` values (energy in) the ship may not order now, with the rule."""
+    n = capacitor_values(battle, unit)
+    if not allocation_open(battle):
+        return {k: NOT_NOW for k in range(1, n)}
+    room = capacitor_room(battle, unit)
+    return {k: f"H6.1 the phaser capacitor has room for {room} energy"
+            for k in range(room + 1, n)}
+
+
+def empty_batteries(battle: Battle, unit: int) -> int:
+    """Line 6: undestroyed batteries that are not charged."""
+    st = battle.state
+    return max(0, int(st.boxes[unit, Box.BATTERY]) - int(st.batteries[unit]))
+
+
+def recharge_blockers(battle: Battle, unit: int) -> dict[int, str]:
+    """``recharge`` values the ship may not order now, with the rule."""
+    n = battery_boxes(battle, unit) + 1
+    if not allocation_open(battle):
+        return {k: NOT_NOW for k in range(1, n)}
+    empty = empty_batteries(battle, unit)
+    return {k: f"B3.0 line 16: {empty} batteries are empty" for k in range(empty + 1, n)}
+
+
+def cloak_blockers(battle: Battle, unit: int) -> dict[int, str]:
+    """{1: rule} where the ship may not order its cloak now, else {}."""
+    if not has_cloak(battle, unit):
+        return {1: "G13.0 the ship has no cloaking device"}
+    if not cloak_allowed(battle):
+        return {1: "G13.0 cloaking devices are not in use in this scenario (rules.cloak)"}
+    if not allocation_open(battle):
+        return {1: NOT_NOW}
+    return {}
+
+
+# ---------------------------------------------------------------------- validation
+
+
+def validate(battle: Battle, unit: int, order: Orders, name: str) -> None:
+    """Raise ``IllegalOrderError`` for an energy order the rules forbid (same predicates as
+    the masks). Units the form does not govern may give no energy orders."""
+    st = battle.state
+    if not governed(battle, unit):
+        if order.arm or order.capacitor or order.recharge or order.cloak:
+            raise IllegalOrderError(name, "energy", "", "B3.0 this unit has no Energy Allocation "
+                                    f"(rules.energy is {battle.scenario.rules['energy']!r})")
+        return
+    heavy = set(int(w) for w in heavy_rows(battle, unit))
+    for w, value in order.arm.items():
+        if w not in heavy:
+            what = (f"weapon {battle.weapon_ids[w]} of {name} takes no arming energy"
+                    if 0 <= w < len(st.w_type) else f"no weapon row {w}")
+            raise IllegalOrderError(name, "arm", w, f"B3.0 line 10: {what}")
+        if isinstance(value, bool) or value not in (0, 1, 2):
+            raise IllegalOrderError(name, f"arm[{battle.weapon_ids[w]}]", value,
+                                    "B3.0 arm orders are 0 none, 1 arm, 2 hold")
+        rule = arm_blockers(battle, w).get(int(value))
+        if rule is not None:
+            raise IllegalOrderError(name, f"arm[{battle.weapon_ids[w]}]",
+                                    ArmOrder(int(value)).name, rule)
+    for component, value, blockers, size in (
+        ("capacitor", order.capacitor, capacitor_blockers, capacitor_values(battle, unit)),
+        ("recharge", order.recharge, recharge_blockers, battery_boxes(battle, unit) + 1),
+    ):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
+                0 <= value < size):
+            raise IllegalOrderError(name, component, value, f"B3.0 {component} is 0..{size - 1}")
+        rule = blockers(battle, unit).get(int(value))
+        if rule is not None:
+            raise IllegalOrderError(name, component, int(value), rule)
+    if order.cloak:
+        rule = cloak_blockers(battle, unit).get(1)
+        if rule is not None:
+            raise IllegalOrderError(name, "cloak", 1, rule)
+
+
+# ---------------------------------------------------------------------- the allocation
+
+
+class _Purse:
+    """The form's pools: warp, impulse, APR (line 4) and charged batteries (line 5)."""
+
+    def __init__(self, warp: int, imp: int, apr: int, batteries: int) -> None:
+        self.warp, self.imp, self.apr, self.batteries = warp, imp, apr, batteries
+        self.batteries_used = 0
+
+    def ship_power(self) -> int:
+        return self.warp + self.imp + self.apr
+
+    def pay(self, cost: int, warp_only: bool = False, batteries: bool = True) -> bool:
+        """Pay ``cost`` in full (APR, impulse, warp, then batteries) or nothing."""
+        if warp_only:
+            if self.warp < cost:
+                return False
+            self.warp -= cost
+            return True
+        reach = self.ship_power() + (self.batteries if batteries else 0)
+        if reach < cost:
+            return False
+        for pool in ("apr", "imp", "warp"):
+            take = min(cost, getattr(self, pool))
+            setattr(self, pool, getattr(self, pool) - take)
+            cost -= take
+        self.batteries -= cost
+        self.batteries_used += cost
+        return True
+
+    def afford(self, wanted: int, batteries: bool = True) -> int:
+        """The most whole points of ``wanted`` payable now."""
+        return max(0, min(wanted, self.ship_power() + (self.batteries if batteries else 0)))
+
+
+def energy_allocation(battle: Battle, orders: dict[int, Orders]) -> None:
+    """(B2.0 Energy Allocation) Pay each governed ship's form for the turn now starting, in
+    the module's clamp priority; set the cloak flags of every unit (G13.0). Runs after Speed
+    Determination has applied ``Orders.speed``, so the speed paid for is ``st.speed``."""
+    st = battle.state
+    st.cloaked_before[:] = st.cloaked
+    st.cloaked[:] = False
+    for u in np.flatnonzero(st.status == ACTIVE):
+        u = int(u)
+        if governed(battle, u):
+            _allocate(battle, u, orders.get(u) or Orders())
+
+
+def _allocate(battle: Battle, u: int, order: Orders) -> None:
+    st = battle.state
+    uid = battle.unit_ids[u]
+    turn = st.turn
+    st.batteries[u] = min(int(st.batteries[u]), int(st.boxes[u, Box.BATTERY]))  # line 5/6
+    warp, imp, apr = power(battle, u)
+    purse = _Purse(warp, imp, apr, int(st.batteries[u]))
+    shortfall = 0
+    speed = int(st.speed[u])  # set by Speed Determination from the same orders
+    payable = max_payable_speed(battle, u)
+    if speed > payable:  # a standing speed the ship can no longer pay (orders cannot ask it)
+        shortfall += speed - payable
+        battle.log(ev.EnergyShortfall(turn, 0, uid, "movement", speed - payable))
+        speed = payable
+        st.speed[u] = speed
+        battle.log(ev.SpeedSet(turn, 0, uid, speed))
+    move_warp, move_imp = movement_cost(battle, u, speed)
+    purse.warp -= move_warp
+    purse.imp -= move_imp
+    rows = [int(w) for w in heavy_rows(battle, u)]
+    arm = {w: int(order.arm[w]) if w in order.arm else standing_arm(battle, w) for w in rows}
+    for w in rows:  # single-turn charges end with the turn (E3.2, E7.23)
+        if int(st.w_type[w]) in SINGLE_TURN:
+            st.w_armed[w] = False
+            st.w_arm_stage[w] = 0
+        elif int(st.w_type[w]) not in (_ESG, _PPD):
+            st.w_arm_stage[w] = stage(battle, w)
+    # priority 2-4: holding, continuations, new arming
+    tiers: dict[int, list[tuple[int, int, str]]] = {2: [], 3: [], 4: []}
+    for w in rows:
+        kind, value = int(st.w_type[w]), arm[w]
+        if kind == _ESG:
+            continue
+        if kind == _PPD:  # (E11.21, E11.22) priced by engine.ppd_fire
+            price = None if st.w_destroyed[w] else ppd_fire.cost(battle, w, value)
+            if price is None:
+                _discharge(battle, w, "destroyed" if st.w_destroyed[w] else "let go or fired")
+            elif price[1] == "hold":
+                tiers[2].append((w, price[0], "hold"))
+            else:
+                continuing = (int(st.ppd_stage[w]) == ppd.PpdStage.ARMING
+                              and int(st.ppd_paid_turn[w]) == turn - 1)
+                tiers[3 if continuing else 4].append((w, price[0], "arm"))
+            continue
+        s = int(st.w_arm_stage[w])
+        cycle = CYCLE[kind]
+        if st.w_destroyed[w]:  # (D4.0) destroyed since the orders were given: nothing to pay
+            _discharge(battle, w, "destroyed")
+        elif value == ArmOrder.NONE:
+            if s:
+                _discharge(battle, w, "let go at Energy Allocation")
+        elif value == ArmOrder.HOLD:
+            if s == len(cycle) and st.w_armed[w]:
+                tiers[2].append((w, HOLD_COST[kind], "hold"))
+            elif s == len(cycle) - 1 and kind in ROLL_COST:
+                tiers[2].append((w, ROLL_COST[kind], "roll"))
+            # else: fired in the impulse that gave the order: the hold lapses (docstring)
+        elif s < len(cycle):
+            tiers[3 if s else 4].append((w, cycle[s], "arm"))
+    for tier in (2, 3, 4):
+        for w, cost, what in tiers[tier]:
+            kind = int(st.w_type[w])
+            wid = battle.weapon_ids[w]
+            warp_only = kind in WARP_ONLY and what == "arm"
+            if not purse.pay(cost, warp_only=warp_only):
+                shortfall += cost
+                battle.log(ev.EnergyShortfall(turn, 0, uid, f"arm:{wid}", cost))
+                _discharge(battle, w, "not paid: energy shortfall")
+                continue
+            if kind == _PPD:
+                ppd_fire.allocate(battle, w, what)
+            elif what == "arm":
+                st.w_arm_stage[w] += 1
+                st.w_armed[w] = bool(st.w_arm_stage[w] == len(CYCLE[kind]))
+            now = stage(battle, w) if kind == _PPD else int(st.w_arm_stage[w])
+            battle.log(ev.WeaponArmed(turn, 0, uid, wid, cost, now,
+                                      bool(st.w_armed[w]), held=what == "hold",
+                                      rolled=what == "roll"))
+    # priority 5: the cloak (G13.0)
+    if order.cloak and has_cloak(battle, u) and cloak_allowed(battle):
+        cost = int(battle.ship_classes[u].cloak_cost)
+        if purse.pay(cost):
+            st.cloaked[u] = True
+        else:
+            shortfall += cost
+            battle.log(ev.EnergyShortfall(turn, 0, uid, "cloak", cost))
+    # priority 6: ESG charge (G23.21, G23.22); the Chief Engineer path is esg_field's own
+    for w in rows:
+        if int(st.w_type[w]) != _ESG or arm[w] != ArmOrder.ARM or st.w_destroyed[w]:
+            continue
+        wanted = int(st.esg_max[w] - st.esg_stored[w])
+        paid = purse.afford(wanted)
+        if paid < wanted:
+            shortfall += wanted - paid
+            battle.log(ev.EnergyShortfall(turn, 0, uid, f"arm:{battle.weapon_ids[w]}",
+                                          wanted - paid))
+        if paid:
+            purse.pay(paid)
+            esg_field.store(battle, w, esg.charge(esg_field.generator(battle, w), paid))
+            battle.log(ev.EsgCharged(turn, 0, uid, battle.weapon_ids[w], paid,
+                                     int(st.esg_stored[w])))
+    # priority 7: the phaser capacitor (H6.1)
+    room = capacitor_room(battle, u)
+    wanted = room if order.capacitor is None else min(int(order.capacitor), room)
+    paid = purse.afford(wanted)
+    if paid < wanted:
+        shortfall += wanted - paid
+        battle.log(ev.EnergyShortfall(turn, 0, uid, "capacitor", wanted - paid))
+    purse.pay(paid)
+    st.capacitor[u] = min(float(st.capacitor_max[u]), float(st.capacitor[u]) + paid)
+    # priority 8: battery recharge (line 16), from ship power only
+    empty = empty_batteries(battle, u)  # (none is left if a battery paid for the form)
+    wanted = empty if order.recharge is None else min(int(order.recharge), max(0, empty))
+    recharged = purse.afford(max(0, wanted), batteries=False)  # what is left: no shortfall
+    purse.pay(recharged, batteries=False)
+    st.batteries[u] = int(st.batteries[u]) - purse.batteries_used + recharged  # line 21
+    st.energy_shortfall[u] = shortfall
+    used = warp + imp + apr - purse.ship_power() + purse.batteries_used
+    battle.log(ev.EnergyAllocated(turn, 0, uid, warp + imp + apr, used, purse.batteries_used,
+                                  recharged, shortfall, speed))
+
+
+def _discharge(battle: Battle, w: int, reason: str) -> None:
+    """Weapon ``w`` loses its arming or charge without firing."""
+    st = battle.state
+    had = bool(st.w_arm_stage[w]) or bool(st.w_armed[w] and int(st.w_type[w]) in HOLD_COST)
+    if int(st.w_type[w]) == _PPD:
+        had = bool(st.ppd_stage[w])
+        ppd_fire.allocate(battle, w, None)  # (E11.21, E11.22) an unpaid charge is lost
+    st.w_arm_stage[w] = 0
+    st.w_armed[w] = False
+    if had:
+        battle.log(ev.WeaponDischarged(st.turn, 0, battle.unit_ids[int(st.w_owner[w])],
+                                       battle.weapon_ids[w], reason))
+
+
+# ---------------------------------------------------------------------- fire
+
+
+def fire_blocker(battle: Battle, w: int) -> str | None:
+    """Why weapon ``w`` of a governed ship has no energy to fire now, or None (H6.1 capacitor;
+    E3.2 / E4.2 armed at Energy Allocation; fusion beams: ``direct_fire.fusion_beam``)."""
+    st = battle.state
+    owner = int(st.w_owner[w])
+    if not governed(battle, owner):
+        return None
+    kind = int(st.w_type[w])
+    draw = PHASER_DRAW.get(kind)
+    if draw is not None:
+        if st.capacitor[owner] + 1e-9 < draw:
+            return (f"H6.1 the phaser capacitor holds {st.capacitor[owner]:g} energy; "
+                    f"a shot needs {draw:g}")
+        return None
+    if kind in (int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON)) and not st.w_armed[w]:
+        return f"{_RULE_NAME[kind]} the weapon is not armed (Energy Allocation)"
+    return None
+
+
+def pay_shot(battle: Battle, w: int) -> bool:
+    """Draw phaser ``w``'s shot from its ship's capacitor as it fires (H6.1, E2.1, E2.152);
+    False (and a ``FireUnpowered`` event) if the capacitor no longer holds enough: the phasers
+    of one volley share it and each mask entry is judged alone."""
+    st = battle.state
+    owner = int(st.w_owner[w])
+    kind = int(st.w_type[w])
+    if kind not in PHASER_DRAW or not governed(battle, owner):
+        return True
+    draw = PHASER_DRAW[kind]
+    if st.capacitor[owner] + 1e-9 < draw:
+        battle.log(ev.FireUnpowered(st.turn, st.impulse, battle.unit_ids[owner],
+                                    battle.weapon_ids[w], float(st.capacitor[owner])))
+        return False
+    st.capacitor[owner] = max(0.0, float(st.capacitor[owner]) - draw)
+    return True
+
+
+def fired(battle: Battle, w: int) -> None:
+    """A heavy weapon of a governed ship fired: its charge is spent, a new cycle follows."""
+    st = battle.state
+    if int(st.w_type[w]) in CYCLE and governed(battle, int(st.w_owner[w])):
+        st.w_armed[w] = False
+        st.w_arm_stage[w] = 0
+
+
+def standing_speed(battle: Battle, unit: int) -> int:
+    """The standing speed (the env's no-op) at an open allocation: the current speed, lowered
+    to what warp still pays once the standing photon arming has taken its warp (E4.2; the
+    Federation cadet arming both tubes runs at most 12 warp + 1 impulse = 13), and to the
+    fastest speed the acceleration and movement rules leave open."""
+    st = battle.state
+    top = int(battle.scenario.rules["max_speed"])
+    closed = speed_blockers(battle, unit, top)
+    warp, imp, _ = power(battle, unit)
+    for w in heavy_rows(battle, unit):
+        w = int(w)
+        kind = int(st.w_type[w])
+        if kind in WARP_ONLY and standing_arm(battle, w) == ArmOrder.ARM:
+            warp -= CYCLE[kind][stage(battle, w)]
+    cap = int(max(0, warp) / _move_cost(battle, unit)) + min(MAX_IMPULSE_TO_MOVEMENT, imp)
+    speed = min(int(st.speed[unit]), cap)
+    while speed > 0 and speed in closed:
+        speed -= 1
+    return speed

@@ -1,0 +1,350 @@
+"""Small craft: the Hydran Stinger-F fighter (J4.0) as unit rows with a built-in pilot.
+
+Every fighter a carrier's sheet lists (``fighters: {type: stinger-f, count: n}``) gets a unit
+row (``UnitKind.FIGHTER``, status UNUSED while aboard) and one phaser-G weapon row (FA only,
+J4.32) when the battle is built: nothing grows during play. ``battle.fighter_carrier`` (U,) maps
+a fighter row to its carrier (-1 elsewhere), ``battle.fighter_gun`` (U,) to its gun (-1).
+
+Rules applied here:
+
+* launch (J4.34): one fighter per launch tube per impulse plus one through the bay hatch; the
+  Ranger's tubes and hatches put all of its fighters out in one impulse (CTH-DATA §8.7), so a
+  launch order sends out every fighter aboard (``launch_capacity``). A launched fighter leaves in
+  the carrier's hex facing so its target is in its FA (as a drone, FD1.2), speed 15, and must
+  move one hex straight before turning (J1, CTH-DATA §8.6);
+* movement (J4.12): speed 15, 8 when crippled; turn mode 2 at speed 12 or more, else 1
+  (``movement.turn_mode``); fighters move after every ship and before seeking weapons
+  (``procedure``);
+* fire (J4.32, J4.44): the phaser-G from the fighter's own engine (no energy allocation), at
+  most four shots a turn and four a quarter turn (E2.151, ``engine.phaser_g``), FA only, none
+  until eight impulses after launch; a crippled fighter fires one phaser-3 shot a turn (the
+  phaser-G uses the phaser-3 table, E2.152, so only the count changes);
+* being fired at (J4.47): not beyond 5 hexes, +1 to every die (``engine.fighters``; applied in
+  ``direct_fire``); a drone hit on a natural 6 scores half its warhead (``seeking``);
+* damage (J4.12, J4.49): crippled at 7 points (speed at once cut to 8), destroyed at 10.
+
+The pilot (PROPOSAL, SCENARIOS §2.9 "fighters (Ranger)"): deterministic, no dice. Each fighter
+follows its target as a drone does (§2.3: straight unless a turn enters a strictly closer hex,
+ties to the left), stays put once in the target's hex, and fires its gun at range 2 or less at
+the target, else at the nearest enemy it may legally shoot within 2 hexes (lowest row first).
+A fighter whose target left play turns to the nearest enemy ship or freighter; with none, it
+flies straight. A robot carrier launches all its fighters on impulse 1 of turn 1 at the nearest
+enemy ship (§2.9); an agent's carrier launches with its ``fighters`` order.
+
+Not modelled (documented gaps): landing and repair aboard (J1.6, J4.48), tactical maneuvers
+(J4.11), close-combat maneuvering (J4.5x), fighter boxes on "shuttle" damage hits, and the
+administrative shuttles (J1.0-J2.2).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sfb_env import hexmap
+from sfb_env.engine import cloak, movement, seeking
+from sfb_env.engine import events as ev
+from sfb_env.engine.fighters import MAX_FIGHTER_TARGET_RANGE
+from sfb_env.engine.types import (
+    ACTIVE,
+    K_FIGHTER,
+    K_FREIGHTER,
+    K_SHIP,
+    NEVER,
+    UNUSED,
+    Maneuver,
+    Orders,
+    Status,
+)
+
+if TYPE_CHECKING:
+    from sfb_env.data.ships import ShipClass
+    from sfb_env.engine.battle import Battle
+
+CONTROLLER = "robot-fighter"  # every fighter row flies under the built-in pilot
+FIGHTER_TYPES = ("stinger-f",)  # (J4.0) the only fighter of the Cadet Training Handbook
+MAX_SPEED = 15  # (J4.12)
+CRIPPLED_SPEED = 8  # (J4.12)
+TURN_MODE_2_SPEED = 12  # (J4.12) turn mode 2 at speed 12 or more, else 1
+CRIPPLED_AT = 7  # (J4.12, J4.32) damage points
+DESTROYED_AT = 10  # (J4.49)
+FIRST_SHOT_DELAY = 8  # (J4.32) impulses after launch before the first shot
+CRIPPLED_SHOTS = 1  # (J4.32) one phaser-3 shot a turn while crippled
+PILOT_FIRE_RANGE = 2  # (SCENARIOS §2.9 PROPOSAL) the pilot fires at range 2 or less
+TARGET_KINDS = (K_SHIP, K_FREIGHTER, K_FIGHTER)  # what fighters may be sent at (PROPOSAL)
+
+
+class SmallCraftError(ValueError):
+    """A carrier's fighter data the rules do not allow; names the ship and the rule."""
+
+
+def fighter_rows(ship: ShipClass | None) -> int:
+    """How many fighter rows ``ship`` needs (its sheet's ``fighters`` count; J4.0)."""
+    if ship is None or ship.fighters is None:
+        return 0
+    if ship.fighters.type not in FIGHTER_TYPES:
+        raise SmallCraftError(f"J4.0 {ship.key}: fighter type {ship.fighters.type!r} is not one "
+                              f"of {', '.join(FIGHTER_TYPES)}")
+    return int(ship.fighters.count)
+
+
+def turn_mode(speed: int) -> int:
+    """(J4.12) A Stinger's turn mode: 2 at speed 12 or more, else 1."""
+    return 2 if speed >= TURN_MODE_2_SPEED else 1
+
+
+def crippled(battle: Battle, fighter: int) -> bool:
+    """(J4.12) Seven or more damage points."""
+    return int(battle.state.damage[fighter]) >= CRIPPLED_AT
+
+
+def fighters_of(battle: Battle, carrier: int) -> np.ndarray:
+    """Fighter rows of ``carrier`` (aboard or not)."""
+    return np.flatnonzero(battle.fighter_carrier == carrier)
+
+
+def aboard(battle: Battle, carrier: int) -> np.ndarray:
+    """Fighter rows still aboard ``carrier`` (never launched)."""
+    rows = fighters_of(battle, carrier)
+    return rows[battle.state.status[rows] == UNUSED]
+
+
+def launch_capacity(battle: Battle, carrier: int) -> int:
+    """(J4.34) Fighters ``carrier`` may launch in one impulse: one per launch tube plus the bay
+    hatch; the CTH sheets do not count tubes, and the Ranger launches all of its fighters at
+    once (CTH-DATA §8.7), so every fighter the sheet carries (PROPOSAL for any other carrier)."""
+    return len(fighters_of(battle, carrier))
+
+
+# ---------------------------------------------------------------------- orders
+
+
+def carrier_blocker(battle: Battle, carrier: int) -> str | None:
+    """Why ``carrier`` can give no fighter order now, or None (J4.34)."""
+    st = battle.state
+    if not len(fighters_of(battle, carrier)):
+        return "J4.34 this ship carries no fighters"
+    if st.status[carrier] != ACTIVE:
+        return "J4.34 the carrier is not in play"
+    if st.impulse < 1:
+        return "B2.0 no launch before the first impulse"
+    rows = fighters_of(battle, carrier)
+    if not np.any((st.status[rows] == ACTIVE) | (st.status[rows] == UNUSED)):
+        return "J4.49 no fighter left aboard or in flight"
+    if not len(aboard(battle, carrier)):
+        return None  # only a new target for the fighters in flight
+    return cloak.fire_blocker(battle, carrier)  # (G13) a cloaked ship launches nothing
+
+
+def order_blockers(battle: Battle, carrier: int, targets=None) -> list[str | None]:
+    """Per target unit row, the rule forbidding the order "launch every fighter aboard
+    ``carrier`` and send its fighters at this target" now (None = allowed); the single
+    predicate of the ``fighters`` action component and of ``Battle.validate``."""
+    st = battle.state
+    targets = np.arange(len(st.kind)) if targets is None else np.asarray(targets, dtype=np.int64)
+    rule = carrier_blocker(battle, carrier)
+    if rule is not None:
+        return [rule] * len(targets)
+    out: list[str | None] = []
+    for t in targets:
+        if st.status[t] != ACTIVE:
+            out.append("J4.34 the target is not in play")
+        elif st.side[t] == st.side[carrier]:
+            out.append("J4.34 fighters are not sent at a friendly unit")
+        elif int(st.kind[t]) not in TARGET_KINDS:
+            out.append("J4.34 fighters are sent at ships, freighters or fighters (PROPOSAL: "
+                       "not at seeking weapons)")
+        elif len(aboard(battle, carrier)) and st.x[t] == st.x[carrier] and \
+                st.z[t] == st.z[carrier]:
+            out.append("F2.3 launch at a target in the carrier's hex is not modelled")
+        else:
+            out.append(None)
+    return out
+
+
+def validate(battle: Battle, unit: int, order: Orders, name: str) -> None:
+    """Raise ``IllegalOrderError`` for a fighter order the rules forbid (J4.34)."""
+    from sfb_env.engine.types import IllegalOrderError
+
+    target = order.fighters
+    if target is None:
+        return
+    if isinstance(target, bool) or not isinstance(target, (int, np.integer)) \
+            or not 0 <= target < len(battle.state.kind):
+        raise IllegalOrderError(name, "fighters", target, "no such target unit")
+    rule = order_blockers(battle, unit, [int(target)])[0]
+    if rule is not None:
+        raise IllegalOrderError(name, "fighters", battle.unit_ids[int(target)], rule)
+
+
+# ---------------------------------------------------------------------- launch
+
+
+def launch_step(battle: Battle, orders: dict[int, Orders]) -> None:
+    """Launch and target fighters (J4.34): agents' ``fighters`` orders, then robot carriers'
+    launch on impulse 1 of turn 1 (SCENARIOS §2.9 PROPOSAL)."""
+    st = battle.state
+    for carrier, order in orders.items():
+        if order.fighters is not None:
+            send(battle, int(carrier), int(order.fighters))
+    if st.turn == 1 and st.impulse == 1:
+        for carrier in np.unique(battle.fighter_carrier[battle.fighter_carrier >= 0]):
+            c = int(carrier)
+            if battle.controllers[c] == "agent" or st.status[c] != ACTIVE:
+                continue
+            target = _nearest(battle, c, (K_SHIP,))
+            if target is not None and order_blockers(battle, c, [target])[0] is None:
+                send(battle, c, target)
+
+
+def send(battle: Battle, carrier: int, target: int) -> None:
+    """Put up to ``launch_capacity`` fighters aboard ``carrier`` on the map in its hex (J4.34)
+    and point every fighter of the carrier in flight at ``target``."""
+    st = battle.state
+    now = st.absolute_impulse
+    for f in aboard(battle, carrier)[: launch_capacity(battle, carrier)]:
+        f = int(f)
+        facing = seeking.launch_facing(battle, carrier, target)  # (FD1.2 analogy) FA at target
+        st.status[f] = Status.ACTIVE
+        st.x[f], st.z[f] = st.x[carrier], st.z[carrier]
+        st.prev_x[f], st.prev_z[f] = st.x[carrier], st.z[carrier]
+        st.facing[f] = st.prev_facing[f] = facing
+        st.speed[f] = CRIPPLED_SPEED if crippled(battle, f) else MAX_SPEED  # (J4.12)
+        st.straight[f] = 0  # (J1, CTH-DATA §8.6) one hex straight after launch
+        st.launched_at[f] = now
+        battle.log(ev.Launched(
+            st.turn, st.impulse, battle.unit_ids[carrier], f"{battle.unit_ids[carrier]}.bay",
+            battle.unit_ids[f], battle.unit_ids[target], battle.label(f),
+            hexmap.DIRECTION_LETTERS[facing]))
+    rows = fighters_of(battle, carrier)
+    st.target[rows[st.status[rows] == ACTIVE]] = target
+
+
+# ---------------------------------------------------------------------- movement
+
+
+def move_fighters(battle: Battle) -> None:
+    """(J4.12) Fighters move after all ships, before seeking weapons, on the pilot's choice;
+    among themselves slower first, then by row (C1.3)."""
+    st = battle.state
+    moving = movement.movers(battle, (K_FIGHTER,))
+    for f in sorted((int(f) for f in moving), key=lambda f: (int(st.speed[f]), f)):
+        m = pilot_maneuver(battle, f)
+        if m != Maneuver.NONE:
+            movement.move_unit(battle, f, m)
+
+
+def pilot_maneuver(battle: Battle, fighter: int) -> Maneuver:
+    """The pilot's move (PROPOSAL, SCENARIOS §2.9 and §2.3): stay in the target's hex, else
+    straight unless a turn the turn mode allows enters a strictly closer hex (the closer turn,
+    ties to the left); no target: straight."""
+    st = battle.state
+    t = _current_target(battle, fighter)
+    if t is None:
+        return Maneuver.STRAIGHT
+    x, z, f = st.x[fighter], st.z[fighter], st.facing[fighter]
+    if st.x[t] == x and st.z[t] == z:
+        return Maneuver.NONE
+    dirs = np.array([f, (f - 1) % 6, (f + 1) % 6])
+    nx, nz = hexmap.neighbor_np(x, z, dirs)
+    straight, left, right = (int(v) for v in hexmap.distance_np(nx, nz, st.x[t], st.z[t]))
+    if st.straight[fighter] < movement.turn_mode(battle, fighter):  # (C3.2, J4.12)
+        return Maneuver.STRAIGHT
+    if left < straight and left <= right:
+        return Maneuver.TURN_LEFT
+    if right < straight:
+        return Maneuver.TURN_RIGHT
+    return Maneuver.STRAIGHT
+
+
+def _current_target(battle: Battle, fighter: int) -> int | None:
+    """The fighter's target, retargeted to the nearest enemy ship or freighter once it left
+    play (PROPOSAL)."""
+    st = battle.state
+    t = int(st.target[fighter])
+    if t >= 0 and st.status[t] == ACTIVE:
+        return t
+    t = _nearest(battle, fighter, (K_SHIP, K_FREIGHTER))
+    st.target[fighter] = -1 if t is None else t
+    return t
+
+
+def _nearest(battle: Battle, unit: int, kinds: tuple[int, ...]) -> int | None:
+    st = battle.state
+    rows = np.flatnonzero((st.status == ACTIVE) & (st.side != st.side[unit])
+                          & np.isin(st.kind, kinds))
+    if not len(rows):
+        return None
+    rng = hexmap.distance_np(st.x[unit], st.z[unit], st.x[rows], st.z[rows])
+    return int(rows[np.lexsort((rows, rng))[0]])
+
+
+# ---------------------------------------------------------------------- fire
+
+
+def gun_blocker(battle: Battle, w: int) -> str | None:
+    """Why a fighter's gun ``w`` cannot fire now, or None: eight impulses after launch (J4.32),
+    one shot a turn while crippled (J4.32); the phaser-G limits are ``direct_fire``'s."""
+    from sfb_env.engine.direct_fire import gatling
+    from sfb_env.engine.phaser_g import shots_this_turn
+
+    st = battle.state
+    f = int(st.w_owner[w])
+    launched = int(st.launched_at[f])
+    if launched == NEVER or st.absolute_impulse - launched < FIRST_SHOT_DELAY:
+        return (f"J4.32 a fighter may not fire until {FIRST_SHOT_DELAY} impulses after its "
+                "launch")
+    if crippled(battle, f) and shots_this_turn(gatling(battle, w), st.turn) >= CRIPPLED_SHOTS:
+        return "J4.32 a crippled fighter fires one phaser-3 shot a turn"
+    return None
+
+
+def target_blocker(battle: Battle, target: int, rng: int) -> str | None:
+    """(J4.47) A fighter cannot be fired at beyond 5 hexes."""
+    if int(battle.state.kind[target]) == K_FIGHTER and rng > MAX_FIGHTER_TARGET_RANGE:
+        return (f"J4.47 a fighter cannot be fired at beyond {MAX_FIGHTER_TARGET_RANGE} hexes "
+                f"(range {rng})")
+    return None
+
+
+def fire_orders(battle: Battle) -> list[tuple[int, int]]:
+    """The pilots' shots this impulse (PROPOSAL, SCENARIOS §2.9): the target at range <= 2,
+    else the nearest enemy the gun may legally hit within 2 hexes (lowest row on ties)."""
+    from sfb_env.engine.direct_fire import fire_blockers
+
+    st = battle.state
+    shots: list[tuple[int, int]] = []
+    for f in np.flatnonzero((st.status == ACTIVE) & (st.kind == K_FIGHTER)):
+        w = int(battle.fighter_gun[f])
+        blockers = fire_blockers(battle, w)
+        legal = np.array([b is None for b in blockers])
+        if not legal.any():
+            continue
+        rng = hexmap.distance_np(st.x[f], st.z[f], st.x, st.z)
+        legal &= rng <= PILOT_FIRE_RANGE
+        t = int(st.target[f])
+        if t >= 0 and legal[t]:
+            shots.append((w, t))
+        elif legal.any():
+            rows = np.flatnonzero(legal)
+            shots.append((w, int(rows[np.lexsort((rows, rng[rows]))[0]])))
+    return shots
+
+
+# ---------------------------------------------------------------------- damage
+
+
+def take_damage(battle: Battle, fighter: int, points: int) -> None:
+    """(J4.12, J4.49) Points on a fighter (no shields): crippled at 7, its speed cut to 8 at
+    once (PROPOSAL: the book gives no moment; the admin shuttle's is "at once", J1); destroyed
+    at 10."""
+    st = battle.state
+    was_crippled = crippled(battle, fighter)
+    st.damage[fighter] += points
+    battle.log(ev.Damaged(st.turn, st.impulse, battle.unit_ids[fighter], 0, 0, points, ()))
+    if st.damage[fighter] >= DESTROYED_AT:
+        st.status[fighter] = Status.DESTROYED
+        battle.log(ev.Destroyed(st.turn, st.impulse, battle.unit_ids[fighter]))
+    elif not was_crippled and crippled(battle, fighter):
+        st.speed[fighter] = min(int(st.speed[fighter]), CRIPPLED_SPEED)

@@ -1,0 +1,269 @@
+"""The ISC plasmatic pulsar device in play (E11; ``engine.ppd_fire``): pulse trains fired through
+``fire[w]``, resolved first in Fire Direct-Fire on the firing impulse and the next three, across
+the turn break, with the wave-lock dice from ``battle.rng``. The rules' worked examples are
+tested on the pure resolver in ``test_engine_ppd.py``; here the same examples run in battles
+with scripted dice. The E11.39 general-reinforcement example stays a resolver test: no scenario
+uses general reinforcement, so the engine cannot express it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from engine_helpers import (
+    Dice,
+    hex_of,
+    moves_straight,
+    of,
+    row,
+    run_to,
+    scenario,
+    step,
+    unit,
+    weapon,
+)
+
+from sfb_env import hexmap, tables
+from sfb_env.engine import IllegalOrderError, Orders, make_battle
+from sfb_env.engine.ppd_fire import CHIEF_FIRST_TURN, drop_blockers
+from sfb_env.engine.types import PpdOrder, Status
+
+ISC = "isc-cadet"
+KLI = "klingon-cadet"
+PATH_B = ["0116", "0215", "0315", "0414", "0514", "0613", "0713", "0812", "0912", "1011",
+          "1111", "1210", "1310", "1409"]  # hexes in a straight line, direction B, from 0116
+
+
+def _duel(isc_hex="0515", kli_hex="0503", kli_facing="A", isc_speed=0, kli_speed=0,
+          ipt: int = 8):
+    doc = scenario([unit("i", ISC, "blue", isc_hex, "A" if isc_hex != PATH_B[0] else "B",
+                         isc_speed),
+                    unit("k", KLI, "red", kli_hex, kli_facing, kli_speed)])
+    doc["impulses_per_turn"] = ipt
+    return make_battle(doc, seed=0)
+
+
+def _ppd(b):
+    return weapon(b, "i", "PPD-A")
+
+
+def _fire(b, dice=(), target="k"):
+    """Order the PPD to fire at ``target`` this impulse with scripted dice."""
+    b.rng = Dice(*dice)
+    others = {u: moves_straight(b, u) for u in ("k",) if u in b.unit_index
+              and row(b, u) in b.agent_units()}
+    step(b, i=dict(maneuver=moves_straight(b, "i"), fire={"PPD-A": target}), **others)
+
+
+def _go(b):
+    """One impulse with every agent on its course."""
+    step(b, **{u: moves_straight(b, u) for u in ("i", "k") if row(b, u) in b.agent_units()})
+
+
+def _pulses(b):
+    return of(b, "Fired", weapon_type="ppd")
+
+
+# ------------------------------------------------------------------ set-up and arming
+
+
+def test_e11_312_e11_52_ppd_rows_have_range_4_to_40():
+    b = _duel()
+    w = _ppd(b)
+    assert (b.state.w_min_range[w], b.state.w_max_range[w]) == (4, tables.ppd_chart().max_range)
+    assert tables.ppd_chart().max_range == 40
+
+
+def test_e11_21_chief_engineer_proposal_first_armed_on_turn_3_then_two_turns_after_firing():
+    b = _duel()
+    w, k = _ppd(b), row(b, "k")
+    run_to(b, 2, 8)
+    assert b.fire_blockers(w, [k])[0] == (
+        "E11.21 (Chief Engineer, PROPOSAL) the PPD is not armed before turn 3")
+    run_to(b, CHIEF_FIRST_TURN, 1)
+    assert b.fire_blockers(w, [k]) == [None]
+    _fire(b, dice=(1, 1))
+    run_to(b, 4, 8)
+    assert b.fire_blockers(w, [k])[0].startswith("E11.21 (Chief Engineer, PROPOSAL)")
+    run_to(b, 5, 1)
+    assert b.fire_blockers(w, [k]) == [None]
+
+
+def test_e11_312_no_fire_at_true_range_3_or_less():
+    b = _duel(kli_hex="0512")  # range 3 dead ahead
+    run_to(b, 3, 1)
+    assert b.fire_blockers(_ppd(b), [row(b, "k")])[0] == (
+        "E11.312 range 3 is below the minimum range 4")
+    with pytest.raises(IllegalOrderError) as err:
+        _fire(b)
+    assert err.value.rule.startswith("E11.312")
+
+
+def test_e11_472_no_ppd_fire_at_a_cloaked_ship():
+    b = _duel()
+    run_to(b, 3, 1)
+    b.state.cloaked[row(b, "k")] = True  # (G13) as Energy Allocation sets it
+    rule = b.fire_blockers(_ppd(b), [row(b, "k")])[0]
+    assert rule.startswith("E11.472")
+
+
+def test_e11_23_not_fired_again_while_pulsing():
+    b = _duel()
+    run_to(b, 3, 1)
+    _fire(b, dice=(6, 6))  # no lock: the train goes on rolling
+    assert b.fire_blockers(_ppd(b), [row(b, "k")])[0] == (
+        "E11.23 the PPD is still pulsing: one charge at a time")
+
+
+# ------------------------------------------------------------------ pulses (E11.3)
+
+
+def test_e11_333_example_in_play_range_12_misses_on_11_then_locks_on_4():
+    b = _duel()  # range 12 dead ahead, both stopped
+    run_to(b, 3, 1)
+    _fire(b, dice=(5, 6))  # 11: no wave-lock, pulse 1 lost
+    b.rng = Dice(1, 3)  # 4: locked; pulses 3 and 4 roll nothing
+    for _ in range(3):
+        step(b, i=None, k=None)
+    assert b.rng.values == []
+    pulses = _pulses(b)
+    assert [(e.impulse, e.range, e.die, e.hit) for e in pulses] == [
+        (1, 12, 11, False), (2, 12, 4, True), (3, 12, 0, True), (4, 12, 0, True)]
+    assert [e.damage for e in pulses] == [0] + [tables.ppd_damage(12)] * 3
+    assert not b.state.ppd_locked[_ppd(b)] and b.state.ppd_target[_ppd(b)] == -1
+
+
+def test_e11_52_example_in_play_range_10_then_11_then_10_scores_6_5_6():
+    # the Klingon (speed 3) moves on impulses 3, 6, 8; the ISC (speed 4) on 2, 4, 6, 8
+    b = _duel(isc_hex=PATH_B[0], kli_hex=PATH_B[13], kli_facing="B", isc_speed=4, kli_speed=3)
+    run_to(b, 3, 2)
+    assert hexmap.distance(hex_of(b, "i"), hex_of(b, "k")) == 10
+    _fire(b, dice=(1, 1))
+    _go(b)  # impulse 3: the target moves away (E11.582 keeps the lock)
+    _go(b)  # impulse 4: the firer moves closer (E11.581 keeps the lock)
+    pulses = _pulses(b)
+    assert [(e.range, e.damage) for e in pulses] == [(10, 6), (11, 5), (10, 6)]
+    assert all(e.hit for e in pulses)
+
+
+def test_e11_352_example_in_play_six_points_on_shield_3_is_1_4_1():
+    b = _duel(isc_hex="0515", kli_hex="0505", kli_facing="B")  # range 10, on the #3 shield
+    k = row(b, "k")
+    run_to(b, 3, 1)
+    before = b.state.shields[k].copy()
+    _fire(b, dice=(1, 1))
+    lost = before - b.state.shields[k]
+    assert _pulses(b)[0].shield == 3 and _pulses(b)[0].damage == 6
+    assert lost.tolist() == [0, 1, 4, 1, 0, 0]  # shields #1..#6
+
+
+def test_e11_351_in_play_along_a_hex_side_split_evenly_over_both_shields():
+    # from 1510 (facing A) the hex 2510 lies exactly on the #2/#3 boundary at range 10
+    doc = scenario([unit("i", ISC, "blue", "2510", "E", 0), unit("k", KLI, "red", "1510", "A", 0)])
+    b = make_battle(doc, seed=0)
+    k = row(b, "k")
+    run_to(b, 3, 1)
+    before = b.state.shields[k].copy()
+    _fire(b, dice=(1, 1))
+    lost = before - b.state.shields[k]
+    assert tables.ppd_alt(10) == (3, 3)
+    assert lost.tolist() == [0, 3, 3, 0, 0, 0]
+
+
+def test_e11_353_example_in_play_a_drone_at_range_6_takes_4():
+    doc = scenario([unit("i", ISC, "blue", "0515", "A", 0),
+                    unit("d", "drone", "red", "0509", "D", 0, target="i")])
+    b = make_battle(doc, seed=0)
+    run_to(b, 3, 1)
+    assert b.state.status[row(b, "d")] == Status.ACTIVE
+    _fire(b, dice=(3, 3), target="d")  # 6 + 2 against a drone (FD1.52)
+    pulse = _pulses(b)[0]
+    assert (pulse.range, pulse.die, pulse.hit, pulse.damage) == (6, 8, True, 4)
+    assert [e.internal for e in of(b, "Damaged", unit="d")] == [4]  # no splash (E11.353)
+
+
+def test_e11_23_example_in_play_fired_on_31_pulses_on_31_32_1_2():
+    b = _duel(ipt=32)
+    run_to(b, 3, 31)
+    _fire(b, dice=(1, 1))
+    for _ in range(3):
+        step(b, i=None, k=None)
+    assert [(e.turn, e.impulse) for e in _pulses(b)] == [(3, 31), (3, 32), (4, 1), (4, 2)]
+    assert all(e.hit and e.damage == tables.ppd_damage(12) for e in _pulses(b))
+
+
+def test_e11_332_each_pulse_its_own_volley_before_other_direct_fire():
+    b = _duel()
+    run_to(b, 3, 1)
+    b.rng = Dice(1, 1, 1)  # the PPD's 2d6, then the phaser's die
+    step(b, i=dict(maneuver=None, fire={"PPD-A": "k", "PH1-1": "k"}), k=None)
+    kinds = [(e.kind, getattr(e, "weapon_type", None)) for e in b.events
+             if e.kind in ("Fired", "Damaged") and e.impulse == 1 and e.turn == 3]
+    assert kinds == [("Fired", "ppd"), ("Damaged", None), ("Fired", "ph-1"), ("Damaged", None)]
+
+
+def test_e11_521_myopic_zone_keeps_the_lock_and_scores_nothing():
+    # the Klingon closes head-on at speed 8 from range 5: locked at 5, scores at 4, then at 3
+    # and 2 the lock holds without dice and nothing is scored
+    b = _duel(kli_hex="0503", kli_facing="D")
+    run_to(b, 3, 1)
+    st, k = b.state, row(b, "k")
+    st.speed[k] = 8  # one hex every impulse, as a speed change at the turn's start would
+    st.x[k], st.z[k] = hexmap.label_to_axial("0510")
+    _fire(b, dice=(1, 1))
+    for _ in range(3):
+        _go(b)
+    assert [(e.range, e.hit, e.die) for e in _pulses(b)] == [
+        (5, True, 2), (4, True, 0), (3, True, 0), (2, True, 0)]
+    assert [e.damage for e in _pulses(b)][2:] == [0, 0]
+    assert _pulses(b)[1].damage == tables.ppd_damage(4) > 0
+    assert not of(b, "PpdTrainEnded")  # the lock was never broken
+
+
+# ------------------------------------------------------------------ breaking (E11.54) and drops
+
+
+def test_e11_544_ppd_destroyed_breaks_the_lock():
+    b = _duel()
+    run_to(b, 3, 1)
+    _fire(b, dice=(1, 1))
+    b.state.w_destroyed[_ppd(b)] = True  # (D4.2) as a volley would
+    step(b, i=None, k=None)
+    assert len(_pulses(b)) == 1
+    end = of(b, "PpdTrainEnded")
+    assert [(e.rule, e.resolved, e.pulses) for e in end] == [("E11.544", 1, 4)]
+
+
+def test_e11_542_target_destroyed_breaks_the_lock():
+    b = _duel()
+    run_to(b, 3, 1)
+    _fire(b, dice=(1, 1))
+    b.state.status[row(b, "k")] = Status.DESTROYED
+    step(b, i=None)
+    assert [e.rule for e in of(b, "PpdTrainEnded")] == ["E11.542"]
+
+
+def test_e11_541_target_out_of_arc_breaks_the_lock():
+    b = _duel(kli_hex="0511")  # range 4 dead ahead
+    run_to(b, 3, 1)
+    _fire(b, dice=(1, 1))
+    st = b.state
+    st.x[row(b, "k")], st.z[row(b, "k")] = hexmap.label_to_axial("0917")  # far astern
+    step(b, i=None, k=None)
+    assert [e.rule for e in of(b, "PpdTrainEnded")] == ["E11.541"]
+    assert b.state.ppd_target[_ppd(b)] == -1
+
+
+def test_e11_362_drop_the_wave_lock_only_while_pulsing_and_the_rest_is_lost():
+    b = _duel()
+    w = _ppd(b)
+    run_to(b, 3, 1)
+    assert drop_blockers(b, w) == {1: "E11.362 the PPD is not pulsing: no wave-lock to drop"}
+    with pytest.raises(IllegalOrderError) as err:
+        b.step({row(b, "i"): Orders(ppd={w: int(PpdOrder.DROP)}), row(b, "k"): Orders()})
+    assert err.value.rule.startswith("E11.362")
+    _fire(b, dice=(1, 1))
+    assert drop_blockers(b, w) == {}
+    b.step({row(b, "i"): Orders(ppd={w: int(PpdOrder.DROP)}), row(b, "k"): Orders()})
+    assert len(_pulses(b)) == 1
+    assert [(e.rule, e.resolved) for e in of(b, "PpdTrainEnded")] == [("E11.362", 1)]
+    assert b.state.ppd_target[w] == -1

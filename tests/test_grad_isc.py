@@ -1,0 +1,207 @@
+"""Graduate duels with the ISC Cadet Cruiser (SCENARIOS.md §4, PROPOSAL layout of the cadet
+duels), and the Lyran-Hydran one: set-up, random masked play, the PPD's ``fire[w]`` and
+``ppd[p]`` masks agreeing both ways with the engine (E11), and the PPD observation block.
+
+PettingZoo's ``parallel_api_test`` and ``parallel_seed_test`` run on these scenarios in
+``test_env_api.py`` (parametrised over every listed scenario), and the both-ways mask test of
+``test_env_masks.py`` covers them the same way.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from engine_helpers import random_masked_game
+
+import sfb_env
+from sfb_env import hexmap
+from sfb_env.engine.direct_fire import weapon_ready_blocker
+from sfb_env.engine.scenario import load_scenario
+from sfb_env.engine.types import WeaponType
+from sfb_env.env.observation import PPD_SIZE
+
+ENEMIES = {"klingon": "klingon-cadet", "federation": "fed-cadet", "kzinti": "kzinti-cadet",
+           "orion": "orion-cadet", "hydran": "hydran-cadet", "lyran": "lyran-cadet"}
+GRAD = [f"grad-isc-vs-{race}" for race in ENEMIES]
+ALL = GRAD + ["grad-lyran-vs-hydran"]
+ISC = "isc-cadet"
+
+
+def test_a_graduate_isc_duel_against_every_cadet_race_and_lyran_vs_hydran():
+    assert set(ALL) <= set(sfb_env.list_scenarios())  # so test_env_api runs on each
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_grad_duel_setup_copies_the_cadet_duels(name):
+    sc = load_scenario(name)
+    duel = load_scenario("duel-klingon-vs-federation")
+    assert (sc.impulses_per_turn, sc.map_name, sc.turn_limit) == (
+        duel.impulses_per_turn, duel.map_name, duel.turn_limit)
+    assert dict(sc.rules) == dict(duel.rules)  # Chief Engineer, speed choice, interim damage
+    assert sc.victory == duel.victory
+    a, b = sc.units
+    mine, enemy = name.split("-")[1], name.rsplit("-", 1)[1]
+    assert (a.unit_class, b.unit_class) == (f"{mine}-cadet", ENEMIES[enemy])
+    assert a.controller == b.controller == "agent"
+    assert (a.hex, a.facing, b.hex, b.facing) == tuple(
+        getattr(u, f) for u in duel.units for f in ("hex", "facing"))
+    for me, other in ((a, b), (b, a)):  # bow to bow (D2.1)
+        assert all(hexmap.in_arc(me.hex, me.facing, other.hex, arc) for arc in ("LF", "RF"))
+
+
+@pytest.mark.parametrize("name", GRAD)
+def test_e11_isc_layout_fires_the_ppd_through_fire_and_drops_through_ppd(name):
+    env = sfb_env.parallel_env(name)
+    comps = env.action_components(ISC)
+    fire = [c for c in comps if c["kind"] == "fire"]
+    assert [c["weapon_type"] for c in fire] == ["ph-1"] * 3 + ["ppd"]
+    assert (fire[-1]["min_range"], fire[-1]["max_range"]) == (4, 40)  # (E11.312, E11.52)
+    ppd = [c for c in comps if c["kind"] == "ppd"]
+    assert [(c["name"], c["size"], c["values"]) for c in ppd] == [("ppd[0]", 2, ["keep", "drop"])]
+    launch = [c for c in comps if c["kind"] == "launch"]
+    assert [c["weapon_type"] for c in launch] == ["plasma-f"] * 2
+    enemy = env.possible_agents[1]
+    assert not [c for c in env.action_components(enemy) if c["kind"] == "ppd"]
+
+
+def test_uniform_spaces_pad_the_ppd_component_for_the_other_ship():
+    env = sfb_env.parallel_env("grad-isc-vs-klingon", uniform_spaces=True)
+    a, b = env.possible_agents
+    assert env.action_space(a) == env.action_space(b)
+    names = env._layouts[b].component_names()
+    assert "ppd[0]" in names
+    env.reset(seed=0)
+    reasons = env.mask_reasons(b)
+    assert reasons["ppd[0]"] == {1: "uniform_spaces padding: no PPD in this position"}
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_random_masked_play_5_seeds_without_error(name):
+    env = sfb_env.parallel_env(name, illegal_action="raise")
+    rng = np.random.default_rng(0)
+    for seed in range(5):
+        assert random_masked_game(env, seed, rng) > 0
+        assert env.battle.done and env.battle.outcome
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ALL)
+def test_random_masked_play_100_seeds_without_error(name):
+    env = sfb_env.parallel_env(name, illegal_action="raise")
+    rng = np.random.default_rng(1)
+    for seed in range(100):
+        assert random_masked_game(env, seed, rng) > 0
+
+
+# ------------------------------------------------------------------ masks both ways (E11)
+
+
+def _ppd_game(env, seed: int, rng: np.random.Generator, check) -> None:
+    """Random masked play that fires an open PPD and drops an open lock half the time, so
+    pulse trains come up; ``check(env, obs)`` at every decision point."""
+    obs, _ = env.reset(seed=seed)
+    while env.agents:
+        check(env, obs)
+        actions = {}
+        for a in env.agents:
+            space = env.action_space(a)
+            space.seed(int(rng.integers(1 << 31)))
+            action = space.sample(mask=obs[a]["action_mask"])
+            if a == ISC:
+                layout = env._layouts[a]
+                parts = space.split_mask(obs[a]["action_mask"])
+                for c, name in enumerate(layout.component_names()):
+                    open_ = np.flatnonzero(parts[c][1:]) + 1
+                    wanted = name == "ppd[0]" or (name.startswith("fire[") and int(
+                        env.battle.state.w_type[layout.weapons[int(name[5:-1])]])
+                        == WeaponType.PPD)
+                    if wanted and len(open_) and rng.random() < 0.5:
+                        action[c] = int(rng.choice(open_))
+            actions[a] = action
+        obs, *_ = env.step(actions)
+
+
+def test_e11_ppd_fire_and_drop_masks_are_the_engine_verdicts_both_ways():
+    """At every decision point, each PPD ``fire`` value and each ``ppd[0]`` value is open exactly
+    when the engine's predicate allows it, every closed one carries the engine's rule, and the
+    engine refuses it with that rule; the Chief Engineer's arming (E11.21), the running train
+    (E11.23) and the drop (E11.362) come up."""
+    seen: set[str] = set()
+    opened = {"fire": 0, "drop": 0}
+    for name in GRAD[:3]:
+        env = sfb_env.parallel_env(name, illegal_action="raise")
+
+        def check(env, obs):
+            if ISC not in env.agents:
+                return
+            battle = env.battle
+            layout = env._layouts[ISC]
+            slots = env._slots[ISC]
+            parts = env.action_space(ISC).split_mask(obs[ISC]["action_mask"])
+            reasons = env.mask_reasons(ISC)
+            names = layout.component_names()
+            for c, cname in enumerate(names):
+                if cname.startswith("fire["):
+                    w = int(layout.weapons[int(cname[5:-1])])
+                    if int(battle.state.w_type[w]) != WeaponType.PPD:
+                        continue
+                    for k, t in enumerate(slots, start=1):
+                        if t < 0:
+                            continue
+                        rule = battle.fire_blockers(w, [int(t)])[0]
+                        assert bool(parts[c][k]) == (rule is None)
+                        assert reasons[cname].get(k) == rule
+                        opened["fire"] += rule is None
+                        if rule is not None:
+                            seen.add(rule.split(" ")[0])
+                            _refused(env, layout, slots, c, k, rule)
+                elif cname == "ppd[0]":
+                    rule = reasons[cname].get(1)
+                    assert bool(parts[c][1]) == (rule is None)
+                    opened["drop"] += rule is None
+                    if rule is not None:
+                        seen.add(rule.split(" ")[0] + "-drop")
+                        _refused(env, layout, slots, c, 1, rule)
+
+        rng = np.random.default_rng(3)
+        for seed in range(4):
+            _ppd_game(env, seed, rng, check)
+    assert {"E11.21", "E11.23", "E11.362-drop"} <= seen
+    assert opened["fire"] and opened["drop"]
+
+
+def _refused(env, layout, slots, c: int, value: int, rule: str) -> None:
+    action = layout.noop(env.battle)
+    action[c] = value
+    orders = layout.to_orders(env.battle, action, slots)
+    with pytest.raises(sfb_env.engine.IllegalOrderError) as err:
+        env.battle.validate({layout.unit: orders})
+    assert err.value.rule == rule
+
+
+def test_e11_ppd_observation_block_reports_armed_pulsing_locked():
+    env = sfb_env.parallel_env("grad-isc-vs-klingon", illegal_action="raise")
+    layout = env._layouts[ISC]
+    seen = set()
+
+    def check(env, obs):
+        if ISC not in env.agents:
+            return
+        block = obs[ISC]["observation"][-PPD_SIZE:]
+        st = env.battle.state
+        w = int(layout.ppds[0])
+        assert block[1] == float(st.ppd_target[w] >= 0)
+        assert block[2] == float(st.ppd_locked[w])
+        ready = weapon_ready_blocker(env.battle, w) is None  # (E11.21, E11.23)
+        assert block[0] == (1.0 if ready else 0.0)  # the Chief Engineer's full charge
+        seen.add(("armed", block[0]))
+        if block[1]:
+            seen.add(("pulsing", block[3]))
+
+    rng = np.random.default_rng(5)
+    for seed in range(4):
+        _ppd_game(env, seed, rng, check)
+    assert ("armed", 1.0) in seen  # a full four-pulse charge (E11.25)
+    assert any(k == "pulsing" and 0 < v < 1 for k, v in seen)  # pulses left in a train
+    other = env._layouts[env.possible_agents[1]]
+    assert len(other.ppds) == 0  # the block exists only on a ship with a PPD
