@@ -4,7 +4,7 @@ The doctrine notes of the book (SCENARIOS.md §5) as numbers: the range band to 
 each weapon is worth firing, how drones are launched, which shields to turn toward the enemy.
 Registry names: ``klingon-doctrine``, ``federation-doctrine``, ``kzinti-doctrine``,
 ``orion-doctrine``, ``hydran-doctrine``, ``lyran-doctrine``, ``romulan-doctrine``,
-``gorn-doctrine`` and ``doctrine`` (the race recognised from the ship's weapons).
+``gorn-doctrine``, ``isc-doctrine`` and ``doctrine`` (the race recognised from the ship's weapons).
 
 A captain reads only its observation, its action mask and the static description of its action
 components (``env.action_components(agent)``), plus the public charts and hex geometry
@@ -36,6 +36,7 @@ CADET_SHIELDS = {
     "lyran": (16, 12, 8, 8, 8, 12),
     "romulan": (12, 12, 12, 12, 12, 12),
     "gorn": (16, 12, 12, 12, 12, 12),
+    "isc": (16, 16, 12, 12, 12, 16),  # (CTH-DATA §12.1 PROPOSAL sheet)
 }
 
 
@@ -143,6 +144,16 @@ DOCTRINES: dict[str, Doctrine] = {
         drone_launch_range=6, drones_per_turn=2, cruise_speed=12,
         shields=CADET_SHIELDS["gorn"],
     ),
+    # (SCENARIOS §5 ISC) the phasers are the drone defence, plasma knocks shields down and the
+    # PPD's pulses strip the weapons behind them; keep the range above 3, where the PPD cannot
+    # fire (E11.312). The PPD locks on 2d6 <= 9 and scores 6 a pulse at 4-10 hexes (E11.31
+    # chart): fight at 4-8 bow on (it bears in FA only), fire it at 10 or less, Ph-1s at 5.
+    # Through a fallen shield one phaser an impulse strips a weapon (D4.0).
+    "isc": Doctrine(
+        race="isc", band=(4, 8), heavy=("ppd",), fire_range={"ppd": 10, "ph-1": 5},
+        drone_launch_range=8, drones_per_turn=2, strip_weapons=True, drone_defence_range=3,
+        cruise_speed=8, shields=CADET_SHIELDS["isc"],
+    ),
 }
 
 
@@ -150,6 +161,8 @@ def doctrine_for_weapons(weapon_types: list[str]) -> Doctrine:
     """The race doctrine matching a ship's weapons (the cadet ships of CTH-DATA §9.1)."""
     kinds = set(weapon_types)
     racks = weapon_types.count("drone-rack")
+    if "ppd" in kinds:
+        return DOCTRINES["isc"]
     if "plasma-f" in kinds:
         return DOCTRINES["gorn"]
     if kinds & {"plasma-s", "plasma-r"}:

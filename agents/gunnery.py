@@ -21,7 +21,8 @@ DRONE_MODIFIED = ("disruptor", "photon", "fusion")  # (FD1.52) +2 to the die aga
 DRONE_STRENGTH = 4  # (FD1.54) points that destroy a cadet drone
 # Which weapon to spend first on a drone (cheap, plentiful phasers before heavy weapons).
 WEAPON_COST = {"ph-3": 1, "ph-g": 1, "ph-2": 2, "ph-1": 3, "disruptor": 5, "fusion": 5,
-               "photon": 6}
+               "photon": 6, "ppd": 8}
+PPD_PULSES = 4  # (E11.25) the Chief Engineer's full charge: four pulses
 
 
 @cache
@@ -49,13 +50,38 @@ def damage_outcomes(weapon_type: str, rng: int, vs_drone: bool = False) -> tuple
 
 
 def expected_damage(weapon_type: str, rng: int, vs_drone: bool = False) -> float:
-    """Mean damage of one shot (0 where the weapon cannot fire at ``rng``)."""
+    """Mean damage of one shot (0 where the weapon cannot fire at ``rng``); a PPD's shot is
+    its whole pulse train (``ppd_expected_damage``)."""
+    if weapon_type == "ppd":
+        return ppd_expected_damage(rng, vs_drone)
     outcomes = damage_outcomes(weapon_type, rng, vs_drone)
     return float(np.mean(outcomes)) if outcomes else 0.0
 
 
+def ppd_lock_chance(rng: int, vs_drone: bool = False) -> float:
+    """(E11.31) Chance that one unlocked pulse at ``rng`` gets the wave-lock: 2d6 (+2 against
+    a drone, FD1.52) at most the hit number; 0 at 3 hexes or less (E11.312) or beyond 40."""
+    if not 4 <= rng <= tables.ppd_chart().max_range:
+        return 0.0
+    need = tables.ppd_hit_number(rng) - 2 * vs_drone
+    return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= need) / 36.0
+
+
+@cache
+def ppd_expected_damage(rng: int, vs_drone: bool = False) -> float:
+    """Mean damage of a four-pulse train at a steady ``rng``: each pulse rolls until the lock,
+    then every later pulse scores (E11.331); drones take the centre element (E11.353)."""
+    p = ppd_lock_chance(rng, vs_drone)
+    if not p:
+        return 0.0
+    per_pulse = tables.ppd_splash(rng)[1] if vs_drone else tables.ppd_damage(rng)
+    return per_pulse * sum(1 - (1 - p) ** k for k in range(1, PPD_PULSES + 1))
+
+
 def hit_chance(weapon_type: str, rng: int) -> float:
     """Chance that one shot at ``rng`` scores at least one point."""
+    if weapon_type == "ppd":
+        return 1 - (1 - ppd_lock_chance(rng)) ** PPD_PULSES
     outcomes = damage_outcomes(weapon_type, rng)
     return sum(d > 0 for d in outcomes) / 6.0 if outcomes else 0.0
 

@@ -23,9 +23,10 @@ from engine_helpers import (
 )
 
 from sfb_env import hexmap, tables
-from sfb_env.engine import IllegalOrderError, Orders, make_battle
+from sfb_env.engine import IllegalOrderError, Orders, energy, make_battle
+from sfb_env.engine.ppd import PpdStage
 from sfb_env.engine.ppd_fire import CHIEF_FIRST_TURN, drop_blockers
-from sfb_env.engine.types import PpdOrder, Status
+from sfb_env.engine.types import ArmOrder, PpdOrder, Status
 
 ISC = "isc-cadet"
 KLI = "klingon-cadet"
@@ -267,3 +268,78 @@ def test_e11_362_drop_the_wave_lock_only_while_pulsing_and_the_rest_is_lost():
     assert len(_pulses(b)) == 1
     assert [(e.rule, e.resolved) for e in of(b, "PpdTrainEnded")] == [("E11.362", 1)]
     assert b.state.ppd_target[w] == -1
+
+
+# ------------------------------------------------------------------ the cadet form (E11.2)
+
+
+def _cadet(ipt: int = 8):
+    doc = scenario([unit("i", ISC, "blue", "0515", "A", 0), unit("k", KLI, "red", "0503", "A", 0)],
+                   rules={"energy": "cadet", "damage": "interim"})
+    doc["impulses_per_turn"] = ipt
+    return make_battle(doc, seed=0)
+
+
+def _allocate(b, value: int, fire: bool = False, dice=()):
+    """Step through an Energy Allocation point giving the PPD ``arm`` order ``value``."""
+    w, i, k = _ppd(b), row(b, "i"), row(b, "k")
+    b.rng = Dice(*dice)
+    order = Orders(speed=0, arm={w: value}, fire={w: k} if fire else {})
+    b.step({i: order, k: Orders(speed=0)})
+
+
+def test_e11_21_cadet_form_four_and_four_over_two_consecutive_turns_fires_on_the_second():
+    b = _cadet()
+    w, k = _ppd(b), row(b, "k")
+    assert energy.arm_blockers(b, w) == {2: "E11.22 only an armed PPD is held"}
+    _allocate(b, int(ArmOrder.ARM))  # turn 1: 4 points (E11.21)
+    st = b.state
+    assert (st.ppd_stage[w], st.ppd_energy[w]) == (int(PpdStage.ARMING), 4)
+    assert b.fire_blockers(w, [k])[0].startswith("E11.21 the PPD is not armed")
+    run_to(b, 1, 8)
+    _allocate(b, int(ArmOrder.ARM))  # turn 2: 4 more, fires this turn
+    assert (st.ppd_stage[w], st.ppd_energy[w]) == (int(PpdStage.ARMED), 8)
+    assert b.fire_blockers(w, [k]) == [None]
+    armed = [(e.turn, e.energy) for e in of(b, "WeaponArmed", weapon="i.PPD-A")]
+    assert armed == [(1, 4), (2, 4)]
+
+
+def test_e11_22_cadet_form_holding_costs_two_and_an_unpaid_charge_is_lost():
+    b = _cadet()
+    w, k = _ppd(b), row(b, "k")
+    _allocate(b, int(ArmOrder.ARM))
+    run_to(b, 1, 8)
+    _allocate(b, int(ArmOrder.ARM))
+    run_to(b, 2, 8)
+    assert energy.arm_blockers(b, w) == {
+        1: "E11.23 the PPD holds an unfired charge: hold it (2) or let it go (0)"}
+    _allocate(b, int(ArmOrder.HOLD))  # turn 3: 2 points (E11.22), still 8 in the charge
+    assert [(e.turn, e.energy, e.held) for e in of(b, "WeaponArmed", weapon="i.PPD-A")][-1] == (
+        3, 2, True)
+    assert b.state.ppd_energy[w] == 8 and b.fire_blockers(w, [k]) == [None]
+    run_to(b, 3, 8)
+    _allocate(b, int(ArmOrder.NONE))  # turn 4: not held, the charge is lost
+    assert b.state.ppd_stage[w] == int(PpdStage.EMPTY)
+    assert b.fire_blockers(w, [k])[0].startswith("E11.21")
+    assert of(b, "WeaponDischarged", weapon="i.PPD-A")
+
+
+def test_e11_23_example_in_play_arming_again_while_the_last_train_pulses():
+    # armed on turns 1 and 2, fired on impulse 31 of turn 2: pulses 31, 32, 1, 2; the next
+    # charge's first turn is paid on turn 3 and it fires on turn 4
+    b = _cadet(ipt=32)
+    w, k = _ppd(b), row(b, "k")
+    _allocate(b, int(ArmOrder.ARM))
+    run_to(b, 1, 32)
+    _allocate(b, int(ArmOrder.ARM))
+    run_to(b, 2, 31)
+    _fire(b, dice=(1, 1))
+    assert energy.arm_blockers(b, w) == {2: "E11.22 only an armed PPD is held"}
+    _allocate(b, int(ArmOrder.ARM))  # impulse 32 of turn 2: the allocation of turn 3
+    assert b.state.ppd_stage[w] == int(PpdStage.ARMING)
+    run_to(b, 3, 3)
+    assert [(e.turn, e.impulse) for e in _pulses(b)] == [(2, 31), (2, 32), (3, 1), (3, 2)]
+    assert b.fire_blockers(w, [k])[0].startswith("E11.21")
+    run_to(b, 3, 32)
+    _allocate(b, int(ArmOrder.ARM))
+    assert b.fire_blockers(w, [k]) == [None]  # turn 4

@@ -13,7 +13,10 @@ import numpy as np
 import pytest
 from engine_helpers import random_masked_game
 
+import agents
 import sfb_env
+from agents import bench, gunnery
+from agents.doctrine import doctrine_for_weapons
 from sfb_env import hexmap
 from sfb_env.engine.direct_fire import weapon_ready_blocker
 from sfb_env.engine.scenario import load_scenario
@@ -205,3 +208,40 @@ def test_e11_ppd_observation_block_reports_armed_pulsing_locked():
     assert any(k == "pulsing" and 0 < v < 1 for k, v in seen)  # pulses left in a train
     other = env._layouts[env.possible_agents[1]]
     assert len(other.ppds) == 0  # the block exists only on a ship with a PPD
+
+
+# ------------------------------------------------------------------ isc-doctrine
+
+
+def test_isc_doctrine_is_registered_and_recognised_from_the_ppd():
+    env = sfb_env.parallel_env(GRAD[0])
+    types = [c["weapon_type"] for c in env.action_components(ISC) if "weapon_type" in c]
+    assert doctrine_for_weapons(types).race == "isc"  # the PPD, not the Gorn's plasma-F
+    captain = agents.get("doctrine")
+    captain.bind(env, ISC)
+    assert captain.doctrine.race == "isc"
+    # (E11.312) no PPD fire at 3 hexes or less: the band keeps the range above 3
+    assert agents.get("isc-doctrine").doctrine.band[0] > 3
+
+
+def test_e11_31_gunnery_rates_a_ppd_train_by_its_lock_chance_and_pulses():
+    # range 4-10: lock on 2d6 <= 9 (30/36), 6 a pulse; the first pulse that locks and every
+    # later one score (E11.331)
+    p = 30 / 36
+    assert gunnery.ppd_lock_chance(6) == pytest.approx(p)
+    assert gunnery.expected_damage("ppd", 6) == pytest.approx(
+        6 * sum(1 - (1 - p) ** k for k in range(1, 5)))
+    assert gunnery.expected_damage("ppd", 3) == 0.0  # (E11.312)
+    assert gunnery.expected_damage("ppd", 41) == 0.0  # (E11.52)
+    # a drone: +2 to the roll (FD1.52), the centre element only (E11.353)
+    assert gunnery.ppd_lock_chance(6, vs_drone=True) == pytest.approx(21 / 36)
+    assert gunnery.expected_damage("ppd", 6, vs_drone=True) < gunnery.expected_damage("ppd", 6)
+
+
+def test_isc_doctrine_beats_random_in_the_graduate_duels():
+    matches = [bench.Match(name, "isc-doctrine", "random") for name in GRAD[:4]]
+    games = bench.run_games(bench.plan_games(matches, games=4, seed=0), progress=False)
+    wins = sum(g.result == "win" for g in games)
+    losses = sum(g.result == "loss" for g in games)
+    assert wins >= 0.6 * len(games) and wins > 2 * losses
+    assert np.mean([g.damage_dealt - g.damage_taken for g in games]) > 0

@@ -34,6 +34,7 @@ from sfb_env.engine import (
     ppd_fire,
     procedure,
     seeking,
+    small_craft,
 )
 from sfb_env.engine.events import Event
 from sfb_env.engine.scenario import Scenario, load_scenario
@@ -163,6 +164,23 @@ class Battle:
                     w["plasma_rows"].append(len(rows))
                     rows.append(dict(side=rows[owner]["side"], x=0, z=0, facing=0, speed=0,
                                      target=None, kind=UnitKind.PLASMA, unused=True))
+        # (J4.0) every fighter a carrier's sheet lists: a unit row and its phaser-G
+        for owner in range(len(sc.units)):
+            for k in range(small_craft.fighter_rows(classes[owner])):
+                unit_ids.append(f"{unit_ids[owner]}.fighter-{k + 1}")
+                names.append(unit_ids[-1])
+                controllers.append(small_craft.CONTROLLER)
+                classes.append(None)
+                rows.append(dict(side=rows[owner]["side"], x=0, z=0, facing=0, speed=0,
+                                 target=None, kind=UnitKind.FIGHTER, unused=True, carrier=owner,
+                                 gun=len(weapons)))
+                weapons.append(dict(owner=len(rows) - 1, mount=small_craft.GUN,
+                                    type=WeaponType.PHG,
+                                    enabled=allowed is None or small_craft.GUN.type in allowed))
+                weapon_ids.append(f"{unit_ids[-1]}.{small_craft.GUN.id}")
+        self.fighter_carrier = np.array([r.get("carrier", -1) for r in rows], dtype=np.int64)
+        self.fighter_gun = np.array([r.get("gun", -1) for r in rows], dtype=np.int64)
+        self.has_fighters = bool(np.any(self.fighter_carrier >= 0))
         self.unit_ids = unit_ids
         self.unit_index = {u: i for i, u in enumerate(unit_ids)}
         self.names = names
@@ -228,7 +246,7 @@ class Battle:
         st.damage = np.zeros(n, dtype=i64)
         index = self.unit_index
         st.target = np.array([index[r["target"]] if r["target"] else -1 for r in rows], dtype=i64)
-        st.launcher = np.full(n, -1, dtype=i64)
+        st.launcher = np.array([r.get("carrier", -1) for r in rows], dtype=i64)  # fighters
         st.launched_at = np.array([r.get("launched_at", NEVER) for r in rows], dtype=i64)
         st.w_owner = np.array([w["owner"] for w in weapons], dtype=i64).reshape(m)
         st.w_type = np.array([w["type"] for w in weapons], dtype=i64).reshape(m)
@@ -386,6 +404,11 @@ class Battle:
         with the rule (see ``esg_field.order_blockers``)."""
         return esg_field.order_blockers(self, generator)
 
+    def fighter_blockers(self, carrier: int, targets=None) -> list[str | None]:
+        """Per target, the rule forbidding ``carrier``'s fighter order (launch every fighter
+        aboard, send all at the target) now (None = allowed; ``small_craft.order_blockers``)."""
+        return small_craft.order_blockers(self, carrier, targets)
+
     def esg_rows(self, unit: int) -> np.ndarray:
         """Weapon rows of the unit's expanding sphere generators in use (G23.11)."""
         rows = self.weapons_of(unit)
@@ -452,6 +475,7 @@ class Battle:
                                                 self.unit_ids[t], rule)
             energy.validate(self, unit, order, name)  # (B3.0) arm, capacitor, recharge, cloak
             ppd_fire.validate(self, unit, order, name)  # (E11.362) drop the wave-lock
+            small_craft.validate(self, unit, order, name)  # (J4.34) launch and send fighters
             for w, value in order.esg.items():
                 if w not in own:
                     what = (f"weapon {self.weapon_ids[w]} is not on {name}"
@@ -499,6 +523,8 @@ def _initial(battle: Battle) -> InitialState:
             from sfb_env.engine import plasma
 
             strength[u] = 2 * tables.plasma_warhead(plasma.plasma_kind(battle, u), 0)
+        elif battle.fighter_carrier[u] >= 0:
+            strength[u] = small_craft.DESTROYED_AT  # (J4.49)
         elif ship is None:
             strength[u] = battle.scenario.rules["drone_strength"]  # (FD1.54)
     return InitialState(st.shields.copy(), internal, strength)

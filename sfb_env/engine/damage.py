@@ -30,7 +30,8 @@ transporter, any other box, battery, APR in that order; WPN takes the least valu
 all, ties to the weapon listed last. The cadet game does not track left and right warp apart
 (one WARP count). Bridge and security cannot be destroyed.
 
-"standard_dac" (D4.2-D4.4, CTH-DATA §10.3): the 2d6 chart of ``engine.dac`` on the ship's
+"standard_dac" (D4.2-D4.4, CTH-DATA §10.3; cadet ships in such a battle, scenario 12, take
+"cadet_dac" instead, SCENARIOS #12): the 2d6 chart of ``engine.dac`` on the ship's
 standard-DAC boxes (``BattleState.dac_boxes``), one volley per call, bold cells once per volley
 (D4.31), phaser hits by the struck shield (D4.321), every third phaser hit to the best phaser
 (D4.322), tracks best first (D4.33), destroyed on an Excess hit with no box left (D4.4); the
@@ -45,7 +46,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env import tables
-from sfb_env.engine import dac, explosions
+from sfb_env.engine import dac, energy, explosions
 from sfb_env.engine import events as ev
 from sfb_env.engine.types import ACTIVE, K_DRONE, K_TARGET_DRONE, Box, Status, UnitKind, WeaponType
 
@@ -104,6 +105,11 @@ def apply_damage(battle: Battle, unit: int, shield: int, points: int) -> None:
 
         plasma.take_damage(battle, unit, points)
         return
+    if kind == UnitKind.FIGHTER:  # (J4.12, J4.49) no shields: crippled at 7, destroyed at 10
+        from sfb_env.engine import small_craft
+
+        small_craft.take_damage(battle, unit, points)
+        return
     st.damage[unit] += points
     if kind in (K_DRONE, K_TARGET_DRONE):
         battle.log(ev.Damaged(st.turn, st.impulse, battle.unit_ids[unit], 0, 0, points, ()))
@@ -113,6 +119,11 @@ def apply_damage(battle: Battle, unit: int, shield: int, points: int) -> None:
     if kind == UnitKind.SHIP and battle.scenario.rules["damage"] == "none":
         battle.log(ev.Damaged(st.turn, st.impulse, battle.unit_ids[unit], shield, 0, 0, ()))
         return  # scenario 1: the ship cannot be damaged
+    if kind == UnitKind.SHIP and 1 <= shield <= 6 and energy.absorbs(battle, unit):
+        # (standard form) unpaid shields stop nothing; reinforcement, reserve power (D3.34, H7.2)
+        absorbed, internal = energy.apply_shield(battle, unit, shield, points)
+        _internal_volley(battle, unit, shield, absorbed, internal)
+        return
     # (D3.2) the struck shield absorbs what it has left; a freighter has one pool (R1.6)
     idx = 0 if st.shield_pool[unit] else shield - 1
     absorbed = min(points, int(st.shields[unit, idx]))
@@ -160,6 +171,9 @@ def _internal_volley(battle: Battle, unit: int, shield: int, absorbed: int, inte
     boxes: tuple[str, ...] = ()
     destroyed = False
     rule = battle.scenario.rules["damage"]
+    ship = battle.ship_classes[unit]
+    if rule == "standard_dac" and ship is not None and ship.kind == "cadet":
+        rule = "cadet_dac"  # (SCENARIOS #12) cadet ships among full-size ones: the cadet DAC
     if internal:
         st.internal[unit] += internal
         if kind == UnitKind.FREIGHTER:
@@ -329,8 +343,8 @@ def init_dac_boxes(battle: Battle, classes: list) -> np.ndarray:
     weapons: list[tuple[dac.WeaponBox, ...]] = [()] * len(classes)
     if battle.scenario.rules["damage"] == "standard_dac":
         for u, ship in enumerate(classes):
-            if ship is not None and ship.freighter is None:
-                boxes = dac.ship_boxes(ship)
+            if ship is not None and ship.freighter is None and ship.kind != "cadet":
+                boxes = dac.ship_boxes(ship)  # cadet ships keep the cadet DAC (SCENARIOS #12)
                 out[u] = boxes.boxes
                 weapons[u] = boxes.weapons
     battle.dac_weapons = weapons

@@ -26,11 +26,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env import hexmap, tables
-from sfb_env.engine import cloak, energy, fusion, phaser_g, ppd_fire, shields
+from sfb_env.engine import cloak, energy, fusion, phaser_g, ppd_fire, shields, small_craft
 from sfb_env.engine import events as ev
-from sfb_env.engine.fighters import next_bracket
+from sfb_env.engine.fighters import (
+    MAX_FIGHTER_TARGET_RANGE,
+    die_chart_vs_fighter,
+    fighter_die,
+    next_bracket,
+)
 from sfb_env.engine.types import (
     GATLING_SHOTS,
+    K_FIGHTER,
     K_PLASMA,
     NEVER,
     PHASERS,
@@ -78,6 +84,10 @@ def weapon_ready_blocker(battle: Battle, w: int) -> str | None:
     cloaked = cloak.fire_blocker(battle, int(st.w_owner[w]))  # (G13)
     if cloaked is not None:
         return cloaked
+    if st.kind[st.w_owner[w]] == K_FIGHTER:  # (J4.32) launch delay, crippled: one shot
+        grounded = small_craft.gun_blocker(battle, w)
+        if grounded is not None:
+            return grounded
     kind = int(st.w_type[w])
     unpowered = energy.fire_blocker(battle, w)  # (H6.1, E3.2, E4.2) energy rules only
     if unpowered is not None:
@@ -179,12 +189,16 @@ def fire_blockers(battle: Battle, w: int, targets: np.ndarray | None = None) -> 
     short = rng < st.w_min_range[w]
     effective = cloak.effective_range(battle, targets, rng)  # (G13) 2 x true + 5 if cloaked
     long = effective > st.w_max_range[w]
+    far_fighter = (st.kind[targets] == K_FIGHTER) & (rng > MAX_FIGHTER_TARGET_RANGE)  # (J4.47)
     out: list[str | None] = [None] * len(targets)
-    for i in np.flatnonzero(inactive | friendly | plasma | ppd_cloaked | short | long | ~in_arc):
+    for i in np.flatnonzero(inactive | friendly | plasma | ppd_cloaked | short | long | ~in_arc
+                            | far_fighter):
         if inactive[i]:
             out[i] = "E1.2 the target is not in play"
         elif friendly[i]:
             out[i] = "E1.2 no fire at a friendly unit"
+        elif far_fighter[i]:
+            out[i] = small_craft.target_blocker(battle, int(targets[i]), int(rng[i]))
         elif plasma[i]:
             out[i] = "FP1.6 only phasers may fire at a plasma torpedo"
         elif ppd_cloaked[i]:
@@ -239,6 +253,7 @@ def fire_mask(battle: Battle, weapons: np.ndarray) -> np.ndarray:
             mask[i] &= st.kind != K_PLASMA  # (FP1.6) only phasers at plasma
         if int(st.w_type[w]) == _PPD:
             mask[i] &= ~st.cloaked  # (E11.472)
+        mask[i] &= ~((st.kind == K_FIGHTER) & (rng > MAX_FIGHTER_TARGET_RANGE))  # (J4.47)
     return mask
 
 
@@ -290,6 +305,12 @@ def _score(battle: Battle, kind: WeaponType, target: int, rng: int, die: int, ma
     modified = die
     if is_drone and kind in DRONE_MODIFIED and battle.scenario.rules["drone_die_modifier"]:
         modified = die + 2  # (FD1.52)
+    if st.kind[target] == K_FIGHTER:  # (J4.47) +1 to the die; a 7 reads the next bracket
+        modified = fighter_die(die)
+        if kind in PHASERS:
+            chart = tables.phaser_chart(WEAPON_NAMES[int(kind)])
+            damage = die_chart_vs_fighter(chart, effective, die)
+            return damage, damage > 0, effective
     if kind in PHASERS:
         damage = tables.phaser_damage(WEAPON_NAMES[int(kind)], effective, die)
         return damage, damage > 0, effective

@@ -72,8 +72,36 @@ excess is lost (no fractional accounting, CTH-DATA §7.3); absent orders (``Orde
 a weapon, ``capacitor``/``recharge`` None) mean the standing allocation (keep the speed,
 continue or hold every weapon, fill the capacitor, recharge every battery); a destroyed phaser
 does not reduce the capacitor (H6.3 not modelled). Not on the form yet: tactical-maneuver energy
-(C5: the warp maneuvers are paid as speed), reserve power (H7) and the standard form of
-scenarios 7-12 (life support, fire control, shields).
+(C5: the warp maneuvers are paid as speed).
+
+The standard form (``energy: standard``, scenarios 7-13; CTH-DATA §7.1, §7.3, §9.2) is the cadet
+form plus, right after movement in the clamp priority (priority 1b), life support 1, fire
+control 1 and shields 2 per turn, paid automatically (no component). Unpaid shields: the ship's
+shields are ignored for the turn, every point goes past them (CTH-DATA §7.4), and no
+reinforcement can be bought (D3.34). PROPOSAL (the book is silent): unpaid fire control = no
+direct fire and no launch that turn (``fire_blocker``, ``fire_control_blocker``); unpaid life
+support has no further effect (an ``EnergyShortfall`` names it). Acceleration: new speed <=
+max(2 x previous, previous + 10). Move cost from the ship data (Orion Raider 2/3 a hex, rounded
+up without fractional accounting, CTH-DATA §7.3). Cadet ships in a standard battle (scenario 12,
+SCENARIOS #12): move cost 1/2, no life support or fire control, shields 1 (they keep the cadet
+DAC, ``engine.damage``). Scenario-10 rules on the standard form, each a scenario switch:
+
+* ``reinforcement`` (D3.34): components ``reinforce_general`` (GR points 0..10, 2 energy each,
+  D3.341) and ``reinforce[s]`` (specific energy 0..10 on shield #s+1, D3.342; closed on a down
+  shield, D3.343), priority 5b after the cloak; ``engine.reinforcement`` absorbs (GR, then
+  specific, then boxes, D3.3411) and the rest vanishes at the end of the turn. A shield that
+  fell between the orders and the payment takes no specific reinforcement (not paid).
+* ``damage_control`` (D9.2): component ``repair`` (0 none, s = shield #s) names the shield at
+  Energy Allocation; the engine spends min(rating, 2 x boxes lost on earlier turns), rounded
+  down to even, priority 5a; ``engine.damage_control`` restores the boxes at the end of the
+  turn. PROPOSAL: one shield a turn (the rating, 4 at most, buys two boxes), so no joint limit
+  is left to the clamp; cadet ships among full-size ones have rating 4 (CTH-DATA §7.5).
+* ``reserve_power`` (H7.0-H7.3, ``engine.reserve_power``): a phaser whose capacitor holds too
+  little fires on battery power (ceil of its draw, H7.2; once a turn all the same, H7.3, by
+  E1.5), and, PROPOSAL (no decision point between the roll and the marking), when a volley
+  would go past a struck shield that is up, the owner discharges charged batteries into it as
+  specific reinforcement, as many as the points that would go past (H7.2). Damage control
+  never takes reserve power (D9.2).
 """
 
 from __future__ import annotations
@@ -84,7 +112,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sfb_env.engine import esg, esg_field, fusion, ppd, ppd_fire
+from sfb_env.engine import (
+    dac,
+    damage_control,
+    esg,
+    esg_field,
+    fusion,
+    ppd,
+    ppd_fire,
+    reinforcement,
+    reserve_power,
+)
 from sfb_env.engine import events as ev
 from sfb_env.engine.types import (
     ACTIVE,
@@ -100,6 +138,15 @@ if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
 
 CADET_ACCELERATION = 8  # CTH-DATA §7.3: new speed <= previous + 8 (scenarios 4-6)
+STANDARD_ACCELERATION = 10  # CTH-DATA §7.3: new <= max(2 x previous, previous + 10) (7-12)
+#: (B3.0 standard lines 7, 8, 11; CTH-DATA §7.1, §9.2) energy every turn, in payment order.
+STANDARD_SYSTEMS = (("life support", 1), ("fire control", 1), ("shields", 2))
+CADET_AMONG_FULL_SYSTEMS = (("shields", 1),)  # (SCENARIOS #12) no life support, fire control
+CADET_AMONG_FULL_MOVE_COST = Fraction(1, 2)  # (SCENARIOS #12, CTH-DATA §7.3)
+N_SHIELDS = 6
+REINFORCE_GENERAL_MAX = 10  # ``reinforce_general``: 0..10 GR points (20 energy, D3.341)
+REINFORCE_SPECIFIC_MAX = 10  # ``reinforce[s]``: 0..10 energy on one shield (D3.342)
+REPAIR_VALUES = N_SHIELDS + 1  # ``repair``: 0 none, 1..6 the shield damage control repairs
 MAX_IMPULSE_TO_MOVEMENT = 1  # (B3.0 line 14) at most one impulse point, for one hex
 
 #: Energy per arming turn of each heavy weapon's cycle (E3.2, E4.2, E7.21, FP1.22, FP2.0).
@@ -136,8 +183,26 @@ NOT_NOW = "B3.0 energy is allocated only at Energy Allocation (impulse 0 and the
 
 
 def in_use(battle: Battle) -> bool:
-    """Whether the scenario uses the cadet Energy Allocation Form (rules.energy)."""
-    return battle.scenario.rules["energy"] == "cadet"
+    """Whether the scenario uses an Energy Allocation Form, cadet or standard (rules.energy)."""
+    return battle.scenario.rules["energy"] in ("cadet", "standard")
+
+
+def standard(battle: Battle) -> bool:
+    """Whether the scenario uses the standard form of scenarios 7-13 (rules.energy)."""
+    return battle.scenario.rules["energy"] == "standard"
+
+
+def cadet_among_full(battle: Battle, unit: int) -> bool:
+    """A cadet ship on the standard form (scenario 12): move cost 1/2, shields 1 (SCENARIOS #12)."""
+    ship = battle.ship_classes[unit]
+    return standard(battle) and ship is not None and ship.kind == "cadet"
+
+
+def system_costs(battle: Battle, unit: int) -> tuple[tuple[str, int], ...]:
+    """The standard form's fixed items for ``unit`` (none on the cadet form)."""
+    if not standard(battle):
+        return ()
+    return CADET_AMONG_FULL_SYSTEMS if cadet_among_full(battle, unit) else STANDARD_SYSTEMS
 
 
 def governed(battle: Battle, unit: int) -> bool:
@@ -204,6 +269,11 @@ def init_state(battle: Battle) -> None:
         [float(c.phaser_capacitor) if c is not None and c.freighter is None else 0.0
          for c in battle.ship_classes], dtype=np.float64)
     st.energy_shortfall = np.zeros(n, dtype=np.int64)
+    st.shields_active = np.ones(n, dtype=bool)
+    st.fire_control = np.ones(n, dtype=bool)
+    st.reinf_general = np.zeros(n, dtype=np.int64)
+    st.reinf_specific = np.zeros((n, N_SHIELDS), dtype=np.int64)
+    st.dc_repairs = np.zeros((n, N_SHIELDS), dtype=np.int64)
     st.w_arm_stage = np.zeros(m, dtype=np.int64)
     ruled = np.array([governed(battle, u) for u in range(n)], dtype=bool)
     if m:
@@ -217,6 +287,8 @@ def power(battle: Battle, unit: int) -> tuple[int, int, int]:
 
 
 def _move_cost(battle: Battle, unit: int) -> Fraction:
+    if cadet_among_full(battle, unit):
+        return CADET_AMONG_FULL_MOVE_COST
     cost = battle.ship_classes[unit].move_cost
     return Fraction(1) if cost is None else Fraction(cost)
 
@@ -246,13 +318,20 @@ def previous_speed(battle: Battle, unit: int) -> int:
 
 def speed_blockers(battle: Battle, unit: int, top: int) -> dict[int, str]:
     """Speeds 0..top a governed ship may not order at Energy Allocation, with the rule."""
-    accel = previous_speed(battle, unit) + CADET_ACCELERATION
+    prev = previous_speed(battle, unit)
+    if standard(battle):  # (CTH-DATA §7.3) the greater of doubling and +10
+        accel = max(2 * prev, prev + STANDARD_ACCELERATION)
+        why = (f"B3.0 standard acceleration: at most {accel} (previous speed {prev}: the "
+               f"greater of 2 x {prev} and {prev} + {STANDARD_ACCELERATION})")
+    else:
+        accel = prev + CADET_ACCELERATION
+        why = (f"B3.0 cadet acceleration: at most {accel} (previous speed "
+               f"{prev} + {CADET_ACCELERATION})")
     payable = max_payable_speed(battle, unit)
     out = {}
     for s in range(top + 1):
         if s > accel:
-            out[s] = (f"B3.0 cadet acceleration: at most {accel} (previous speed "
-                      f"{accel - CADET_ACCELERATION} + {CADET_ACCELERATION})")
+            out[s] = why
         elif s > payable:
             out[s] = (f"B3.0 movement: warp and 1 impulse point pay at most speed {payable} "
                       "(APR and batteries cannot pay movement)")
@@ -368,6 +447,88 @@ def cloak_blockers(battle: Battle, unit: int) -> dict[int, str]:
     return {}
 
 
+def reach(battle: Battle, unit: int) -> int:
+    """Lines 4 + 5: ship power and charged batteries (the most any one item can be paid)."""
+    warp, imp, apr = power(battle, unit)
+    return warp + imp + apr + min(int(battle.state.batteries[unit]),
+                                  int(battle.state.boxes[unit, Box.BATTERY]))
+
+
+def _over_power(battle: Battle, unit: int, energy_of: dict[int, int]) -> dict[int, str]:
+    most = reach(battle, unit)
+    return {k: f"B3.0 line 20: {e} energy is more than the ship has ({most}: power and "
+               "charged batteries)" for k, e in energy_of.items() if e > most}
+
+
+def reinforce_general_blockers(battle: Battle, unit: int) -> dict[int, str]:
+    """``reinforce_general`` values (GR points, 2 energy each) the ship may not order now."""
+    values = range(1, REINFORCE_GENERAL_MAX + 1)
+    if not battle.scenario.rules["reinforcement"]:
+        return {k: "D3.34 shield reinforcement is not in use in this scenario "
+                   "(rules.reinforcement)" for k in values}
+    if not allocation_open(battle):
+        return {k: NOT_NOW for k in values}
+    return _over_power(battle, unit, {k: 2 * k for k in values})  # (D3.341)
+
+
+def reinforce_blockers(battle: Battle, unit: int, shield: int) -> dict[int, str]:
+    """``reinforce[s]`` values (specific energy on shield #``shield``) not open now."""
+    values = range(1, REINFORCE_SPECIFIC_MAX + 1)
+    if not battle.scenario.rules["reinforcement"]:
+        return {k: "D3.34 shield reinforcement is not in use in this scenario "
+                   "(rules.reinforcement)" for k in values}
+    if not allocation_open(battle):
+        return {k: NOT_NOW for k in values}
+    if battle.state.shields[unit, shield - 1] <= 0:
+        return {k: f"D3.343 shield #{shield} is down and cannot be specifically reinforced"
+                for k in values}
+    return _over_power(battle, unit, {k: k for k in values})
+
+
+def dc_rating(battle: Battle, unit: int) -> int:
+    """Damage control rating (D9.1): the best undestroyed box of the track under the standard
+    DAC; otherwise the printed rating (cadet ships among full-size ones: 4, CTH-DATA §7.5)."""
+    ship = battle.ship_classes[unit]
+    if ship.kind == "full" and battle.scenario.rules["damage"] == "standard_dac":
+        left = int(battle.state.dac_boxes[unit, dac.DacBox.DAMAGE_CONTROL])
+        return damage_control.damage_control_rating(ship.damage_control_track, left)
+    return int(ship.damage_control)
+
+
+def destroyed_before(battle: Battle, unit: int) -> list[int]:
+    """Shield boxes lost on earlier turns, #1..#6, net of the repairs pending this turn (D9.2)."""
+    st = battle.state
+    lost = battle.initial.shields[unit] - st.shields[unit] - st.dc_repairs[unit]
+    return [max(0, int(v)) for v in lost]
+
+
+def repair_energy(battle: Battle, unit: int, shield: int) -> int:
+    """Energy damage control spends on shield #``shield``: min(rating, 2 x boxes lost before),
+    rounded down to even (D9.2: 2 energy a box)."""
+    lost = destroyed_before(battle, unit)[shield - 1]
+    return min(dc_rating(battle, unit), 2 * lost) // 2 * 2
+
+
+def repair_blockers(battle: Battle, unit: int) -> dict[int, str]:
+    """``repair`` values (the shield damage control works on) not open now (D9.2)."""
+    values = range(1, REPAIR_VALUES)
+    if not battle.scenario.rules["damage_control"]:
+        return {k: "D9.0 damage control is not in use in this scenario (rules.damage_control)"
+                for k in values}
+    if not allocation_open(battle):
+        return {k: NOT_NOW for k in values}
+    rating = dc_rating(battle, unit)
+    if rating < 2:
+        return {k: f"D9.2 the damage control rating is {rating}: 2 energy repair one box"
+                for k in values}
+    lost = destroyed_before(battle, unit)
+    out = {k: f"D9.2 shield #{k} lost no box on an earlier turn (no energy in anticipation "
+              "of damage)" for k in values if lost[k - 1] == 0}
+    out.update(_over_power(battle, unit, {k: repair_energy(battle, unit, k)
+                                          for k in values if k not in out}))
+    return out
+
+
 # ---------------------------------------------------------------------- validation
 
 
@@ -376,7 +537,8 @@ def validate(battle: Battle, unit: int, order: Orders, name: str) -> None:
     the masks). Units the form does not govern may give no energy orders."""
     st = battle.state
     if not governed(battle, unit):
-        if order.arm or order.capacitor or order.recharge or order.cloak:
+        if (order.arm or order.capacitor or order.recharge or order.cloak
+                or order.reinforce_general or order.reinforce or order.repair):
             raise IllegalOrderError(name, "energy", "", "B3.0 this unit has no Energy Allocation "
                                     f"(rules.energy is {battle.scenario.rules['energy']!r})")
         return
@@ -409,6 +571,30 @@ def validate(battle: Battle, unit: int, order: Orders, name: str) -> None:
         rule = cloak_blockers(battle, unit).get(1)
         if rule is not None:
             raise IllegalOrderError(name, "cloak", 1, rule)
+    _validate_standard(battle, unit, order, name)
+
+
+def _validate_standard(battle: Battle, unit: int, order: Orders, name: str) -> None:
+    """The scenario-10 components: reinforcement (D3.34) and damage control (D9.2)."""
+    checks = [("reinforce_general", order.reinforce_general, REINFORCE_GENERAL_MAX,
+               lambda: reinforce_general_blockers(battle, unit)),
+              ("repair", order.repair, REPAIR_VALUES - 1, lambda: repair_blockers(battle, unit))]
+    if not isinstance(order.reinforce, dict):
+        raise IllegalOrderError(name, "reinforce", order.reinforce,
+                                "D3.342 reinforce maps a shield 1..6 to energy")
+    for shield, value in order.reinforce.items():
+        if isinstance(shield, bool) or shield not in range(1, N_SHIELDS + 1):
+            raise IllegalOrderError(name, "reinforce", shield, "D3.342 shields are #1..#6")
+        checks.append((f"reinforce[#{shield}]", value, REINFORCE_SPECIFIC_MAX,
+                       lambda s=shield: reinforce_blockers(battle, unit, s)))
+    for component, value, top, blockers in checks:
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
+                0 <= value <= top):
+            raise IllegalOrderError(name, component, value, f"B3.0 {component} is 0..{top}")
+        if value:
+            rule = blockers().get(int(value))
+            if rule is not None:
+                raise IllegalOrderError(name, component, int(value), rule)
 
 
 # ---------------------------------------------------------------------- the allocation
@@ -479,6 +665,17 @@ def _allocate(battle: Battle, u: int, order: Orders) -> None:
     move_warp, move_imp = movement_cost(battle, u, speed)
     purse.warp -= move_warp
     purse.imp -= move_imp
+    # priority 1b (standard form): life support, fire control, shields (CTH-DATA §7.1, §7.4)
+    st.shields_active[u] = st.fire_control[u] = True
+    for item, cost in system_costs(battle, u):
+        paid = purse.pay(cost)
+        if not paid:
+            shortfall += cost
+            battle.log(ev.EnergyShortfall(turn, 0, uid, item, cost))
+        if item == "shields":
+            st.shields_active[u] = paid
+        elif item == "fire control":
+            st.fire_control[u] = paid
     rows = [int(w) for w in heavy_rows(battle, u)]
     arm = {w: int(order.arm[w]) if w in order.arm else standing_arm(battle, w) for w in rows}
     for w in rows:  # single-turn charges end with the turn (E3.2, E7.23)
@@ -546,6 +743,8 @@ def _allocate(battle: Battle, u: int, order: Orders) -> None:
         else:
             shortfall += cost
             battle.log(ev.EnergyShortfall(turn, 0, uid, "cloak", cost))
+    if standard(battle):  # priority 5a, 5b: damage control, reinforcement (scenario 10)
+        shortfall += _pay_repair_and_reinforcement(battle, u, order, purse)
     # priority 6: ESG charge (G23.21, G23.22); the Chief Engineer path is esg_field's own
     for w in rows:
         if int(st.w_type[w]) != _ESG or arm[w] != ArmOrder.ARM or st.w_destroyed[w]:
@@ -582,6 +781,109 @@ def _allocate(battle: Battle, u: int, order: Orders) -> None:
                                   recharged, shortfall, speed))
 
 
+def _pay_repair_and_reinforcement(battle: Battle, u: int, order: Orders, purse: _Purse) -> int:
+    """Damage control (D9.2) and reinforcement (D3.34) of the turn now starting; returns the
+    energy ordered but not paid."""
+    st = battle.state
+    turn, uid = st.turn, battle.unit_ids[u]
+    shortfall = 0
+    if order.repair:
+        s = int(order.repair)
+        cost = repair_energy(battle, u, s)  # boxes lost since the orders only add to it
+        if cost and purse.pay(cost):
+            plan = damage_control.plan_damage_control(
+                dc_rating(battle, u), {s: cost}, destroyed_before(battle, u))
+            st.dc_repairs[u] = plan.repairs
+        elif cost:
+            shortfall += cost
+            battle.log(ev.EnergyShortfall(turn, 0, uid, f"repair:#{s}", cost))
+    if not (order.reinforce or order.reinforce_general):
+        return shortfall
+    shields = [int(v) for v in st.shields[u]]
+    specific = [0] * N_SHIELDS
+    for s, e in sorted(order.reinforce.items()):
+        if not e or shields[s - 1] == 0:  # (D3.343) fell since the orders: nothing is paid
+            continue
+        if st.shields_active[u] and purse.pay(int(e)):
+            specific[s - 1] = int(e)
+        else:  # (D3.34) no reinforcement without active shields
+            shortfall += int(e)
+            battle.log(ev.EnergyShortfall(turn, 0, uid, f"reinforce:#{s}", int(e)))
+    wanted = 2 * int(order.reinforce_general)
+    general = (purse.afford(wanted) // 2 * 2) if st.shields_active[u] else 0
+    purse.pay(general)
+    if general < wanted:
+        shortfall += wanted - general
+        battle.log(ev.EnergyShortfall(turn, 0, uid, "reinforce_general", wanted - general))
+    bought = reinforcement.allocate_reinforcement(shields, general, specific)
+    st.reinf_general[u] = bought.general
+    st.reinf_specific[u] = bought.specific
+    battle.log(ev.ShieldsReinforced(turn, 0, uid, bought.general, tuple(bought.specific)))
+    return shortfall
+
+
+def end_of_turn(battle: Battle) -> None:
+    """(D9.2) Damage control restores its shield boxes; (D3.341, D3.342) unused reinforcement
+    vanishes. Runs before the turn number moves on."""
+    st = battle.state
+    if not standard(battle):
+        return
+    for u in np.flatnonzero(st.dc_repairs.any(axis=1)):
+        u = int(u)
+        if st.status[u] != ACTIVE:
+            continue
+        plan = damage_control.DamageControlPlan(0, (0,) * N_SHIELDS,
+                                                tuple(int(v) for v in st.dc_repairs[u]))
+        st.shields[u] = damage_control.repair_shields(
+            [int(v) for v in st.shields[u]], [int(v) for v in battle.initial.shields[u]], plan)
+        battle.log(ev.ShieldsRepaired(st.turn, st.impulse, battle.unit_ids[u], plan.repairs))
+    st.dc_repairs[:] = 0
+    st.reinf_general[:] = 0  # (D3.341, D3.342) reinforcement.end_of_turn: nothing carries over
+    st.reinf_specific[:] = 0
+
+
+# ---------------------------------------------------------------------- damage
+
+
+def absorbs(battle: Battle, unit: int) -> bool:
+    """Whether ``apply_shield`` judges this ship's shields (a governed ship, standard form)."""
+    return standard(battle) and governed(battle, unit)
+
+
+def apply_shield(battle: Battle, unit: int, shield: int, points: int) -> tuple[int, int]:
+    """One volley of ``points`` on shield #``shield`` of a governed ship on the standard form:
+    (shield boxes destroyed, points going on to internal damage). Unpaid shields stop nothing
+    (CTH-DATA §7.4); otherwise general, then specific reinforcement, then boxes (D3.3411), with
+    reserve power discharged into the struck shield first where ``rules.reserve_power`` (H7.2;
+    module docstring PROPOSAL)."""
+    st = battle.state
+    if not st.shields_active[unit]:
+        return 0, points
+    shields = [int(v) for v in st.shields[unit]]
+    held = reinforcement.Reinforcement(int(st.reinf_general[unit]),
+                                       tuple(int(v) for v in st.reinf_specific[unit]))
+    result = reinforcement.absorb_volley(shields, held, shield, points)
+    charged = _charged(battle, unit)
+    if (battle.scenario.rules["reserve_power"] and result.internal and charged
+            and shields[shield - 1] > 0):
+        need = min(result.internal, charged)
+        now = reserve_power.ReserveTurn(
+            reserve_power.Batteries(int(st.boxes[unit, Box.BATTERY]), charged))
+        now, result = reserve_power.reinforce_and_absorb(now, shields, held, shield, points, need)
+        st.batteries[unit] = now.batteries.charged
+        battle.log(ev.ReserveDischarged(st.turn, st.impulse, battle.unit_ids[unit],
+                                        f"reinforce:#{shield}", need, now.batteries.charged))
+    st.shields[unit] = result.shields
+    st.reinf_general[unit] = result.reinforcement.general
+    st.reinf_specific[unit] = result.reinforcement.specific
+    return result.shield, result.internal
+
+
+def _charged(battle: Battle, unit: int) -> int:
+    st = battle.state
+    return min(int(st.batteries[unit]), int(st.boxes[unit, Box.BATTERY]))
+
+
 def _discharge(battle: Battle, w: int, reason: str) -> None:
     """Weapon ``w`` loses its arming or charge without firing."""
     st = battle.state
@@ -606,16 +908,31 @@ def fire_blocker(battle: Battle, w: int) -> str | None:
     owner = int(st.w_owner[w])
     if not governed(battle, owner):
         return None
+    no_control = fire_control_blocker(battle, owner)
+    if no_control is not None:
+        return no_control
     kind = int(st.w_type[w])
     draw = PHASER_DRAW.get(kind)
     if draw is not None:
         if st.capacitor[owner] + 1e-9 < draw:
-            return (f"H6.1 the phaser capacitor holds {st.capacitor[owner]:g} energy; "
-                    f"a shot needs {draw:g}")
+            if not battle.scenario.rules["reserve_power"]:
+                return (f"H6.1 the phaser capacitor holds {st.capacitor[owner]:g} energy; "
+                        f"a shot needs {draw:g}")
+            if _charged(battle, owner) < math.ceil(draw):  # (H7.2) batteries may fire it
+                return (f"H7.2 the phaser capacitor holds {st.capacitor[owner]:g} energy and "
+                        f"{_charged(battle, owner)} batteries are charged; a shot needs {draw:g}")
         return None
     if kind in (int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON)) and not st.w_armed[w]:
         return f"{_RULE_NAME[kind]} the weapon is not armed (Energy Allocation)"
     return None
+
+
+def fire_control_blocker(battle: Battle, unit: int) -> str | None:
+    """PROPOSAL (module docstring): a ship whose fire control went unpaid neither fires nor
+    launches this turn (B3.0 standard line 8)."""
+    if battle.state.fire_control[unit] or not governed(battle, unit):
+        return None
+    return "B3.0 line 8: fire control was not paid this turn: no fire, no launch (PROPOSAL)"
 
 
 def pay_shot(battle: Battle, w: int) -> bool:
@@ -628,6 +945,16 @@ def pay_shot(battle: Battle, w: int) -> bool:
     if kind not in PHASER_DRAW or not governed(battle, owner):
         return True
     draw = PHASER_DRAW[kind]
+    need = math.ceil(draw)
+    if (st.capacitor[owner] + 1e-9 < draw and battle.scenario.rules["reserve_power"]
+            and _charged(battle, owner) >= need):  # (H7.2) reserve power fires the phaser
+        left = reserve_power.discharge(
+            reserve_power.Batteries(int(st.boxes[owner, Box.BATTERY]), _charged(battle, owner)),
+            need, reserve_power.ReserveUse.FIRE_WEAPON)
+        st.batteries[owner] = left.charged
+        battle.log(ev.ReserveDischarged(st.turn, st.impulse, battle.unit_ids[owner],
+                                        f"fire:{battle.weapon_ids[w]}", need, left.charged))
+        return True
     if st.capacitor[owner] + 1e-9 < draw:
         battle.log(ev.FireUnpowered(st.turn, st.impulse, battle.unit_ids[owner],
                                     battle.weapon_ids[w], float(st.capacitor[owner])))

@@ -114,6 +114,7 @@ from sfb_env.engine.esg import Contact, ContactSize, Entry, EsgGenerator, EsgPha
 from sfb_env.engine.types import (
     ACTIVE,
     K_DRONE,
+    K_FIGHTER,
     K_FREIGHTER,
     K_PLASMA,
     K_SHIP,
@@ -132,7 +133,8 @@ _IDLE, _ANNOUNCED, _ACTIVE_PHASE = (int(p) for p in EsgPhase)
 _CONTACT_NAMES = {Entry.ENTERS: "enters", Entry.ENTERS_FROM_INSIDE: "from_inside",
                   Entry.JUMPS: "jumps"}
 _SIZES = {K_DRONE: ContactSize.DRONE, K_TARGET_DRONE: ContactSize.DRONE,
-          K_FREIGHTER: ContactSize.FREIGHTER, K_SHIP: ContactSize.SHIP}
+          K_FREIGHTER: ContactSize.FREIGHTER, K_SHIP: ContactSize.SHIP,
+          K_FIGHTER: ContactSize.SHUTTLE}  # (G23.52 step 5) fighters rank with shuttles
 
 
 # ---------------------------------------------------------------------- state <-> resolver
@@ -492,6 +494,10 @@ def _needed(battle: Battle, u: int, shield: int) -> int:
     kind = int(st.kind[u])
     if kind in (K_DRONE, K_TARGET_DRONE):
         return max(0, int(battle.scenario.rules["drone_strength"]) - int(st.damage[u]))
+    if kind == K_FIGHTER:  # (J4.49) destroyed at 10 points
+        from sfb_env.engine.small_craft import DESTROYED_AT
+
+        return max(0, DESTROYED_AT - int(st.damage[u]))
     ship = battle.ship_classes[u]
     if ship is not None and ship.freighter is not None:
         return int(st.shields[u, 0]) + max(0, ship.freighter.destroyed_at - int(st.internal[u]))

@@ -317,6 +317,35 @@ class FireUnpowered(Event):
 
 
 @dataclass(frozen=True)
+class ShieldsReinforced(Event):
+    """Reinforcement bought at Energy Allocation (D3.341, D3.342): ``general`` points and
+    ``specific`` extra boxes on shields #1..#6 for this turn."""
+
+    unit: str
+    general: int
+    specific: tuple
+
+
+@dataclass(frozen=True)
+class ReserveDischarged(Event):
+    """Batteries discharged during the turn (H7.1, H7.2): ``use`` "fire:<weapon>" or
+    "reinforce:#<shield>", ``energy`` batteries drawn, ``left`` charged batteries left."""
+
+    unit: str
+    use: str
+    energy: int
+    left: int
+
+
+@dataclass(frozen=True)
+class ShieldsRepaired(Event):
+    """Damage control at the end of the turn (D9.2): ``repairs`` boxes restored on #1..#6."""
+
+    unit: str
+    repairs: tuple
+
+
+@dataclass(frozen=True)
 class PpdTrainEnded(Event):
     """A PPD pulse train ended before its last pulse (E11.54 breaking event, E11.362 drop):
     ``resolved`` of ``pulses`` pulses fired; ``rule`` the event's rule number. (Each pulse

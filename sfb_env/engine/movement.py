@@ -22,6 +22,7 @@ from sfb_env.engine.types import (
     ACTIVE,
     BASIC_MANEUVERS,
     K_DRONE,
+    K_FIGHTER,
     K_PLASMA,
     K_TARGET_DRONE,
     SIDESLIPS,
@@ -67,6 +68,8 @@ def turn_mode(battle: Battle, unit: int, speed: int | None = None) -> int:
         return 1  # seeking weapons: turn mode 1 (CTH-DATA §3.2; plasma FP1.4)
     chart = battle.turn_mode_chart[unit]
     s = int(st.speed[unit]) if speed is None else speed
+    if kind == K_FIGHTER:
+        return 2 if s >= 12 else 1  # (J4.12) Stinger fighters (engine.small_craft)
     return tables.turn_mode(chart, max(s, 1))
 
 

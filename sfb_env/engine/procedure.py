@@ -5,8 +5,9 @@ Turn: Energy Allocation (the Chief Engineer of scenarios 1-3; the cadet form of
 form pays for that speed) -> Speed Determination ->
 impulses 1..I -> End of Turn. Impulse: Move Ships -> Move Seeking Weapons -> Resolve Seeking
 Weapons -> Launch Seeking Weapons -> Fire Direct-Fire -> Resolve Direct-Fire -> End of Impulse.
-Inside Move Ships: ships, then seeking weapons, then tactical maneuvers (C1.3), then the damage
-of expanding sphere fields met in that movement (G23.512, G23.514). ESG announcements,
+Inside Move Ships: ships, then fighters (J4.12), then seeking weapons, then tactical maneuvers
+(C1.3), then the damage of expanding sphere fields met in that movement (G23.512, G23.514).
+Fighters launch after seeking weapons, before Fire Direct-Fire (J4.34). ESG announcements,
 cancellations and drops belong to Launch Seeking Weapons (G23.31, G23.33, G23.47), before any
 drone leaves its rack. In Fire Direct-Fire the PPD pulses come first, each its own volley
 (E11.31, E11.332; ``engine.ppd_fire``), then the other direct fire.
@@ -31,6 +32,7 @@ from sfb_env.engine import (
     ppd_fire,
     robots,
     seeking,
+    small_craft,
     victory,
 )
 from sfb_env.engine import events as ev
@@ -58,6 +60,8 @@ def advance(battle: Battle, orders: dict[int, Orders]) -> None:
             esg_field.launch_step(battle, orders)
         if rules["seeking_weapons"] and rules["launch_seeking_weapons"]:
             _launch_seeking_weapons(battle, orders)
+        if battle.has_fighters:  # (J4.34) launch shuttlecraft: fighters leave their carriers
+            small_craft.launch_step(battle, orders)
         _fire_direct_fire(battle, orders)
         _end_of_impulse(battle)
         if _check_end(battle, time_up=False):
@@ -76,6 +80,8 @@ def advance(battle: Battle, orders: dict[int, Orders]) -> None:
     else:
         st.impulse += 1
     _move_ships(battle, orders)
+    if battle.has_fighters:  # (J4.12) after all ships, before seeking weapons
+        small_craft.move_fighters(battle)
     _move_seeking_weapons(battle)
     if rules["tactical_maneuvers"]:
         _tactical_maneuvers(battle, orders)
@@ -116,6 +122,7 @@ def _speed_determination(battle: Battle, orders: dict[int, Orders]) -> None:
 
 def _end_of_turn(battle: Battle) -> None:
     st = battle.state
+    energy.end_of_turn(battle)  # (D9.2) damage control repairs; (D3.341) reinforcement ends
     battle.log(ev.TurnEnded(st.turn, st.impulse))
     st.turn += 1
     st.impulse = 0
@@ -175,6 +182,8 @@ def _fire_direct_fire(battle: Battle, orders: dict[int, Orders]) -> None:
     """Fire and Resolve Direct-Fire Weapons, simultaneously for every unit (E1)."""
     shots = [(w, t) for order in orders.values() for w, t in order.fire.items()]
     shots += robots.fire_orders(battle)
+    if battle.has_fighters:  # (J4.32) the fighters' built-in pilots (engine.small_craft)
+        shots += small_craft.fire_orders(battle)
     if battle.has_ppd:  # (E11.31, E11.332) PPD pulses first, each its own volley
         pulses = [(w, t) for w, t in shots if ppd_fire.is_ppd(battle, w)]
         shots = [(w, t) for w, t in shots if not ppd_fire.is_ppd(battle, w)]

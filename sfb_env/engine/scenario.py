@@ -55,7 +55,8 @@ RULE_DEFAULTS: dict[str, Any] = {
     "chief_engineer": True,  # (R1) automatic energy, SCENARIOS §2.1; derived from ``energy``
     "energy": "chief",  # (B3.0) "chief" = Chief Engineer (scen. 1-3), "cadet" = the cadet
     #   Energy Allocation Form (scen. 4-6, engine.energy), "off" = nothing pays any energy (what
-    #   ``chief_engineer: false`` alone meant before; test rigs). Giving both fields requires
+    #   ``chief_engineer: false`` alone meant before; test rigs), "standard" = the standard form
+    #   of scenarios 7-13 (life support, fire control, shields; engine.energy). Giving both requires
     #   chief_engineer == (energy == "chief"): see ``_energy_rule``
     "cloak": "none",  # (G13.0) "cadet": ships with a cloak may pay for it at Energy Allocation,
     #   whole turns (scen. 6; engine.energy decides and pays, engine.cloak applies the effects)
@@ -73,8 +74,15 @@ RULE_DEFAULTS: dict[str, Any] = {
     "explosions": False,  # house rule of rules file 003 (CTH-DATA §8.10)
     "max_speed": None,  # ship speed cap; None = the chart size (C1.42)
     "sideslip": False,  # scenario 10 rules C4: maneuver values 4/5 (sideslip left/right)
+    "admin_shuttles": False,  # (J1.0) ships carry their administrative shuttles as unit rows
+    #   (engine.small_craft; the ``shuttles`` action component)
     "tactical_maneuvers": False,  # scenario 10 rules C5: maneuver values 6/7; TAC is plotted
     #   with the speed choice (needs speed_choice: true)
+    "reinforcement": False,  # scenario 10 rules D3.34: reinforcement components at Energy
+    #   Allocation (needs energy: standard; engine.energy)
+    "damage_control": False,  # scenario 10 rules D9.2: the ``repair`` component (energy: standard)
+    "reserve_power": False,  # scenario 10 rules H7: batteries fire phasers and reinforce the
+    #   struck shield during the turn (energy: standard; engine.energy)
 }
 
 
@@ -237,7 +245,7 @@ def parse_scenario(doc: Any, source: str) -> Scenario:
 RULE_CHOICES = {
     "damage": ("none", "interim", "s4", "cadet_dac", "standard_dac"),
     "shield_boundary": ("advanced", "die"),
-    "energy": ("chief", "cadet", "off"),
+    "energy": ("chief", "cadet", "standard", "off"),
     "cloak": ("none", "cadet"),
 }
 
@@ -271,6 +279,11 @@ def _check_rules(rules: dict[str, Any], source: str, ipt: int) -> None:
         if rules[key] not in choices:
             raise ScenarioError(source, f"rules.{key}", f"unknown {key} rule {rules[key]!r}; "
                                 f"expected one of {list(choices)}")
+    for key, rule in (("reinforcement", "D3.34"), ("damage_control", "D9.2"),
+                      ("reserve_power", "H7.0")):
+        if rules[key] and rules["energy"] != "standard":
+            raise ScenarioError(source, f"rules.{key}", f"{key} ({rule}) is paid on the standard "
+                                f"Energy Allocation Form: needs energy: standard")
     allowed = rules["weapons_allowed"]
     if allowed is not None:
         if not isinstance(allowed, list) or not all(isinstance(w, str) for w in allowed):

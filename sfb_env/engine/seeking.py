@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import cloak, plasma, shields
+from sfb_env.engine import cloak, energy, plasma, shields
 from sfb_env.engine import events as ev
+from sfb_env.engine.fighters import drone_damage_vs_fighter
 from sfb_env.engine.types import (
     ACTIVE,
     DESTROYED,
     K_DRONE,
+    K_FIGHTER,
     K_PLASMA,
     NEVER,
     Status,
@@ -66,9 +68,10 @@ def launch_blockers(
 def rack_blocker(battle: Battle, rack: int) -> str | None:
     """Why ``rack`` (a drone rack or a plasma launcher) cannot launch at all this impulse, or
     None (FD1.2, E1.5; ``plasma.launcher_blocker``)."""
-    if plasma.is_launcher(battle, rack):
-        return plasma.launcher_blocker(battle, rack)
     st = battle.state
+    if plasma.is_launcher(battle, rack):
+        return (energy.fire_control_blocker(battle, int(st.w_owner[rack]))  # (B3.0 line 8)
+                or plasma.launcher_blocker(battle, rack))
     rules = battle.scenario.rules
     if int(st.w_type[rack]) != WeaponType.DRONE_RACK:
         return "FD1.1 only a drone rack launches drones"
@@ -88,6 +91,9 @@ def rack_blocker(battle: Battle, rack: int) -> str | None:
         return "FD1.2 the rack has already launched this turn"
     if st.absolute_impulse - st.w_last_fired[rack] < battle.quarter_turn:
         return f"FD1.2 launched within a quarter turn ({battle.quarter_turn} impulses)"
+    unpowered = energy.fire_control_blocker(battle, int(st.w_owner[rack]))  # (B3.0 line 8)
+    if unpowered is not None:
+        return unpowered
     return cloak.fire_blocker(battle, int(st.w_owner[rack]))  # (G13)
 
 
@@ -196,6 +202,8 @@ def resolve_impacts(battle: Battle) -> None:
             )
         if st.kind[d] == K_DRONE:
             warhead = int(battle.scenario.rules["drone_warhead"])
+            if st.kind[t] == K_FIGHTER:  # (J4.47) a natural 6: half the warhead
+                warhead = drone_damage_vs_fighter(warhead, int(battle.rng.integers(1, 7)))
         st.status[d] = Status.EXPENDED
         warhead = cloak.seeking_impact(battle, int(d), t, warhead)  # (G13)
         if warhead <= 0:

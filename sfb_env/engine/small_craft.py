@@ -1,9 +1,13 @@
-"""Small craft: the Hydran Stinger-F fighter (J4.0) as unit rows with a built-in pilot.
+"""Small craft: the Hydran Stinger-F fighter (J4.0) and administrative shuttles (J1.0) as unit
+rows with a built-in pilot.
 
 Every fighter a carrier's sheet lists (``fighters: {type: stinger-f, count: n}``) gets a unit
 row (``UnitKind.FIGHTER``, status UNUSED while aboard) and one phaser-G weapon row (FA only,
-J4.32) when the battle is built: nothing grows during play. ``battle.fighter_carrier`` (U,) maps
-a fighter row to its carrier (-1 elsewhere), ``battle.fighter_gun`` (U,) to its gun (-1).
+J4.32) when the battle is built: nothing grows during play. Under the scenario rule
+``admin_shuttles`` every ship also gets its administrative shuttles (``UnitKind.SHUTTLE``, one
+phaser-3 360 each): one per SHTL box (CTH-DATA §9.2), a fighter carrier one (the Ranger: "9
+fighters + 1 admin shuttle", CTH-DATA §8.7). ``battle.craft_carrier`` (U,) maps a small-craft row
+to its ship (-1 elsewhere), ``battle.craft_gun`` (U,) to its gun (-1).
 
 Rules applied here:
 
@@ -23,26 +27,41 @@ Rules applied here:
   ``direct_fire``); a drone hit on a natural 6 scores half its warhead (``seeking``);
 * damage (J4.12, J4.49): crippled at 7 points (speed at once cut to 8), destroyed at 10.
 
+Administrative shuttles (J1.0-J2.2 as summarised in CTH-DATA §8.6; the rules text of J1 is not
+in the project's rules files, so only J1.35 and J1.6 carry their own numbers): speed 6 (the
+default announced speed; the pilot never changes it), turn mode 1 and one hex straight after
+launch; one phaser-3, 360 degrees, once a turn (E1.5) and not within a quarter turn of its
+previous shot or of its launch; crippled at 3 points (speed at once at most 3), destroyed at 6;
+not fired at beyond 5 hexes (J1.35; no die shift: that is the fighters' J4.47); fired at on the
+launch impulse. A ship launches one shuttle per bay every 2 impulses; the CTH sheets do not count
+bays, so PROPOSAL: one bay per ship. Shuttles move with the ships in Move Ships (slower first,
+C1.3): only fighters are moved after every ship (J4.12).
+
 The pilot (PROPOSAL, SCENARIOS §2.9 "fighters (Ranger)"): deterministic, no dice. Each fighter
 follows its target as a drone does (§2.3: straight unless a turn enters a strictly closer hex,
 ties to the left), stays put once in the target's hex, and fires its gun at range 2 or less at
 the target, else at the nearest enemy it may legally shoot within 2 hexes (lowest row first).
 A fighter whose target left play turns to the nearest enemy ship or freighter; with none, it
 flies straight. A robot carrier launches all its fighters on impulse 1 of turn 1 at the nearest
-enemy ship (§2.9); an agent's carrier launches with its ``fighters`` order.
+enemy ship (§2.9); an agent's carrier launches with its ``fighters`` order. Shuttles fly under
+the same pilot; an agent's ship launches them with its ``shuttles`` order, a robot never does
+(PROPOSAL).
 
 Not modelled (documented gaps): landing and repair aboard (J1.6, J4.48), tactical maneuvers
-(J4.11), close-combat maneuvering (J4.5x), fighter boxes on "shuttle" damage hits, and the
-administrative shuttles (J1.0-J2.2).
+(J4.11), close-combat maneuvering (J4.5x), a shuttle's speed announcement (J1: always 6),
+suicide, scientific and transport missions (J2), and the loss of craft aboard on "shuttle"
+damage hits.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sfb_env import hexmap
+from sfb_env.data.ships import WeaponMount
 from sfb_env.engine import cloak, movement, seeking
 from sfb_env.engine import events as ev
 from sfb_env.engine.fighters import MAX_FIGHTER_TARGET_RANGE
@@ -51,6 +70,7 @@ from sfb_env.engine.types import (
     K_FIGHTER,
     K_FREIGHTER,
     K_SHIP,
+    K_SHUTTLE,
     NEVER,
     UNUSED,
     Maneuver,
@@ -63,6 +83,7 @@ if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
 
 CONTROLLER = "robot-fighter"  # every fighter row flies under the built-in pilot
+SHUTTLE_CONTROLLER = "robot-shuttle"  # every administrative shuttle row too
 FIGHTER_TYPES = ("stinger-f",)  # (J4.0) the only fighter of the Cadet Training Handbook
 MAX_SPEED = 15  # (J4.12)
 CRIPPLED_SPEED = 8  # (J4.12)
@@ -72,7 +93,33 @@ DESTROYED_AT = 10  # (J4.49)
 FIRST_SHOT_DELAY = 8  # (J4.32) impulses after launch before the first shot
 CRIPPLED_SHOTS = 1  # (J4.32) one phaser-3 shot a turn while crippled
 PILOT_FIRE_RANGE = 2  # (SCENARIOS §2.9 PROPOSAL) the pilot fires at range 2 or less
-TARGET_KINDS = (K_SHIP, K_FREIGHTER, K_FIGHTER)  # what fighters may be sent at (PROPOSAL)
+TARGET_KINDS = (K_SHIP, K_FREIGHTER, K_FIGHTER, K_SHUTTLE)  # what craft are sent at (PROPOSAL)
+GUN = WeaponMount(id="PHG", type="ph-g", arcs=("FA",))  # (J4.32) one phaser-G, FA only
+SHUTTLE_GUN = WeaponMount(id="PH3", type="ph-3", arcs=("360",))  # (J1.0, CTH-DATA §8.6)
+SHUTTLE_LAUNCH_GAP = 2  # (J1.0, CTH-DATA §8.6) one launch per bay per 2 consecutive impulses
+
+
+@dataclass(frozen=True)
+class Craft:
+    """One kind of small craft: speeds, damage thresholds and its one weapon."""
+
+    kind: int
+    controller: str
+    max_speed: int
+    crippled_speed: int
+    crippled_at: int
+    destroyed_at: int
+    gun: WeaponMount
+    name: str
+
+
+CRAFT = {
+    K_FIGHTER: Craft(K_FIGHTER, CONTROLLER, MAX_SPEED, CRIPPLED_SPEED, CRIPPLED_AT, DESTROYED_AT,
+                     GUN, "fighter"),  # (J4.12, J4.32, J4.49)
+    K_SHUTTLE: Craft(K_SHUTTLE, SHUTTLE_CONTROLLER, 6, 3, 3, 6, SHUTTLE_GUN,
+                     "shuttle"),  # (J1.0, CTH-DATA §8.6)
+}
+SMALL_CRAFT = tuple(CRAFT)
 
 
 class SmallCraftError(ValueError):
@@ -89,74 +136,102 @@ def fighter_rows(ship: ShipClass | None) -> int:
     return int(ship.fighters.count)
 
 
+def shuttle_rows(ship: ShipClass | None, rules) -> int:
+    """How many administrative shuttle rows ``ship`` needs under ``rules.admin_shuttles``
+    (J1.0): one per SHTL box, a fighter carrier one (CTH-DATA §8.7, §9.2)."""
+    if ship is None or ship.freighter is not None or not rules["admin_shuttles"]:
+        return 0
+    return 1 if ship.fighters is not None else int(ship.systems.get("shuttle", 0))
+
+
 def turn_mode(speed: int) -> int:
     """(J4.12) A Stinger's turn mode: 2 at speed 12 or more, else 1."""
     return 2 if speed >= TURN_MODE_2_SPEED else 1
 
 
-def crippled(battle: Battle, fighter: int) -> bool:
-    """(J4.12) Seven or more damage points."""
-    return int(battle.state.damage[fighter]) >= CRIPPLED_AT
+def crippled(battle: Battle, craft: int) -> bool:
+    """(J4.12; J1.0) A fighter with 7 or more damage points, a shuttle with 3 or more."""
+    return int(battle.state.damage[craft]) >= CRAFT[int(battle.state.kind[craft])].crippled_at
 
 
-def fighters_of(battle: Battle, carrier: int) -> np.ndarray:
-    """Fighter rows of ``carrier`` (aboard or not)."""
-    return np.flatnonzero(battle.fighter_carrier == carrier)
+def fighters_of(battle: Battle, carrier: int, kind: int = K_FIGHTER) -> np.ndarray:
+    """Fighter rows (or, with ``kind=K_SHUTTLE``, shuttle rows) of ``carrier``, aboard or not."""
+    return np.flatnonzero((battle.craft_carrier == carrier) & (battle.state.kind == kind))
 
 
-def aboard(battle: Battle, carrier: int) -> np.ndarray:
-    """Fighter rows still aboard ``carrier`` (never launched)."""
-    rows = fighters_of(battle, carrier)
+def shuttles_of(battle: Battle, carrier: int) -> np.ndarray:
+    """Administrative shuttle rows of ``carrier`` (aboard or not)."""
+    return fighters_of(battle, carrier, K_SHUTTLE)
+
+
+def aboard(battle: Battle, carrier: int, kind: int = K_FIGHTER) -> np.ndarray:
+    """Rows of ``kind`` still aboard ``carrier`` (never launched)."""
+    rows = fighters_of(battle, carrier, kind)
     return rows[battle.state.status[rows] == UNUSED]
 
 
-def launch_capacity(battle: Battle, carrier: int) -> int:
-    """(J4.34) Fighters ``carrier`` may launch in one impulse: one per launch tube plus the bay
-    hatch; the CTH sheets do not count tubes, and the Ranger launches all of its fighters at
-    once (CTH-DATA §8.7), so every fighter the sheet carries (PROPOSAL for any other carrier)."""
-    return len(fighters_of(battle, carrier))
+def launch_capacity(battle: Battle, carrier: int, kind: int = K_FIGHTER) -> int:
+    """Craft ``carrier`` may launch in one impulse. Fighters (J4.34): one per launch tube plus
+    the bay hatch; the CTH sheets do not count tubes, and the Ranger launches all of its
+    fighters at once (CTH-DATA §8.7), so every fighter the sheet carries (PROPOSAL for any other
+    carrier). Shuttles: one (one bay, PROPOSAL; J1.0)."""
+    return len(fighters_of(battle, carrier)) if kind == K_FIGHTER else 1
 
 
 # ---------------------------------------------------------------------- orders
 
 
-def carrier_blocker(battle: Battle, carrier: int) -> str | None:
-    """Why ``carrier`` can give no fighter order now, or None (J4.34)."""
+def carrier_blocker(battle: Battle, carrier: int, kind: int = K_FIGHTER) -> str | None:
+    """Why ``carrier`` can give no order to its craft of ``kind`` now, or None (J4.34 fighters,
+    J1.0 shuttles)."""
     st = battle.state
-    if not len(fighters_of(battle, carrier)):
-        return "J4.34 this ship carries no fighters"
+    rule = "J4.34" if kind == K_FIGHTER else "J1.0"
+    name = CRAFT[kind].name
+    rows = fighters_of(battle, carrier, kind)
+    if not len(rows):
+        return f"{rule} this ship carries no {name}s"
     if st.status[carrier] != ACTIVE:
-        return "J4.34 the carrier is not in play"
+        return f"{rule} the ship is not in play"
     if st.impulse < 1:
         return "B2.0 no launch before the first impulse"
-    rows = fighters_of(battle, carrier)
     if not np.any((st.status[rows] == ACTIVE) | (st.status[rows] == UNUSED)):
-        return "J4.49 no fighter left aboard or in flight"
-    if not len(aboard(battle, carrier)):
-        return None  # only a new target for the fighters in flight
+        return f"{rule} no {name} left aboard or in flight"
+    if not len(aboard(battle, carrier, kind)):
+        return None  # only a new target for the craft in flight
+    if kind == K_SHUTTLE:
+        last = int(st.launched_at[rows].max())
+        if last != NEVER and st.absolute_impulse - last < SHUTTLE_LAUNCH_GAP:
+            if not np.any(st.status[rows] == ACTIVE):
+                return ("J1.0 one shuttle launch per bay per 2 consecutive impulses "
+                        "(CTH-DATA §8.6)")
+            return None  # the order only retargets the shuttles in flight
     return cloak.fire_blocker(battle, carrier)  # (G13) a cloaked ship launches nothing
 
 
-def order_blockers(battle: Battle, carrier: int, targets=None) -> list[str | None]:
-    """Per target unit row, the rule forbidding the order "launch every fighter aboard
-    ``carrier`` and send its fighters at this target" now (None = allowed); the single
-    predicate of the ``fighters`` action component and of ``Battle.validate``."""
+def order_blockers(battle: Battle, carrier: int, targets=None,
+                   kind: int = K_FIGHTER) -> list[str | None]:
+    """Per target unit row, the rule forbidding the order "launch (every fighter aboard / one
+    administrative shuttle) and send ``carrier``'s craft of ``kind`` at this target" now (None =
+    allowed); the single predicate of the ``fighters`` / ``shuttles`` action components and of
+    ``Battle.validate``."""
     st = battle.state
     targets = np.arange(len(st.kind)) if targets is None else np.asarray(targets, dtype=np.int64)
-    rule = carrier_blocker(battle, carrier)
+    rule = carrier_blocker(battle, carrier, kind)
     if rule is not None:
         return [rule] * len(targets)
+    code = "J4.34" if kind == K_FIGHTER else "J1.0"
+    name = CRAFT[kind].name
+    launching = len(aboard(battle, carrier, kind)) > 0
     out: list[str | None] = []
     for t in targets:
         if st.status[t] != ACTIVE:
-            out.append("J4.34 the target is not in play")
+            out.append(f"{code} the target is not in play")
         elif st.side[t] == st.side[carrier]:
-            out.append("J4.34 fighters are not sent at a friendly unit")
+            out.append(f"{code} {name}s are not sent at a friendly unit")
         elif int(st.kind[t]) not in TARGET_KINDS:
-            out.append("J4.34 fighters are sent at ships, freighters or fighters (PROPOSAL: "
-                       "not at seeking weapons)")
-        elif len(aboard(battle, carrier)) and st.x[t] == st.x[carrier] and \
-                st.z[t] == st.z[carrier]:
+            out.append(f"{code} {name}s are sent at ships, freighters, fighters or shuttles "
+                       "(PROPOSAL: not at seeking weapons)")
+        elif launching and st.x[t] == st.x[carrier] and st.z[t] == st.z[carrier]:
             out.append("F2.3 launch at a target in the carrier's hex is not modelled")
         else:
             out.append(None)
@@ -164,32 +239,37 @@ def order_blockers(battle: Battle, carrier: int, targets=None) -> list[str | Non
 
 
 def validate(battle: Battle, unit: int, order: Orders, name: str) -> None:
-    """Raise ``IllegalOrderError`` for a fighter order the rules forbid (J4.34)."""
+    """Raise ``IllegalOrderError`` for a fighter (J4.34) or shuttle (J1.0) order the rules
+    forbid."""
     from sfb_env.engine.types import IllegalOrderError
 
-    target = order.fighters
-    if target is None:
-        return
-    if isinstance(target, bool) or not isinstance(target, (int, np.integer)) \
-            or not 0 <= target < len(battle.state.kind):
-        raise IllegalOrderError(name, "fighters", target, "no such target unit")
-    rule = order_blockers(battle, unit, [int(target)])[0]
-    if rule is not None:
-        raise IllegalOrderError(name, "fighters", battle.unit_ids[int(target)], rule)
+    for component, target, kind in (("fighters", order.fighters, K_FIGHTER),
+                                    ("shuttles", order.shuttles, K_SHUTTLE)):
+        if target is None:
+            continue
+        if isinstance(target, bool) or not isinstance(target, (int, np.integer)) \
+                or not 0 <= target < len(battle.state.kind):
+            raise IllegalOrderError(name, component, target, "no such target unit")
+        rule = order_blockers(battle, unit, [int(target)], kind)[0]
+        if rule is not None:
+            raise IllegalOrderError(name, component, battle.unit_ids[int(target)], rule)
 
 
 # ---------------------------------------------------------------------- launch
 
 
 def launch_step(battle: Battle, orders: dict[int, Orders]) -> None:
-    """Launch and target fighters (J4.34): agents' ``fighters`` orders, then robot carriers'
-    launch on impulse 1 of turn 1 (SCENARIOS §2.9 PROPOSAL)."""
+    """Launch and target small craft (J4.34, J1.0): agents' ``fighters`` and ``shuttles``
+    orders, then robot carriers' fighters on impulse 1 of turn 1 (SCENARIOS §2.9 PROPOSAL)."""
     st = battle.state
     for carrier, order in orders.items():
         if order.fighters is not None:
             send(battle, int(carrier), int(order.fighters))
+        if order.shuttles is not None:
+            send(battle, int(carrier), int(order.shuttles), K_SHUTTLE)
     if st.turn == 1 and st.impulse == 1:
-        for carrier in np.unique(battle.fighter_carrier[battle.fighter_carrier >= 0]):
+        carriers = battle.craft_carrier[st.kind == K_FIGHTER]
+        for carrier in np.unique(carriers):
             c = int(carrier)
             if battle.controllers[c] == "agent" or st.status[c] != ACTIVE:
                 continue
@@ -198,26 +278,27 @@ def launch_step(battle: Battle, orders: dict[int, Orders]) -> None:
                 send(battle, c, target)
 
 
-def send(battle: Battle, carrier: int, target: int) -> None:
-    """Put up to ``launch_capacity`` fighters aboard ``carrier`` on the map in its hex (J4.34)
-    and point every fighter of the carrier in flight at ``target``."""
+def send(battle: Battle, carrier: int, target: int, kind: int = K_FIGHTER) -> None:
+    """Put up to ``launch_capacity`` craft of ``kind`` aboard ``carrier`` on the map in its hex
+    (J4.34, J1.0) and point every craft of that kind in flight at ``target``."""
     st = battle.state
     now = st.absolute_impulse
-    for f in aboard(battle, carrier)[: launch_capacity(battle, carrier)]:
+    craft = CRAFT[kind]
+    for f in aboard(battle, carrier, kind)[: launch_capacity(battle, carrier, kind)]:
         f = int(f)
         facing = seeking.launch_facing(battle, carrier, target)  # (FD1.2 analogy) FA at target
         st.status[f] = Status.ACTIVE
         st.x[f], st.z[f] = st.x[carrier], st.z[carrier]
         st.prev_x[f], st.prev_z[f] = st.x[carrier], st.z[carrier]
         st.facing[f] = st.prev_facing[f] = facing
-        st.speed[f] = CRIPPLED_SPEED if crippled(battle, f) else MAX_SPEED  # (J4.12)
+        st.speed[f] = craft.crippled_speed if crippled(battle, f) else craft.max_speed
         st.straight[f] = 0  # (J1, CTH-DATA §8.6) one hex straight after launch
         st.launched_at[f] = now
         battle.log(ev.Launched(
             st.turn, st.impulse, battle.unit_ids[carrier], f"{battle.unit_ids[carrier]}.bay",
             battle.unit_ids[f], battle.unit_ids[target], battle.label(f),
             hexmap.DIRECTION_LETTERS[facing]))
-    rows = fighters_of(battle, carrier)
+    rows = fighters_of(battle, carrier, kind)
     st.target[rows[st.status[rows] == ACTIVE]] = target
 
 

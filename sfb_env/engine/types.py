@@ -26,6 +26,7 @@ class UnitKind(IntEnum):
     TARGET_DRONE = 3  # scenario 1: moves straight, no warhead (SCENARIOS §2.2)
     PLASMA = 4  # a plasma torpedo (FP1); rows pre-allocated per launcher (w_plasma_rows)
     FIGHTER = 5  # a Stinger-F fighter (J4.0); rows pre-allocated per carrier (engine.small_craft)
+    SHUTTLE = 6  # an administrative shuttle (J1.0; rule admin_shuttles, engine.small_craft)
 
 
 class Status(IntEnum):
@@ -41,7 +42,8 @@ class Status(IntEnum):
 # Plain-int copies for numpy comparisons in the hot path: comparing a numpy value with an
 # IntEnum member makes numpy probe the enum class for the array protocols (slow).
 ACTIVE, DESTROYED, DISENGAGED, EXPENDED, UNUSED = (int(s) for s in Status)
-K_SHIP, K_FREIGHTER, K_DRONE, K_TARGET_DRONE, K_PLASMA, K_FIGHTER = (int(k) for k in UnitKind)
+K_SHIP, K_FREIGHTER, K_DRONE, K_TARGET_DRONE, K_PLASMA, K_FIGHTER, K_SHUTTLE = (
+    int(k) for k in UnitKind)
 
 
 class Maneuver(IntEnum):
@@ -166,6 +168,16 @@ class BattleState:
     capacitor_max: np.ndarray = field(default=None)  # (U,) float64 its capacity (H6.0)
     energy_shortfall: np.ndarray = field(default=None)  # (U,) int64 energy ordered but not
     #   paid at the last Energy Allocation (engine.energy clamp)
+    # --- the standard form (rules.energy: standard; engine.energy), see its docstring ----
+    shields_active: np.ndarray = field(default=None)  # (U,) bool shield energy paid this turn
+    #   (unpaid: the shields are ignored, CTH-DATA §7.4); True where no form governs
+    fire_control: np.ndarray = field(default=None)  # (U,) bool fire control paid this turn
+    reinf_general: np.ndarray = field(default=None)  # (U,) int64 general reinforcement points
+    #   left this turn (D3.341)
+    reinf_specific: np.ndarray = field(default=None)  # (U, 6) int64 specific reinforcement
+    #   boxes left this turn on shields #1..#6 (D3.342)
+    dc_repairs: np.ndarray = field(default=None)  # (U, 6) int64 shield boxes damage control
+    #   repairs at the end of this turn (D9.2)
     # --- weapons -----------------------------------------------------------------------
     w_owner: np.ndarray = field(default=None)  # (W,) int64 owning unit
     w_type: np.ndarray = field(default=None)  # (W,) int64 WeaponType
@@ -258,8 +270,15 @@ class Orders:
     recharge: int | None = None  # batteries to recharge (line 16); None = every empty one
     cloak: bool = False  # (G13) cloak for the whole next turn, paying the ship's cloak cost
     ppd: dict[int, int] = field(default_factory=dict)  # PPD weapon row -> PpdOrder (E11.362)
+    # Standard form extras (rules reinforcement / damage_control; engine.energy), same points:
+    reinforce_general: int = 0  # general reinforcement points bought, 2 energy each (D3.341)
+    reinforce: dict[int, int] = field(default_factory=dict)  # shield 1..6 -> specific
+    #   reinforcement energy (D3.342)
+    repair: int = 0  # damage control: shield 1..6 to repair this turn, 0 = none (D9.2)
     fighters: int | None = None  # (J4.34) carrier: launch every fighter aboard and send all
     #   its fighters at this target unit row (engine.small_craft); None = hold
+    shuttles: int | None = None  # (J1.0) launch one administrative shuttle and send all the
+    #   ship's shuttles in flight at this target unit row; None = hold
 
 
 class EsgOrder(IntEnum):

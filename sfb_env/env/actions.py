@@ -25,6 +25,13 @@ component          values      meaning
 ``recharge``       B + 1       batteries to recharge, 0..B (line 16); energy rule only
 ``cloak``          2           1 = cloak for the whole next turn (G13.0; ships with a
                                cloak where ``rules.cloak: cadet``)
+``reinforce_       11          general reinforcement points 0..10, 2 energy each (D3.341;
+general``                      ``rules.energy: standard`` with ``rules.reinforcement``)
+``reinforce[s]``   11          specific reinforcement energy 0..10 on shield #s+1 (D3.342;
+                               closed on a down shield, D3.343); same rule switch
+``repair``         7           damage control: 0 none, s = repair shield #s, the energy
+                               min(rating, 2 x boxes lost before) (D9.2;
+                               ``rules.damage_control``)
 ``maneuver``       4 (6, 8)    the next move: 0 none, 1 straight, 2 turn left, 3 turn right;
                                with ``rules.sideslip`` 4 sideslip left, 5 sideslip right
                                (C4); with ``rules.tactical_maneuvers`` 6 tactical left,
@@ -44,7 +51,8 @@ of I impulses, so the quarter-turn limit (E2.151) binds only on the 32-impulse c
 engine enforces it across the turn break; several shots in one impulse (allowed by E2.151) are
 not expressible. Fusion beams (E7) are ``fire`` components; the mask closes them while cooling.
 
-The energy components (``engine.energy``) are present only under ``rules.energy: cadet``, so
+The energy components (``engine.energy``) are present only under ``rules.energy: cadet`` or
+``standard`` (the reinforcement and repair components only with their scenario-10 rules), so
 every other scenario's space is unchanged. They are read at Energy Allocation (impulse 0 and
 the last impulse of a turn, with ``speed``); at other impulses only 0 is open. Each
 component's mask is exact on its own (arming, holding, room in the capacitor, empty batteries,
@@ -399,6 +407,8 @@ class EnergyLayout:
     capacitor: int  # size of the capacitor component (0..C)
     recharge: int  # size of the recharge component (0..B)
     cloak: int  # 2 with a cloak component, else 0
+    reinforce: bool = False  # reinforce_general + reinforce[0..5] (rules.reinforcement)
+    repair: bool = False  # the repair component (rules.damage_control)
 
     @classmethod
     def build(cls, battle: Battle, unit: int, pad: EnergyLayout | None = None
@@ -408,13 +418,18 @@ class EnergyLayout:
         if not energy.governed(battle, unit):
             return None
         cloak = 2 if energy.has_cloak(battle, unit) and energy.cloak_allowed(battle) else 0
+        rules = battle.scenario.rules
         out = cls(unit, energy.heavy_rows(battle, unit), energy.capacitor_values(battle, unit),
-                  energy.battery_boxes(battle, unit) + 1, cloak)
+                  energy.battery_boxes(battle, unit) + 1, cloak,
+                  energy.standard(battle) and bool(rules["reinforcement"]),
+                  energy.standard(battle) and bool(rules["damage_control"]))
         if pad is not None:
             out.heavies = _pad(out.heavies, len(pad.heavies))
             out.capacitor = max(out.capacitor, pad.capacitor)
             out.recharge = max(out.recharge, pad.recharge)
             out.cloak = max(out.cloak, pad.cloak)
+            out.reinforce = out.reinforce or pad.reinforce
+            out.repair = out.repair or pad.repair
         return out
 
     @staticmethod
@@ -425,15 +440,27 @@ class EnergyLayout:
             return None
         return EnergyLayout(-1, np.full(max(len(p.heavies) for p in real), -1, np.int64),
                             max(p.capacitor for p in real), max(p.recharge for p in real),
-                            max(p.cloak for p in real))
+                            max(p.cloak for p in real), any(p.reinforce for p in real),
+                            any(p.repair for p in real))
+
+    def _extras(self) -> list[tuple[str, int]]:
+        """The scenario-10 components (name, size) after the cloak."""
+        out = []
+        if self.reinforce:
+            out.append(("reinforce_general", energy.REINFORCE_GENERAL_MAX + 1))
+            out += [(f"reinforce[{s}]", energy.REINFORCE_SPECIFIC_MAX + 1)
+                    for s in range(energy.N_SHIELDS)]
+        if self.repair:
+            out.append(("repair", energy.REPAIR_VALUES))
+        return out
 
     def nvec(self) -> list[int]:
         return ([ARM_ORDERS] * len(self.heavies) + [self.capacitor, self.recharge]
-                + ([self.cloak] if self.cloak else []))
+                + ([self.cloak] if self.cloak else []) + [n for _, n in self._extras()])
 
     def names(self) -> list[str]:
         return ([f"arm[{h}]" for h in range(len(self.heavies))] + ["capacitor", "recharge"]
-                + (["cloak"] if self.cloak else []))
+                + (["cloak"] if self.cloak else []) + [name for name, _ in self._extras()])
 
     def describe(self, battle: Battle) -> list[dict]:
         st = battle.state
@@ -450,6 +477,8 @@ class EnergyLayout:
         out.append({"name": "recharge", "kind": "recharge", "size": self.recharge})
         if self.cloak:
             out.append({"name": "cloak", "kind": "cloak", "size": 2})
+        out += [{"name": name, "kind": name.split("[")[0], "size": size}
+                for name, size in self._extras()]
         return out
 
     def reasons(self, battle: Battle) -> dict[str, dict[int, str]]:
@@ -472,6 +501,12 @@ class EnergyLayout:
             out[name] = why
         if self.cloak:
             out["cloak"] = energy.cloak_blockers(battle, u)
+        if self.reinforce:
+            out["reinforce_general"] = energy.reinforce_general_blockers(battle, u)
+            for s in range(energy.N_SHIELDS):
+                out[f"reinforce[{s}]"] = energy.reinforce_blockers(battle, u, s + 1)
+        if self.repair:
+            out["repair"] = energy.repair_blockers(battle, u)
         return out
 
     def mask(self, battle: Battle) -> np.ndarray:
@@ -510,3 +545,11 @@ class EnergyLayout:
         orders.capacitor = int(action[n])
         orders.recharge = int(action[n + 1])
         orders.cloak = bool(self.cloak and action[n + 2])
+        at = n + 2 + (1 if self.cloak else 0)
+        if self.reinforce:  # (D3.341, D3.342) GR points; specific energy per shield
+            orders.reinforce_general = int(action[at])
+            orders.reinforce = {s + 1: int(action[at + 1 + s])
+                                for s in range(energy.N_SHIELDS) if action[at + 1 + s]}
+            at += 1 + energy.N_SHIELDS
+        if self.repair:  # (D9.2) the shield damage control works on
+            orders.repair = int(action[at])

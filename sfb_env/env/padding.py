@@ -84,7 +84,8 @@ class FixedSpaces:
                              f"is {self.target_slots}")
         if any(int(n) != self.target_slots + 1 for n in nvec[:-2]):
             raise ValueError("the agent has action components other than weapon positions "
-                             "(an ESG, G23, or the energy components of rules.energy, B3.0); "
+                             "(an ESG, G23, a PPD's ppd[p], E11.362, or the energy components "
+                             "of rules.energy, B3.0); "
                              "FixedSpaces pads racks and direct-fire weapons only")
 
     def pad_observation(self, vector: np.ndarray, nvec: np.ndarray) -> np.ndarray:

@@ -1,0 +1,324 @@
+"""Stinger-F fighters in play (J4.0, ``engine.small_craft``): rows, launch, movement order, the
+built-in pilot, fire limits, fire at fighters (J4.47) and fighter damage.
+
+The pure fire-at-fighter arithmetic is tested in ``test_engine_fighters.py``; these tests check
+that the battle applies it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from engine_helpers import Dice, of, row, run_to, scenario, unit, weapon
+
+from sfb_env import hexmap
+from sfb_env.engine import IllegalOrderError, Maneuver, Orders, make_battle, small_craft
+from sfb_env.engine.direct_fire import fire_blockers, fire_mask, weapon_ready_blocker
+from sfb_env.engine.types import NEVER, Status, UnitKind
+
+FULL = "grad-hydran-full-vs-klingon"
+
+
+def _sandbox(*extra, ipt: int = 32, **rules):
+    """Ranger (blue, 0216-B) and Klingon D7 (red, 0210-E): the Ranger's fighters aboard."""
+    units = [unit("ranger", "hydran-ranger", "blue", "0216", "B", 0),
+             unit("d7", "klingon-d7", "red", "0210", "E", 0), *extra]
+    doc = scenario(units, rules={"damage": "interim", "max_speed": 31, **rules})
+    doc["impulses_per_turn"] = ipt
+    return make_battle(doc, seed=0)
+
+
+def _fighters(b, carrier: str = "ranger") -> np.ndarray:
+    return small_craft.fighters_of(b, row(b, carrier))
+
+
+def _place(b, u: int, label: str, facing: str) -> None:
+    st = b.state
+    st.x[u], st.z[u] = hexmap.label_to_axial(label, b.scenario.parity)
+    st.prev_x[u], st.prev_z[u] = st.x[u], st.z[u]
+    st.facing[u] = st.prev_facing[u] = hexmap.direction_index(facing)
+
+
+def _hold(b) -> dict[int, Orders]:
+    return {u: Orders() for u in b.agent_units()}
+
+
+# ---------------------------------------------------------------------- rows and launch (J4.34)
+
+
+def test_j4_0_ranger_gets_nine_fighter_rows_unused_until_launched():
+    b = _sandbox()
+    st = b.state
+    f = _fighters(b)
+    assert len(f) == 9
+    assert np.all(st.kind[f] == UnitKind.FIGHTER)
+    assert np.all(st.status[f] == Status.UNUSED)
+    assert np.all(st.side[f] == st.side[row(b, "ranger")])
+    guns = b.fighter_gun[f]
+    assert [b.weapon_ids[g] for g in guns[:2]] == ["ranger.fighter-1.PHG", "ranger.fighter-2.PHG"]
+    assert np.all(st.w_owner[guns] == f)
+    assert not len(small_craft.fighters_of(b, row(b, "d7")))  # the D7 carries none
+
+
+def test_j4_34_the_ranger_launches_all_nine_fighters_in_one_impulse():
+    b = _sandbox()
+    run_to(b, 1, 1)
+    ranger, d7 = row(b, "ranger"), row(b, "d7")
+    b.step({ranger: Orders(fighters=d7), d7: Orders()})
+    st = b.state
+    f = _fighters(b)
+    assert np.all(st.status[f] == Status.ACTIVE)
+    launched = of(b, "Launched", unit="ranger")
+    assert len(launched) == 9 and {e.impulse for e in launched} == {1}
+    assert np.all(st.target[f] == d7)
+    assert np.all(st.launched_at[f] == 1)
+    assert np.all(st.speed[f] == small_craft.MAX_SPEED)  # (J4.12) 15
+    # launched facing the D7 in the fighter's FA (six hexes up the column: direction A)
+    assert {e.facing for e in launched} == {"A"}
+
+
+def test_j4_34_no_fighter_order_before_impulse_1_nor_at_a_friendly_unit():
+    b = _sandbox()
+    ranger, d7 = row(b, "ranger"), row(b, "d7")
+    with pytest.raises(IllegalOrderError, match="B2.0"):
+        b.step({ranger: Orders(fighters=d7)})
+    b.step(_hold(b))
+    with pytest.raises(IllegalOrderError, match="J4.34 fighters are not sent at a friendly"):
+        b.step({ranger: Orders(fighters=ranger)})
+    with pytest.raises(IllegalOrderError, match="J4.34 this ship carries no fighters"):
+        b.step({d7: Orders(fighters=ranger)})
+
+
+def test_j4_34_second_order_retargets_fighters_in_flight_without_new_launches():
+    b = _sandbox(unit("d7b", "klingon-d7", "red", "2801", "E", 0))
+    run_to(b, 1, 1)
+    ranger, d7, d7b = row(b, "ranger"), row(b, "d7"), row(b, "d7b")
+    b.step({ranger: Orders(fighters=d7)})
+    b.step({ranger: Orders(fighters=d7b)})
+    assert len(of(b, "Launched", unit="ranger")) == 9
+    assert np.all(b.state.target[_fighters(b)] == d7b)
+
+
+# ---------------------------------------------------------------------- movement (J4.12)
+
+
+def test_j4_12_fighters_move_after_all_ships_and_before_seeking_weapons():
+    from sfb_env import impulse
+
+    drone = unit("drone", "drone", "red", "0410", "D", 32, "robot-drone", target="ranger")
+    fast = unit("fast", "fed-ca", "red", "1015", "A", 20)  # faster than the fighters
+    b = _sandbox(drone, fast)
+    run_to(b, 1, 1)
+    b.step({row(b, "ranger"): Orders(fighters=row(b, "d7"))})
+    f1 = b.unit_ids[_fighters(b)[0]]
+    imp = next(i for i in range(2, 33)
+               if impulse.moves_on(15, i, 32) and impulse.moves_on(20, i, 32))
+    run_to(b, 1, imp)
+    moved = [e.unit for e in of(b, "Moved", turn=1, impulse=imp)]
+    assert f1 in moved and "fast" in moved and "drone" in moved
+    assert moved.index("fast") < moved.index(f1) < moved.index("drone")
+
+
+def test_j4_12_turn_mode_2_at_speed_12_or_more_else_1():
+    b = _sandbox()
+    f = int(_fighters(b)[0])
+    assert [small_craft.turn_mode(s) for s in (8, 11, 12, 15)] == [1, 1, 2, 2]
+    from sfb_env.engine import movement
+
+    assert movement.turn_mode(b, f, 15) == 2 and movement.turn_mode(b, f, 8) == 1
+
+
+def test_pilot_is_deterministic_and_homes_on_its_target():
+    """(PROPOSAL, SCENARIOS §2.9) the pilot uses no dice: two battles with different seeds fly
+    their fighters alike while nothing random happens."""
+    paths = []
+    for seed in (1, 2):
+        b = _sandbox()
+        b.reset(seed)
+        run_to(b, 1, 1)
+        b.step({row(b, "ranger"): Orders(fighters=row(b, "d7"))})
+        run_to(b, 1, 12)
+        paths.append([(e.unit, e.dst) for e in b.events if e.kind == "Moved"])
+        f = int(_fighters(b)[0])
+        d7 = row(b, "d7")
+        st = b.state
+        dist = hexmap.distance_np(st.x[f], st.z[f], st.x[d7], st.z[d7])
+        assert dist <= 1
+    assert paths[0] == paths[1]
+
+
+# ---------------------------------------------------------------------- fire (J4.32, J4.47)
+
+
+def _launched(b, at: str = "d7") -> int:
+    """Launch the Ranger's fighters at ``at`` on impulse 1; return the first fighter row."""
+    run_to(b, 1, 1)
+    b.step({row(b, "ranger"): Orders(fighters=row(b, at))})
+    return int(_fighters(b)[0])
+
+
+def test_j4_32_no_fire_until_eight_impulses_after_launch():
+    b = _sandbox()
+    f = _launched(b)
+    gun = int(b.fighter_gun[f])
+    st = b.state
+    for now, expected in ((1 + 7, "J4.32"), (1 + 8, None)):
+        st.impulse = now
+        rule = small_craft.gun_blocker(b, gun)
+        assert (rule is None) if expected is None else rule.startswith(expected)
+    st.impulse = 8
+    assert weapon_ready_blocker(b, gun).startswith("J4.32")
+
+
+def test_j4_32_a_crippled_fighter_fires_one_shot_a_turn():
+    b = _sandbox()
+    f = _launched(b)
+    gun = int(b.fighter_gun[f])
+    st = b.state
+    st.impulse = 12
+    st.w_gatling_shots[gun, -1] = st.absolute_impulse - 1  # one shot this turn already
+    assert small_craft.gun_blocker(b, gun) is None  # healthy: four a turn (E2.151)
+    b.apply_damage(f, 0, 7)
+    assert small_craft.crippled(b, f)
+    rule = small_craft.gun_blocker(b, gun)
+    assert rule == "J4.32 a crippled fighter fires one phaser-3 shot a turn"
+
+
+def test_j4_12_j4_49_crippled_at_7_speed_8_destroyed_at_10():
+    b = _sandbox()
+    f = _launched(b)
+    st = b.state
+    b.apply_damage(f, 0, 6)
+    assert st.speed[f] == 15 and st.status[f] == Status.ACTIVE
+    b.apply_damage(f, 0, 1)
+    assert st.speed[f] == small_craft.CRIPPLED_SPEED and st.status[f] == Status.ACTIVE
+    b.apply_damage(f, 0, 3)
+    assert st.status[f] == Status.DESTROYED
+    assert of(b, "Destroyed", unit=b.unit_ids[f])
+
+
+def test_j4_47_phaser_1_range_3_die_6_scores_2_against_a_fighter():
+    """(J4.47 example) a Ph-1 at range 3 rolling 6 reads die 6 at range 4: 2 points, not 3."""
+    fed = unit("fed", "fed-ca", "red", "0213", "A", 0)
+    b = _sandbox(fed)
+    f = _launched(b, at="d7")
+    _place(b, f, "0210", "A")  # three hexes straight ahead of the Federation CA's FA phasers
+    b.state.impulse = 2
+    gun = weapon(b, "fed", "PH1-1")
+    assert fire_blockers(b, gun, [f]) == [None]
+    b.rng = Dice(6)
+    b.step({row(b, "fed"): Orders(fire={gun: f})})
+    shot = of(b, "Fired", weapon="fed.PH1-1")[0]
+    assert (shot.range, shot.die, shot.damage) == (3, 6, 2)
+    assert b.state.damage[f] == 2
+
+
+def test_j4_47_disruptor_range_3_die_4_misses_a_fighter():
+    b = _sandbox()
+    f = _launched(b)
+    _place(b, f, "0213", "D")  # three hexes from the D7 (0210, facing E ... put it in FA)
+    d7 = row(b, "d7")
+    _place(b, d7, "0210", "D")
+    b.state.impulse = 2
+    disr = weapon(b, "d7", "DISR-A")
+    assert fire_blockers(b, disr, [f]) == [None]
+    b.rng = Dice(4)
+    b.step({d7: Orders(fire={disr: f})})
+    shot = of(b, "Fired", weapon="d7.DISR-A")[0]
+    assert (shot.range, shot.die, shot.hit, shot.damage) == (3, 4, False, 0)
+
+
+def test_j4_47_a_fighter_cannot_be_fired_at_beyond_5_hexes_mask_agrees():
+    fed = unit("fed", "fed-ca", "red", "0213", "A", 0)
+    b = _sandbox(fed)
+    f = _launched(b)
+    gun = weapon(b, "fed", "PH1-1")
+    b.state.impulse = 2
+    _place(b, f, "0207", "A")  # range 6 ahead
+    assert fire_blockers(b, gun, [f])[0].startswith("J4.47")
+    assert not fire_mask(b, np.array([gun]))[0, f]
+    _place(b, f, "0208", "A")  # range 5
+    assert fire_blockers(b, gun, [f]) == [None]
+    assert fire_mask(b, np.array([gun]))[0, f]
+
+
+@pytest.mark.parametrize(("die", "points"), [(6, 3), (5, 6)])
+def test_j4_47_a_drone_hitting_a_fighter_scores_half_on_a_6(die, points):
+    b = _sandbox()
+    f = _launched(b)
+    st = b.state
+    _place(b, f, "0510", "A")
+    rack = weapon(b, "d7", "DRONE-1")
+    d = int(st.w_drone_rows[rack, 0])
+    st.status[d] = Status.ACTIVE
+    _place(b, d, "0510", "A")
+    st.prev_x[d], st.prev_z[d] = hexmap.label_to_axial("0511", b.scenario.parity)
+    st.target[d], st.launcher[d], st.launched_at[d] = f, row(b, "d7"), 1
+    b.rng = Dice(die)
+    from sfb_env.engine import seeking
+
+    seeking.resolve_impacts(b)
+    assert of(b, "SeekingHit")[0].warhead == points
+    assert st.damage[f] == points
+
+
+def test_the_fighters_fire_their_phaser_g_under_the_pilot_at_range_2():
+    b = make_battle(FULL, seed=3)
+    ranger, d7 = row(b, "tenacity"), row(b, "destruction")
+    run_to(b, 1, 1)
+    b.step({ranger: Orders(maneuver=Maneuver.STRAIGHT, fighters=d7),
+            d7: Orders(maneuver=Maneuver.STRAIGHT)})
+    while not of(b, "Fired") and b.state.turn == 1:
+        run_to(b, 1, b.state.impulse + 1)
+    shots = of(b, "Fired")
+    assert shots and all(s.unit.startswith("tenacity.fighter-") for s in shots)
+    assert all(s.range <= small_craft.PILOT_FIRE_RANGE for s in shots)
+    first = min(s.impulse for s in shots)
+    assert first >= 1 + small_craft.FIRST_SHOT_DELAY  # (J4.32)
+    assert b.state.launched_at[_fighters(b, "tenacity")[0]] != NEVER
+
+
+def test_a_fighter_order_value_that_is_not_a_unit_is_refused():
+    b = _sandbox()
+    run_to(b, 1, 1)
+    with pytest.raises(IllegalOrderError, match="no such target unit"):
+        b.step({row(b, "ranger"): Orders(fighters=999)})
+    with pytest.raises(IllegalOrderError, match="fighters"):
+        b.step({row(b, "ranger"): Orders(fighters=int(_fighters(b)[0]))})  # not in play
+
+
+
+def test_robot_carrier_launches_all_fighters_on_impulse_1_of_turn_1():
+    """(SCENARIOS §2.9 PROPOSAL) a robot Ranger sends all nine at the nearest enemy ship."""
+    units = [unit("ranger", "hydran-ranger", "blue", "0216", "B", 20, "robot-ship"),
+             unit("d7", "klingon-d7", "red", "2801", "E", 20)]
+    doc = scenario(units, rules={"damage": "standard_dac", "max_speed": 31})
+    doc["impulses_per_turn"] = 32
+    b = make_battle(doc, seed=0)
+    run_to(b, 1, 1)
+    assert not of(b, "Launched")
+    run_to(b, 1, 2)
+    launched = of(b, "Launched", unit="ranger")
+    assert len(launched) == 9 and {(e.turn, e.impulse, e.target) for e in launched} == {
+        (1, 1, "d7")}
+
+
+def test_g23_51_fighters_entering_an_esg_field_are_struck_as_shuttle_sized_units():
+    """Nine fighters flying into a Lyran Tiger's radius-2 field share its strength (G23.51,
+    G23.52 step 5: fighters rank with shuttles)."""
+    units = [unit("ranger", "hydran-ranger", "blue", "0816", "A", 0),
+             unit("tiger", "lyran-tiger", "red", "0810", "A", 0)]
+    doc = scenario(units, rules={"damage": "standard_dac", "max_speed": 31})
+    doc["impulses_per_turn"] = 32
+    b = make_battle(doc, seed=0)
+    ranger, tiger = row(b, "ranger"), row(b, "tiger")
+    run_to(b, 1, 1)
+    announce = Orders()
+    announce.esg[weapon(b, "tiger", "ESG-1")] = 3  # EsgOrder.ANNOUNCE_2: radius 2
+    b.step({ranger: Orders(fighters=tiger), tiger: announce})
+    run_to(b, 1, 12)
+    struck = of(b, "EsgStruck", unit="tiger")
+    released = of(b, "EsgReleased", unit="tiger")[0]
+    assert struck and all(e.target.startswith("ranger.fighter-") for e in struck)
+    assert sum(e.points for e in struck) == released.strength
+    assert int(b.state.damage[_fighters(b)].sum()) == released.strength
