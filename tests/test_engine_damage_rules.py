@@ -189,4 +189,5 @@ def test_standard_dac_boxes_only_filled_under_the_standard_rule():
     assert b.state.dac_boxes.sum() == 0
     b = duel("standard_dac", klingon="klingon-d7")
     assert b.state.dac_boxes[row(b, "k")].sum() > 0
-    assert b.state.dac_boxes[row(b, "f")].sum() > 0
+    # (SCENARIOS #12) a cadet ship among full-size ones keeps the cadet DAC: no 2d6 boxes
+    assert b.state.dac_boxes[row(b, "f")].sum() == 0

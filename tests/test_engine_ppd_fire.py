@@ -343,3 +343,21 @@ def test_e11_23_example_in_play_arming_again_while_the_last_train_pulses():
     run_to(b, 3, 32)
     _allocate(b, int(ArmOrder.ARM))
     assert b.fire_blockers(w, [k]) == [None]  # turn 4
+
+
+def test_e11_332_a_pulse_through_fallen_shields_is_one_standard_dac_volley():
+    doc = scenario([unit("i", "isc-star-cruiser", "blue", "0515", "A", 0),
+                    unit("k", "klingon-d7", "red", "0505", "B", 0)],
+                   rules={"damage": "standard_dac"})
+    b = make_battle(doc, seed=1)
+    k = row(b, "k")
+    run_to(b, 3, 1)
+    b.state.shields[k] = 0  # every shield down: the splash goes inside
+    step(b, i=dict(maneuver="-", fire={"PPD-A": "k"}), k="-")
+    for _ in range(3):
+        step(b, i="-", k="-")
+    scored = [e.damage for e in _pulses(b)]
+    hits = [e for e in of(b, "Damaged", unit="k")]
+    assert sum(scored) > 0 and len(hits) == sum(1 for d in scored if d)  # one volley a pulse
+    assert [e.internal for e in hits] == [d for d in scored if d]
+    assert all(e.boxes for e in hits)  # the 2d6 chart of D4.2 took boxes

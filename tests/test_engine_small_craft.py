@@ -54,7 +54,7 @@ def test_j4_0_ranger_gets_nine_fighter_rows_unused_until_launched():
     assert np.all(st.kind[f] == UnitKind.FIGHTER)
     assert np.all(st.status[f] == Status.UNUSED)
     assert np.all(st.side[f] == st.side[row(b, "ranger")])
-    guns = b.fighter_gun[f]
+    guns = b.craft_gun[f]
     assert [b.weapon_ids[g] for g in guns[:2]] == ["ranger.fighter-1.PHG", "ranger.fighter-2.PHG"]
     assert np.all(st.w_owner[guns] == f)
     assert not len(small_craft.fighters_of(b, row(b, "d7")))  # the D7 carries none
@@ -160,7 +160,7 @@ def _launched(b, at: str = "d7") -> int:
 def test_j4_32_no_fire_until_eight_impulses_after_launch():
     b = _sandbox()
     f = _launched(b)
-    gun = int(b.fighter_gun[f])
+    gun = int(b.craft_gun[f])
     st = b.state
     for now, expected in ((1 + 7, "J4.32"), (1 + 8, None)):
         st.impulse = now
@@ -173,7 +173,7 @@ def test_j4_32_no_fire_until_eight_impulses_after_launch():
 def test_j4_32_a_crippled_fighter_fires_one_shot_a_turn():
     b = _sandbox()
     f = _launched(b)
-    gun = int(b.fighter_gun[f])
+    gun = int(b.craft_gun[f])
     st = b.state
     st.impulse = 12
     st.w_gatling_shots[gun, -1] = st.absolute_impulse - 1  # one shot this turn already
@@ -322,3 +322,111 @@ def test_g23_51_fighters_entering_an_esg_field_are_struck_as_shuttle_sized_units
     assert struck and all(e.target.startswith("ranger.fighter-") for e in struck)
     assert sum(e.points for e in struck) == released.strength
     assert int(b.state.damage[_fighters(b)].sum()) == released.strength
+
+
+# ---------------------------------------------------------------------- administrative shuttles
+
+
+def _shuttle_sandbox(*extra):
+    return _sandbox(*extra, admin_shuttles=True)
+
+
+def test_j1_admin_shuttles_get_rows_only_under_the_rule():
+    """(J1.0, CTH-DATA §9.2 SHTL boxes; the Ranger: 9 fighters + 1 admin shuttle, §8.7)"""
+    assert not len(small_craft.shuttles_of(_sandbox(), 0))
+    b = _shuttle_sandbox(unit("fed", "fed-ca", "red", "1010", "A", 0))
+    counts = {uid: len(small_craft.shuttles_of(b, row(b, uid))) for uid in ("ranger", "d7", "fed")}
+    assert counts == {"ranger": 1, "d7": 2, "fed": 4}
+    s = small_craft.shuttles_of(b, row(b, "d7"))
+    assert np.all(b.state.kind[s] == UnitKind.SHUTTLE)
+    assert np.all(b.state.status[s] == Status.UNUSED)
+    assert [b.weapon_ids[g] for g in b.craft_gun[s]] == ["d7.shuttle-1.PH3", "d7.shuttle-2.PH3"]
+
+
+def test_j1_one_shuttle_launch_per_bay_every_2_impulses_at_speed_6():
+    b = _shuttle_sandbox()
+    run_to(b, 1, 1)
+    ranger, d7 = row(b, "ranger"), row(b, "d7")
+    b.step({d7: Orders(shuttles=ranger)})
+    s1, s2 = small_craft.shuttles_of(b, d7)
+    st = b.state
+    assert st.status[s1] == Status.ACTIVE and st.status[s2] == Status.UNUSED
+    assert st.speed[s1] == 6 and st.target[s1] == ranger
+    with pytest.raises(IllegalOrderError, match="J1.0 one shuttle launch per bay per 2"):
+        b.step({d7: Orders(shuttles=ranger)})
+    assert small_craft.order_blockers(b, d7, [ranger], UnitKind.SHUTTLE)[0] is not None
+    b.step({})
+    b.step({d7: Orders(shuttles=ranger)})
+    assert st.status[s2] == Status.ACTIVE and st.launched_at[s2] == 3
+
+
+def test_j1_shuttle_phaser_3_not_within_a_quarter_turn_of_launch_then_once_a_turn():
+    b = _shuttle_sandbox()
+    run_to(b, 1, 1)
+    ranger, d7 = row(b, "ranger"), row(b, "d7")
+    b.step({d7: Orders(shuttles=ranger)})
+    s = int(small_craft.shuttles_of(b, d7)[0])
+    gun = int(b.craft_gun[s])
+    st = b.state
+    st.impulse = 1 + 7  # a quarter turn of 32 impulses is 8 (E1.5)
+    assert weapon_ready_blocker(b, gun).startswith("J1.0 a shuttle may not fire within")
+    st.impulse = 1 + 8
+    assert weapon_ready_blocker(b, gun) is None
+    st.w_fired_turn[gun] = st.turn
+    assert weapon_ready_blocker(b, gun).startswith("E1.5")
+
+
+def test_j1_shuttle_crippled_at_3_speed_3_destroyed_at_6():
+    b = _shuttle_sandbox()
+    run_to(b, 1, 1)
+    b.step({row(b, "d7"): Orders(shuttles=row(b, "ranger"))})
+    s = int(small_craft.shuttles_of(b, row(b, "d7"))[0])
+    st = b.state
+    b.apply_damage(s, 0, 2)
+    assert st.speed[s] == 6
+    b.apply_damage(s, 0, 1)
+    assert st.speed[s] == 3 and st.status[s] == Status.ACTIVE
+    b.apply_damage(s, 0, 3)
+    assert st.status[s] == Status.DESTROYED
+
+
+def test_j1_35_shuttle_not_fired_at_beyond_5_and_no_fighter_die_shift():
+    """A Ph-1 at range 3 rolling 6 scores the chart's 3 against a shuttle (J4.47's +1 is for
+    fighters only); at range 6 the shuttle cannot be fired at (J1.35)."""
+    fed = unit("fed", "fed-ca", "red", "0213", "A", 0)
+    b = _shuttle_sandbox(fed)
+    run_to(b, 1, 1)
+    ranger = row(b, "ranger")
+    b.step({ranger: Orders(shuttles=row(b, "d7"))})
+    s = int(small_craft.shuttles_of(b, ranger)[0])
+    gun = weapon(b, "fed", "PH1-1")
+    _place(b, s, "0207", "A")
+    assert fire_blockers(b, gun, [s])[0].startswith("J1.35")
+    assert not fire_mask(b, np.array([gun]))[0, s]
+    _place(b, s, "0210", "A")
+    b.rng = Dice(6)
+    b.step({row(b, "fed"): Orders(fire={gun: s})})
+    shot = of(b, "Fired", weapon="fed.PH1-1")[0]
+    assert (shot.range, shot.die, shot.damage) == (3, 6, 3)
+
+
+def test_j4_51_a_fighter_fires_at_a_shuttle_in_its_hex_regardless_of_facing():
+    """The shuttle entered the fighter's hex from directly behind it (D3.42: the arc is judged
+    from the previous positions): out of the FA-only gun's arc, yet open by close-combat
+    maneuvering; the D7 arriving the same way stays out of arc (J4.51 is only for shuttles)."""
+    b = _shuttle_sandbox()
+    run_to(b, 1, 1)
+    ranger, d7 = row(b, "ranger"), row(b, "d7")
+    b.step({ranger: Orders(fighters=d7), d7: Orders(shuttles=ranger)})
+    f = int(_fighters(b)[0])
+    s = int(small_craft.shuttles_of(b, d7)[0])
+    st = b.state
+    st.impulse = 12  # more than 8 impulses after the launch (J4.32)
+    for u, before in ((f, "1010"), (s, "1011"), (d7, "1011")):
+        _place(b, u, "1010", "A")
+        st.prev_x[u], st.prev_z[u] = hexmap.label_to_axial(before, b.scenario.parity)
+    gun = int(b.craft_gun[f])
+    blockers = fire_blockers(b, gun, [s, d7])
+    assert blockers[0] is None
+    assert blockers[1].startswith("D2.1")
+    assert list(fire_mask(b, np.array([gun]))[0, [s, d7]]) == [True, False]

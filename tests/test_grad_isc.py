@@ -26,12 +26,27 @@ from sfb_env.env.observation import PPD_SIZE
 ENEMIES = {"klingon": "klingon-cadet", "federation": "fed-cadet", "kzinti": "kzinti-cadet",
            "orion": "orion-cadet", "hydran": "hydran-cadet", "lyran": "lyran-cadet"}
 GRAD = [f"grad-isc-vs-{race}" for race in ENEMIES]
+FULL = "grad-isc-full-vs-klingon"
 ALL = GRAD + ["grad-lyran-vs-hydran"]
 ISC = "isc-cadet"
 
 
 def test_a_graduate_isc_duel_against_every_cadet_race_and_lyran_vs_hydran():
-    assert set(ALL) <= set(sfb_env.list_scenarios())  # so test_env_api runs on each
+    assert set(ALL + [FULL]) <= set(sfb_env.list_scenarios())  # so test_env_api runs on each
+
+
+def test_gt_full_layout_lawgiver_0216_b_against_d7_2801_e():
+    sc = load_scenario(FULL)
+    full = load_scenario("grad-hydran-full-vs-klingon")
+    assert (sc.impulses_per_turn, sc.map_name, sc.turn_limit, sc.victory) == (
+        full.impulses_per_turn, full.map_name, full.turn_limit, full.victory)
+    assert sc.rules["damage"] == "standard_dac" and sc.rules["max_speed"] == 31
+    lawgiver, d7 = sc.units
+    assert (lawgiver.unit_class, lawgiver.hex, d7.unit_class, d7.hex) == (
+        "isc-star-cruiser", "0216", "klingon-d7", "2801")
+    env = sfb_env.parallel_env(FULL)
+    fire = [c["weapon_type"] for c in env.action_components("lawgiver") if c["kind"] == "fire"]
+    assert fire == ["ppd"] + ["ph-1"] * 8
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -78,7 +93,7 @@ def test_uniform_spaces_pad_the_ppd_component_for_the_other_ship():
     assert reasons["ppd[0]"] == {1: "uniform_spaces padding: no PPD in this position"}
 
 
-@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("name", ALL + [FULL])
 def test_random_masked_play_5_seeds_without_error(name):
     env = sfb_env.parallel_env(name, illegal_action="raise")
     rng = np.random.default_rng(0)
@@ -88,7 +103,7 @@ def test_random_masked_play_5_seeds_without_error(name):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("name", ALL + [FULL])
 def test_random_masked_play_100_seeds_without_error(name):
     env = sfb_env.parallel_env(name, illegal_action="raise")
     rng = np.random.default_rng(1)

@@ -164,23 +164,28 @@ class Battle:
                     w["plasma_rows"].append(len(rows))
                     rows.append(dict(side=rows[owner]["side"], x=0, z=0, facing=0, speed=0,
                                      target=None, kind=UnitKind.PLASMA, unused=True))
-        # (J4.0) every fighter a carrier's sheet lists: a unit row and its phaser-G
+        # (J4.0, J1.0) every fighter a carrier's sheet lists and, under rules.admin_shuttles,
+        # every administrative shuttle: a unit row and its one weapon (engine.small_craft)
         for owner in range(len(sc.units)):
-            for k in range(small_craft.fighter_rows(classes[owner])):
-                unit_ids.append(f"{unit_ids[owner]}.fighter-{k + 1}")
-                names.append(unit_ids[-1])
-                controllers.append(small_craft.CONTROLLER)
-                classes.append(None)
-                rows.append(dict(side=rows[owner]["side"], x=0, z=0, facing=0, speed=0,
-                                 target=None, kind=UnitKind.FIGHTER, unused=True, carrier=owner,
-                                 gun=len(weapons)))
-                weapons.append(dict(owner=len(rows) - 1, mount=small_craft.GUN,
-                                    type=WeaponType.PHG,
-                                    enabled=allowed is None or small_craft.GUN.type in allowed))
-                weapon_ids.append(f"{unit_ids[-1]}.{small_craft.GUN.id}")
-        self.fighter_carrier = np.array([r.get("carrier", -1) for r in rows], dtype=np.int64)
-        self.fighter_gun = np.array([r.get("gun", -1) for r in rows], dtype=np.int64)
-        self.has_fighters = bool(np.any(self.fighter_carrier >= 0))
+            for kind, count in ((UnitKind.FIGHTER, small_craft.fighter_rows(classes[owner])),
+                                (UnitKind.SHUTTLE,
+                                 small_craft.shuttle_rows(classes[owner], sc.rules))):
+                craft = small_craft.CRAFT[int(kind)]
+                for k in range(count):
+                    unit_ids.append(f"{unit_ids[owner]}.{craft.name}-{k + 1}")
+                    names.append(unit_ids[-1])
+                    controllers.append(craft.controller)
+                    classes.append(None)
+                    rows.append(dict(side=rows[owner]["side"], x=0, z=0, facing=0, speed=0,
+                                     target=None, kind=kind, unused=True, carrier=owner,
+                                     gun=len(weapons)))
+                    weapons.append(dict(owner=len(rows) - 1, mount=craft.gun,
+                                        type=WEAPON_KEYS[craft.gun.type],
+                                        enabled=allowed is None or craft.gun.type in allowed))
+                    weapon_ids.append(f"{unit_ids[-1]}.{craft.gun.id}")
+        self.craft_carrier = np.array([r.get("carrier", -1) for r in rows], dtype=np.int64)
+        self.craft_gun = np.array([r.get("gun", -1) for r in rows], dtype=np.int64)
+        self.has_fighters = bool(np.any(self.craft_carrier >= 0))  # any small craft
         self.unit_ids = unit_ids
         self.unit_index = {u: i for i, u in enumerate(unit_ids)}
         self.names = names
@@ -404,10 +409,13 @@ class Battle:
         with the rule (see ``esg_field.order_blockers``)."""
         return esg_field.order_blockers(self, generator)
 
-    def fighter_blockers(self, carrier: int, targets=None) -> list[str | None]:
-        """Per target, the rule forbidding ``carrier``'s fighter order (launch every fighter
-        aboard, send all at the target) now (None = allowed; ``small_craft.order_blockers``)."""
-        return small_craft.order_blockers(self, carrier, targets)
+    def fighter_blockers(self, carrier: int, targets=None,
+                         kind: int = UnitKind.FIGHTER) -> list[str | None]:
+        """Per target, the rule forbidding ``carrier``'s small-craft order now (None = allowed;
+        ``small_craft.order_blockers``): fighters (launch every one aboard, J4.34) or, with
+        ``kind=UnitKind.SHUTTLE``, administrative shuttles (launch one, J1.0); either way all
+        of that kind in flight are sent at the target."""
+        return small_craft.order_blockers(self, carrier, targets, int(kind))
 
     def esg_rows(self, unit: int) -> np.ndarray:
         """Weapon rows of the unit's expanding sphere generators in use (G23.11)."""
@@ -523,8 +531,8 @@ def _initial(battle: Battle) -> InitialState:
             from sfb_env.engine import plasma
 
             strength[u] = 2 * tables.plasma_warhead(plasma.plasma_kind(battle, u), 0)
-        elif battle.fighter_carrier[u] >= 0:
-            strength[u] = small_craft.DESTROYED_AT  # (J4.49)
+        elif battle.craft_carrier[u] >= 0:  # (J4.49, J1.0) fighters 10, shuttles 6
+            strength[u] = small_craft.CRAFT[int(st.kind[u])].destroyed_at
         elif ship is None:
             strength[u] = battle.scenario.rules["drone_strength"]  # (FD1.54)
     return InitialState(st.shields.copy(), internal, strength)

@@ -105,7 +105,7 @@ def apply_damage(battle: Battle, unit: int, shield: int, points: int) -> None:
 
         plasma.take_damage(battle, unit, points)
         return
-    if kind == UnitKind.FIGHTER:  # (J4.12, J4.49) no shields: crippled at 7, destroyed at 10
+    if kind in (UnitKind.FIGHTER, UnitKind.SHUTTLE):  # (J4.49, J1.0) no shields
         from sfb_env.engine import small_craft
 
         small_craft.take_damage(battle, unit, points)

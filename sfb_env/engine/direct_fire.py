@@ -14,6 +14,9 @@ from the weapon arrays on each question:
   unfired charge is released at the end of the turn (E7.23). It fires once a turn; a beam that
   fired on turn t cools on t+1 (E7.22) and is armed again on t+2. Without the Chief Engineer
   nothing pays its energy, so it never fires.
+* PPD (E11): readiness is ``ppd_fire.ready_blocker`` (armed with two pulses or more, not
+  pulsing); range 4..40 (E11.312, E11.52); never at a cloaked ship (E11.472). Its shots do not
+  come here: ``procedure`` hands them to ``ppd_fire.fire_step``, before other direct fire.
 * phaser-G: one order fires one shot; at most four a turn and four in any quarter turn, across
   the turn break (E2.151), counted from its last four shots (``w_gatling_shots``). It is
   exempt from the once-a-turn and quarter-turn rate of other weapons (E1.5).
@@ -84,7 +87,7 @@ def weapon_ready_blocker(battle: Battle, w: int) -> str | None:
     cloaked = cloak.fire_blocker(battle, int(st.w_owner[w]))  # (G13)
     if cloaked is not None:
         return cloaked
-    if st.kind[st.w_owner[w]] == K_FIGHTER:  # (J4.32) launch delay, crippled: one shot
+    if battle.craft_gun[st.w_owner[w]] == w:  # (J4.32, J1.0) launch delay, crippled rate
         grounded = small_craft.gun_blocker(battle, w)
         if grounded is not None:
             return grounded
@@ -181,6 +184,7 @@ def fire_blockers(battle: Battle, w: int, targets: np.ndarray | None = None) -> 
     if ready is not None:
         return [ready] * len(targets)
     rng, in_arc = geometry(battle, w, targets)
+    in_arc = in_arc | small_craft.close_combat(battle, w, targets, rng)  # (J4.51)
     owner = st.w_owner[w]
     inactive = st.status[targets] != _ACTIVE
     friendly = st.side[targets] == st.side[owner]
@@ -189,7 +193,7 @@ def fire_blockers(battle: Battle, w: int, targets: np.ndarray | None = None) -> 
     short = rng < st.w_min_range[w]
     effective = cloak.effective_range(battle, targets, rng)  # (G13) 2 x true + 5 if cloaked
     long = effective > st.w_max_range[w]
-    far_fighter = (st.kind[targets] == K_FIGHTER) & (rng > MAX_FIGHTER_TARGET_RANGE)  # (J4.47)
+    far_fighter = (battle.craft_carrier[targets] >= 0) & (rng > MAX_FIGHTER_TARGET_RANGE)
     out: list[str | None] = [None] * len(targets)
     for i in np.flatnonzero(inactive | friendly | plasma | ppd_cloaked | short | long | ~in_arc
                             | far_fighter):
@@ -242,6 +246,7 @@ def fire_mask(battle: Battle, weapons: np.ndarray) -> np.ndarray:
         if weapon_ready_blocker(battle, w) is not None:
             continue
         rng, in_arc = geometry(battle, w, all_units)
+        in_arc = in_arc | small_craft.close_combat(battle, w, all_units, rng)  # (J4.51)
         mask[i] = (
             (st.status == Status.ACTIVE)
             & (st.side != st.side[st.w_owner[w]])
@@ -253,7 +258,7 @@ def fire_mask(battle: Battle, weapons: np.ndarray) -> np.ndarray:
             mask[i] &= st.kind != K_PLASMA  # (FP1.6) only phasers at plasma
         if int(st.w_type[w]) == _PPD:
             mask[i] &= ~st.cloaked  # (E11.472)
-        mask[i] &= ~((st.kind == K_FIGHTER) & (rng > MAX_FIGHTER_TARGET_RANGE))  # (J4.47)
+        mask[i] &= ~((battle.craft_carrier >= 0) & (rng > MAX_FIGHTER_TARGET_RANGE))  # J4.47
     return mask
 
 

@@ -99,9 +99,10 @@ DAC, ``engine.damage``). Scenario-10 rules on the standard form, each a scenario
 * ``reserve_power`` (H7.0-H7.3, ``engine.reserve_power``): a phaser whose capacitor holds too
   little fires on battery power (ceil of its draw, H7.2; once a turn all the same, H7.3, by
   E1.5), and, PROPOSAL (no decision point between the roll and the marking), when a volley
-  would go past a struck shield that is up, the owner discharges charged batteries into it as
-  specific reinforcement, as many as the points that would go past (H7.2). Damage control
-  never takes reserve power (D9.2).
+  strikes a shield that is up with more points than its reinforcement stops, the owner always
+  discharges charged batteries into it as specific reinforcement, one per point left, as
+  many as are charged (H7.2; the H7.3 example). Damage control never takes reserve power
+  (D9.2).
 """
 
 from __future__ import annotations
@@ -864,9 +865,9 @@ def apply_shield(battle: Battle, unit: int, shield: int, points: int) -> tuple[i
                                        tuple(int(v) for v in st.reinf_specific[unit]))
     result = reinforcement.absorb_volley(shields, held, shield, points)
     charged = _charged(battle, unit)
-    if (battle.scenario.rules["reserve_power"] and result.internal and charged
-            and shields[shield - 1] > 0):
-        need = min(result.internal, charged)
+    left = result.shield + result.internal  # past the reinforcement: boxes, then internal
+    if battle.scenario.rules["reserve_power"] and left and charged and shields[shield - 1] > 0:
+        need = min(left, charged)
         now = reserve_power.ReserveTurn(
             reserve_power.Batteries(int(st.boxes[unit, Box.BATTERY]), charged))
         now, result = reserve_power.reinforce_and_absorb(now, shields, held, shield, points, need)

@@ -118,6 +118,7 @@ from sfb_env.engine.types import (
     K_FREIGHTER,
     K_PLASMA,
     K_SHIP,
+    K_SHUTTLE,
     K_TARGET_DRONE,
     NEVER,
     EsgOrder,
@@ -134,7 +135,7 @@ _CONTACT_NAMES = {Entry.ENTERS: "enters", Entry.ENTERS_FROM_INSIDE: "from_inside
                   Entry.JUMPS: "jumps"}
 _SIZES = {K_DRONE: ContactSize.DRONE, K_TARGET_DRONE: ContactSize.DRONE,
           K_FREIGHTER: ContactSize.FREIGHTER, K_SHIP: ContactSize.SHIP,
-          K_FIGHTER: ContactSize.SHUTTLE}  # (G23.52 step 5) fighters rank with shuttles
+          K_FIGHTER: ContactSize.SHUTTLE, K_SHUTTLE: ContactSize.SHUTTLE}  # (G23.52 step 5)
 
 
 # ---------------------------------------------------------------------- state <-> resolver
@@ -494,10 +495,10 @@ def _needed(battle: Battle, u: int, shield: int) -> int:
     kind = int(st.kind[u])
     if kind in (K_DRONE, K_TARGET_DRONE):
         return max(0, int(battle.scenario.rules["drone_strength"]) - int(st.damage[u]))
-    if kind == K_FIGHTER:  # (J4.49) destroyed at 10 points
-        from sfb_env.engine.small_craft import DESTROYED_AT
+    if kind in (K_FIGHTER, K_SHUTTLE):  # (J4.49, J1.0) destroyed at 10 / 6 points
+        from sfb_env.engine.small_craft import CRAFT
 
-        return max(0, DESTROYED_AT - int(st.damage[u]))
+        return max(0, CRAFT[kind].destroyed_at - int(st.damage[u]))
     ship = battle.ship_classes[u]
     if ship is not None and ship.freighter is not None:
         return int(st.shields[u, 0]) + max(0, ship.freighter.destroyed_at - int(st.internal[u]))

@@ -24,6 +24,7 @@ from sfb_env.engine.types import (
     K_DRONE,
     K_FIGHTER,
     K_PLASMA,
+    K_SHUTTLE,
     K_TARGET_DRONE,
     SIDESLIPS,
     TACTICAL_MANEUVERS,
@@ -70,6 +71,8 @@ def turn_mode(battle: Battle, unit: int, speed: int | None = None) -> int:
     s = int(st.speed[unit]) if speed is None else speed
     if kind == K_FIGHTER:
         return 2 if s >= 12 else 1  # (J4.12) Stinger fighters (engine.small_craft)
+    if kind == K_SHUTTLE:
+        return 1  # (J1.0, CTH-DATA §8.6) administrative shuttles
     return tables.turn_mode(chart, max(s, 1))
 
 

@@ -21,7 +21,10 @@ per weapon row, fixed at build time) and rebuilds them on each question.
   (E11.31, E11.331), scores by true range (E11.52), keeps its lock in the myopic zone
   (E11.521); its damage is its own volley (E11.332), split by shield (E11.351 along a hex side,
   E11.352 splash) through ``damage.apply_split_volley``; drones take the centre element only
-  (E11.353). All pulses of the impulse are judged on the positions and state at the start of
+  (E11.353). Each pulse is logged as a ``Fired`` event of weapon type "ppd" (``die``: the
+  2d6, 0 when none was rolled; ``hit``: the lock held; ``shield``: the facing shield, 0 along a
+  hex side or on a shieldless unit); a train ended early logs ``PpdTrainEnded``. All pulses of
+  the impulse are judged on the positions and state at the start of
   the step and applied after, so they are simultaneous with each other (E1).
 * **Breaking events** (E11.54) checked before each pulse: target out of arc or beyond 40
   (E11.541), target destroyed (E11.542), PPD destroyed (E11.544). PROPOSALS where the book is
@@ -31,6 +34,10 @@ per weapon row, fixed at build time) and rebuilds them on each question.
   (E11.475). Everything else the engine has (speed and direction changes, range changes
   within 40) does not break the lock (E11.58, E11.52). Fire control, capture, planets,
   tractors and docking (E11.545, E11.546, E11.549, E11.56) are not in the engine.
+* Cadet form: ``arm[h]`` ARM pays the full 4 of an arming turn (E11.21), so a charge is 8 and
+  four pulses; the 2-3 point underload, the top-up with reserve power (E11.24, E11.25) and the
+  robot ship's every-other-turn PPD schedule (SCENARIOS §2.5) are not wired (the resolver has
+  the underload and top-up rules).
 * General reinforcement (E11.39) is not in the engine (no scenario uses reinforcement); the
   resolver's ``absorb_general_reinforcement`` holds the rule.
 """
@@ -65,7 +72,6 @@ _PPD = int(WeaponType.PPD)
 CHIEF_FIRST_TURN = 3  # PROPOSAL (module docstring): 8 points over turns 1-2, armed on turn 3
 CHIEF_REARM_TURNS = 2  # PROPOSAL: fired on turn t, armed again on turn t + 2
 ARM_ENERGY = 4  # (E11.21) an ``arm[h]`` ARM pays the full 4 of an arming turn
-MAX_RANGE = 40  # (E11.52) the chart's last column; ``tables.ppd_chart().max_range``
 
 
 def init_state(battle: Battle) -> None:

@@ -135,7 +135,7 @@ def _move_ships(battle: Battle, orders: dict[int, Orders]) -> None:
     """(C1.3) Move Ships: slower units first; equal speeds simultaneously on written orders."""
     st = battle.state
     st.prev_x[:], st.prev_z[:], st.prev_facing[:] = st.x, st.z, st.facing  # (D3.42)
-    moving = movement.movers(battle, SHIP_KINDS)
+    moving = movement.movers(battle, (*SHIP_KINDS, UnitKind.SHUTTLE))  # (J1.0) with the ships
     plan = {}
     for u in moving:  # orders are fixed before anyone moves (secret, simultaneous)
         order = orders.get(int(u))

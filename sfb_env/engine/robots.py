@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import direct_fire, robot_ship, seeking
+from sfb_env.engine import direct_fire, robot_ship, seeking, small_craft
 from sfb_env.engine.types import ACTIVE, K_DRONE, K_SHIP, Maneuver
 
 if TYPE_CHECKING:
@@ -29,6 +29,8 @@ def maneuver(battle: Battle, unit: int) -> Maneuver:
         return _freighter_maneuver(battle, unit)
     if controller == robot_ship.CONTROLLER:  # (SCENARIOS §2.5)
         return robot_ship.maneuver(battle, unit)
+    if controller == small_craft.SHUTTLE_CONTROLLER:  # (J1.0) the shuttle's built-in pilot
+        return small_craft.pilot_maneuver(battle, unit)
     return Maneuver.STRAIGHT  # target drones (SCENARIOS §2.2) and idle units fly straight
 
 

@@ -25,7 +25,9 @@ Rules applied here:
   phaser-G uses the phaser-3 table, E2.152, so only the count changes);
 * being fired at (J4.47): not beyond 5 hexes, +1 to every die (``engine.fighters``; applied in
   ``direct_fire``); a drone hit on a natural 6 scores half its warhead (``seeking``);
-* damage (J4.12, J4.49): crippled at 7 points (speed at once cut to 8), destroyed at 10.
+* damage (J4.12, J4.49): crippled at 7 points (speed at once cut to 8), destroyed at 10;
+* close-combat maneuvering against shuttles (J4.51): a fighter fires at any other shuttle or
+  fighter in its hex regardless of facing (``close_combat``, in ``direct_fire``'s arc test).
 
 Administrative shuttles (J1.0-J2.2 as summarised in CTH-DATA §8.6; the rules text of J1 is not
 in the project's rules files, so only J1.35 and J1.6 carry their own numbers): speed 6 (the
@@ -48,9 +50,9 @@ the same pilot; an agent's ship launches them with its ``shuttles`` order, a rob
 (PROPOSAL).
 
 Not modelled (documented gaps): landing and repair aboard (J1.6, J4.48), tactical maneuvers
-(J4.11), close-combat maneuvering (J4.5x), a shuttle's speed announcement (J1: always 6),
-suicide, scientific and transport missions (J2), and the loss of craft aboard on "shuttle"
-damage hits.
+(J4.11), close-combat maneuvering against ships (J4.52-J4.523), a shuttle's speed announcement
+(J1: always 6), suicide, scientific and transport missions (J2), the loss of craft aboard on
+"shuttle" damage hits, and the PPD's use of J4.47 (``engine.ppd_fire`` rolls its own dice).
 """
 
 from __future__ import annotations
@@ -201,10 +203,7 @@ def carrier_blocker(battle: Battle, carrier: int, kind: int = K_FIGHTER) -> str 
     if kind == K_SHUTTLE:
         last = int(st.launched_at[rows].max())
         if last != NEVER and st.absolute_impulse - last < SHUTTLE_LAUNCH_GAP:
-            if not np.any(st.status[rows] == ACTIVE):
-                return ("J1.0 one shuttle launch per bay per 2 consecutive impulses "
-                        "(CTH-DATA §8.6)")
-            return None  # the order only retargets the shuttles in flight
+            return "J1.0 one shuttle launch per bay per 2 consecutive impulses (CTH-DATA §8.6)"
     return cloak.fire_blocker(battle, carrier)  # (G13) a cloaked ship launches nothing
 
 
@@ -317,9 +316,9 @@ def move_fighters(battle: Battle) -> None:
 
 
 def pilot_maneuver(battle: Battle, fighter: int) -> Maneuver:
-    """The pilot's move (PROPOSAL, SCENARIOS §2.9 and §2.3): stay in the target's hex, else
-    straight unless a turn the turn mode allows enters a strictly closer hex (the closer turn,
-    ties to the left); no target: straight."""
+    """The pilot's move for a fighter or shuttle (PROPOSAL, SCENARIOS §2.9 and §2.3): stay in
+    the target's hex, else straight unless a turn the turn mode allows enters a strictly closer
+    hex (the closer turn, ties to the left); no target: straight."""
     st = battle.state
     t = _current_target(battle, fighter)
     if t is None:
@@ -330,7 +329,7 @@ def pilot_maneuver(battle: Battle, fighter: int) -> Maneuver:
     dirs = np.array([f, (f - 1) % 6, (f + 1) % 6])
     nx, nz = hexmap.neighbor_np(x, z, dirs)
     straight, left, right = (int(v) for v in hexmap.distance_np(nx, nz, st.x[t], st.z[t]))
-    if st.straight[fighter] < movement.turn_mode(battle, fighter):  # (C3.2, J4.12)
+    if st.straight[fighter] < movement.turn_mode(battle, fighter):  # (C3.2, J4.12, J1.0)
         return Maneuver.STRAIGHT
     if left < straight and left <= right:
         return Maneuver.TURN_LEFT
@@ -365,14 +364,21 @@ def _nearest(battle: Battle, unit: int, kinds: tuple[int, ...]) -> int | None:
 
 
 def gun_blocker(battle: Battle, w: int) -> str | None:
-    """Why a fighter's gun ``w`` cannot fire now, or None: eight impulses after launch (J4.32),
-    one shot a turn while crippled (J4.32); the phaser-G limits are ``direct_fire``'s."""
+    """Why a small craft's gun ``w`` cannot fire now, or None. A fighter: eight impulses after
+    launch (J4.32), one shot a turn while crippled (J4.32); the phaser-G limits are
+    ``direct_fire``'s. A shuttle: not within a quarter turn of its launch (J1.0, CTH-DATA §8.6);
+    once a turn and a quarter turn after its last shot are E1.5's."""
     from sfb_env.engine.direct_fire import gatling
     from sfb_env.engine.phaser_g import shots_this_turn
 
     st = battle.state
     f = int(st.w_owner[w])
     launched = int(st.launched_at[f])
+    if st.kind[f] == K_SHUTTLE:
+        if launched == NEVER or st.absolute_impulse - launched < battle.quarter_turn:
+            return (f"J1.0 a shuttle may not fire within a quarter turn ({battle.quarter_turn} "
+                    "impulses) of its launch (CTH-DATA §8.6)")
+        return None
     if launched == NEVER or st.absolute_impulse - launched < FIRST_SHOT_DELAY:
         return (f"J4.32 a fighter may not fire until {FIRST_SHOT_DELAY} impulses after its "
                 "launch")
@@ -381,11 +387,22 @@ def gun_blocker(battle: Battle, w: int) -> str | None:
     return None
 
 
+def close_combat(battle: Battle, w: int, targets: np.ndarray, rng: np.ndarray) -> np.ndarray:
+    """(J4.51) Close-combat maneuvering against shuttles: a fighter's gun ``w`` bears on any
+    other shuttle (fighters are shuttles too, J4.0) in its own hex, whatever its facing."""
+    st = battle.state
+    if st.kind[st.w_owner[w]] != K_FIGHTER:
+        return np.zeros(len(targets), dtype=bool)
+    return (battle.craft_carrier[targets] >= 0) & (rng == 0)
+
+
 def target_blocker(battle: Battle, target: int, rng: int) -> str | None:
-    """(J4.47) A fighter cannot be fired at beyond 5 hexes."""
-    if int(battle.state.kind[target]) == K_FIGHTER and rng > MAX_FIGHTER_TARGET_RANGE:
-        return (f"J4.47 a fighter cannot be fired at beyond {MAX_FIGHTER_TARGET_RANGE} hexes "
-                f"(range {rng})")
+    """(J4.47, J1.35) A fighter or shuttle cannot be fired at beyond 5 hexes."""
+    kind = int(battle.state.kind[target])
+    if kind in SMALL_CRAFT and rng > MAX_FIGHTER_TARGET_RANGE:
+        rule = "J4.47" if kind == K_FIGHTER else "J1.35"
+        return (f"{rule} a {CRAFT[kind].name} cannot be fired at beyond "
+                f"{MAX_FIGHTER_TARGET_RANGE} hexes (range {rng})")
     return None
 
 
@@ -396,8 +413,8 @@ def fire_orders(battle: Battle) -> list[tuple[int, int]]:
 
     st = battle.state
     shots: list[tuple[int, int]] = []
-    for f in np.flatnonzero((st.status == ACTIVE) & (st.kind == K_FIGHTER)):
-        w = int(battle.fighter_gun[f])
+    for f in np.flatnonzero((st.status == ACTIVE) & (battle.craft_gun >= 0)):
+        w = int(battle.craft_gun[f])
         blockers = fire_blockers(battle, w)
         legal = np.array([b is None for b in blockers])
         if not legal.any():
@@ -416,16 +433,18 @@ def fire_orders(battle: Battle) -> list[tuple[int, int]]:
 # ---------------------------------------------------------------------- damage
 
 
-def take_damage(battle: Battle, fighter: int, points: int) -> None:
-    """(J4.12, J4.49) Points on a fighter (no shields): crippled at 7, its speed cut to 8 at
-    once (PROPOSAL: the book gives no moment; the admin shuttle's is "at once", J1); destroyed
-    at 10."""
+def take_damage(battle: Battle, craft: int, points: int) -> None:
+    """Points on a small craft (no shields). A fighter (J4.12, J4.49): crippled at 7, its speed
+    cut to 8 at once (PROPOSAL: the book gives no moment; the shuttle's is "at once"),
+    destroyed at 10. A shuttle (J1.0, CTH-DATA §8.6): crippled at 3 (speed at most 3 at once),
+    destroyed at 6."""
     st = battle.state
-    was_crippled = crippled(battle, fighter)
-    st.damage[fighter] += points
-    battle.log(ev.Damaged(st.turn, st.impulse, battle.unit_ids[fighter], 0, 0, points, ()))
-    if st.damage[fighter] >= DESTROYED_AT:
-        st.status[fighter] = Status.DESTROYED
-        battle.log(ev.Destroyed(st.turn, st.impulse, battle.unit_ids[fighter]))
-    elif not was_crippled and crippled(battle, fighter):
-        st.speed[fighter] = min(int(st.speed[fighter]), CRIPPLED_SPEED)
+    spec = CRAFT[int(st.kind[craft])]
+    was_crippled = crippled(battle, craft)
+    st.damage[craft] += points
+    battle.log(ev.Damaged(st.turn, st.impulse, battle.unit_ids[craft], 0, 0, points, ()))
+    if st.damage[craft] >= spec.destroyed_at:
+        st.status[craft] = Status.DESTROYED
+        battle.log(ev.Destroyed(st.turn, st.impulse, battle.unit_ids[craft]))
+    elif not was_crippled and crippled(battle, craft):
+        st.speed[craft] = min(int(st.speed[craft]), spec.crippled_speed)

@@ -16,8 +16,9 @@ to 1; fractions are remaining/initial):
   cos; the target's shield facing us one-hot (6); its shields #1..#6 fraction (6); damage
   fraction; whether it is a seeking weapon aimed at us; which of our six base arcs (RF R RR LR
   L LF) hold it (6).
-* **M threat slots** (``THREAT_SIZE`` each): seeking weapons aimed at us, nearest first:
-  present; range; bearing sin, cos; our shield it would strike one-hot (6).
+* **M threat slots** (``THREAT_SIZE`` each): seeking weapons aimed at us, nearest first, and
+  enemy fighters and shuttles sent at us (J4.0, J1.0; ``engine.small_craft``): present; range;
+  bearing sin, cos; our shield it would strike one-hot (6).
 * **ESG block** (``ESG_SIZE`` per expanding sphere generator, ships with an ESG only, so every
   other ship's vector is unchanged), in the order of the ``esg[g]`` action components: energy
   stored / capacity; announced (0/1); operating (0/1); radius / 3 (announced or operating,
@@ -59,6 +60,7 @@ _ACTIVE = int(Status.ACTIVE)
 _SHIP, _FREIGHTER = int(UnitKind.SHIP), int(UnitKind.FREIGHTER)
 _DRONE, _TARGET_DRONE = int(UnitKind.DRONE), int(UnitKind.TARGET_DRONE)
 _PLASMA = int(UnitKind.PLASMA)
+_FIGHTER, _SHUTTLE = int(UnitKind.FIGHTER), int(UnitKind.SHUTTLE)
 _BIT_COLUMNS = np.arange(6)
 _ANNOUNCED, _OPERATING = int(EsgPhase.ANNOUNCED), int(EsgPhase.ACTIVE)
 
@@ -277,7 +279,9 @@ def _threats(battle: Battle, u: int, threats: int) -> tuple[np.ndarray, np.ndarr
     """The threat slots (drones and plasma torpedoes aimed at ``u``) and their unit rows."""
     st = battle.state
     table = np.zeros((threats, THREAT_SIZE), dtype=np.float64)
-    incoming = np.flatnonzero((st.status == _ACTIVE) & ((st.kind == _DRONE) | (st.kind == _PLASMA))
+    incoming = np.flatnonzero((st.status == _ACTIVE) & ((st.kind == _DRONE) | (st.kind == _PLASMA)
+                                                        | (st.kind == _FIGHTER)
+                                                        | (st.kind == _SHUTTLE))
                               & (st.target == u))
     if not len(incoming) or not threats:
         return table, incoming[:0]
