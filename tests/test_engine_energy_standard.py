@@ -1,6 +1,6 @@
 """The standard Energy Allocation Form (``energy: standard``, B3.0 standard, CTH-DATA §7.1-§7.6)
-and the scenario-10 energy rules in play: shield reinforcement (D3.34), damage control (D9.2)
-and reserve power (H7), with the worked examples of D3.343, D9.2 and H7.3."""
+and the scenario-10 rules in play: shield reinforcement (D3.34), damage control (D9.2), reserve
+power (H7), with the worked examples of D3.343, D9.2 and H7.3, and Klingon mutiny (G6)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from engine_helpers import of, row, run_to, scenario, unit, weapon
+from engine_helpers import Dice, of, row, run_to, scenario, unit, weapon
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sfb_env
 from sfb_env.data.ships import load_ship
-from sfb_env.engine import IllegalOrderError, Orders, energy, make_battle
+from sfb_env.engine import IllegalOrderError, Orders, dac, energy, make_battle, mutiny, victory
 from sfb_env.engine.types import Box
 
 R10 = {"reinforcement": True, "damage_control": True, "reserve_power": True}
@@ -284,3 +284,55 @@ def test_r10_energy_components_masks_and_engine_agree_both_ways(name, seed, step
         with pytest.raises(IllegalOrderError) as err:
             b.validate({layout.unit: orders})
         assert err.value.rule == reasons[names[i]][v]
+
+
+# ----------------------------------------------------------------------------- mutiny (G6)
+
+
+def klingon_without_security(seed: int = 0):
+    b = make_battle("cth-10", seed=seed)
+    k = row(b, "destruction")
+    b.state.dac_boxes[k, dac.DacBox.SECURITY] = 0
+    return b, k
+
+
+def test_g6_2_last_security_station_rolls_at_once_then_at_each_end_of_turn():
+    b, k = klingon_without_security()
+    b.rng = Dice(2)  # no mutiny
+    b.apply_damage(k, 1, 1)  # the volley that took the last station: a die at once
+    assert b.state.mutiny[k] == mutiny.ROLLING
+    assert [(e.die, e.result) for e in of(b, "Mutiny")] == [(2, "no mutiny")]
+    b.rng = Dice(1, 3)  # end of turn: a mutiny, put down (1-3)
+    mutiny.end_of_turn(b)
+    assert b.state.mutiny[k] == mutiny.PUT_DOWN
+    b.rng = Dice()  # (G6.24) put down: no roll on later turns
+    mutiny.end_of_turn(b)
+    assert len(of(b, "Mutiny")) == 2
+
+
+def test_g6_33_successful_mutiny_captures_the_only_klingon_ship_and_ends_the_scenario():
+    b, k = klingon_without_security()
+    b.state.mutiny[k] = mutiny.ROLLING
+    b.rng = Dice(1, 4)
+    mutiny.end_of_turn(b)
+    assert b.state.mutiny[k] == mutiny.CAPTURED and b.state.status[k] != 0
+    assert of(b, "Mutiny", result="captured")
+    outcome, _ = victory.evaluate(b, False)
+    assert outcome["klingon"]["result"] == "loss" and outcome["federation"]["result"] == "win"
+
+
+def test_g6_23_all_control_spaces_destroyed_shift_both_dice():
+    b, k = klingon_without_security()
+    for box in mutiny.CONTROL_SPACES:
+        b.state.dac_boxes[k, box] = 0
+    b.state.mutiny[k] = mutiny.ROLLING
+    b.rng = Dice(2, 3)  # 2 - 1 = 1: a mutiny; 3 + 1 = 4: successful
+    mutiny.end_of_turn(b)
+    assert b.state.mutiny[k] == mutiny.CAPTURED
+
+
+def test_g6_mutiny_needs_the_standard_dac():
+    doc = scenario([unit("k", "klingon-d7", "red", "1010", "A")],
+                   rules={"damage": "cadet_dac", "mutiny": True})
+    with pytest.raises(sfb_env.engine.ScenarioError, match="rules.mutiny"):
+        make_battle(doc)

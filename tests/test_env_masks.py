@@ -99,6 +99,15 @@ def test_b3_energy_components_masks_and_engine_agree_both_ways(seed, steps, pick
     _engine_refuses_masked_choice(ENERGY_DUEL, seed, steps, pick)
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.sampled_from([0, 1, 2, 31, 32, 33, 64]),
+       pick=st.integers(0, 10_000))
+def test_b3_standard_form_and_r10_components_masks_and_engine_agree_both_ways(seed, steps, pick):
+    """cth-10 (standard form, reinforcement D3.34, damage control D9.2, reserve power H7) at and
+    between its Energy Allocation points (impulses 0, 32)."""
+    _engine_refuses_masked_choice("cth-10", seed, steps, pick)
+
+
 def _engine_refuses_masked_choice(scenario, seed, steps, pick):
     env = _env(scenario)
     rng = np.random.default_rng(seed)

@@ -1,6 +1,6 @@
-"""Graduate duels with the Hydran Cadet Cruiser (SCENARIOS.md §4, PROPOSAL layout of the cadet
-duels): set-up, random masked play, masks and engine agreeing on the fusion beams (E7) and the
-phaser-G (E2.15), and the ``hydran-doctrine`` captain.
+"""Graduate duels with the Hydran Cadet Cruiser (SCENARIOS.md §4, gt-cadet layout: 16 impulses,
+the cadet Energy Allocation Form): set-up, random masked play, masks and engine agreeing on the
+fusion beams (E7) and the phaser-G (E2.15), and the ``hydran-doctrine`` captain.
 
 PettingZoo's ``parallel_api_test`` and ``parallel_seed_test`` run on these scenarios in
 ``test_env_api.py`` (parametrised over every listed scenario), and the both-ways mask test of
@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from engine_helpers import random_masked_game
+from engine_helpers import Dice, of, random_masked_game, row, run_to, scenario, unit, weapon
 
 import agents
 import sfb_env
 from agents import bench
 from agents.doctrine import doctrine_for_weapons
 from sfb_env import hexmap
+from sfb_env.engine import Orders, make_battle
 from sfb_env.engine.scenario import load_scenario
-from sfb_env.engine.types import WeaponType
+from sfb_env.engine.types import ArmOrder, WeaponType
 
 ENEMIES = {"klingon": "klingon-cadet", "federation": "fed-cadet", "kzinti": "kzinti-cadet",
            "orion": "orion-cadet"}
@@ -35,18 +36,21 @@ def test_a_graduate_hydran_duel_against_every_cadet_race():
 @pytest.mark.parametrize("name", GRAD)
 def test_grad_duel_setup_copies_the_cadet_duels(name):
     sc = load_scenario(name)
-    duel = load_scenario("duel-klingon-vs-federation")
+    duel = load_scenario("duel-gorn-vs-klingon")  # SCENARIOS §4 gt-cadet
     assert (sc.impulses_per_turn, sc.map_name, sc.turn_limit) == (
         duel.impulses_per_turn, duel.map_name, duel.turn_limit)
-    assert dict(sc.rules) == dict(duel.rules)  # Chief Engineer, speed choice, interim damage
+    assert dict(sc.rules) == dict(duel.rules)  # R1-R6: cadet energy, cadet DAC
     assert sc.victory == duel.victory
     a, b = sc.units
     assert (a.unit_class, b.unit_class) == (HYDRAN, ENEMIES[name.rsplit("-", 1)[1]])
     assert a.controller == b.controller == "agent"
     assert (a.hex, a.facing, b.hex, b.facing) == tuple(
         getattr(u, f) for u in duel.units for f in ("hex", "facing"))
-    for me, other in ((a, b), (b, a)):  # bow to bow (D2.1)
-        assert all(hexmap.in_arc(me.hex, me.facing, other.hex, arc) for arc in ("LF", "RF"))
+    assert hexmap.distance(a.hex, b.hex) == 28  # (D1.4) 0216 to 2801 across the A+B map
+    for me, other in ((a, b), (b, a)):  # each off the other's left bow, in its FA (D2.1, D2.2)
+        arcs = {arc for arc in hexmap.BASE_ARCS if hexmap.in_arc(me.hex, me.facing, other.hex, arc)}
+        assert arcs == {"LF"} and hexmap.in_arc(me.hex, me.facing, other.hex, "FA")
+        assert hexmap.shields_hit(me.hex, me.facing, other.hex) == (1,)  # (D3.4) #1 toward it
 
 
 @pytest.mark.parametrize("name", GRAD)
@@ -76,13 +80,17 @@ def test_random_masked_play_100_seeds_without_error(name):
 
 
 def test_e7_e2_15_fusion_and_phaser_g_masks_are_the_engine_verdicts():
-    """At every decision point of random games, each Hydran fire value is open exactly when the
-    engine's predicate allows it, every closed one carries the engine's rule, and the engine
-    refuses it with that rule; cooling (E7.22) and once a turn (E1.5) come up in every duel,
-    the fourth phaser-G shot (E2.151) in some (the aft Ph-G bears less often)."""
+    """At every decision point of doctrine-captain games (the ships 28 hexes apart at the start
+    meet; random ships mostly leave the map on turn 1) in which the Hydran fires its fusion
+    beams at random open targets half the time and its phaser-G whenever it may, each Hydran
+    fire value is open exactly when the engine's predicate allows it, every closed one carries
+    the engine's rule, and the engine refuses it with that rule; cooling (E7.22) and once a
+    turn (E1.5) come up in every duel, the fourth phaser-G shot (E2.151) in some (the aft Ph-G
+    bears less often)."""
     seen_anywhere: set[str] = set()
-    for name in GRAD:
-        seen = _mask_agreement(name, {"E7.22 the", "E1.5 the", "E2.151 4"})
+    for name in GRAD[::-1]:  # the Orion duel shows the fourth Ph-G shot soonest
+        wanted = {"E7.22 the", "E1.5 the"} | ({"E2.151 4"} - seen_anywhere)
+        seen = _mask_agreement(name, wanted)
         assert {"E7.22 the", "E1.5 the"} <= seen, name
         seen_anywhere |= seen
     assert "E2.151 4" in seen_anywhere
@@ -124,10 +132,60 @@ def _mask_agreement(name: str, wanted: set[str]) -> set[str]:
 
     rng = np.random.default_rng(2)
     for seed in range(8):  # until each limit has come up
-        random_masked_game(env, seed, rng, check)
+        _hydran_game(env, seed, rng, check)
         if wanted <= seen:
             break
     return seen
+
+
+def _hydran_game(env, seed: int, rng: np.random.Generator, check) -> None:
+    """One game of the ``doctrine`` captains (each allocates its energy on the cadet form, B3.0,
+    so the beams are armed, E7.21), the Hydran's fusion orders replaced by a random open value
+    half the time, its phaser-G firing at a random open target whenever it may;
+    ``check(env, obs)`` at every decision point."""
+    captains = {a: agents.get("doctrine") for a in env.possible_agents}
+    for a, captain in captains.items():
+        captain.bind(env, a)
+        captain.reset(seed)
+    obs, _ = env.reset(seed=seed)
+    while env.agents:
+        check(env, obs)
+        actions = {}
+        for a in env.agents:
+            space = env.action_space(a)
+            actions[a] = captains[a].act(obs[a], space)
+            if a != HYDRAN:
+                continue
+            layout = env._layouts[a]
+            parts = space.split_mask(obs[a]["action_mask"])
+            for i, w in enumerate(layout.weapons):
+                if int(env.battle.state.w_type[w]) not in (WeaponType.FUSION, WeaponType.PHG):
+                    continue
+                c = len(layout.racks) + i
+                open_ = np.flatnonzero(parts[c][1:]) + 1
+                phg = int(env.battle.state.w_type[w]) == WeaponType.PHG  # all four shots
+                if len(open_) and (phg or rng.random() < 0.5):
+                    actions[a][c] = int(rng.choice(open_))
+        obs, *_ = env.step(actions)
+
+
+def test_e7_22_beam_armed_and_fired_on_the_last_impulse_cools_and_its_arming_lapses():
+    """Energy Allocation for turn 2 is ordered on the last impulse of turn 1; a beam ordered
+    armed (E7.21) that fires in that same impulse cools on turn 2 (E7.22): the ARM lapses
+    unpaid and the beam is neither armed nor fireable on turn 2."""
+    doc = scenario([unit("a", HYDRAN, "blue", "0505", "A"),
+                    unit("b", "klingon-cadet", "red", "0503", "D")], rules={"energy": "cadet"})
+    doc["impulses_per_turn"] = 16
+    b = make_battle(doc, seed=0)
+    beam, a, e = weapon(b, "a", "FUS-A"), row(b, "a"), row(b, "b")
+    run_to(b, 1, 16)
+    assert b.fire_blockers(beam, [e])[0] is None  # armed by the standing allocation
+    b.rng = Dice(1)
+    b.step({a: Orders(arm={beam: int(ArmOrder.ARM)}, fire={beam: e})})
+    assert of(b, "Fired", turn=1, impulse=16, weapon="a.FUS-A")
+    assert not b.state.w_armed[beam]
+    assert not of(b, "WeaponArmed", turn=2, weapon="a.FUS-A")  # nothing paid for it
+    assert b.fire_blockers(beam, [e])[0] == "E7.22 the beam fired last turn and is cooling"
 
 
 # ------------------------------------------------------------------ hydran-doctrine

@@ -1,6 +1,7 @@
-"""Graduate duels with the ISC Cadet Cruiser (SCENARIOS.md §4, PROPOSAL layout of the cadet
-duels), and the Lyran-Hydran one: set-up, random masked play, the PPD's ``fire[w]`` and
-``ppd[p]`` masks agreeing both ways with the engine (E11), and the PPD observation block.
+"""Graduate duels with the ISC Cadet Cruiser (SCENARIOS.md §4, gt-cadet layout: 16 impulses,
+the cadet Energy Allocation Form), and the Lyran-Hydran one: set-up, random masked play, the
+PPD's ``fire[w]`` and ``ppd[p]`` masks agreeing both ways with the engine (E11), and the PPD
+observation block.
 
 PettingZoo's ``parallel_api_test`` and ``parallel_seed_test`` run on these scenarios in
 ``test_env_api.py`` (parametrised over every listed scenario), and the both-ways mask test of
@@ -52,10 +53,10 @@ def test_gt_full_layout_lawgiver_0216_b_against_d7_2801_e():
 @pytest.mark.parametrize("name", ALL)
 def test_grad_duel_setup_copies_the_cadet_duels(name):
     sc = load_scenario(name)
-    duel = load_scenario("duel-klingon-vs-federation")
+    duel = load_scenario("duel-gorn-vs-klingon")  # SCENARIOS §4 gt-cadet
     assert (sc.impulses_per_turn, sc.map_name, sc.turn_limit) == (
         duel.impulses_per_turn, duel.map_name, duel.turn_limit)
-    assert dict(sc.rules) == dict(duel.rules)  # Chief Engineer, speed choice, interim damage
+    assert dict(sc.rules) == dict(duel.rules)  # R1-R6: cadet energy, cadet DAC
     assert sc.victory == duel.victory
     a, b = sc.units
     mine, enemy = name.split("-")[1], name.rsplit("-", 1)[1]
@@ -63,8 +64,11 @@ def test_grad_duel_setup_copies_the_cadet_duels(name):
     assert a.controller == b.controller == "agent"
     assert (a.hex, a.facing, b.hex, b.facing) == tuple(
         getattr(u, f) for u in duel.units for f in ("hex", "facing"))
-    for me, other in ((a, b), (b, a)):  # bow to bow (D2.1)
-        assert all(hexmap.in_arc(me.hex, me.facing, other.hex, arc) for arc in ("LF", "RF"))
+    assert hexmap.distance(a.hex, b.hex) == 28  # (D1.4) 0216 to 2801 across the A+B map
+    for me, other in ((a, b), (b, a)):  # each off the other's left bow, in its FA (D2.1, D2.2)
+        arcs = {arc for arc in hexmap.BASE_ARCS if hexmap.in_arc(me.hex, me.facing, other.hex, arc)}
+        assert arcs == {"LF"} and hexmap.in_arc(me.hex, me.facing, other.hex, "FA")
+        assert hexmap.shields_hit(me.hex, me.facing, other.hex) == (1,)  # (D3.4) #1 toward it
 
 
 @pytest.mark.parametrize("name", GRAD)
@@ -115,16 +119,22 @@ def test_random_masked_play_100_seeds_without_error(name):
 
 
 def _ppd_game(env, seed: int, rng: np.random.Generator, check) -> None:
-    """Random masked play that fires an open PPD and drops an open lock half the time, so
-    pulse trains come up; ``check(env, obs)`` at every decision point."""
+    """A game of the ``doctrine`` captains (the ships start 28 hexes apart: random ones mostly
+    leave the map on turn 1, before a PPD is armed), the ISC's standing allocation on the
+    cadet form arming its PPD 4 + 4 over two turns (B3.0, E11.21); its PPD ``fire`` and
+    ``ppd[0]`` orders are replaced by a random open value half the time, so pulse trains and
+    drops come up; ``check(env, obs)`` at every decision point."""
+    captains = {a: agents.get("doctrine") for a in env.possible_agents}
+    for a, captain in captains.items():
+        captain.bind(env, a)
+        captain.reset(seed)
     obs, _ = env.reset(seed=seed)
     while env.agents:
         check(env, obs)
         actions = {}
         for a in env.agents:
             space = env.action_space(a)
-            space.seed(int(rng.integers(1 << 31)))
-            action = space.sample(mask=obs[a]["action_mask"])
+            action = captains[a].act(obs[a], space)
             if a == ISC:
                 layout = env._layouts[a]
                 parts = space.split_mask(obs[a]["action_mask"])
@@ -142,8 +152,8 @@ def _ppd_game(env, seed: int, rng: np.random.Generator, check) -> None:
 def test_e11_ppd_fire_and_drop_masks_are_the_engine_verdicts_both_ways():
     """At every decision point, each PPD ``fire`` value and each ``ppd[0]`` value is open exactly
     when the engine's predicate allows it, every closed one carries the engine's rule, and the
-    engine refuses it with that rule; the Chief Engineer's arming (E11.21), the running train
-    (E11.23) and the drop (E11.362) come up."""
+    engine refuses it with that rule; the arming paid on the cadet form (E11.21), the running
+    train (E11.23) and the drop (E11.362) come up."""
     seen: set[str] = set()
     opened = {"fire": 0, "drop": 0}
     for name in GRAD[:3]:
@@ -182,8 +192,10 @@ def test_e11_ppd_fire_and_drop_masks_are_the_engine_verdicts_both_ways():
                         _refused(env, layout, slots, c, 1, rule)
 
         rng = np.random.default_rng(3)
-        for seed in range(4):
+        for seed in range(4):  # a game in each duel, more until every case has come up
             _ppd_game(env, seed, rng, check)
+            if {"E11.21", "E11.23", "E11.362-drop"} <= seen and min(opened.values()):
+                break
     assert {"E11.21", "E11.23", "E11.362-drop"} <= seen
     assert opened["fire"] and opened["drop"]
 
@@ -211,7 +223,7 @@ def test_e11_ppd_observation_block_reports_armed_pulsing_locked():
         assert block[1] == float(st.ppd_target[w] >= 0)
         assert block[2] == float(st.ppd_locked[w])
         ready = weapon_ready_blocker(env.battle, w) is None  # (E11.21, E11.23)
-        assert block[0] == (1.0 if ready else 0.0)  # the Chief Engineer's full charge
+        assert block[0] == (1.0 if ready else 0.0)  # ARM pays the full 4 + 4 (E11.21, E11.25)
         seen.add(("armed", block[0]))
         if block[1]:
             seen.add(("pulsing", block[3]))
@@ -219,6 +231,8 @@ def test_e11_ppd_observation_block_reports_armed_pulsing_locked():
     rng = np.random.default_rng(5)
     for seed in range(4):
         _ppd_game(env, seed, rng, check)
+        if ("armed", 1.0) in seen and any(k == "pulsing" and 0 < v < 1 for k, v in seen):
+            break
     assert ("armed", 1.0) in seen  # a full four-pulse charge (E11.25)
     assert any(k == "pulsing" and 0 < v < 1 for k, v in seen)  # pulses left in a train
     other = env._layouts[env.possible_agents[1]]

@@ -24,7 +24,15 @@ from sfb_env.engine.esg import EsgPhase
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import Status
 from sfb_env.env.actions import IllegalActionError
-from sfb_env.env.observation import ESG_SIZE
+from sfb_env.env.observation import (
+    CLOCK_SIZE,
+    ENERGY_WEAPON_SIZE,
+    ESG_SIZE,
+    OWN_SIZE,
+    PLASMA_THREAT_SIZE,
+    SLOT_SIZE,
+    THREAT_SIZE,
+)
 from sfb_env.tables import esg_strength
 
 ENEMIES = {"klingon": "klingon-cadet", "federation": "fed-cadet", "kzinti": "kzinti-cadet",
@@ -300,7 +308,7 @@ def test_a_graduate_lyran_duel_against_every_cadet_race():
 @pytest.mark.parametrize("name", GRAD)
 def test_grad_lyran_setup_copies_the_cadet_duels(name):
     sc = load_scenario(name)
-    duel = load_scenario("duel-klingon-vs-federation")
+    duel = load_scenario("duel-gorn-vs-klingon")  # SCENARIOS §4 gt-cadet
     assert (sc.impulses_per_turn, sc.map_name, sc.turn_limit) == (
         duel.impulses_per_turn, duel.map_name, duel.turn_limit)
     assert dict(sc.rules) == dict(duel.rules)
@@ -311,6 +319,34 @@ def test_grad_lyran_setup_copies_the_cadet_duels(name):
         getattr(u, f) for u in duel.units for f in ("hex", "facing"))
 
 
+def test_g23_3_grad_duel_esg_timing_on_the_16_impulse_chart_and_cadet_form_recharge():
+    """In the gt-cadet duel (16 impulses, CTH-DATA §6): an announcement leads its release by 2
+    impulses (G23.31), the field lasts 16 (G23.32), the standing allocation tops the spent
+    generator up at the next Energy Allocation (G23.21, G23.22, B3.0), and no new release
+    before the second turn after activation, 16 impulses after the drop (G23.323)."""
+    b = make_battle("grad-lyran-vs-klingon", seed=0)
+    lyr, kli = row(b, LYRAN), row(b, "klingon-cadet")
+    b.step({lyr: Orders(speed=0), kli: Orders(speed=0)})  # impulse 0: both stop (B3.0)
+    g = weapon(b, LYRAN, "ESG-1")
+    b.step({lyr: Orders(esg={g: ANNOUNCE[1]}), kli: Orders()})
+    assert of(b, "EsgAnnounced", turn=1, impulse=1, release_turn=1, release_impulse=3)
+    run_to(b, 2, 3)
+    assert EsgPhase(int(b.state.esg_phase[g])) == EsgPhase.ACTIVE
+    assert of(b, "EsgCharged", turn=2, impulse=0, energy=CADET_ENERGY, stored=CADET_ENERGY)
+    _step_all(b)
+    assert of(b, "EsgDropped", turn=2, impulse=3, reason="expired")
+    while (b.state.turn, b.state.impulse) != (3, 1):  # release on turn 3 impulse 3 at once
+        assert b.esg_blockers(g)[ANNOUNCE[1]].startswith("G23.323")
+        _step_all(b)
+    assert ANNOUNCE[1] not in b.esg_blockers(g)
+
+
+def _step_all(b) -> None:
+    """One step, every agent straight where it moves (the standing allocation)."""
+    b.step({u: Orders(maneuver=Maneuver.NONE if Maneuver.STRAIGHT in b.maneuver_blockers(u)
+                      else Maneuver.STRAIGHT) for u in b.agent_units()})
+
+
 @pytest.mark.parametrize("name", GRAD)
 def test_only_the_lyran_gets_an_esg_component(name):
     env = sfb_env.parallel_env(name)
@@ -318,24 +354,32 @@ def test_only_the_lyran_gets_an_esg_component(name):
     esg = [c for c in comps if c["kind"] == "esg"]
     assert [c["weapon"] for c in esg] == [f"{LYRAN}.ESG-1"] and esg[0]["size"] == 7
     names = [c["name"] for c in comps]
-    assert names[-3:] == ["esg[0]", "maneuver", "speed"]
+    # the cadet form's energy components (B3.0) sit between the ESG and the maneuver; the
+    # generator is charged through its own ``arm[h]`` (G23.21)
+    assert names[names.index("esg[0]"):] == [
+        "esg[0]", "arm[0]", "arm[1]", "arm[2]", "capacitor", "recharge", "maneuver", "speed"]
+    arms = [c["weapon"] for c in comps if c["kind"] == "arm"]
+    assert arms == [f"{LYRAN}.DISR-A", f"{LYRAN}.DISR-B", f"{LYRAN}.ESG-1"]
     enemy = ENEMIES[name.rsplit("-", 1)[1]]
     race = enemy.split("-")[0].replace("fed", "federation")
-    # a cadet duel between two of the cadet races (not the Gorn and Romulan duels)
-    duel = next(n for n in sfb_env.list_scenarios()
-                if n.startswith("duel-") and race in n
-                and set(n[len("duel-"):].split("-vs-")) <= set(ENEMIES))
-    other = sfb_env.parallel_env(duel)
-    # the enemy's action and observation spaces are those of the cadet duels (checkpoints)
+    # the gt-cadet duel of the same enemy (SCENARIOS §4: 0216-B / 2801-E, 16 impulses, R1-R6)
+    other = sfb_env.parallel_env(f"duel-gorn-vs-{race}")
+    assert dict(other.battle.scenario.rules) == dict(env.battle.scenario.rules)
+    # the enemy's action space is that of the gt-cadet duels (checkpoints), its observation too
+    # but for the plasma threat block the Gorn's launchers add there (FP1.0)
     assert (env.action_space(enemy).nvec == other.action_space(enemy).nvec).all()
-    assert env.observation_space(enemy) == other.observation_space(enemy)
+    assert (env.observation_space(enemy)["observation"].shape[0]
+            == other.observation_space(enemy)["observation"].shape[0]
+            - other.threat_slots * PLASMA_THREAT_SIZE)
     lyran_obs = env.observation_space(LYRAN)["observation"].shape[0]
-    kli = sfb_env.parallel_env("duel-klingon-vs-federation")
+    kli = sfb_env.parallel_env("grad-lyran-vs-klingon")
+    kli_comps = kli.action_components("klingon-cadet")
     n_pos = sum(c["kind"] in ("launch", "fire") for c in comps)
-    n_kli = sum(c["kind"] in ("launch", "fire")
-                for c in kli.action_components("klingon-cadet"))
+    n_kli = sum(c["kind"] in ("launch", "fire") for c in kli_comps)
+    n_arm = len(arms) - sum(c["kind"] == "arm" for c in kli_comps)
+    assert n_arm == 1  # the ESG's charge: the Klingon arms two disruptors as the Lyran does
     assert lyran_obs == (kli.observation_space("klingon-cadet")["observation"].shape[0]
-                         + 3 * (n_pos - n_kli) + ESG_SIZE)
+                         + 3 * (n_pos - n_kli) + ESG_SIZE + ENERGY_WEAPON_SIZE * n_arm)
 
 
 def test_env_masks_the_esg_component_and_refuses_with_the_rule():
@@ -359,8 +403,21 @@ def test_env_masks_the_esg_component_and_refuses_with_the_rule():
     action[k] = ANNOUNCE[3]
     obs, *_ = env.step({**{a: env._layouts[a].noop(env.battle) for a in env.agents},
                         LYRAN: action})
-    view = obs[LYRAN]["observation"][-ESG_SIZE:]
+    assert env.battle.state.impulse == 2
+    view = _esg_block(env, obs[LYRAN]["observation"])
     assert view[1] == 1.0 and view[2] == 0.0 and view[3] == 1.0  # announced, radius 3
+    assert view[0] == 1.0  # (G23.23) charged with its 2 energy
+    # released on impulse 3: a lead of 2 on the 16-impulse chart (G23.31, CTH-DATA §6)
+    assert view[5] == pytest.approx(1 / 16)
+
+
+def _esg_block(env, vector: np.ndarray) -> np.ndarray:
+    """The Lyran's ESG block, at its documented offset (``env.observation``): after the own
+    ship, clock, target slots and threat slots; the energy block follows it (B3.0)."""
+    layout = env._layouts[LYRAN]
+    start = (OWN_SIZE + 3 * (len(layout.racks) + len(layout.weapons)) + CLOCK_SIZE
+             + env.target_slots * SLOT_SIZE + env.threat_slots * THREAT_SIZE)
+    return vector[start:start + ESG_SIZE]
 
 
 def test_uniform_spaces_pad_the_esg_component():
@@ -406,12 +463,18 @@ def test_lyran_captain_beats_random():
 
 
 def test_lyran_captain_announces_its_esg_within_the_mask():
+    """Against the Kzinti doctrine captain (on the gt-cadet layout a random ship mostly leaves
+    the map on turn 1, 28 hexes away), every order of the Lyran captain is within its mask, it
+    announces the ESG (G23.31) and recharges the spent generator on the cadet form (G23.21)."""
     env = sfb_env.parallel_env("grad-lyran-vs-kzinti")
     captain = DoctrineCaptain("lyran")
     captain.bind(env, LYRAN)
-    other = agents.RandomMaskedPolicy(1)
+    enemy = env.possible_agents[1]
+    other = agents.get("kzinti-doctrine")
+    other.bind(env, enemy)
     obs, _ = env.reset(seed=3)
     captain.reset(3)
+    other.reset(3)
     while env.agents:
         actions = {}
         for a in env.agents:
@@ -419,4 +482,7 @@ def test_lyran_captain_announces_its_esg_within_the_mask():
             actions[a] = policy.act(obs[a], env.action_space(a))
             bench.check_action("captain", a, env, actions[a], obs[a]["action_mask"])
         obs, *_ = env.step(actions)
-    assert [e for e in env.battle.events if e.kind == "EsgAnnounced"]
+    announced = [e for e in env.battle.events if e.kind == "EsgAnnounced"]
+    assert announced and of(env.battle, "EsgReleased")
+    spent = of(env.battle, "EsgDropped")[0]
+    assert [e for e in of(env.battle, "EsgCharged", energy=CADET_ENERGY) if e.turn > spent.turn]

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env import tables
-from sfb_env.engine import dac, energy, explosions
+from sfb_env.engine import dac, energy, explosions, mutiny
 from sfb_env.engine import events as ev
 from sfb_env.engine.types import ACTIVE, K_DRONE, K_TARGET_DRONE, Box, Status, UnitKind, WeaponType
 
@@ -194,6 +194,8 @@ def _internal_volley(battle: Battle, unit: int, shield: int, absorbed: int, inte
         destroyed or (rule == "interim" and _nothing_left(battle, unit))
     ):
         _destroy(battle, unit)
+    elif kind == UnitKind.SHIP and rule == "standard_dac" and battle.scenario.rules["mutiny"]:
+        mutiny.after_damage(battle, unit)  # (G6.2) the last security station just fell?
 
 
 def _freighter_thresholds(battle: Battle, unit: int) -> None:

@@ -65,7 +65,8 @@ full is dropped (partly paid where noted), its cost is added to ``st.energy_shor
 
 General costs are drawn from APR, then impulse, then warp (warp is kept for photons, which
 only warp can arm), then batteries. Orders are judged at the decision point: a weapon fired in
-the same impulse no longer holds a charge, so its HOLD lapses without cost.
+the same impulse no longer holds a charge, so its HOLD lapses without cost, and a fusion beam
+fired on the last impulse cools the next turn, so its ARM lapses without cost (E7.22).
 
 PROPOSALS (the book is silent): a capacitor with room for a fraction takes a whole point and the
 excess is lost (no fractional accounting, CTH-DATA §7.3); absent orders (``Orders.arm`` without
@@ -275,6 +276,7 @@ def init_state(battle: Battle) -> None:
     st.reinf_general = np.zeros(n, dtype=np.int64)
     st.reinf_specific = np.zeros((n, N_SHIELDS), dtype=np.int64)
     st.dc_repairs = np.zeros((n, N_SHIELDS), dtype=np.int64)
+    st.mutiny = np.zeros(n, dtype=np.int8)  # (G6) engine.mutiny
     st.w_arm_stage = np.zeros(m, dtype=np.int64)
     ruled = np.array([governed(battle, u) for u in range(n)], dtype=bool)
     if m:
@@ -716,6 +718,9 @@ def _allocate(battle: Battle, u: int, order: Orders) -> None:
                 tiers[2].append((w, ROLL_COST[kind], "roll"))
             # else: fired in the impulse that gave the order: the hold lapses (docstring)
         elif s < len(cycle):
+            if kind == int(WeaponType.FUSION) and not fusion.can_arm(
+                    fusion.FusionBeam(fired_turn=int(st.w_fired_turn[w]) or None), turn)[0]:
+                continue  # (E7.22) fired in the impulse that gave the order: the ARM lapses
             tiers[3 if s else 4].append((w, cycle[s], "arm"))
     for tier in (2, 3, 4):
         for w, cost, what in tiers[tier]:

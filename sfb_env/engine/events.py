@@ -338,6 +338,17 @@ class ReserveDischarged(Event):
 
 
 @dataclass(frozen=True)
+class Mutiny(Event):
+    """A Klingon mutiny roll (G6.2): ``die`` the occurrence die, ``second`` the success die (0 if
+    none), ``result`` "no mutiny", "put down" or "captured" (G6.24, G6.33)."""
+
+    unit: str
+    die: int
+    second: int
+    result: str
+
+
+@dataclass(frozen=True)
 class ShieldsRepaired(Event):
     """Damage control at the end of the turn (D9.2): ``repairs`` boxes restored on #1..#6."""
 

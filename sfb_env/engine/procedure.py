@@ -29,6 +29,7 @@ from sfb_env.engine import (
     energy,
     esg_field,
     movement,
+    mutiny,
     ppd_fire,
     robots,
     seeking,
@@ -123,6 +124,8 @@ def _speed_determination(battle: Battle, orders: dict[int, Orders]) -> None:
 def _end_of_turn(battle: Battle) -> None:
     st = battle.state
     energy.end_of_turn(battle)  # (D9.2) damage control repairs; (D3.341) reinforcement ends
+    if battle.scenario.rules["mutiny"]:
+        mutiny.end_of_turn(battle)  # (G6.2) the end-of-turn mutiny roll
     battle.log(ev.TurnEnded(st.turn, st.impulse))
     st.turn += 1
     st.impulse = 0

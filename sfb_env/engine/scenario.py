@@ -83,6 +83,8 @@ RULE_DEFAULTS: dict[str, Any] = {
     "damage_control": False,  # scenario 10 rules D9.2: the ``repair`` component (energy: standard)
     "reserve_power": False,  # scenario 10 rules H7: batteries fire phasers and reinforce the
     #   struck shield during the turn (energy: standard; engine.energy)
+    "mutiny": False,  # scenario 10 rules G6: Klingon security and mutiny (needs damage:
+    #   standard_dac, whose flag-bridge hits take security stations; engine.mutiny)
 }
 
 
@@ -284,6 +286,9 @@ def _check_rules(rules: dict[str, Any], source: str, ipt: int) -> None:
         if rules[key] and rules["energy"] != "standard":
             raise ScenarioError(source, f"rules.{key}", f"{key} ({rule}) is paid on the standard "
                                 f"Energy Allocation Form: needs energy: standard")
+    if rules["mutiny"] and rules["damage"] != "standard_dac":
+        raise ScenarioError(source, "rules.mutiny", "mutiny (G6.1) needs damage: standard_dac "
+                            "(its flag-bridge hits destroy the security stations)")
     allowed = rules["weapons_allowed"]
     if allowed is not None:
         if not isinstance(allowed, list) or not all(isinstance(w, str) for w in allowed):

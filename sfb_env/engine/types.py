@@ -178,6 +178,8 @@ class BattleState:
     #   boxes left this turn on shields #1..#6 (D3.342)
     dc_repairs: np.ndarray = field(default=None)  # (U, 6) int64 shield boxes damage control
     #   repairs at the end of this turn (D9.2)
+    mutiny: np.ndarray = field(default=None)  # (U,) int8 Klingon mutiny (G6, engine.mutiny):
+    #   0 quiet, 1 security gone (rolling), 2 put down, 3 captured
     # --- weapons -----------------------------------------------------------------------
     w_owner: np.ndarray = field(default=None)  # (W,) int64 owning unit
     w_type: np.ndarray = field(default=None)  # (W,) int64 WeaponType

@@ -265,6 +265,18 @@ def draw_plasma(canvas: Canvas, unit: int) -> None:
                   plasma.plasma_kind(canvas.battle, unit))
 
 
+@unit_drawer(UnitKind.FIGHTER)
+def draw_fighter(canvas: Canvas, unit: int) -> None:
+    """A Stinger-F fighter (J4.0): a small triangle in its side's colour, letter F."""
+    small_counter(canvas, unit, canvas.unit_colors[unit], "triangle", "F")
+
+
+@unit_drawer(UnitKind.SHUTTLE)
+def draw_shuttle(canvas: Canvas, unit: int) -> None:
+    """An administrative shuttle (J1.0): a small square in its side's colour, letter S."""
+    small_counter(canvas, unit, canvas.unit_colors[unit], "square", "S")
+
+
 def _generic_unit(canvas: Canvas, unit: int) -> None:
     """Fallback for unit kinds without a registered drawer."""
     small_counter(canvas, unit, canvas.unit_colors[unit], "triangle", "?")

@@ -1,0 +1,89 @@
+"""Klingon security and mutiny (G6.0; scenario-10 rule ``mutiny``, CTH-DATA §8.5).
+
+* G6.1 "flag bridge" hits of the standard DAC go to the Klingon security stations
+  (``engine.dac``: FlagBridge -> SECURITY); the rule therefore needs ``damage: standard_dac``.
+* G6.2 when the last security station is destroyed a die is rolled at once, then at the end
+  of that turn and of every later turn until a mutiny breaks out: 1 = mutiny. A second die:
+  1-3 put down (G6.24: no more rolls), 4-6 successful.
+* G6.23 all control spaces (bridge, auxiliary control, emergency bridge) destroyed before the
+  roll: -1 on the occurrence die (at least 1), +1 on the success die (at most 6).
+* G6.22 enemy boarding parties aboard: boarding parties are not modelled, so this modifier is 0.
+* G6.31-G6.33 a successful mutiny: no more rolls; the ship cannot move or fire and, as the only
+  Klingon ship, the scenario ends with it captured.
+
+PROPOSAL (the engine has no capture): a captured ship leaves play at once as lost (status
+DESTROYED, a ``Mutiny`` event with result "captured"), so ``victory`` scores it as a lost ship;
+with other Klingon ships present (G6.34, the enemy takes control) it leaves play the same way.
+``BattleState.mutiny`` per unit: 0 quiet, 1 security gone (rolling), 2 put down, 3 captured.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sfb_env.engine import dac
+from sfb_env.engine import events as ev
+from sfb_env.engine.types import ACTIVE, Status
+
+if TYPE_CHECKING:
+    from sfb_env.engine.battle import Battle
+
+QUIET, ROLLING, PUT_DOWN, CAPTURED = 0, 1, 2, 3
+CONTROL_SPACES = (dac.DacBox.BRIDGE, dac.DacBox.AUX_CONTROL, dac.DacBox.EMER_BRIDGE)  # (G6.23)
+
+
+def in_use(battle: Battle) -> bool:
+    """Whether the scenario uses Klingon mutiny (rules.mutiny)."""
+    return bool(battle.scenario.rules["mutiny"])
+
+
+def has_security(battle: Battle, unit: int) -> bool:
+    """A Klingon ship whose sheet has security stations (G6.1)."""
+    ship = battle.ship_classes[unit]
+    return ship is not None and ship.race == "klingon" and ship.systems.get("security", 0) > 0
+
+
+def modifier(battle: Battle, unit: int) -> int:
+    """G6.22 (no boarding parties: 0) + G6.23 (1 if every control space is destroyed)."""
+    boxes = battle.state.dac_boxes[unit]
+    return int(all(int(boxes[b]) == 0 for b in CONTROL_SPACES))
+
+
+def after_damage(battle: Battle, unit: int) -> None:
+    """(G6.2) Roll at once when the ship's last security station has just been destroyed."""
+    st = battle.state
+    if (st.status[unit] != ACTIVE or int(st.mutiny[unit]) != QUIET
+            or not has_security(battle, unit)
+            or int(st.dac_boxes[unit, dac.DacBox.SECURITY]) > 0):
+        return
+    st.mutiny[unit] = ROLLING
+    roll(battle, unit)
+
+
+def end_of_turn(battle: Battle) -> None:
+    """(G6.2) The end-of-turn roll of every ship without security stations still rolling."""
+    st = battle.state
+    for u in np.flatnonzero((st.mutiny == ROLLING) & (st.status == ACTIVE)):
+        roll(battle, int(u))
+
+
+def roll(battle: Battle, unit: int) -> None:
+    """One occurrence roll (G6.2, G6.23) and, on a mutiny, the success roll."""
+    st = battle.state
+    mod = modifier(battle, unit)
+    die = int(battle.rng.integers(1, 7))
+    uid = battle.unit_ids[unit]
+    if max(1, die - mod) != 1:
+        battle.log(ev.Mutiny(st.turn, st.impulse, uid, die, 0, "no mutiny"))
+        return
+    second = int(battle.rng.integers(1, 7))
+    if min(6, second + mod) <= 3:  # (G6.24) put down: no further rolls
+        st.mutiny[unit] = PUT_DOWN
+        battle.log(ev.Mutiny(st.turn, st.impulse, uid, die, second, "put down"))
+        return
+    st.mutiny[unit] = CAPTURED  # (G6.31-G6.33; module PROPOSAL)
+    st.speed[unit] = 0
+    st.status[unit] = Status.DESTROYED
+    battle.log(ev.Mutiny(st.turn, st.impulse, uid, die, second, "captured"))
