@@ -80,6 +80,8 @@ class GameResult:
     damage_taken: int
     impulses: int  # env steps
     turns: float  # impulses / impulses per turn
+    red_result: str = ""  # the first other side's own result: outcomes need not be zero-sum
+    #   (scenario 5: a side that disengages draws, the other wins a tactical victory)
 
 
 # ---------------------------------------------------------------------- planning
@@ -226,10 +228,15 @@ def play_game(spec: GameSpec) -> GameResult:
     return _score(spec, env, sides[0], impulses)
 
 
+_FLIP = {"win": "loss", "loss": "win", "draw": "draw"}
+
+
 def _score(spec: GameSpec, env: Any, blue: str, impulses: int) -> GameResult:
     battle = env.battle
     outcome = battle.outcome or {}
     mine = outcome.get(blue, {"result": "draw", "level": "unfinished"})
+    red = next((v for side, v in outcome.items() if side != blue), None)
+    red_result = red["result"] if red else _FLIP[mine["result"]]
     st = battle.state
     hulls = (st.kind == UnitKind.SHIP) | (st.kind == UnitKind.FREIGHTER)
     blue_rows = st.side == battle.side_index[blue]
@@ -238,7 +245,7 @@ def _score(spec: GameSpec, env: Any, blue: str, impulses: int) -> GameResult:
     ipt = battle.scenario.impulses_per_turn
     return GameResult(spec.index, spec.match, spec.scenario, spec.blue, spec.red, spec.seed,
                       mine["result"], mine["level"], battle.end_reason or "unfinished", dealt,
-                      taken, impulses, impulses / ipt)
+                      taken, impulses, impulses / ipt, red_result)
 
 
 def run_games(
@@ -361,6 +368,9 @@ class MatchStats:
     damage_taken: float
     impulses: float
     turns: float
+    red_wins: int = 0  # games the red side won by its own result (see GameResult.red_result)
+    red_win_rate: float = 0.0
+    red_win_ci: tuple[float, float] = (0.0, 0.0)
 
 
 def match_stats(matches: Sequence[Match], results: Iterable[GameResult]) -> list[MatchStats]:
@@ -373,6 +383,7 @@ def match_stats(matches: Sequence[Match], results: Iterable[GameResult]) -> list
         games = by_match[m]
         n = len(games)
         counts = {k: sum(g.result == k for g in games) for k in ("win", "draw", "loss")}
+        red_wins = sum((g.red_result or _FLIP[g.result]) == "win" for g in games)
 
         def mean(values: list[float]) -> float:
             return float(np.mean(values)) if values else 0.0
@@ -385,6 +396,7 @@ def match_stats(matches: Sequence[Match], results: Iterable[GameResult]) -> list
             counts["loss"] / n if n else 0.0, wilson(counts["loss"], n),
             mean([g.damage_dealt for g in games]), mean([g.damage_taken for g in games]),
             mean([g.impulses for g in games]), mean([g.turns for g in games]),
+            red_wins, red_wins / n if n else 0.0, wilson(red_wins, n),
         ))
     return out
 

@@ -21,17 +21,19 @@ def _rate(p: float, ci: tuple[float, float]) -> str:
 
 
 def markdown_table(stats: Sequence[MatchStats]) -> str:
-    """Per-match results from blue's side, 95% Wilson intervals in brackets."""
+    """Per-match results from blue's side, 95% Wilson intervals in brackets, and red's own
+    win rate (it differs from blue's loss rate where outcomes are not zero-sum)."""
     lines = [
         "| scenario | blue | red | games | W-D-L | win rate [95% CI] | draw rate [95% CI] "
-        "| loss rate [95% CI] | dealt | taken | turns |",
-        "|---|---|---|---:|---|---|---|---|---:|---:|---:|",
+        "| loss rate [95% CI] | red win rate [95% CI] | dealt | taken | turns |",
+        "|---|---|---|---:|---|---|---|---|---|---:|---:|---:|",
     ]
     for s in stats:
         lines.append(
             f"| {s.scenario} | {s.blue} | {s.red} | {s.games} | {s.wins}-{s.draws}-{s.losses} "
             f"| {_rate(s.win_rate, s.win_ci)} | {_rate(s.draw_rate, s.draw_ci)} "
-            f"| {_rate(s.loss_rate, s.loss_ci)} | {s.damage_dealt:.1f} | {s.damage_taken:.1f} "
+            f"| {_rate(s.loss_rate, s.loss_ci)} | {_rate(s.red_win_rate, s.red_win_ci)} "
+            f"| {s.damage_dealt:.1f} | {s.damage_taken:.1f} "
             f"| {s.turns:.2f} |"
         )
     return "\n".join(lines)

@@ -8,9 +8,12 @@ import numpy as np
 import pytest
 
 import agents
+import sfb_env
 from agents import bench
 from agents.base import register_policy
 from sfb_env.cli import main
+from sfb_env.engine import victory
+from sfb_env.engine.types import Status
 
 DUEL = "duel-klingon-vs-federation"
 
@@ -177,3 +180,35 @@ def test_plot_draws_a_match_won_or_lost_every_time(tmp_path, wins):
                              (n - wins) / n, bench.wilson(n - wins, n), 1.0, 1.0, 48.0, 6.0)
     plot([stats, stats], tmp_path / "winrates.png")
     assert (tmp_path / "winrates.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_red_win_rate_reads_reds_own_result_where_outcomes_are_not_zero_sum():
+    """Scenario 5 (victory ``encounter``): a side that disengages draws while the other wins a
+    tactical victory, so red's wins are not blue's losses."""
+    match = bench.Match("cth-05", "random", "federation-doctrine")
+
+    def game(i, result, red_result):
+        return bench.GameResult(i, 0, "cth-05", "random", "federation-doctrine", i, result,
+                                "disengaged", "", 0, 5, 20, 1.25, red_result)
+
+    games = [game(i, "draw", "win") for i in range(3)] + [game(3, "loss", "win"),
+                                                          game(4, "draw", "draw")]
+    (stats,) = bench.match_stats([match], games)
+    assert (stats.wins, stats.draws, stats.losses) == (0, 4, 1)
+    assert stats.red_wins == 4 and stats.red_win_rate == 0.8
+    assert stats.red_win_ci == bench.wilson(4, 5)
+    legacy = bench.GameResult(0, 0, DUEL, "a", "b", 0, "loss", "points", "", 1, 9, 48, 6.0)
+    (old,) = bench.match_stats([bench.Match(DUEL, "a", "b")], [legacy])
+    assert old.red_wins == 1  # without a recorded red result, zero-sum is assumed
+
+
+def test_bench_records_a_tactical_victory_for_the_side_that_stayed():
+    battle_env = sfb_env.parallel_env("cth-05")
+    spec = bench.GameSpec(0, 0, "cth-05", "random", "random", 0)
+    battle_env.reset(seed=0)
+    battle = battle_env.battle
+    st = battle.state
+    st.status[battle.unit_index["destruction"]] = Status.DISENGAGED
+    battle.outcome, battle.end_reason = victory.evaluate(battle, time_up=False)
+    result = bench._score(spec, battle_env, "klingon", 1)
+    assert (result.result, result.red_result) == ("draw", "win")

@@ -151,7 +151,8 @@ def evaluate_checkpoint(
     out = EvalResult()
     for game in results:
         blue = matches[game.match][1]
-        outcome = game.result if blue else flip.get(game.result, game.result)
+        outcome = game.result if blue else (game.red_result
+                                             or flip.get(game.result, game.result))
         out.count(outcome if outcome in flip else "loss", side="blue" if blue else "red")
         dealt, taken = (game.damage_dealt, game.damage_taken) if blue else (
             game.damage_taken, game.damage_dealt)
