@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The captains issue's acceptance benches: every doctrine captain against the random-masked
 # policy in each of its race's cadet duels (on both sides of the scenario), 200 seeded games
-# each, and the Klingon doctrine vs random play in cth-03 (Convoy Raid, freighters = robots).
+# each, the Klingon doctrine vs random play in cth-03 (Convoy Raid, freighters = robots), and
+# both captains of scenarios 5 (Encounter) and 6 (The Enemy Unseen) on either side.
 # Prints one markdown row per match; writes every bench's outputs under ${OUT:-out/doctrine}.
 # Blue rows with the captain on red read the captain's win rate in the loss column.
 set -euo pipefail
@@ -19,3 +20,9 @@ for path in configs/scenarios/duel-*.yaml; do
 done
 bench cth-03 --blue klingon-doctrine --out "$OUT/cth-03-klingon"
 bench cth-03 --blue random --out "$OUT/cth-03-random"
+# Scenarios 5 and 6 (victory "encounter"): a side that disengages draws and the other wins a
+# tactical victory, so read a red captain's record in the "red win rate" column.
+bench cth-05 --blue klingon-doctrine --red random --out "$OUT/cth-05-klingon"
+bench cth-05 --blue random --red federation-doctrine --out "$OUT/cth-05-federation"
+bench cth-06 --blue federation-doctrine --red random --out "$OUT/cth-06-federation"
+bench cth-06 --blue random --red romulan-doctrine --out "$OUT/cth-06-romulan"
