@@ -15,7 +15,7 @@ from engine_helpers import facing_of, hex_of, of, row, scenario, step, unit
 import sfb_env
 from sfb_env.engine import IllegalOrderError, Maneuver, Orders, make_battle
 from sfb_env.engine.movement import earns_tactical_maneuver
-from sfb_env.engine.types import Box
+from sfb_env.engine.types import MAX_WARP_TACTICAL, Box
 
 CA = "fed-ca"
 RULES = {"speed_choice": True, "tactical_maneuvers": True, "sideslip": True}
@@ -187,12 +187,20 @@ def test_c5_tactical_plot_is_refused_where_not_allowed():
 
 
 def test_c5_switches_off_keep_the_existing_action_layout():
+    """Scenarios without the C4/C5 switches keep the basic maneuver and speed components; those
+    with them (scenario 10's rules: cth-10, cth-12, cth-13) get the documented larger ones."""
+    checked = {False: 0, True: 0}
     for name in sfb_env.list_scenarios():
         env = sfb_env.parallel_env(name)
+        rules = env.battle.scenario.rules
+        tac = bool(rules["tactical_maneuvers"])
+        maneuvers = 8 if tac else 6 if rules["sideslip"] else 4
         for a in env.possible_agents:
             nvec = env.action_space(a).nvec
-            assert nvec[-2] == 4
-            assert nvec[-1] == env.battle.scenario.rules["max_speed"] + 1
+            assert nvec[-2] == maneuvers, name
+            assert nvec[-1] == rules["max_speed"] + 1 + (MAX_WARP_TACTICAL + 1) * tac, name
+        checked[tac] += 1
+    assert checked[False] and checked[True] >= 3
 
 
 # ---------------------------------------------------------------------- masks and engine

@@ -14,9 +14,10 @@ import pytest
 from engine_helpers import random_masked_game
 
 import sfb_env
-from sfb_env.engine import small_craft
+from sfb_env.engine import IllegalOrderError, small_craft
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import Status, UnitKind
+from sfb_env.env.actions import IllegalActionError
 
 FULL = "grad-hydran-full-vs-klingon"
 
@@ -57,3 +58,109 @@ def test_random_masked_play_100_seeds_without_error():
     rng = np.random.default_rng(1)
     for seed in range(100):
         assert random_masked_game(env, seed, rng) > 0
+
+
+# ---------------------------------------------------------------------- the fighters component
+
+
+def _component(env, agent: str, name: str) -> int:
+    return env._layouts[agent].component_names().index(name)
+
+
+def _slot_of(env, agent: str, uid: str) -> int:
+    return 1 + list(env._slots[agent]).index(env.battle.unit_index[uid])
+
+
+def test_only_ships_with_small_craft_get_the_fighters_and_shuttles_components():
+    env = sfb_env.parallel_env(FULL)
+    names = {a: env._layouts[a].component_names() for a in env.possible_agents}
+    assert "fighters" in names["tenacity"] and "shuttles" in names["tenacity"]
+    assert "fighters" not in names["destruction"] and "shuttles" in names["destruction"]
+    described = {c["name"]: c for c in env.action_components("tenacity")}
+    assert described["fighters"]["count"] == 9 and described["shuttles"]["count"] == 1
+    assert described["fighters"]["size"] == env.target_slots + 1
+    cadet = sfb_env.parallel_env("grad-hydran-vs-klingon")  # no fighters on the cadet sheets
+    assert all("fighters" not in env_names for env_names in
+               (cadet._layouts[a].component_names() for a in cadet.possible_agents))
+
+
+def test_j4_34_fighters_mask_closed_at_impulse_0_open_at_impulse_1_with_the_engine_rule():
+    env = sfb_env.parallel_env(FULL, illegal_action="raise")
+    obs, _ = env.reset(seed=0)
+    i = _component(env, "tenacity", "fighters")
+    part = env.action_space("tenacity").split_mask(obs["tenacity"]["action_mask"])[i]
+    assert part[0] == 1 and not part[1:].any()
+    assert env.mask_reasons("tenacity")["fighters"][1].startswith("B2.0")
+    obs, *_ = env.step({a: env._layouts[a].noop(env.battle) for a in env.agents})
+    k = _slot_of(env, "tenacity", "destruction")
+    part = env.action_space("tenacity").split_mask(obs["tenacity"]["action_mask"])[i]
+    assert part[k] == 1
+    action = env._layouts["tenacity"].noop(env.battle)
+    action[i] = k
+    env.step({"tenacity": action,
+              "destruction": env._layouts["destruction"].noop(env.battle)})
+    b = env.battle
+    launched = [e for e in b.events if e.kind == "Launched" and e.unit == "tenacity"]
+    assert len(launched) == 9 and {e.target for e in launched} == {"destruction"}
+
+
+def test_the_engine_refuses_a_masked_fighters_value_with_the_mask_reason():
+    env = sfb_env.parallel_env(FULL, illegal_action="raise")
+    env.reset(seed=0)
+    i = _component(env, "tenacity", "fighters")
+    action = env._layouts["tenacity"].noop(env.battle)
+    action[i] = 1  # impulse 0: no launch before the first impulse (B2.0)
+    with pytest.raises(IllegalActionError, match="B2.0"):
+        env.step({"tenacity": action,
+                  "destruction": env._layouts["destruction"].noop(env.battle)})
+
+
+def test_uniform_spaces_pad_the_small_craft_components():
+    env = sfb_env.parallel_env(FULL, uniform_spaces=True)
+    obs, _ = env.reset(seed=0)
+    assert env.action_space("tenacity") == env.action_space("destruction")
+    names = env._layouts["destruction"].component_names()
+    assert "fighters" in names
+    reasons = env.mask_reasons("destruction")["fighters"]
+    assert reasons and all("padding" in r for r in reasons.values())
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_small_craft_masks_and_engine_agree_both_ways(seed):
+    """At the decision points of a random masked game, every ``fighters`` / ``shuttles`` value
+    the mask opens is accepted by ``Battle.validate`` and every closed one (a unit in the slot)
+    is refused with the mask's rule (J4.34, J1.0)."""
+    env = sfb_env.parallel_env(FULL)
+    rng = np.random.default_rng(seed)
+    obs, _ = env.reset(seed=seed)
+    seen = {True: 0, False: 0}
+    while env.agents and env.battle.state.turn < 3:
+        for a in env.agents:
+            layout = env._layouts[a]
+            names = layout.component_names()
+            parts = env.action_space(a).split_mask(obs[a]["action_mask"])
+            reasons = env.mask_reasons(a)
+            for name in ("fighters", "shuttles"):
+                if name not in names:
+                    continue
+                i = names.index(name)
+                for v in range(1, len(parts[i])):
+                    if not parts[i][v] and "target slot" in reasons[name][v]:
+                        continue
+                    action = layout.noop(env.battle)
+                    action[i] = v
+                    orders = layout.to_orders(env.battle, action, env._slots[a])
+                    try:
+                        env.battle.validate({layout.unit: orders})
+                        rule = None
+                    except IllegalOrderError as err:
+                        rule = err.rule
+                    assert rule == (None if parts[i][v] else reasons[name][v])
+                    seen[bool(parts[i][v])] += 1
+        actions = {}
+        for a in env.agents:
+            space = env.action_space(a)
+            space.seed(int(rng.integers(1 << 31)))
+            actions[a] = space.sample(mask=obs[a]["action_mask"])
+        obs, *_ = env.step(actions)
+    assert seen[False] > 0

@@ -233,6 +233,9 @@ class Battle:
         st.previous_speed = st.speed.copy()
         st.cloaked = np.zeros(n, dtype=bool)  # (G13) nobody starts cloaked
         st.cloaked_before = np.zeros(n, dtype=bool)
+        st.locked_on = np.ones(n, dtype=bool)  # (D6) set each turn where rules.lock_on
+        st.cloak_paid = np.zeros(n, dtype=bool)  # (G13 standard rule)
+        st.cloak_announced_at = np.full(n, NEVER, dtype=np.int64)
         st.shields = np.zeros((n, 6), dtype=i64)
         st.shield_pool = np.zeros(n, dtype=bool)
         st.boxes = np.zeros((n, N_BOX), dtype=i64)

@@ -191,7 +191,7 @@ def fire_blockers(battle: Battle, w: int, targets: np.ndarray | None = None) -> 
     plasma = (st.kind[targets] == K_PLASMA) & (int(st.w_type[w]) not in _PHASERS)
     ppd_cloaked = st.cloaked[targets] & (int(st.w_type[w]) == _PPD)  # (E11.472)
     short = rng < st.w_min_range[w]
-    effective = cloak.effective_range(battle, targets, rng)  # (G13) 2 x true + 5 if cloaked
+    effective = cloak.effective_range(battle, targets, rng, owner)  # (G13, D6)
     long = effective > st.w_max_range[w]
     far_fighter = (battle.craft_carrier[targets] >= 0) & (rng > MAX_FIGHTER_TARGET_RANGE)
     out: list[str | None] = [None] * len(targets)
@@ -210,6 +210,10 @@ def fire_blockers(battle: Battle, w: int, targets: np.ndarray | None = None) -> 
         elif short[i]:
             out[i] = (f"{_range_rule(st.w_type[w])} range {rng[i]} is below the minimum "
                       f"range {st.w_min_range[w]}")
+        elif long[i] and effective[i] != 2 * rng[i] + 5 and effective[i] != rng[i]:
+            out[i] = (f"D6/G13 effective range {effective[i]} (true range {rng[i]} with the "
+                      f"lock-on, scanner and cloak-fade adjustments) is beyond the maximum "
+                      f"range {st.w_max_range[w]}")
         elif long[i] and effective[i] != rng[i]:
             out[i] = (f"G13 effective range {effective[i]} (2 x {rng[i]} + 5 against a "
                       f"cloaked ship) is beyond the maximum range {st.w_max_range[w]}")
@@ -251,7 +255,8 @@ def fire_mask(battle: Battle, weapons: np.ndarray) -> np.ndarray:
             (st.status == Status.ACTIVE)
             & (st.side != st.side[st.w_owner[w]])
             & (rng >= st.w_min_range[w])
-            & (cloak.effective_range(battle, all_units, rng) <= st.w_max_range[w])  # (G13)
+            & (cloak.effective_range(battle, all_units, rng, int(st.w_owner[w]))
+               <= st.w_max_range[w])  # (G13, D6)
             & in_arc
         )
         if int(st.w_type[w]) not in _PHASERS:
@@ -274,7 +279,8 @@ def resolve_fire(battle: Battle, shots: list[tuple[int, int]]) -> None:
         kind = WeaponType(int(st.w_type[w]))
         rng = int(hexmap.distance_np(st.x[owner], st.z[owner], st.x[t], st.z[t]))
         die = int(battle.rng.integers(1, 7))
-        damage, hit, effective = _score(battle, kind, t, rng, die, int(st.w_max_range[w]))
+        damage, hit, effective = _score(battle, kind, t, rng, die, int(st.w_max_range[w]),
+                                        owner)
         shield = shields.struck_shield(battle, t, owner, range0=rng == 0) if damage else 0
         if kind == WeaponType.FUSION:
             fusion.fire(fusion_beam(battle, w), st.turn)  # refuses an unarmed or cooling beam
@@ -302,10 +308,11 @@ def resolve_fire(battle: Battle, shots: list[tuple[int, int]]) -> None:
         battle.apply_damage(t, shield, sum(points))
 
 
-def _score(battle: Battle, kind: WeaponType, target: int, rng: int, die: int, max_range: int):
+def _score(battle: Battle, kind: WeaponType, target: int, rng: int, die: int, max_range: int,
+           firer: int | None = None):
     """Damage, hit flag and effective range of one shot with a rolled ``die``."""
     st = battle.state
-    effective = cloak.effective_range(battle, target, rng)  # (G13) no lock-on or scanners
+    effective = cloak.effective_range(battle, target, rng, firer)  # (G13, D6)
     is_drone = st.kind[target] in DRONE_KINDS
     modified = die
     if is_drone and kind in DRONE_MODIFIED and battle.scenario.rules["drone_die_modifier"]:

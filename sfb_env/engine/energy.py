@@ -41,7 +41,9 @@ at the last impulse of a turn, with ``Orders.speed``):
   Ph-G 1/4 (E2.1, E2.152). A phaser cannot fire without that much in the capacitor.
 * cloak (line 19, G13.0 cadet rule): decided at Energy Allocation for the whole turn, paying
   the ship's cloak cost; only ships with a cloak, where ``rules.cloak`` is in force. This module
-  sets ``st.cloaked`` / ``st.cloaked_before``; ``engine.cloak`` applies the effects.
+  sets ``st.cloaked`` / ``st.cloaked_before``; ``engine.cloak`` applies the effects. Under
+  ``rules.cloak: standard`` the same order is the standard rule's turn-to-turn decision: paying
+  after an uncloaked turn fades out on impulses 1-4, not paying after a cloaked turn fades in.
 * batteries (lines 5, 6, 16, 21): charged at the start; discharged to cover the form's excess
   over line 4; 1 energy from ship power recharges 1 empty battery. Destroyed batteries are taken
   from the empty ones first.
@@ -115,6 +117,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env.engine import (
+    cloak,
     dac,
     damage_control,
     esg,
@@ -252,9 +255,10 @@ def has_cloak(battle: Battle, unit: int) -> bool:
 
 
 def cloak_allowed(battle: Battle) -> bool:
-    """Whether a scenario rule lets cloaks be used (``rules.cloak``, e.g. ``cadet``)."""
+    """Whether a scenario rule lets cloaks be used (``rules.cloak``: ``cadet`` or ``standard``;
+    under the standard rule the same order is the turn-to-turn decision, G13, ``engine.cloak``)."""
     value = battle.scenario.rules["cloak"]
-    return value == "cadet"
+    return value in ("cadet", "standard")
 
 
 # ---------------------------------------------------------------------- state
@@ -440,13 +444,15 @@ def recharge_blockers(battle: Battle, unit: int) -> dict[int, str]:
 
 
 def cloak_blockers(battle: Battle, unit: int) -> dict[int, str]:
-    """{1: rule} where the ship may not order its cloak now, else {}."""
+    """{1: rule} where the ship may not order its cloak now, else {}: at Energy Allocation the
+    payment (G13.0); under ``rules.cloak: standard`` at the other decision points the in-turn
+    announcement (``cloak.toggle_blockers``)."""
     if not has_cloak(battle, unit):
         return {1: "G13.0 the ship has no cloaking device"}
     if not cloak_allowed(battle):
         return {1: "G13.0 cloaking devices are not in use in this scenario (rules.cloak)"}
-    if not allocation_open(battle):
-        return {1: NOT_NOW}
+    if not allocation_open(battle):  # (G13 standard rule) in-turn: announce a cloak/uncloak
+        return cloak.toggle_blockers(battle, unit) if cloak.standard(battle) else {1: NOT_NOW}
     return {}
 
 
@@ -647,6 +653,8 @@ def energy_allocation(battle: Battle, orders: dict[int, Orders]) -> None:
         u = int(u)
         if governed(battle, u):
             _allocate(battle, u, orders.get(u) or Orders())
+    if cloak.standard(battle):  # (G13 standard rule) turn-to-turn announcements
+        cloak.start_turn(battle)
 
 
 def _allocate(battle: Battle, u: int, order: Orders) -> None:

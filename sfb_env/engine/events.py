@@ -169,6 +169,36 @@ class CloakEvaded(Event):
 
 
 @dataclass(frozen=True)
+class CloakAnnounced(Event):
+    """(G13 standard rule) A ship announced its cloak (``cloaking``) or its uncloak: the
+    4-impulse fade-out or fade-in begins on this impulse."""
+
+    unit: str
+    cloaking: bool
+
+
+@dataclass(frozen=True)
+class LaunchRefused(Event):
+    """A launch order refused when carried out: ``rule`` says why (FD4.21: a second D7 rack
+    ordered on the same impulse as the first)."""
+
+    unit: str
+    weapon: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class LockOn(Event):
+    """(D6) A ship's Sensor Lock-On: ``die`` 0 = automatic (sensor 6), else the die rolled
+    against ``sensor``; ``locked`` the result."""
+
+    unit: str
+    sensor: int
+    die: int
+    locked: bool
+
+
+@dataclass(frozen=True)
 class PlasmaFeedback(Event):
     """(FP1.8) A torpedo launched in its target's hex struck before the target moved: the
     launching ship takes a quarter of the warhead on its shield facing the target."""

@@ -2,9 +2,10 @@
 
 Turn: Energy Allocation (the Chief Engineer of scenarios 1-3; the cadet form of
 ``engine.energy``, B3.0, is paid once Speed Determination has applied the speed orders, as the
-form pays for that speed) -> Speed Determination ->
+form pays for that speed) -> Speed Determination -> Sensor Lock-On (rule ``lock_on``, D6) ->
 impulses 1..I -> End of Turn. Impulse: Move Ships -> Move Seeking Weapons -> Resolve Seeking
-Weapons -> Launch Seeking Weapons -> Fire Direct-Fire -> Resolve Direct-Fire -> End of Impulse.
+Weapons -> Cloak/Uncloak (rule ``cloak: standard``, G13) -> Launch Seeking Weapons -> Fire
+Direct-Fire -> Resolve Direct-Fire -> End of Impulse.
 Inside Move Ships: ships, then fighters (J4.12), then seeking weapons, then tactical maneuvers
 (C1.3), then the damage of expanding sphere fields met in that movement (G23.512, G23.514).
 Fighters launch after seeking weapons, before Fire Direct-Fire (J4.34). ESG announcements,
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env.engine import (
+    cloak,
     direct_fire,
     energy,
     esg_field,
@@ -33,6 +35,7 @@ from sfb_env.engine import (
     ppd_fire,
     robots,
     seeking,
+    sensors,
     small_craft,
     victory,
 )
@@ -59,6 +62,8 @@ def advance(battle: Battle, orders: dict[int, Orders]) -> None:
     if st.impulse >= 1:
         if battle.has_esg:  # (G23.32, G23.31) the generators' own timing runs every impulse
             esg_field.launch_step(battle, orders)
+        if cloak.standard(battle) and st.impulse < st.impulses_per_turn:
+            cloak.cloak_step(battle, orders)  # (B2.0 advanced, G13) Cloak/Uncloak
         if rules["seeking_weapons"] and rules["launch_seeking_weapons"]:
             _launch_seeking_weapons(battle, orders)
         if battle.has_fighters:  # (J4.34) launch shuttlecraft: fighters leave their carriers
@@ -77,6 +82,8 @@ def advance(battle: Battle, orders: dict[int, Orders]) -> None:
         _speed_determination(battle, orders)
         if energy.in_use(battle):  # (B3.0) the form pays for the speed just set
             energy.energy_allocation(battle, orders)
+        if sensors.in_use(battle):  # (B2.0 advanced sequence, D6) Sensor Lock-On
+            sensors.lock_on_step(battle)
         st.impulse = 1
     else:
         st.impulse += 1

@@ -59,7 +59,9 @@ RULE_DEFAULTS: dict[str, Any] = {
     #   of scenarios 7-13 (life support, fire control, shields; engine.energy). Giving both requires
     #   chief_engineer == (energy == "chief"): see ``_energy_rule``
     "cloak": "none",  # (G13.0) "cadet": ships with a cloak may pay for it at Energy Allocation,
-    #   whole turns (scen. 6; engine.energy decides and pays, engine.cloak applies the effects)
+    #   whole turns (scen. 6; engine.energy decides and pays, engine.cloak applies the effects);
+    #   "standard": the standard rule's fade-out / fade-in (scen. 7-12, engine.cloak)
+    "lock_on": False,  # (D6) Sensor Lock-On step each turn, scanners (engine.sensors)
     "speed_choice": False,  # scenario 3: the player picks speed 0..max each turn
     "damage": "interim",  # "none" (scen. 1), "interim" (D4.0, scen. 2-3), "s4" (scen. 4),
     #   "cadet_dac" (D4.21 1d6, scen. 5-6), "standard_dac" (D4.21 2d6, full-size ships)
@@ -248,7 +250,7 @@ RULE_CHOICES = {
     "damage": ("none", "interim", "s4", "cadet_dac", "standard_dac"),
     "shield_boundary": ("advanced", "die"),
     "energy": ("chief", "cadet", "standard", "off"),
-    "cloak": ("none", "cadet"),
+    "cloak": ("none", "cadet", "standard"),
 }
 
 

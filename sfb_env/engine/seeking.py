@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import cloak, energy, plasma, shields
+from sfb_env.engine import cloak, energy, plasma, sensors, shields
 from sfb_env.engine import events as ev
 from sfb_env.engine.fighters import drone_damage_vs_fighter
 from sfb_env.engine.types import (
@@ -41,7 +41,21 @@ def launch_blockers(
     battle: Battle, rack: int, targets: np.ndarray | None = None
 ) -> list[str | None]:
     """For each target unit row, the rule forbidding ``rack`` to launch at it now, or None
-    (a plasma launcher: ``plasma.launch_blockers``)."""
+    (a plasma launcher: ``plasma.launch_blockers``); no lock-on to a cloaked target (D6)."""
+    out = _launch_blockers(battle, rack, targets)
+    if sensors.in_use(battle) or cloak.standard(battle):
+        st = battle.state
+        targets = np.arange(len(st.kind)) if targets is None else np.asarray(targets)
+        hidden = sensors.target_blockers(battle, targets)
+        unlocked = sensors.launch_blocker(battle, int(st.w_owner[rack]))  # (D6) plasma too
+        out = [why if why is not None else unlocked or h
+               for why, h in zip(out, hidden, strict=True)]
+    return out
+
+
+def _launch_blockers(
+    battle: Battle, rack: int, targets: np.ndarray | None = None
+) -> list[str | None]:
     if plasma.is_launcher(battle, rack):
         return plasma.launch_blockers(battle, rack, targets)
     st = battle.state
@@ -71,7 +85,8 @@ def rack_blocker(battle: Battle, rack: int) -> str | None:
     st = battle.state
     if plasma.is_launcher(battle, rack):
         return (energy.fire_control_blocker(battle, int(st.w_owner[rack]))  # (B3.0 line 8)
-                or plasma.launcher_blocker(battle, rack))
+                or plasma.launcher_blocker(battle, rack)
+                or sensors.launch_blocker(battle, int(st.w_owner[rack])))  # (D6)
     rules = battle.scenario.rules
     if int(st.w_type[rack]) != WeaponType.DRONE_RACK:
         return "FD1.1 only a drone rack launches drones"
@@ -91,10 +106,32 @@ def rack_blocker(battle: Battle, rack: int) -> str | None:
         return "FD1.2 the rack has already launched this turn"
     if st.absolute_impulse - st.w_last_fired[rack] < battle.quarter_turn:
         return f"FD1.2 launched within a quarter turn ({battle.quarter_turn} impulses)"
+    limit = ship_limit_blocker(battle, int(st.w_owner[rack]))
+    if limit is not None:
+        return limit
+    unlocked = (sensors.launch_blocker(battle, int(st.w_owner[rack]))  # (D6)
+                or sensors.control_blocker(battle, int(st.w_owner[rack])))
+    if unlocked is not None:
+        return unlocked
     unpowered = energy.fire_control_blocker(battle, int(st.w_owner[rack]))  # (B3.0 line 8)
     if unpowered is not None:
         return unpowered
     return cloak.fire_blocker(battle, int(st.w_owner[rack]))  # (G13)
+
+
+def ship_limit_blocker(battle: Battle, owner: int) -> str | None:
+    """(FD4.21) Why ``owner`` may launch no more drones this turn: a D7/D6 launches only one
+    drone per turn in total from its racks (the sheet's ``drone_launch_limit``), or None. The
+    SSD note holds: one rack on impulse 32, the other on impulse 1 of the next turn."""
+    ship = battle.ship_classes[owner]
+    limit = getattr(ship, "drone_launch_limit", None) if ship is not None else None
+    if limit is None:
+        return None
+    st = battle.state
+    racks = (st.w_owner == owner) & (st.w_type == int(WeaponType.DRONE_RACK))
+    if int(np.count_nonzero(racks & (st.w_fired_turn == st.turn))) >= limit:
+        return f"FD4.21 the ship launches at most {limit} drone(s) per turn from all its racks"
+    return None
 
 
 def launch_facing(battle: Battle, owner: int, target: int) -> int:
@@ -119,6 +156,13 @@ def launch(battle: Battle, rack: int, target: int) -> None:
         return
     st = battle.state
     owner = int(st.w_owner[rack])
+    over = ship_limit_blocker(battle, owner)
+    if over is not None:
+        # (FD4.21) PROPOSAL: masks judge each rack alone; of two racks ordered on the same
+        # impulse the first in row order launches, the others are refused and logged.
+        battle.log(ev.LaunchRefused(st.turn, st.impulse, battle.unit_ids[owner],
+                                    battle.weapon_ids[rack], over))
+        return
     slot = battle.rack_capacity[rack] - int(st.w_ammo[rack])
     drone = int(st.w_drone_rows[rack, slot])
     st.w_ammo[rack] -= 1

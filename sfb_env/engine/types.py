@@ -150,6 +150,12 @@ class BattleState:
     tac_sublight: np.ndarray = field(default=None)  # (U,) bool sublight TAC left this turn (C5.11)
     cloaked: np.ndarray = field(default=None)  # (U,) bool cloaked for this turn (G13 cadet)
     cloaked_before: np.ndarray = field(default=None)  # (U,) bool cloaked on the previous turn
+    cloak_paid: np.ndarray = field(default=None)  # (U,) bool cloak cost paid this turn
+    #   (G13 standard rule: a ship may announce a cloak during the turn; engine.cloak)
+    cloak_announced_at: np.ndarray = field(default=None)  # (U,) int64 absolute impulse of the
+    #   last cloak / uncloak announcement (G13 standard rule fades), NEVER = none
+    locked_on: np.ndarray = field(default=None)  # (U,) bool sensor lock-on this turn (D6;
+    #   engine.sensors, rules.lock_on); True where the rule is off
     previous_speed: np.ndarray = field(default=None)  # (U,) int64 last turn's speed for
     #   acceleration purposes: 0 after a turn of tactical maneuvers (C5.4)
     shields: np.ndarray = field(default=None)  # (U, 6) int64 remaining shield boxes #1..#6

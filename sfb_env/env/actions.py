@@ -6,7 +6,9 @@ Components, in order (``nvec`` in brackets; K = target slots):
 component          values      meaning
 =================  ==========  ======================================================
 ``launch[r]``      K + 1       launcher r (drone racks, then plasma launchers, FP1.3):
-                               0 = hold, k = launch at target slot k
+                               0 = hold, k = launch at target slot k (a D7/D6: each rack
+                               is masked alone; of two ordered on one impulse only the
+                               first launches, FD4.21, ``engine.seeking``)
 ``fire[w]``        K + 1       direct-fire weapon w: 0 = hold, k = fire at slot k (a
                                phaser-G: one of its four shots a turn, so at most one
                                shot per impulse per mount, E2.151)
@@ -24,7 +26,12 @@ component          values      meaning
                                rounded up; H6.1); ``rules.energy: cadet`` only
 ``recharge``       B + 1       batteries to recharge, 0..B (line 16); energy rule only
 ``cloak``          2           1 = cloak for the whole next turn (G13.0; ships with a
-                               cloak where ``rules.cloak: cadet``)
+                               cloak where ``rules.cloak: cadet``); under ``standard``
+                               (G13 standard rule) at Energy Allocation 1 pays the cost
+                               (after an uncloaked turn: fade-out on impulses 1-4; 0
+                               after a cloaked turn fades in on 1-4), and at the other
+                               decision points 1 announces an uncloak / a (paid) cloak in
+                               that impulse's Cloak/Uncloak step (``engine.cloak``)
 ``reinforce_       11          general reinforcement points 0..10, 2 energy each (D3.341;
 general``                      ``rules.energy: standard`` with ``rules.reinforcement``)
 ``reinforce[s]``   11          specific reinforcement energy 0..10 on shield #s+1 (D3.342;
@@ -39,6 +46,14 @@ general``                      ``rules.energy: standard`` with ``rules.reinforce
 ``ppd[p]``         2           plasmatic pulsar device p (ships with a PPD only): 0 = keep
                                the pulse train going, 1 = drop the wave-lock, every
                                remaining pulse lost (E11.362); open only while pulsing
+``fighters``       K + 1       ships carrying fighters only (the Hydran Ranger, J4.0): 0 =
+                               hold, k = launch every fighter aboard (all at once, J4.34)
+                               and send all the ship's fighters at target slot k; with
+                               none aboard it only retargets those in flight. The fighters
+                               fly and fire under the built-in pilot (engine.small_craft)
+``shuttles``       K + 1       ships with administrative shuttles (``rules.admin_shuttles``,
+                               J1.0) only: 0 = hold, k = launch one shuttle (one per 2
+                               impulses) and send all the ship's shuttles at slot k
 ``speed``          max + 1     next turn's speed where the scenario lets the player pick it;
                    (+ 5)       otherwise only the current speed is allowed (a no-op); with
                                ``rules.tactical_maneuvers`` max + 1 + n plots TAC for the
@@ -74,7 +89,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import Battle, Maneuver, Orders, energy, ppd_fire
+from sfb_env.engine import Battle, Maneuver, Orders, energy, ppd_fire, small_craft
 from sfb_env.engine.direct_fire import fire_mask
 from sfb_env.engine.types import (
     ARM_ORDERS,
@@ -89,6 +104,7 @@ from sfb_env.engine.types import (
     EsgOrder,
     PpdOrder,
     Status,
+    UnitKind,
     WeaponType,
 )
 
@@ -133,6 +149,8 @@ class ActionLayout:
     power: EnergyLayout | None = None  # the energy components (rules.energy: cadet only)
     ppds: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # weapon
     #   rows of plasmatic pulsar devices (padded entries = -1); none on most ships (E11)
+    craft: tuple[tuple[str, int, bool], ...] = ()  # (J4.34, J1.0) the ``fighters`` /
+    #   ``shuttles`` components: (name, UnitKind, real); real False = uniform_spaces padding
     plasma_threats: bool = False  # the battle has plasma launchers: the observation carries
     #   the plasma threat block (env.observation)
 
@@ -141,6 +159,7 @@ class ActionLayout:
         cls, battle: Battle, unit: int, slots: int, n_racks: int | None = None,
         n_weapons: int | None = None, n_esgs: int | None = None,
         pad_power: EnergyLayout | None = None, n_ppds: int | None = None,
+        pad_craft: tuple[bool, bool] | None = None,
     ) -> ActionLayout:
         """Layout for ``unit``; ``n_racks``/``n_weapons``/``n_esgs`` pad it (uniform spaces)."""
         st = battle.state
@@ -153,10 +172,16 @@ class ActionLayout:
         weapons = _pad(weapons, n_weapons)
         esgs = _pad(battle.esg_rows(unit), n_esgs)
         ppds = _pad(ppd_fire.ppd_rows(battle, unit), n_ppds)
+        craft = tuple(
+            (name, int(kind), bool(has))
+            for (name, kind), has, pad in zip(
+                _CRAFT_COMPONENTS, craft_components(battle, unit), pad_craft or (False, False),
+                strict=True)
+            if has or pad)
         return cls(unit, racks, weapons, slots, int(battle.scenario.rules["max_speed"]),
                    maneuver_count(battle), tactical_plot_count(battle), esgs,
                    EnergyLayout.build(battle, unit, pad_power),
-                   plasma_threats=bool(battle.has_plasma), ppds=ppds)
+                   plasma_threats=bool(battle.has_plasma), ppds=ppds, craft=craft)
 
     def __post_init__(self) -> None:
         self.size = int(self.nvec.sum())
@@ -166,7 +191,7 @@ class ActionLayout:
         k = self.slots + 1
         return np.array(
             [k] * len(self.racks) + [k] * len(self.weapons) + [ESG_ORDERS] * len(self.esgs)
-            + [PPD_ORDERS] * len(self.ppds)
+            + [PPD_ORDERS] * len(self.ppds) + [k] * len(self.craft)
             + (self.power.nvec() if self.power else [])
             + [self.maneuvers, self.max_speed + 1 + self.tactical_plots],
             dtype=np.int64,
@@ -178,6 +203,7 @@ class ActionLayout:
             + [f"fire[{i}]" for i in range(len(self.weapons))]
             + [f"esg[{g}]" for g in range(len(self.esgs))]
             + [f"ppd[{p}]" for p in range(len(self.ppds))]
+            + [name for name, _, _ in self.craft]
             + (self.power.names() if self.power else [])
             + ["maneuver", "speed"]
         )
@@ -212,6 +238,11 @@ class ActionLayout:
                      "values": [v.name.lower() for v in PpdOrder]}
             if row >= 0:
                 entry.update(weapon=battle.weapon_ids[row], weapon_type="ppd")
+            out.append(entry)
+        for name, kind, real in self.craft:
+            entry = {"name": name, "kind": name, "size": self.slots + 1}
+            if real:
+                entry["count"] = len(small_craft.fighters_of(battle, self.unit, kind))
             out.append(entry)
         if self.power:
             out += self.power.describe(battle)
@@ -277,6 +308,12 @@ class ActionLayout:
             if p >= 0:
                 out[pos + 1] = int(PpdOrder.DROP) not in ppd_fire.drop_blockers(battle, int(p))
             pos += PPD_ORDERS
+        for _, kind, real in self.craft:
+            out[pos] = 1
+            if real and n:
+                blockers = battle.fighter_blockers(self.unit, targets, kind)
+                out[pos + 1 : pos + 1 + n] = [b is None for b in blockers]
+            pos += width
         if self.power:
             part = self.power.mask(battle)
             out[pos:pos + len(part)] = part
@@ -334,6 +371,19 @@ class ActionLayout:
             out[names[idx]] = ({1: "uniform_spaces padding: no PPD in this position"} if row < 0
                                else ppd_fire.drop_blockers(battle, int(row)))
             idx += 1
+        for name, kind, real in self.craft:
+            why = {}
+            for k, t in enumerate(slots, start=1):
+                if not real:
+                    why[k] = f"uniform_spaces padding: this ship has no {name}"
+                elif t < 0:
+                    why[k] = f"no unit in target slot {k}"
+                else:
+                    rule = battle.fighter_blockers(self.unit, [int(t)], kind)[0]
+                    if rule is not None:
+                        why[k] = rule
+            out[names[idx]] = why
+            idx += 1
         if self.power:
             out.update(self.power.reasons(battle))
         blocked = battle.maneuver_blockers(self.unit)
@@ -378,6 +428,11 @@ class ActionLayout:
         for p, row in enumerate(self.ppds):
             if action[first + p] and row >= 0:  # (E11.362) drop the wave-lock
                 orders.ppd[int(row)] = int(action[first + p])
+        first += len(self.ppds)
+        for c, (name, _, real) in enumerate(self.craft):
+            a = int(action[first + c])
+            if a and real:  # (J4.34, J1.0) launch and send the small craft
+                setattr(orders, name, int(slots[a - 1]))
         if self.power:
             self.power.to_orders(battle, action[-2 - len(self.power.nvec()):-2], orders)
         speed = int(action[-1])
@@ -387,6 +442,15 @@ class ActionLayout:
         elif battle.speed_choice_open() or speed != int(battle.state.speed[self.unit]):
             orders.speed = speed  # outside Energy Allocation the engine refuses a change
         return orders
+
+
+_CRAFT_COMPONENTS = (("fighters", UnitKind.FIGHTER), ("shuttles", UnitKind.SHUTTLE))
+
+
+def craft_components(battle: Battle, unit: int) -> tuple[bool, bool]:
+    """Whether ``unit`` gets a ``fighters`` and a ``shuttles`` component (J4.0, J1.0)."""
+    return tuple(bool(len(small_craft.fighters_of(battle, unit, kind)))
+                 for _, kind in _CRAFT_COMPONENTS)
 
 
 def _pad(rows: np.ndarray, n: int | None) -> np.ndarray:

@@ -16,7 +16,12 @@ from pettingzoo import ParallelEnv
 from sfb_env.engine import Battle, Status, load_scenario
 from sfb_env.engine.battle import DEFAULT_MAX_TURNS
 from sfb_env.env import observation as obs_mod
-from sfb_env.env.actions import ActionLayout, EnergyLayout, IllegalActionError
+from sfb_env.env.actions import (
+    ActionLayout,
+    EnergyLayout,
+    IllegalActionError,
+    craft_components,
+)
 from sfb_env.env.reward import REWARDS, RewardFn
 from sfb_env.env.spaces import MaskedMultiDiscrete
 
@@ -112,7 +117,9 @@ class SFBParallelEnv(ParallelEnv):
             pads = (max(len(p.racks) for p in probe), max(len(p.weapons) for p in probe),
                     max(len(p.esgs) for p in probe),
                     EnergyLayout.widest([p.power for p in probe]),  # (B3.0) energy components
-                    max(len(p.ppds) for p in probe))  # (E11.362) ppd[p] components
+                    max(len(p.ppds) for p in probe),  # (E11.362) ppd[p] components
+                    tuple(any(c[i] for c in (craft_components(self.battle, p.unit)
+                                             for p in probe)) for i in range(2)))  # (J4.34)
         self._layouts = {
             a: ActionLayout.build(self.battle, self.battle.unit_index[a], target_slots, *pads)
             for a in self.possible_agents
