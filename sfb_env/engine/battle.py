@@ -138,32 +138,27 @@ class Battle:
                 weapons.append(dict(owner=row, mount=mount, type=wtype,
                                     enabled=allowed is None or mount.type in allowed))
                 weapon_ids.append(f"{spec.id}.{mount.id}")
-        # every drone a rack can launch gets a row now: nothing grows during play
-        for w in weapons:
-            if w["type"] == WeaponType.DRONE_RACK:
-                w["drone_rows"] = []
-                for k in range(int(w["mount"].ammo or 0)):
-                    owner = w["owner"]
-                    unit_ids.append(f"{unit_ids[owner]}.{w['mount'].id}.drone-{k + 1}")
+        # Seeking weapons get their unit rows now, so nothing grows during play: every drone a
+        # rack can launch, then (FP1) PLASMA_ROWS torpedo rows per plasma launcher, reused
+        # (engine.plasma).
+        for label, controller, kind, launchers in (
+            ("drone", "robot-drone", UnitKind.DRONE, (WeaponType.DRONE_RACK,)),
+            ("plasma", "robot-plasma", UnitKind.PLASMA, PLASMA_LAUNCHERS),
+        ):
+            for w in weapons:
+                if w["type"] not in launchers:
+                    continue
+                owner = w["owner"]
+                count = PLASMA_ROWS if kind == UnitKind.PLASMA else int(w["mount"].ammo or 0)
+                w[f"{label}_rows"] = []
+                for k in range(count):
+                    unit_ids.append(f"{unit_ids[owner]}.{w['mount'].id}.{label}-{k + 1}")
                     names.append(unit_ids[-1])
-                    controllers.append("robot-drone")
+                    controllers.append(controller)
                     classes.append(None)
-                    w["drone_rows"].append(len(rows))
+                    w[f"{label}_rows"].append(len(rows))
                     rows.append(dict(side=rows[owner]["side"], x=0, z=0, facing=0, speed=0,
-                                     target=None, kind=UnitKind.DRONE, unused=True))
-        # (FP1) each plasma launcher gets PLASMA_ROWS torpedo rows, reused (engine.plasma)
-        for w in weapons:
-            if w["type"] in PLASMA_LAUNCHERS:
-                w["plasma_rows"] = []
-                for k in range(PLASMA_ROWS):
-                    owner = w["owner"]
-                    unit_ids.append(f"{unit_ids[owner]}.{w['mount'].id}.plasma-{k + 1}")
-                    names.append(unit_ids[-1])
-                    controllers.append("robot-plasma")
-                    classes.append(None)
-                    w["plasma_rows"].append(len(rows))
-                    rows.append(dict(side=rows[owner]["side"], x=0, z=0, facing=0, speed=0,
-                                     target=None, kind=UnitKind.PLASMA, unused=True))
+                                     target=None, kind=kind, unused=True))
         # (J4.0, J1.0) every fighter a carrier's sheet lists and, under rules.admin_shuttles,
         # every administrative shuttle: a unit row and its one weapon (engine.small_craft)
         for owner in range(len(sc.units)):
