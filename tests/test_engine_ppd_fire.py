@@ -2,12 +2,14 @@
 ``fire[w]``, resolved first in Fire Direct-Fire on the firing impulse and the next three, across
 the turn break, with the wave-lock dice from ``battle.rng``. The rules' worked examples are
 tested on the pure resolver in ``test_engine_ppd.py``; here the same examples run in battles
-with scripted dice. The E11.39 general-reinforcement example stays a resolver test: no scenario
-uses general reinforcement, so the engine cannot express it.
+with scripted dice, the E11.39 general-reinforcement example on the standard form.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
 import pytest
 from engine_helpers import (
     Dice,
@@ -361,3 +363,69 @@ def test_e11_332_a_pulse_through_fallen_shields_is_one_standard_dac_volley():
     assert sum(scored) > 0 and len(hits) == sum(1 for d in scored if d)  # one volley a pulse
     assert [e.internal for e in hits] == [d for d in scored if d]
     assert all(e.boxes for e in hits)  # the 2d6 chart of D4.2 took boxes
+
+
+# ---------------------------------------------------------------- general reinforcement (E11.39)
+
+
+class _LockDice(Dice):
+    """Scripted wave-lock dice; the standard DAC's sized 2d6 draws come from a seeded rng."""
+
+    def __init__(self, *values: int) -> None:
+        super().__init__(*values)
+        self.rng = np.random.default_rng(0)
+
+    def integers(self, low: int, high: int | None = None, size: Any = None) -> Any:
+        if size is not None:
+            return self.rng.integers(low, high, size=size)
+        return super().integers(low, high)
+
+
+def _standard_duel(general: int):
+    """A Star Cruiser (standard form, PPD armed over turns 1-2 by the standing allocation)
+    10 hexes dead ahead of the #1 shield of a D7 that buys ``general`` GR on turn 3."""
+    doc = scenario([unit("i", "isc-star-cruiser", "blue", "0515", "A", 0),
+                    unit("k", "klingon-d7", "red", "0505", "D", 0)],
+                   rules={"energy": "standard", "damage": "standard_dac",
+                          "reinforcement": True})
+    doc["impulses_per_turn"] = 8
+    b = make_battle(doc, seed=0)
+    i, k = row(b, "i"), row(b, "k")
+    run_to(b, 2, 8)
+    b.step({i: Orders(maneuver=0), k: Orders(maneuver=0, reinforce_general=general)})
+    assert (b.state.turn, b.state.impulse, int(b.state.reinf_general[k])) == (3, 1, general)
+    return b, i, k
+
+
+def test_e11_39_example_in_play_two_general_reinforcement_on_shields_6_and_1_of_the_first_pulse():
+    b, i, k = _standard_duel(2)
+    s = b.state
+    s.shields[k, 5] = 0  # the example's #6 shield is down
+    before = s.shields[k].copy()
+    b.rng = _LockDice(1, 1)
+    b.step({i: Orders(maneuver=0, fire={_ppd(b): k}), k: Orders(maneuver=0)})
+    assert _pulses(b)[-1].damage == 6 and _pulses(b)[-1].shield == 1  # 4 on #1, 1 on #2 and #6
+    # one GR point stops the point on the down #6 shield, the other must go on this pulse: #1
+    assert (before - s.shields[k]).tolist() == [3, 1, 0, 0, 0, 0]
+    assert s.reinf_general[k] == 0 and s.internal[k] == 0
+    b.step({i: Orders(maneuver=0), k: Orders(maneuver=0)})  # 2nd pulse: nothing was saved
+    assert (before - s.shields[k]).tolist() == [7, 2, 0, 0, 0, 0] and s.internal[k] == 1
+
+
+def test_e11_39_general_reinforcement_beyond_the_pulse_is_kept_for_the_next():
+    b, i, k = _standard_duel(8)
+    s = b.state
+    before = s.shields[k].copy()
+    b.rng = _LockDice(1, 1)
+    b.step({i: Orders(maneuver=0, fire={_ppd(b): k}), k: Orders(maneuver=0)})
+    assert (before - s.shields[k]).tolist() == [0] * 6 and s.reinf_general[k] == 2
+
+
+def test_d3_2_standard_form_unpaid_shields_stop_no_ppd_splash():
+    b, i, k = _standard_duel(0)
+    s = b.state
+    s.shields_active[k] = False  # as if the shields were not paid (CTH-DATA §7.4)
+    before = s.shields[k].copy()
+    b.rng = _LockDice(1, 1)
+    b.step({i: Orders(maneuver=0, fire={_ppd(b): k}), k: Orders(maneuver=0)})
+    assert (s.shields[k] == before).all() and s.internal[k] == 6

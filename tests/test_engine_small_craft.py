@@ -12,8 +12,8 @@ import pytest
 from engine_helpers import Dice, of, row, run_to, scenario, unit, weapon
 
 from sfb_env import hexmap
-from sfb_env.engine import IllegalOrderError, Maneuver, Orders, make_battle, small_craft
-from sfb_env.engine.direct_fire import fire_blockers, fire_mask, weapon_ready_blocker
+from sfb_env.engine import IllegalOrderError, Maneuver, Orders, make_battle, shields, small_craft
+from sfb_env.engine.direct_fire import fire_blockers, fire_mask, geometry, weapon_ready_blocker
 from sfb_env.engine.types import NEVER, Status, UnitKind
 
 FULL = "grad-hydran-full-vs-klingon"
@@ -430,3 +430,232 @@ def test_j4_51_a_fighter_fires_at_a_shuttle_in_its_hex_regardless_of_facing():
     assert blockers[0] is None
     assert blockers[1].startswith("D2.1")
     assert list(fire_mask(b, np.array([gun]))[0, [s, d7]]) == [True, False]
+
+
+# ------------------------------------------------------- close combat vs ships (J4.52)
+
+
+def _ccm_setup(shield_down: int = 3):
+    """A fighter sent at the D7 shares its hex (1010) with it since the previous impulse; the
+    D7 faces A and its shield #``shield_down`` is down."""
+    b = _sandbox()
+    f = _launched(b)
+    d7 = row(b, "d7")
+    st = b.state
+    st.impulse = 12  # more than 8 impulses after the launch (J4.32)
+    _place(b, d7, "1010", "A")
+    _place(b, f, "1010", "B")
+    st.shields[d7, shield_down - 1] = 0
+    return b, f, d7
+
+
+def test_j4_523_ccm_faces_the_down_shield_3_of_a_ship_facing_a_from_direction_f():
+    """(J4.523) The ship faces A, its #3 shield is down: the fighter announces CCM, faces F,
+    strikes the #3 shield and is in the ship's R and RR arcs (D7 PH2-8: R, RR)."""
+    b, f, d7 = _ccm_setup(3)
+    assert small_craft.ccm_blocker(b, f, d7) is None
+    assert small_craft.ccm_shield(b, d7) == 3  # the pilot's choice: the weakest shield
+    small_craft.close_combat_maneuver(b, f, d7, 3)
+    st = b.state
+    assert hexmap.DIRECTION_LETTERS[int(st.facing[f])] == "F"
+    assert (st.x[f], st.z[f]) == (st.x[d7], st.z[d7])  # (J4.522) it stays in the hex
+    assert shields.struck_shield(b, d7, f, range0=True) == 3
+    _, in_arc = geometry(b, weapon(b, "d7", "PH2-8"), np.array([f]))
+    assert in_arc[0]  # R, RR: by the arcs themselves
+    _, in_arc = geometry(b, int(b.craft_gun[f]), np.array([d7]))
+    assert in_arc[0]  # the ship on the fighter's centre line: its FA gun bears
+    assert of(b, "TacticalManeuver", unit=b.unit_ids[f])
+
+
+def test_j4_522_any_ship_in_the_hex_fires_any_weapon_at_a_ccm_fighter_mask_agrees():
+    """(J4.522) PH2-6 (L, LR) does not bear on the fighter at shield #3 by its arcs, yet may
+    fire at it while it uses CCM; fire_blockers and fire_mask agree."""
+    b, f, d7 = _ccm_setup(3)
+    small_craft.close_combat_maneuver(b, f, d7, 3)
+    w = weapon(b, "d7", "PH2-6")
+    _, in_arc = geometry(b, w, np.array([f]))
+    assert not in_arc[0]
+    assert fire_blockers(b, w, [f])[0] is None
+    assert fire_mask(b, np.array([w]))[0, f]
+    b.state.impulse += 1  # the next impulse: no longer maneuvering (until it announces again)
+    assert not small_craft.close_combat(b, w, np.array([f]), np.array([0]))[0]
+
+
+def test_j4_521_no_ccm_when_the_ship_or_the_fighter_entered_the_hex_this_impulse():
+    b, f, d7 = _ccm_setup(3)
+    st = b.state
+    st.prev_x[d7], st.prev_z[d7] = hexmap.label_to_axial("1011", b.scenario.parity)
+    assert small_craft.ccm_blocker(b, f, d7).startswith("J4.521 not against a ship")
+    with pytest.raises(ValueError, match="J4.521"):
+        small_craft.close_combat_maneuver(b, f, d7, 3)
+    b, f, d7 = _ccm_setup(3)
+    b.state.prev_x[f], b.state.prev_z[f] = hexmap.label_to_axial("1011", b.scenario.parity)
+    assert small_craft.ccm_blocker(b, f, d7).startswith("J4.521 not by a fighter")
+    assert small_craft.ccm_blocker(b, f, row(b, "ranger")).startswith("J4.521")
+
+
+def test_j4_52_the_pilot_uses_ccm_on_the_weakest_shield_in_play():
+    """In play the pilot's fighter, in its target's hex since the previous impulse, stays and
+    uses CCM on the weakest shield (#5 here) before the fire step."""
+    b, f, d7 = _ccm_setup(5)
+    st = b.state
+    st.speed[d7] = 0
+    b.step(_hold(b))
+    assert (st.x[f], st.z[f]) == (st.x[d7], st.z[d7])
+    assert of(b, "TacticalManeuver", unit=b.unit_ids[f], paid_with=(
+        "J4.52 close-combat maneuvering, shield #5"))
+    assert b.state.craft_ccm[f] == st.absolute_impulse
+
+
+# ---------------------------------------------------------- fighter tactical maneuvers (J4.11)
+
+
+def _mover_impulse(b, speed: int, after: int = 0) -> int:
+    """The first impulse after ``after`` on which ``speed`` moves (C1.41)."""
+    from sfb_env.impulse import moves_on_np
+
+    st = b.state
+    return next(i for i in range(after + 1, st.impulses_per_turn + 1)
+                if moves_on_np(np.array([speed]), i, st.impulses_per_turn)[0])
+
+
+def test_j4_11_fighter_tac_only_when_its_speed_moves_it_and_once_in_4_impulses():
+    b, f, _ = _ccm_setup(3)
+    st = b.state
+    still = next(i for i in range(9, 33) if i != _mover_impulse(b, 15, i - 1))
+    st.impulse = still
+    assert small_craft.tac_blocker(b, f).startswith("J4.11 its maximum speed 15")
+    st.impulse = _mover_impulse(b, 15, 8)
+    assert small_craft.tac_blocker(b, f) is None
+    before = int(st.facing[f])
+    small_craft.fighter_tac(b, f, 1)
+    assert st.facing[f] == (before + 1) % 6
+    assert of(b, "TacticalManeuver", unit=b.unit_ids[f], paid_with="J4.11 fighter")
+    nxt = _mover_impulse(b, 15, st.impulse)
+    assert nxt - (st.impulse) < small_craft.TAC_GAP
+    st.impulse = nxt
+    assert small_craft.tac_blocker(b, f).startswith("J4.11 no more than one")
+    with pytest.raises(ValueError, match="J4.11"):
+        small_craft.fighter_tac(b, f, -1)
+    st.impulse = _mover_impulse(b, 15, st.impulse + small_craft.TAC_GAP - 1)
+    assert small_craft.tac_blocker(b, f) is None
+
+
+def test_j4_11_a_crippled_fighter_tacs_on_its_speed_8_schedule_shuttles_never():
+    b, f, _ = _ccm_setup(3)
+    st = b.state
+    b.apply_damage(f, 0, 7)
+    off8 = next(i for i in range(9, 33) if i == _mover_impulse(b, 15, i - 1)
+                and i != _mover_impulse(b, 8, i - 1))
+    st.impulse = off8
+    assert small_craft.tac_blocker(b, f).startswith("J4.11 its maximum speed 8")
+    b = _shuttle_sandbox()
+    s = int(small_craft.shuttles_of(b, row(b, "ranger"))[0])
+    assert small_craft.tac_blocker(b, s).startswith("J4.11 only fighters")
+
+
+def test_j4_11_the_pilot_tacs_toward_its_targets_facing_when_holding_without_ccm():
+    """The D7 entered the fighter's hex this impulse (no CCM, J4.521): the holding fighter
+    (facing B, the D7 facing D) turns one hex side right, then none within 4 impulses."""
+    b, f, d7 = _ccm_setup(3)
+    st = b.state
+    _place(b, d7, "1010", "D")
+    st.prev_x[d7], st.prev_z[d7] = hexmap.label_to_axial("1011", b.scenario.parity)
+    st.impulse = _mover_impulse(b, 15, 8)
+    small_craft.move_fighters(b)
+    assert hexmap.DIRECTION_LETTERS[int(st.facing[f])] == "C"
+    assert b.label(f) == "1010"
+    st.impulse = _mover_impulse(b, 15, st.impulse)
+    small_craft.move_fighters(b)
+    assert hexmap.DIRECTION_LETTERS[int(st.facing[f])] == "C"  # (J4.11) once in 4 impulses
+
+
+# ---------------------------------------------------------- landing and repair aboard (J4.48)
+
+
+def _home(b, f: int, damage: int = 7) -> int:
+    """Damage fighter ``f`` and put it in its (stopped) carrier's hex; return the carrier."""
+    ranger = row(b, "ranger")
+    b.apply_damage(f, 0, damage)
+    b.state.speed[ranger] = 0
+    _place(b, f, b.label(ranger), "A")
+    return ranger
+
+
+def test_j4_48_landing_as_shuttles_in_the_carriers_hex_at_ship_speed_6_or_less():
+    b = _sandbox()
+    f = _launched(b)
+    st = b.state
+    st.impulse = 12
+    ranger = _home(b, f)
+    st.speed[ranger] = 7
+    assert small_craft.land_blocker(b, f).startswith("J1.0 a craft lands under its own power")
+    st.speed[ranger] = 6
+    _place(b, f, "0215", "A")
+    assert small_craft.land_blocker(b, f).startswith("J1.0 a craft lands only in its carrier")
+    with pytest.raises(ValueError, match="J1.0"):
+        small_craft.land(b, f)
+    _place(b, f, b.label(ranger), "A")
+    small_craft.land(b, f)
+    assert st.status[f] == Status.UNUSED and of(b, "Landed", unit=b.unit_ids[f])
+    other = int(_fighters(b)[1])
+    _place(b, other, b.label(ranger), "A")
+    assert small_craft.land_blocker(b, other).startswith("J1.0 one launch or recovery")
+    st.impulse += small_craft.RECOVERY_GAP
+    assert small_craft.land_blocker(b, other) is None
+
+
+def test_j4_48_a_landed_fighter_is_launched_again_by_the_fighters_order():
+    b = _sandbox()
+    f = _launched(b)
+    st = b.state
+    st.impulse = 12
+    ranger = _home(b, f)
+    small_craft.land(b, f)
+    assert f in small_craft.aboard(b, ranger)
+    st.impulse = 20
+    assert b.fighter_blockers(ranger, [row(b, "d7")])[0] is None
+    small_craft.send(b, ranger, row(b, "d7"))
+    assert st.status[f] == Status.ACTIVE
+    assert st.speed[f] == small_craft.CRIPPLED_SPEED  # still crippled (J4.12)
+    assert st.launched_at[f] == st.absolute_impulse
+
+
+def test_j4_48_nine_damage_points_fully_repaired_after_nine_turns_aboard():
+    """(J4.48) One point a turn for a fighter aboard the whole turn; none on the turn it lands;
+    below 7 it is no longer crippled."""
+    b = _sandbox()
+    f = _launched(b)
+    st = b.state
+    st.impulse = 12
+    _home(b, f, damage=9)
+    small_craft.land(b, f)
+    small_craft.end_of_turn(b)
+    assert st.damage[f] == 9  # it was not aboard for the whole turn
+    for turns in range(1, 10):
+        st.turn += 1
+        small_craft.end_of_turn(b)
+        assert st.damage[f] == 9 - turns
+        assert small_craft.crippled(b, f) == (st.damage[f] >= small_craft.CRIPPLED_AT)
+    assert st.damage[f] == 0 and len(of(b, "CraftRepaired", unit=b.unit_ids[f])) == 9
+    st.turn += 1
+    small_craft.end_of_turn(b)
+    assert st.damage[f] == 0
+
+
+def test_j4_48_the_pilot_brings_a_crippled_fighter_home_and_lands_it():
+    b = _sandbox()
+    f = _launched(b)
+    st = b.state
+    for _ in range(4):
+        b.step(_hold(b))
+    b.apply_damage(f, 0, 7)
+    ranger = row(b, "ranger")
+    assert b.label(f) != b.label(ranger)
+    for _ in range(2 * st.impulses_per_turn):  # speed 8: it turns back and comes home
+        if of(b, "Landed") or b.done:
+            break
+        b.step(_hold(b))
+    assert of(b, "Landed", unit=b.unit_ids[f], carrier="ranger")
+    assert st.status[f] == Status.UNUSED
+    assert all(st.status[g] == Status.ACTIVE for g in _fighters(b) if g != f)

@@ -227,6 +227,9 @@ class Battle:
         st.tac_sublight = np.zeros(n, dtype=bool)
         st.previous_speed = st.speed.copy()
         st.cloaked = np.zeros(n, dtype=bool)  # (G13) nobody starts cloaked
+        st.craft_ccm = np.full(n, NEVER, dtype=i64)  # (J4.52) impulse of the last CCM
+        st.craft_tac = np.full(n, NEVER, dtype=i64)  # (J4.11) impulse of the last fighter TAC
+        st.craft_landed = np.full(n, NEVER, dtype=i64)  # (J4.48) impulse it landed aboard
         st.cloaked_before = np.zeros(n, dtype=bool)
         st.locked_on = np.ones(n, dtype=bool)  # (D6) set each turn where rules.lock_on
         st.cloak_paid = np.zeros(n, dtype=bool)  # (G13 standard rule)

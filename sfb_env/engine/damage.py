@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env import tables
-from sfb_env.engine import dac, energy, explosions, mutiny
+from sfb_env.engine import dac, energy, explosions, mutiny, ppd
 from sfb_env.engine import events as ev
 from sfb_env.engine.types import ACTIVE, K_DRONE, K_TARGET_DRONE, Box, Status, UnitKind, WeaponType
 
@@ -151,16 +151,53 @@ def apply_split_volley(battle: Battle, unit: int, split: dict[int, int],
         apply_damage(battle, unit, next(iter(split)) if len(split) == 1 else centre, total)
         return
     st.damage[unit] += total
+    standard = energy.absorbs(battle, unit)
+    if standard and st.shields_active[unit]:
+        split = _general_reinforcement(battle, unit, split)  # (E11.39)
     absorbed = internal = 0
     penetrated = []
     for shield, points in sorted(split.items()):
-        took = min(points, int(st.shields[unit, shield - 1]))
-        st.shields[unit, shield - 1] -= took
+        if not points:
+            continue
+        if standard:  # unpaid shields, specific reinforcement, reserve power (D3.34, H7.2)
+            took, past = energy.apply_shield(battle, unit, shield, points)
+        else:
+            took = min(points, int(st.shields[unit, shield - 1]))
+            st.shields[unit, shield - 1] -= took
+            past = points - took
         absorbed += took
-        internal += points - took
-        if points > took:
+        internal += past
+        if past:
             penetrated.append(shield)
     _internal_volley(battle, unit, centre, absorbed, internal, tuple(penetrated))
+
+
+def _general_reinforcement(battle: Battle, unit: int, split: dict[int, int]) -> dict[int, int]:
+    """(E11.39) The target's general reinforcement against one PPD pulse, before any of it is
+    scored on shields or specific reinforcement: all of it on this pulse unless it stops the
+    whole pulse (``ppd.absorb_general_reinforcement``). The owner's choice of elements is made
+    for him (PROPOSAL): each point goes where it stops an internal point (the element that
+    would pass its shield boxes and specific reinforcement by most), else on the element
+    carrying most points (ties: the lower shield); this is the choice of the E11.39 example.
+    Returns the damage left per shield; the points left stay in ``st.reinf_general``."""
+    st = battle.state
+    general = int(st.reinf_general[unit])
+    if not general:
+        return split
+    if general >= sum(split.values()):
+        left, spare = ppd.absorb_general_reinforcement(split, general)
+    else:
+        take = dict.fromkeys(split, 0)
+        for _ in range(general):
+            rest = {s: p - take[s] for s, p in split.items() if p > take[s]}
+            past = {s: p - int(st.shields[unit, s - 1]) - int(st.reinf_specific[unit, s - 1])
+                    for s, p in rest.items()}
+            pick = max(rest, key=lambda s: (past[s] > 0, past[s] if past[s] > 0 else rest[s],
+                                            -s))
+            take[pick] += 1
+        left, spare = ppd.absorb_general_reinforcement(split, general, take)
+    st.reinf_general[unit] = spare
+    return left
 
 
 def _internal_volley(battle: Battle, unit: int, shield: int, absorbed: int, internal: int,

@@ -121,6 +121,8 @@ def fusion_beam(battle: Battle, w: int) -> fusion.FusionBeam:
         beam = fusion.arm(beam, st.turn)
     elif st.w_armed[w] and energy.governed(battle, int(st.w_owner[w])):
         beam = fusion.arm(beam, st.turn)  # (E7.21) paid at Energy Allocation (engine.energy)
+    elif energy.reserve_arm_ready(battle, w) and fusion.can_arm(beam, st.turn)[0]:
+        beam = fusion.arm(beam, st.turn, reserve=True)  # (H7.2, E7.24) batteries as it fires
     return beam
 
 

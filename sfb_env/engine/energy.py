@@ -105,7 +105,10 @@ DAC, ``engine.damage``). Scenario-10 rules on the standard form, each a scenario
   strikes a shield that is up with more points than its reinforcement stops, the owner always
   discharges charged batteries into it as specific reinforcement, one per point left, as
   many as are charged (H7.2; the H7.3 example). Damage control never takes reserve power
-  (D9.2).
+  (D9.2). A disruptor or fusion beam not armed at Energy Allocation may fire armed from
+  charged batteries (2 each, E3.2, E7.21; H7.2, CTH-DATA §7.6): ``reserve_armable`` opens the
+  fire predicate, ``pay_shot`` discharges at the shot (``ReserveDischarged`` "fire:<weapon>");
+  the fire rules still limit it (E1.5, E7.22 cooling, H7.3 once a turn).
 """
 
 from __future__ import annotations
@@ -937,8 +940,32 @@ def fire_blocker(battle: Battle, w: int) -> str | None:
                         f"{_charged(battle, owner)} batteries are charged; a shot needs {draw:g}")
         return None
     if kind in (int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON)) and not st.w_armed[w]:
+        if reserve_armable(battle, w):
+            need = CYCLE[kind][0]
+            if _charged(battle, owner) >= need:  # (H7.2) batteries arm it as it fires
+                return None
+            return (f"H7.2 {_RULE_NAME[kind]} the weapon is not armed and "
+                    f"{_charged(battle, owner)} batteries are charged; arming it needs {need}")
         return f"{_RULE_NAME[kind]} the weapon is not armed (Energy Allocation)"
     return None
+
+
+def reserve_armable(battle: Battle, w: int) -> bool:
+    """Whether single-turn heavy weapon ``w`` (disruptor, fusion beam) of a governed ship may be
+    armed from charged batteries as it fires, under ``rules.reserve_power`` (H7.2, CTH-DATA
+    §7.6): it was not armed at Energy Allocation. The cost is its arming, 2 (E3.2, E7.21); the
+    fire rules still apply (E1.5 once a turn and a quarter turn apart, E7.22 cooling, H7.3)."""
+    st = battle.state
+    return (int(st.w_type[w]) in SINGLE_TURN and not st.w_armed[w]
+            and not st.w_destroyed[w] and bool(battle.scenario.rules["reserve_power"])
+            and governed(battle, int(st.w_owner[w])))
+
+
+def reserve_arm_ready(battle: Battle, w: int) -> bool:
+    """Whether ``reserve_armable`` weapon ``w``'s ship has the batteries to arm it now (H7.2)."""
+    st = battle.state
+    return (reserve_armable(battle, w)
+            and _charged(battle, int(st.w_owner[w])) >= CYCLE[int(st.w_type[w])][0])
 
 
 def fire_control_blocker(battle: Battle, unit: int) -> str | None:
@@ -952,10 +979,27 @@ def fire_control_blocker(battle: Battle, unit: int) -> str | None:
 def pay_shot(battle: Battle, w: int) -> bool:
     """Draw phaser ``w``'s shot from its ship's capacitor as it fires (H6.1, E2.1, E2.152);
     False (and a ``FireUnpowered`` event) if the capacitor no longer holds enough: the phasers
-    of one volley share it and each mask entry is judged alone."""
+    of one volley share it and each mask entry is judged alone. An unarmed disruptor or fusion
+    beam under ``rules.reserve_power`` is armed here from batteries (``reserve_armable``);
+    False and ``FireUnpowered`` (``capacitor``: the charged batteries) when other shots of the
+    volley took them first."""
     st = battle.state
     owner = int(st.w_owner[w])
     kind = int(st.w_type[w])
+    if reserve_armable(battle, w):  # (H7.2, E3.2, E7.21) batteries arm it as it fires
+        need = CYCLE[kind][0]
+        if _charged(battle, owner) < need:  # the volley's other shots took the batteries
+            battle.log(ev.FireUnpowered(st.turn, st.impulse, battle.unit_ids[owner],
+                                        battle.weapon_ids[w], float(_charged(battle, owner))))
+            return False
+        left = reserve_power.discharge(
+            reserve_power.Batteries(int(st.boxes[owner, Box.BATTERY]), _charged(battle, owner)),
+            need, reserve_power.ReserveUse.FIRE_WEAPON)
+        st.batteries[owner] = left.charged
+        st.w_armed[w] = True  # armed now; ``fired`` spends it with the shot
+        battle.log(ev.ReserveDischarged(st.turn, st.impulse, battle.unit_ids[owner],
+                                        f"fire:{battle.weapon_ids[w]}", need, left.charged))
+        return True
     if kind not in PHASER_DRAW or not governed(battle, owner):
         return True
     draw = PHASER_DRAW[kind]

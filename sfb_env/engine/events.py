@@ -401,6 +401,23 @@ class PpdTrainEnded(Event):
 
 
 @dataclass(frozen=True)
+class Landed(Event):
+    """A fighter or shuttle landed aboard its carrier (J4.48, J1.0; engine.small_craft)."""
+
+    unit: str
+    carrier: str
+    hex: str
+
+
+@dataclass(frozen=True)
+class CraftRepaired(Event):
+    """A fighter aboard a whole turn had one damage point repaired (J4.48); ``damage`` left."""
+
+    unit: str
+    damage: int
+
+
+@dataclass(frozen=True)
 class TurnEnded(Event):
     """End of Turn (B2.0)."""
 

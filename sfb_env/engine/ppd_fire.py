@@ -38,8 +38,11 @@ per weapon row, fixed at build time) and rebuilds them on each question.
   four pulses; the 2-3 point underload, the top-up with reserve power (E11.24, E11.25) and the
   robot ship's every-other-turn PPD schedule (SCENARIOS §2.5) are not wired (the resolver has
   the underload and top-up rules).
-* General reinforcement (E11.39) is not in the engine (no scenario uses reinforcement); the
-  resolver's ``absorb_general_reinforcement`` holds the rule.
+* General reinforcement (E11.39): under ``energy: standard`` ``damage.apply_split_volley``
+  spends the target's GR on the first pulse it meets (the resolver's
+  ``absorb_general_reinforcement``; the element choice is damage.py's PROPOSAL), then each
+  element goes through the standard-form shield path (unpaid shields, specific reinforcement,
+  reserve power; ``energy.apply_shield``).
 """
 
 from __future__ import annotations

@@ -131,6 +131,8 @@ def _speed_determination(battle: Battle, orders: dict[int, Orders]) -> None:
 def _end_of_turn(battle: Battle) -> None:
     st = battle.state
     energy.end_of_turn(battle)  # (D9.2) damage control repairs; (D3.341) reinforcement ends
+    if battle.has_fighters:  # (J4.48) fighters aboard the whole turn repair one point
+        small_craft.end_of_turn(battle)
     if battle.scenario.rules["mutiny"]:
         mutiny.end_of_turn(battle)  # (G6.2) the end-of-turn mutiny roll
     battle.log(ev.TurnEnded(st.turn, st.impulse))

@@ -49,9 +49,28 @@ enemy ship (§2.9); an agent's carrier launches with its ``fighters`` order. Shu
 the same pilot; an agent's ship launches them with its ``shuttles`` order, a robot never does
 (PROPOSAL).
 
-Not modelled (documented gaps): landing and repair aboard (J1.6, J4.48), tactical maneuvers
-(J4.11), close-combat maneuvering against ships (J4.52-J4.523), a shuttle's speed announcement
-(J1: always 6), suicide, scientific and transport missions (J2), the loss of craft aboard on
+Close-combat maneuvering against ships (J4.52-J4.523, ``close_combat_maneuver``): a fighter in
+a ship's hex since the previous impulse (neither entered this impulse) stays and faces the shield
+it wants; the pilot uses it every impulse it may against the ship it is sent at, always on the
+weakest shield (PROPOSAL). It is modelled by putting the fighter's previous-impulse position (the
+one D3.42 judges range-0 arcs and shields from) next to the ship on that shield's side, facing
+the ship; for that impulse any ship in the hex may fire at it with any weapon (``close_combat``).
+Known side effect: an ESG field around that ship sees the fighter "enter" from that side hex.
+
+Fighter tactical maneuvers (J4.11, ``fighter_tac``): in place, no energy, whenever its maximum
+current speed would move it, at most once in 4 impulses; the pilot uses one only while holding
+in its target's hex without CCM, to turn toward the target's facing (PROPOSAL).
+
+Landing and repair aboard (J4.48, ``land``, ``end_of_turn``): the pilot flies a crippled fighter
+to its carrier (PROPOSAL) and lands it in the carrier's hex when the landing limits allow (ship
+speed 6 or less, one launch or recovery per bay per 2 impulses; CTH-DATA §8.6); landed, it is
+aboard again (status UNUSED) and the carrier's ``fighters`` order launches it with the rest. At
+the end of every turn a fighter aboard since before the turn began repairs one point. A robot
+carrier launches only on impulse 1 of turn 1 (SCENARIOS §2.9), so its landed fighters stay
+aboard (PROPOSAL); shuttles never land (the pilot does not bring them home).
+
+Not modelled (documented gaps): landing by tractor (J1.6), a shuttle's speed announcement (J1:
+always 6), suicide, scientific and transport missions (J2), the loss of craft aboard on
 "shuttle" damage hits, and the PPD's use of J4.47 (``engine.ppd_fire`` rolls its own dice).
 """
 
@@ -64,7 +83,7 @@ import numpy as np
 
 from sfb_env import hexmap
 from sfb_env.data.ships import WeaponMount
-from sfb_env.engine import cloak, movement, seeking
+from sfb_env.engine import cloak, movement, seeking, shields
 from sfb_env.engine import events as ev
 from sfb_env.engine.fighters import MAX_FIGHTER_TARGET_RANGE
 from sfb_env.engine.types import (
@@ -99,6 +118,9 @@ TARGET_KINDS = (K_SHIP, K_FREIGHTER, K_FIGHTER, K_SHUTTLE)  # what craft are sen
 GUN = WeaponMount(id="PHG", type="ph-g", arcs=("FA",))  # (J4.32) one phaser-G, FA only
 SHUTTLE_GUN = WeaponMount(id="PH3", type="ph-3", arcs=("360",))  # (J1.0, CTH-DATA §8.6)
 SHUTTLE_LAUNCH_GAP = 2  # (J1.0, CTH-DATA §8.6) one launch per bay per 2 consecutive impulses
+LANDING_MAX_SHIP_SPEED = 6  # (J1.0, CTH-DATA §8.6) landing under own power: ship speed <= 6
+RECOVERY_GAP = 2  # (J1.0, CTH-DATA §8.6) one launch or recovery per bay per 2 impulses
+TAC_GAP = 4  # (J4.11, CTH-DATA §7.7) a fighter's TAC: no more often than once in 4 impulses
 
 
 @dataclass(frozen=True)
@@ -308,19 +330,209 @@ def move_fighters(battle: Battle) -> None:
     """(J4.12) Fighters move after all ships, before seeking weapons, on the pilot's choice;
     among themselves slower first, then by row (C1.3)."""
     st = battle.state
+    close_combat_maneuvers(battle)  # (J4.52) before anyone else moves: those stay in the hex
     moving = movement.movers(battle, (K_FIGHTER,))
     for f in sorted((int(f) for f in moving), key=lambda f: (int(st.speed[f]), f)):
         m = pilot_maneuver(battle, f)
         if m != Maneuver.NONE:
             movement.move_unit(battle, f, m)
+        else:
+            _pilot_tac(battle, f)
+    home = battle.craft_carrier
+    hurt = np.flatnonzero((st.kind == K_FIGHTER) & (st.status == ACTIVE)
+                          & (st.damage >= CRIPPLED_AT))
+    for f in hurt:  # (J4.48, J1.0) the pilot lands a crippled fighter in its carrier's hex
+        if st.x[f] == st.x[home[f]] and st.z[f] == st.z[home[f]] \
+                and land_blocker(battle, int(f)) is None:
+            land(battle, int(f))
+
+
+def land_blocker(battle: Battle, craft: int) -> str | None:
+    """Why ``craft`` cannot land aboard its carrier now, or None (J4.48 "landing as shuttles",
+    J1.0 as in CTH-DATA §8.6): in play, in the carrier's hex, the carrier in play and moving at
+    speed 6 or less, and the carrier's bay neither launched nor recovered a craft on this or the
+    previous impulse (one launch or recovery per bay per 2 consecutive impulses; one bay,
+    PROPOSAL as for launches). Its own box is free: every craft keeps its row."""
+    st = battle.state
+    carrier = int(battle.craft_carrier[craft])
+    if carrier < 0 or st.status[craft] != ACTIVE:
+        return "J4.48 only a small craft in play lands"
+    if st.status[carrier] != ACTIVE:
+        return "J4.48 its carrier is not in play"
+    if st.x[craft] != st.x[carrier] or st.z[craft] != st.z[carrier]:
+        return "J1.0 a craft lands only in its carrier's hex (CTH-DATA §8.6)"
+    if int(st.speed[carrier]) > LANDING_MAX_SHIP_SPEED:
+        return (f"J1.0 a craft lands under its own power only aboard a ship moving at speed "
+                f"{LANDING_MAX_SHIP_SPEED} or less (CTH-DATA §8.6)")
+    rows = np.flatnonzero(battle.craft_carrier == carrier)
+    last = max(int(battle.state.craft_landed[rows].max()), int(st.launched_at[rows].max()))
+    if last != NEVER and st.absolute_impulse - last < RECOVERY_GAP:
+        return ("J1.0 one launch or recovery per bay per 2 consecutive impulses "
+                "(CTH-DATA §8.6)")
+    return None
+
+
+def land(battle: Battle, craft: int) -> None:
+    """(J4.48, J1.0) ``craft`` lands aboard its carrier: off the map (status UNUSED again), so
+    the carrier's ``fighters`` launch order includes it. Raises ``ValueError`` naming the rule
+    when ``land_blocker`` forbids it."""
+    rule = land_blocker(battle, craft)
+    if rule is not None:
+        raise ValueError(f"{rule} ({battle.unit_ids[craft]})")
+    st = battle.state
+    carrier = int(battle.craft_carrier[craft])
+    battle.log(ev.Landed(st.turn, st.impulse, battle.unit_ids[craft], battle.unit_ids[carrier],
+                         battle.label(craft)))
+    st.status[craft] = UNUSED
+    st.target[craft] = -1
+    battle.state.craft_landed[craft] = st.absolute_impulse
+
+
+def end_of_turn(battle: Battle) -> None:
+    """(J4.48) Every fighter aboard since before this turn began (landed on an earlier turn, not
+    launched since) has one damage point repaired; below 7 it is no longer crippled. PROPOSAL:
+    every such fighter is declared under repair."""
+    st = battle.state
+    start = (st.turn - 1) * st.impulses_per_turn  # the absolute impulse before impulse 1
+    rows = np.flatnonzero((st.kind == K_FIGHTER) & (st.status == UNUSED) & (st.damage > 0)
+                          & (st.craft_landed != NEVER) & (st.craft_landed <= start))
+    for f in rows:
+        st.damage[f] -= 1
+        battle.log(ev.CraftRepaired(st.turn, st.impulse, battle.unit_ids[f], int(st.damage[f])))
+
+
+def tac_blocker(battle: Battle, craft: int) -> str | None:
+    """Why ``craft`` cannot make a tactical maneuver now, or None (J4.11): fighters only, at
+    speed 0 (it does not move this impulse), whenever its maximum current speed (8 when
+    crippled, J4.12) would move it, no more often than once in every 4 impulses. No energy."""
+    from sfb_env import impulse
+
+    st = battle.state
+    if st.kind[craft] != K_FIGHTER:
+        return "J4.11 only fighters (not other shuttles) make tactical maneuvers"
+    if st.status[craft] != ACTIVE:
+        return "J4.11 the fighter is not in play"
+    if st.impulse < 1:
+        return "B2.0 no movement before the first impulse"
+    spec = CRAFT[K_FIGHTER]
+    top = spec.crippled_speed if crippled(battle, craft) else spec.max_speed
+    if not impulse.moves_on_np(np.array([top]), st.impulse, st.impulses_per_turn)[0]:
+        return f"J4.11 its maximum speed {top} calls for no movement on impulse {st.impulse}"
+    last = int(battle.state.craft_tac[craft])
+    if last != NEVER and st.absolute_impulse - last < TAC_GAP:
+        return f"J4.11 no more than one tactical maneuver in {TAC_GAP} impulses"
+    return None
+
+
+def fighter_tac(battle: Battle, craft: int, turned: int) -> None:
+    """(J4.11, C5.2) Rotate fighter ``craft`` 60 degrees in place, ``turned`` -1 left / +1 right;
+    its straight-hex count restarts (C5.4). Raises ``ValueError`` naming J4.11 when forbidden."""
+    rule = tac_blocker(battle, craft)
+    if rule is not None:
+        raise ValueError(f"{rule} ({battle.unit_ids[craft]})")
+    if turned not in (-1, 1):
+        raise ValueError(f"J4.11 a tactical maneuver turns one hex side (-1 or +1), not {turned!r}")
+    st = battle.state
+    st.facing[craft] = (int(st.facing[craft]) + turned) % 6
+    st.straight[craft] = 0
+    battle.state.craft_tac[craft] = st.absolute_impulse
+    battle.log(ev.TacticalManeuver(st.turn, st.impulse, battle.unit_ids[craft],
+                                   battle.label(craft),
+                                   hexmap.DIRECTION_LETTERS[int(st.facing[craft])], turned,
+                                   "J4.11 fighter"))
+
+
+def _pilot_tac(battle: Battle, fighter: int) -> None:
+    """The pilot's TAC (PROPOSAL, J4.11): a fighter holding in its target's hex without CCM
+    (the target has no shields, or entered this impulse) turns one hex side toward the target's
+    facing, the shorter way (left when opposite), so it can follow straight when the target
+    leaves."""
+    st = battle.state
+    t = int(st.target[fighter])
+    if t < 0 or battle.state.craft_ccm[fighter] == st.absolute_impulse \
+            or st.x[t] != st.x[fighter] or st.z[t] != st.z[fighter]:
+        return
+    off = (int(st.facing[t]) - int(st.facing[fighter])) % 6
+    if off and tac_blocker(battle, fighter) is None:
+        fighter_tac(battle, fighter, 1 if off in (1, 2) else -1)
+
+
+def ccm_blocker(battle: Battle, fighter: int, ship: int) -> str | None:
+    """Why ``fighter`` cannot use close-combat maneuvering against ``ship`` now, or None
+    (J4.52, J4.521): an active fighter and an active ship with shields, in one hex, both there
+    at the end of the previous impulse (neither entered this impulse)."""
+    st = battle.state
+    if st.kind[fighter] != K_FIGHTER or st.status[fighter] != ACTIVE:
+        return "J4.52 only a fighter in play uses close-combat maneuvering"
+    if st.status[ship] != ACTIVE or not shields.has_facing_shields(battle, ship):
+        return "J4.52 close-combat maneuvering is used against a ship in play"
+    here = (st.x[ship], st.z[ship])
+    if (st.x[fighter], st.z[fighter]) != here:
+        return "J4.521 the fighter must be in the ship's hex"
+    if (st.prev_x[ship], st.prev_z[ship]) != here:
+        return "J4.521 not against a ship that entered the hex this impulse"
+    if (st.prev_x[fighter], st.prev_z[fighter]) != here:
+        return "J4.521 not by a fighter that entered the hex this impulse"
+    return None
+
+
+def ccm_shield(battle: Battle, ship: int) -> int:
+    """The shield 1..6 the pilot's fighter faces when it uses CCM on ``ship`` (PROPOSAL,
+    J4.522 "usually facing a down or weak shield"): the one with the fewest boxes left, the
+    lowest number on ties. Deterministic, no dice."""
+    return int(np.argmin(battle.state.shields[ship])) + 1
+
+
+def close_combat_maneuver(battle: Battle, fighter: int, ship: int, shield: int) -> None:
+    """(J4.522) ``fighter`` stays in the hex and is re-faced to put ``ship`` on its forward
+    centre line, facing ``shield``; it is then in the ship's matching arcs (J4.523: a D6 facing
+    A, #3 shield, fighter facing F, in the R and RR arcs). Implemented by placing the fighter's
+    previous-impulse position (the one range-0 arcs and shields are judged from, D3.42) in the
+    hex next to the ship in that shield's direction, facing the ship: "deemed to have moved
+    around the ship". Until the next impulse every ship in the hex may fire at it regardless of
+    arcs (``close_combat``). Raises ``ValueError`` naming J4.52 when the rules forbid it."""
+    rule = ccm_blocker(battle, fighter, ship)
+    if rule is not None:
+        raise ValueError(f"{rule} ({battle.unit_ids[fighter]} against {battle.unit_ids[ship]})")
+    if not 1 <= shield <= 6:
+        raise ValueError(f"J4.522 shield {shield!r} is not one of 1..6")
+    st = battle.state
+    side = (int(st.facing[ship]) + shield - 1) % 6  # shield #k faces ship facing + k - 1
+    nx, nz = hexmap.neighbor_np(st.x[ship], st.z[ship], np.array([side]))
+    st.prev_x[fighter], st.prev_z[fighter] = int(nx[0]), int(nz[0])
+    st.facing[fighter] = st.prev_facing[fighter] = (side + 3) % 6
+    battle.state.craft_ccm[fighter] = st.absolute_impulse
+    battle.log(ev.TacticalManeuver(st.turn, st.impulse, battle.unit_ids[fighter],
+                                   battle.label(fighter),
+                                   hexmap.DIRECTION_LETTERS[int(st.facing[fighter])], 0,
+                                   f"J4.52 close-combat maneuvering, shield #{shield}"))
+
+
+def close_combat_maneuvers(battle: Battle) -> None:
+    """The pilot uses CCM (J4.52) every impulse its fighter may against the ship it is sent at
+    (PROPOSAL: it always wants the weakest shield, ``ccm_shield``)."""
+    st = battle.state
+    rows = np.flatnonzero((st.kind == K_FIGHTER) & (st.status == ACTIVE) & (st.target >= 0))
+    for f in rows:
+        t = int(st.target[f])
+        if crippled(battle, int(f)) and st.status[battle.craft_carrier[f]] == ACTIVE:
+            continue  # (J4.48 PROPOSAL) a crippled fighter heads home instead
+        if st.x[t] == st.x[f] and st.z[t] == st.z[f] and ccm_blocker(battle, int(f), t) is None:
+            close_combat_maneuver(battle, int(f), t, ccm_shield(battle, t))
 
 
 def pilot_maneuver(battle: Battle, fighter: int) -> Maneuver:
     """The pilot's move for a fighter or shuttle (PROPOSAL, SCENARIOS §2.9 and §2.3): stay in
     the target's hex, else straight unless a turn the turn mode allows enters a strictly closer
-    hex (the closer turn, ties to the left); no target: straight."""
+    hex (the closer turn, ties to the left); no target: straight. A crippled fighter's target is
+    its carrier (J4.48), and it turns whenever straight brings it no closer."""
     st = battle.state
     t = _current_target(battle, fighter)
+    home = int(battle.craft_carrier[fighter])
+    homing = bool(st.kind[fighter] == K_FIGHTER and crippled(battle, fighter)
+                  and st.status[home] == ACTIVE)
+    if homing:
+        t = home  # (J4.48 PROPOSAL) the pilot brings a crippled fighter home to land
     if t is None:
         return Maneuver.STRAIGHT
     x, z, f = st.x[fighter], st.z[fighter], st.facing[fighter]
@@ -331,6 +543,13 @@ def pilot_maneuver(battle: Battle, fighter: int) -> Maneuver:
     straight, left, right = (int(v) for v in hexmap.distance_np(nx, nz, st.x[t], st.z[t]))
     if st.straight[fighter] < movement.turn_mode(battle, fighter):  # (C3.2, J4.12, J1.0)
         return Maneuver.STRAIGHT
+    if homing and straight >= int(hexmap.distance_np(x, z, st.x[t], st.z[t])):
+        # (PROPOSAL) homing, it turns back whenever straight gains nothing: the closer turn that
+        # stays on the map, ties to the left
+        on_map = [battle.in_area(int(nx[i]), int(nz[i])) for i in (1, 2)]
+        if on_map[0] and (left <= right or not on_map[1]):
+            return Maneuver.TURN_LEFT
+        return Maneuver.TURN_RIGHT if on_map[1] else Maneuver.STRAIGHT
     if left < straight and left <= right:
         return Maneuver.TURN_LEFT
     if right < straight:
@@ -389,10 +608,14 @@ def gun_blocker(battle: Battle, w: int) -> str | None:
 
 def close_combat(battle: Battle, w: int, targets: np.ndarray, rng: np.ndarray) -> np.ndarray:
     """(J4.51) Close-combat maneuvering against shuttles: a fighter's gun ``w`` bears on any
-    other shuttle (fighters are shuttles too, J4.0) in its own hex, whatever its facing."""
+    other shuttle (fighters are shuttles too, J4.0) in its own hex, whatever its facing; a
+    ship's weapon ``w`` bears on any fighter in its hex using CCM this impulse (J4.522)."""
     st = battle.state
     if st.kind[st.w_owner[w]] != K_FIGHTER:
-        return np.zeros(len(targets), dtype=bool)
+        if not shields.has_facing_shields(battle, int(st.w_owner[w])):
+            return np.zeros(len(targets), dtype=bool)
+        # (J4.522) any ship in the hex fires any weapon at a fighter using CCM, whatever its arcs
+        return (battle.state.craft_ccm[targets] == st.absolute_impulse) & (rng == 0)
     return (battle.craft_carrier[targets] >= 0) & (rng == 0)
 
 

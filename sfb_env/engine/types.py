@@ -150,6 +150,10 @@ class BattleState:
     tac_sublight: np.ndarray = field(default=None)  # (U,) bool sublight TAC left this turn (C5.11)
     cloaked: np.ndarray = field(default=None)  # (U,) bool cloaked for this turn (G13 cadet)
     cloaked_before: np.ndarray = field(default=None)  # (U,) bool cloaked on the previous turn
+    craft_ccm: np.ndarray = field(default=None)  # (U,) int64 a fighter's last close-combat
+    #   maneuver (J4.52), absolute impulse, NEVER
+    craft_tac: np.ndarray = field(default=None)  # (U,) int64 its last tactical maneuver (J4.11)
+    craft_landed: np.ndarray = field(default=None)  # (U,) int64 when it landed aboard (J4.48)
     cloak_paid: np.ndarray = field(default=None)  # (U,) bool cloak cost paid this turn
     #   (G13 standard rule: a ship may announce a cloak during the turn; engine.cloak)
     cloak_announced_at: np.ndarray = field(default=None)  # (U,) int64 absolute impulse of the
