@@ -39,6 +39,7 @@ import numpy as np
 
 from sfb_env import hexmap
 from sfb_env.engine import direct_fire, movement, seeking
+from sfb_env.engine.seeking import pursuit_choice
 from sfb_env.engine.types import ACTIVE, PLASMA_LAUNCHERS, Box, Maneuver, WeaponType
 
 if TYPE_CHECKING:
@@ -145,18 +146,6 @@ def fire_point(past_pfp: bool, rng: int, pfp_range: int, last_impulse: bool,
     PFP (within ``pfp_range``), on the turn's last impulse, or when the target is about to
     leave the map."""
     return past_pfp or rng <= pfp_range or last_impulse or target_exiting
-
-
-def pursuit_choice(straight: int, left: int, right: int, can_turn: bool, die: int) -> Maneuver:
-    """(§2.3) Straight unless a permitted turn enters a strictly closer hex; both closer -> the
-    closer; equally close -> ``die`` odd = left, even = right."""
-    if not can_turn or (left >= straight and right >= straight):
-        return Maneuver.STRAIGHT
-    if left < straight and (right >= straight or left < right):
-        return Maneuver.TURN_LEFT
-    if right < straight and (left >= straight or right < left):
-        return Maneuver.TURN_RIGHT
-    return Maneuver.TURN_LEFT if die % 2 else Maneuver.TURN_RIGHT
 
 
 def pursue(x: int, z: int, f: int, tx: int, tz: int, can_turn: bool,

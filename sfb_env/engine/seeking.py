@@ -26,6 +26,7 @@ from sfb_env.engine.types import (
     K_FIGHTER,
     K_PLASMA,
     NEVER,
+    Maneuver,
     Status,
     UnitKind,
     WeaponType,
@@ -193,8 +194,6 @@ def robot_drone_maneuver(battle: Battle, drone: int):
     If both turns are strictly closer than straight, the closer one; if equally close, a die
     roll (odd = left, even = right; PROPOSAL of SCENARIOS §2.3).
     """
-    from sfb_env.engine.types import Maneuver
-
     st = battle.state
     t = st.target[drone]
     x, z, f = st.x[drone], st.z[drone], st.facing[drone]
@@ -203,13 +202,22 @@ def robot_drone_maneuver(battle: Battle, drone: int):
     d = hexmap.distance_np(nx, nz, st.x[t], st.z[t])
     straight, left, right = (int(v) for v in d)
     can_turn = st.straight[drone] >= 1  # (FD1.2) turn mode 1, first move straight
+    tie = can_turn and left < straight and left == right  # the die is drawn only on a tie
+    return pursuit_choice(straight, left, right, can_turn,
+                          int(battle.rng.integers(1, 7)) if tie else 1)
+
+
+def pursuit_choice(straight: int, left: int, right: int, can_turn: bool, die: int) -> Maneuver:
+    """(SCENARIOS §2.3) Straight unless a permitted turn enters a strictly closer hex; both
+    closer -> the closer; equally close -> ``die`` odd = left, even = right. Shared by robot
+    drones and the robot ship's pursuit (``engine.robot_ship``)."""
     if not can_turn or (left >= straight and right >= straight):
         return Maneuver.STRAIGHT
     if left < straight and (right >= straight or left < right):
         return Maneuver.TURN_LEFT
     if right < straight and (left >= straight or right < left):
         return Maneuver.TURN_RIGHT
-    return Maneuver.TURN_LEFT if int(battle.rng.integers(1, 7)) % 2 else Maneuver.TURN_RIGHT
+    return Maneuver.TURN_LEFT if die % 2 else Maneuver.TURN_RIGHT
 
 
 def target_in_hex(battle: Battle, drone: int) -> bool:
