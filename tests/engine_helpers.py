@@ -240,3 +240,14 @@ def random_masked_game(env, seed: int, rng: np.random.Generator, check=None) -> 
         obs, *_ = env.step(actions)  # raises if the engine refuses an allowed action
         steps += 1
     return steps
+
+
+def random_masked_games(scenario, seeds, rng_seed: int = 0, **options) -> None:
+    """Random masked play of ``scenario`` (``illegal_action="raise"``), one game per seed in
+    ``seeds``, every order drawn from one generator seeded ``rng_seed``; each game must run."""
+    import sfb_env
+
+    env = sfb_env.parallel_env(scenario, illegal_action="raise", **options)
+    rng = np.random.default_rng(rng_seed)
+    for seed in seeds:
+        assert random_masked_game(env, seed, rng) > 0, (scenario, seed)

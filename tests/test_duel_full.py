@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from engine_helpers import random_masked_game, random_orders
+from engine_helpers import random_masked_game, random_masked_games, random_orders
 
 import sfb_env
 from sfb_env import hexmap
@@ -50,10 +50,7 @@ def test_cloak_component_present_for_the_cloak_ship(name):
 
 
 def _games(name: str, seeds) -> None:
-    env = sfb_env.parallel_env(name, illegal_action="raise")
-    rng = np.random.default_rng(0)
-    for seed in seeds:
-        assert random_masked_game(env, seed, rng) > 0
+    random_masked_games(name, seeds)
 
 
 @pytest.mark.parametrize("name", DUELS)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from engine_helpers import random_masked_game
+from engine_helpers import random_masked_game, random_masked_games
 
 import sfb_env
 from sfb_env.engine import IllegalOrderError, small_craft
@@ -54,10 +54,7 @@ def test_random_masked_play_without_error(seed):
 
 @pytest.mark.slow
 def test_random_masked_play_100_seeds_without_error():
-    env = sfb_env.parallel_env(FULL, illegal_action="raise")
-    rng = np.random.default_rng(1)
-    for seed in range(100):
-        assert random_masked_game(env, seed, rng) > 0
+    random_masked_games(FULL, range(100), rng_seed=1)
 
 
 # ---------------------------------------------------------------------- the fighters component

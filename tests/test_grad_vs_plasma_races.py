@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from engine_helpers import random_masked_game
+from engine_helpers import random_masked_game, random_masked_games
 
 import agents
 import sfb_env
@@ -56,10 +56,7 @@ def test_random_masked_play_3_seeds_without_error(name):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_random_masked_play_100_seeds_without_error(name):
-    env = sfb_env.parallel_env(name, illegal_action="raise")
-    rng = np.random.default_rng(1)
-    for seed in range(100):
-        assert random_masked_game(env, seed, rng) > 0
+    random_masked_games(name, range(100), rng_seed=1)
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from engine_helpers import play_random, random_masked_game
+from engine_helpers import play_random, random_masked_game, random_masked_games
 
 import sfb_env
 from sfb_env import hexmap
@@ -56,10 +56,7 @@ def test_romulan_and_gorn_duel_setup(name):
 
 
 def _games(name: str, seeds) -> None:
-    env = sfb_env.parallel_env(name, illegal_action="raise")
-    rng = np.random.default_rng(0)
-    for seed in seeds:
-        assert random_masked_game(env, seed, rng) > 0
+    random_masked_games(name, seeds)
 
 
 @pytest.mark.parametrize("name", PLAYED)
