@@ -66,6 +66,8 @@ class ShipLayout:
     cloak: int = -1  # action index of the ``cloak`` component (G13.0), -1 without one
     plasma_arms: tuple[int, ...] = ()  # positions h of the ``arm[h]`` of plasma launchers
     ppds: tuple[int, ...] = ()  # action indices of ``ppd[p]`` components (E11.362)
+    rule_features: int = 0  # length of the observation's rule-features block, last
+    #   (``env.rule_features(agent)``; D3.34, D9, D6, G13 scenarios)
 
     @classmethod
     def from_components(cls, components: list[dict[str, Any]]) -> ShipLayout:
@@ -150,7 +152,7 @@ class Bridge:
         self.view: ObservationView = decode(observation["observation"], self.layout.n_weapons,
                                             self.layout.slots, self.layout.max_speed,
                                             len(self.layout.esgs), self.layout.energy_size,
-                                            len(self.layout.ppds))
+                                            len(self.layout.ppds), self.layout.rule_features)
         self.action = np.array([0 if 0 in a or not a else min(a) for a in self.allowed],
                                dtype=np.int64)
         # (B3.0) the standing allocation, read off the mask as the env's no-op is: continue
@@ -480,7 +482,7 @@ class Bridge:
         lay, d = self.layout, self.doctrine
         if lay.cloak < 0 or not d.cloak_on_reload or 1 not in self.allowed[lay.cloak]:
             return False
-        end = len(self.raw) - PPD_SIZE * len(lay.ppds)  # the PPD block comes last (E11)
+        end = len(self.raw) - PPD_SIZE * len(lay.ppds) - lay.rule_features  # PPD, rules last
         block = self.raw[end - lay.energy_size:end]
         for h in lay.plasma_arms:
             held, paid = block[ENERGY_SIZE + ENERGY_WEAPON_SIZE * h:][:2]

@@ -205,8 +205,12 @@ class DoctrineCaptain:
     # ------------------------------------------------------------------ Policy protocol
 
     def bind(self, env: Any, agent: str) -> None:
-        """Read the static action components of ``agent`` (``env.action_components``)."""
+        """Read the static action components of ``agent`` (``env.action_components``) and the
+        length of its observation's rule-features block (``env.rule_features``)."""
         self.configure(env.action_components(agent))
+        blocks = getattr(env, "rule_features", None)
+        if callable(blocks):
+            self.layout = replace(self.layout, rule_features=sum(blocks(agent).values()))
 
     def configure(self, components: list[dict[str, Any]]) -> None:
         """Set up from an action-component description (see ``env.action_components``)."""

@@ -135,12 +135,12 @@ class PpdState:
 
 
 def threat_slots_in(length: int, n_weapons: int, target_slots: int, n_esg: int = 0,
-                    n_energy: int = 0, n_ppd: int = 0) -> int:
+                    n_energy: int = 0, n_ppd: int = 0, n_rules: int = 0) -> int:
     """How many threat slots a vector of ``length`` holds (``n_esg``: ESG blocks at the end;
     ``n_energy``: length of the energy block after them, ``rules.energy: cadet``; ``n_ppd``:
-    PPD blocks, last)."""
+    PPD blocks; ``n_rules``: the rule-features block, last, ``env.rule_features``)."""
     rest = (length - OWN_SIZE - 3 * n_weapons - CLOCK_SIZE - target_slots * SLOT_SIZE
-            - n_esg * ESG_SIZE - n_energy - n_ppd * PPD_SIZE)
+            - n_esg * ESG_SIZE - n_energy - n_ppd * PPD_SIZE - n_rules)
     if rest > 0 and rest % THREAT_SIZE and not rest % (THREAT_SIZE + PLASMA_THREAT_SIZE):
         return rest // (THREAT_SIZE + PLASMA_THREAT_SIZE)  # with the plasma threat block
     if rest < 0 or rest % THREAT_SIZE:
@@ -153,12 +153,13 @@ def threat_slots_in(length: int, n_weapons: int, target_slots: int, n_esg: int =
 
 def decode(
     vector: np.ndarray, n_weapons: int, target_slots: int, max_speed: int = 8, n_esg: int = 0,
-    n_energy: int = 0, n_ppd: int = 0,
+    n_energy: int = 0, n_ppd: int = 0, n_rules: int = 0,
 ) -> ObservationView:
     """Decode ``obs["observation"]`` of an agent with ``n_weapons`` weapon positions,
     ``n_esg`` expanding sphere generators and ``n_ppd`` PPDs."""
     v = np.asarray(vector, dtype=np.float64)
-    threats = threat_slots_in(len(v), n_weapons, target_slots, n_esg, n_energy, n_ppd)
+    threats = threat_slots_in(len(v), n_weapons, target_slots, n_esg, n_energy, n_ppd, n_rules)
+    v = v[:len(v) - n_rules]  # the rule-features block (last) is not decoded here
     own = _own(v, max_speed)
     pos = OWN_SIZE
     weapons = tuple(

@@ -211,7 +211,9 @@ def test_e11_21_ppd_arms_4_plus_4_on_the_form_then_holds_for_2():
     b = _battle(own="isc-cadet", enemy_hex="0501")  # range 4: the PPD's minimum (E11.312)
     ppd_row = _w(b, "PPD-A")
     others = {"PL-B": NONE, "PL-C": NONE}
-    assert energy.arm_blockers(b, ppd_row) == {2: "E11.22 only an armed PPD is held"}
+    assert energy.arm_blockers(b, ppd_row) == {  # (E11.25) 5: hold and top up
+        2: "E11.22 only an armed PPD is held",
+        5: "E11.25 only an armed PPD held for a turn is topped up"}
     _allocate(b, arm={"PPD-A": ARM, **others}, capacitor=0, recharge=0)
     assert _allocated(b).used == 4 and not b.state.w_armed[ppd_row]
     _next_allocation(b)

@@ -293,7 +293,9 @@ def _allocate(b, value: int, fire: bool = False, dice=()):
 def test_e11_21_cadet_form_four_and_four_over_two_consecutive_turns_fires_on_the_second():
     b = _cadet()
     w, k = _ppd(b), row(b, "k")
-    assert energy.arm_blockers(b, w) == {2: "E11.22 only an armed PPD is held"}
+    assert energy.arm_blockers(b, w) == {
+        2: "E11.22 only an armed PPD is held",
+        5: "E11.25 only an armed PPD held for a turn is topped up"}
     _allocate(b, int(ArmOrder.ARM))  # turn 1: 4 points (E11.21)
     st = b.state
     assert (st.ppd_stage[w], st.ppd_energy[w]) == (int(PpdStage.ARMING), 4)
@@ -313,8 +315,10 @@ def test_e11_22_cadet_form_holding_costs_two_and_an_unpaid_charge_is_lost():
     run_to(b, 1, 8)
     _allocate(b, int(ArmOrder.ARM))
     run_to(b, 2, 8)
-    assert energy.arm_blockers(b, w) == {
-        1: "E11.23 the PPD holds an unfired charge: hold it (2) or let it go (0)"}
+    holds = "E11.23 the PPD holds an unfired charge: hold it (2) or let it go (0)"
+    assert energy.arm_blockers(b, w) == {1: holds, 3: holds, 4: holds,
+                                         5: "E11.25 the charge is full (8 energy, four pulses): "
+                                            "nothing to top up"}
     _allocate(b, int(ArmOrder.HOLD))  # turn 3: 2 points (E11.22), still 8 in the charge
     assert [(e.turn, e.energy, e.held) for e in of(b, "WeaponArmed", weapon="i.PPD-A")][-1] == (
         3, 2, True)
@@ -336,7 +340,9 @@ def test_e11_23_example_in_play_arming_again_while_the_last_train_pulses():
     _allocate(b, int(ArmOrder.ARM))
     run_to(b, 2, 31)
     _fire(b, dice=(1, 1))
-    assert energy.arm_blockers(b, w) == {2: "E11.22 only an armed PPD is held"}
+    assert energy.arm_blockers(b, w) == {
+        2: "E11.22 only an armed PPD is held",
+        5: "E11.25 only an armed PPD held for a turn is topped up"}
     _allocate(b, int(ArmOrder.ARM))  # impulse 32 of turn 2: the allocation of turn 3
     assert b.state.ppd_stage[w] == int(PpdStage.ARMING)
     run_to(b, 3, 3)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from pettingzoo.test import parallel_api_test, parallel_seed_test
+from scenario_tiers import ci_params
 
 import sfb_env
 from sfb_env.env import IllegalActionError, MaskedMultiDiscrete
@@ -18,12 +19,12 @@ def test_scenarios_are_listed_with_descriptions():
     assert all(isinstance(v, str) and v for v in listed.values())
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS)
+@pytest.mark.parametrize("scenario", ci_params(SCENARIOS))  # scenario_tiers: CI / slow
 def test_pettingzoo_parallel_api(scenario):
     parallel_api_test(sfb_env.parallel_env(scenario), num_cycles=1000)
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS)
+@pytest.mark.parametrize("scenario", ci_params(SCENARIOS))
 def test_pettingzoo_parallel_seed(scenario):
     parallel_seed_test(lambda: sfb_env.parallel_env(scenario, illegal_action="noop"))
 

@@ -7,10 +7,14 @@
 
 from __future__ import annotations
 
+import copy
+import functools
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from scenario_tiers import ci_params
 
 import sfb_env
 from sfb_env.data import load_data_file
@@ -18,6 +22,7 @@ from sfb_env.engine import IllegalOrderError
 from sfb_env.engine.scenario import SCENARIO_DIR
 
 ENERGY_DUEL = "energy-duel"  # a dict scenario: the cadet Energy Allocation Form (B3.0)
+TRANSPORTER_DUEL = "transporter-duel"  # a dict scenario: R8 transporters, boarding (G8, D7)
 SCENARIOS = sorted(sfb_env.list_scenarios()) + [ENERGY_DUEL]
 
 
@@ -32,15 +37,34 @@ def energy_duel() -> dict:
     return doc
 
 
+@functools.cache
+def _transporter_duel() -> dict:
+    return dict(load_data_file(SCENARIO_DIR / "cth-10.yaml"))
+
+
+def transporter_duel() -> dict:
+    """Scenario 10's D7 and Fed CA on the standard form, 4 hexes apart at speed 2, with
+    transporters (G8.0, G8.24), boarding parties (D7.0) and general reinforcement (D3.34)."""
+    doc = copy.deepcopy(_transporter_duel())
+    doc.update(name=TRANSPORTER_DUEL, rules={
+        "energy": "standard", "damage": "standard_dac", "reinforcement": True,
+        "transporters": True, "boarding": True})
+    doc["units"] = [dict(u) for u in doc["units"]]
+    doc["units"][0].update(hex="1010", facing="A", speed=2)
+    doc["units"][1].update(hex="1006", facing="D", speed=2)
+    return doc
+
+
 def _env(scenario: str, **kw):
-    return sfb_env.parallel_env(energy_duel() if scenario == ENERGY_DUEL else scenario, **kw)
+    doc = {ENERGY_DUEL: energy_duel, TRANSPORTER_DUEL: transporter_duel}.get(scenario)
+    return sfb_env.parallel_env(doc() if doc else scenario, **kw)
 
 
 SHORT, LONG = 1_000, 10_000  # the short run in every suite (60+ scenarios); the long one
 #   with -m slow
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS)
+@pytest.mark.parametrize("scenario", ci_params(SCENARIOS))  # scenario_tiers: CI / slow
 def test_no_allowed_action_is_refused_over_1000_random_masked_steps(scenario):
     _random_masked_steps(scenario, SHORT)
 
@@ -111,6 +135,111 @@ def test_b3_standard_form_and_r10_components_masks_and_engine_agree_both_ways(se
     _engine_refuses_masked_choice("cth-10", seed, steps, pick)
 
 
+def test_g8_0_no_allowed_transporter_action_is_refused_over_300_random_masked_steps():
+    _random_masked_steps(TRANSPORTER_DUEL, 300)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.sampled_from([0, 1, 2, 3, 5, 33]),
+       pick=st.integers(0, 10_000))
+def test_g8_0_transporter_components_masks_and_engine_agree_both_ways(seed, steps, pick):
+    """The transporter duel: ``transporters`` (energy line), ``transport[t]`` and
+    ``drop_shield`` (G8.0, G8.24): every allowed transport value is accepted, every masked
+    one refused with the mask's rule; then any masked choice."""
+    env = _env(TRANSPORTER_DUEL)
+    rng = np.random.default_rng(seed)
+    obs = _advance(env, rng, steps)
+    if obs is None:
+        return
+    for agent in env.agents:
+        layout = env._layouts[agent]
+        names = layout.component_names()
+        reasons = env.mask_reasons(agent)
+        parts = env.action_space(agent).split_mask(obs[agent]["action_mask"])
+        for i, name in enumerate(names):
+            if not name.startswith(("transport", "drop_shield")):
+                continue
+            masked = [v for v in range(1, len(parts[i])) if not parts[i][v]][:3]
+            for v in [v for v in range(1, len(parts[i])) if parts[i][v]] + masked:
+                action = layout.noop(env.battle)
+                action[i] = v
+                orders = layout.to_orders(env.battle, action, env._slots[agent])
+                if parts[i][v]:
+                    assert v not in reasons[name]
+                    env.battle.validate({layout.unit: orders})  # allowed -> accepted
+                elif "target slot" not in reasons[name][v]:
+                    with pytest.raises(IllegalOrderError) as err:
+                        env.battle.validate({layout.unit: orders})
+                    assert err.value.rule == reasons[name][v]
+    _engine_refuses_masked_choice(TRANSPORTER_DUEL, seed, steps, pick)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.sampled_from([0, 1, 2, 31, 32, 33, 64, 65]),
+       pick=st.integers(0, 10_000))
+def test_j2_22_suicide_shuttle_components_masks_and_engine_agree_both_ways(seed, steps, pick):
+    """cth-09: ``suicide`` (launch at a slot) and ``suicide_arm`` (J2.221 warp energy) on the
+    standard form: every allowed value is accepted, every masked one refused with the mask's
+    rule; then any masked choice."""
+    env = _env("cth-09")
+    rng = np.random.default_rng(seed)
+    obs = _advance(env, rng, steps)
+    if obs is None:
+        return
+    for agent in env.agents:
+        layout = env._layouts[agent]
+        names = layout.component_names()
+        reasons = env.mask_reasons(agent)
+        parts = env.action_space(agent).split_mask(obs[agent]["action_mask"])
+        for i, name in enumerate(names):
+            if not name.startswith("suicide"):
+                continue
+            for v in range(1, len(parts[i])):
+                action = layout.noop(env.battle)
+                action[i] = v
+                orders = layout.to_orders(env.battle, action, env._slots[agent])
+                if parts[i][v]:
+                    assert v not in reasons[name]
+                    env.battle.validate({layout.unit: orders})  # allowed -> accepted
+                elif "target slot" not in reasons[name][v]:
+                    with pytest.raises(IllegalOrderError) as err:
+                        env.battle.validate({layout.unit: orders})
+                    assert err.value.rule == reasons[name][v]
+    _engine_refuses_masked_choice("cth-09", seed, steps, pick)
+
+
+def test_g8_0_transporter_components_only_where_the_rule_is_on():
+    env = _env(TRANSPORTER_DUEL)
+    env.reset(seed=0)
+    names = env._layouts["constellation"].component_names()
+    assert names.count("drop_shield") == 1 and "transporters" in names
+    assert [n for n in names if n.startswith("transport[")] == [
+        f"transport[{t}]" for t in range(3)]  # (CTH-DATA §9.2) Fed CA: TRAN 3
+    plain = _env("cth-10")
+    plain.reset(seed=0)
+    assert not [n for n in plain._layouts["constellation"].component_names()
+                if n.startswith(("transport", "drop_shield"))]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.sampled_from([0, 1, 2, 31, 32, 33, 64, 65]),
+       pick=st.integers(0, 10_000))
+def test_g5_probe_component_masks_and_engine_agree_both_ways(seed, steps, pick):
+    """cth-11 (labs G4, probes G5: the ``probe`` component armed at Energy Allocation, launched
+    in the Direct-Fire step) at and between its Energy Allocation points (impulses 0, 32)."""
+    _engine_refuses_masked_choice("cth-11", seed, steps, pick)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.sampled_from([0, 1, 31, 32, 33, 64]),
+       pick=st.integers(0, 10_000))
+def test_e11_25_ppd_arm_values_masks_and_engine_agree_both_ways(seed, steps, pick):
+    """grad-isc-full-vs-lyran, the Star Cruiser first: its PPD's six ``arm[h]`` values (E11.21,
+    E11.22, E11.25 underload and hold-and-top-up) at and between Energy Allocation points; the
+    ``ppd[p]`` reserve top-up (E11.24, E11.25) in tests/test_ppd_underload.py."""
+    _engine_refuses_masked_choice("grad-isc-full-vs-lyran", seed, steps, pick)
+
+
 def _engine_refuses_masked_choice(scenario, seed, steps, pick):
     env = _env(scenario)
     rng = np.random.default_rng(seed)
@@ -141,3 +270,99 @@ def _engine_refuses_masked_choice(scenario, seed, steps, pick):
     with pytest.raises(IllegalOrderError) as err:
         env.battle.validate({layout.unit: orders})
     assert err.value.rule == reasons[names[i]][int(v)]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.sampled_from([0, 1, 2, 5, 16, 17]),
+       pick=st.integers(0, 10_000))
+def test_scenario_5_disengage_component_masks_and_engine_agree_both_ways(seed, steps, pick):
+    """cth-05 (SCENARIOS #5 special, ``disengage``): the announcement's mask entry and the
+    engine agree both ways at impulse 0 (closed) and later (open), then any masked choice."""
+    env = _env("cth-05")
+    rng = np.random.default_rng(seed)
+    obs = _advance_quietly(env, rng, steps)
+    if obs is not None:
+        for agent in env.agents:
+            layout = env._layouts[agent]
+            i = layout.component_names().index("disengage")
+            part = env.action_space(agent).split_mask(obs[agent]["action_mask"])[i]
+            reason = env.mask_reasons(agent)["disengage"].get(1)
+            action = layout.noop(env.battle)
+            action[i] = 1
+            orders = layout.to_orders(env.battle, action, env._slots[agent])
+            if part[1]:
+                assert reason is None
+                env.battle.validate({layout.unit: orders})  # allowed -> accepted
+            else:
+                with pytest.raises(IllegalOrderError) as err:
+                    env.battle.validate({layout.unit: orders})
+                assert err.value.rule == reason
+    _engine_refuses_masked_choice("cth-05", seed, steps, pick)
+
+
+def _advance_quietly(env, rng, n):
+    """``_advance`` without announcing disengagement (the game would end at once)."""
+    obs, _ = env.reset(seed=int(rng.integers(1000)))
+    for _ in range(n):
+        actions = {}
+        for a in env.agents:
+            layout = env._layouts[a]
+            space = env.action_space(a)
+            space.seed(int(rng.integers(1 << 31)))
+            actions[a] = space.sample(mask=obs[a]["action_mask"])
+            actions[a][layout.component_names().index("disengage")] = 0
+        obs, *_ = env.step(actions)
+        if not env.agents:
+            return None
+    return obs
+
+
+def _tractor_choices_agree(env, agent) -> int:
+    """Every ``tractor[b]`` value of ``agent`` both ways; returns how many were open."""
+    layout = env._layouts[agent]
+    obs = env.observe(agent)
+    names = layout.component_names()
+    parts = env.action_space(agent).split_mask(obs["action_mask"])
+    reasons = env.mask_reasons(agent)
+    opened = 0
+    for i, name in enumerate(names):
+        if not name.startswith("tractor["):
+            continue
+        for v in range(int(layout.nvec[i])):
+            action = layout.noop(env.battle)
+            action[i] = v
+            orders = layout.to_orders(env.battle, action, env._slots[agent])
+            if parts[i][v]:
+                assert v not in reasons[name]
+                env.battle.validate({layout.unit: orders})  # allowed -> accepted
+                opened += v > 0
+            elif "target slot" not in reasons[name][v]:
+                with pytest.raises(IllegalOrderError) as err:
+                    env.battle.validate({layout.unit: orders})
+                assert err.value.rule == reasons[name][v]
+    return opened
+
+
+def test_g7_tractor_components_masks_and_engine_agree_both_ways():
+    """cth-08 (G7.0, ``tractor[b]``): the pirate beside a freighter at an impulse decision;
+    every allowed choice passes the engine, every masked one is refused with the mask's rule;
+    again once a beam holds it (release open, the held freighter closed to the other beam)."""
+    from sfb_env import hexmap
+
+    env = _env("cth-08")
+    env.reset(seed=0)
+    agent = "queen-of-diamonds"
+    assert _tractor_choices_agree(env, agent) == 0  # impulse 0: no Tractor Beams step yet
+    env.step({a: env._layouts[a].noop(env.battle) for a in env.agents})
+    b = env.battle
+    pirate = b.unit_index[agent]
+    b.state.x[pirate], b.state.z[pirate] = hexmap.label_to_axial("0214")  # by freighter-D
+    env._observe()
+    assert _tractor_choices_agree(env, agent) >= 2  # both beams may take freighter-D
+    layout = env._layouts[agent]
+    action = layout.noop(b)
+    slot = int(np.flatnonzero(env._slots[agent] == b.unit_index["freighter-D"])[0]) + 1
+    action[layout.component_names().index("tractor[0]")] = slot + 1
+    env.step({agent: action})
+    assert b.state.tractor_holder[b.unit_index["freighter-D"]] == pirate
+    assert _tractor_choices_agree(env, agent) >= 1  # the release of beam 0

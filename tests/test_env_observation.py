@@ -76,3 +76,141 @@ def test_observation_is_inside_its_space():
         a = env.agents[0]
         assert env.observation_space(a).contains(obs[a])
         obs, *_ = env.step({a: env.action_space(a).sample(mask=obs[a]["action_mask"])})
+
+
+# ----------------------------------------------------------------------------- rule features
+
+
+def _rule_block(env, agent):
+    """The rule-features block (last) of ``agent``'s observation, split by sub-block."""
+    sizes = env.rule_features(agent)
+    layout_ = env._layouts[agent]
+    vector = layout.encode(env.battle, layout_, layout_.target_slots(env.battle),
+                           env.threat_slots, env.max_turns)
+    out, end = {}, len(vector)
+    for name, n in reversed(list(sizes.items())):
+        out[name] = vector[end - n:end]
+        end -= n
+    return out
+
+
+@pytest.mark.parametrize("name", ["cth-03", "duel-klingon-vs-federation", "cth-05", "cth-06",
+                                  "grad-hydran-vs-kzinti"])
+def test_rule_features_absent_where_the_rules_are_not_used(name):
+    """Scenarios without reinforcement, damage control, lock-on or the standard cloak (the
+    published checkpoints' cth-03 and duel-klingon-vs-federation among them) keep their size."""
+    env = sfb_env.parallel_env(name)
+    for a in env.possible_agents:
+        lay = env._layouts[a]
+        assert lay.rule_features == () and env.rule_features(a) == {}
+        assert layout.observation_size(lay, env.threat_slots) == (
+            layout.OWN_SIZE + 3 * (len(lay.racks) + len(lay.weapons)) + layout.CLOCK_SIZE
+            + lay.slots * layout.SLOT_SIZE + env.threat_slots * layout.THREAT_SIZE
+            + len(lay.esgs) * layout.ESG_SIZE + layout.energy_size(lay)
+            + (env.threat_slots * layout.PLASMA_THREAT_SIZE if lay.plasma_threats else 0)
+            + len(lay.ppds) * layout.PPD_SIZE)
+
+
+def test_rule_features_sub_blocks_follow_the_scenario_rules():
+    k = 8  # the default target slots
+    env = sfb_env.parallel_env("cth-10")
+    assert env.rule_features(env.possible_agents[0]) == {
+        "reinforcement": 7, "damage_control": 7, "lock_on": 1 + 2 * k}
+    env = sfb_env.parallel_env("cth-07")
+    assert env.rule_features(env.possible_agents[0]) == {"lock_on": 1 + 2 * k}
+    env = sfb_env.parallel_env("duel-full-orion-vs-klingon")
+    assert env.rule_features("orion-ship") == {"lock_on": 1 + 2 * k, "cloak": 4 * (1 + k)}
+    obs, _ = env.reset(seed=0)
+    for a in env.agents:
+        assert obs[a]["observation"].shape == env.observation_space(a)["observation"].shape
+
+
+def test_d3_34_reinforcement_left_in_the_observation():
+    """(D3.341, D3.342) general points left / 10, then specific energy left on #1..#6 / 10."""
+    env = sfb_env.parallel_env("cth-10")
+    env.reset(seed=0)
+    a = env.agents[0]
+    lay = env._layouts[a]
+    names = lay.component_names()
+    action = lay.noop(env.battle)
+    for i, name in enumerate(names):  # nothing else bought: the power pays it all
+        if name.startswith("arm[") or name in ("capacitor", "recharge"):
+            action[i] = 0
+    action[names.index("reinforce_general")] = 3
+    action[names.index("reinforce[0]")] = 4
+    env.step({**{b: env._layouts[b].noop(env.battle) for b in env.agents}, a: action})
+    st = env.battle.state
+    assert st.reinf_general[lay.unit] == 3 and st.reinf_specific[lay.unit, 0] == 4
+    block = _rule_block(env, a)["reinforcement"]
+    assert block.tolist() == pytest.approx([0.3, 0.4, 0, 0, 0, 0, 0])
+
+
+def test_d9_2_damage_control_rating_and_pending_repairs_in_the_observation():
+    env = sfb_env.parallel_env("cth-10")
+    env.reset(seed=0)
+    a = env.agents[0]
+    u = env._layouts[a].unit
+    env.battle.state.dc_repairs[u] = [0, 2, 0, 0, 1, 0]
+    block = _rule_block(env, a)["damage_control"]
+    from sfb_env.engine import energy
+
+    assert block[0] == pytest.approx(min(1.0, energy.dc_rating(env.battle, u) / 4))
+    assert block[1:].tolist() == pytest.approx([0, 1.0, 0, 0, 0.5, 0])
+
+
+def test_d6_own_and_target_slot_lock_on_in_the_observation():
+    env = sfb_env.parallel_env("duel-full-orion-vs-klingon")
+    env.reset(seed=0)
+    b = env.battle
+    st = b.state
+    o, k = b.unit_index["orion-ship"], b.unit_index["klingon-ship"]
+    st.locked_on[o], st.locked_on[k] = True, False
+    block = _rule_block(env, "orion-ship")["lock_on"]
+    assert block[0] == 1.0
+    assert block[1:3].tolist() == [0.0, 1.0]  # slot 1 (the D7): no lock-on; ours on it: yes
+    assert not block[3:].any()  # empty slots
+    st.cloaked[k] = True  # (G13) a fully cloaked target: no lock-on to it
+    st.cloak_announced_at[k] = st.absolute_impulse - 10
+    assert _rule_block(env, "orion-ship")["lock_on"][1:3].tolist() == [0.0, 0.0]
+    block = _rule_block(env, "klingon-ship")["lock_on"]
+    assert block[0] == 0.0 and block[1:3].tolist() == [1.0, 0.0]
+
+
+def test_g13_cloak_fade_state_in_the_observation():
+    """(G13 standard rule) engaged, fading out, fading in, the fade's impulse / 4; own ship
+    first, then each target slot."""
+    env = sfb_env.parallel_env("duel-full-orion-vs-klingon")
+    env.reset(seed=0)
+    b = env.battle
+    st = b.state
+    o = b.unit_index["orion-ship"]
+    st.cloaked[o] = True
+    st.cloak_announced_at[o] = st.absolute_impulse - 1  # the 2nd impulse of the fade-out
+    assert _rule_block(env, "orion-ship")["cloak"][:4].tolist() == [1.0, 1.0, 0.0, 0.5]
+    slot1 = _rule_block(env, "klingon-ship")["cloak"][4:8]
+    assert slot1.tolist() == [1.0, 1.0, 0.0, 0.5]
+    st.cloaked[o] = False
+    st.cloak_announced_at[o] = st.absolute_impulse - 3  # the 4th impulse of the fade-in
+    assert _rule_block(env, "orion-ship")["cloak"][:4].tolist() == [0.0, 0.0, 1.0, 1.0]
+    st.cloak_announced_at[o] = st.absolute_impulse - 4  # the fade is over
+    assert not _rule_block(env, "orion-ship")["cloak"].any()
+
+
+@pytest.mark.parametrize("name", ["cth-10", "duel-full-orion-vs-klingon"])
+def test_rule_features_block_is_skipped_by_the_captains_decoder(name):
+    """The doctrine captains read the vector from both ends: the block's length comes from
+    ``env.rule_features`` (bound through ``DoctrineCaptain.bind``)."""
+    from agents.doctrine import DoctrineCaptain
+    from agents.observation_view import threat_slots_in
+
+    env = sfb_env.parallel_env(name)
+    obs, _ = env.reset(seed=0)
+    for a in env.agents:
+        captain = DoctrineCaptain()
+        captain.bind(env, a)
+        lay = captain.layout
+        assert lay.rule_features == sum(env.rule_features(a).values()) > 0
+        assert threat_slots_in(len(obs[a]["observation"]), lay.n_weapons, lay.slots,
+                               len(lay.esgs), lay.energy_size, len(lay.ppds),
+                               lay.rule_features) == env.threat_slots
+        captain.act(obs[a], env.action_space(a))  # decodes without error

@@ -31,6 +31,7 @@ from sfb_env.engine import IllegalOrderError, Maneuver, Orders, make_battle
 from sfb_env.engine.esg import EsgPhase
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import Status
+from sfb_env.env import rule_features
 from sfb_env.env.actions import IllegalActionError
 from sfb_env.env.observation import (
     CLOCK_SIZE,
@@ -376,9 +377,11 @@ def test_only_the_lyran_gets_an_esg_component(name):
     # the enemy's action space is that of the gt-cadet duels (checkpoints), its observation too
     # but for the plasma threat block the Gorn's launchers add there (FP1.0)
     assert (env.action_space(enemy).nvec == other.action_space(enemy).nvec).all()
+    # and for the ESG fields every ship sees in a battle with a generator (G23.46)
+    fields = rule_features.block_size("esg_fields", env._layouts[enemy].slots)
     assert (env.observation_space(enemy)["observation"].shape[0]
             == other.observation_space(enemy)["observation"].shape[0]
-            - other.threat_slots * PLASMA_THREAT_SIZE)
+            - other.threat_slots * PLASMA_THREAT_SIZE + fields)
     lyran_obs = env.observation_space(LYRAN)["observation"].shape[0]
     kli = sfb_env.parallel_env("grad-lyran-vs-klingon")
     kli_comps = kli.action_components("klingon-cadet")

@@ -59,6 +59,8 @@ def test_robot_captain_pursues_and_fires_like_the_engine_robot():
         actions = {klingon: action}
         if fed in env.agents:
             actions[fed] = other.act(obs[fed], env.action_space(fed))
+            names = env._layouts[fed].component_names()
+            actions[fed][names.index("disengage")] = 0  # (SCENARIOS #5) no announcement
         obs, *_ = env.step(actions)
     assert compared >= 5
     shots = [e for e in battle.events if e.kind == "Fired" and e.unit == "destruction"]

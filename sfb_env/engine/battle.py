@@ -25,16 +25,25 @@ import numpy as np
 from sfb_env import hexmap, impulse
 from sfb_env.data.ships import ShipClass, load_ship
 from sfb_env.engine import (
+    boarding,
     damage,
     direct_fire,
+    disengagement,
     energy,
     esg_field,
     movement,
+    planet_killer,
+    planets,
     ppd,
     ppd_fire,
+    probes,
     procedure,
     seeking,
     small_craft,
+    suicide_shuttles,
+    tractors,
+    transporters,
+    unit_rules,
 )
 from sfb_env.engine.events import Event
 from sfb_env.engine.scenario import Scenario, load_scenario
@@ -122,8 +131,16 @@ class Battle:
             names.append(spec.name)
             controllers.append(spec.controller)
             x, z = hexmap.label_to_axial(spec.hex, sc.parity)
+            if spec.unit_class == planets.PLANET_CLASS:  # (P2.0) a planet: no side, no sheet
+                classes.append(None)
+                rows.append(planets.planet_row(x, z))
+                continue
             base = dict(side=self.side_index[spec.side], x=x, z=z, facing=spec.facing,
                         speed=spec.speed, target=spec.target)
+            if spec.unit_class == planet_killer.CLASS:  # (scenario 11) the monster
+                classes.append(None)
+                rows.append(dict(base, kind=UnitKind.MONSTER))
+                continue
             if spec.unit_class in ("drone", "target-drone"):
                 kind = UnitKind.DRONE if spec.unit_class == "drone" else UnitKind.TARGET_DRONE
                 classes.append(None)
@@ -192,6 +209,8 @@ class Battle:
         st = self.state
         self._weapons_of = [np.flatnonzero(st.w_owner == u) for u in range(len(unit_ids))]
         self.has_esg = bool(len(esg_field.esg_rows(self)))  # (G23) skip the steps otherwise
+        self.has_tractors = tractors.in_use(self)  # (G7.0) rules.tractors
+        self.has_arrivals = unit_rules.has_arrivals(self)  # units entering the map later
         self.plasma_launcher_of = np.full(len(unit_ids), -1, dtype=np.int64)  # static
         for j, w in enumerate(weapons):
             self.plasma_launcher_of[w.get("plasma_rows", [])] = j
@@ -234,6 +253,7 @@ class Battle:
         st.locked_on = np.ones(n, dtype=bool)  # (D6) set each turn where rules.lock_on
         st.cloak_paid = np.zeros(n, dtype=bool)  # (G13 standard rule)
         st.cloak_announced_at = np.full(n, NEVER, dtype=np.int64)
+        st.esg_struck_at = np.full(n, NEVER, dtype=np.int64)  # (G23.621)
         st.shields = np.zeros((n, 6), dtype=i64)
         st.shield_pool = np.zeros(n, dtype=bool)
         st.boxes = np.zeros((n, N_BOX), dtype=i64)
@@ -291,6 +311,13 @@ class Battle:
             [int(e.start_charge or 0) if e else 0 for e in esgs])
         energy.init_state(self)  # (B3.0) batteries charged, capacitors empty, nothing armed
         ppd_fire.init_state(self)  # (E11.2) PPD charges empty, no pulse train
+        planet_killer.init_state(self)  # (G4, G5, scenario 11) research, probes, monster
+        boarding.init_state(self)  # (D7.0) BP complements aboard, control stations, no capture
+        transporters.init_state(self)  # (G8.0) no transporter used, no shield dropped
+        planets.init_state(self)  # (scenario 9) survivors (crew units) on the planets
+        suicide_shuttles.init_state(self)  # (J2.221) no bomb armed at the start
+        tractors.init_state(self)  # (G7.0) no tractor links at the start
+        unit_rules.init_state(self)  # units arriving later, may_leave, hold_fire_at
         return st
 
     # ------------------------------------------------------------------ queries
@@ -313,11 +340,10 @@ class Battle:
         return self._weapons_of[unit]
 
     def agent_units(self) -> list[int]:
-        """Rows of the units players command that are still in play."""
-        st = self.state
+        """Rows of the units players command that are still in play (or arriving later)."""
         return [
             u for u, c in enumerate(self.controllers)
-            if c == "agent" and st.status[u] == Status.ACTIVE
+            if c == "agent" and unit_rules.in_play_or_coming(self, u)  # (or arriving later)
         ]
 
     def apply_damage(self, unit: int, shield: int, points: int) -> None:
@@ -433,6 +459,7 @@ class Battle:
             name = self.unit_ids[unit] if 0 <= unit < len(self.unit_ids) else str(unit)
             if unit not in agents:
                 raise IllegalOrderError(name, "unit", unit, "B2.0 not a unit a player commands now")
+            unit_rules.validate(self, unit, order, name)  # not arrived yet: the no-op only
             if order.tactical:
                 n = int(st.speed[unit]) if order.speed is None else order.speed
                 blocked_tac = self.tactical_plot_blockers(unit)
@@ -485,6 +512,11 @@ class Battle:
             energy.validate(self, unit, order, name)  # (B3.0) arm, capacitor, recharge, cloak
             ppd_fire.validate(self, unit, order, name)  # (E11.362) drop the wave-lock
             small_craft.validate(self, unit, order, name)  # (J4.34) launch and send fighters
+            suicide_shuttles.validate(self, unit, order, name)  # (J2.22) arm and launch bombs
+            transporters.validate(self, unit, order, name)  # (G8.0, G8.24) transporters
+            probes.validate(self, unit, order, name)  # (G5) arm / launch a probe
+            tractors.validate(self, unit, order, name)  # (G7.0) attach / release beams
+            disengagement.validate(self, unit, order, name)  # (SCENARIOS #5) announce it
             for w, value in order.esg.items():
                 if w not in own:
                     what = (f"weapon {self.weapon_ids[w]} is not on {name}"

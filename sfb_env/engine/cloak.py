@@ -36,6 +36,13 @@ last announcement; an announcement's impulse is the first of its 4 fade impulses
 * The seeking-weapon die above applies to a fully cloaked ship only; a fading ship is struck as
   normal (lock-on kept). PROPOSAL (D6, G13): no seeking weapon may be launched at a fully
   cloaked ship (``sensors.target_blockers``).
+* (G23.621, CTH-DATA §8.2) "a ship hit by an ESG while cloaked can be locked on during that
+  impulse": in the impulse an ESG field scores damage on it (Move Ships, ``esg_field``) a
+  cloaked ship is not fully cloaked (``fully_cloaked``, ``esg_revealed``), so fire at it that
+  impulse uses the normal effective range and seeking weapons may be launched at it
+  (``sensors.target_blockers``). PROPOSAL: under the cadet rule too, and the cloaked ship
+  still may not fire or launch itself (``fire_blocker`` reads ``st.cloaked``); a PPD still
+  cannot fire at it (E11.472 reads ``st.cloaked``).
 
 With ``firer`` given, ``effective_range`` also applies the firer's lock-on and scanners (D6,
 ``engine.sensors``): a firer without lock-on fires at 2 x (true + fade), its scanner
@@ -76,10 +83,18 @@ def fading(battle: Battle, target):
     return (since >= 0) & (since < FADE_IMPULSES)
 
 
+def esg_revealed(battle: Battle, target: int | np.ndarray):
+    """(G23.621) Whether ``target`` took ESG damage in this impulse: "if a cloaked ship is
+    damaged by an ESG, it can be locked-onto during the impulse the damage is taken"."""
+    st = battle.state
+    return st.esg_struck_at[target] == st.absolute_impulse
+
+
 def fully_cloaked(battle: Battle, target: int | np.ndarray):
     """Whether ``target`` is fully cloaked (lock-on lost): cadet rule, any cloaked ship;
-    standard rule (G13), cloaked and past its fade-out."""
-    cloaked = battle.state.cloaked[target]
+    standard rule (G13), cloaked and past its fade-out. Neither in the impulse an ESG damaged
+    it (G23.621, ``esg_revealed``)."""
+    cloaked = battle.state.cloaked[target] & ~esg_revealed(battle, target)
     if not standard(battle):
         return cloaked
     return cloaked & ~fading(battle, target)
@@ -190,5 +205,6 @@ def seeking_impact(battle: Battle, weapon: int, target: int, points: int) -> int
     return -(-points // 2)
 
 
-__all__ = ["cloak_step", "effective_range", "fade_range", "fading", "fire_blocker",
+__all__ = ["cloak_step", "effective_range", "esg_revealed", "fade_range", "fading",
+           "fire_blocker",
            "fully_cloaked", "seeking_impact", "standard", "start_turn", "toggle_blockers"]

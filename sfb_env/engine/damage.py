@@ -105,6 +105,11 @@ def apply_damage(battle: Battle, unit: int, shield: int, points: int) -> None:
 
         plasma.take_damage(battle, unit, points)
         return
+    if kind == UnitKind.MONSTER:  # (scenario 11) immortal but for the researched method
+        from sfb_env.engine import planet_killer
+
+        planet_killer.take_damage(battle, unit, points)
+        return
     if kind in (UnitKind.FIGHTER, UnitKind.SHUTTLE):  # (J4.49, J1.0) no shields
         from sfb_env.engine import small_craft
 

@@ -29,7 +29,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env import hexmap, tables
-from sfb_env.engine import cloak, energy, fusion, phaser_g, ppd_fire, shields, small_craft
+from sfb_env.engine import (
+    cloak,
+    energy,
+    fusion,
+    phaser_g,
+    planets,
+    ppd_fire,
+    shields,
+    small_craft,
+    unit_rules,
+)
 from sfb_env.engine import events as ev
 from sfb_env.engine.fighters import (
     MAX_FIGHTER_TARGET_RANGE,
@@ -72,6 +82,8 @@ def weapon_ready_blocker(battle: Battle, w: int) -> str | None:
     st = battle.state
     if st.status[st.w_owner[w]] != _ACTIVE:
         return "E1.2 the firing unit is not in play"
+    if st.captured_by[st.w_owner[w]] >= 0:
+        return "D7.0 a captured unit cannot fire its weapons"
     if not st.w_enabled[w]:
         return "scenario rules: this weapon is not used in this scenario"
     if st.w_destroyed[w]:
@@ -196,13 +208,21 @@ def fire_blockers(battle: Battle, w: int, targets: np.ndarray | None = None) -> 
     effective = cloak.effective_range(battle, targets, rng, owner)  # (G13, D6)
     long = effective > st.w_max_range[w]
     far_fighter = (battle.craft_carrier[targets] >= 0) & (rng > MAX_FIGHTER_TARGET_RANGE)
+    planet = (planets.fire_blocked(battle, int(owner), targets) if battle.has_planets
+              else np.zeros(len(targets), dtype=bool))  # (P2.0)
+    held = (unit_rules.hold_fire(battle, int(owner), targets) if battle.has_hold_fire
+            else np.zeros(len(targets), dtype=bool))  # (SCENARIOS #8 special)
     out: list[str | None] = [None] * len(targets)
     for i in np.flatnonzero(inactive | friendly | plasma | ppd_cloaked | short | long | ~in_arc
-                            | far_fighter):
+                            | far_fighter | planet | held):
         if inactive[i]:
             out[i] = "E1.2 the target is not in play"
+        elif held[i]:  # (SCENARIOS #8 special: captured or not, whatever its side)
+            out[i] = unit_rules.hold_fire_rule(battle, int(targets[i]))
         elif friendly[i]:
             out[i] = "E1.2 no fire at a friendly unit"
+        elif planet[i]:
+            out[i] = planets.fire_rule(battle, int(owner), int(targets[i]))
         elif far_fighter[i]:
             out[i] = small_craft.target_blocker(battle, int(targets[i]), int(rng[i]))
         elif plasma[i]:
@@ -266,6 +286,10 @@ def fire_mask(battle: Battle, weapons: np.ndarray) -> np.ndarray:
         if int(st.w_type[w]) == _PPD:
             mask[i] &= ~st.cloaked  # (E11.472)
         mask[i] &= ~((battle.craft_carrier >= 0) & (rng > MAX_FIGHTER_TARGET_RANGE))  # J4.47
+        if battle.has_planets:  # (P2.0) not at, into or through a planet hex
+            mask[i] &= ~planets.fire_blocked(battle, int(st.w_owner[w]), all_units)
+        if battle.has_hold_fire:  # (SCENARIOS #8 special) hold_fire_at
+            mask[i] &= ~unit_rules.hold_fire(battle, int(st.w_owner[w]), all_units)
     return mask
 
 

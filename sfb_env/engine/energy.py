@@ -16,7 +16,8 @@ at the last impulse of a turn, with ``Orders.speed``):
   first (it frees a warp point for photons). Speed is open 0..max where acceleration allows it
   (cadet: new <= previous + 8, any deceleration, CTH-DATA §7.3; previous = 0 after a turn of
   tactical maneuvers, C5.4) and warp + 1 impulse can pay it.
-* heavy weapons (line 10), one ``ArmOrder`` each (NONE 0 / ARM 1 / HOLD 2):
+* heavy weapons (line 10), one ``ArmOrder`` each (NONE 0 / ARM 1 / HOLD 2; a PPD takes the
+  six ``ppd_fire.PpdArm`` values, adding the E11.25 underload and hold-and-top-up):
 
   ==========  =================  =========================================================
   weapon      arming (per turn)  holding
@@ -47,6 +48,10 @@ at the last impulse of a turn, with ``Orders.speed``):
 * batteries (lines 5, 6, 16, 21): charged at the start; discharged to cover the form's excess
   over line 4; 1 energy from ship power recharges 1 empty battery. Destroyed batteries are taken
   from the empty ones first.
+* fractional accounting (B3.2, ``rules.fractional_accounting``, ``engine.fractional``): off,
+  every line rounds up item by item (movement: ceil(hexes x move cost)); on, the form's pools
+  are exact fractions, only the turn total rounds up, and a battery may hold a fraction
+  (``st.battery_fraction``).
 
 Clamp. Masks and ``validate`` judge each component alone (a value is legal if the rules allow
 it with the power the ship has); the joint budget is settled here. An allocation that asks for
@@ -125,11 +130,13 @@ from sfb_env.engine import (
     damage_control,
     esg,
     esg_field,
+    fractional,
     fusion,
     ppd,
     ppd_fire,
     reinforcement,
     reserve_power,
+    tractors,
 )
 from sfb_env.engine import events as ev
 from sfb_env.engine.types import (
@@ -273,6 +280,7 @@ def init_state(battle: Battle) -> None:
     st = battle.state
     n, m = len(st.kind), len(st.w_type)
     st.batteries = np.array([battery_boxes(battle, u) for u in range(n)], dtype=np.int64)
+    st.battery_fraction = np.zeros(n, dtype=np.float64)  # (B3.2) engine.fractional
     st.capacitor = np.zeros(n, dtype=np.float64)
     st.capacitor_max = np.array(
         [float(c.phaser_capacitor) if c is not None and c.freighter is None else 0.0
@@ -303,12 +311,14 @@ def _move_cost(battle: Battle, unit: int) -> Fraction:
     return Fraction(1) if cost is None else Fraction(cost)
 
 
-def movement_cost(battle: Battle, unit: int, speed: int) -> tuple[int, int]:
+def movement_cost(battle: Battle, unit: int, speed: int) -> tuple[int | Fraction, int]:
     """(warp, impulse) energy for ``speed`` (B3.0 line 14): one impulse point moves one hex,
-    the rest is warp at the ship's move cost (rounded up, CTH-DATA §7.3)."""
+    the rest is warp at the ship's move cost (rounded up, CTH-DATA §7.3; the exact fraction
+    under fractional accounting, B3.2, ``engine.fractional``)."""
     _, imp, _ = power(battle, unit)
     imp_pt = min(MAX_IMPULSE_TO_MOVEMENT, imp, speed)
-    return int(math.ceil((speed - imp_pt) * _move_cost(battle, unit))), imp_pt
+    warp = fractional.line_cost(battle, (speed - imp_pt) * _move_cost(battle, unit))
+    return (warp if fractional.in_use(battle) else int(warp)), imp_pt
 
 
 def max_payable_speed(battle: Battle, unit: int) -> int:
@@ -376,9 +386,9 @@ def arm_blockers(battle: Battle, w: int) -> dict[int, str]:
     kind = int(st.w_type[w])
     rule = _RULE_NAME.get(kind, "B3.0")
     if not allocation_open(battle):
-        return {1: NOT_NOW, 2: NOT_NOW}
+        return dict.fromkeys(range(1, arm_values(battle, w)), NOT_NOW)
     if st.w_destroyed[w]:
-        return {1: "D4.0 the weapon is destroyed", 2: "D4.0 the weapon is destroyed"}
+        return dict.fromkeys(range(1, arm_values(battle, w)), "D4.0 the weapon is destroyed")
     if kind == _PPD:
         return ppd_fire.arm_blockers(battle, w)  # (E11.21-E11.23)
     if kind == _ESG:
@@ -407,6 +417,12 @@ def arm_blockers(battle: Battle, w: int) -> dict[int, str]:
                   + ("; only a plasma-S rolls its last arming turn (FP1.22)"
                      if s == len(cycle) - 1 and kind in _PLASMA else ""))
     return out
+
+
+def arm_values(battle: Battle, w: int) -> int:
+    """Size of heavy weapon ``w``'s ``arm[h]`` component: the 3 ``ArmOrder`` values, a PPD's
+    6 ``ppd_fire.PpdArm`` values (E11.25 underload and top-up)."""
+    return ppd_fire.PPD_ARM_ORDERS if int(battle.state.w_type[w]) == _PPD else len(ArmOrder)
 
 
 def standing_arm(battle: Battle, w: int) -> int:
@@ -511,6 +527,7 @@ def destroyed_before(battle: Battle, unit: int) -> list[int]:
     """Shield boxes lost on earlier turns, #1..#6, net of the repairs pending this turn (D9.2)."""
     st = battle.state
     lost = battle.initial.shields[unit] - st.shields[unit] - st.dc_repairs[unit]
+    lost = lost - st.shield_held[unit]  # (G8.24) a dropped shield's boxes are not lost
     return [max(0, int(v)) for v in lost]
 
 
@@ -560,13 +577,16 @@ def validate(battle: Battle, unit: int, order: Orders, name: str) -> None:
             what = (f"weapon {battle.weapon_ids[w]} of {name} takes no arming energy"
                     if 0 <= w < len(st.w_type) else f"no weapon row {w}")
             raise IllegalOrderError(name, "arm", w, f"B3.0 line 10: {what}")
-        if isinstance(value, bool) or value not in (0, 1, 2):
+        if isinstance(value, bool) or value not in range(arm_values(battle, w)):
             raise IllegalOrderError(name, f"arm[{battle.weapon_ids[w]}]", value,
-                                    "B3.0 arm orders are 0 none, 1 arm, 2 hold")
+                                    "B3.0 arm orders are 0 none, 1 arm, 2 hold" + (
+                                        "; a PPD's 3, 4 underload 2, 3 and 5 hold and top up"
+                                        " (E11.25)" if int(st.w_type[w]) == _PPD else ""))
         rule = arm_blockers(battle, w).get(int(value))
         if rule is not None:
             raise IllegalOrderError(name, f"arm[{battle.weapon_ids[w]}]",
-                                    ArmOrder(int(value)).name, rule)
+                                    ppd_fire.arm_name(value) if int(st.w_type[w]) == _PPD
+                                    else ArmOrder(int(value)).name, rule)
     for component, value, blockers, size in (
         ("capacitor", order.capacitor, capacitor_blockers, capacitor_values(battle, unit)),
         ("recharge", order.recharge, recharge_blockers, battery_boxes(battle, unit) + 1),
@@ -641,8 +661,9 @@ class _Purse:
         return True
 
     def afford(self, wanted: int, batteries: bool = True) -> int:
-        """The most whole points of ``wanted`` payable now."""
-        return max(0, min(wanted, self.ship_power() + (self.batteries if batteries else 0)))
+        """The most whole points of ``wanted`` payable now (pools may hold fractions, B3.2)."""
+        reach = self.ship_power() + (self.batteries if batteries else 0)
+        return max(0, min(wanted, math.floor(reach)))
 
 
 def energy_allocation(battle: Battle, orders: dict[int, Orders]) -> None:
@@ -666,7 +687,12 @@ def _allocate(battle: Battle, u: int, order: Orders) -> None:
     turn = st.turn
     st.batteries[u] = min(int(st.batteries[u]), int(st.boxes[u, Box.BATTERY]))  # line 5/6
     warp, imp, apr = power(battle, u)
-    purse = _Purse(warp, imp, apr, int(st.batteries[u]))
+    battery_pool = int(st.batteries[u])
+    if fractional.in_use(battle):  # (B3.2) pools kept exact; a battery may hold a fraction
+        if battery_pool >= int(st.boxes[u, Box.BATTERY]):
+            st.battery_fraction[u] = 0.0
+        battery_pool += Fraction(float(st.battery_fraction[u])).limit_denominator(1000)
+    purse = _Purse(warp, imp, apr, battery_pool)
     shortfall = 0
     speed = int(st.speed[u])  # set by Speed Determination from the same orders
     payable = max_payable_speed(battle, u)
@@ -708,12 +734,12 @@ def _allocate(battle: Battle, u: int, order: Orders) -> None:
             price = None if st.w_destroyed[w] else ppd_fire.cost(battle, w, value)
             if price is None:
                 _discharge(battle, w, "destroyed" if st.w_destroyed[w] else "let go or fired")
-            elif price[1] == "hold":
-                tiers[2].append((w, price[0], "hold"))
+            elif price[1].startswith("hold"):  # (E11.25) a top-up is paid with its hold
+                tiers[2].append((w, price[0], price[1]))
             else:
                 continuing = (int(st.ppd_stage[w]) == ppd.PpdStage.ARMING
                               and int(st.ppd_paid_turn[w]) == turn - 1)
-                tiers[3 if continuing else 4].append((w, price[0], "arm"))
+                tiers[3 if continuing else 4].append((w, price[0], price[1]))
             continue
         s = int(st.w_arm_stage[w])
         cycle = CYCLE[kind]
@@ -738,7 +764,13 @@ def _allocate(battle: Battle, u: int, order: Orders) -> None:
             kind = int(st.w_type[w])
             wid = battle.weapon_ids[w]
             warp_only = kind in WARP_ONLY and what == "arm"
-            if not purse.pay(cost, warp_only=warp_only):
+            paid = what == "hold:top_up" and purse.pay(cost)
+            if what == "hold:top_up" and not paid:  # (E11.25) PROPOSAL: the top-up is
+                shortfall += cost - ppd.HOLDING_COST  # dropped first, the hold is kept
+                battle.log(ev.EnergyShortfall(turn, 0, uid, f"top_up:{wid}",
+                                              cost - ppd.HOLDING_COST))
+                cost, what = ppd.HOLDING_COST, "hold"
+            if not paid and not purse.pay(cost, warp_only=warp_only):
                 shortfall += cost
                 battle.log(ev.EnergyShortfall(turn, 0, uid, f"arm:{wid}", cost))
                 _discharge(battle, w, "not paid: energy shortfall")
@@ -750,8 +782,12 @@ def _allocate(battle: Battle, u: int, order: Orders) -> None:
                 st.w_armed[w] = bool(st.w_arm_stage[w] == len(CYCLE[kind]))
             now = stage(battle, w) if kind == _PPD else int(st.w_arm_stage[w])
             battle.log(ev.WeaponArmed(turn, 0, uid, wid, cost, now,
-                                      bool(st.w_armed[w]), held=what == "hold",
+                                      bool(st.w_armed[w]), held=what.startswith("hold"),
                                       rolled=what == "roll"))
+    if battle.has_suicide:  # priority 4b: the suicide shuttle's bomb (J2.221)
+        from sfb_env.engine import suicide_shuttles
+
+        shortfall += suicide_shuttles.allocate(battle, u, order, purse)
     # priority 5: the cloak (G13.0)
     if order.cloak and has_cloak(battle, u) and cloak_allowed(battle):
         cost = int(battle.ship_classes[u].cloak_cost)
@@ -762,6 +798,15 @@ def _allocate(battle: Battle, u: int, order: Orders) -> None:
             battle.log(ev.EnergyShortfall(turn, 0, uid, "cloak", cost))
     if standard(battle):  # priority 5a, 5b: damage control, reinforcement (scenario 10)
         shortfall += _pay_repair_and_reinforcement(battle, u, order, purse)
+        shortfall += tractors.pay(battle, u, purse)  # priority 5c: 1 a tractor beam (G7.0)
+        if battle.has_probes:  # priority 5d: probe arming (G5.2, G5.32; engine.probes)
+            from sfb_env.engine import probes
+
+            shortfall += probes.allocate(battle, u, order, purse)
+        if battle.scenario.rules["transporters"]:  # priority 5e: 1 per 5 transporters (G8.0)
+            from sfb_env.engine import transporters
+
+            shortfall += transporters.pay_energy(battle, u, order, purse)
     # priority 6: ESG charge (G23.21, G23.22); the Chief Engineer path is esg_field's own
     for w in rows:
         if int(st.w_type[w]) != _ESG or arm[w] != ArmOrder.ARM or st.w_destroyed[w]:
@@ -791,9 +836,13 @@ def _allocate(battle: Battle, u: int, order: Orders) -> None:
     wanted = empty if order.recharge is None else min(int(order.recharge), max(0, empty))
     recharged = purse.afford(max(0, wanted), batteries=False)  # what is left: no shortfall
     purse.pay(recharged, batteries=False)
-    st.batteries[u] = int(st.batteries[u]) - purse.batteries_used + recharged  # line 21
     st.energy_shortfall[u] = shortfall
     used = warp + imp + apr - purse.ship_power() + purse.batteries_used
+    if fractional.in_use(battle):  # (B3.2) batteries keep fractions; the total rounds up
+        fractional.settle_batteries(battle, u, purse.batteries + recharged)
+        used, purse.batteries_used = math.ceil(used), float(purse.batteries_used)
+    else:
+        st.batteries[u] = int(st.batteries[u]) - purse.batteries_used + recharged  # line 21
     battle.log(ev.EnergyAllocated(turn, 0, uid, warp + imp + apr, used, purse.batteries_used,
                                   recharged, shortfall, speed))
 

@@ -64,8 +64,9 @@ module; tests in ``test_engine_esg.py`` (resolver), ``test_grad_lyran.py`` and
     G23.41-.42    radius 0-3, strength table                   tables.esg_strength
     G23.43-.44    no damage at release, forms at radius        esg.release; contacts need moves
     G23.45        moves with the ship                          distances from its hex each impulse
-    G23.46        size and strength known                      EsgReleased event; the observation
-                                                               shows only one's own generators
+    G23.46        size and strength known                      EsgReleased event; the observation:
+                                                               own ``esg`` block, every ship's
+                                                               fields (rule_features esg_fields)
     G23.47        voluntary drop in Launch Seeking Weapons     esg.drop; field.launch_step
     G23.51        entering by either move or both              esg.field_entry; _ship_fields
     G23.511       min(strength, needed); field pays points     esg.resolve_field; _needed
@@ -87,8 +88,10 @@ module; tests in ``test_engine_esg.py`` (resolver), ``test_grad_lyran.py`` and
     G23.5731-2    tractor-linked parallel moves                n/a: no tractor beams
     G23.574       turns in place do nothing                    esg.field_entry (no hex change)
     G23.61        active mines                                 n/a in CTH (resolver kind MINE)
-    G23.62-.622   cloaks: cloaked units struck as uncloaked;   no filter on ``cloaked``; no CTH
-                  no ship has both cloak and ESG               ship has both; lock-on: cloak.py
+    G23.62, .622  cloaks: cloaked units struck as uncloaked;   no filter on ``cloaked``; no CTH
+                  no ship has both cloak and ESG               ship has both
+    G23.621       a cloaked ship damaged by an ESG can be      ``st.esg_struck_at`` (here);
+                  locked on during that impulse                cloak.fully_cloaked reads it
     G23.63        explosions ignore ESGs                       explosions.py never reads them
     G23.64, .66   transporters, tractors unaffected            n/a: not in the engine
     G23.71, .711  no overlap of two ships' fields; release     _release_overlaps (after drops)
@@ -108,14 +111,23 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import esg, shields
+from sfb_env.engine import esg, planets, shields
 from sfb_env.engine import events as ev
-from sfb_env.engine.esg import Contact, ContactSize, Entry, EsgGenerator, EsgPhase, EsgRuleError
+from sfb_env.engine.esg import (
+    Contact,
+    ContactKind,
+    ContactSize,
+    Entry,
+    EsgGenerator,
+    EsgPhase,
+    EsgRuleError,
+)
 from sfb_env.engine.types import (
     ACTIVE,
     K_DRONE,
     K_FIGHTER,
     K_FREIGHTER,
+    K_PLANET,
     K_PLASMA,
     K_SHIP,
     K_SHUTTLE,
@@ -418,6 +430,8 @@ def _ship_fields(battle: Battle, owner: int, rows: list[int]) -> None:
         return
     others = np.flatnonzero((st.status == ACTIVE) & (np.arange(len(st.kind)) != owner)
                             & (st.kind != K_PLASMA))  # (G23.81) plasma is immune to the ESG
+    if battle.has_planets:  # (G23.515) no ESG damage to shuttles landed on a planet
+        others = others[~planets.landed(battle)[others]]
     if not len(others):
         return
     before = hexmap.distance_np(st.prev_x[owner], st.prev_z[owner], st.prev_x[others],
@@ -460,6 +474,9 @@ def _ship_fields(battle: Battle, owner: int, rows: list[int]) -> None:
             if entry == Entry.NONE:
                 continue
             entries.setdefault(u, entry)
+            if st.kind[u] == K_PLANET:  # (G23.65, G23.52 step 3) the field collapses to 0
+                contacts[i].append(Contact(unit=u, needed=0, kind=ContactKind.PLANET))
+                continue
             contacts[i].append(Contact(unit=u, needed=0, size=_SIZES[int(st.kind[u])],
                                        jumper=entry == Entry.JUMPS))
     if not any(contacts):
@@ -482,6 +499,7 @@ def _ship_fields(battle: Battle, owner: int, rows: list[int]) -> None:
                                 _CONTACT_NAMES[entries[u]], points, shield_of[u]))
         if points:
             battle.apply_damage(u, shield_of[u], points)
+            st.esg_struck_at[u] = st.absolute_impulse  # (G23.621) lock-on this impulse
     for w, old, new in zip(rows, gens, new_gens, strict=True):
         store(battle, w, new)
         if old.phase == EsgPhase.ACTIVE and new.phase != EsgPhase.ACTIVE:

@@ -418,6 +418,139 @@ class CraftRepaired(Event):
 
 
 @dataclass(frozen=True)
+class DisengagementAnnounced(Event):
+    """A ship announced disengagement at the end of the impulse and left the battle from its
+    hex (SCENARIOS #5 special, rule ``disengage_by_announcement``; engine.disengagement)."""
+
+    unit: str
+    hex: str
+
+
+@dataclass(frozen=True)
+class TractorAttached(Event):
+    """A tractor beam took hold of a unit in the Tractor Beams step (G7.0, CTH-DATA §8.3);
+    ``reserve`` the battery discharged to power it (H7.2), 0 none."""
+
+    unit: str
+    beam: int
+    target: str
+    reserve: int = 0
+
+
+@dataclass(frozen=True)
+class TractorReleased(Event):
+    """A tractor link ended (G7.0): released, lapsed unpaid, box loss, contest or gone."""
+
+    unit: str
+    beam: int
+    target: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class UnitArrived(Event):
+    """A unit entered the map mid-battle (scenario unit ``arrives``; engine.unit_rules)."""
+
+    unit: str
+    hex: str
+    facing: str
+
+
+@dataclass(frozen=True)
+class StayedOnMap(Event):
+    """A unit that may not leave voluntarily met the map edge and stayed in its hex
+    (scenario unit ``may_leave: false``; engine.unit_rules)."""
+
+    unit: str
+    hex: str
+
+
+@dataclass(frozen=True)
+class ShieldDropped(Event):
+    """A ship dropped shield #``shield`` for transporters (G8.24; ``raised_at`` the absolute
+    impulse it comes back up, engine.transporters), or it came back up (``raised_at`` 0)."""
+
+    unit: str
+    shield: int
+    raised_at: int
+
+
+@dataclass(frozen=True)
+class Transported(Event):
+    """One transporter action (G8.0): ``what`` "boarding party" or "crew unit" from ``src`` to
+    ``dst``; ``result`` "done" or why the attempt failed (the transporter is used all the same)."""
+
+    unit: str
+    transporter: int
+    what: str
+    src: str
+    dst: str
+    result: str
+
+
+@dataclass(frozen=True)
+class BoardingCombat(Event):
+    """Boarding-party combat aboard ``unit`` (D7.0): ``dice`` per side (one per group of up to
+    10), parties ``before`` and ``after`` per side, ``stations`` control stations captured."""
+
+    unit: str
+    dice: tuple
+    before: tuple
+    after: tuple
+    stations: int
+
+
+@dataclass(frozen=True)
+class Captured(Event):
+    """Every control station of ``unit`` was captured: ``side`` now controls it (D7.0)."""
+
+    unit: str
+    side: str
+
+
+@dataclass(frozen=True)
+class PlanetCrash(Event):
+    """A ship or seeking weapon entered a planet hex and was destroyed (P2.0; engine.planets)."""
+
+    unit: str
+    hex: str
+
+
+@dataclass(frozen=True)
+class CrewLifted(Event):
+    """A crew unit moved (scenario 9 survivors; engine.planets): ``how`` "shuttle" = it
+    boarded shuttle ``unit`` from planet ``source`` (CTH-DATA §12.4), "landed" = it came aboard
+    ship ``unit`` with its shuttle ``source``."""
+
+    unit: str
+    source: str
+    how: str
+
+
+@dataclass(frozen=True)
+class SuicideShuttleArmed(Event):
+    """A suicide shuttle's bomb was paid at Energy Allocation (J2.221): ``energy`` this turn,
+    ``total`` put in, ``turns`` arming turns paid (3 = armed), ``held`` a holding payment;
+    engine.suicide_shuttles."""
+
+    unit: str
+    shuttle: str
+    energy: int
+    total: int
+    turns: int
+    held: bool
+
+
+@dataclass(frozen=True)
+class SuicideShuttleDeactivated(Event):
+    """A suicide shuttle's bomb lost its energy (J2.221): let go, unpaid or destroyed."""
+
+    unit: str
+    shuttle: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class TurnEnded(Event):
     """End of Turn (B2.0)."""
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from sfb_env import hexmap, impulse, tables
 from sfb_env.engine import events as ev
+from sfb_env.engine import planets, unit_rules
 from sfb_env.engine.types import (
     ACTIVE,
     BASIC_MANEUVERS,
@@ -163,6 +164,9 @@ def maneuver_blockers(
                     "sideslip or turn)")
             blocked[Maneuver.SIDESLIP_LEFT] = rule
             blocked[Maneuver.SIDESLIP_RIGHT] = rule
+    if can_move and battle.has_may_not_leave:  # (scenario may_leave: false)
+        blocked.update(unit_rules.exit_blockers(
+            battle, unit, [m for m in in_use if m not in blocked and m not in TACTICAL_MANEUVERS]))
     if len(in_use) > BASIC_MANEUVERS:  # only the values of the scenario's component
         if not rules["sideslip"]:  # (tactical maneuvers on, sideslip off)
             for m in SIDESLIPS:
@@ -172,6 +176,8 @@ def maneuver_blockers(
             if tac_rule is not None:
                 for m in TACTICAL_MANEUVERS:
                     blocked[m] = tac_rule
+    if battle.has_planets:  # (P2.0) ships may not enter a planet hex
+        blocked = planets.maneuver_blockers(battle, unit, blocked)
     return blocked
 
 
@@ -189,6 +195,9 @@ def move_unit(battle: Battle, unit: int, maneuver: Maneuver) -> None:
     src = battle.label(unit)
     facing = hexmap.DIRECTION_LETTERS[int(st.facing[unit])]
     if not battle.in_area(nx, nz):
+        if unit_rules.leaves_voluntarily(battle, unit):  # (scenario may_leave: false)
+            battle.log(ev.StayedOnMap(st.turn, st.impulse, battle.unit_ids[unit], src))
+            return
         st.status[unit] = Status.DISENGAGED
         battle.log(ev.LeftMap(st.turn, st.impulse, battle.unit_ids[unit], src, facing))
         return
@@ -256,5 +265,6 @@ def movers(battle: Battle, kinds: tuple[UnitKind, ...]) -> np.ndarray:
     for k in kinds:  # (cheaper than np.isin on a few rows)
         of_kind |= st.kind == int(k)
     active &= of_kind & ~st.tactical  # (C5.21) units on tactical maneuvers stay in their hex
+    active &= st.tractor_holder < 0  # (G7.0) a held unit moves only with its holder
     moving = impulse.moves_on_np(st.speed, st.impulse, st.impulses_per_turn)
     return np.flatnonzero(active & moving)

@@ -7,7 +7,9 @@
   1-3 put down (G6.24: no more rolls), 4-6 successful.
 * G6.23 all control spaces (bridge, auxiliary control, emergency bridge) destroyed before the
   roll: -1 on the occurrence die (at least 1), +1 on the success die (at most 6).
-* G6.22 enemy boarding parties aboard: boarding parties are not modelled, so this modifier is 0.
+* G6.22 every full 4 enemy boarding parties aboard (``BattleState.boarding_parties`` of the
+  sides not controlling the ship, ``engine.boarding.mutiny_shift``): another -1 / +1, cumulative
+  with G6.23; Klingon boarding parties have no effect (G6.21).
 * G6.31-G6.33 a successful mutiny: no more rolls; the ship cannot move or fire and, as the only
   Klingon ship, the scenario ends with it captured.
 
@@ -23,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sfb_env.engine import dac
+from sfb_env.engine import boarding, dac
 from sfb_env.engine import events as ev
 from sfb_env.engine.types import ACTIVE, Status
 
@@ -46,9 +48,11 @@ def has_security(battle: Battle, unit: int) -> bool:
 
 
 def modifier(battle: Battle, unit: int) -> int:
-    """G6.22 (no boarding parties: 0) + G6.23 (1 if every control space is destroyed)."""
+    """G6.22 (1 per full 4 enemy boarding parties aboard) + G6.23 (1 if every control space
+    is destroyed)."""
     boxes = battle.state.dac_boxes[unit]
-    return int(all(int(boxes[b]) == 0 for b in CONTROL_SPACES))
+    return (boarding.mutiny_shift(battle, unit)
+            + int(all(int(boxes[b]) == 0 for b in CONTROL_SPACES)))
 
 
 def after_damage(battle: Battle, unit: int) -> None:

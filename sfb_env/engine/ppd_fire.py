@@ -32,12 +32,21 @@ per weapon row, fixed at build time) and rebuilds them on each question.
   or left play otherwise is out of range (E11.541); a target that cloaks at a turn break ends
   the train (E11.472, no fade-out in the cadet cloak); a firer that cloaks ends its own train
   (E11.475). Everything else the engine has (speed and direction changes, range changes
-  within 40) does not break the lock (E11.58, E11.52). Fire control, capture, planets,
-  tractors and docking (E11.545, E11.546, E11.549, E11.56) are not in the engine.
-* Cadet form: ``arm[h]`` ARM pays the full 4 of an arming turn (E11.21), so a charge is 8 and
-  four pulses; the 2-3 point underload, the top-up with reserve power (E11.24, E11.25) and the
-  robot ship's every-other-turn PPD schedule (SCENARIOS §2.5) are not wired (the resolver has
-  the underload and top-up rules).
+  within 40) does not break the lock (E11.58, E11.52). A planet in the line of fire breaks
+  it (E11.546, ``engine.planets``). Fire control, capture, tractors and docking (E11.545,
+  E11.549, E11.56) are not in the engine.
+* Energy Allocation form (cadet and standard): a PPD's ``arm[h]`` takes the :class:`PpdArm`
+  values (6, where other heavy weapons take the 3 of ``ArmOrder``): ARM pays the full 4 of an
+  arming turn (E11.21), ARM_2 / ARM_3 an underload of 2 or 3 (E11.25: 2..4 on each of the two
+  turns, so at least 4 in all and two pulses; one pulse per 2 points), HOLD the 2 of E11.22,
+  and HOLD_TOP_UP the 2 of holding plus the points that fill the charge to 8 (E11.25: "by
+  holding it for an additional turn and allocating more energy"; the holding energy adds
+  nothing). Under ``rules.reserve_power`` the ``ppd[p]`` order TOP_UP (2) discharges charged
+  batteries into an armed, under-loaded charge before it fires (E11.25, H7.2), as many as
+  the charge has room for (PROPOSAL: all of the room the batteries cover, whole pulses only,
+  since an odd point fires nothing); it is closed for a charge still arming or empty, since
+  reserve power cannot begin arming (E11.24). The robot ship's every-other-turn PPD schedule
+  (SCENARIOS §2.5) is not wired.
 * General reinforcement (E11.39): under ``energy: standard`` ``damage.apply_split_volley``
   spends the target's GR on the first pulse it meets (the resolver's
   ``absorb_general_reinforcement``; the element choice is damage.py's PROPOSAL), then each
@@ -48,12 +57,13 @@ per weapon row, fixed at build time) and rebuilds them on each question.
 from __future__ import annotations
 
 from dataclasses import replace
+from enum import IntEnum
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import damage, ppd
+from sfb_env.engine import damage, planets, ppd
 from sfb_env.engine import events as ev
 from sfb_env.engine.types import (
     ACTIVE,
@@ -61,7 +71,7 @@ from sfb_env.engine.types import (
     K_DRONE,
     K_TARGET_DRONE,
     NEVER,
-    ArmOrder,
+    Box,
     IllegalOrderError,
     Orders,
     PpdOrder,
@@ -75,6 +85,22 @@ _PPD = int(WeaponType.PPD)
 CHIEF_FIRST_TURN = 3  # PROPOSAL (module docstring): 8 points over turns 1-2, armed on turn 3
 CHIEF_REARM_TURNS = 2  # PROPOSAL: fired on turn t, armed again on turn t + 2
 ARM_ENERGY = 4  # (E11.21) an ``arm[h]`` ARM pays the full 4 of an arming turn
+TOP_UP = len(PpdOrder)  # ``ppd[p]`` value 2 under rules.reserve_power: top up from batteries
+
+
+class PpdArm(IntEnum):
+    """The ``arm[h]`` values of a PPD row (E11.2, E11.25); 0..2 mean what ``ArmOrder``'s do."""
+
+    NONE = 0  # no energy: let the charge go
+    ARM = 1  # (E11.21) the full 4 of an arming turn
+    HOLD = 2  # (E11.22) 2 to hold an armed charge
+    ARM_2 = 3  # (E11.25) underload: 2 on this arming turn
+    ARM_3 = 4  # (E11.25) underload: 3 on this arming turn
+    HOLD_TOP_UP = 5  # (E11.25) hold (2) and fill the charge to the full 8
+
+
+PPD_ARM_ORDERS = len(PpdArm)  # size of a PPD's ``arm[h]`` component
+ARM_VALUES = {PpdArm.ARM: ARM_ENERGY, PpdArm.ARM_2: 2, PpdArm.ARM_3: 3}  # energy per arm order
 
 
 def init_state(battle: Battle) -> None:
@@ -202,32 +228,99 @@ def _empty_charge(battle: Battle, w: int) -> None:
 # ---------------------------------------------------------------------- orders (E11.362)
 
 
+def order_values(battle: Battle) -> int:
+    """Size of the ``ppd[p]`` component: KEEP and DROP (E11.362), and TOP_UP where
+    ``rules.reserve_power`` is in force (E11.25, H7.2)."""
+    return len(PpdOrder) + (1 if battle.scenario.rules["reserve_power"] else 0)
+
+
 def drop_blockers(battle: Battle, w: int) -> dict[int, str]:
     """``ppd[p]`` values PPD ``w`` may not be given now, with the rule; KEEP (0) is open."""
     st = battle.state
+    out: dict[int, str] = {}
     if not pulsing(battle, w):
-        return {int(PpdOrder.DROP): "E11.362 the PPD is not pulsing: no wave-lock to drop"}
-    if int(st.ppd_resolved[w]) < 1:  # unreachable: the first pulse is fired with the order
-        return {int(PpdOrder.DROP): "E11.362 the lock may be dropped only after one pulse"}
-    return {}
+        out[int(PpdOrder.DROP)] = "E11.362 the PPD is not pulsing: no wave-lock to drop"
+    elif int(st.ppd_resolved[w]) < 1:  # unreachable: the first pulse is fired with the order
+        out[int(PpdOrder.DROP)] = "E11.362 the lock may be dropped only after one pulse"
+    if order_values(battle) > TOP_UP:
+        why = top_up_blocker(battle, w)
+        if why is not None:
+            out[TOP_UP] = why
+    return out
+
+
+def top_up_points(battle: Battle, w: int) -> int:
+    """Batteries a TOP_UP of PPD ``w`` draws now: PROPOSAL (module docstring) the fewest that
+    reach the most pulses the room in the charge and the charged batteries allow (E11.25)."""
+    from sfb_env.engine import energy
+
+    c = charge(battle, w)
+    most = min(ppd.FULL_CHARGE, c.energy + energy._charged(battle, int(battle.state.w_owner[w])))
+    return max(0, most // ppd.ENERGY_PER_PULSE * ppd.ENERGY_PER_PULSE - c.energy)
+
+
+def top_up_blocker(battle: Battle, w: int) -> str | None:
+    """Why PPD ``w`` cannot be topped up with reserve power now, or None (E11.24, E11.25,
+    H7.2): the charge must be armed and paid this turn, not full, not yet fired."""
+    from sfb_env.engine import energy
+
+    st = battle.state
+    if not battle.scenario.rules["reserve_power"] or not _governed(battle, w):
+        return "H7.2 no reserve power in this scenario"
+    if st.w_destroyed[w]:
+        return "D4.0 the weapon is destroyed"
+    if pulsing(battle, w):
+        return "E11.23 the PPD is pulsing: its charge is spent"
+    c = charge(battle, w)
+    if c.stage != ppd.PpdStage.ARMED:
+        return "E11.24 reserve power cannot begin arming a PPD: only an armed charge is topped up"
+    if not ppd.can_fire(c, st.turn):
+        return "E11.22 the charge was not held this turn"
+    if c.energy >= ppd.FULL_CHARGE:
+        return f"E11.25 the charge is full ({ppd.FULL_CHARGE} energy, four pulses)"
+    if top_up_points(battle, w) <= 0:
+        charged = energy._charged(battle, int(st.w_owner[w]))
+        return (f"H7.1 {charged} charged batteries add no pulse to a charge of {c.energy} "
+                f"(E11.25: one pulse per {ppd.ENERGY_PER_PULSE} energy)")
+    return None
+
+
+def top_up(battle: Battle, w: int) -> None:
+    """(E11.25, H7.2) Discharge batteries into PPD ``w``'s armed charge (``top_up_points``)."""
+    from sfb_env.engine import energy, reserve_power
+
+    st = battle.state
+    owner = int(st.w_owner[w])
+    need = top_up_points(battle, w)
+    left = reserve_power.discharge(
+        reserve_power.Batteries(int(st.boxes[owner, Box.BATTERY]), energy._charged(battle, owner)),
+        need, reserve_power.ReserveUse.PPD_TOP_UP)
+    c = ppd.top_up(charge(battle, w), st.turn, need)
+    st.batteries[owner] = left.charged
+    st.ppd_energy[w] = c.energy
+    battle.log(ev.ReserveDischarged(st.turn, st.impulse, battle.unit_ids[owner],
+                                    f"ppd_top_up:{battle.weapon_ids[w]}", need, left.charged))
 
 
 def validate(battle: Battle, unit: int, order: Orders, name: str) -> None:
     """Raise ``IllegalOrderError`` for a ``ppd`` order the rules forbid (same predicate as the
     mask)."""
     own = set(int(w) for w in ppd_rows(battle, unit))
+    size = order_values(battle)
     for w, value in order.ppd.items():
         if w not in own:
             what = (f"weapon {battle.weapon_ids[w]} of {name} is not a PPD in use"
                     if 0 <= w < len(battle.weapon_ids) else f"no weapon row {w}")
             raise IllegalOrderError(name, "ppd", w, f"E11.362 {what}")
-        if isinstance(value, bool) or value not in (0, 1):
+        if isinstance(value, bool) or value not in range(size):
             raise IllegalOrderError(name, f"ppd[{battle.weapon_ids[w]}]", value,
-                                    "E11.362 PPD orders are 0 keep, 1 drop the wave-lock")
+                                    "E11.362 PPD orders are 0 keep, 1 drop the wave-lock"
+                                    + (", 2 top up with reserve power (E11.25)"
+                                       if size > TOP_UP else ""))
         rule = drop_blockers(battle, w).get(int(value))
         if rule is not None:
-            raise IllegalOrderError(name, f"ppd[{battle.weapon_ids[w]}]",
-                                    PpdOrder(int(value)).name, rule)
+            label = "TOP_UP" if value == TOP_UP else PpdOrder(int(value)).name
+            raise IllegalOrderError(name, f"ppd[{battle.weapon_ids[w]}]", label, rule)
 
 
 # ---------------------------------------------------------------------- the fire step
@@ -239,6 +332,8 @@ def fire_step(battle: Battle, orders: dict[int, Orders], shots: list[tuple[int, 
     st = battle.state
     for order in orders.values():
         for w, value in order.ppd.items():
+            if value == TOP_UP and top_up_blocker(battle, w) is None:  # (E11.25) before firing
+                top_up(battle, w)
             if value == PpdOrder.DROP and pulsing(battle, w):
                 _store(battle, w, ppd.drop_lock(train(battle, w)), int(st.ppd_target[w]))
     for w, t in shots:
@@ -285,6 +380,8 @@ def breaking_rule(battle: Battle, w: int, t: int) -> str | None:
     _, in_arc = direct_fire.geometry(battle, w, np.array([t]))
     if not in_arc[0]:
         return ppd.LOCK_EVENT_RULE[ppd.LockEvent.TARGET_OUT_OF_ARC]
+    if battle.has_planets and planets.ppd_block_rule(battle, w, t) is not None:
+        return ppd.LOCK_EVENT_RULE[ppd.LockEvent.PLANET_BLOCKS_FIRE]  # (E11.546)
     return None
 
 
@@ -364,43 +461,62 @@ def _allocation_view(battle: Battle, w: int, turn: int) -> ppd.PpdCharge:
 
 
 def arm_blockers(battle: Battle, w: int) -> dict[int, str]:
-    """``arm[h]`` values (ArmOrder) PPD ``w`` may not be given at the allocation now open:
-    ARM (4 points, E11.21) begins or completes a charge; HOLD (2 points, E11.22) keeps an
-    armed one. The form's own checks (allocation open, destroyed) are ``energy``'s."""
+    """``arm[h]`` values (:class:`PpdArm`) PPD ``w`` may not be given at the allocation now
+    open: ARM / ARM_2 / ARM_3 (4, 2 or 3 points, E11.21, E11.25) begin or complete a charge;
+    HOLD (2 points, E11.22) keeps an armed one; HOLD_TOP_UP also fills it to 8 (E11.25). The
+    form's own checks (allocation open, destroyed) are ``energy``'s."""
     from sfb_env.engine import energy
 
     c = _allocation_view(battle, w, energy.allocation_turn(battle))
     out: dict[int, str] = {}
     if c.stage == ppd.PpdStage.ARMED:
-        out[1] = "E11.23 the PPD holds an unfired charge: hold it (2) or let it go (0)"
+        why = "E11.23 the PPD holds an unfired charge: hold it (2) or let it go (0)"
+        out.update({int(v): why for v in ARM_VALUES})
+        if c.energy >= ppd.FULL_CHARGE:
+            out[int(PpdArm.HOLD_TOP_UP)] = (f"E11.25 the charge is full ({ppd.FULL_CHARGE} "
+                                            "energy, four pulses): nothing to top up")
     else:
-        out[2] = "E11.22 only an armed PPD is held"
+        out[int(PpdArm.HOLD)] = "E11.22 only an armed PPD is held"
+        out[int(PpdArm.HOLD_TOP_UP)] = "E11.25 only an armed PPD held for a turn is topped up"
     return out
 
 
+def arm_name(value: int) -> str:
+    """The name of ``arm[h]`` value ``value`` on a PPD row (for error messages)."""
+    return PpdArm(int(value)).name if 0 <= int(value) < PPD_ARM_ORDERS else str(value)
+
+
 def cost(battle: Battle, w: int, value: int) -> tuple[int, str] | None:
-    """(energy, "arm" or "hold") that ``arm[h]`` ``value`` on PPD ``w`` costs at this turn's
-    Energy Allocation, or None (nothing to pay; an order fired away in the impulse that gave it
-    lapses without cost)."""
+    """(energy, what) that ``arm[h]`` ``value`` on PPD ``w`` costs at this turn's Energy
+    Allocation, or None (nothing to pay; an order fired away in the impulse that gave it
+    lapses without cost). ``what`` is "arm", "arm:<points>" (underload, E11.25), "hold" or
+    "hold:top_up" (E11.22, E11.25); ``allocate`` takes it back."""
     c = _allocation_view(battle, w, battle.state.turn)
-    if value == ArmOrder.ARM and c.stage != ppd.PpdStage.ARMED:
-        return ARM_ENERGY, "arm"
-    if value == ArmOrder.HOLD and c.stage == ppd.PpdStage.ARMED:
+    value = int(value)
+    if value in ARM_VALUES and c.stage != ppd.PpdStage.ARMED:
+        points = ARM_VALUES[PpdArm(value)]
+        return points, "arm" if points == ARM_ENERGY else f"arm:{points}"
+    if value == PpdArm.HOLD and c.stage == ppd.PpdStage.ARMED:
         return ppd.HOLDING_COST, "hold"
+    if value == PpdArm.HOLD_TOP_UP and c.stage == ppd.PpdStage.ARMED:
+        return ppd.HOLDING_COST + ppd.FULL_CHARGE - c.energy, "hold:top_up"
     return None
 
 
 def allocate(battle: Battle, w: int, what: str | None) -> None:
-    """Write PPD ``w``'s charge after this turn's Energy Allocation: ``what`` is "arm" or
-    "hold" when paid, None when not (an unpaid charge is lost, E11.21, E11.22)."""
+    """Write PPD ``w``'s charge after this turn's Energy Allocation: ``what`` is ``cost``'s
+    when paid, None when not (an unpaid charge is lost, E11.21, E11.22)."""
     st = battle.state
     turn = st.turn
     c = _allocation_view(battle, w, turn)
-    if what == "arm":
-        c = (ppd.arm_second_turn(c, turn, ARM_ENERGY) if c.stage == ppd.PpdStage.ARMING
-             else ppd.arm_first_turn(c, turn, ARM_ENERGY))
+    if what is not None and what.startswith("arm"):
+        points = int(what.partition(":")[2] or ARM_ENERGY)  # (E11.25) 2..4 a turn
+        c = (ppd.arm_second_turn(c, turn, points) if c.stage == ppd.PpdStage.ARMING
+             else ppd.arm_first_turn(c, turn, points))
     elif what == "hold":
         c = ppd.hold(c, turn)
+    elif what == "hold:top_up":  # (E11.25) the holding 2 adds nothing; the rest fills it
+        c = ppd.hold(c, turn, top_up=ppd.FULL_CHARGE - c.energy)
     else:
         c = ppd.new_charge()
     st.ppd_stage[w] = int(c.stage)

@@ -4,8 +4,11 @@ Turn: Energy Allocation (the Chief Engineer of scenarios 1-3; the cadet form of
 ``engine.energy``, B3.0, is paid once Speed Determination has applied the speed orders, as the
 form pays for that speed) -> Speed Determination -> Sensor Lock-On (rule ``lock_on``, D6) ->
 impulses 1..I -> End of Turn. Impulse: Move Ships -> Move Seeking Weapons -> Resolve Seeking
-Weapons -> Cloak/Uncloak (rule ``cloak: standard``, G13) -> Launch Seeking Weapons -> Fire
-Direct-Fire -> Resolve Direct-Fire -> End of Impulse.
+Weapons -> Cloak/Uncloak (rule ``cloak: standard``, G13) -> Tractor Beams (rule ``tractors``,
+G7.0) -> Launch Seeking Weapons -> Shields/Transporters (rule ``transporters``: shield drops,
+then transporters, G8.24, G8.0) -> Fire Direct-Fire -> Resolve Direct-Fire -> End of Impulse.
+End of Turn begins with the Klingon mutiny roll (G6.2), then boarding-party combat (rule
+``boarding``, D7.0).
 Inside Move Ships: ships, then fighters (J4.12), then seeking weapons, then tactical maneuvers
 (C1.3), then the damage of expanding sphere fields met in that movement (G23.512, G23.514).
 Fighters launch after seeking weapons, before Fire Direct-Fire (J4.34). ESG announcements,
@@ -26,17 +29,27 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env.engine import (
+    boarding,
     cloak,
     direct_fire,
+    disengagement,
     energy,
     esg_field,
+    labs,
     movement,
     mutiny,
+    planet_killer,
+    planets,
     ppd_fire,
+    probes,
     robots,
     seeking,
     sensors,
     small_craft,
+    suicide_shuttles,
+    tractors,
+    transporters,
+    unit_rules,
     victory,
 )
 from sfb_env.engine import events as ev
@@ -64,12 +77,20 @@ def advance(battle: Battle, orders: dict[int, Orders]) -> None:
             esg_field.launch_step(battle, orders)
         if cloak.standard(battle) and st.impulse < st.impulses_per_turn:
             cloak.cloak_step(battle, orders)  # (B2.0 advanced, G13) Cloak/Uncloak
+        if battle.has_tractors:  # (B2.0 advanced, G7.0) Tractor Beams
+            tractors.tractor_step(battle, orders)
         if rules["seeking_weapons"] and rules["launch_seeking_weapons"]:
             _launch_seeking_weapons(battle, orders)
+        if rules["transporters"]:  # (B2.0 advanced) Shields/Transporters: drops, G8.0, G8.24
+            transporters.step(battle, orders)
         if battle.has_fighters:  # (J4.34) launch shuttlecraft: fighters leave their carriers
             small_craft.launch_step(battle, orders)
+        if battle.has_suicide:  # (J2.22) armed suicide shuttles leave their bays
+            suicide_shuttles.launch_step(battle, orders)
         _fire_direct_fire(battle, orders)
         _end_of_impulse(battle)
+        if rules["disengage_by_announcement"]:  # (SCENARIOS #5) after the fire, at once
+            disengagement.end_of_impulse(battle, orders)
         if _check_end(battle, time_up=False):
             return
     if st.impulse in (0, st.impulses_per_turn):
@@ -77,24 +98,36 @@ def advance(battle: Battle, orders: dict[int, Orders]) -> None:
             _end_of_turn(battle)
             if _check_end(battle, time_up=st.turn > battle.max_turns):
                 return
+        if battle.has_arrivals:  # units entering the map this turn (engine.unit_rules)
+            unit_rules.arrivals(battle)
         if battle.has_esg:  # (B2.0 Energy Allocation) the Chief Engineer charges ESGs
             esg_field.energy_allocation(battle)
         _speed_determination(battle, orders)
         if energy.in_use(battle):  # (B3.0) the form pays for the speed just set
             energy.energy_allocation(battle, orders)
+        if battle.has_tractors:  # (G7.0) unpaid links lapse; towing speeds (CTH-DATA §7.3)
+            tractors.start_turn(battle)
         if sensors.in_use(battle):  # (B2.0 advanced sequence, D6) Sensor Lock-On
             sensors.lock_on_step(battle)
         st.impulse = 1
     else:
         st.impulse += 1
     _move_ships(battle, orders)
+    if battle.has_tractors:  # (G7.0) held units move parallel to their holders
+        tractors.tow(battle)
     if battle.has_fighters:  # (J4.12) after all ships, before seeking weapons
         small_craft.move_fighters(battle)
     _move_seeking_weapons(battle)
+    if battle.has_suicide:  # (J2.22, F2.0) suicide shuttles home as drones do
+        suicide_shuttles.move(battle)
+    if battle.has_planets:  # (P2.0) ships and seeking weapons in a planet hex are destroyed
+        planets.movement_step(battle)
     if rules["tactical_maneuvers"]:
         _tactical_maneuvers(battle, orders)
     if battle.has_esg:  # (G23.512, G23.514) judged in movement, resolved after TACs
         esg_field.resolve_contacts(battle)
+    if battle.has_monster:  # (G4.0) lab ranges; (scenario 11) plasma shots, close-in defence
+        planet_killer.after_movement(battle)
     if rules["seeking_weapons"]:
         seeking.resolve_impacts(battle)
     _check_end(battle, time_up=False)
@@ -135,6 +168,12 @@ def _end_of_turn(battle: Battle) -> None:
         small_craft.end_of_turn(battle)
     if battle.scenario.rules["mutiny"]:
         mutiny.end_of_turn(battle)  # (G6.2) the end-of-turn mutiny roll
+    if battle.scenario.rules["boarding"]:
+        boarding.end_of_turn(battle)  # (D7.0) boarding-party combat, after the mutiny roll
+    if battle.has_probes:  # (G5.32) an unfired anti-matter probe is lost
+        probes.end_of_turn(battle)
+    if labs.in_use(battle):  # (G4.0) the turn's research and the research rolls
+        labs.end_of_turn(battle)
     battle.log(ev.TurnEnded(st.turn, st.impulse))
     st.turn += 1
     st.impulse = 0
@@ -147,7 +186,11 @@ def _move_ships(battle: Battle, orders: dict[int, Orders]) -> None:
     """(C1.3) Move Ships: slower units first; equal speeds simultaneously on written orders."""
     st = battle.state
     st.prev_x[:], st.prev_z[:], st.prev_facing[:] = st.x, st.z, st.facing  # (D3.42)
+    if battle.has_monster:  # (C1.3, scenario 11) monsters move before ships
+        planet_killer.move_step(battle)
     moving = movement.movers(battle, (*SHIP_KINDS, UnitKind.SHUTTLE))  # (J1.0) with the ships
+    if battle.has_suicide:  # (J2.22, F2.0) suicide shuttles move as seeking weapons
+        moving = moving[~st.suicide_launched[moving]]
     plan = {}
     for u in moving:  # orders are fixed before anyone moves (secret, simultaneous)
         order = orders.get(int(u))
@@ -202,11 +245,21 @@ def _fire_direct_fire(battle: Battle, orders: dict[int, Orders]) -> None:
         ppd_fire.fire_step(battle, orders, pulses)
     if shots:
         direct_fire.resolve_fire(battle, shots)
+    if battle.has_probes:  # (G5.12, G5.33) probes launch in the Direct-Fire step
+        probes.fire_step(battle, orders)
+    if battle.has_monster:  # (scenario 11) the monster's once-per-turn shot
+        planet_killer.fire_step(battle)
 
 
 def _end_of_impulse(battle: Battle) -> None:
     """End of Impulse: drone endurance and control (FD1.4, FD1.3)."""
     seeking.end_of_impulse(battle)
+    if battle.has_tractors:  # (G7.0) links of units gone or beams destroyed end
+        tractors.check_links(battle)
+    if battle.has_planets:  # (CTH-DATA §12.4) survivors board; shuttles bring them home
+        planets.end_of_impulse(battle)
+    if battle.has_suicide:  # (J2.22 PROPOSAL) suicide shuttles that lost target or control
+        suicide_shuttles.end_of_impulse(battle)
 
 
 def _check_end(battle: Battle, time_up: bool) -> bool:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import direct_fire, robot_ship, seeking, small_craft
+from sfb_env.engine import direct_fire, robot_ship, seeking, small_craft, unit_rules
 from sfb_env.engine.types import ACTIVE, K_DRONE, K_SHIP, Maneuver
 
 if TYPE_CHECKING:
@@ -38,6 +38,10 @@ def _freighter_maneuver(battle: Battle, unit: int) -> Maneuver:
     """(SCENARIOS §2.4) Straight until standing in the turn column, then turn to the heading."""
     st = battle.state
     cfg = battle.scenario.robots.get("convoy-freighter", {})
+    if unit_rules.captured_by_enemy(battle, unit):  # (SCENARIOS #8) a prize flown off
+        return unit_rules.edge_course(battle, unit)
+    if cfg.get("turn_column", 15) is None:  # (SCENARIOS §2.9 scenario 8) no turns
+        return Maneuver.STRAIGHT
     column = int(cfg.get("turn_column", 15))
     heading = hexmap.direction_index(cfg.get("new_heading", "C"))
     col, _ = hexmap.axial_to_offset_np(st.x[unit], st.z[unit], battle.scenario.parity)
@@ -95,6 +99,9 @@ def _freighter_target(battle: Battle, unit: int, w: int) -> int | None:
         rows = np.flatnonzero(drones)
         return int(rows[np.lexsort((rows, dist[rows]))[0]])
     ships = legal & (st.kind == K_SHIP)
+    reach = battle.scenario.robots.get("convoy-freighter", {}).get("max_range")
+    if reach is not None:  # (SCENARIOS §2.9 scenario 8) the pirate only within 10 hexes
+        ships &= dist <= int(reach)
     if ships.any():
         rows = np.flatnonzero(ships)
         return int(rows[np.lexsort((rows, dist[rows]))[0]])

@@ -39,16 +39,23 @@ SCENARIO_DIR = Path(__file__).resolve().parents[2] / "configs" / "scenarios"
 SEEKING_CLASSES = ("drone", "target-drone")
 CONTROLLERS = (
     "agent", "robot-drone", "target-drone", "convoy-freighter", "idle", "robot-ship", "stranded",
+    "planet-killer",  # (scenario 11) the monster's own controller (engine.planet_killer)
 )
+MONSTER_CLASSES = ("planet-killer",)  # (scenario 11) UnitKind.MONSTER rows
 TOP_LEVEL_KEYS = (
     "name", "title", "description", "impulses_per_turn", "map", "parity", "turn_limit",
     "rules", "sides", "units", "victory", "robots",
 )
-UNIT_KEYS = ("id", "name", "class", "side", "hex", "facing", "speed", "controller", "target")
+UNIT_KEYS = ("id", "name", "class", "side", "hex", "facing", "speed", "controller", "target",
+             "kind", "crew_units")  # kind: planet (P2.0, engine.planets); crew_units: planets
+UNIT_KEYS += ("arrives", "may_leave", "hold_fire_at")  # engine.unit_rules (scenario 8)
 VICTORY_KINDS = (
     "battle_drill", "under_attack", "convoy_raid", "last_side_standing", "sandbox", "duel",
     "dakota_incident", "encounter",
+    "planet_killer",  # (scenario 11) engine.victory
+    "rescue",  # (scenario 9) engine.victory
 )
+VICTORY_KINDS += ("pirate_raid",)  # scenario 8 (engine.victory)
 
 # Rules in force and their defaults (SCENARIOS.md §1 rule packages).
 RULE_DEFAULTS: dict[str, Any] = {
@@ -78,6 +85,8 @@ RULE_DEFAULTS: dict[str, Any] = {
     "sideslip": False,  # scenario 10 rules C4: maneuver values 4/5 (sideslip left/right)
     "admin_shuttles": False,  # (J1.0) ships carry their administrative shuttles as unit rows
     #   (engine.small_craft; the ``shuttles`` action component)
+    "suicide_shuttles": False,  # (J2.22) a shuttle armed as a bomb with warp energy, launched
+    #   at a target (engine.suicide_shuttles; needs admin_shuttles and energy: standard)
     "tactical_maneuvers": False,  # scenario 10 rules C5: maneuver values 6/7; TAC is plotted
     #   with the speed choice (needs speed_choice: true)
     "reinforcement": False,  # scenario 10 rules D3.34: reinforcement components at Energy
@@ -85,8 +94,22 @@ RULE_DEFAULTS: dict[str, Any] = {
     "damage_control": False,  # scenario 10 rules D9.2: the ``repair`` component (energy: standard)
     "reserve_power": False,  # scenario 10 rules H7: batteries fire phasers and reinforce the
     #   struck shield during the turn (energy: standard; engine.energy)
+    "tractors": False,  # (G7.0, R8) tractor beams: the ``tractor[b]`` components, a tractor
+    #   energy line on the standard form, towing (engine.tractors)
     "mutiny": False,  # scenario 10 rules G6: Klingon security and mutiny (needs damage:
     #   standard_dac, whose flag-bridge hits take security stations; engine.mutiny)
+    "disengage_by_announcement": False,  # (SCENARIOS #5 special) a player may announce
+    #   disengagement at the end of any impulse: the ``disengage`` component (engine.disengagement)
+    "fractional_accounting": False,  # (B3.2, R8) energy fractions add up, only the turn total
+    #   rounds up; batteries may hold fractions (engine.fractional; needs energy: cadet/standard)
+    "transporters": False,  # (G8.0, R8) transporters: the ``transport[t]`` / ``drop_shield``
+    #   components and a transporter energy line (engine.transporters)
+    "boarding": False,  # (D7.0, R8) boarding-party combat at the end of each turn and capture
+    #   (engine.boarding)
+    "labs": False,  # (G4.0, R11) lab research on a monster each turn (engine.labs)
+    "probes": False,  # (G5.0, R11) probe launchers: the ``probe`` component, arming on the
+    #   standard form (needs energy: standard; engine.probes)
+    "antimatter_probes": False,  # (G5.31) the scenario allows anti-matter probes (scenario 11)
 }
 
 
@@ -112,6 +135,12 @@ class UnitSpec:
     controller: str
     target: str | None
     name: str
+    kind: str = "unit"  # "planet" (P2.0): no class, side, facing or controller (engine.planets)
+    crew_units: int = 0  # (G8.0) rescuable crew units on a planet (scenario 9 survivors)
+    arrives: tuple[str, int] | None = None  # enters the map later (engine.unit_rules):
+    #   ("turn", n) on impulse 1 of turn n, or ("die", k) on the first turn a die rolls k
+    may_leave: bool = True  # False: never leaves the map voluntarily (scenario 8)
+    hold_fire_at: tuple[str, ...] = ()  # unit kinds it may never fire or launch at (scen. 8)
 
 
 @dataclass(frozen=True)
@@ -284,10 +313,18 @@ def _check_rules(rules: dict[str, Any], source: str, ipt: int) -> None:
             raise ScenarioError(source, f"rules.{key}", f"unknown {key} rule {rules[key]!r}; "
                                 f"expected one of {list(choices)}")
     for key, rule in (("reinforcement", "D3.34"), ("damage_control", "D9.2"),
-                      ("reserve_power", "H7.0")):
+                      ("reserve_power", "H7.0"), ("probes", "G5.2")):
         if rules[key] and rules["energy"] != "standard":
             raise ScenarioError(source, f"rules.{key}", f"{key} ({rule}) is paid on the standard "
                                 f"Energy Allocation Form: needs energy: standard")
+    if rules["fractional_accounting"] and rules["energy"] not in ("cadet", "standard"):
+        raise ScenarioError(source, "rules.fractional_accounting", "fractional accounting (B3.2) "
+                            "is kept on an Energy Allocation Form: needs energy: cadet or standard")
+    if rules["suicide_shuttles"] and not (rules["admin_shuttles"]
+                                          and rules["energy"] == "standard"):
+        raise ScenarioError(source, "rules.suicide_shuttles", "suicide shuttles (J2.221) are "
+                            "administrative shuttles armed on the standard Energy Allocation "
+                            "Form: needs admin_shuttles: true and energy: standard")
     if rules["mutiny"] and rules["damage"] != "standard_dac":
         raise ScenarioError(source, "rules.mutiny", "mutiny (G6.1) needs damage: standard_dac "
                             "(its flag-bridge hits destroy the security stations)")
@@ -312,6 +349,8 @@ def _check_rules(rules: dict[str, Any], source: str, ipt: int) -> None:
 
 # Victory fields naming a side or a unit, per kind (SCENARIOS #4).
 VICTORY_FIELDS = {"dakota_incident": {"side": "side", "ship": "unit", "dakota": "unit"}}
+VICTORY_FIELDS["pirate_raid"] = {"pirate": "side", "defender": "side"}  # scenario 8
+VICTORY_FIELDS["rescue"] = {"rescuer": "side", "opponent": "side"}  # scenario 9
 
 
 def _check_victory_fields(
@@ -353,13 +392,20 @@ def _parse_unit(
         if key not in UNIT_KEYS:
             raise ScenarioError(source, f"{where}.{key}",
                                 f"unknown field; expected {list(UNIT_KEYS)}")
+    if raw.get("kind", "unit") != "unit":
+        from sfb_env.engine.planets import parse_planet
+
+        return parse_planet(raw, where, source, area, ScenarioError, UnitSpec)
+    if "crew_units" in raw:
+        raise ScenarioError(source, f"{where}.crew_units",
+                            "crew units are placed on a planet (kind: planet) only")
     for key in ("id", "class", "side", "hex", "facing", "controller"):
         if key not in raw:
             raise ScenarioError(source, f"{where}.{key}", "missing")
         if not isinstance(raw[key], str):
             raise ScenarioError(source, f"{where}.{key}", f"expected a string, got {raw[key]!r}")
     unit_class = raw["class"]
-    if unit_class not in SEEKING_CLASSES:
+    if unit_class not in SEEKING_CLASSES + MONSTER_CLASSES:
         try:
             load_ship(unit_class)
         except UnknownShipError as exc:
@@ -378,7 +424,7 @@ def _parse_unit(
     except ValueError as exc:
         raise ScenarioError(source, f"{where}.facing", str(exc)) from None
     speed = raw.get("speed", 0)
-    limit = ipt if unit_class in SEEKING_CLASSES else max_speed
+    limit = ipt if unit_class in SEEKING_CLASSES + MONSTER_CLASSES else max_speed
     if isinstance(speed, bool) or not isinstance(speed, int) or not 0 <= speed <= limit:
         raise ScenarioError(source, f"{where}.speed", f"speed {speed!r} outside 0..{limit} (C1.42)")
     if raw["controller"] not in CONTROLLERS:
@@ -398,4 +444,35 @@ def _parse_unit(
         controller=raw["controller"],
         target=target,
         name=str(raw.get("name", raw["id"])),
+        **_unit_rules(raw, where, source),
     )
+
+
+HOLD_FIRE_KINDS = ("ship", "freighter", "drone", "plasma", "fighter", "shuttle")
+
+
+def _unit_rules(raw: Mapping[str, Any], where: str, source: str) -> dict[str, Any]:
+    """The unit fields of ``engine.unit_rules``: ``arrives`` ({turn: n >= 1} or {die: 1..6}),
+    ``may_leave`` (bool) and ``hold_fire_at`` (a list of unit kinds)."""
+    out: dict[str, Any] = {}
+    arrives = raw.get("arrives")
+    if arrives is not None:
+        ok = isinstance(arrives, Mapping) and len(arrives) == 1
+        key, value = next(iter(arrives.items())) if ok else (None, None)
+        top = 6 if key == "die" else 10**6
+        if (key not in ("turn", "die") or isinstance(value, bool) or not isinstance(value, int)
+                or not 1 <= value <= top):
+            raise ScenarioError(source, f"{where}.arrives",
+                                f"expected {{turn: n >= 1}} or {{die: 1..6}}, got {arrives!r}")
+        out["arrives"] = (key, value)
+    may_leave = raw.get("may_leave", True)
+    if not isinstance(may_leave, bool):
+        raise ScenarioError(source, f"{where}.may_leave", f"expected true or false, got "
+                            f"{may_leave!r}")
+    out["may_leave"] = may_leave
+    kinds = raw.get("hold_fire_at", [])
+    if not isinstance(kinds, list) or any(k not in HOLD_FIRE_KINDS for k in kinds):
+        raise ScenarioError(source, f"{where}.hold_fire_at",
+                            f"expected a list of {list(HOLD_FIRE_KINDS)}, got {kinds!r}")
+    out["hold_fire_at"] = tuple(kinds)
+    return out

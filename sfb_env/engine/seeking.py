@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import cloak, energy, plasma, sensors, shields
+from sfb_env.engine import boarding, cloak, energy, plasma, sensors, shields, unit_rules
 from sfb_env.engine import events as ev
 from sfb_env.engine.fighters import drone_damage_vs_fighter
 from sfb_env.engine.types import (
@@ -24,7 +24,9 @@ from sfb_env.engine.types import (
     DESTROYED,
     K_DRONE,
     K_FIGHTER,
+    K_MONSTER,
     K_PLASMA,
+    K_SHUTTLE,
     NEVER,
     Maneuver,
     Status,
@@ -43,7 +45,16 @@ def launch_blockers(
 ) -> list[str | None]:
     """For each target unit row, the rule forbidding ``rack`` to launch at it now, or None
     (a plasma launcher: ``plasma.launch_blockers``); no lock-on to a cloaked target (D6)."""
+    held = boarding.fire_blocker(battle, int(battle.state.w_owner[rack]))  # (D7.0) captured
+    if held is not None:
+        return [held] * (len(battle.state.kind) if targets is None else len(targets))
     out = _launch_blockers(battle, rack, targets)
+    if battle.has_hold_fire:  # (SCENARIOS #8 special) hold_fire_at: drones and plasma alike
+        st = battle.state
+        rows = np.arange(len(st.kind)) if targets is None else np.asarray(targets)
+        held = unit_rules.hold_fire(battle, int(st.w_owner[rack]), rows)
+        out = [why if why is not None or not h else unit_rules.hold_fire_rule(battle, int(t))
+               for why, h, t in zip(out, held, rows, strict=True)]
     if sensors.in_use(battle) or cloak.standard(battle):
         st = battle.state
         targets = np.arange(len(st.kind)) if targets is None else np.asarray(targets)
@@ -235,10 +246,15 @@ def resolve_impacts(battle: Battle) -> None:
     """
     st = battle.state
     volleys: dict[tuple[int, int], int] = {}
-    active = np.flatnonzero((st.status == ACTIVE) & ((st.kind == K_DRONE) | (st.kind == K_PLASMA)))
+    striking = (st.kind == K_DRONE) | (st.kind == K_PLASMA)
+    if battle.has_suicide:  # (J2.222) suicide shuttles strike as seeking weapons
+        striking = striking | st.suicide_launched
+    active = np.flatnonzero((st.status == ACTIVE) & striking)
     for d in active:
         t = int(st.target[d])
         if t < 0 or st.status[t] != ACTIVE or not target_in_hex(battle, d):
+            continue
+        if st.tractor_holder[d] >= 0:  # (G7.0) a held object is never forced into contact
             continue
         fed_back = False
         if st.kind[d] == K_PLASMA:
@@ -256,6 +272,10 @@ def resolve_impacts(battle: Battle) -> None:
             warhead = int(battle.scenario.rules["drone_warhead"])
             if st.kind[t] == K_FIGHTER:  # (J4.47) a natural 6: half the warhead
                 warhead = drone_damage_vs_fighter(warhead, int(battle.rng.integers(1, 7)))
+        elif st.kind[d] != K_PLASMA:  # (J2.222) a suicide shuttle: 2 x its energy, max 18
+            from sfb_env.engine.suicide_shuttles import warhead as bomb
+
+            warhead = bomb(battle, int(d))
         st.status[d] = Status.EXPENDED
         warhead = cloak.seeking_impact(battle, int(d), t, warhead)  # (G13)
         if warhead <= 0:
@@ -264,6 +284,10 @@ def resolve_impacts(battle: Battle) -> None:
             plasma.feedback(battle, int(d), t, warhead)  # (FP1.8)
         battle.log(ev.SeekingHit(st.turn, st.impulse, battle.unit_ids[d], battle.unit_ids[t],
                                  shield, warhead))
+        if battle.has_monster and st.kind[t] == K_MONSTER and st.kind[d] == K_SHUTTLE:
+            from sfb_env.engine import planet_killer  # (SCENARIOS §2.8 result 1) a suicide
+
+            planet_killer.struck_by(battle, t, planet_killer.Method.SUICIDE_SHUTTLE, int(d))
         volleys[(t, shield)] = volleys.get((t, shield), 0) + warhead
     for (t, shield), points in volleys.items():
         battle.apply_damage(t, shield, points)

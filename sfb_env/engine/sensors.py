@@ -15,7 +15,8 @@
 * A ship controls at most (sensor rating) drones: no launch beyond (``control_blocker``).
 * No lock-on to a (fully) cloaked ship (G13): PROPOSAL, no seeking weapon may be launched at
   one (``target_blockers``, also under ``rules.cloak: standard`` alone); direct fire at it uses
-  the cloak's 2 x true + 5.
+  the cloak's 2 x true + 5. A cloaked ship damaged by an ESG can be locked on during that
+  impulse (G23.621; ``cloak.fully_cloaked`` is False for it then).
 * Cadet SSDs and freighters have no sensor or scanner tracks: PROPOSAL of CTH-DATA §12.4,
   permanently locked on, scanner 0.
 """

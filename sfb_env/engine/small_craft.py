@@ -83,13 +83,14 @@ import numpy as np
 
 from sfb_env import hexmap
 from sfb_env.data.ships import WeaponMount
-from sfb_env.engine import cloak, movement, seeking, shields
+from sfb_env.engine import cloak, movement, planets, seeking, shields
 from sfb_env.engine import events as ev
 from sfb_env.engine.fighters import MAX_FIGHTER_TARGET_RANGE
 from sfb_env.engine.types import (
     ACTIVE,
     K_FIGHTER,
     K_FREIGHTER,
+    K_PLANET,
     K_SHIP,
     K_SHUTTLE,
     NEVER,
@@ -191,7 +192,10 @@ def shuttles_of(battle: Battle, carrier: int) -> np.ndarray:
 def aboard(battle: Battle, carrier: int, kind: int = K_FIGHTER) -> np.ndarray:
     """Rows of ``kind`` still aboard ``carrier`` (never launched)."""
     rows = fighters_of(battle, carrier, kind)
-    return rows[battle.state.status[rows] == UNUSED]
+    st = battle.state
+    if kind == K_SHUTTLE and battle.has_suicide:  # (J2.221 PROPOSAL) a bomb is no admin shuttle
+        rows = rows[st.suicide_energy[rows] == 0]
+    return rows[st.status[rows] == UNUSED]
 
 
 def launch_capacity(battle: Battle, carrier: int, kind: int = K_FIGHTER) -> int:
@@ -249,6 +253,9 @@ def order_blockers(battle: Battle, carrier: int, targets=None,
             out.append(f"{code} the target is not in play")
         elif st.side[t] == st.side[carrier]:
             out.append(f"{code} {name}s are not sent at a friendly unit")
+        elif st.kind[t] == K_PLANET:  # (P2.0) shuttles may land on a planet; fighters not (J4.34)
+            out.append(None if kind == K_SHUTTLE else
+                       "J4.34 fighters cannot land on planets in the Cadet Training Handbook")
         elif int(st.kind[t]) not in TARGET_KINDS:
             out.append(f"{code} {name}s are sent at ships, freighters, fighters or shuttles "
                        "(PROPOSAL: not at seeking weapons)")
@@ -320,7 +327,10 @@ def send(battle: Battle, carrier: int, target: int, kind: int = K_FIGHTER) -> No
             battle.unit_ids[f], battle.unit_ids[target], battle.label(f),
             hexmap.DIRECTION_LETTERS[facing]))
     rows = fighters_of(battle, carrier, kind)
-    st.target[rows[st.status[rows] == ACTIVE]] = target
+    flying = st.status[rows] == ACTIVE
+    if battle.has_suicide:  # (J2.22) a suicide shuttle's target is fixed at launch
+        flying &= ~st.suicide_launched[rows]
+    st.target[rows[flying]] = target
 
 
 # ---------------------------------------------------------------------- movement
@@ -529,8 +539,9 @@ def pilot_maneuver(battle: Battle, fighter: int) -> Maneuver:
     st = battle.state
     t = _current_target(battle, fighter)
     home = int(battle.craft_carrier[fighter])
-    homing = bool(st.kind[fighter] == K_FIGHTER and crippled(battle, fighter)
-                  and st.status[home] == ACTIVE)
+    homing = bool(((st.kind[fighter] == K_FIGHTER and crippled(battle, fighter))
+                   or (battle.has_planets and planets.homing(battle, fighter)))
+                  and st.status[home] == ACTIVE)  # (scenario 9) survivors aboard: home
     if homing:
         t = home  # (J4.48 PROPOSAL) the pilot brings a crippled fighter home to land
     if t is None:
@@ -594,6 +605,8 @@ def gun_blocker(battle: Battle, w: int) -> str | None:
     f = int(st.w_owner[w])
     launched = int(st.launched_at[f])
     if st.kind[f] == K_SHUTTLE:
+        if battle.has_suicide and st.suicide_launched[f]:
+            return "J2.22 a suicide shuttle does not fire (PROPOSAL)"
         if launched == NEVER or st.absolute_impulse - launched < battle.quarter_turn:
             return (f"J1.0 a shuttle may not fire within a quarter turn ({battle.quarter_turn} "
                     "impulses) of its launch (CTH-DATA §8.6)")

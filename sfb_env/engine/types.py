@@ -27,6 +27,9 @@ class UnitKind(IntEnum):
     PLASMA = 4  # a plasma torpedo (FP1); rows pre-allocated per launcher (w_plasma_rows)
     FIGHTER = 5  # a Stinger-F fighter (J4.0); rows pre-allocated per carrier (engine.small_craft)
     SHUTTLE = 6  # an administrative shuttle (J1.0; rule admin_shuttles, engine.small_craft)
+    PLANET = 7  # a planet at a fixed hex (P2.0; scenario unit ``kind: planet``, engine.planets)
+    MONSTER = 8  # the Planet Killer (scenario 11; scenario class ``planet-killer``,
+    #   engine.planet_killer)
 
 
 class Status(IntEnum):
@@ -37,13 +40,18 @@ class Status(IntEnum):
     DISENGAGED = 2  # left the play area (C1.x scenario rule); never returns
     EXPENDED = 3  # a drone or plasma torpedo that struck or ran out of endurance
     UNUSED = 4  # a drone or plasma torpedo row not launched yet (plasma rows are reused)
+    NOT_ARRIVED = 5  # a unit that enters the map later (scenario unit ``arrives``,
+    #   engine.unit_rules); an agent from the start whose every action is the no-op
 
 
 # Plain-int copies for numpy comparisons in the hot path: comparing a numpy value with an
 # IntEnum member makes numpy probe the enum class for the array protocols (slow).
-ACTIVE, DESTROYED, DISENGAGED, EXPENDED, UNUSED = (int(s) for s in Status)
+ACTIVE, DESTROYED, DISENGAGED, EXPENDED, UNUSED = (int(s) for s in list(Status)[:5])
+NOT_ARRIVED = int(Status.NOT_ARRIVED)
 K_SHIP, K_FREIGHTER, K_DRONE, K_TARGET_DRONE, K_PLASMA, K_FIGHTER, K_SHUTTLE = (
-    int(k) for k in UnitKind)
+    int(k) for k in list(UnitKind)[:7])
+K_PLANET = int(UnitKind.PLANET)
+K_MONSTER = int(UnitKind.MONSTER)
 
 
 class Maneuver(IntEnum):
@@ -154,10 +162,24 @@ class BattleState:
     #   maneuver (J4.52), absolute impulse, NEVER
     craft_tac: np.ndarray = field(default=None)  # (U,) int64 its last tactical maneuver (J4.11)
     craft_landed: np.ndarray = field(default=None)  # (U,) int64 when it landed aboard (J4.48)
+    # --- suicide shuttles (J2.22; rule suicide_shuttles, engine.suicide_shuttles), 0 / False
+    #   on every other row
+    suicide_energy: np.ndarray = field(default=None)  # (U,) int64 energy put into a shuttle's
+    #   bomb (J2.221), 0 = no bomb
+    suicide_turns: np.ndarray = field(default=None)  # (U,) int64 consecutive arming turns
+    #   paid 0..3 (3 = armed)
+    suicide_paid_turn: np.ndarray = field(default=None)  # (U,) int64 last turn the bomb was
+    #   paid (arming or holding), 0 = never
+    suicide_idle_turn: np.ndarray = field(default=None)  # (U,) int64 turn the shuttle is
+    #   unusable (its hold went unpaid, J2.221), 0 = none
+    suicide_launched: np.ndarray = field(default=None)  # (U,) bool flies as a suicide
+    #   shuttle: moves as a seeking weapon (F2.0), explodes on its target
     cloak_paid: np.ndarray = field(default=None)  # (U,) bool cloak cost paid this turn
     #   (G13 standard rule: a ship may announce a cloak during the turn; engine.cloak)
     cloak_announced_at: np.ndarray = field(default=None)  # (U,) int64 absolute impulse of the
     #   last cloak / uncloak announcement (G13 standard rule fades), NEVER = none
+    esg_struck_at: np.ndarray = field(default=None)  # (U,) int64 absolute impulse the unit
+    #   last took ESG damage (G23.621: a cloaked ship can be locked on then), NEVER = none
     locked_on: np.ndarray = field(default=None)  # (U,) bool sensor lock-on this turn (D6;
     #   engine.sensors, rules.lock_on); True where the rule is off
     previous_speed: np.ndarray = field(default=None)  # (U,) int64 last turn's speed for
@@ -174,6 +196,8 @@ class BattleState:
     launched_at: np.ndarray = field(default=None)  # (U,) int64 absolute impulse of launch
     # --- energy (B3.0 cadet form; engine.energy), 0 on units the rule does not govern ---
     batteries: np.ndarray = field(default=None)  # (U,) int64 charged batteries (line 5)
+    battery_fraction: np.ndarray = field(default=None)  # (U,) float64 energy held by a partly
+    #   discharged battery, 0 <= f < 1 (B3.2 fractional accounting only; engine.fractional)
     capacitor: np.ndarray = field(default=None)  # (U,) float64 phaser capacitor energy (H6.0)
     capacitor_max: np.ndarray = field(default=None)  # (U,) float64 its capacity (H6.0)
     energy_shortfall: np.ndarray = field(default=None)  # (U,) int64 energy ordered but not
@@ -190,6 +214,57 @@ class BattleState:
     #   repairs at the end of this turn (D9.2)
     mutiny: np.ndarray = field(default=None)  # (U,) int8 Klingon mutiny (G6, engine.mutiny):
     #   0 quiet, 1 security gone (rolling), 2 put down, 3 captured
+    # --- people aboard (D7.0 boarding parties, G8.0 transporters; engine.boarding) ---------
+    boarding_parties: np.ndarray = field(default=None)  # (U, n_sides) int64 boarding parties
+    #   of each side aboard each unit (D7.0; the sheet's BP complement to start, CTH-DATA §8.5)
+    crew_units: np.ndarray = field(default=None)  # (U,) int64 rescuable crew units (10 people
+    #   each, G8.0; e.g. scenario 9 survivors on a planet) aboard a unit
+    control_stations: np.ndarray = field(default=None)  # (U,) int64 uncaptured control
+    #   stations (bridge, emergency bridge, auxiliary control boxes; freighters 2; D7.0)
+    captured_by: np.ndarray = field(default=None)  # (U,) int64 side index that captured the
+    #   unit (D7.0), -1 = none
+    # --- transporters and shield drops (G8.0, G8.24; engine.transporters) -----------------
+    tran_used_turn: np.ndarray = field(default=None)  # (U, T) int64 turn each transporter
+    #   last operated (once per turn, G8.0), 0 = never; T = the most TRAN boxes on a sheet
+    tran_powered: np.ndarray = field(default=None)  # (U,) int64 transporter uses paid for
+    #   this turn (G8.0: 1 energy powers up to 5; standard form only)
+    shield_drop_until: np.ndarray = field(default=None)  # (U, 6) int64 absolute impulse a
+    #   dropped shield comes back up (G8.24: down at least 1/4 turn), 0 = not dropped
+    shield_held: np.ndarray = field(default=None)  # (U, 6) int64 boxes of a dropped shield,
+    #   kept aside while it is down (``shields`` shows 0 for it)
+    # --- research, probes and the Planet Killer (G4, G5, scenario 11; engine.labs,
+    #   engine.probes, engine.planet_killer); zeros / -1 where no monster is in play ---------
+    information: np.ndarray = field(default=None)  # (S,) int64 research points per side (G4)
+    research_rolls: np.ndarray = field(default=None)  # (S,) int64 research dice rolled (G4)
+    kill_methods: np.ndarray = field(default=None)  # (S, 6) bool research results 1..6 found
+    lab_range: np.ndarray = field(default=None)  # (U,) int64 closest effective range to the
+    #   monster this turn (G4), labs.NO_RANGE = none
+    monster_follows: np.ndarray = field(default=None)  # (U,) int64 starship a monster follows
+    #   (SCENARIOS §2.8), -1 = the planet course
+    monster_shot_turn: np.ndarray = field(default=None)  # (U,) int64 turn of a monster's
+    #   normal once-per-turn shot, 0 = not yet
+    monster_fired_turn: np.ndarray = field(default=None)  # (U,) int64 turn a monster last
+    #   fired at this unit, 0 = never
+    monster_counted: np.ndarray = field(default=None)  # (U,) int64 damage counting toward
+    #   kill method 3 (at most 150 before the result is known)
+    defence_turn: np.ndarray = field(default=None)  # (U,) int64 turn a monster last rolled
+    #   its close-in defence against this shuttle, 0 = never
+    probes_left: np.ndarray = field(default=None)  # (U,) int64 probes in the launcher (G5.11)
+    probe_kind: np.ndarray = field(default=None)  # (U,) int64 probes.ProbeKind being armed
+    probe_stage: np.ndarray = field(default=None)  # (U,) int64 arming turns paid 0..2 (G5.2)
+    probe_paid_turn: np.ndarray = field(default=None)  # (U,) int64 last turn paid, 0 = never
+    # --- tractor beams (G7.0; engine.tractors), -1 / 0 / NEVER where no link ---------------
+    tractor_holder: np.ndarray = field(default=None)  # (U,) int64 unit holding this unit, -1
+    tractor_link: np.ndarray = field(default=None)  # (U, B) int64 unit each beam holds, -1
+    tractor_used_turn: np.ndarray = field(default=None)  # (U, B) int64 turn the beam last
+    #   attached or was broken by a contest (once a turn), 0 = never
+    tractor_released_at: np.ndarray = field(default=None)  # (U, B) int64 absolute impulse of
+    #   the beam's last release, NEVER
+    tractor_powered: np.ndarray = field(default=None)  # (U,) int64 beams powered this turn
+    tractor_base_speed: np.ndarray = field(default=None)  # (U,) int64 speed paid for at
+    #   Energy Allocation, before any towing (CTH-DATA §7.3 recomputation)
+    towed_off_by: np.ndarray = field(default=None)  # (U,) int64 side whose tractor took the
+    #   unit off the map (scenario 8 captures), -1
     # --- weapons -----------------------------------------------------------------------
     w_owner: np.ndarray = field(default=None)  # (W,) int64 owning unit
     w_type: np.ndarray = field(default=None)  # (W,) int64 WeaponType
@@ -291,6 +366,21 @@ class Orders:
     #   its fighters at this target unit row (engine.small_craft); None = hold
     shuttles: int | None = None  # (J1.0) launch one administrative shuttle and send all the
     #   ship's shuttles in flight at this target unit row; None = hold
+    suicide: int | None = None  # (J2.22) launch the ship's armed suicide shuttle at this
+    #   target unit row (engine.suicide_shuttles); None = hold
+    suicide_arm: int | None = None  # (J2.221) Energy Allocation: warp energy 1..3 into the
+    #   suicide shuttle's bomb this turn (1 = hold once armed), 0 = none; None = standing
+    tractor: dict[int, int] = field(default_factory=dict)  # (G7.0) beam index -> target
+    #   unit row to attach, or tractors.RELEASE (-1) to release; absent = hold
+    disengage: bool = False  # (SCENARIOS #5 special, rule disengage_by_announcement) announce
+    #   disengagement at the end of this impulse (engine.disengagement)
+    probe: int = 0  # (G5) a probes.ProbeOrder: arm an information / anti-matter probe
+    #   (Energy Allocation) or launch / fire the armed one (Direct-Fire step); 0 = nothing
+    transporters: int = 0  # (G8.0) transporter uses to power this turn, 1 energy per 5
+    #   (Energy Allocation, standard form; engine.transporters)
+    transport: dict[int, tuple[int, int]] = field(default_factory=dict)  # (G8.0) transporter
+    #   index -> (TransportOrder, target unit row), in the Shields/Transporters step
+    drop_shield: int = 0  # (G8.24) 0 none, s = drop shield #s for 1/4 turn (same step)
 
 
 class EsgOrder(IntEnum):
@@ -316,6 +406,14 @@ class PpdOrder(IntEnum):
 
 
 PPD_ORDERS = len(PpdOrder)  # size of a ``ppd[p]`` action component
+
+
+class TransportOrder(IntEnum):
+    """What one transporter does in the Shields/Transporters step (G8.0, engine.transporters)."""
+
+    NONE = 0
+    BEAM_PARTY = 1  # beam one of the ship's boarding parties onto the target (D7.0)
+    LIFT_CREW = 2  # lift one crew unit (10 people) from the target aboard (G8.0)
 
 
 class ArmOrder(IntEnum):

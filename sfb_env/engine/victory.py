@@ -217,7 +217,85 @@ def _encounter(battle: Battle, time_up: bool):
     return out, reason
 
 
+def _planet_killer(battle: Battle, time_up: bool):
+    """Scenario 11 (SCENARIOS §2.8): see ``planet_killer.verdict``."""
+    from sfb_env.engine import planet_killer
+
+    return planet_killer.verdict(battle, time_up, _pair, _draw)
+
+
+def _pirate_raid(battle: Battle, time_up: bool):
+    """Scenario 8: a freighter is captured when the pirate takes it off the map, towed by a
+    tractor (``st.towed_off_by``) or captured by boarding parties (``st.captured_by``) and flown
+    off. The battle ends when the pirate's ship leaves play or at the turn limit (12: a pirate
+    still on the map then counts as destroyed). Captures >= 3: pirate wins; 1-2: break even
+    (draw); 0, or the pirate destroyed: defender wins (PROPOSAL of SCENARIOS #8). PROPOSAL:
+    freighters the pirate captured by boarding and still on the map when it leaves are flown
+    off by their prize crews and count."""
+    st = battle.state
+    cfg = battle.scenario.victory
+    pirate = cfg["pirate"]
+    p = battle.side_index[pirate]
+    raiders = _units(battle, pirate, (UnitKind.SHIP,))
+    if np.any(st.status[raiders] == ACTIVE) and not time_up:
+        return None
+    freighters = _units(battle, cfg["defender"], (UnitKind.FREIGHTER,))
+    captured = getattr(st, "captured_by", None)
+    prize = (captured[freighters] == p if captured is not None
+             else np.zeros(len(freighters), dtype=bool))
+    gone = st.status[freighters] == DISENGAGED
+    left = bool(np.any(st.status[raiders] == DISENGAGED)) and not np.any(
+        st.status[raiders] == ACTIVE)
+    if not left:
+        why = "the pirate was destroyed" if not time_up else (
+            "the pirate was still on the map at the end of the turn limit (counts as destroyed)")
+        return _pair(battle, cfg["defender"], "win", "pirate destroyed"), why
+    taken = int(np.sum(gone & ((st.towed_off_by[freighters] == p) | prize))
+                + np.sum(prize & (st.status[freighters] == ACTIVE)))
+    if taken >= 3:
+        return _pair(battle, pirate, "win", "pirate victory"), f"the pirate took {taken} freighters"
+    if taken >= 1:
+        return ({s: {"result": "draw", "level": "break even"} for s in battle.scenario.sides},
+                f"break even: the pirate took {taken} freighter(s)")
+    return _pair(battle, cfg["defender"], "win", "defender victory"), (
+        "the pirate left without a freighter")
+
+
+def _rescue(battle: Battle, time_up: bool):
+    """Scenario 9, Rescue at Rigel (SCENARIOS #9): the opponent wins at once if the survivors
+    die (crew units aboard a destroyed unit, ``planets.survivors_killed``); the rescuer wins by
+    leaving the map with the survivors aboard, or if the opponent leaves the map first. The
+    battle also ends when the rescuer leaves without them, is destroyed or captured (an
+    opponent win), and at the turn limit; every result but the two rescuer wins is an opponent
+    victory. PROPOSAL: every ship of a side counts (the book has one each)."""
+    from sfb_env.engine import planets
+
+    st = battle.state
+    cfg = battle.scenario.victory
+    rescuer, opponent = cfg["rescuer"], cfg["opponent"]
+    ours = _units(battle, rescuer, (UnitKind.SHIP,))
+    theirs = _units(battle, opponent, (UnitKind.SHIP,))
+    if planets.survivors_killed(battle):
+        return _pair(battle, opponent, "win", "survivors killed"), "the survivors were killed"
+    gone = ours[st.status[ours] == DISENGAGED]
+    if len(gone) and int(st.crew_units[gone].sum()) > 0:
+        return _pair(battle, rescuer, "win", "rescue"), (
+            f"{rescuer} left the map with the survivors aboard")
+    if np.any(st.status[theirs] == DISENGAGED):
+        return _pair(battle, rescuer, "win", "opponent left"), (
+            f"{opponent} left the map before the end")
+    captured = st.captured_by[ours] >= 0 if st.captured_by is not None else np.zeros(len(ours))
+    if not np.any((st.status[ours] == ACTIVE) & ~captured):
+        how = ("left the map without the survivors" if len(gone) else
+               "was captured" if np.any(captured) else "was destroyed")
+        return _pair(battle, opponent, "win", "no rescue"), f"{rescuer} {how}"
+    if time_up:
+        return _pair(battle, opponent, "win", "no rescue"), "turn limit reached"
+    return None
+
+
 _KINDS = {
+    "pirate_raid": _pirate_raid,
     "battle_drill": _battle_drill,
     "under_attack": _under_attack,
     "convoy_raid": _convoy_raid,
@@ -226,4 +304,6 @@ _KINDS = {
     "duel": _duel,
     "dakota_incident": _dakota_incident,
     "encounter": _encounter,
+    "planet_killer": _planet_killer,
+    "rescue": _rescue,
 }

@@ -21,7 +21,9 @@ component          values      meaning
                                PPDs):
                                0 = no energy (let the arming or the charge go), 1 = arm
                                (next step of its cycle; an ESG: top up), 2 = hold a
-                               loaded charge, or roll a plasma-S (FP1.22)
+                               loaded charge, or roll a plasma-S (FP1.22); a PPD's has
+                               6 values (``ppd_fire.PpdArm``): 1 arm 4 (E11.21), 2 hold,
+                               3 / 4 underload 2 / 3 (E11.25), 5 hold and fill to 8
 ``capacitor``      C + 1       energy into the phaser capacitor, 0..C (C = its capacity
                                rounded up; H6.1); ``rules.energy: cadet`` only
 ``recharge``       B + 1       batteries to recharge, 0..B (line 16); energy rule only
@@ -45,7 +47,9 @@ general``                      ``rules.energy: standard`` with ``rules.reinforce
                                7 tactical right (60 degrees in place, C5; size 8)
 ``ppd[p]``         2           plasmatic pulsar device p (ships with a PPD only): 0 = keep
                                the pulse train going, 1 = drop the wave-lock, every
-                               remaining pulse lost (E11.362); open only while pulsing
+                               remaining pulse lost (E11.362); open only while pulsing;
+                               with ``rules.reserve_power`` 3 values: 2 = top up an armed,
+                               under-loaded charge from batteries (E11.25, not E11.24)
 ``fighters``       K + 1       ships carrying fighters only (the Hydran Ranger, J4.0): 0 =
                                hold, k = launch every fighter aboard (all at once, J4.34)
                                and send all the ship's fighters at target slot k; with
@@ -54,6 +58,27 @@ general``                      ``rules.energy: standard`` with ``rules.reinforce
 ``shuttles``       K + 1       ships with administrative shuttles (``rules.admin_shuttles``,
                                J1.0) only: 0 = hold, k = launch one shuttle (one per 2
                                impulses) and send all the ship's shuttles at slot k
+``disengage``      2           (scenarios with ``rules.disengage_by_announcement`` only,
+                               SCENARIOS #5 special) 1 = announce disengagement at the end
+                               of this impulse, after its fire: the ship disengages (as if
+                               it left the map) and the scenario ends at once; closed at
+                               impulse 0 (``engine.disengagement``); placed after
+                               ``shuttles``, before the energy components
+``probe``          4           (``rules.probes`` with ``energy: standard``; every governed
+                               ship, masked where it has no launcher, G5.1) 0 = nothing,
+                               1 / 2 = arm an information / anti-matter probe this turn
+                               (Energy Allocation; G5.2, G5.32), 3 = launch or fire the
+                               armed probe in this impulse's Direct-Fire step (G5.12,
+                               G5.33; ``engine.probes``); after ``disengage``
+``tractor[b]``     K + 2       (``rules.tractors``, ships with tractor beams, G7.0) beam b:
+                               0 = hold (keep the link or stay idle), 1 = release, k + 1 =
+                               attach to target slot k in this impulse's Tractor Beams step
+                               (``engine.tractors``); after ``probe``
+``transporters``,  T + 1,      (``rules.transporters``, ships with TRAN boxes, G8.0) the
+``transport[t]``,  2 K + 1,    transporter energy line (standard form), one component
+``drop_shield``    7           per transporter (beam a party / lift a crew unit at a
+                               slot) and a shield drop (G8.24); ``env.transport_actions``;
+                               after ``tractor[b]``
 ``speed``          max + 1     next turn's speed where the scenario lets the player pick it;
                    (+ 5)       otherwise only the current speed is allowed (a no-op); with
                                ``rules.tactical_maneuvers`` max + 1 + n plots TAC for the
@@ -89,7 +114,19 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import Battle, Maneuver, Orders, energy, ppd_fire, small_craft
+from sfb_env.engine import (
+    Battle,
+    Maneuver,
+    Orders,
+    disengagement,
+    energy,
+    ppd_fire,
+    probes,
+    small_craft,
+    suicide_shuttles,
+    tractors,
+    unit_rules,
+)
 from sfb_env.engine.direct_fire import fire_mask
 from sfb_env.engine.types import (
     ARM_ORDERS,
@@ -107,6 +144,8 @@ from sfb_env.engine.types import (
     UnitKind,
     WeaponType,
 )
+from sfb_env.env import rule_features
+from sfb_env.env.transport_actions import TransportLayout
 
 N_MANEUVERS = BASIC_MANEUVERS  # the maneuver component where sideslip and TAC are not in use
 
@@ -149,17 +188,26 @@ class ActionLayout:
     power: EnergyLayout | None = None  # the energy components (rules.energy: cadet only)
     ppds: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # weapon
     #   rows of plasmatic pulsar devices (padded entries = -1); none on most ships (E11)
+    ppd_orders: int = PPD_ORDERS  # size of each ``ppd[p]``: 3 with rules.reserve_power (E11.25)
     craft: tuple[tuple[str, int, bool], ...] = ()  # (J4.34, J1.0) the ``fighters`` /
     #   ``shuttles`` components: (name, UnitKind, real); real False = uniform_spaces padding
     plasma_threats: bool = False  # the battle has plasma launchers: the observation carries
     #   the plasma threat block (env.observation)
+    disengage: int = 0  # 2 with the ``disengage`` component (SCENARIOS #5), else 0
+    probe: int = 0  # PROBE_ORDERS with the ``probe`` component (G5, engine.probes), else 0
+    tractors: int = 0  # (G7.0) ``tractor[b]`` components, one per tractor beam (padded)
+    transport: TransportLayout | None = None  # (G8.0, G8.24) env.transport_actions
+    suicide: bool = False  # (J2.22) the ``suicide`` launch component (rules.suicide_shuttles)
+    rule_features: tuple[str, ...] = ()  # the observation's rule-features sub-blocks
+    #   (env.rule_features: reinforcement, damage_control, lock_on, cloak, esg_fields)
 
     @classmethod
     def build(
         cls, battle: Battle, unit: int, slots: int, n_racks: int | None = None,
         n_weapons: int | None = None, n_esgs: int | None = None,
         pad_power: EnergyLayout | None = None, n_ppds: int | None = None,
-        pad_craft: tuple[bool, bool] | None = None,
+        pad_craft: tuple[bool, bool] | None = None, pad_tractors: int | None = None,
+        pad_transport: TransportLayout | None = None,
     ) -> ActionLayout:
         """Layout for ``unit``; ``n_racks``/``n_weapons``/``n_esgs`` pad it (uniform spaces)."""
         st = battle.state
@@ -178,10 +226,18 @@ class ActionLayout:
                 _CRAFT_COMPONENTS, craft_components(battle, unit), pad_craft or (False, False),
                 strict=True)
             if has or pad)
+        power = EnergyLayout.build(battle, unit, pad_power)
         return cls(unit, racks, weapons, slots, int(battle.scenario.rules["max_speed"]),
-                   maneuver_count(battle), tactical_plot_count(battle), esgs,
-                   EnergyLayout.build(battle, unit, pad_power),
-                   plasma_threats=bool(battle.has_plasma), ppds=ppds, craft=craft)
+                   maneuver_count(battle), tactical_plot_count(battle), esgs, power,
+                   plasma_threats=bool(battle.has_plasma), ppds=ppds,
+                   ppd_orders=ppd_fire.order_values(battle), craft=craft,
+                   disengage=2 if disengagement.has_component(battle, unit) else 0,
+                   probe=probes.PROBE_ORDERS if probes.has_component(battle, unit) else 0,
+                   tractors=max(int(battle.tractor_beams[unit]), pad_tractors or 0),
+                   transport=TransportLayout.build(battle, unit, slots, pad_transport),
+                   suicide=suicide_shuttles.has_component(battle, unit),
+                   rule_features=rule_features.names(
+                       battle, bool(power and power.reinforce), bool(power and power.repair)))
 
     def __post_init__(self) -> None:
         self.size = int(self.nvec.sum())
@@ -191,7 +247,12 @@ class ActionLayout:
         k = self.slots + 1
         return np.array(
             [k] * len(self.racks) + [k] * len(self.weapons) + [ESG_ORDERS] * len(self.esgs)
-            + [PPD_ORDERS] * len(self.ppds) + [k] * len(self.craft)
+            + [self.ppd_orders] * len(self.ppds) + [k] * len(self.craft)
+            + ([self.disengage] if self.disengage else [])
+            + ([self.probe] if self.probe else [])
+            + [k + 1] * self.tractors
+            + (self.transport.nvec() if self.transport else [])
+            + ([k] if self.suicide else [])
             + (self.power.nvec() if self.power else [])
             + [self.maneuvers, self.max_speed + 1 + self.tactical_plots],
             dtype=np.int64,
@@ -204,6 +265,11 @@ class ActionLayout:
             + [f"esg[{g}]" for g in range(len(self.esgs))]
             + [f"ppd[{p}]" for p in range(len(self.ppds))]
             + [name for name, _, _ in self.craft]
+            + (["disengage"] if self.disengage else [])
+            + (["probe"] if self.probe else [])
+            + [f"tractor[{b}]" for b in range(self.tractors)]
+            + (self.transport.names() if self.transport else [])
+            + (["suicide"] if self.suicide else [])
             + (self.power.names() if self.power else [])
             + ["maneuver", "speed"]
         )
@@ -234,8 +300,9 @@ class ActionLayout:
                              max_energy=int(st.esg_max[row]))
             out.append(entry)
         for p, row in enumerate(self.ppds):
-            entry = {"name": f"ppd[{p}]", "kind": "ppd", "size": PPD_ORDERS,
-                     "values": [v.name.lower() for v in PpdOrder]}
+            entry = {"name": f"ppd[{p}]", "kind": "ppd", "size": self.ppd_orders,
+                     "values": [v.name.lower() for v in PpdOrder]
+                     + ["top_up"] * (self.ppd_orders - PPD_ORDERS)}
             if row >= 0:
                 entry.update(weapon=battle.weapon_ids[row], weapon_type="ppd")
             out.append(entry)
@@ -244,6 +311,22 @@ class ActionLayout:
             if real:
                 entry["count"] = len(small_craft.fighters_of(battle, self.unit, kind))
             out.append(entry)
+        if self.disengage:
+            out.append({"name": "disengage", "kind": "disengage", "size": 2,
+                        "values": ["no", "announce"]})
+        if self.probe:  # (G5)
+            out.append({"name": "probe", "kind": "probe", "size": self.probe,
+                        "values": [v.name.lower() for v in probes.ProbeOrder],
+                        "probes": int(battle.state.probes_left[self.unit])})
+        for b in range(self.tractors):  # (G7.0)
+            out.append({"name": f"tractor[{b}]", "kind": "tractor", "size": self.slots + 2,
+                        "values": ["hold", "release"]
+                        + [f"attach_slot_{k}" for k in range(1, self.slots + 1)],
+                        "real": b < int(battle.tractor_beams[self.unit])})
+        if self.transport:  # (G8.0, G8.24)
+            out += self.transport.describe(battle)
+        if self.suicide:  # (J2.22)
+            out.append({"name": "suicide", "kind": "suicide", "size": self.slots + 1})
         if self.power:
             out += self.power.describe(battle)
         out.append({"name": "maneuver", "kind": "maneuver", "size": self.maneuvers,
@@ -276,6 +359,8 @@ class ActionLayout:
     ) -> np.ndarray:
         """The flat int8 mask aligned with ``nvec`` (``blocked``: the maneuver blockers, if
         already computed). Target slots are filled as a prefix, so slot k <-> position k."""
+        if unit_rules.not_arrived(battle, self.unit):  # the no-op only until it arrives
+            return self._noop_mask(battle)
         out = np.zeros(self.size, dtype=np.int8)
         width = self.slots + 1
         targets = slots[slots >= 0]
@@ -306,13 +391,40 @@ class ActionLayout:
         for p in self.ppds:
             out[pos] = 1
             if p >= 0:
-                out[pos + 1] = int(PpdOrder.DROP) not in ppd_fire.drop_blockers(battle, int(p))
-            pos += PPD_ORDERS
+                closed = ppd_fire.drop_blockers(battle, int(p))
+                out[pos + 1:pos + self.ppd_orders] = [v not in closed
+                                                      for v in range(1, self.ppd_orders)]
+            pos += self.ppd_orders
         for _, kind, real in self.craft:
             out[pos] = 1
             if real and n:
                 blockers = battle.fighter_blockers(self.unit, targets, kind)
                 out[pos + 1 : pos + 1 + n] = [b is None for b in blockers]
+            pos += width
+        if self.disengage:  # (SCENARIOS #5) announce disengagement
+            out[pos] = 1
+            out[pos + 1] = 1 not in disengagement.announce_blockers(battle, self.unit)
+            pos += 2
+        if self.probe:  # (G5) arm / launch a probe
+            closed = probes.order_blockers(battle, self.unit)
+            out[pos:pos + self.probe] = [v not in closed for v in range(self.probe)]
+            pos += self.probe
+        for b in range(self.tractors):  # (G7.0) hold / release / attach at a slot
+            out[pos] = 1
+            out[pos + 1] = tractors.release_blocker(battle, self.unit, b) is None
+            if n:
+                blockers = tractors.attach_blockers(battle, self.unit, b, targets)
+                out[pos + 2:pos + 2 + n] = [why is None for why in blockers]
+            pos += width + 1
+        if self.transport:  # (G8.0, G8.24)
+            part = self.transport.mask(battle, slots)
+            out[pos:pos + len(part)] = part
+            pos += len(part)
+        if self.suicide:  # (J2.22) launch the armed suicide shuttle at a slot
+            out[pos] = 1
+            if n:
+                blockers = suicide_shuttles.launch_blockers(battle, self.unit, targets)
+                out[pos + 1:pos + 1 + n] = [why is None for why in blockers]
             pos += width
         if self.power:
             part = self.power.mask(battle)
@@ -340,8 +452,21 @@ class ActionLayout:
         m[list(self._speed_blockers(battle))] = 0
         return m
 
+    def _noop_mask(self, battle: Battle) -> np.ndarray:
+        """A mask open on the no-op only (a unit that has not arrived, engine.unit_rules)."""
+        out = np.zeros(self.size, dtype=np.int8)
+        starts = np.concatenate([[0], np.cumsum(self.nvec)[:-1]])
+        out[starts + self.noop(battle)] = 1
+        return out
+
     def reasons(self, battle: Battle, slots: np.ndarray) -> dict[str, dict[int, str]]:
         """For every masked choice, the rule that forbids it (component -> value -> rule)."""
+        if unit_rules.not_arrived(battle, self.unit):  # (engine.unit_rules) the no-op only
+            rule = unit_rules.not_arrived_rule(battle, self.unit)
+            noop = self.noop(battle)
+            return {name: {v: rule for v in range(int(size)) if v != noop[i]}
+                    for i, (name, size) in enumerate(zip(self.component_names(), self.nvec,
+                                                         strict=True))}
         out: dict[str, dict[int, str]] = {}
         names = self.component_names()
         idx = 0
@@ -368,7 +493,8 @@ class ActionLayout:
                 out[names[idx]] = battle.esg_blockers(int(row))
             idx += 1
         for row in self.ppds:
-            out[names[idx]] = ({1: "uniform_spaces padding: no PPD in this position"} if row < 0
+            out[names[idx]] = ({v: "uniform_spaces padding: no PPD in this position"
+                                for v in range(1, self.ppd_orders)} if row < 0
                                else ppd_fire.drop_blockers(battle, int(row)))
             idx += 1
         for name, kind, real in self.craft:
@@ -384,6 +510,31 @@ class ActionLayout:
                         why[k] = rule
             out[names[idx]] = why
             idx += 1
+        if self.disengage:
+            out["disengage"] = disengagement.announce_blockers(battle, self.unit)
+        if self.probe:
+            out["probe"] = probes.order_blockers(battle, self.unit)
+        for b in range(self.tractors):  # (G7.0)
+            why = {}
+            release = tractors.release_blocker(battle, self.unit, b)
+            if release is not None:
+                why[1] = release
+            for k, t in enumerate(slots, start=1):
+                rule = (f"no unit in target slot {k}" if t < 0 else
+                        tractors.attach_blockers(battle, self.unit, b, [int(t)])[0])
+                if rule is not None:
+                    why[k + 1] = rule
+            out[f"tractor[{b}]"] = why
+        if self.transport:  # (G8.0, G8.24)
+            out.update(self.transport.reasons(battle, slots))
+        if self.suicide:  # (J2.22)
+            why = {}
+            for k, t in enumerate(slots, start=1):
+                rule = (f"no unit in target slot {k}" if t < 0 else
+                        suicide_shuttles.launch_blockers(battle, self.unit, [int(t)])[0])
+                if rule is not None:
+                    why[k] = rule
+            out["suicide"] = why
         if self.power:
             out.update(self.power.reasons(battle))
         blocked = battle.maneuver_blockers(self.unit)
@@ -433,6 +584,24 @@ class ActionLayout:
             a = int(action[first + c])
             if a and real:  # (J4.34, J1.0) launch and send the small craft
                 setattr(orders, name, int(slots[a - 1]))
+        if self.disengage:  # (SCENARIOS #5) announce disengagement
+            orders.disengage = bool(action[first + len(self.craft)])
+        if self.probe:  # (G5) arm / launch a probe
+            orders.probe = int(action[first + len(self.craft) + (1 if self.disengage else 0)])
+        at = first + len(self.craft) + (1 if self.disengage else 0) + (1 if self.probe else 0)
+        for b in range(self.tractors):  # (G7.0) 1 release, k + 1 attach at slot k
+            a = int(action[at + b])
+            if a == 1:
+                orders.tractor[b] = tractors.RELEASE
+            elif a > 1:
+                orders.tractor[b] = int(slots[a - 2])
+        if self.transport:  # (G8.0, G8.24) energy line, transport[t], drop_shield
+            at += self.tractors
+            self.transport.to_orders(action[at:at + len(self.transport.nvec())], slots, orders)
+        if self.suicide:  # (J2.22) launch the armed suicide shuttle at slot k
+            a = int(action[self.component_names().index("suicide")])
+            if a:
+                orders.suicide = int(slots[a - 1])
         if self.power:
             self.power.to_orders(battle, action[-2 - len(self.power.nvec()):-2], orders)
         speed = int(action[-1])
@@ -460,6 +629,12 @@ def _pad(rows: np.ndarray, n: int | None) -> np.ndarray:
     return np.concatenate([rows, np.full(n - len(rows), -1, dtype=np.int64)])
 
 
+def _widest_arms(sizes: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """Position-wise largest ``arm[h]`` size over ``sizes`` (a missing position counts 3)."""
+    n = max((len(s) for s in sizes), default=0)
+    return tuple(max((s[h] if h < len(s) else ARM_ORDERS) for s in sizes) for h in range(n))
+
+
 @dataclass
 class EnergyLayout:
     """The energy components of one agent (``rules.energy: cadet``, B3.0): ``arm[h]`` per heavy
@@ -473,6 +648,8 @@ class EnergyLayout:
     cloak: int  # 2 with a cloak component, else 0
     reinforce: bool = False  # reinforce_general + reinforce[0..5] (rules.reinforcement)
     repair: bool = False  # the repair component (rules.damage_control)
+    arm_sizes: tuple[int, ...] = ()  # size of each ``arm[h]`` (a PPD's 6, E11.25; else 3)
+    suicide: bool = False  # the ``suicide_arm`` component (J2.221, rules.suicide_shuttles)
 
     @classmethod
     def build(cls, battle: Battle, unit: int, pad: EnergyLayout | None = None
@@ -486,14 +663,19 @@ class EnergyLayout:
         out = cls(unit, energy.heavy_rows(battle, unit), energy.capacitor_values(battle, unit),
                   energy.battery_boxes(battle, unit) + 1, cloak,
                   energy.standard(battle) and bool(rules["reinforcement"]),
-                  energy.standard(battle) and bool(rules["damage_control"]))
+                  energy.standard(battle) and bool(rules["damage_control"]),
+                  tuple(energy.arm_values(battle, int(w))
+                        for w in energy.heavy_rows(battle, unit)),
+                  suicide_shuttles.has_component(battle, unit))
         if pad is not None:
             out.heavies = _pad(out.heavies, len(pad.heavies))
+            out.arm_sizes = _widest_arms([out.arm_sizes, pad.arm_sizes])
             out.capacitor = max(out.capacitor, pad.capacitor)
             out.recharge = max(out.recharge, pad.recharge)
             out.cloak = max(out.cloak, pad.cloak)
             out.reinforce = out.reinforce or pad.reinforce
             out.repair = out.repair or pad.repair
+            out.suicide = out.suicide or pad.suicide
         return out
 
     @staticmethod
@@ -505,7 +687,8 @@ class EnergyLayout:
         return EnergyLayout(-1, np.full(max(len(p.heavies) for p in real), -1, np.int64),
                             max(p.capacitor for p in real), max(p.recharge for p in real),
                             max(p.cloak for p in real), any(p.reinforce for p in real),
-                            any(p.repair for p in real))
+                            any(p.repair for p in real), _widest_arms([p.arm_sizes for p in real]),
+                            any(p.suicide for p in real))
 
     def _extras(self) -> list[tuple[str, int]]:
         """The scenario-10 components (name, size) after the cloak."""
@@ -516,11 +699,18 @@ class EnergyLayout:
                     for s in range(energy.N_SHIELDS)]
         if self.repair:
             out.append(("repair", energy.REPAIR_VALUES))
+        if self.suicide:  # (J2.221) warp energy into the suicide shuttle's bomb
+            out.append(("suicide_arm", suicide_shuttles.ARM_VALUES))
         return out
 
     def nvec(self) -> list[int]:
-        return ([ARM_ORDERS] * len(self.heavies) + [self.capacitor, self.recharge]
+        return ([*self._arm_sizes()] + [self.capacitor, self.recharge]
                 + ([self.cloak] if self.cloak else []) + [n for _, n in self._extras()])
+
+    def _arm_sizes(self) -> tuple[int, ...]:
+        """Each ``arm[h]`` size (``ArmOrder``'s 3 where not given)."""
+        n = len(self.heavies)
+        return tuple(self.arm_sizes[:n]) + (ARM_ORDERS,) * (n - len(self.arm_sizes[:n]))
 
     def names(self) -> list[str]:
         return ([f"arm[{h}]" for h in range(len(self.heavies))] + ["capacitor", "recharge"]
@@ -529,9 +719,10 @@ class EnergyLayout:
     def describe(self, battle: Battle) -> list[dict]:
         st = battle.state
         out = []
-        for h, row in enumerate(self.heavies):
-            entry = {"name": f"arm[{h}]", "kind": "arm", "size": ARM_ORDERS,
-                     "values": [v.name.lower() for v in ArmOrder]}
+        for h, (row, size) in enumerate(zip(self.heavies, self._arm_sizes(), strict=True)):
+            values = ArmOrder if size == ARM_ORDERS else ppd_fire.PpdArm
+            entry = {"name": f"arm[{h}]", "kind": "arm", "size": size,
+                     "values": [v.name.lower() for v in values]}
             if row >= 0:
                 entry.update(weapon=battle.weapon_ids[row],
                              weapon_type=WEAPON_NAMES[int(st.w_type[row])])
@@ -549,10 +740,15 @@ class EnergyLayout:
         """Component name -> masked value -> rule (engine predicates; padding named)."""
         u = self.unit
         out: dict[str, dict[int, str]] = {}
-        for h, row in enumerate(self.heavies):
-            out[f"arm[{h}]"] = (
-                {v: "uniform_spaces padding: no heavy weapon in this position"
-                 for v in range(1, ARM_ORDERS)} if row < 0 else energy.arm_blockers(battle, row))
+        for h, (row, size) in enumerate(zip(self.heavies, self._arm_sizes(), strict=True)):
+            if row < 0:
+                out[f"arm[{h}]"] = {v: "uniform_spaces padding: no heavy weapon in this position"
+                                    for v in range(1, size)}
+                continue
+            why = energy.arm_blockers(battle, row)
+            why.update({v: "uniform_spaces padding: beyond this weapon's arm values"
+                        for v in range(energy.arm_values(battle, int(row)), size)})
+            out[f"arm[{h}]"] = why
         for name, blockers, size, own in (
             ("capacitor", energy.capacitor_blockers, self.capacitor,
              energy.capacitor_values(battle, u)),
@@ -571,6 +767,8 @@ class EnergyLayout:
                 out[f"reinforce[{s}]"] = energy.reinforce_blockers(battle, u, s + 1)
         if self.repair:
             out["repair"] = energy.repair_blockers(battle, u)
+        if self.suicide:
+            out["suicide_arm"] = suicide_shuttles.arm_blockers(battle, u)
         return out
 
     def mask(self, battle: Battle) -> np.ndarray:
@@ -596,6 +794,9 @@ class EnergyLayout:
         n = len(self.heavies)
         out[n] = energy.capacitor_room(battle, self.unit)
         out[n + 1] = energy.empty_batteries(battle, self.unit)
+        if self.suicide:  # (J2.221) hold an armed bomb, continue an arming chain
+            out[self.names().index("suicide_arm")] = suicide_shuttles.standing_arm(battle,
+                                                                                   self.unit)
         return out
 
     def to_orders(self, battle: Battle, action: np.ndarray, orders: Orders) -> None:
@@ -617,3 +818,5 @@ class EnergyLayout:
             at += 1 + energy.N_SHIELDS
         if self.repair:  # (D9.2) the shield damage control works on
             orders.repair = int(action[at])
+        if self.suicide and (open_now or action[self.names().index("suicide_arm")]):
+            orders.suicide_arm = int(action[self.names().index("suicide_arm")])  # (J2.221)

@@ -40,6 +40,25 @@ to 1; fractions are remaining/initial):
   only, E11), last, in the order of the ``ppd[p]`` components: pulses of the charge it may fire
   now / 4 (0 when it cannot start a train: unarmed, not paid this turn or still pulsing, E11.21,
   E11.23, E11.25); pulsing (0/1); wave-lock held (0/1, E11.331); pulses left in the train / 4.
+* **rule-features block** (``env.rule_features``), after the PPD block, only the sub-blocks of
+  the rules the scenario uses (every other scenario's vector is unchanged), in this order:
+  ``reinforcement`` (7, ships with the reinforcement components, D3.34): general
+  reinforcement points left / 10; specific reinforcement left on shields #1..#6 / 10;
+  ``damage_control`` (7, ships with the ``repair`` component, D9): rating / 4; boxes to be
+  repaired at the end of the turn on #1..#6 / 2; ``lock_on`` (1 + 2 K, ``rules.lock_on``, D6):
+  own lock-on (0/1), then per target slot: the unit holds lock-on (0/1), we have lock-on to it
+  (0/1: own lock-on, not fully cloaked); ``cloak`` (4 + 4 K, ``rules.cloak: standard``, G13):
+  own ship, then per target slot: cloak engaged (0/1), fading out (0/1), fading in (0/1), the
+  fade's impulse / 4 (1..4 from the announcement; 0 when not fading); ``esg_fields`` (6 + 6 K,
+  battles with an ESG in use, G23.46): own ship, then per target slot, for each of its first
+  two generators: field operating (0/1), radius / 3, strength / 20; ``boarding`` (7 + 5 (1 +
+  K), ``rules.transporters`` or ``rules.boarding``, G8.0, D7.0): own transporter uses left / 5,
+  own shields dropped (0/1 each, G8.24), then own ship and per target slot: our parties aboard
+  / 20, other parties / 20, control stations / 8, crew units / 4, captured (0/1); ``research``
+  (13, a
+  monster under ``rules.labs`` or probes under ``rules.probes``, G4, G5): information / 300,
+  kill methods found (results 1..6), probes left / 5, arming information / anti-matter (0/1
+  each), arming turns / 2, armed now (0/1), the monster's method-3 damage / 200.
 """
 
 from __future__ import annotations
@@ -52,6 +71,7 @@ from sfb_env.engine.direct_fire import weapon_ready_blocker
 from sfb_env.engine.esg import EsgPhase
 from sfb_env.engine.seeking import rack_blocker
 from sfb_env.engine.types import EsgOrder, Maneuver, Status, UnitKind
+from sfb_env.env import rule_features
 from sfb_env.env.actions import ActionLayout
 
 _NONE = int(Maneuver.NONE)
@@ -85,7 +105,8 @@ def observation_size(layout: ActionLayout, threats: int) -> int:
     return (OWN_SIZE + 3 * n_weapons + CLOCK_SIZE + layout.slots * SLOT_SIZE
             + threats * THREAT_SIZE + len(layout.esgs) * ESG_SIZE + energy_size(layout)
             + (threats * PLASMA_THREAT_SIZE if layout.plasma_threats else 0)
-            + len(layout.ppds) * PPD_SIZE)
+            + len(layout.ppds) * PPD_SIZE
+            + rule_features.size(layout.rule_features, layout.slots))
 
 
 def energy_size(layout: ActionLayout) -> int:
@@ -182,6 +203,8 @@ def encode(
         if w >= 0:
             out[pos:pos + PPD_SIZE] = _ppd(battle, int(w))
         pos += PPD_SIZE
+    if layout.rule_features:  # (D3.34, D9, D6, G13) only where the scenario uses the rules
+        out[pos:] = rule_features.encode(battle, u, layout.rule_features, slots)
     return out
 
 

@@ -13,9 +13,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from sfb_env.engine import Battle, Status, load_scenario
+from sfb_env.engine import Battle, load_scenario, unit_rules
 from sfb_env.engine.battle import DEFAULT_MAX_TURNS
 from sfb_env.env import observation as obs_mod
+from sfb_env.env import rule_features
 from sfb_env.env.actions import (
     ActionLayout,
     EnergyLayout,
@@ -24,6 +25,7 @@ from sfb_env.env.actions import (
 )
 from sfb_env.env.reward import REWARDS, RewardFn
 from sfb_env.env.spaces import MaskedMultiDiscrete
+from sfb_env.env.transport_actions import TransportLayout
 
 
 class SFBParallelEnv(ParallelEnv):
@@ -31,7 +33,9 @@ class SFBParallelEnv(ParallelEnv):
 
     **Agents** are the ships a player commands in the scenario (unit ids, e.g.
     ``"destruction"``); robots, drones and freighters of the scenario act inside the engine.
-    A destroyed or disengaged ship leaves ``agents`` and never returns.
+    A destroyed or disengaged ship leaves ``agents`` and never returns. A ship that enters the
+    map later (scenario unit ``arrives``, engine.unit_rules) is in ``agents`` from the start,
+    its every action masked to the no-op until it arrives.
 
     **Decision cycle**: ``reset()`` returns the decision point "impulse 0"; each ``step`` carries
     out launch and fire of impulse i, ends it (and the turn after the last), moves every unit on
@@ -47,9 +51,12 @@ class SFBParallelEnv(ParallelEnv):
     ``rules.energy: cadet`` the Energy Allocation components ``arm[h]``, ``capacitor``,
     ``recharge`` (and ``cloak``) come before ``maneuver``; ``infos[agent]["energy_shortfall"]``
     is the energy the last allocation ordered but could not pay (``sfb_env.engine.energy``).
+    With ``rules.disengage_by_announcement`` (SCENARIOS #5) a ``disengage`` component announces
+    disengagement at the end of the impulse (``sfb_env.engine.disengagement``).
 
     **Observation**: ``{"observation": float32 (n,), "action_mask": int8 (sum(nvec),)}``; the
-    vector layout is in ``sfb_env.env.observation`` and docs/observation.md.
+    vector layout is in ``sfb_env.env.observation`` and docs/observation.md; the optional
+    rule-features block at its end is listed by ``rule_features(agent)``.
 
     **Reward**: ``"shaped"`` (0.05 per internal point dealt minus taken, plus +1/-1/0 at the
     end) or ``"sparse"`` (end result only), or a callable.
@@ -120,8 +127,14 @@ class SFBParallelEnv(ParallelEnv):
                     max(len(p.ppds) for p in probe),  # (E11.362) ppd[p] components
                     tuple(any(c[i] for c in (craft_components(self.battle, p.unit)
                                              for p in probe)) for i in range(2)))  # (J4.34)
+        tractor_pad = (max(int(self.battle.tractor_beams[self.battle.unit_index[a]])
+                           for a in self.possible_agents) if uniform_spaces else None)  # (G7.0)
+        transport_pad = (TransportLayout.widest(  # (G8.0) transporter components
+            [TransportLayout.build(self.battle, self.battle.unit_index[a], target_slots)
+             for a in self.possible_agents]) if uniform_spaces else None)
         self._layouts = {
-            a: ActionLayout.build(self.battle, self.battle.unit_index[a], target_slots, *pads)
+            a: ActionLayout.build(self.battle, self.battle.unit_index[a], target_slots, *pads,
+                                  pad_tractors=tractor_pad, pad_transport=transport_pad)
             for a in self.possible_agents
         }
         self._renderer = None
@@ -148,8 +161,8 @@ class SFBParallelEnv(ParallelEnv):
             seed = self._seed
         self.battle.reset(seed)
         self._seed = None if seed is None else seed  # same seed on a plain reset()
-        self.agents = [a for a in self.possible_agents
-                       if self.battle.state.status[self.battle.unit_index[a]] == Status.ACTIVE]
+        self.agents = [a for a in self.possible_agents  # (or arriving later: unit_rules)
+                       if unit_rules.in_play_or_coming(self.battle, self.battle.unit_index[a])]
         self._event_cursor = len(self.battle.events)
         self._observe()
         infos = {a: self._info(a) for a in self.agents}
@@ -174,7 +187,8 @@ class SFBParallelEnv(ParallelEnv):
         rewards = {a: float(self.reward_fn(self, a, new_events)) for a in previous}
         terminations, truncations = {}, {}
         for a in previous:
-            gone = battle.state.status[battle.unit_index[a]] != Status.ACTIVE
+            gone = (not unit_rules.in_play_or_coming(battle, battle.unit_index[a])
+                    or battle.state.captured_by[battle.unit_index[a]] >= 0)  # (D7.0)
             truncations[a] = bool(battle.done and battle.time_up and not gone)
             terminations[a] = bool(gone or (battle.done and not truncations[a]))
         self.agents = [a for a in previous if not (terminations[a] or truncations[a])]
@@ -223,6 +237,13 @@ class SFBParallelEnv(ParallelEnv):
         """What each action component of ``agent`` commands (static: names, weapon types,
         arcs and ranges of the ship sheet, component sizes), for captains and UIs."""
         return self._layouts[agent].describe(self.battle)
+
+    def rule_features(self, agent: str) -> dict[str, int]:
+        """The rule-features sub-blocks at the end of ``agent``'s observation and their lengths
+        (``env.rule_features``; empty where the scenario uses none of those rules)."""
+        layout = self._layouts[agent]
+        return {name: rule_features.block_size(name, layout.slots)
+                for name in layout.rule_features}
 
     def state(self) -> np.ndarray:
         """The global state (every unit and the clock) for centralised critics."""

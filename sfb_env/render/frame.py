@@ -368,3 +368,58 @@ def draw_esg_fields(canvas: Canvas) -> None:
 
 
 FIELD_DRAWERS.append(draw_esg_fields)
+
+
+# --------------------------------------------------------------------------- scenario 11
+
+MONSTER_COLOR: RGB = (190, 60, 230)  # the Planet Killer (engine.planet_killer)
+
+
+@unit_drawer(UnitKind.MONSTER)
+def draw_monster(canvas: Canvas, unit: int) -> None:
+    """The Planet Killer: a large violet disc with its heading tick and name."""
+    cx, cy = canvas.unit_xy(unit)
+    r = canvas.radius * 0.55
+    canvas.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=MONSTER_COLOR,
+                        outline=colors.OUTLINE, width=max(1, canvas.radius // 16))
+    fx, fy = direction_vector(int(canvas.battle.state.facing[unit]))
+    canvas.draw.line([(cx + fx * r, cy + fy * r), (cx + fx * r * 1.5, cy + fy * r * 1.5)],
+                     fill=MONSTER_COLOR, width=max(2, canvas.radius // 8))
+    _unit_label(canvas, unit)
+
+
+def _monster_shots(canvas: Canvas, shots: list[ev.Event]) -> None:
+    """The monster's weapon (CTH-DATA §8.11): a violet line to the target with its damage."""
+    index = canvas.battle.unit_index
+    for shot in shots:
+        (ax, ay), (bx, by) = (canvas.unit_xy(index[shot.monster]),
+                              canvas.unit_xy(index[shot.target]))
+        canvas.draw.line([(ax, ay), (bx, by)], fill=MONSTER_COLOR,
+                         width=max(2, canvas.radius // 7))
+        canvas.text(((ax + bx) / 2, (ay + by) / 2), str(shot.damage),
+                    max(10, round(canvas.radius * 0.42)))
+
+
+def _register_monster_shots() -> None:
+    from sfb_env.engine.planet_killer import MonsterFired
+
+    event_drawer(MonsterFired, phase="under")(_monster_shots)
+
+
+_register_monster_shots()
+
+
+# --------------------------------------------------------------------------- planets (P2.0)
+
+PLANET_COLOR: RGB = (70, 120, 160)  # a planet (engine.planets)
+
+
+@unit_drawer(UnitKind.PLANET)
+def draw_planet(canvas: Canvas, unit: int) -> None:
+    """A planet (P2.0): a disc filling most of its hex, its name beside it; a shuttle landed
+    on it is drawn on top (smaller kinds come later)."""
+    cx, cy = canvas.unit_xy(unit)
+    r = canvas.radius * 0.8
+    canvas.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=PLANET_COLOR,
+                        outline=colors.OUTLINE, width=max(1, canvas.radius // 16))
+    _unit_label(canvas, unit)

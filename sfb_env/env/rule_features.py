@@ -1,0 +1,257 @@
+"""The rule-features block of the observation: state of optional rules a captain must see
+(``env.observation``; documented there). Each sub-block is present only where the scenario
+uses its rule, so every other scenario's observation (and the published checkpoints') keeps
+its size. Sub-blocks, in this order, after the PPD block:
+
+* ``reinforcement`` (7; ships with the ``reinforce_general`` component: ``rules.energy:
+  standard`` with ``rules.reinforcement``, D3.34): general reinforcement points left this turn
+  / 10 (D3.341); specific reinforcement left on shields #1..#6 / 10 (D3.342).
+* ``damage_control`` (7; ships with the ``repair`` component, ``rules.damage_control``, D9):
+  damage-control rating / 4 (D9.1); shield boxes to be repaired at the end of this turn on
+  #1..#6 / 2 (D9.2: the rating buys at most two boxes).
+* ``lock_on`` (1 + 2 K; ``rules.lock_on``, D6): own lock-on this turn (0/1); per target slot:
+  the unit in it holds lock-on this turn (0/1; units without sensors read 1, as the engine
+  treats them), and our fire and launches at it have lock-on (own lock-on and it is not fully
+  cloaked, G13) (0/1).
+* ``cloak`` (4 + 4 K; ``rules.cloak: standard``, G13 standard rule): for the own ship, then
+  per target slot: cloak engaged (cloaked or fading out, 0/1); fading out (0/1); fading in
+  (0/1); the fade's impulse / 4 (1..4 from the announcement, 0 when not fading).
+* ``esg_fields`` (6 + 6 K; battles with an expanding sphere generator in use, G23.46: "the
+  size and strength of the sphere can be detected and must be announced"): for the own ship,
+  then per target slot, for each of its first two generators in weapon-row order (the Tiger
+  has two): field operating (0/1); its radius / 3; its strength now / 20 (0 when not
+  operating). An announced field not yet released shows nothing (its energy and radius are
+  secret until the release, G23.43); the announcement itself is public in the ``esg`` block.
+* ``boarding`` (7 + 5 (1 + K); ``rules.transporters`` or ``rules.boarding``, G8.0, D7.0): own
+  transporter uses left this turn / 5 (the paid uses on the standard form, else the working
+  transporters, less those used); own shields #1..#6 dropped (0/1, G8.24); then for the own
+  ship and per target slot: boarding parties of our side aboard / 20, of other sides / 20,
+  control stations left / 8, crew units aboard / 4 (clipped), captured (0/1) (D7.0).
+* ``research`` (13; battles with a monster under ``rules.labs`` or a probe launcher under
+  ``rules.probes``; G4, G5, SCENARIOS §2.8): own side's information / 300 (clipped; rolls at
+  100, 150, ...); the kill methods its research found, results 1..6 (0/1 each); own probes
+  left / 5; arming an information probe (0/1); arming an anti-matter probe (0/1); arming turns
+  paid / 2; a probe armed now (0/1); the monster's damage counting toward kill method 3 / 200
+  (the first monster; 0 without one).
+* ``tractors`` (3 + 2 K; ``rules.tractors``, G7.0): own beams holding a unit / 3; own beams
+  that may attach now / 3 (``tractors.beam_blocker``); freighters in tow / 4; per target slot:
+  held by this ship (0/1), held by another ship (0/1).
+
+The env decides nothing here: each value is read from the engine (``engine.sensors``,
+``engine.cloak``, ``engine.energy``) or the ``BattleState`` arrays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sfb_env.engine import (
+    Battle,
+    boarding,
+    cloak,
+    energy,
+    labs,
+    planet_killer,
+    probes,
+    sensors,
+    tractors,
+    transporters,
+)
+from sfb_env.engine.esg import EsgPhase
+
+REINFORCEMENT_SIZE = 1 + 6
+DAMAGE_CONTROL_SIZE = 1 + 6
+LOCK_ON_SIZE, LOCK_ON_SLOT_SIZE = 1, 2
+CLOAK_SIZE = 4  # own ship, and again per target slot
+REINFORCEMENT_SCALE = 10.0  # the largest component value (REINFORCE_*_MAX)
+DC_RATING_SCALE = 4.0  # full-size tracks start at 4 (CTH-DATA §7.5)
+DC_BOXES_SCALE = 2.0  # a rating of 4 buys two boxes (D9.2)
+FADE_SCALE = float(cloak.FADE_IMPULSES)
+ESG_FIELD_GENERATORS = 2  # generators shown per ship (the Tiger's two, CTH-DATA §9.2)
+ESG_FIELD_VALUES = 3  # operating, radius / 3, strength / 20
+ESG_FIELD_SIZE = ESG_FIELD_GENERATORS * ESG_FIELD_VALUES  # own ship, and again per slot
+ESG_RADIUS_SCALE = 3.0  # (G23.41) radius 0..3
+ESG_STRENGTH_SCALE = 20.0  # (G23.42) the strongest field on the chart: radius 0, 5 energy
+_OPERATING = int(EsgPhase.ACTIVE)
+RESEARCH_SIZE = 13  # information, 6 results, probes left, kind x2, stage, armed, method-3 damage
+INFORMATION_SCALE = 300.0  # (SCENARIOS §2.8) rolls at 100, 150, 200, 250, 300
+BOARDING_OWN_SIZE = 1 + 6  # transporter uses left, shields dropped #1..#6
+BOARDING_ROW_SIZE = 5  # our parties, other parties, control stations, crew units, captured
+PARTIES_SCALE = 20.0  # the largest complement is 16 (CTH-DATA §8.5)
+STATIONS_SCALE = 8.0  # the most control stations on a sheet is 7 (CTH-DATA §9.2)
+CREW_SCALE = 4.0
+USES_SCALE = float(transporters.USES_PER_ENERGY)
+TRACTOR_OWN_SIZE, TRACTOR_SLOT_SIZE = 3, 2  # (G7.0) the ``tractors`` sub-block
+TRACTOR_BEAMS_SCALE = 3.0  # the most tractor beams on a sheet (D7, KR: 3; CTH-DATA §9.2)
+TOWED_SCALE = 4.0  # scenario 8's four freighters
+
+
+def names(battle: Battle, reinforce: bool, repair: bool) -> tuple[str, ...]:
+    """The sub-blocks in use for a ship whose energy layout has the ``reinforce`` / ``repair``
+    components (``EnergyLayout``; padded under ``uniform_spaces``)."""
+    out = []
+    if reinforce:
+        out.append("reinforcement")
+    if repair:
+        out.append("damage_control")
+    if sensors.in_use(battle):
+        out.append("lock_on")
+    if cloak.standard(battle):
+        out.append("cloak")
+    if battle.has_esg:  # (G23.46) fields on the map are known to both sides
+        out.append("esg_fields")
+    if transporters.in_use(battle) or boarding.in_use(battle):  # (G8.0, D7.0)
+        out.append("boarding")
+    if labs.in_use(battle) or battle.has_probes:  # (G4, G5) research and probes
+        out.append("research")
+    if battle.has_tractors:  # (G7.0)
+        out.append("tractors")
+    return tuple(out)
+
+
+def block_size(name: str, slots: int) -> int:
+    """Length of one sub-block with ``slots`` target slots."""
+    return {"reinforcement": REINFORCEMENT_SIZE, "damage_control": DAMAGE_CONTROL_SIZE,
+            "lock_on": LOCK_ON_SIZE + LOCK_ON_SLOT_SIZE * slots,
+            "cloak": CLOAK_SIZE * (1 + slots),
+            "esg_fields": ESG_FIELD_SIZE * (1 + slots),
+            "research": RESEARCH_SIZE,
+            "boarding": BOARDING_OWN_SIZE + BOARDING_ROW_SIZE * (1 + slots),
+            "tractors": TRACTOR_OWN_SIZE + TRACTOR_SLOT_SIZE * slots}[name]
+
+
+def size(blocks: tuple[str, ...], slots: int) -> int:
+    """Length of the whole rule-features block."""
+    return sum(block_size(b, slots) for b in blocks)
+
+
+def encode(battle: Battle, unit: int, blocks: tuple[str, ...], slots: np.ndarray) -> np.ndarray:
+    """The rule-features block of ``unit`` (``slots``: the target slots' unit rows, -1 empty)."""
+    out = [_ENCODERS[b](battle, unit, slots) for b in blocks]
+    return np.concatenate(out) if out else np.zeros(0, dtype=np.float64)
+
+
+def _reinforcement(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
+    st = battle.state
+    return np.concatenate([[st.reinf_general[u]], st.reinf_specific[u]]) / REINFORCEMENT_SCALE
+
+
+def _damage_control(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
+    st = battle.state
+    rating = energy.dc_rating(battle, u) if energy.governed(battle, u) else 0
+    return np.concatenate([[min(1.0, rating / DC_RATING_SCALE)],
+                           np.minimum(1.0, st.dc_repairs[u] / DC_BOXES_SCALE)])
+
+
+def _lock_on(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
+    st = battle.state
+    out = np.zeros(block_size("lock_on", len(slots)), dtype=np.float64)
+    own = bool(st.locked_on[u])
+    out[0] = own
+    rows = slots[slots >= 0]
+    if len(rows):
+        pairs = out[LOCK_ON_SIZE:].reshape(len(slots), LOCK_ON_SLOT_SIZE)
+        pairs[:len(rows), 0] = st.locked_on[rows]
+        pairs[:len(rows), 1] = own & ~np.asarray(cloak.fully_cloaked(battle, rows), dtype=bool)
+    return out
+
+
+def _cloak_rows(battle: Battle, rows: np.ndarray) -> np.ndarray:
+    """(n, 4): engaged, fading out, fading in, fade impulse / 4 (G13 standard rule)."""
+    st = battle.state
+    engaged = st.cloaked[rows].astype(bool)
+    fading = np.asarray(cloak.fading(battle, rows), dtype=bool)
+    since = st.absolute_impulse - st.cloak_announced_at[rows]
+    return np.column_stack([engaged, fading & engaged, fading & ~engaged,
+                            np.where(fading, (since + 1) / FADE_SCALE, 0.0)])
+
+
+def _cloak(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
+    table = np.zeros((1 + len(slots), CLOAK_SIZE), dtype=np.float64)
+    table[0] = _cloak_rows(battle, np.array([u]))[0]
+    rows = slots[slots >= 0]
+    if len(rows):
+        table[1:1 + len(rows)] = _cloak_rows(battle, rows)
+    return table.ravel()
+
+
+def _esg_fields_of(battle: Battle, unit: int) -> np.ndarray:
+    """(6,): per generator of ``unit`` (first two): operating, radius / 3, strength / 20."""
+    st = battle.state
+    out = np.zeros((ESG_FIELD_GENERATORS, ESG_FIELD_VALUES), dtype=np.float64)
+    for g, w in enumerate(battle.esg_rows(unit)[:ESG_FIELD_GENERATORS]):
+        if int(st.esg_phase[w]) == _OPERATING:
+            out[g] = (1.0, max(0, int(st.esg_radius[w])) / ESG_RADIUS_SCALE,
+                      min(1.0, st.esg_strength[w] / ESG_STRENGTH_SCALE))
+    return out.ravel()
+
+
+def _esg_fields(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
+    table = np.zeros((1 + len(slots), ESG_FIELD_SIZE), dtype=np.float64)
+    table[0] = _esg_fields_of(battle, u)
+    for k, t in enumerate(slots):
+        if t >= 0:
+            table[1 + k] = _esg_fields_of(battle, int(t))
+    return table.ravel()
+
+
+def _research(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
+    st = battle.state
+    side = int(st.side[u])
+    out = np.zeros(RESEARCH_SIZE, dtype=np.float64)
+    out[0] = min(1.0, st.information[side] / INFORMATION_SCALE)
+    out[1:7] = st.kill_methods[side]
+    out[7] = min(1.0, st.probes_left[u] / 5.0)
+    out[8] = st.probe_kind[u] == probes.ProbeKind.INFORMATION
+    out[9] = st.probe_kind[u] == probes.ProbeKind.ANTIMATTER
+    out[10] = st.probe_stage[u] / probes.ARMING_TURNS
+    out[11] = probes.armed(battle, u)
+    monsters = np.flatnonzero(st.kind == planet_killer.K_MONSTER)
+    if len(monsters):
+        out[12] = min(1.0, st.monster_counted[monsters[0]] / planet_killer.KILL_DAMAGE)
+    return out
+
+
+def _boarding(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
+    st = battle.state
+    side = int(st.side[u])
+    own = np.zeros(BOARDING_OWN_SIZE, dtype=np.float64)
+    if transporters.in_use(battle) and transporters.sheet_count(battle, u):
+        paid = (int(st.tran_powered[u]) if transporters.paid_by_form(battle, u)
+                else transporters.working(battle, u))
+        left = max(0, min(paid, transporters.working(battle, u))
+                   - transporters.used_this_turn(battle, u))
+        own[0] = min(1.0, left / USES_SCALE)
+    own[1:] = st.shield_drop_until[u] > 0
+    table = np.zeros((1 + len(slots), BOARDING_ROW_SIZE), dtype=np.float64)
+    for k, t in enumerate([u, *[int(r) for r in slots]]):
+        if t < 0:
+            continue
+        ours = int(st.boarding_parties[t, side]) if side >= 0 else 0
+        table[k] = (min(1.0, ours / PARTIES_SCALE),
+                    min(1.0, (int(st.boarding_parties[t].sum()) - ours) / PARTIES_SCALE),
+                    min(1.0, st.control_stations[t] / STATIONS_SCALE),
+                    min(1.0, st.crew_units[t] / CREW_SCALE), st.captured_by[t] >= 0)
+    return np.concatenate([own, table.ravel()])
+
+
+def _tractors(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
+    st = battle.state
+    out = np.zeros(block_size("tractors", len(slots)), dtype=np.float64)
+    beams = int(battle.tractor_beams[u])
+    out[0] = np.sum(st.tractor_link[u, :beams] >= 0) / TRACTOR_BEAMS_SCALE
+    out[1] = sum(tractors.beam_blocker(battle, u, b) is None
+                 for b in range(beams)) / TRACTOR_BEAMS_SCALE
+    out[2] = min(1.0, tractors.freighters_towed(battle, u) / TOWED_SCALE)
+    rows = slots[slots >= 0]
+    if len(rows):
+        pairs = out[TRACTOR_OWN_SIZE:].reshape(len(slots), TRACTOR_SLOT_SIZE)
+        holder = st.tractor_holder[rows]
+        pairs[:len(rows), 0] = holder == u
+        pairs[:len(rows), 1] = (holder >= 0) & (holder != u)
+    return out
+
+
+_ENCODERS = {"reinforcement": _reinforcement, "damage_control": _damage_control,
+             "lock_on": _lock_on, "cloak": _cloak, "esg_fields": _esg_fields,
+             "research": _research, "boarding": _boarding, "tractors": _tractors}

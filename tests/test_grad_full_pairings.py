@@ -1,0 +1,57 @@
+"""Full-size graduate duels for every pairing (issue #7; SCENARIOS.md §4 gt-full layout: 32
+impulses, R7 standard energy, standard DAC, lock-on, as grad-*-full-vs-klingon): the Lyran
+Tiger, Hydran Ranger and ISC Star Cruiser against the Federation CA, Kzinti CS, Orion Raider,
+Romulan War Eagle and Gorn CA, and against each other."""
+
+from __future__ import annotations
+
+import pytest
+from engine_helpers import random_masked_games
+
+import sfb_env
+from sfb_env.engine.scenario import load_scenario
+
+GRADUATES = {"lyran": "lyran-tiger", "hydran": "hydran-ranger", "isc": "isc-star-cruiser"}
+CADET_RACES = {"federation": "fed-ca", "kzinti": "kzinti-cs", "orion": "orion-raider",
+               "romulan": "romulan-war-eagle", "gorn": "gorn-ca"}  # the Romulan: the War Eagle,
+#   as duel-full-romulan-vs-federation (the KR only in duel-full-romulan-kr-vs-klingon)
+CLASSES = {**GRADUATES, **CADET_RACES}
+NEW = sorted([f"grad-{a}-full-vs-{b}" for a in GRADUATES for b in CADET_RACES]
+             + ["grad-lyran-full-vs-hydran", "grad-isc-full-vs-lyran", "grad-isc-full-vs-hydran"])
+
+
+def test_every_graduate_race_meets_every_other_race_full_size():
+    listed = {name for name in sfb_env.list_scenarios() if "-full-vs-" in name
+              and name.startswith("grad-")}
+    assert set(NEW) <= listed
+    met = {frozenset(name.removeprefix("grad-").split("-full-vs-")) for name in listed}
+    for a in GRADUATES:
+        for b in [*CADET_RACES, "klingon", *GRADUATES]:
+            assert a == b or frozenset((a, b)) in met, (a, b)
+
+
+@pytest.mark.parametrize("name", NEW)
+def test_gt_full_pairing_layout_under_the_standard_rules(name):
+    sc = load_scenario(name)
+    ref = load_scenario("grad-lyran-full-vs-klingon")  # scenario 7's set-up, R7 rules
+    assert sc.impulses_per_turn == 32 and sc.turn_limit == ref.turn_limit
+    for key in ("energy", "damage", "lock_on", "max_speed", "drone_warhead"):
+        assert sc.rules[key] == ref.rules[key], key
+    assert [(u.hex, u.facing, u.speed, u.controller) for u in sc.units] == [
+        (u.hex, u.facing, u.speed, u.controller) for u in ref.units]
+    races = name.removeprefix("grad-").split("-full-vs-")
+    assert [u.unit_class for u in sc.units] == [CLASSES[r] for r in races]
+    cloaked = {"orion", "romulan"} & set(races)  # (G13 standard rule) as the duel-full files
+    assert sc.rules["cloak"] == ("standard" if cloaked else "none")
+    assert sc.rules["admin_shuttles"] == ("hydran" in races)  # as grad-hydran-full-vs-klingon
+
+
+@pytest.mark.parametrize("name", NEW)
+def test_random_masked_play_3_seeds_without_error(name):
+    random_masked_games(name, range(3))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NEW)
+def test_random_masked_play_100_seeds_without_error(name):
+    random_masked_games(name, range(100), rng_seed=1)
