@@ -35,6 +35,7 @@ def test_cth_09_setup_rescue_at_rigel():
     assert sc.rules["max_speed"] == 31 and sc.rules["energy"] == "standard"
     assert sc.rules["damage"] == "standard_dac" and sc.rules["drone_warhead"] == 12
     assert sc.rules["admin_shuttles"] and sc.rules["suicide_shuttles"]  # (R9: J1, J2)
+    assert sc.rules["transporters"] and sc.rules["boarding"] and sc.rules["tractors"]  # (R8)
     p, fed, kl = row(b, "rigel"), row(b, "rescuer"), row(b, "opponent")
     assert b.state.kind[p] == K_PLANET and b.label(p) == "1508"
     assert b.state.crew_units[p] == 1  # ten survivors = one crew unit
@@ -97,6 +98,26 @@ def test_cth_09_survivors_lifted_by_transporter_then_the_rescuer_leaves():
     while not b.done:
         _impulse(b)
     assert _outcome(b) == ("win", "rescue", "federation left the map with the survivors aboard")
+
+
+def test_g8_0_the_opponent_cannot_take_the_survivors():
+    """(G8.0) No transport of enemy personnel without consent: the survivors (crew_side
+    federation) board neither a Klingon shuttle landed on Rigel nor a Klingon transporter."""
+    b = make_battle(variant(kl={"hex": "1610", "facing": "A"}), seed=0)
+    fed, kl, p = row(b, "rescuer"), row(b, "opponent"), row(b, "rigel")
+    b.step({fed: Orders(speed=0), kl: Orders(speed=0, transporters=1)})
+    b.step({fed: Orders(), kl: Orders(drop_shield=1, shuttles=p)})
+    rule = ("G8.0 no transport of enemy personnel without consent: the survivors on rigel "
+            "are federation's")
+    from sfb_env.engine import transporters
+
+    assert transporters.transport_blockers(b, kl, 0, TransportOrder.LIFT_CREW, p) == rule
+    s = b.unit_index["opponent.shuttle-1"]
+    while b.label(s) != "1508":
+        _impulse(b)
+    _impulse(b)
+    assert planets.landed(b)[s] and b.state.crew_units[s] == 0 and b.state.crew_units[p] == 1
+    assert planets.lift_blocker(b, s, p) == rule
 
 
 def test_cth_09_opponent_wins_at_once_when_the_survivors_die():

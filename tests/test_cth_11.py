@@ -226,3 +226,22 @@ def test_cth_11_random_masked_play_3_seeds():
 @pytest.mark.slow
 def test_cth_11_random_masked_play_seeds_0_to_99():
     random_masked_games("cth-11", range(100))
+
+
+def test_cth_11_bad_scenarios_name_the_field():
+    from planet_killer_helpers import cth_11
+
+    from sfb_env.engine.scenario import ScenarioError
+
+    doc = cth_11()
+    doc["units"] = [u for u in doc["units"] if u["id"] != MONSTER]
+    with pytest.raises(ScenarioError, match="victory.kind.*planet-killer"):
+        make_battle(doc)
+    doc = cth_11(rules={"energy": "cadet", "damage": "cadet_dac", "lock_on": False,
+                        "tractors": False, "transporters": False, "suicide_shuttles": False})
+    with pytest.raises(ScenarioError, match="rules.probes.*standard"):
+        make_battle(doc)
+    doc = cth_11()
+    doc["units"][1]["speed"] = 33
+    with pytest.raises(ScenarioError, match=r"units\[1\].speed"):
+        make_battle(doc)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from engine_helpers import Dice, battle, of, row, run_to, scenario, unit
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 
 import sfb_env
 from sfb_env import tables
@@ -226,3 +228,28 @@ def test_d7_0_a_captured_agent_ship_leaves_the_env_agents():
     assert env.battle.state.captured_by[fed] == RED
     assert terminations["fed"] and not terminations["d7"]
     assert env.agents == ["d7"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(defenders=hst.integers(0, 25), attackers=hst.integers(1, 25),
+       stations=hst.integers(0, 7), seed=hst.integers(0, 1000))
+def test_d7_0_combat_invariants(defenders, attackers, stations, seed):
+    """Parties only fall, never below 0; each side loses what the other's groups roll on the
+    chart (D7.0), capped at its parties; stations fall by the excess over the defenders."""
+    b = duel()
+    fed = row(b, "fed")
+    st = b.state
+    st.boarding_parties[fed] = [defenders, attackers]
+    st.control_stations[fed] = stations
+    b.rng = np.random.default_rng(seed)
+    boarding.resolve_combat(b, fed)
+    (fight,) = of(b, "BoardingCombat")
+    dice = dict(fight.dice)
+    by_fed = boarding.eliminated(defenders, list(dice.get("blue", ())))
+    by_klingons = boarding.eliminated(attackers, list(dice["red"]))
+    assert st.boarding_parties[fed].tolist() == [max(0, defenders - by_klingons),
+                                                 max(0, attackers - by_fed)]
+    taken = min(stations, max(0, by_klingons - defenders))
+    assert fight.stations == taken
+    assert st.control_stations[fed] == stations - taken
+    assert (st.captured_by[fed] == RED) == (taken > 0 and taken == stations)

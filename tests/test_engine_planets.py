@@ -34,6 +34,7 @@ def test_p2_0_planet_is_a_sideless_unit_row_in_play():
     ({"kind": "planet", "hex": "1008", "class": "fed-ca"}, "units[0].class", "P2.0"),
     ({"kind": "planet", "hex": "1008", "crew_units": -1}, "units[0].crew_units", "G8.0"),
     ({"kind": "planet", "hex": "3008"}, "units[0].hex", ""),
+    ({"kind": "planet", "hex": "1008", "crew_side": "green"}, "units[0].crew_side", "unknown"),
 ])
 def test_p2_0_bad_planet_entries_name_the_field(entry, field, words):
     doc = scenario([{"id": "rigel", **entry}, unit("fed", "fed-cadet", "blue", "1010", "A")])
@@ -137,6 +138,23 @@ def test_p2_0_drone_entering_the_planet_hex_is_destroyed():
     assert of(b, "PlanetCrash", unit="d", hex="1008")
 
 
+def test_p2_0_homing_drone_steers_around_the_planet_hex():
+    """PROPOSAL (P2.0 with F2.0): a homing move never enters a planet hex it can avoid; the
+    forced first straight move of the test above is the exception."""
+    b = battle([planet("1008"), unit("fed", "fed-cadet", "blue", "1005", "D"),
+                unit("kl", "klingon-cadet", "red", "0101", "C"),
+                unit("d", "drone", "red", "1009", "A", speed=8, controller="robot-drone",
+                     target="fed")],
+               rules={"drone_endurance": False})
+    d = row(b, "d")
+    run_to(b, 1, 1)
+    assert b.state.status[d] == ACTIVE and b.label(d) in ("0909", "1109")  # turned aside
+    while b.state.status[d] == ACTIVE and b.state.turn < 3:
+        run_to(b, *((b.state.turn, b.state.impulse + 1) if b.state.impulse < 8
+                    else (b.state.turn + 1, 1)))
+    assert not of(b, "PlanetCrash") and of(b, "SeekingHit", unit="d", target="fed")
+
+
 def _rescue_battle(crew: int = 1):
     return battle([planet("1007", crew), unit("fed", "fed-cadet", "blue", "1010", "A"),
                    unit("kl", "klingon-cadet", "red", "0101", "C")],
@@ -200,13 +218,31 @@ def test_survivors_die_with_the_shuttle_carrying_them():
     assert b.state.status[s] == DESTROYED and planets.survivors_killed(b)
 
 
-def test_e11_546_a_planet_in_the_line_of_fire_breaks_the_wave_lock():
-    b = battle([planet("1009"), unit("isc", "isc-star-cruiser", "blue", "1014", "A"),
+@pytest.mark.parametrize(("where", "rule"), [("1009", "E11.546"), ("1209", None)])
+def test_e11_546_a_planet_in_the_line_of_fire_breaks_the_wave_lock(where, rule):
+    b = battle([planet(where), unit("isc", "isc-star-cruiser", "blue", "1014", "A"),
                 unit("kl", "klingon-cadet", "red", "1004", "D")])
     w = next(i for i, wid in enumerate(b.weapon_ids) if wid.startswith("isc.PPD"))
-    assert ppd_fire.breaking_rule(b, w, row(b, "kl")) == "E11.546"
-    b.state.x[row(b, "rigel")], b.state.z[row(b, "rigel")] = hexmap.label_to_axial("1209")
-    assert ppd_fire.breaking_rule(b, w, row(b, "kl")) is None
+    assert ppd_fire.breaking_rule(b, w, row(b, "kl")) == rule
+
+
+def test_e11_34_example_target_moving_behind_a_planet_loses_the_wave_lock():
+    """(E11.34 example, E11.546) A wave-locked PPD train on a Klingon; the target is then
+    behind a planet (the line of fire through 0613): the lock is broken, the rest is lost."""
+    from engine_helpers import Dice
+
+    b = battle([planet("0613"), unit("i", "isc-cadet", "blue", "0515", "A"),
+                unit("k", "klingon-cadet", "red", "0511", "A")])
+    w = b.weapon_ids.index("i.PPD-A")
+    run_to(b, 3, 1)  # (ppd_fire.CHIEF_FIRST_TURN) the Chief Engineer's PPD is armed
+    b.rng = Dice(1, 1)  # 2: wave-lock on the first pulse (E11.331)
+    step(b, i=dict(maneuver="-", fire={"PPD-A": "k"}), k="-")
+    assert b.state.ppd_locked[w]
+    st = b.state
+    st.x[row(b, "k")], st.z[row(b, "k")] = hexmap.label_to_axial("0711")  # behind Rigel
+    step(b, i="-", k="-")
+    assert [e.rule for e in of(b, "PpdTrainEnded")] == ["E11.546"]
+    assert len(of(b, "Fired", weapon_type="ppd")) == 1 and st.ppd_target[w] == -1
 
 
 def test_g23_65_an_esg_field_striking_a_planet_collapses_to_zero():

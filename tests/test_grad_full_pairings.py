@@ -6,9 +6,10 @@ Romulan War Eagle and Gorn CA, and against each other."""
 from __future__ import annotations
 
 import pytest
-from engine_helpers import random_masked_games
+from engine_helpers import of, random_masked_games, row, scenario, step, unit, weapon
 
 import sfb_env
+from sfb_env.engine import Orders, make_battle
 from sfb_env.engine.scenario import load_scenario
 
 GRADUATES = {"lyran": "lyran-tiger", "hydran": "hydran-ranger", "isc": "isc-star-cruiser"}
@@ -55,3 +56,22 @@ def test_random_masked_play_3_seeds_without_error(name):
 @pytest.mark.parametrize("name", NEW)
 def test_random_masked_play_100_seeds_without_error(name):
     random_masked_games(name, range(100), rng_seed=1)
+
+
+def test_g13_cloak_announced_with_the_fire_orders_puts_a_fusion_shot_past_its_chart():
+    """Found by the 100-seed run of grad-hydran-full-vs-romulan (seed 31): the War Eagle
+    announces its cloak in the Cloak/Uncloak step of the impulse the Ranger fires a fusion beam
+    at it from 24 hexes; the fade's +1 (G13 standard rule) puts the shot at 25, off the fusion
+    chart. PROPOSAL (engine.direct_fire._score): the shot scores nothing."""
+    b = make_battle(scenario([unit("h", "hydran-ranger", "blue", "1016", "A", 0),
+                              unit("r", "romulan-war-eagle", "red", "2801", "E", 0)],
+                             rules={"cloak": "standard", "energy": "standard"}), seed=0)
+    h, r = row(b, "h"), row(b, "r")
+    step(b)  # impulse 0 -> 1
+    fusion = weapon(b, "h", "FUS-C")
+    assert b.fire_blockers(fusion, [r]) == [None]  # 24 hexes: on the chart when ordered
+    b.state.cloak_paid[r] = True  # as Energy Allocation sets it (G13 standard rule)
+    b.step({h: Orders(fire={fusion: r}), r: Orders(cloak=True)})
+    shot = of(b, "Fired", unit="h", weapon="h.FUS-C")
+    assert len(shot) == 1 and shot[0].damage == 0 and not shot[0].hit
+    assert of(b, "CloakAnnounced", unit="r")

@@ -230,6 +230,8 @@ def test_sc11_fires_at_a_plasma_torpedo_moving_within_2_as_a_phaser():
     st.status[torp] = ACTIVE
     _place(b, torp, "1507")
     st.prev_x[torp], st.prev_z[torp] = hexmap.label_to_axial("1508")
+    st.launched_at[torp] = 1  # launched on impulse 1 of turn 1
     planet_killer.after_movement(b)
+    planet_killer.after_movement(b)  # once per torpedo
     (shot,) = of(b, "MonsterFired", shot="plasma")
     assert shot.target == b.unit_ids[torp] and shot.range == 2

@@ -339,6 +339,9 @@ def _score(battle: Battle, kind: WeaponType, target: int, rng: int, die: int, ma
     """Damage, hit flag and effective range of one shot with a rolled ``die``."""
     st = battle.state
     effective = cloak.effective_range(battle, target, rng, firer)  # (G13, D6)
+    if effective > max_range:  # PROPOSAL (G13 standard rule): the target announced its cloak
+        return 0, False, effective  # in this impulse's Cloak/Uncloak step, after the fire orders
+        #   were given, and its fade took it past the chart: the shot scores nothing
     is_drone = st.kind[target] in DRONE_KINDS
     modified = die
     if is_drone and kind in DRONE_MODIFIED and battle.scenario.rules["drone_die_modifier"]:

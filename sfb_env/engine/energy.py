@@ -64,6 +64,7 @@ full is dropped (partly paid where noted), its cost is added to ``st.energy_shor
 2. holding costs and plasma rolling delays (a loaded weapon is worth the most);
 3. arming continuations (photon 2nd turn, plasma 2nd and 3rd turns);
 4. new arming (1st arming turn, disruptors, fusion beams), in weapon order;
+   4b. the suicide shuttle's bomb, holding and arming (J2.221, ``engine.suicide_shuttles``);
 5. the cloak;
 6. ESG charge (partly paid: whole points);
 7. the phaser capacitor (partly paid: whole points);

@@ -97,9 +97,10 @@ def labs_of(battle: Battle, unit: int) -> int:
 def researchers(battle: Battle) -> np.ndarray:
     """Rows of the units that research: active ships and shuttles not of a monster's side."""
     st = battle.state
-    monster_sides = np.unique(st.side[st.kind == K_MONSTER])
-    return np.flatnonzero((st.status == ACTIVE) & ((st.kind == K_SHIP) | (st.kind == K_SHUTTLE))
-                          & ~np.isin(st.side, monster_sides))
+    mask = (st.status == ACTIVE) & ((st.kind == K_SHIP) | (st.kind == K_SHUTTLE))
+    for side in {int(v) for v in st.side[st.kind == K_MONSTER]}:  # (a few rows: no np.isin)
+        mask &= st.side != side
+    return np.flatnonzero(mask)
 
 
 def track_ranges(battle: Battle) -> None:

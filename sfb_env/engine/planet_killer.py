@@ -145,6 +145,12 @@ def init_state(battle: Battle) -> None:
     probes.init_state(battle)
     battle.has_monster = bool(np.any(st.kind == K_MONSTER))  # (procedure) skip the steps
     battle.has_probes = bool(np.any(st.probes_left > 0))
+    sc = battle.scenario
+    if sc.victory["kind"] == "planet_killer" and not battle.has_monster:
+        from sfb_env.engine.scenario import ScenarioError
+
+        raise ScenarioError(sc.source, "victory.kind", "planet_killer (scenario 11) needs a "
+                            f"unit of class {CLASS!r}")
 
 
 def monsters(battle: Battle) -> np.ndarray:
@@ -209,7 +215,7 @@ def move_step(battle: Battle) -> None:
                 int(st.speed[m]), st.impulse, st.impulses_per_turn):
             continue
         goal = int(st.monster_follows[m])
-        if goal < 0:
+        if goal < 0 or st.status[goal] != ACTIVE:  # (a ship gone by its detection shot)
             goal = planet(battle)
             if goal < 0 or _distance(battle, m, goal) <= 1:
                 continue  # (SCENARIOS §2.8) adjacent to the planet: it stops
@@ -331,8 +337,10 @@ def after_movement(battle: Battle) -> None:
         m = int(m)
         d = hexmap.distance_np(st.x[m], st.z[m], st.x, st.z)
         moved = (st.x != st.prev_x) | (st.z != st.prev_z)
+        # once per torpedo: not fired at since its launch (plasma rows are reused, FP1)
+        launch_turn = (st.launched_at - 1) // st.impulses_per_turn + 1
         for t in np.flatnonzero((st.status == ACTIVE) & (st.kind == K_PLASMA) & moved
-                                & (d <= PLASMA_RANGE) & (st.monster_fired_turn == 0)):
+                                & (d <= PLASMA_RANGE) & (st.monster_fired_turn < launch_turn)):
             fire(battle, m, int(t), "plasma")  # (SCENARIOS §2.8) as a phaser (FP1.6)
         for t in np.flatnonzero((st.status == ACTIVE) & (st.kind == K_DRONE) & (d == 0)):
             _defend(battle, m, int(t))

@@ -14,7 +14,10 @@ Rules applied here (P2.0 as summarised in CTH-DATA §8.9):
   ``movement.maneuver_blockers``). PROPOSAL: a ship left with no other move (turn mode not
   met, planet dead ahead) keeps the move that enters, and is destroyed;
 * ships and seeking weapons entering the planet hex are destroyed (``movement_step``, after
-  every unit moved: a ship towed in, a drone or plasma torpedo whose homing leads it in);
+  every unit moved: a ship towed in or left no other move, a seeking weapon forced in by its
+  straight first move after launch). PROPOSAL: a homing seeking weapon (drone, plasma, suicide
+  shuttle; ``seeking.robot_drone_maneuver``) never enters a planet hex it can avoid, and no
+  seeking weapon is launched at a shuttle landed on a planet;
 * ships may not fire into or through the planet hex (``fire_blockers``): the line between hex
   centres is blocked when it crosses the inside of a planet hex; a line exactly along the
   planet hex's edge (or through its corner) is not. PROPOSAL: nothing in the planet hex fires
@@ -64,7 +67,7 @@ if TYPE_CHECKING:
 PLANET_CLASS = "planet"  # the UnitSpec class of a planet row (scenario unit ``kind: planet``)
 CONTROLLER = "planet"  # a planet never moves or fires
 NO_SIDE = -1  # (P2.0) a planet belongs to no side
-PLANET_KEYS = ("id", "name", "kind", "hex", "crew_units")
+PLANET_KEYS = ("id", "name", "kind", "hex", "crew_units", "crew_side")
 SHIP_KINDS = (K_SHIP, K_FREIGHTER)
 SEEKING_KINDS = (K_DRONE, K_TARGET_DRONE, K_PLASMA)
 CREW_CAPACITY = 1  # (CTH-DATA §8.6) a shuttle carries 2 boarding parties or 1 crew unit
@@ -83,9 +86,10 @@ _SLIPS = {4: -1, 5: 1}  # Maneuver.SIDESLIP_LEFT / RIGHT (C4.2): facing kept
 
 
 def parse_planet(raw: Mapping[str, Any], where: str, source: str, area: hexmap.MapArea,
-                 error: type, spec: type):
-    """A scenario unit with ``kind: planet`` as a ``UnitSpec`` (class ``planet``, no side);
-    ``error`` is ``ScenarioError``, naming the file and the field."""
+                 error: type, spec: type, sides: tuple[str, ...] = ()):
+    """A scenario unit with ``kind: planet`` as a ``UnitSpec`` (class ``planet``, no side;
+    ``crew_side``: the side its crew units belong to); ``error`` is ``ScenarioError``, naming
+    the file and the field."""
     kind = raw.get("kind")
     if kind != PLANET_CLASS:
         raise error(source, f"{where}.kind", f"unknown unit kind {kind!r}; expected 'planet' "
@@ -107,9 +111,13 @@ def parse_planet(raw: Mapping[str, Any], where: str, source: str, area: hexmap.M
     if isinstance(crew, bool) or not isinstance(crew, int) or crew < 0:
         raise error(source, f"{where}.crew_units",
                     f"G8.0 crew units (10 people each) are an integer >= 0, got {crew!r}")
+    crew_side = raw.get("crew_side")
+    if crew_side is not None and crew_side not in sides:
+        raise error(source, f"{where}.crew_side",
+                    f"unknown side {crew_side!r}; sides: {list(sides)}")
     return spec(id=raw["id"], unit_class=PLANET_CLASS, side="", hex=raw["hex"], facing=0,
                 speed=0, controller=CONTROLLER, target=None, name=str(raw.get("name", raw["id"])),
-                kind=PLANET_CLASS, crew_units=crew)
+                kind=PLANET_CLASS, crew_units=crew, crew_side=crew_side)
 
 
 def planet_row(x: int, z: int) -> dict[str, Any]:
@@ -124,9 +132,12 @@ def init_state(battle: Battle) -> None:
     battle.planet_hexes = [(int(st.x[p]), int(st.z[p])) for p in battle.planet_rows]
     battle.has_planets = bool(len(battle.planet_rows))
     battle._planet_line_cache = {}  # owner -> (positions key, (U,) blocked)
+    battle.planet_crew_side = {}  # planet row -> side index of its crew units (G8.0 consent)
     for u, spec in enumerate(battle.scenario.units):
         if spec.unit_class == PLANET_CLASS:
             st.crew_units[u] = int(spec.crew_units)
+            if spec.crew_side is not None:
+                battle.planet_crew_side[u] = battle.side_index[spec.crew_side]
 
 
 # ---------------------------------------------------------------------- queries
@@ -325,7 +336,18 @@ def lift_blocker(battle: Battle, craft: int, planet: int) -> str | None:
         return "J1.0 a shuttle carries one crew unit (CTH-DATA §8.6)"
     if st.crew_units[planet] <= 0:
         return "P2.0 no survivors left on the planet"
-    return None
+    return consent_blocker(battle, craft, planet)
+
+
+def consent_blocker(battle: Battle, unit: int, planet: int) -> str | None:
+    """(G8.0) No transport of enemy personnel without consent: the crew units on ``planet``
+    (scenario ``crew_side``) go only aboard a unit of their own side, by shuttle or by
+    transporter (``engine.transporters``); None where the planet names no side."""
+    side = battle.planet_crew_side.get(int(planet))
+    if side is None or int(battle.state.side[unit]) == side:
+        return None
+    return (f"G8.0 no transport of enemy personnel without consent: the survivors on "
+            f"{battle.unit_ids[planet]} are {battle.scenario.sides[side]}'s")
 
 
 def end_of_impulse(battle: Battle) -> None:

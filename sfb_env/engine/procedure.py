@@ -9,8 +9,11 @@ G7.0) -> Launch Seeking Weapons -> Shields/Transporters (rule ``transporters``: 
 then transporters, G8.24, G8.0) -> Fire Direct-Fire -> Resolve Direct-Fire -> End of Impulse.
 End of Turn begins with the Klingon mutiny roll (G6.2), then boarding-party combat (rule
 ``boarding``, D7.0).
-Inside Move Ships: ships, then fighters (J4.12), then seeking weapons, then tactical maneuvers
-(C1.3), then the damage of expanding sphere fields met in that movement (G23.512, G23.514).
+Inside Move Ships: monsters (scenario 11, C1.3), ships, then fighters (J4.12), then seeking
+weapons, then tactical maneuvers (C1.3), then the damage of expanding sphere fields met in that
+movement (G23.512, G23.514); after all movement the monster's plasma shots and close-in defence.
+Probes launch and the monster fires after the other direct fire (G5.12; scenario 11). End of
+Turn closes with lab research and the research rolls (G4.0).
 Fighters launch after seeking weapons, before Fire Direct-Fire (J4.34). ESG announcements,
 cancellations and drops belong to Launch Seeking Weapons (G23.31, G23.33, G23.47), before any
 drone leaves its rack. In Fire Direct-Fire the PPD pulses come first, each its own volley

@@ -55,7 +55,7 @@ ALLOWED_USES = frozenset(
 FORBIDDEN_USES: dict[ReserveUse, str] = {
     ReserveUse.DAMAGE_CONTROL: "D9.2",
     ReserveUse.GENERAL_REINFORCEMENT: "H7.2",
-    ReserveUse.PPD_START_ARMING: "H7.2, E11",
+    ReserveUse.PPD_START_ARMING: "H7.2, E11.24",
     ReserveUse.ESG_STRENGTHEN_FIELD: "H7.2, G23",
     ReserveUse.RESERVE_WARP: "H7.4",
 }

@@ -47,7 +47,8 @@ TOP_LEVEL_KEYS = (
     "rules", "sides", "units", "victory", "robots",
 )
 UNIT_KEYS = ("id", "name", "class", "side", "hex", "facing", "speed", "controller", "target",
-             "kind", "crew_units")  # kind: planet (P2.0, engine.planets); crew_units: planets
+             "kind", "crew_units", "crew_side")  # kind: planet (P2.0, engine.planets) and its
+#   survivors (crew_units, crew_side)
 UNIT_KEYS += ("arrives", "may_leave", "hold_fire_at")  # engine.unit_rules (scenario 8)
 VICTORY_KINDS = (
     "battle_drill", "under_attack", "convoy_raid", "last_side_standing", "sandbox", "duel",
@@ -137,6 +138,7 @@ class UnitSpec:
     name: str
     kind: str = "unit"  # "planet" (P2.0): no class, side, facing or controller (engine.planets)
     crew_units: int = 0  # (G8.0) rescuable crew units on a planet (scenario 9 survivors)
+    crew_side: str | None = None  # (G8.0) the side those crew units belong to (consent)
     arrives: tuple[str, int] | None = None  # enters the map later (engine.unit_rules):
     #   ("turn", n) on impulse 1 of turn n, or ("die", k) on the first turn a die rolls k
     may_leave: bool = True  # False: never leaves the map voluntarily (scenario 8)
@@ -395,7 +397,7 @@ def _parse_unit(
     if raw.get("kind", "unit") != "unit":
         from sfb_env.engine.planets import parse_planet
 
-        return parse_planet(raw, where, source, area, ScenarioError, UnitSpec)
+        return parse_planet(raw, where, source, area, ScenarioError, UnitSpec, sides)
     if "crew_units" in raw:
         raise ScenarioError(source, f"{where}.crew_units",
                             "crew units are placed on a planet (kind: planet) only")

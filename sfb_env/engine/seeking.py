@@ -16,7 +16,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import boarding, cloak, energy, plasma, sensors, shields, unit_rules
+from sfb_env.engine import (
+    boarding,
+    cloak,
+    energy,
+    planets,
+    plasma,
+    sensors,
+    shields,
+    unit_rules,
+)
 from sfb_env.engine import events as ev
 from sfb_env.engine.fighters import drone_damage_vs_fighter
 from sfb_env.engine.types import (
@@ -38,6 +47,7 @@ if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
 
 SEEKING = (UnitKind.DRONE, UnitKind.TARGET_DRONE, UnitKind.PLASMA)
+AVOID = 10**6  # (P2.0 PROPOSAL) the distance a homing move into a planet hex counts as
 
 
 def launch_blockers(
@@ -86,6 +96,8 @@ def _launch_blockers(
             out.append("FD1.3 a drone may not target a plasma torpedo")
         elif st.x[t] == st.x[owner] and st.z[t] == st.z[owner]:
             out.append("F2.3 launch at a target in the launcher's hex is not modelled")
+        elif battle.has_planets and planets.landed(battle)[t]:
+            out.append("P2.0 a shuttle landed on a planet cannot be hit")
         else:
             out.append(None)
     return out
@@ -211,6 +223,8 @@ def robot_drone_maneuver(battle: Battle, drone: int):
     dirs = np.array([f, (f - 1) % 6, (f + 1) % 6])
     nx, nz = hexmap.neighbor_np(x, z, dirs)
     d = hexmap.distance_np(nx, nz, st.x[t], st.z[t])
+    if battle.has_planets:  # (P2.0 PROPOSAL) homing steers clear of planet hexes it can avoid
+        d = np.where(planets.in_planet_hex(battle, nx, nz), AVOID, d)
     straight, left, right = (int(v) for v in d)
     can_turn = st.straight[drone] >= 1  # (FD1.2) turn mode 1, first move straight
     tie = can_turn and left < straight and left == right  # the die is drawn only on a tie

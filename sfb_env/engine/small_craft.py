@@ -69,8 +69,10 @@ the end of every turn a fighter aboard since before the turn began repairs one p
 carrier launches only on impulse 1 of turn 1 (SCENARIOS §2.9), so its landed fighters stay
 aboard (PROPOSAL); shuttles never land (the pilot does not bring them home).
 
-Not modelled (documented gaps): landing by tractor (J1.6), a shuttle's speed announcement (J1:
-always 6), suicide, scientific and transport missions (J2), the loss of craft aboard on
+Suicide shuttles (J2.22) are ``engine.suicide_shuttles``; a shuttle sent at a planet lands on
+it, lifts survivors and is flown home (P2.0, ``engine.planets``). Not modelled (documented
+gaps): landing by tractor (J1.6), a shuttle's speed announcement (J1: always 6), scientific
+and transport missions (J2), the loss of craft aboard on
 "shuttle" damage hits, and the PPD's use of J4.47 (``engine.ppd_fire`` rolls its own dice).
 """
 

@@ -100,6 +100,15 @@ def in_use(battle: Battle, ship: int) -> bool:
             and bool(len(small_craft.shuttles_of(battle, ship))))
 
 
+def off_rule(battle: Battle, ship: int) -> str:
+    """Why ``ship`` arms no suicide shuttle at all (``in_use`` is False)."""
+    if not battle.scenario.rules["suicide_shuttles"]:
+        return OFF
+    if not (energy.standard(battle) and energy.governed(battle, ship)):
+        return "J2.221 suicide shuttles are armed on the standard Energy Allocation Form"
+    return "J2.22 this ship carries no administrative shuttle"
+
+
 def bomb(battle: Battle, ship: int) -> int | None:
     """The shuttle aboard ``ship`` carrying its bomb (any energy in it), or None."""
     st = battle.state
@@ -151,7 +160,7 @@ def arm_blockers(battle: Battle, ship: int) -> dict[int, str]:
     """``suicide_arm`` values 1..3 ``ship`` may not order now, with the rule (0 is open)."""
     values = range(1, ARM_VALUES)
     if not in_use(battle, ship):
-        return {v: OFF for v in values}
+        return {v: off_rule(battle, ship) for v in values}
     if not energy.allocation_open(battle):
         return {v: energy.NOT_NOW for v in values}
     turn = energy.allocation_turn(battle)
@@ -246,7 +255,7 @@ def ship_blocker(battle: Battle, ship: int) -> str | None:
     """Why ``ship`` cannot launch a suicide shuttle at all now, or None."""
     st = battle.state
     if not in_use(battle, ship):
-        return OFF
+        return off_rule(battle, ship)
     if st.status[ship] != ACTIVE:
         return "J2.22 the ship is not in play"
     if st.impulse < 1:

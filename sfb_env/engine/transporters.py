@@ -289,6 +289,12 @@ def transport_blockers(battle: Battle, unit: int, t: int, what: int,
     else:
         if not friendly and kind != K_PLANET:
             return "G8.0 no beaming of enemy personnel without consent"
+        if kind == K_PLANET and battle.has_planets:  # (G8.0) survivors: their own side only
+            from sfb_env.engine.planets import consent_blocker
+
+            consent = consent_blocker(battle, unit, target)
+            if consent is not None:
+                return consent
         if int(st.crew_units[target]) <= 0:
             return "G8.0 no crew unit to lift there"
     own = shield_blocker(battle, unit, target, battle.unit_ids[unit])

@@ -79,6 +79,12 @@ general``                      ``rules.energy: standard`` with ``rules.reinforce
 ``drop_shield``    7           per transporter (beam a party / lift a crew unit at a
                                slot) and a shield drop (G8.24); ``env.transport_actions``;
                                after ``tractor[b]``
+``suicide``        K + 1       (``rules.suicide_shuttles``, ships on the standard form, J2.22)
+                               0 = hold, k = launch the armed suicide shuttle at slot k
+                               (``engine.suicide_shuttles``); after the transporters
+``suicide_arm``    4           (same rule; an energy component, after ``repair``) warp
+                               energy 1..3 into the suicide shuttle's bomb this turn, 1 =
+                               hold once armed (J2.221), 0 = none (the bomb is lost)
 ``speed``          max + 1     next turn's speed where the scenario lets the player pick it;
                    (+ 5)       otherwise only the current speed is allowed (a no-op); with
                                ``rules.tactical_maneuvers`` max + 1 + n plots TAC for the

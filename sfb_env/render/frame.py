@@ -417,9 +417,10 @@ PLANET_COLOR: RGB = (70, 120, 160)  # a planet (engine.planets)
 @unit_drawer(UnitKind.PLANET)
 def draw_planet(canvas: Canvas, unit: int) -> None:
     """A planet (P2.0): a disc filling most of its hex, its name beside it; a shuttle landed
-    on it is drawn on top (smaller kinds come later)."""
+    on it is drawn on top (lower unit kinds are drawn after it)."""
     cx, cy = canvas.unit_xy(unit)
     r = canvas.radius * 0.8
     canvas.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=PLANET_COLOR,
                         outline=colors.OUTLINE, width=max(1, canvas.radius // 16))
-    _unit_label(canvas, unit)
+    canvas.text((cx, cy + canvas.radius * 0.92), canvas.battle.names[unit],
+                max(9, round(canvas.radius * 0.34)), anchor="mt")  # (no speed: it never moves)
