@@ -6,12 +6,14 @@ registry: ``random``, ``robot`` (the scenario's own robots fly that side), the r
 captains ``klingon-doctrine``, ``federation-doctrine``, ``kzinti-doctrine``,
 ``orion-doctrine``, ``hydran-doctrine``, ``lyran-doctrine`` and ``doctrine`` (race recognised
 from the ship's weapons); ``robot-captain`` (the scenario-4 robot ship, SCENARIOS §2.5, flying
-an agent ship).
+an agent ship); the scenario captains ``pirate``, ``defender`` (cth-08), ``rescuer``,
+``rescue-opponent`` (cth-09) and ``researcher`` (cth-11) (``agents.scenario_captains``).
 ``load_policy(spec)`` also takes ``module:object`` paths and SB3 ``*.zip`` checkpoints.
 """
 
 from agents import doctrine as _doctrine  # noqa: F401 - registers the doctrine captains
 from agents import robot_captain as _robot_captain  # noqa: F401 - registers robot-captain
+from agents import scenario_captains as _scenario_captains  # noqa: F401 - cth-08/09/11
 from agents.base import (
     Policy,
     RandomMaskedPolicy,

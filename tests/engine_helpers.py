@@ -232,12 +232,7 @@ def random_masked_game(env, seed: int, rng: np.random.Generator, check=None) -> 
     while env.agents:
         if check is not None:
             check(env, obs)
-        actions = {}
-        for a in env.agents:
-            space = env.action_space(a)
-            space.seed(int(rng.integers(1 << 31)))
-            actions[a] = space.sample(mask=obs[a]["action_mask"])
-        obs, *_ = env.step(actions)  # raises if the engine refuses an allowed action
+        obs, *_ = env.step(masked_actions(env, obs, rng))  # raises if the engine refuses one
         steps += 1
     return steps
 
@@ -251,3 +246,54 @@ def random_masked_games(scenario, seeds, rng_seed: int = 0, **options) -> None:
     rng = np.random.default_rng(rng_seed)
     for seed in seeds:
         assert random_masked_game(env, seed, rng) > 0, (scenario, seed)
+
+
+def masked_actions(env, obs: Mapping[str, Any], rng: np.random.Generator) -> dict:
+    """One random action per live agent, drawn inside its action mask (each space seeded from
+    ``rng``, so a run is reproducible from the generator's seed)."""
+    actions = {}
+    for a in env.agents:
+        space = env.action_space(a)
+        space.seed(int(rng.integers(1 << 31)))
+        actions[a] = space.sample(mask=obs[a]["action_mask"])
+    return actions
+
+
+def advance_masked(env, obs: Mapping[str, Any], rng: np.random.Generator, n: int):
+    """``n`` steps of random masked play from ``obs``; the last observations, or ``None`` once
+    the game has ended."""
+    for _ in range(n):
+        if not env.agents:
+            return None
+        obs, *_ = env.step(masked_actions(env, obs, rng))
+    return obs if env.agents else None
+
+
+def component_values_agree(env, agent: str, obs: Mapping[str, Any], i: int,
+                           values: Iterable[int]) -> int:
+    """Masks and engine both ways for ``values`` of action component ``i`` of ``agent``, each
+    alone (the rest no-op): an allowed value has no mask reason and ``Battle.validate`` accepts
+    it; a masked one is refused with the mask's rule, except one the engine cannot judge (an
+    empty "target slot"). Returns how many of ``values`` were allowed."""
+    import pytest
+
+    from sfb_env.engine import IllegalOrderError
+
+    layout = env._layouts[agent]
+    name = layout.component_names()[i]
+    part = env.action_space(agent).split_mask(obs[agent]["action_mask"])[i]
+    reasons = env.mask_reasons(agent)[name]
+    allowed = 0
+    for v in values:
+        action = layout.noop(env.battle)
+        action[i] = v
+        orders = layout.to_orders(env.battle, action, env._slots[agent])
+        if part[v]:
+            assert v not in reasons, (name, v, reasons[v])
+            env.battle.validate({layout.unit: orders})  # allowed -> accepted
+            allowed += 1
+        elif "target slot" not in reasons[v]:
+            with pytest.raises(IllegalOrderError) as err:
+                env.battle.validate({layout.unit: orders})
+            assert err.value.rule == reasons[v], (name, v)
+    return allowed

@@ -45,3 +45,14 @@ def hold_to(b: Battle, turn: int, impulse: int) -> None:
     while (b.state.turn, b.state.impulse) != (turn, impulse):
         assert not b.done, (b.end_reason, turn, impulse)
         hold(b)
+
+
+class FixedDie:
+    """A stand-in for ``battle.rng`` that always rolls ``die`` (a tie pick: the last index at
+    most ``die``)."""
+
+    def __init__(self, die: int) -> None:
+        self.die = die
+
+    def integers(self, low, high=None):
+        return self.die if high is not None else min(self.die, low - 1)

@@ -61,11 +61,22 @@ def _impulse(b):
                       else Maneuver.STRAIGHT) for u in b.agent_units()})
 
 
+def _moved(fed: dict | None = None, kl: dict | None = None):
+    """cth-09 with the ships moved (see ``variant``): (battle, rescuer, opponent, rigel) rows."""
+    b = make_battle(variant(fed, kl), seed=0)
+    return b, row(b, "rescuer"), row(b, "opponent"), row(b, "rigel")
+
+
+def _play_out(b):
+    """Every ship straight ahead (``_impulse``) until the battle ends."""
+    while not b.done:
+        _impulse(b)
+
+
 def test_cth_09_rescuer_wins_by_lifting_the_survivors_and_leaving_the_map():
     """A shuttle lands on Rigel, lifts the crew unit (CTH-DATA §12.4), lands back aboard the
     stopped CA (J1.0), and the CA leaves the map with them: rescuer victory."""
-    b = make_battle(variant(fed={"hex": "1610", "facing": "A"}), seed=0)
-    fed, kl, p = row(b, "rescuer"), row(b, "opponent"), row(b, "rigel")
+    b, fed, kl, p = _moved(fed={"hex": "1610", "facing": "A"})
     _stop(b, fed, kl)
     b.step({fed: Orders(shuttles=p), kl: Orders()})
     assert of(b, "Launched", unit="rescuer", target="rigel")
@@ -75,8 +86,7 @@ def test_cth_09_rescuer_wins_by_lifting_the_survivors_and_leaving_the_map():
     assert b.state.crew_units[p] == 0 and of(b, "CrewLifted", how="landed")
     run_to(b, b.state.turn, 32)  # (B3.0) from speed 0 it may accelerate to 10
     b.step({fed: Orders(speed=10), kl: Orders(speed=0)})
-    while not b.done:
-        _impulse(b)
+    _play_out(b)
     assert b.state.status[fed] == DISENGAGED
     assert _outcome(b) == ("win", "rescue", "federation left the map with the survivors aboard")
     assert b.outcome["klingon"]["result"] == "loss"
@@ -86,8 +96,7 @@ def test_cth_09_survivors_lifted_by_transporter_then_the_rescuer_leaves():
     """(G8.0, SCENARIOS #9) one transporter action lifts the crew unit at range <= 5 once the
     rescuer's shield facing the planet is dropped (G8.24; engine.transporters); then it leaves
     the map with them: rescuer victory."""
-    b = make_battle(variant(fed={"hex": "1610", "facing": "A"}), seed=0)
-    fed, kl, p = row(b, "rescuer"), row(b, "opponent"), row(b, "rigel")
+    b, fed, kl, p = _moved(fed={"hex": "1610", "facing": "A"})
     b.step({fed: Orders(speed=0, transporters=1), kl: Orders(speed=0)})
     b.step({fed: Orders(drop_shield=1), kl: Orders()})  # shield #1 faces Rigel (range 3)
     b.step({fed: Orders(transport={0: (int(TransportOrder.LIFT_CREW), p)}), kl: Orders()})
@@ -95,16 +104,14 @@ def test_cth_09_survivors_lifted_by_transporter_then_the_rescuer_leaves():
     assert of(b, "Transported", unit="rescuer", what="crew unit", src="rigel")
     run_to(b, 1, 32)
     b.step({fed: Orders(speed=10), kl: Orders(speed=0)})
-    while not b.done:
-        _impulse(b)
+    _play_out(b)
     assert _outcome(b) == ("win", "rescue", "federation left the map with the survivors aboard")
 
 
 def test_g8_0_the_opponent_cannot_take_the_survivors():
     """(G8.0) No transport of enemy personnel without consent: the survivors (crew_side
     federation) board neither a Klingon shuttle landed on Rigel nor a Klingon transporter."""
-    b = make_battle(variant(kl={"hex": "1610", "facing": "A"}), seed=0)
-    fed, kl, p = row(b, "rescuer"), row(b, "opponent"), row(b, "rigel")
+    b, fed, kl, p = _moved(kl={"hex": "1610", "facing": "A"})
     b.step({fed: Orders(speed=0), kl: Orders(speed=0, transporters=1)})
     b.step({fed: Orders(), kl: Orders(drop_shield=1, shuttles=p)})
     rule = ("G8.0 no transport of enemy personnel without consent: the survivors on rigel "
@@ -121,8 +128,7 @@ def test_g8_0_the_opponent_cannot_take_the_survivors():
 
 
 def test_cth_09_opponent_wins_at_once_when_the_survivors_die():
-    b = make_battle(variant(fed={"hex": "1610", "facing": "A"}), seed=0)
-    fed, kl, p = row(b, "rescuer"), row(b, "opponent"), row(b, "rigel")
+    b, fed, kl, p = _moved(fed={"hex": "1610", "facing": "A"})
     _stop(b, fed, kl)
     b.step({fed: Orders(shuttles=p), kl: Orders()})
     s = b.unit_index["rescuer.shuttle-1"]
@@ -136,45 +142,37 @@ def test_cth_09_opponent_wins_at_once_when_the_survivors_die():
 
 
 def test_cth_09_rescuer_wins_if_the_opponent_leaves_the_map_first():
-    b = make_battle(variant(kl={"hex": "0103", "facing": "E"}), seed=0)
-    fed, kl = row(b, "rescuer"), row(b, "opponent")
+    b, fed, kl, _ = _moved(kl={"hex": "0103", "facing": "E"})
     b.step({fed: Orders(speed=0), kl: Orders()})
-    while not b.done:
-        _impulse(b)
+    _play_out(b)
     assert b.state.turn == 1 and b.state.status[kl] == DISENGAGED
     assert _outcome(b) == ("win", "opponent left", "klingon left the map before the end")
 
 
 def test_cth_09_rescuer_leaving_without_the_survivors_loses():
-    b = make_battle(variant(fed={"hex": "2801", "facing": "B"}), seed=0)
-    fed, kl = row(b, "rescuer"), row(b, "opponent")
+    b, fed, kl, _ = _moved(fed={"hex": "2801", "facing": "B"})
     b.step({fed: Orders(), kl: Orders(speed=0)})
-    while not b.done:
-        _impulse(b)
+    _play_out(b)
     assert b.state.turn == 1 and b.state.status[fed] == DISENGAGED
     assert _outcome(b) == ("loss", "no rescue", "federation left the map without the survivors")
 
 
 def test_cth_09_rescuer_destroyed_on_the_planet_loses():
     """(P2.0) a ship left only the move into the planet hex is destroyed: opponent victory."""
-    b = make_battle(variant(fed={"hex": "1509", "facing": "A"}), seed=0)
-    fed, kl = row(b, "rescuer"), row(b, "opponent")
+    b, fed, kl, _ = _moved(fed={"hex": "1509", "facing": "A"})
     b.state.straight[fed] = 0  # turn mode not met: straight (1508) is its only move
     b.step({fed: Orders(speed=31), kl: Orders(speed=0)})
     assert b.label(fed) == "1509"
     assert Maneuver.STRAIGHT not in b.maneuver_blockers(fed)  # PROPOSAL: not left without move
-    while not b.done:
-        _impulse(b)
+    _play_out(b)
     assert b.state.status[fed] == DESTROYED and of(b, "PlanetCrash", unit="rescuer")
     assert _outcome(b) == ("loss", "no rescue", "federation was destroyed")
 
 
 def test_cth_09_turn_limit_is_an_opponent_victory():
-    b = make_battle("cth-09", seed=0)
-    fed, kl = row(b, "rescuer"), row(b, "opponent")
+    b, fed, kl, _ = _moved()
     _stop(b, fed, kl)
-    while not b.done:
-        _impulse(b)
+    _play_out(b)
     assert b.time_up and b.state.turn == 11
     assert _outcome(b) == ("loss", "no rescue", "turn limit reached")
     assert not planets.survivors_killed(b)

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from engine_helpers import Dice, of, row, run_to, scenario, unit, weapon
+from engine_helpers import Dice, advance_masked, of, row, run_to, scenario, unit, weapon
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -250,16 +250,7 @@ def test_r10_energy_components_masks_and_engine_agree_both_ways(name, seed, step
     env = sfb_env.parallel_env(name)
     rng = np.random.default_rng(seed)
     obs, _ = env.reset(seed=seed)
-    for _ in range(steps):
-        if not env.agents:
-            return
-        actions = {}
-        for a in env.agents:
-            space = env.action_space(a)
-            space.seed(int(rng.integers(1 << 31)))
-            actions[a] = space.sample(mask=obs[a]["action_mask"])
-        obs, *_ = env.step(actions)
-    if not env.agents:
+    if advance_masked(env, obs, rng, steps) is None:
         return
     agent = env.agents[0]
     layout, b = env._layouts[agent], env.battle

@@ -8,28 +8,18 @@ import pytest
 from engine_helpers import of, row
 from planet_killer_helpers import MONSTER, SHIP, hold, hold_to, pk_battle
 
-from sfb_env import hexmap
+from sfb_env import hexmap, tables
 from sfb_env.engine import labs
 from sfb_env.engine.types import ACTIVE, Box, UnitKind
 
-# CTH-DATA §8.8, as printed: rows die 1..6, columns range 0..10
-LAB_CHART = """
-10  9  8  7  6  5  4  3  2  1  0
- 9  8  7  6  5  4  3  2  1  0  0
- 8  7  6  5  4  3  2  1  0  0  0
- 7  6  5  4  3  2  1  0  0  0  0
- 6  5  4  3  2  1  0  0  0  0  0
- 5  4  3  2  1  0  0  0  0  0  0
-"""
 
-
-def test_g4_0_lab_chart_cell_by_cell():
-    rows = [[int(v) for v in line.split()] for line in LAB_CHART.strip().splitlines()]
-    for die, cells in enumerate(rows, start=1):
-        for rng, value in enumerate(cells):
-            assert labs.lab_value(rng, die) == value == max(0, 11 - die - rng), (die, rng)
-        for rng in (11, 12, 30):  # (G4.0) 0 beyond range 10
-            assert labs.lab_value(rng, die) == 0
+def test_g4_0_lab_value_reads_the_chart_cell_by_cell():
+    """(G4.0) ``labs.lab_value`` is the CTH-DATA §8.8 chart (checked against its printed text
+    in test_tables_misc.py): max(0, 11 - die - range) to range 10, 0 beyond."""
+    for die in range(1, 7):
+        for rng in range(0, 31):
+            want = max(0, 11 - die - rng) if rng <= 10 else 0
+            assert labs.lab_value(rng, die) == tables.lab_information(rng, die) == want
 
 
 def test_g4_0_lab_chart_rejects_values_off_the_chart():

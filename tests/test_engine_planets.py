@@ -125,12 +125,17 @@ def test_p2_0_ship_with_no_other_move_enters_and_is_destroyed():
     assert of(b, "PlanetCrash", unit="fed", hex="1008")
 
 
+def _drone_battle(fed_hex: str, fed_facing: str):
+    """Rigel at 1008, a Klingon drone at 1009 facing A (speed 8) homing on the Fed ship."""
+    return battle([planet("1008"), unit("fed", "fed-cadet", "blue", fed_hex, fed_facing),
+                   unit("kl", "klingon-cadet", "red", "0101", "C"),
+                   unit("d", "drone", "red", "1009", "A", speed=8, controller="robot-drone",
+                        target="fed")],
+                  rules={"drone_endurance": False})
+
+
 def test_p2_0_drone_entering_the_planet_hex_is_destroyed():
-    b = battle([planet("1008"), unit("fed", "fed-cadet", "blue", "1012", "A"),
-                unit("kl", "klingon-cadet", "red", "0101", "C"),
-                unit("d", "drone", "red", "1009", "A", speed=8, controller="robot-drone",
-                     target="fed")],
-               rules={"drone_endurance": False})
+    b = _drone_battle("1012", "A")
     d = row(b, "d")
     b.state.straight[d] = 0  # first move straight (FD1.2): into the planet hex
     run_to(b, 1, 1)
@@ -141,18 +146,19 @@ def test_p2_0_drone_entering_the_planet_hex_is_destroyed():
 def test_p2_0_homing_drone_steers_around_the_planet_hex():
     """PROPOSAL (P2.0 with F2.0): a homing move never enters a planet hex it can avoid; the
     forced first straight move of the test above is the exception."""
-    b = battle([planet("1008"), unit("fed", "fed-cadet", "blue", "1005", "D"),
-                unit("kl", "klingon-cadet", "red", "0101", "C"),
-                unit("d", "drone", "red", "1009", "A", speed=8, controller="robot-drone",
-                     target="fed")],
-               rules={"drone_endurance": False})
+    b = _drone_battle("1005", "D")
     d = row(b, "d")
     run_to(b, 1, 1)
     assert b.state.status[d] == ACTIVE and b.label(d) in ("0909", "1109")  # turned aside
     while b.state.status[d] == ACTIVE and b.state.turn < 3:
-        run_to(b, *((b.state.turn, b.state.impulse + 1) if b.state.impulse < 8
-                    else (b.state.turn + 1, 1)))
+        _next_impulse(b)
     assert not of(b, "PlanetCrash") and of(b, "SeekingHit", unit="d", target="fed")
+
+
+def _next_impulse(b) -> None:
+    """Default orders to the next impulse (8-impulse turns)."""
+    run_to(b, *((b.state.turn, b.state.impulse + 1) if b.state.impulse < 8
+                else (b.state.turn + 1, 1)))
 
 
 def _rescue_battle(crew: int = 1):
@@ -162,7 +168,18 @@ def _rescue_battle(crew: int = 1):
 
 
 def _shuttle(b) -> int:
-    return next(i for i, u in enumerate(b.unit_ids) if u == "fed.shuttle-1")
+    return b.unit_index["fed.shuttle-1"]
+
+
+def _shuttle_launched_at_rigel(impulse: int):
+    """The rescue battle run to ``impulse`` of turn 1 with the Fed's shuttle launched at Rigel
+    on impulse 1; returns (battle, fed, rigel, shuttle) rows."""
+    b = _rescue_battle()
+    fed, p = row(b, "fed"), row(b, "rigel")
+    run_to(b, 1, 1)
+    b.step({fed: Orders(shuttles=p)})
+    run_to(b, 1, impulse)
+    return b, fed, p, _shuttle(b)
 
 
 def test_p2_0_shuttle_lands_on_the_planet_lifts_survivors_and_brings_them_home():
@@ -182,8 +199,7 @@ def test_p2_0_shuttle_lands_on_the_planet_lifts_survivors_and_brings_them_home()
     assert b.state.crew_units[s] == 1 and b.state.crew_units[p] == 0
     assert of(b, "CrewLifted", unit="fed.shuttle-1", source="rigel", how="shuttle")
     while b.state.status[s] != UNUSED:
-        run_to(b, *((b.state.turn, b.state.impulse + 1) if b.state.impulse < 8
-                 else (b.state.turn + 1, 1)))
+        _next_impulse(b)
         assert b.state.turn <= 3
     assert b.state.crew_units[fed] == 1 and b.state.crew_units[s] == 0
     assert of(b, "Landed", unit="fed.shuttle-1", carrier="fed")
@@ -191,12 +207,7 @@ def test_p2_0_shuttle_lands_on_the_planet_lifts_survivors_and_brings_them_home()
 
 
 def test_p2_0_landed_shuttle_cannot_be_hit_and_does_not_fire():
-    b = _rescue_battle()
-    fed, p = row(b, "fed"), row(b, "rigel")
-    run_to(b, 1, 1)
-    b.step({fed: Orders(shuttles=p)})
-    run_to(b, 1, 4)
-    s = _shuttle(b)
+    b, fed, p, s = _shuttle_launched_at_rigel(4)
     # the Klingon is put in range (1005, facing the planet) to judge its shot
     b.state.x[row(b, "kl")], b.state.z[row(b, "kl")] = hexmap.label_to_axial("1005")
     b.state.facing[row(b, "kl")] = 3
@@ -207,12 +218,7 @@ def test_p2_0_landed_shuttle_cannot_be_hit_and_does_not_fire():
 
 
 def test_survivors_die_with_the_shuttle_carrying_them():
-    b = _rescue_battle()
-    fed, p = row(b, "fed"), row(b, "rigel")
-    run_to(b, 1, 1)
-    b.step({fed: Orders(shuttles=p)})
-    run_to(b, 1, 6)
-    s = _shuttle(b)
+    b, fed, p, s = _shuttle_launched_at_rigel(6)
     assert b.state.crew_units[s] == 1 and not planets.survivors_killed(b)
     b.apply_damage(s, 0, 6)  # (J1.0) 6 points destroy a shuttle
     assert b.state.status[s] == DESTROYED and planets.survivors_killed(b)

@@ -6,8 +6,8 @@ the order's legality predicate and the ``probe`` action component."""
 from __future__ import annotations
 
 import pytest
-from engine_helpers import of, row
-from planet_killer_helpers import MONSTER, SHIP, hold, hold_to, pk_battle
+from engine_helpers import component_values_agree, of, row
+from planet_killer_helpers import MONSTER, SHIP, FixedDie, hold, hold_to, pk_battle
 
 import sfb_env
 from sfb_env.engine import IllegalOrderError, Orders, energy, probes
@@ -18,14 +18,6 @@ from sfb_env.engine.types import DESTROYED
 # ship at 1509 facing A: the centre row runs 1508, 1507, 1506, 1505 (the monster, range 4);
 # the planet beside the monster keeps it in place
 PLACE = dict(ship="1509", facing="A", monster="1505", planet="1504")
-
-
-class FixedDie:
-    def __init__(self, die: int) -> None:
-        self.die = die
-
-    def integers(self, low, high=None):
-        return self.die if high is not None else min(self.die, low - 1)
 
 
 def _arm(b, order: ProbeOrder) -> None:
@@ -44,10 +36,21 @@ def test_g5_11_five_probes_per_launcher():
 
 
 def test_g5_11_no_probes_without_the_rule():
-    b = pk_battle(rules={"probes": False}, **PLACE)
+    b = pk_battle(rules={"probes": False, "antimatter_probes": False}, **PLACE)
     s = row(b, SHIP)
     assert b.state.probes_left[s] == 0 and not b.has_probes
     assert set(probes.order_blockers(b, s)) == {1, 2, 3}
+
+
+def test_g5_31_antimatter_probes_without_probes_is_a_scenario_error_naming_the_field():
+    from planet_killer_helpers import cth_11
+
+    from sfb_env.engine import make_battle
+    from sfb_env.engine.scenario import ScenarioError
+
+    with pytest.raises(ScenarioError, match="G5.31") as err:
+        make_battle(cth_11(rules={"probes": False, "antimatter_probes": True}))
+    assert err.value.field == "rules.antimatter_probes"
 
 
 def test_g5_2_information_probe_two_turns_of_energy_then_launch_adds_20_within_6():
@@ -236,18 +239,9 @@ def test_g5_probe_mask_and_engine_agree_both_ways_over_a_game():
         part = env.action_space(agent).split_mask(obs[agent]["action_mask"])[i]
         reasons = env.mask_reasons(agent)["probe"]
         assert set(reasons) == {v for v in range(probes.PROBE_ORDERS) if not part[v]}
-        for v in range(1, probes.PROBE_ORDERS):
-            action = layout.noop(env.battle)
-            action[i] = v
-            orders = layout.to_orders(env.battle, action, env._slots[agent])
-            if part[v]:
-                env.battle.validate({layout.unit: orders})
-                seen_open.add(v)
-            else:
-                with pytest.raises(IllegalOrderError) as err:
-                    env.battle.validate({layout.unit: orders})
-                assert err.value.rule == reasons[v]
-                seen_closed.add(v)
+        component_values_agree(env, agent, obs, i, range(1, probes.PROBE_ORDERS))
+        seen_open |= {v for v in range(1, probes.PROBE_ORDERS) if part[v]}
+        seen_closed |= {v for v in range(1, probes.PROBE_ORDERS) if not part[v]}
         action = layout.noop(env.battle)
         want = (ProbeOrder.LAUNCH if part[ProbeOrder.LAUNCH]
                 else ProbeOrder.ARM_INFORMATION if part[ProbeOrder.ARM_INFORMATION] else 0)

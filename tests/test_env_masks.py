@@ -12,6 +12,7 @@ import functools
 
 import numpy as np
 import pytest
+from engine_helpers import advance_masked, component_values_agree, masked_actions
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scenario_tiers import ci_params
@@ -82,12 +83,8 @@ def _random_masked_steps(scenario: str, n: int) -> None:
     while steps < n:
         obs, _ = env.reset(seed=episode)
         while env.agents and steps < n:
-            actions = {}
-            for a in env.agents:
-                space = env.action_space(a)
-                space.seed(int(rng.integers(1 << 31)))
-                actions[a] = space.sample(mask=obs[a]["action_mask"])
-            obs, *_ = env.step(actions)  # raises IllegalActionError/IllegalOrderError if refused
+            # raises IllegalActionError/IllegalOrderError if refused
+            obs, *_ = env.step(masked_actions(env, obs, rng))
             steps += 1
         episode += 1
     assert steps == n
@@ -95,16 +92,7 @@ def _random_masked_steps(scenario: str, n: int) -> None:
 
 def _advance(env, rng, n):
     obs, _ = env.reset(seed=int(rng.integers(1000)))
-    for _ in range(n):
-        if not env.agents:
-            return None
-        actions = {}
-        for a in env.agents:
-            space = env.action_space(a)
-            space.seed(int(rng.integers(1 << 31)))
-            actions[a] = space.sample(mask=obs[a]["action_mask"])
-        obs, *_ = env.step(actions)
-    return obs if env.agents else None
+    return advance_masked(env, obs, rng, n)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -152,26 +140,18 @@ def test_g8_0_transporter_components_masks_and_engine_agree_both_ways(seed, step
     if obs is None:
         return
     for agent in env.agents:
-        layout = env._layouts[agent]
-        names = layout.component_names()
-        reasons = env.mask_reasons(agent)
         parts = env.action_space(agent).split_mask(obs[agent]["action_mask"])
-        for i, name in enumerate(names):
-            if not name.startswith(("transport", "drop_shield")):
-                continue
+        for i in _components(env, agent, ("transport", "drop_shield")):
             masked = [v for v in range(1, len(parts[i])) if not parts[i][v]][:3]
-            for v in [v for v in range(1, len(parts[i])) if parts[i][v]] + masked:
-                action = layout.noop(env.battle)
-                action[i] = v
-                orders = layout.to_orders(env.battle, action, env._slots[agent])
-                if parts[i][v]:
-                    assert v not in reasons[name]
-                    env.battle.validate({layout.unit: orders})  # allowed -> accepted
-                elif "target slot" not in reasons[name][v]:
-                    with pytest.raises(IllegalOrderError) as err:
-                        env.battle.validate({layout.unit: orders})
-                    assert err.value.rule == reasons[name][v]
+            allowed = [v for v in range(1, len(parts[i])) if parts[i][v]]
+            component_values_agree(env, agent, obs, i, allowed + masked)
     _engine_refuses_masked_choice(TRANSPORTER_DUEL, seed, steps, pick)
+
+
+def _components(env, agent, prefixes) -> list[int]:
+    """Indices of ``agent``'s action components whose names start with ``prefixes``."""
+    names = env._layouts[agent].component_names()
+    return [i for i, name in enumerate(names) if name.startswith(prefixes)]
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -188,23 +168,8 @@ def test_j2_22_suicide_shuttle_components_masks_and_engine_agree_both_ways(seed,
         return
     for agent in env.agents:
         layout = env._layouts[agent]
-        names = layout.component_names()
-        reasons = env.mask_reasons(agent)
-        parts = env.action_space(agent).split_mask(obs[agent]["action_mask"])
-        for i, name in enumerate(names):
-            if not name.startswith("suicide"):
-                continue
-            for v in range(1, len(parts[i])):
-                action = layout.noop(env.battle)
-                action[i] = v
-                orders = layout.to_orders(env.battle, action, env._slots[agent])
-                if parts[i][v]:
-                    assert v not in reasons[name]
-                    env.battle.validate({layout.unit: orders})  # allowed -> accepted
-                elif "target slot" not in reasons[name][v]:
-                    with pytest.raises(IllegalOrderError) as err:
-                        env.battle.validate({layout.unit: orders})
-                    assert err.value.rule == reasons[name][v]
+        for i in _components(env, agent, ("suicide",)):
+            component_values_agree(env, agent, obs, i, range(1, int(layout.nvec[i])))
     _engine_refuses_masked_choice("cth-09", seed, steps, pick)
 
 
@@ -283,20 +248,8 @@ def test_scenario_5_disengage_component_masks_and_engine_agree_both_ways(seed, s
     obs = _advance_quietly(env, rng, steps)
     if obs is not None:
         for agent in env.agents:
-            layout = env._layouts[agent]
-            i = layout.component_names().index("disengage")
-            part = env.action_space(agent).split_mask(obs[agent]["action_mask"])[i]
-            reason = env.mask_reasons(agent)["disengage"].get(1)
-            action = layout.noop(env.battle)
-            action[i] = 1
-            orders = layout.to_orders(env.battle, action, env._slots[agent])
-            if part[1]:
-                assert reason is None
-                env.battle.validate({layout.unit: orders})  # allowed -> accepted
-            else:
-                with pytest.raises(IllegalOrderError) as err:
-                    env.battle.validate({layout.unit: orders})
-                assert err.value.rule == reason
+            i = env._layouts[agent].component_names().index("disengage")
+            component_values_agree(env, agent, obs, i, [1])
     _engine_refuses_masked_choice("cth-05", seed, steps, pick)
 
 
@@ -304,13 +257,9 @@ def _advance_quietly(env, rng, n):
     """``_advance`` without announcing disengagement (the game would end at once)."""
     obs, _ = env.reset(seed=int(rng.integers(1000)))
     for _ in range(n):
-        actions = {}
+        actions = masked_actions(env, obs, rng)
         for a in env.agents:
-            layout = env._layouts[a]
-            space = env.action_space(a)
-            space.seed(int(rng.integers(1 << 31)))
-            actions[a] = space.sample(mask=obs[a]["action_mask"])
-            actions[a][layout.component_names().index("disengage")] = 0
+            actions[a][env._layouts[a].component_names().index("disengage")] = 0
         obs, *_ = env.step(actions)
         if not env.agents:
             return None
@@ -320,27 +269,9 @@ def _advance_quietly(env, rng, n):
 def _tractor_choices_agree(env, agent) -> int:
     """Every ``tractor[b]`` value of ``agent`` both ways; returns how many were open."""
     layout = env._layouts[agent]
-    obs = env.observe(agent)
-    names = layout.component_names()
-    parts = env.action_space(agent).split_mask(obs["action_mask"])
-    reasons = env.mask_reasons(agent)
-    opened = 0
-    for i, name in enumerate(names):
-        if not name.startswith("tractor["):
-            continue
-        for v in range(int(layout.nvec[i])):
-            action = layout.noop(env.battle)
-            action[i] = v
-            orders = layout.to_orders(env.battle, action, env._slots[agent])
-            if parts[i][v]:
-                assert v not in reasons[name]
-                env.battle.validate({layout.unit: orders})  # allowed -> accepted
-                opened += v > 0
-            elif "target slot" not in reasons[name][v]:
-                with pytest.raises(IllegalOrderError) as err:
-                    env.battle.validate({layout.unit: orders})
-                assert err.value.rule == reasons[name][v]
-    return opened
+    obs = {agent: env.observe(agent)}
+    return sum(component_values_agree(env, agent, obs, i, range(1, int(layout.nvec[i])))
+               for i in _components(env, agent, ("tractor[",)))
 
 
 def test_g7_tractor_components_masks_and_engine_agree_both_ways():

@@ -214,3 +214,40 @@ def test_rule_features_block_is_skipped_by_the_captains_decoder(name):
                                len(lay.esgs), lay.energy_size, len(lay.ppds),
                                lay.rule_features) == env.threat_slots
         captain.act(obs[a], env.action_space(a))  # decodes without error
+
+
+def _documented_blocks(text: str, names: list[str], quote: str) -> list[tuple[str, int]]:
+    """(name, size at K = 3) of each rule-features sub-block documented in ``text`` as
+    ``<quote>name<quote> (size...``, in the order written."""
+    import re
+
+    out = []
+    for name, size in re.findall(rf"{quote}(\w+){quote}\s+\(([0-9K+()\s]+)", text):
+        if name not in names:
+            continue
+        size = " ".join(size.split())
+        while size.count(")") > size.count("("):
+            size = size[:-1].strip()
+        expr = re.sub(r"(?<=[\d)])\s*(?=[(K])", "*", size).replace("K", "3")
+        out.append((name, eval(expr)))  # a size formula from our own docs
+    return out
+
+
+def test_rule_features_sub_blocks_documented_in_code_order_with_sizes():
+    """docs/observation.md, the ``env.observation`` and ``env.rule_features`` docstrings name
+    every rule-features sub-block in the order ``rule_features.names`` appends them, each with
+    its size (checked at K = 3 target slots against ``rule_features.block_size``)."""
+    import inspect
+    import re
+    from pathlib import Path
+
+    from sfb_env.env import rule_features
+
+    order = re.findall(r'out\.append\("(\w+)"\)', inspect.getsource(rule_features.names))
+    assert set(order) == set(rule_features._ENCODERS)
+    want = [(name, rule_features.block_size(name, 3)) for name in order]
+    md = (Path(__file__).resolve().parents[1] / "docs" / "observation.md").read_text()
+    table = md[md.index("### Rule-features block"):]
+    assert _documented_blocks(rule_features.__doc__, order, "``") == want
+    assert _documented_blocks(layout.__doc__, order, "``") == want
+    assert _documented_blocks(table, order, "`")[:len(want)] == want

@@ -11,10 +11,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from engine_helpers import random_masked_game, random_masked_games
+from engine_helpers import (
+    component_values_agree,
+    masked_actions,
+    random_masked_game,
+    random_masked_games,
+)
 
 import sfb_env
-from sfb_env.engine import IllegalOrderError, small_craft
+from sfb_env.engine import small_craft
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import Status, UnitKind
 from sfb_env.env.actions import IllegalActionError
@@ -133,31 +138,15 @@ def test_small_craft_masks_and_engine_agree_both_ways(seed):
     seen = {True: 0, False: 0}
     while env.agents and env.battle.state.turn < 3:
         for a in env.agents:
-            layout = env._layouts[a]
-            names = layout.component_names()
+            names = env._layouts[a].component_names()
             parts = env.action_space(a).split_mask(obs[a]["action_mask"])
             reasons = env.mask_reasons(a)
             for name in ("fighters", "shuttles"):
                 if name not in names:
                     continue
                 i = names.index(name)
-                for v in range(1, len(parts[i])):
-                    if not parts[i][v] and "target slot" in reasons[name][v]:
-                        continue
-                    action = layout.noop(env.battle)
-                    action[i] = v
-                    orders = layout.to_orders(env.battle, action, env._slots[a])
-                    try:
-                        env.battle.validate({layout.unit: orders})
-                        rule = None
-                    except IllegalOrderError as err:
-                        rule = err.rule
-                    assert rule == (None if parts[i][v] else reasons[name][v])
-                    seen[bool(parts[i][v])] += 1
-        actions = {}
-        for a in env.agents:
-            space = env.action_space(a)
-            space.seed(int(rng.integers(1 << 31)))
-            actions[a] = space.sample(mask=obs[a]["action_mask"])
-        obs, *_ = env.step(actions)
+                seen[True] += component_values_agree(env, a, obs, i, range(1, len(parts[i])))
+                seen[False] += sum(v > 0 and "target slot" not in why
+                                   for v, why in reasons[name].items())
+        obs, *_ = env.step(masked_actions(env, obs, rng))
     assert seen[False] > 0

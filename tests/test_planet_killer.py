@@ -8,22 +8,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from engine_helpers import of, row
-from planet_killer_helpers import MONSTER, PLANET, SHIP, hold, hold_to, pk_battle
+from planet_killer_helpers import MONSTER, PLANET, SHIP, FixedDie, hold, hold_to, pk_battle
 
 from sfb_env import hexmap, impulse
 from sfb_env.engine import Orders, planet_killer, shields
 from sfb_env.engine.planet_killer import Method
 from sfb_env.engine.types import ACTIVE, DESTROYED, Maneuver, UnitKind
-
-
-class FixedDie:
-    """A stand-in for ``battle.rng`` that always rolls ``die``."""
-
-    def __init__(self, die: int) -> None:
-        self.die = die
-
-    def integers(self, low, high=None):
-        return self.die if high is not None else min(self.die, low - 1)
 
 
 def _place(b, uid_or_row, label: str) -> None:

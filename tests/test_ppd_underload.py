@@ -5,7 +5,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from engine_helpers import of, row, run_to, scenario, step, unit, weapon
+from engine_helpers import (
+    component_values_agree,
+    masked_actions,
+    of,
+    row,
+    run_to,
+    scenario,
+    step,
+    unit,
+    weapon,
+)
 
 import sfb_env
 from sfb_env.data import load_data_file
@@ -229,28 +239,10 @@ def test_e11_25_ppd_components_masks_and_engine_agree_both_ways(seed):
         if agent not in env.agents:
             break
         layout = env._layouts[agent]
-        reasons = env.mask_reasons(agent)
-        names = layout.component_names()
-        parts = env.action_space(agent).split_mask(obs[agent]["action_mask"])
         for i in _ppd_components(layout):
-            for v in range(len(parts[i])):
-                action = layout.noop(env.battle)
-                action[i] = v
-                orders = layout.to_orders(env.battle, action, env._slots[agent])
-                if parts[i][v]:
-                    assert v not in reasons[names[i]]
-                    env.battle.validate({layout.unit: orders})
-                else:
-                    with pytest.raises(IllegalOrderError) as err:
-                        env.battle.validate({layout.unit: orders})
-                    assert err.value.rule == reasons[names[i]][v]
-                checked += 1
-        actions = {}
-        for a in env.agents:
-            space = env.action_space(a)
-            space.seed(int(rng.integers(1 << 31)))
-            actions[a] = space.sample(mask=obs[a]["action_mask"])
-        obs, *_ = env.step(actions)
+            component_values_agree(env, agent, obs, i, range(int(layout.nvec[i])))
+            checked += int(layout.nvec[i])
+        obs, *_ = env.step(masked_actions(env, obs, rng))
     assert checked
 
 

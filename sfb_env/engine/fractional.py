@@ -8,9 +8,9 @@ hold fractions. Anchor (CTH-DATA §7.3): an Orion Raider moving 10 hexes (6 2/3)
 7.567 -> 8 with fractions (``form_total``).
 
 The single place where an energy line's cost is charged is ``line_cost``: every fractional
-line of the form (movement at a move cost of 2/3 or 1/2 today; transporters at 1/5 each and
-tractors are to call it too) goes through it, and ``form_total`` sums a list of lines the way
-the rule says. How the engine applies it (``engine.energy``):
+line of the form (movement at a move cost of 2/3 or 1/2; transporters at 1/5 each; tractor
+beams cost a whole point each, G7.0) goes through it, and ``form_total`` sums a list of lines
+the way the rule says. How the engine applies it (``engine.energy``):
 
 * movement's warp cost is ``line_cost`` of (hexes x move cost): whole points item by item,
   the exact fraction under B3.2;

@@ -106,8 +106,10 @@ def researchers(battle: Battle) -> np.ndarray:
 def track_ranges(battle: Battle) -> None:
     """Keep each researcher's closest range to an active monster this turn (G4.0); a cloaked
     ship cannot use its labs outward."""
+    from sfb_env.engine.planet_killer import monsters as active_monsters  # (imports labs)
+
     st = battle.state
-    monsters = np.flatnonzero((st.status == ACTIVE) & (st.kind == K_MONSTER))
+    monsters = active_monsters(battle)
     if not len(monsters):
         return
     units = researchers(battle)

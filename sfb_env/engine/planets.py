@@ -70,6 +70,7 @@ NO_SIDE = -1  # (P2.0) a planet belongs to no side
 PLANET_KEYS = ("id", "name", "kind", "hex", "crew_units", "crew_side")
 SHIP_KINDS = (K_SHIP, K_FREIGHTER)
 SEEKING_KINDS = (K_DRONE, K_TARGET_DRONE, K_PLASMA)
+LANDED_RULE = "P2.0 a shuttle landed on a planet cannot be hit"  # fire, drones, suicide
 CREW_CAPACITY = 1  # (CTH-DATA §8.6) a shuttle carries 2 boarding parties or 1 crew unit
 _SQ3 = math.sqrt(3.0)
 _EPS = 1e-9
@@ -101,12 +102,9 @@ def parse_planet(raw: Mapping[str, Any], where: str, source: str, area: hexmap.M
     for key in ("id", "hex"):
         if not isinstance(raw.get(key), str):
             raise error(source, f"{where}.{key}", f"expected a string, got {raw.get(key)!r}")
-    try:
-        hexmap.parse_label(raw["hex"])
-    except ValueError as exc:
-        raise error(source, f"{where}.hex", str(exc)) from None
-    if not area.contains(raw["hex"]):
-        raise error(source, f"{where}.hex", f"hex {raw['hex']} is outside the map area")
+    from sfb_env.engine.scenario import check_hex  # (scenario imports this module lazily)
+
+    check_hex(raw["hex"], f"{where}.hex", source, area)
     crew = raw.get("crew_units", 0)
     if isinstance(crew, bool) or not isinstance(crew, int) or crew < 0:
         raise error(source, f"{where}.crew_units",
@@ -238,7 +236,7 @@ def fire_rule(battle: Battle, owner: int, target: int) -> str:
     if st.kind[target] == K_PLANET:
         return "P2.0 ships may not fire at a planet"
     if landed(battle)[target]:
-        return "P2.0 a shuttle landed on a planet cannot be hit"
+        return LANDED_RULE
     if in_planet_hex(battle, st.x[target], st.z[target])[0]:
         return "P2.0 no fire into the planet hex"
     if in_planet_hex(battle, st.x[owner], st.z[owner])[0]:

@@ -1,23 +1,31 @@
 """The Sequence of Play (B2.0): the only module that knows the order of the steps.
 
-Turn: Energy Allocation (the Chief Engineer of scenarios 1-3; the cadet form of
-``engine.energy``, B3.0, is paid once Speed Determination has applied the speed orders, as the
-form pays for that speed) -> Speed Determination -> Sensor Lock-On (rule ``lock_on``, D6) ->
-impulses 1..I -> End of Turn. Impulse: Move Ships -> Move Seeking Weapons -> Resolve Seeking
-Weapons -> Cloak/Uncloak (rule ``cloak: standard``, G13) -> Tractor Beams (rule ``tractors``,
-G7.0) -> Launch Seeking Weapons -> Shields/Transporters (rule ``transporters``: shield drops,
-then transporters, G8.24, G8.0) -> Fire Direct-Fire -> Resolve Direct-Fire -> End of Impulse.
-End of Turn begins with the Klingon mutiny roll (G6.2), then boarding-party combat (rule
-``boarding``, D7.0).
-Inside Move Ships: monsters (scenario 11, C1.3), ships, then fighters (J4.12), then seeking
-weapons, then tactical maneuvers (C1.3), then the damage of expanding sphere fields met in that
-movement (G23.512, G23.514); after all movement the monster's plasma shots and close-in defence.
-Probes launch and the monster fires after the other direct fire (G5.12; scenario 11). End of
-Turn closes with lab research and the research rolls (G4.0).
-Fighters launch after seeking weapons, before Fire Direct-Fire (J4.34). ESG announcements,
-cancellations and drops belong to Launch Seeking Weapons (G23.31, G23.33, G23.47), before any
-drone leaves its rack. In Fire Direct-Fire the PPD pulses come first, each its own volley
-(E11.31, E11.332; ``engine.ppd_fire``), then the other direct fire.
+Turn: arrivals (units entering the map this turn, ``engine.unit_rules``) -> Energy Allocation
+(the Chief Engineer of scenarios 1-3; the cadet form of ``engine.energy``, B3.0, is paid once
+Speed Determination has applied the speed orders, as the form pays for that speed; then unpaid
+tractor links lapse and towing speeds are set, G7.0) -> Speed Determination -> Sensor Lock-On
+(rule ``lock_on``, D6) -> impulses 1..I -> End of Turn.
+Impulse: Move Ships -> Move Seeking Weapons -> Resolve Seeking Weapons -> Cloak/Uncloak (rule
+``cloak: standard``, G13) -> Tractor Beams (rule ``tractors``, G7.0) -> Launch Seeking Weapons
+-> Shields/Transporters (rule ``transporters``: shield drops, then transporters, G8.24, G8.0)
+-> Launch Shuttlecraft (fighters J4.34, then suicide shuttles J2.22) -> Fire Direct-Fire ->
+Resolve Direct-Fire -> End of Impulse (drone endurance and control, tractor links checked G7.0,
+survivors board CTH-DATA §12.4, suicide shuttles without target J2.22) -> disengagement by
+announcement (rule ``disengage_by_announcement``, SCENARIOS #5).
+Inside Move Ships: monsters first (scenario 11, C1.3), then ships and shuttles, units held in
+tractor beams with their holders (G7.0), fighters (J4.12), seeking weapons and suicide shuttles
+(F2.0, J2.22), units in a planet hex destroyed (P2.0), tactical maneuvers (C1.3), the damage of
+expanding sphere fields met in that movement (G23.512, G23.514); after all movement lab ranges
+(G4.0) and the monster's plasma shots and close-in defence (scenario 11).
+ESG announcements, cancellations and drops belong to Launch Seeking Weapons (G23.31, G23.33,
+G23.47), before any drone leaves its rack; they run first in the impulse's second half, which
+is the same as long as no ESG interacts with Cloak/Uncloak or Tractor Beams (G23.62, G23.66).
+In Fire Direct-Fire the PPD pulses come first, each its own volley (E11.31, E11.332;
+``engine.ppd_fire``), then the other direct fire, then probes (G5.12, G5.33) and the monster's
+once-per-turn shot (scenario 11).
+End of Turn: damage control repairs and reinforcement ends (D9.2, D3.341), fighters aboard
+repair (J4.48), the Klingon mutiny roll (G6.2), boarding-party combat (rule ``boarding``, D7.0),
+unfired anti-matter probes lost (G5.32), lab research and the research rolls (G4.0).
 
 Decision points (DESIGN.md "The decision cycle"): a decision at impulse i is taken after its
 movement and seeking-weapon resolution. ``advance`` carries out, with the orders of impulse i,

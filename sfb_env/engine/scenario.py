@@ -327,6 +327,9 @@ def _check_rules(rules: dict[str, Any], source: str, ipt: int) -> None:
         raise ScenarioError(source, "rules.suicide_shuttles", "suicide shuttles (J2.221) are "
                             "administrative shuttles armed on the standard Energy Allocation "
                             "Form: needs admin_shuttles: true and energy: standard")
+    if rules["antimatter_probes"] and not rules["probes"]:
+        raise ScenarioError(source, "rules.antimatter_probes", "anti-matter probes (G5.31) are "
+                            "fired from probe launchers: needs probes: true")
     if rules["mutiny"] and rules["damage"] != "standard_dac":
         raise ScenarioError(source, "rules.mutiny", "mutiny (G6.1) needs damage: standard_dac "
                             "(its flag-bridge hits destroy the security stations)")
@@ -415,12 +418,7 @@ def _parse_unit(
     if raw["side"] not in sides:
         raise ScenarioError(source, f"{where}.side",
                             f"unknown side {raw['side']!r}; sides: {list(sides)}")
-    try:
-        hexmap.parse_label(raw["hex"])
-    except ValueError as exc:
-        raise ScenarioError(source, f"{where}.hex", str(exc)) from None
-    if not area.contains(raw["hex"]):
-        raise ScenarioError(source, f"{where}.hex", f"hex {raw['hex']} is outside the map area")
+    check_hex(raw["hex"], f"{where}.hex", source, area)
     try:
         facing = hexmap.direction_index(raw["facing"])
     except ValueError as exc:
@@ -451,6 +449,17 @@ def _parse_unit(
 
 
 HOLD_FIRE_KINDS = ("ship", "freighter", "drone", "plasma", "fighter", "shuttle")
+
+
+def check_hex(label: Any, field: str, source: str, area: hexmap.MapArea) -> None:
+    """A unit's hex: a hex label inside the map area, else a ``ScenarioError`` naming
+    ``field`` (ships, seeking weapons and planets)."""
+    try:
+        hexmap.parse_label(label)
+    except ValueError as exc:
+        raise ScenarioError(source, field, str(exc)) from None
+    if not area.contains(label):
+        raise ScenarioError(source, field, f"hex {label} is outside the map area")
 
 
 def _unit_rules(raw: Mapping[str, Any], where: str, source: str) -> dict[str, Any]:

@@ -97,7 +97,7 @@ def _launch_blockers(
         elif st.x[t] == st.x[owner] and st.z[t] == st.z[owner]:
             out.append("F2.3 launch at a target in the launcher's hex is not modelled")
         elif battle.has_planets and planets.landed(battle)[t]:
-            out.append("P2.0 a shuttle landed on a planet cannot be hit")
+            out.append(planets.LANDED_RULE)
         else:
             out.append(None)
     return out
@@ -299,8 +299,9 @@ def resolve_impacts(battle: Battle) -> None:
         battle.log(ev.SeekingHit(st.turn, st.impulse, battle.unit_ids[d], battle.unit_ids[t],
                                  shield, warhead))
         if battle.has_monster and st.kind[t] == K_MONSTER and st.kind[d] == K_SHUTTLE:
-            from sfb_env.engine import planet_killer  # (SCENARIOS §2.8 result 1) a suicide
+            from sfb_env.engine import planet_killer
 
+            # (SCENARIOS §2.8 result 1) a suicide shuttle hit kills a researched monster
             planet_killer.struck_by(battle, t, planet_killer.Method.SUICIDE_SHUTTLE, int(d))
         volleys[(t, shield)] = volleys.get((t, shield), 0) + warhead
     for (t, shield), points in volleys.items():

@@ -293,7 +293,7 @@ def launch_blockers(battle: Battle, ship: int, targets=None) -> list[str | None]
         elif kind not in TARGET_KINDS:
             out.append("J2.222 a suicide shuttle targets a ship, shuttle or drone")
         elif landed[t]:
-            out.append("P2.0 a shuttle landed on a planet cannot be hit")
+            out.append(planets.LANDED_RULE)
         elif st.x[t] == st.x[ship] and st.z[t] == st.z[ship]:
             out.append("F2.3 launch at a target in the launcher's hex is not modelled")
         else:

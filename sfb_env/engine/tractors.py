@@ -201,8 +201,8 @@ def attach_blockers(battle: Battle, unit: int, beam: int,
         elif kind == K_SHIP:
             out.append(f"{RULE} no tractor on a starship in CTH (freighters, drones and "
                        "shuttles only)")
-        elif kind == K_MONSTER and planet_killer.tractor_blocker(battle, unit) is not None:
-            out.append(planet_killer.tractor_blocker(battle, unit))  # (scenario 11 result 2)
+        elif kind == K_MONSTER and (crack := planet_killer.tractor_blocker(battle, unit)):
+            out.append(crack)  # (SCENARIOS §2.8 result 2)
         elif kind not in TOWABLE and kind != K_MONSTER:
             out.append(f"{RULE} tractors hold freighters, drones and shuttles only")
         elif kind == K_DRONE and st.side[t] == st.side[unit]:

@@ -159,9 +159,8 @@ def hold_fire_rule(battle: Battle, target: int) -> str:
 
 def captured_by_enemy(battle: Battle, unit: int) -> bool:
     """Whether another side captured ``unit`` (D7.0, ``st.captured_by``, engine.boarding)."""
-    captured = getattr(battle.state, "captured_by", None)
-    return bool(captured is not None and captured[unit] >= 0
-                and captured[unit] != battle.state.side[unit])
+    captured = int(battle.state.captured_by[unit])
+    return captured >= 0 and captured != int(battle.state.side[unit])
 
 
 def leaves_voluntarily(battle: Battle, unit: int) -> bool:

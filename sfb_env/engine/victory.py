@@ -240,9 +240,7 @@ def _pirate_raid(battle: Battle, time_up: bool):
     if np.any(st.status[raiders] == ACTIVE) and not time_up:
         return None
     freighters = _units(battle, cfg["defender"], (UnitKind.FREIGHTER,))
-    captured = getattr(st, "captured_by", None)
-    prize = (captured[freighters] == p if captured is not None
-             else np.zeros(len(freighters), dtype=bool))
+    prize = st.captured_by[freighters] == p  # (D7.0) taken by the pirate's boarding parties
     gone = st.status[freighters] == DISENGAGED
     left = bool(np.any(st.status[raiders] == DISENGAGED)) and not np.any(
         st.status[raiders] == ACTIVE)
@@ -284,7 +282,7 @@ def _rescue(battle: Battle, time_up: bool):
     if np.any(st.status[theirs] == DISENGAGED):
         return _pair(battle, rescuer, "win", "opponent left"), (
             f"{opponent} left the map before the end")
-    captured = st.captured_by[ours] >= 0 if st.captured_by is not None else np.zeros(len(ours))
+    captured = st.captured_by[ours] >= 0
     if not np.any((st.status[ours] == ACTIVE) & ~captured):
         how = ("left the map without the survivors" if len(gone) else
                "was captured" if np.any(captured) else "was destroyed")

@@ -55,10 +55,12 @@ to 1; fractions are remaining/initial):
   K), ``rules.transporters`` or ``rules.boarding``, G8.0, D7.0): own transporter uses left / 5,
   own shields dropped (0/1 each, G8.24), then own ship and per target slot: our parties aboard
   / 20, other parties / 20, control stations / 8, crew units / 4, captured (0/1); ``research``
-  (13, a
-  monster under ``rules.labs`` or probes under ``rules.probes``, G4, G5): information / 300,
-  kill methods found (results 1..6), probes left / 5, arming information / anti-matter (0/1
-  each), arming turns / 2, armed now (0/1), the monster's method-3 damage / 200.
+  (13, a monster under ``rules.labs`` or probes under ``rules.probes``, G4, G5): information /
+  300, kill methods found (results 1..6), probes left / 5, arming information / anti-matter
+  (0/1 each), arming turns / 2, armed now (0/1), the monster's method-3 damage / 200;
+  ``tractors`` (3 + 2 K, ``rules.tractors``, G7.0): own beams holding a unit / 3, own beams
+  that may attach now / 3, freighters in tow / 4, then per target slot: held by this ship
+  (0/1), held by another ship (0/1).
 """
 
 from __future__ import annotations
