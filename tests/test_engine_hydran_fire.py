@@ -122,6 +122,23 @@ def test_e7_12_a_destroyed_fusion_beam_cannot_fire():
     assert _blocker(b, "FUS-B") == "D4.0 the weapon is destroyed"
 
 
+def test_e1_0_a_fusion_beam_destroyed_in_the_same_fire_step_still_fires():
+    """Fire is simultaneous (E1.0): a beam destroyed in the step it fires (by a PPD volley,
+    resolved first, E11.332) still fires (found by the 10,000-step mask run of
+    grad-isc-full-vs-hydran)."""
+    from sfb_env.engine import direct_fire
+
+    b = _ahead()
+    run_to(b, 1, 1)
+    w = weapon(b, "h", "FUS-A")
+    assert _blocker(b, "FUS-A") is None  # open when the order is written
+    b.state.w_destroyed[w] = True  # this step's PPD volley
+    b.rng = Dice(1)
+    direct_fire.resolve_fire(b, [(w, row(b, "k"))])
+    assert [e.turn for e in of(b, "Fired", weapon="h.FUS-A")] == [1]
+    assert _blocker(b, "FUS-A") == "D4.0 the weapon is destroyed"
+
+
 def test_e7_31_fusion_fires_at_range_0_and_not_beyond_24():
     b = battle([unit("h", HYD, "blue", "0505", "A", 0), unit("k", KLI, "red", "0505", "D", 0)])
     run_to(b, 1, 1)

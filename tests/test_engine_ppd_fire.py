@@ -109,6 +109,24 @@ def test_e11_472_no_ppd_fire_at_a_cloaked_ship():
     assert rule.startswith("E11.472")
 
 
+def test_e11_472_target_cloaking_in_the_same_impulse_voids_the_order_and_keeps_the_charge():
+    """The orders are written before the Cloak step (C1.3 secret orders): a target that begins
+    to cloak in this impulse cannot be fired at, so the shot is void, logged, and the PPD stays
+    armed (found by the 10,000-step mask run of grad-isc-full-vs-orion)."""
+    from sfb_env.engine import ppd_fire
+
+    b = _duel()
+    run_to(b, 3, 1)
+    w, k = _ppd(b), row(b, "k")
+    assert b.fire_blockers(w, [k]) == [None]  # open when the order is written
+    b.state.cloaked[k] = True  # the Cloak step of this impulse
+    ppd_fire.fire_step(b, {}, [(w, k)])
+    assert [e.rule for e in of(b, "PpdFireVoid")] == ["E11.472"]
+    assert not _pulses(b)
+    b.state.cloaked[k] = False
+    assert b.fire_blockers(w, [k]) == [None]  # still armed
+
+
 def test_e11_23_not_fired_again_while_pulsing():
     b = _duel()
     run_to(b, 3, 1)

@@ -123,12 +123,16 @@ def weapon_ready_blocker(battle: Battle, w: int) -> str | None:
     return None
 
 
-def fusion_beam(battle: Battle, w: int) -> fusion.FusionBeam:
+def fusion_beam(battle: Battle, w: int, firing: bool = False) -> fusion.FusionBeam:
     """Fusion beam ``w`` as the E7 resolver's record on the current turn: its last firing turn
-    (E7.22), and the Chief Engineer's 2 arming points if it may be armed now (E7.21)."""
+    (E7.22), and the Chief Engineer's 2 arming points if it may be armed now (E7.21).
+
+    ``firing``: the beam fires in this Direct-Fire step, whose fire is simultaneous (E1.0): a
+    beam destroyed in the same step (by a PPD volley, resolved first, E11.332) still fires."""
     st = battle.state
     fired = int(st.w_fired_turn[w])
-    beam = fusion.FusionBeam(fired_turn=fired or None, destroyed=bool(st.w_destroyed[w]))
+    beam = fusion.FusionBeam(fired_turn=fired or None,
+                             destroyed=bool(st.w_destroyed[w]) and not firing)
     if battle.scenario.rules["chief_engineer"] and fusion.can_arm(beam, st.turn)[0]:
         beam = fusion.arm(beam, st.turn)
     elif st.w_armed[w] and energy.governed(battle, int(st.w_owner[w])):
@@ -309,7 +313,8 @@ def resolve_fire(battle: Battle, shots: list[tuple[int, int]]) -> None:
                                         owner)
         shield = shields.struck_shield(battle, t, owner, range0=rng == 0) if damage else 0
         if kind == WeaponType.FUSION:
-            fusion.fire(fusion_beam(battle, w), st.turn)  # refuses an unarmed or cooling beam
+            fusion.fire(fusion_beam(battle, w, firing=True), st.turn)  # refuses an
+            #   unarmed or cooling beam
             st.w_ready_turn[w] = st.turn + 2  # (E7.22) cools on t+1, armed again on t+2
         elif kind == WeaponType.PHG:
             gun = phaser_g.fire(gatling(battle, w), st.turn, st.impulse)  # (E2.151)

@@ -401,6 +401,17 @@ class PpdTrainEnded(Event):
 
 
 @dataclass(frozen=True)
+class PpdFireVoid(Event):
+    """A PPD ordered to fire did not: its target began to cloak in the same impulse, after the
+    orders were written (E11.472); the charge stays armed. ``rule`` the rule number."""
+
+    unit: str
+    weapon: str
+    target: str
+    rule: str
+
+
+@dataclass(frozen=True)
 class Landed(Event):
     """A fighter or shuttle landed aboard its carrier (J4.48, J1.0; engine.small_craft)."""
 

@@ -337,6 +337,13 @@ def fire_step(battle: Battle, orders: dict[int, Orders], shots: list[tuple[int, 
             if value == PpdOrder.DROP and pulsing(battle, w):
                 _store(battle, w, ppd.drop_lock(train(battle, w)), int(st.ppd_target[w]))
     for w, t in shots:
+        if st.cloaked[int(t)]:
+            # (E11.472) the target began to cloak in this impulse's Cloak step, after the
+            # (simultaneous, secret) orders were written: no PPD fire at it; the charge stays
+            battle.log(ev.PpdFireVoid(st.turn, st.impulse, battle.unit_ids[int(st.w_owner[w])],
+                                      battle.weapon_ids[int(w)], battle.unit_ids[int(t)],
+                                      "E11.472"))
+            continue
         start(battle, int(w), int(t))
     resolve_pulses(battle)
 
