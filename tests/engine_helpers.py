@@ -237,15 +237,19 @@ def random_masked_game(env, seed: int, rng: np.random.Generator, check=None) -> 
     return steps
 
 
-def random_masked_games(scenario, seeds, rng_seed: int = 0, **options) -> None:
+def random_masked_games(scenario, seeds, rng_seed: int = 0, to_the_end: bool = False,
+                        **options) -> None:
     """Random masked play of ``scenario`` (``illegal_action="raise"``), one game per seed in
-    ``seeds``, every order drawn from one generator seeded ``rng_seed``; each game must run."""
+    ``seeds``, every order drawn from one generator seeded ``rng_seed``; each game must run,
+    and with ``to_the_end`` end with the battle done and an outcome."""
     import sfb_env
 
     env = sfb_env.parallel_env(scenario, illegal_action="raise", **options)
     rng = np.random.default_rng(rng_seed)
     for seed in seeds:
         assert random_masked_game(env, seed, rng) > 0, (scenario, seed)
+        if to_the_end:
+            assert env.battle.done and env.battle.outcome, (scenario, seed)
 
 
 def masked_actions(env, obs: Mapping[str, Any], rng: np.random.Generator) -> dict:

@@ -14,7 +14,6 @@ import pytest
 from engine_helpers import (
     Dice,
     of,
-    random_masked_game,
     random_masked_games,
     row,
     run_to,
@@ -73,11 +72,7 @@ def test_hydran_action_layout_has_a_fire_component_per_fusion_beam_and_phaser_g(
 
 @pytest.mark.parametrize("name", GRAD)
 def test_random_masked_play_10_seeds_without_error(name):
-    env = sfb_env.parallel_env(name, illegal_action="raise")
-    rng = np.random.default_rng(0)
-    for seed in range(10):
-        assert random_masked_game(env, seed, rng) > 0
-        assert env.battle.done and env.battle.outcome
+    random_masked_games(name, range(10), to_the_end=True)
 
 
 @pytest.mark.slow

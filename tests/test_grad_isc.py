@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from engine_helpers import random_masked_game, random_masked_games
+from engine_helpers import random_masked_games
 
 import agents
 import sfb_env
@@ -99,11 +99,7 @@ def test_uniform_spaces_pad_the_ppd_component_for_the_other_ship():
 
 @pytest.mark.parametrize("name", ALL + [FULL])
 def test_random_masked_play_5_seeds_without_error(name):
-    env = sfb_env.parallel_env(name, illegal_action="raise")
-    rng = np.random.default_rng(0)
-    for seed in range(5):
-        assert random_masked_game(env, seed, rng) > 0
-        assert env.battle.done and env.battle.outcome
+    random_masked_games(name, range(5), to_the_end=True)
 
 
 @pytest.mark.slow
