@@ -209,15 +209,17 @@ def random_orders(b: Battle, g: np.random.Generator) -> dict[int, Orders]:
     return out
 
 
-def play_random(scenario: str | Mapping[str, Any] | Battle, seed: int) -> Battle:
-    """Play a scenario to its end with random legal orders (generator seeded per game).
+def play_random(scenario: str | Mapping[str, Any] | Battle, seed: int,
+                max_turns: int | None = None) -> Battle:
+    """Play a scenario to its end (or ``max_turns``) with random legal orders (generator seeded
+    per game).
 
     Given a ``Battle``, it is reset with ``seed`` and reused (no reloading of the scenario)."""
     if isinstance(scenario, Battle):
         b = scenario
         b.reset(seed)
     else:
-        b = make_battle(scenario, seed=seed)
+        b = make_battle(scenario, seed=seed, max_turns=max_turns)
     g = np.random.default_rng([seed, 12345])
     while not b.done:
         b.step(random_orders(b, g))

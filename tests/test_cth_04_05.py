@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import pytest
 from engine_helpers import (
+    play_random,
     random_masked_games,
-    random_orders,
     row,
     scenario,
     unit,
@@ -313,14 +312,7 @@ def test_random_masked_play_100_seeds_without_error(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_robot_and_dac_games_are_deterministic(name):
-    def play(seed: int) -> list:
-        b = make_battle(name, seed=seed)
-        g = np.random.default_rng(seed)
-        while not b.done:
-            b.step(random_orders(b, g))
-        return b.events
-
-    assert play(7) == play(7)
+    assert play_random(name, 7).events == play_random(name, 7).events
 
 
 @pytest.mark.parametrize("name", ("cth-04", "cth-05"))

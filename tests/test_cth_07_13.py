@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from engine_helpers import random_masked_games, random_orders, row
+from engine_helpers import play_random, random_masked_games, random_orders, row
 
 import sfb_env
 from sfb_env.engine import energy, make_battle
@@ -70,14 +70,7 @@ def test_random_masked_play_100_seeds_without_error(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_full_size_games_are_deterministic(name):
-    def play(seed: int) -> list:
-        b = make_battle(name, seed=seed, max_turns=3)
-        g = np.random.default_rng(seed)
-        while not b.done:
-            b.step(random_orders(b, g))
-        return b.events
-
-    assert play(5) == play(5)
+    assert play_random(name, 5, max_turns=3).events == play_random(name, 5, max_turns=3).events
 
 
 def _with_r10_orders(b, orders: dict, g: np.random.Generator) -> dict:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from engine_helpers import random_masked_game, random_masked_games, random_orders
+from engine_helpers import play_random, random_masked_game, random_masked_games, random_orders
 
 import sfb_env
 from sfb_env import hexmap
@@ -94,11 +94,4 @@ def test_g13_standard_cloak_and_d6_lock_on_happen_in_random_play():
 
 @pytest.mark.parametrize("name", DUELS)
 def test_full_size_duels_are_deterministic(name):
-    def play(seed: int) -> list:
-        b = make_battle(name, seed=seed, max_turns=2)
-        g = np.random.default_rng(seed)
-        while not b.done:
-            b.step(random_orders(b, g))
-        return b.events
-
-    assert play(3) == play(3)
+    assert play_random(name, 3, max_turns=2).events == play_random(name, 3, max_turns=2).events
