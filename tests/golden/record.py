@@ -1,0 +1,134 @@
+"""Record the golden battles: replays plus per-step digests of everything the env returns.
+
+Run once with the code whose behaviour is the reference (issue 10 recorded them before the
+engine was re-layered); ``tests/test_golden_battles.py`` re-runs every file and compares::
+
+    python tests/golden/record.py            # rewrites tests/golden/*.jsonl and *.digest.json
+
+Each battle is a replay (``sfb_env.replay``) flown by scripted captains on both sides, and a
+digest file with, per step, SHA-256 digests of the observations, flat masks, rewards,
+terminations, truncations and ``state()``, and every 8th step of ``mask_reasons``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+
+# (scenario, blue captain, red captain, max_turns or None); two seeds each
+BATTLES: list[tuple[str, str, str, int | None]] = [
+    ("cth-01", "doctrine", "doctrine", None),
+    ("cth-02", "doctrine", "doctrine", 8),
+    ("cth-03", "klingon-doctrine", "robot", 8),
+    ("cth-04", "doctrine", "robot", 6),
+    ("cth-05", "doctrine", "doctrine", 5),
+    ("cth-06", "doctrine", "doctrine", 5),
+    ("cth-07", "doctrine", "doctrine", 3),
+    ("cth-08", "pirate", "defender", 8),
+    ("cth-09", "rescuer", "rescue-opponent", 4),
+    ("cth-10", "doctrine", "doctrine", 3),
+    ("cth-11", "researcher", "robot", 3),
+    ("cth-12", "doctrine", "doctrine", 3),
+    ("cth-13", "doctrine", "doctrine", 3),
+    ("duel-klingon-vs-federation", "doctrine", "doctrine", None),
+    ("duel-kzinti-vs-orion", "doctrine", "doctrine", None),
+    ("duel-federation-vs-kzinti", "doctrine", "doctrine", None),
+    ("duel-romulan-vs-gorn", "doctrine", "doctrine", 6),
+    ("grad-lyran-vs-hydran", "doctrine", "doctrine", 6),
+    ("grad-isc-vs-klingon", "doctrine", "doctrine", 6),
+    ("grad-hydran-vs-romulan", "doctrine", "doctrine", 6),
+    ("grad-isc-full-vs-hydran", "doctrine", "doctrine", 3),
+]
+SEEDS = (0, 1)
+REASONS_EVERY = 8
+
+
+def digest(value) -> str:
+    """SHA-256 of a nested structure of arrays, numbers and strings (keys sorted)."""
+    h = hashlib.sha256()
+
+    def feed(v):
+        if isinstance(v, dict):
+            for k in sorted(v):
+                h.update(repr(k).encode())
+                feed(v[k])
+        elif isinstance(v, (list, tuple)):
+            h.update(b"[")
+            for x in v:
+                feed(x)
+            h.update(b"]")
+        elif isinstance(v, np.ndarray):
+            h.update(str(v.dtype).encode() + repr(v.shape).encode())
+            h.update(np.ascontiguousarray(v).tobytes())
+        else:
+            h.update(repr(v).encode())
+
+    feed(value)
+    return h.hexdigest()[:16]
+
+
+def step_digest(env, obs, rewards, terms, truncs, k: int) -> dict:
+    """The digest line of one decision point (after reset: k = -1)."""
+    out = {
+        "obs": digest({a: o["observation"] for a, o in obs.items()}),
+        "mask": digest({a: o["action_mask"] for a, o in obs.items()}),
+        "reward": digest({a: float(r) for a, r in rewards.items()}),
+        "done": digest([terms, truncs]),
+        "state": digest(env.state()),
+        "agents": list(env.agents),
+    }
+    if k % REASONS_EVERY == 0:
+        out["reasons"] = digest({a: env.mask_reasons(a) for a in env.agents})
+    return out
+
+
+def name_of(scenario: str, seed: int) -> str:
+    return f"{scenario}-s{seed}"
+
+
+def record(scenario: str, blue: str, red: str, max_turns: int | None, seed: int) -> None:
+    import sfb_env
+    from agents import make_policy
+    from agents.base import bind_policy
+    from sfb_env.replay import ReplayRecorder
+
+    options = {"max_turns": max_turns} if max_turns else {}
+    env = sfb_env.parallel_env(scenario, **options)
+    sides = env.battle.scenario.sides
+    policies = {}
+    for k, agent in enumerate(env.possible_agents):
+        side = sides[int(env.battle.state.side[env.battle.unit_index[agent]])]
+        policies[agent] = make_policy(blue if side == sides[0] else red)
+        policies[agent].reset(seed=seed + 1 + k)
+    path = HERE / f"{name_of(scenario, seed)}.jsonl"
+    digests = []
+    with ReplayRecorder(path, env, scenario, seed, options,
+                        meta={"blue": blue, "red": red}) as rec:
+        obs, _ = rec.reset()
+        for agent, policy in policies.items():
+            bind_policy(policy, env, agent)
+        digests.append(step_digest(env, obs, {}, {}, {}, 0))
+        k = 0
+        while env.agents:
+            actions = {a: policies[a].act(obs[a], env.action_space(a)) for a in env.agents}
+            obs, rewards, terms, truncs, _ = rec.step(actions)
+            k += 1
+            digests.append(step_digest(env, obs, rewards, terms, truncs, k))
+    (HERE / f"{name_of(scenario, seed)}.digest.json").write_text(
+        json.dumps(digests, separators=(",", ":")) + "\n")
+    print(f"{path.name}: {k} steps, {env.battle.end_reason}", flush=True)
+
+
+if __name__ == "__main__":
+    only = set(sys.argv[1:])
+    for scenario, blue, red, max_turns in BATTLES:
+        if only and scenario not in only:
+            continue
+        for seed in SEEDS:
+            record(scenario, blue, red, max_turns, seed)
