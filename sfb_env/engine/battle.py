@@ -530,12 +530,17 @@ class Battle:
                     raise IllegalOrderError(name, f"esg[{self.weapon_ids[w]}]",
                                             EsgOrder(int(value)).name, rule)
 
-    def step(self, orders: Mapping[int, Orders] | None = None) -> None:
-        """Validate the orders of every commanded unit and advance to the next decision point."""
+    def step(self, orders: Mapping[int, Orders] | None = None, validate: bool = True) -> None:
+        """Validate the orders of every commanded unit and advance to the next decision point.
+
+        ``validate=False``: the caller has already checked the orders with the same legality
+        predicates (the env checks every action against its mask), so they are not checked twice.
+        """
         if self.done:
             raise RuntimeError("the battle is over; call reset()")
         orders = dict(orders or {})
-        self.validate(orders)
+        if validate:
+            self.validate(orders)
         procedure.advance(self, orders)
 
 
