@@ -65,7 +65,7 @@ def test_cth_04_setup_scenario_4_forces_and_row_17():
     b = make_battle("cth-04", seed=0)
     sc = b.scenario
     assert sc.impulses_per_turn == 16 and sc.map_area.contains("2817")  # (CTH-DATA §1.1)
-    assert sc.rules["damage"] == "s4"
+    assert sc.rules.damage == "s4"
     assert [(u.id, u.hex, u.controller) for u in sc.units] == [
         ("constellation", "2817", "agent"), ("dakota", "1405", "stranded"),
         ("war", "0117", "robot-ship")]
@@ -82,7 +82,7 @@ def test_cth_04_three_adds_fire_and_death():
 
 def test_cth_05_setup_encounter():
     b = make_battle("cth-05", seed=0)
-    assert b.scenario.rules["damage"] == "cadet_dac"
+    assert b.rules.damage == "cadet_dac"
     assert [b.label(row(b, u)) for u in ("destruction", "constellation")] == ["0216", "2801"]
     assert b.state.w_ammo[weapon(b, "destruction", "DRONE-1")] == 4
     assert sorted(b.agent_units()) == [row(b, "destruction"), row(b, "constellation")]

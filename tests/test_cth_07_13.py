@@ -19,9 +19,9 @@ MAX_TURNS = 10  # the book sets no turn limit (scenario 5's rule): the env's cap
 def test_cth_07_setup_single_combat():
     b = make_battle("cth-07", seed=0)
     sc = b.scenario
-    assert sc.impulses_per_turn == 32 and sc.rules["max_speed"] == 31  # (C1.42)
-    assert sc.rules["energy"] == "standard" and sc.rules["damage"] == "standard_dac"
-    assert sc.rules["drone_warhead"] == 12  # (CTH-DATA §5.2) full-size ships
+    assert sc.impulses_per_turn == 32 and sc.rules.max_speed == 31  # (C1.42)
+    assert sc.rules.energy == "standard" and sc.rules.damage == "standard_dac"
+    assert sc.rules.drone_warhead == 12  # (CTH-DATA §5.2) full-size ships
     assert [(u.unit_class, u.hex, u.facing, u.speed) for u in sc.units] == [
         ("klingon-d7", "0216", 1, 20), ("fed-ca", "2801", 4, 20)]
     assert not any(sc.rules[k] for k in ("reinforcement", "damage_control", "reserve_power",
@@ -33,10 +33,10 @@ def test_cth_07_setup_single_combat():
 @pytest.mark.parametrize("name", ("cth-10", "cth-13"))
 def test_cth_10_and_13_wire_the_scenario_10_rules(name):
     b = make_battle(name, seed=0)
-    rules = b.scenario.rules
+    rules = b.rules
     assert all(rules[k] for k in ("sideslip", "tactical_maneuvers", "reinforcement",
                                   "damage_control", "reserve_power", "mutiny"))
-    assert rules["shield_boundary"] == "advanced"
+    assert rules.shield_boundary == "advanced"
     env = sfb_env.parallel_env(name)
     env.reset(seed=0)
     names = env._layouts[env.agents[0]].component_names()

@@ -32,10 +32,10 @@ def test_cth_09_setup_rescue_at_rigel():
     b = make_battle("cth-09", seed=0)
     sc = b.scenario
     assert sc.impulses_per_turn == 32 and sc.map_name == "A+B" and sc.turn_limit == 10
-    assert sc.rules["max_speed"] == 31 and sc.rules["energy"] == "standard"
-    assert sc.rules["damage"] == "standard_dac" and sc.rules["drone_warhead"] == 12
-    assert sc.rules["admin_shuttles"] and sc.rules["suicide_shuttles"]  # (R9: J1, J2)
-    assert sc.rules["transporters"] and sc.rules["boarding"] and sc.rules["tractors"]  # (R8)
+    assert sc.rules.max_speed == 31 and sc.rules.energy == "standard"
+    assert sc.rules.damage == "standard_dac" and sc.rules.drone_warhead == 12
+    assert sc.rules.admin_shuttles and sc.rules.suicide_shuttles  # (R9: J1, J2)
+    assert sc.rules.transporters and sc.rules.boarding and sc.rules.tractors  # (R8)
     p, fed, kl = row(b, "rigel"), row(b, "rescuer"), row(b, "opponent")
     assert b.state.kind[p] == K_PLANET and b.label(p) == "1508"
     assert b.state.crew_units[p] == 1  # ten survivors = one crew unit

@@ -27,11 +27,11 @@ def test_cth_11_setup_the_planet_killer():
     assert [(u.id, u.unit_class, u.hex) for u in sc.units] == [
         (SHIP, "fed-ca", "2503"), (MONSTER, "planet-killer", "0101"), (PLANET, "planet", "2514")]
     ship = sc.units[0]
-    assert ship.speed == 31 == sc.rules["max_speed"]  # previous speed: the maximum
+    assert ship.speed == 31 == sc.rules.max_speed  # previous speed: the maximum
     assert hexmap.DIRECTION_LETTERS[ship.facing] == "F"  # PROPOSAL: toward the monster
     assert sc.units[1].speed == 6 and sc.units[1].controller == "planet-killer"
     rules = sc.rules
-    assert rules["energy"] == "standard" and rules["damage"] == "standard_dac"
+    assert rules.energy == "standard" and rules.damage == "standard_dac"
     assert all(rules[k] for k in ("labs", "probes", "antimatter_probes", "admin_shuttles",
                                   "lock_on", "tractors", "transporters", "suicide_shuttles"))
     assert sc.victory["kind"] == "planet_killer"
@@ -40,7 +40,7 @@ def test_cth_11_setup_the_planet_killer():
     assert st.kind[row(b, PLANET)] == UnitKind.PLANET
     assert not b.speed_blockers(row(b, SHIP))  # any speed 0..31 on turn 1
     assert st.probes_left[row(b, SHIP)] == 5
-    assert b.has_monster and b.has_probes
+    assert b.rules.monster_in_play and b.rules.probes_in_play
 
 
 def test_cth_11_unhindered_monster_goes_to_the_planet_stops_and_destroys_it():

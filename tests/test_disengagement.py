@@ -28,9 +28,9 @@ def _straight(b, **extra) -> dict[int, Orders]:
 
 def test_scenario_5_rule_key_on_the_scenario_5_family_only():
     for name in ANNOUNCING:
-        assert make_battle(name).scenario.rules["disengage_by_announcement"], name
+        assert make_battle(name).scenario.rules.disengage_by_announcement, name
     for name in NOT_ANNOUNCING:  # SCENARIOS #13: "disengagement only by leaving the map"
-        assert not make_battle(name).scenario.rules["disengage_by_announcement"], name
+        assert not make_battle(name).scenario.rules.disengage_by_announcement, name
 
 
 def test_scenario_5_announcing_side_draws_the_other_wins_tactically_at_once():

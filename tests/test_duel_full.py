@@ -30,10 +30,10 @@ def test_full_size_duel_setup_r7_rules(name):
     assert name in sfb_env.list_scenarios()
     assert sc.impulses_per_turn == 32 and sc.map_name == "A+B" and sc.turn_limit == 8
     rules = sc.rules
-    assert (rules["energy"], rules["damage"], rules["lock_on"], rules["drone_warhead"]) == (
+    assert (rules.energy, rules.damage, rules.lock_on, rules.drone_warhead) == (
         "standard", "standard_dac", True, 12)
     cls_a, cls_b, cloak_rule = DUELS[name]
-    assert rules["cloak"] == cloak_rule
+    assert rules.cloak == cloak_rule
     a, b = sc.units
     assert (a.unit_class, b.unit_class) == (cls_a, cls_b)
     assert [(u.hex, hexmap.DIRECTION_LETTERS[u.facing], u.speed) for u in sc.units] == [

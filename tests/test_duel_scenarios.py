@@ -26,8 +26,8 @@ def test_a_duel_for_every_pair_of_races():
 def test_duel_setup(name):
     sc = load_scenario(name)
     assert sc.impulses_per_turn == 8 and sc.map_name == "A+B" and sc.turn_limit == 6
-    assert sc.rules["chief_engineer"] and sc.rules["speed_choice"]
-    assert sc.rules["damage"] == "interim" and sc.victory["kind"] == "duel"
+    assert sc.rules.chief_engineer and sc.rules.speed_choice
+    assert sc.rules.damage == "interim" and sc.victory["kind"] == "duel"
     a, b = sc.units
     _, race_a, _, race_b = name.split("-")
     assert (a.unit_class, b.unit_class) == (RACES[race_a], RACES[race_b])

@@ -468,7 +468,7 @@ def test_b3_energy_rule_and_chief_engineer_are_one_setting():
 
 def test_b3_chief_engineer_path_unchanged():
     b = make_battle("duel-federation-vs-kzinti", seed=0)
-    assert not energy.in_use(b) and not energy.governed(b, 0)
+    assert not b.rules.energy_form and not energy.governed(b, 0)
     run_to(b, 1, 1)
     assert b.fire_blockers(_w(b, "PH1-1", "fed-cadet"), [1])[0] in (
         None, "D2.1 the target is outside the weapon's firing arc",

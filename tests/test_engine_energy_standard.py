@@ -234,7 +234,7 @@ def test_h7_2_without_reserve_power_an_empty_capacitor_blocks_the_phaser():
     ph = weapon(b, "fed", "PH1-1")
     assert b.fire_blockers(ph, [d7])[0].startswith("H6.1")
     b.state.capacitor[u] = 0
-    b.scenario.rules["reserve_power"] = True  # the same ship with reserve power, batteries gone
+    b.rules.reserve_power = True  # the same ship with reserve power, batteries gone
     b.state.batteries[u] = 0
     assert b.fire_blockers(ph, [d7])[0].startswith("H7.2")
 

@@ -361,7 +361,7 @@ def test_g23_55_drone_strikes_a_zero_radius_field_before_its_target():
         _go(b)
         assert b.state.impulse <= 5
     (hit,) = of(b, "EsgStruck", target="drone")
-    assert hit.points == b.scenario.rules["drone_strength"]
+    assert hit.points == b.rules.drone_strength
     assert not of(b, "SeekingHit")
     assert _field(b, "lyr") == (EsgPhase.ACTIVE, esg_strength(0, CADET_ENERGY) - hit.points)
 

@@ -503,4 +503,4 @@ def test_house_rule_explosions_off_by_default():
     b = _explosion_battle(False)
     assert of(b, "Exploded") == []
     assert b.state.damage[row(b, "k")] == 0 and b.state.damage[row(b, "adjacent")] == 0
-    assert make_battle("cth-03").scenario.rules["explosions"] is False
+    assert make_battle("cth-03").scenario.rules.explosions is False

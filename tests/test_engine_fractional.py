@@ -18,7 +18,7 @@ def _orion(fractional_accounting: bool | None, speed: int = 20):
     standard form, 32 impulses, against a motionless Klingon D7."""
     rules = {"energy": "standard", "damage": "standard_dac"}
     if fractional_accounting is not None:
-        rules["fractional_accounting"] = fractional_accounting
+        rules.fractional_accounting = fractional_accounting
     doc = scenario([unit("orion", "orion-raider", "blue", "1408", "A", speed),
                     unit("d7", "klingon-d7", "red", "2801", "E", 0)], rules=rules)
     doc["impulses_per_turn"] = 32
@@ -36,7 +36,7 @@ def _allocate(b, speed: int) -> None:
 
 
 def test_b3_2_rule_defaults_to_false_and_needs_an_energy_form():
-    assert _orion(None).scenario.rules["fractional_accounting"] is False
+    assert _orion(None).scenario.rules.fractional_accounting is False
     doc = scenario([unit("f", "fed-cadet", "blue", "0101", "C")],
                    rules={"fractional_accounting": True})
     with pytest.raises(ScenarioError, match="rules.fractional_accounting"):

@@ -25,8 +25,8 @@ def test_p2_0_planet_is_a_sideless_unit_row_in_play():
     st = b.state
     assert st.kind[p] == K_PLANET == int(UnitKind.PLANET)
     assert st.side[p] == planets.NO_SIDE and st.status[p] == ACTIVE and st.speed[p] == 0
-    assert b.label(p) == "1508" and st.crew_units[p] == 1 and b.has_planets
-    assert not make_battle("cth-07").has_planets
+    assert b.label(p) == "1508" and st.crew_units[p] == 1 and b.rules.planets_in_play
+    assert not make_battle("cth-07").rules.planets_in_play
 
 
 @pytest.mark.parametrize(("entry", "field", "words"), [

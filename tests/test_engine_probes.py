@@ -38,7 +38,7 @@ def test_g5_11_five_probes_per_launcher():
 def test_g5_11_no_probes_without_the_rule():
     b = pk_battle(rules={"probes": False, "antimatter_probes": False}, **PLACE)
     s = row(b, SHIP)
-    assert b.state.probes_left[s] == 0 and not b.has_probes
+    assert b.state.probes_left[s] == 0 and not b.rules.probes_in_play
     assert set(probes.order_blockers(b, s)) == {1, 2, 3}
 
 

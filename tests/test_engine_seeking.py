@@ -159,8 +159,8 @@ def test_fd1_52_disruptor_plus_2_at_drones(modifier, hit):
 def test_fd1_52_photon_plus_2_at_drones_but_not_in_scenario_2():
     from sfb_env.engine import make_battle
 
-    assert make_battle("cth-02").scenario.rules["drone_die_modifier"] is False
-    assert make_battle("cth-03").scenario.rules["drone_die_modifier"] is True
+    assert make_battle("cth-02").scenario.rules.drone_die_modifier is False
+    assert make_battle("cth-03").scenario.rules.drone_die_modifier is True
     for modifier, damage in ((True, 0), (False, 8)):
         b = battle([
             unit("fed", FED, "blue", "0510", "A", 0),

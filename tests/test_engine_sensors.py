@@ -207,7 +207,7 @@ def test_fd4_21_orion_racks_each_launch_once_a_turn():
 def test_d6_lock_on_in_force_in_the_full_size_book_scenarios():
     for name in ("cth-07", "cth-10", "cth-12", "cth-13"):
         b = make_battle(name, seed=0)
-        assert b.scenario.rules["lock_on"], name
+        assert b.rules.lock_on, name
         b.step({})
         assert of(b, "LockOn", unit="destruction", sensor=6, die=0, locked=True), name
 

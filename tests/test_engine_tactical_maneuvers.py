@@ -192,13 +192,13 @@ def test_c5_switches_off_keep_the_existing_action_layout():
     checked = {False: 0, True: 0}
     for name in sfb_env.list_scenarios():
         env = sfb_env.parallel_env(name)
-        rules = env.battle.scenario.rules
-        tac = bool(rules["tactical_maneuvers"])
-        maneuvers = 8 if tac else 6 if rules["sideslip"] else 4
+        rules = env.battle.rules
+        tac = bool(rules.tactical_maneuvers)
+        maneuvers = 8 if tac else 6 if rules.sideslip else 4
         for a in env.possible_agents:
             nvec = env.action_space(a).nvec
             assert nvec[-2] == maneuvers, name
-            assert nvec[-1] == rules["max_speed"] + 1 + (MAX_WARP_TACTICAL + 1) * tac, name
+            assert nvec[-1] == rules.max_speed + 1 + (MAX_WARP_TACTICAL + 1) * tac, name
         checked[tac] += 1
     assert checked[False] and checked[True] >= 3
 

@@ -292,4 +292,4 @@ def test_g7_illegal_tractor_order_raises_with_the_rule():
 
 def test_g7_no_tractor_component_or_state_without_the_rule():
     b = make_battle("cth-07", seed=0)
-    assert not b.has_tractors and int(b.tractor_beams.sum()) == 0
+    assert not b.rules.tractors and int(b.tractor_beams.sum()) == 0

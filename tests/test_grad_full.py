@@ -18,8 +18,8 @@ FULL = ["grad-lyran-full-vs-klingon", "grad-hydran-full-vs-klingon", "grad-isc-f
 def test_gt_full_layout_under_the_standard_rules(name):
     sc = load_scenario(name)
     ref = load_scenario("cth-07")  # scenario 7's set-up: 0216-B against 2801-E at speed 20
-    assert sc.impulses_per_turn == 32 and sc.rules["max_speed"] == 31
-    assert (sc.rules["energy"], sc.rules["damage"], sc.rules["lock_on"]) == (
+    assert sc.impulses_per_turn == 32 and sc.rules.max_speed == 31
+    assert (sc.rules.energy, sc.rules.damage, sc.rules.lock_on) == (
         "standard", "standard_dac", True)
     assert [(u.hex, u.facing, u.speed) for u in sc.units] == [
         (u.hex, u.facing, u.speed) for u in ref.units]

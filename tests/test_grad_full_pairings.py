@@ -43,8 +43,8 @@ def test_gt_full_pairing_layout_under_the_standard_rules(name):
     races = name.removeprefix("grad-").split("-full-vs-")
     assert [u.unit_class for u in sc.units] == [CLASSES[r] for r in races]
     cloaked = {"orion", "romulan"} & set(races)  # (G13 standard rule) as the duel-full files
-    assert sc.rules["cloak"] == ("standard" if cloaked else "none")
-    assert sc.rules["admin_shuttles"] == ("hydran" in races)  # as grad-hydran-full-vs-klingon
+    assert sc.rules.cloak == ("standard" if cloaked else "none")
+    assert sc.rules.admin_shuttles == ("hydran" in races)  # as grad-hydran-full-vs-klingon
 
 
 @pytest.mark.parametrize("name", NEW)

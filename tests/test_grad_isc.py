@@ -41,7 +41,7 @@ def test_gt_full_layout_lawgiver_0216_b_against_d7_2801_e():
     full = load_scenario("grad-hydran-full-vs-klingon")
     assert (sc.impulses_per_turn, sc.map_name, sc.turn_limit, sc.victory) == (
         full.impulses_per_turn, full.map_name, full.turn_limit, full.victory)
-    assert sc.rules["damage"] == "standard_dac" and sc.rules["max_speed"] == 31
+    assert sc.rules.damage == "standard_dac" and sc.rules.max_speed == 31
     lawgiver, d7 = sc.units
     assert (lawgiver.unit_class, lawgiver.hex, d7.unit_class, d7.hex) == (
         "isc-star-cruiser", "0216", "klingon-d7", "2801")

@@ -300,7 +300,7 @@ def test_g23_511_a_drone_entering_the_field_is_destroyed_and_weakens_it():
     _step(b)  # impulse 3: 3 hexes out
     _step(b)  # impulse 4: the drone enters the ring (distance 2)
     (hit,) = of(b, "EsgStruck", target="drone")
-    needed = b.scenario.rules["drone_strength"]  # (FD1.54)
+    needed = b.rules.drone_strength  # (FD1.54)
     assert hit.points == needed and hit.shield == 0
     assert b.state.status[row(b, "drone")] == Status.DESTROYED
     assert b.state.esg_strength[_esg(b)] == esg_strength(radius=2, energy=CADET_ENERGY) - needed
@@ -373,7 +373,7 @@ def test_only_the_lyran_gets_an_esg_component(name):
     race = enemy.split("-")[0].replace("fed", "federation")
     # the gt-cadet duel of the same enemy (SCENARIOS §4: 0216-B / 2801-E, 16 impulses, R1-R6)
     other = sfb_env.parallel_env(f"duel-gorn-vs-{race}")
-    assert dict(other.battle.scenario.rules) == dict(env.battle.scenario.rules)
+    assert dict(other.battle.rules) == dict(env.battle.rules)
     # the enemy's action space is that of the gt-cadet duels (checkpoints), its observation too
     # but for the plasma threat block the Gorn's launchers add there (FP1.0)
     assert (env.action_space(enemy).nvec == other.action_space(enemy).nvec).all()

@@ -31,7 +31,7 @@ def test_gt_full_layout_ranger_0216_b_against_d7_2801_e():
     sc = load_scenario(FULL)
     assert FULL in sfb_env.list_scenarios()
     assert (sc.impulses_per_turn, sc.map_name) == (32, "A+B")
-    assert sc.rules["max_speed"] == 31 and sc.rules["damage"] == "standard_dac"
+    assert sc.rules.max_speed == 31 and sc.rules.damage == "standard_dac"
     ranger, d7 = sc.units
     assert (ranger.unit_class, ranger.hex, ranger.facing, ranger.speed) == (
         "hydran-ranger", "0216", 1, 20)

@@ -29,8 +29,8 @@ def test_setup_is_the_gt_cadet_layout_with_the_cloak_only_where_a_romulan_flies(
     assert [(u.hex, u.facing, u.speed) for u in sc.units] == [
         (u.hex, u.facing, u.speed) for u in layout.units]
     romulan = name.endswith("romulan")
-    assert sc.rules["cloak"] == ("cadet" if romulan else "none")
-    assert sc.rules["energy"] == "cadet" and sc.rules["damage"] == "cadet_dac"
+    assert sc.rules.cloak == ("cadet" if romulan else "none")
+    assert sc.rules.energy == "cadet" and sc.rules.damage == "cadet_dac"
 
 
 @pytest.mark.parametrize("name", NAMES)

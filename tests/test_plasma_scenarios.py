@@ -29,8 +29,8 @@ PLAYED = ["cth-06", *DUELS]
 def test_cth_06_the_enemy_unseen_setup():
     sc = load_scenario("cth-06")
     assert sc.impulses_per_turn == 16 and sc.map_name == "A+B" and sc.turn_limit is None
-    assert sc.rules["energy"] == "cadet" and sc.rules["cloak"] == "cadet"
-    assert sc.rules["damage"] == "cadet_dac" and sc.victory["kind"] == "encounter"
+    assert sc.rules.energy == "cadet" and sc.rules.cloak == "cadet"
+    assert sc.rules.damage == "cadet_dac" and sc.victory["kind"] == "encounter"
     fed, rom = sc.units
     assert (fed.unit_class, fed.hex, hexmap.DIRECTION_LETTERS[fed.facing], fed.speed) == (
         "fed-cadet", "0101", "C", 16)
@@ -46,13 +46,13 @@ def test_romulan_and_gorn_duel_setup(name):
     sc = load_scenario(name)
     assert name in sfb_env.list_scenarios()
     assert sc.impulses_per_turn == 16 and sc.map_name == "A+B" and sc.turn_limit == 8
-    assert sc.rules["energy"] == "cadet" and sc.rules["damage"] == "cadet_dac"
+    assert sc.rules.energy == "cadet" and sc.rules.damage == "cadet_dac"
     assert sc.victory["kind"] == "duel"
     a, b = sc.units
     _, race_a, _, race_b = name.split("-")
     assert (a.unit_class, b.unit_class) == (CADETS[race_a], CADETS[race_b])
     assert (a.hex, b.hex) == ("0216", "2801") and a.speed == b.speed == 16  # §4 layout
-    assert sc.rules["cloak"] == ("cadet" if "romulan" in name else "none")
+    assert sc.rules.cloak == ("cadet" if "romulan" in name else "none")
 
 
 def _games(name: str, seeds) -> None:

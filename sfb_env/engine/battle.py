@@ -16,7 +16,7 @@ Usage::
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,7 @@ from sfb_env.engine import (
 )
 from sfb_env.engine.events import Event
 from sfb_env.engine.scenario import Scenario, load_scenario
+from sfb_env.engine.setup import BattleSetup, InitialState
 from sfb_env.engine.types import (
     ESG_ORDERS,
     GATLING_SHOTS,
@@ -84,39 +85,106 @@ def make_battle(
     return Battle(scenario, seed=seed, max_turns=max_turns)
 
 
+def step(setup: BattleSetup, state: BattleState, orders: Mapping[int, Orders] | None = None,
+         validate: bool = True) -> None:
+    """The core entry: advance ``state`` under ``setup`` by one decision point (in place)."""
+    Battle.from_parts(setup, state).step(orders, validate)
+
+
 class Battle:
-    """One battle: static tables (ids, classes, controllers), the state, dice and events."""
+    """A thin facade over a ``BattleSetup`` (static: units, sheets, tables, ``Rules``) and a
+    ``BattleState`` (everything that changes, the dice and the event log included).
+
+    The setup's fields read as attributes (``battle.unit_ids``, ``battle.rules``, ...); the
+    state's course as properties (``battle.rng``, ``battle.events``, ``battle.done``, ...).
+    ``copy()`` gives an independent battle that shares the setup.
+    """
+
+    setup: BattleSetup
+    state: BattleState
 
     def __init__(self, scenario: Scenario, seed: int | None = None, max_turns: int | None = None):
-        self.scenario = scenario
-        self.max_turns = max_turns or scenario.turn_limit or DEFAULT_MAX_TURNS
+        self._build(scenario, max_turns or scenario.turn_limit or DEFAULT_MAX_TURNS)
+        self.reset(seed)
+
+    @classmethod
+    def from_parts(cls, setup: BattleSetup, state: BattleState) -> Battle:
+        """The facade over an existing setup and state (no building)."""
+        battle = cls.__new__(cls)
+        battle._attach(setup, state)
+        return battle
+
+    def _attach(self, setup: BattleSetup, state: BattleState) -> None:
+        self.__dict__.update({f.name: getattr(setup, f.name) for f in fields(setup)})
+        self.setup = setup
+        self.state = state
+
+    def reset(self, seed: int | None = None) -> None:
+        """Back to the start state (the setup is reused); all dice come from
+        ``numpy.random.default_rng(seed)``."""
+        state = self.setup.start_state.copy()
+        state.seed = seed
+        state.rng = np.random.default_rng(seed)
+        self.state = state
+        procedure.start(self)
+
+    def copy(self) -> Battle:
+        """An independent battle at the same point: same setup, a deep copy of the state (the
+        dice generator's state included)."""
+        return Battle.from_parts(self.setup, self.state.copy())
+
+    # ------------------------------------------------------------------ the state's course
+
+    @property
+    def seed(self) -> int | None:
+        return self.state.seed
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The battle's dice: every draw of the rules comes from here, in order."""
+        return self.state.rng
+
+    @property
+    def events(self) -> list[Event]:
+        return self.state.events
+
+    @property
+    def controllers(self) -> list[str]:
+        """(U,) who commands each unit: ``agent`` or a robot name (capture changes it, D7.0)."""
+        return self.state.controllers
+
+    @property
+    def done(self) -> bool:
+        return self.state.done
+
+    @property
+    def time_up(self) -> bool:
+        """The battle ended on its turn limit (truncation)."""
+        return self.state.time_up
+
+    @property
+    def outcome(self) -> dict | None:
+        return self.state.outcome
+
+    @property
+    def end_reason(self) -> str:
+        return self.state.end_reason
+
+    # ------------------------------------------------------------------ building (the generator)
+
+    def _build(self, scenario: Scenario, max_turns: int) -> None:
+        """Compile ``scenario`` into ``self.setup`` and its start state (no dice drawn)."""
+        self.scenario = sc = scenario
+        self.rules = scenario.rules  # the switches; what the units bring is added below
+        self.max_turns = max_turns
         self.quarter_turn = impulse.quarter_turn(scenario.impulses_per_turn)
         self.side_index = {s: i for i, s in enumerate(scenario.sides)}
-        # every hex of the play area: axial (x, z) -> label (labels and bounds in one lookup)
         self.maneuvers = movement.maneuvers_in_use(scenario.rules)  # C4 / C5 switches
+        # every hex of the play area: axial (x, z) -> label (labels and bounds in one lookup)
         self.area_labels = {
             hexmap.label_to_axial(label, scenario.parity): label
             for label in scenario.map_area.labels()
         }
-        self.reset(seed)
-
-    # ------------------------------------------------------------------ building
-
-    def reset(self, seed: int | None = None) -> None:
-        """Rebuild the start state; all dice come from ``numpy.random.default_rng(seed)``."""
-        self.seed = seed
-        self.rng = np.random.default_rng(seed)
-        self.events: list[Event] = []
-        self._geometry_cache: dict = {}  # direct_fire: ranges and arcs per firing unit
-        self.done = False
-        self.time_up = False  # the battle ended on its turn limit (truncation)
-        self.outcome: dict | None = None
-        self.end_reason = ""
-        self._build()
-        procedure.start(self)
-
-    def _build(self) -> None:
-        sc = self.scenario
         unit_ids: list[str] = []
         names: list[str] = []
         controllers: list[str] = []
@@ -124,7 +192,7 @@ class Battle:
         rows: list[dict[str, Any]] = []
         weapons: list[dict[str, Any]] = []
         weapon_ids: list[str] = []
-        allowed = sc.rules["weapons_allowed"]
+        allowed = sc.rules.weapons_allowed
         for spec in sc.units:
             row = len(unit_ids)
             unit_ids.append(spec.id)
@@ -197,37 +265,57 @@ class Battle:
                     weapon_ids.append(f"{unit_ids[-1]}.{craft.gun.id}")
         self.craft_carrier = np.array([r.get("carrier", -1) for r in rows], dtype=np.int64)
         self.craft_gun = np.array([r.get("gun", -1) for r in rows], dtype=np.int64)
-        self.has_fighters = bool(np.any(self.craft_carrier >= 0))  # any small craft
         self.unit_ids = unit_ids
         self.unit_index = {u: i for i, u in enumerate(unit_ids)}
         self.names = names
-        self.controllers = controllers
         self.ship_classes = classes
         self.weapon_ids = weapon_ids
         self.turn_mode_chart = [c.turn_mode if c is not None else "seeking" for c in classes]
-        self.state = self._state(rows, weapons)
+        self.weapon_rows = [
+            np.array([j for j, w in enumerate(weapons) if w["owner"] == u], dtype=np.int64)
+            for u in range(len(unit_ids))]
+        self.state = self._state(rows, weapons, controllers)
         st = self.state
-        self._weapons_of = [np.flatnonzero(st.w_owner == u) for u in range(len(unit_ids))]
-        self.has_esg = bool(len(esg_field.esg_rows(self)))  # (G23) skip the steps otherwise
-        self.has_tractors = tractors.in_use(self)  # (G7.0) rules.tractors
-        self.has_arrivals = unit_rules.has_arrivals(self)  # units entering the map later
         self.plasma_launcher_of = np.full(len(unit_ids), -1, dtype=np.int64)  # static
         for j, w in enumerate(weapons):
             self.plasma_launcher_of[w.get("plasma_rows", [])] = j
         self.plasma_fixed = np.array(  # (FP3.1) fixed launchers fire straight ahead
             [w["type"] in PLASMA_LAUNCHERS and w["mount"].launcher == "fixed" for w in weapons],
             dtype=bool)
-        self.has_plasma = bool(len(weapons)) and bool(np.any(
-            [w["type"] in PLASMA_LAUNCHERS and w["enabled"] for w in weapons]))
         self.initial = _initial(self)
         self.start_speed = st.speed.copy()  # scenario speeds (a freighter's base speed, R1.6)
         self.rack_capacity = np.array(
             [int(w["mount"].ammo or 0) if w["type"] == WeaponType.DRONE_RACK else 0
              for w in weapons], dtype=np.int64)
+        self.rules = replace(self.rules, **self._in_play(weapons))
+        self.setup = BattleSetup(
+            **{f.name: getattr(self, f.name) for f in fields(BattleSetup)
+               if f.name != "start_state"},
+            start_state=st.copy())
 
-    def _state(self, rows: list[dict[str, Any]], weapons: list[dict[str, Any]]) -> BattleState:
+    def _in_play(self, weapons: list[dict[str, Any]]) -> dict[str, bool]:
+        """What the battle's units bring into play (``Rules`` fields), so a step skips the
+        rule areas nothing uses."""
+        st = self.state
+        enabled = [w for w in weapons if w["enabled"]]
+        return {
+            "esg_in_play": bool(len(esg_field.esg_rows(self))),  # (G23)
+            "ppd_in_play": any(w["type"] == WeaponType.PPD for w in enabled),  # (E11)
+            "plasma_in_play": any(w["type"] in PLASMA_LAUNCHERS for w in enabled),  # (FP1)
+            "small_craft_in_play": bool(np.any(self.craft_carrier >= 0)),  # (J4, J1)
+            "planets_in_play": bool(len(self.planet_rows)),  # (P2.0)
+            "monster_in_play": bool(np.any(st.kind == UnitKind.MONSTER)),  # (scenario 11)
+            "probes_in_play": bool(np.any(st.probes_left > 0)),  # (G5.11)
+            "arrivals": unit_rules.has_arrivals(self),  # (scenario 8) units entering later
+            "hold_fire": bool(self.hold_fire_kinds.any()),
+            "may_not_leave": not bool(self.may_leave.all()),
+        }
+
+    def _state(self, rows: list[dict[str, Any]], weapons: list[dict[str, Any]],
+               controllers: list[str]) -> BattleState:
         n, m = len(rows), len(weapons)
         st = BattleState(self.scenario.impulses_per_turn)
+        st.controllers = list(controllers)
         i64 = np.int64
         st.kind = np.array([r["kind"] for r in rows], dtype=np.int8)
         st.side = np.array([r["side"] for r in rows], dtype=np.int8)
@@ -267,7 +355,8 @@ class Battle:
                 continue
             st.shields[i] = ship.shields
             st.boxes[i] = _boxes(ship)
-        st.dac_boxes = damage.init_dac_boxes(self, self.ship_classes)  # (D4.21) standard DAC
+        st.dac_boxes, self.dac_weapons = damage.init_dac_boxes(  # (D4.21) standard DAC
+            self, self.ship_classes)
         st.internal = np.zeros(n, dtype=i64)
         st.damage = np.zeros(n, dtype=i64)
         index = self.unit_index
@@ -286,7 +375,7 @@ class Battle:
         st.w_enabled = np.array([w["enabled"] for w in weapons], dtype=bool)
         st.w_last_fired = np.full(m, NEVER, dtype=i64)
         st.w_fired_turn = np.zeros(m, dtype=i64)
-        chief = self.scenario.rules["chief_engineer"]
+        chief = self.rules.chief_engineer
         st.w_ready_turn = np.array(
             [2 if chief and w["type"] == WeaponType.PHOTON
              else ppd_fire.CHIEF_FIRST_TURN if chief and w["type"] == WeaponType.PPD
@@ -304,7 +393,7 @@ class Battle:
                 st.w_drone_rows[j, k] = r
             for k, r in enumerate(w.get("plasma_rows", [])):
                 st.w_plasma_rows[j, k] = r
-        self.state = st  # (esg_field writes into it)
+        self.state = st  # (the rule areas' init_state write into it)
         esgs = [w["mount"] if w["type"] == WeaponType.ESG else None for w in weapons]
         esg_field.init_state(  # (G23.23) CTH ships start with their generators charged
             self, [int(e.max_energy or 0) if e else 0 for e in esgs],
@@ -314,10 +403,10 @@ class Battle:
         planet_killer.init_state(self)  # (G4, G5, scenario 11) research, probes, monster
         boarding.init_state(self)  # (D7.0) BP complements aboard, control stations, no capture
         transporters.init_state(self)  # (G8.0) no transporter used, no shield dropped
-        planets.init_state(self)  # (scenario 9) survivors (crew units) on the planets
+        self.__dict__.update(planets.init_state(self))  # (scenario 9) survivors on planets
         suicide_shuttles.init_state(self)  # (J2.221) no bomb armed at the start
-        tractors.init_state(self)  # (G7.0) no tractor links at the start
-        unit_rules.init_state(self)  # units arriving later, may_leave, hold_fire_at
+        self.__dict__.update(tractors.init_state(self))  # (G7.0) no tractor links at start
+        self.__dict__.update(unit_rules.init_state(self))  # arrivals, may_leave, hold_fire_at
         return st
 
     # ------------------------------------------------------------------ queries
@@ -337,7 +426,7 @@ class Battle:
 
     def weapons_of(self, unit: int) -> np.ndarray:
         """Weapon rows of a unit."""
-        return self._weapons_of[unit]
+        return self.weapon_rows[unit]
 
     def agent_units(self) -> list[int]:
         """Rows of the units players command that are still in play (or arriving later)."""
@@ -354,13 +443,13 @@ class Battle:
         """Whether orders now set next turn's speed (scenario 3, and Energy Allocation under
         ``rules.energy: cadet``: at impulse 0 and the last)."""
         st = self.state
-        return (bool(self.scenario.rules["speed_choice"]) or energy.in_use(self)) and (
+        return (bool(self.rules.speed_choice) or self.rules.energy_form) and (
             st.impulse in (0, st.impulses_per_turn))
 
     def speed_range(self, unit: int) -> range | list[int]:
         """Speeds a player may pick for the next turn (Chief Engineer: 0..max, no limit; the
         cadet form: those acceleration and movement power allow, B3.0)."""
-        top = int(self.scenario.rules["max_speed"])
+        top = int(self.rules.max_speed)
         if energy.governed(self, unit) and self.speed_choice_open():
             closed = energy.speed_blockers(self, unit, top)
             return [s for s in range(top + 1) if s not in closed]
@@ -372,7 +461,7 @@ class Battle:
         Where the orders do not set speed (fixed-speed scenarios, or not the turn's last
         impulse), only the current speed is allowed: ordering it changes nothing.
         """
-        top = int(self.scenario.rules["max_speed"])
+        top = int(self.rules.max_speed)
         if self.speed_choice_open():
             allowed = set(self.speed_range(unit))
             rule = f"C1.42 speed outside 0..{top}"
@@ -387,16 +476,16 @@ class Battle:
         """TAC plots (``Orders.tactical``) with 0..4 warp tactical maneuvers the unit may not
         order now, with the rule (scenario rule ``tactical_maneuvers``; plotted where speed is
         chosen, C5.23; at most four, C5.22, and no more than the speed chart allows, C1.42)."""
-        rules = self.scenario.rules
+        rules = self.rules
         out = {}
         for n in range(MAX_WARP_TACTICAL + 1):
-            if not rules["tactical_maneuvers"]:
+            if not rules.tactical_maneuvers:
                 out[n] = ("C5.0 tactical maneuvers are not in use in this scenario "
                           "(rules.tactical_maneuvers)")
             elif not self.speed_choice_open():
                 out[n] = ("B2.0 tactical maneuvers are plotted only at Energy Allocation "
                           "(speed choice, last impulse)")
-            elif n > int(rules["max_speed"]):
+            elif n > int(rules.max_speed):
                 out[n] = f"C1.42 {n} warp tactical maneuvers exceed the maximum speed"
         return out
 
@@ -468,7 +557,7 @@ class Battle:
                     raise IllegalOrderError(name, "tactical", n, rule)
             elif order.speed is not None:
                 blocked_speed = self.speed_blockers(unit)
-                top = self.scenario.rules["max_speed"]
+                top = self.rules.max_speed
                 if order.speed in blocked_speed or not 0 <= order.speed <= top:
                     rule = blocked_speed.get(order.speed, "C1.42 speed outside the chart")
                     raise IllegalOrderError(name, "speed", order.speed, rule)
@@ -544,16 +633,6 @@ class Battle:
         procedure.advance(self, orders)
 
 
-@dataclass(frozen=True)
-class InitialState:
-    """Start values for fractions in observations: (U, 6) shields, (U,) internal boxes and
-    (U,) points that destroy the unit."""
-
-    shields: np.ndarray
-    internal_boxes: np.ndarray
-    strength: np.ndarray
-
-
 def _initial(battle: Battle) -> InitialState:
     from sfb_env import tables
 
@@ -572,7 +651,7 @@ def _initial(battle: Battle) -> InitialState:
         elif battle.craft_carrier[u] >= 0:  # (J4.49, J1.0) fighters 10, shuttles 6
             strength[u] = small_craft.CRAFT[int(st.kind[u])].destroyed_at
         elif ship is None:
-            strength[u] = battle.scenario.rules["drone_strength"]  # (FD1.54)
+            strength[u] = battle.rules.drone_strength  # (FD1.54)
     return InitialState(st.shields.copy(), internal, strength)
 
 

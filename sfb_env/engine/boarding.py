@@ -52,11 +52,6 @@ BOARDABLE = (K_SHIP, K_FREIGHTER)  # (J4.42) fighters cannot be boarded; nor see
 MUTINY_PARTIES = 4  # (G6.22) every full 4 enemy parties aboard shift the mutiny dice by 1
 
 
-def in_use(battle: Battle) -> bool:
-    """Whether the scenario resolves boarding-party combat (rules.boarding, R8)."""
-    return bool(battle.scenario.rules["boarding"])
-
-
 def control_station_count(ship: ShipClass | None) -> int:
     """Control stations of a ship sheet (D7.0): Fed CA 6, a freighter 2, others 0."""
     if ship is None:
@@ -187,7 +182,7 @@ def capture(battle: Battle, unit: int, side: int) -> None:
     st.captured_by[unit] = side
     st.control_stations[unit] = 0
     if int(st.kind[unit]) == K_SHIP:
-        battle.controllers[unit] = CAPTURED_CONTROLLER
+        battle.state.controllers[unit] = CAPTURED_CONTROLLER
     battle.log(ev.Captured(st.turn, st.impulse, battle.unit_ids[unit],
                            battle.scenario.sides[side]))
 
@@ -196,7 +191,7 @@ def end_of_turn(battle: Battle) -> None:
     """(D7.0, CTH-DATA §2.1) The boarding-party combat step: every ship or freighter in play
     holding parties of a side other than the one controlling it."""
     st = battle.state
-    if not in_use(battle):
+    if not battle.rules.boarding:
         return
     rows = np.flatnonzero(((st.kind == K_SHIP) | (st.kind == K_FREIGHTER))
                           & (st.status == ACTIVE) & (st.side >= 0))

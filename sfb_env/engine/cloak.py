@@ -66,11 +66,6 @@ MISS_BELOW = 5  # (G13 cadet rule) a die of 1-4 misses, 5-6 strikes for half dam
 FADE_IMPULSES = 4  # (G13 standard rule) fade-out and fade-in last 4 impulses
 
 
-def standard(battle: Battle) -> bool:
-    """Whether the standard cloak rule is in force (``rules.cloak: standard``)."""
-    return battle.scenario.rules["cloak"] == "standard"
-
-
 def _since(battle: Battle, target):
     """Impulses since ``target``'s last announcement (0 on the announcement impulse)."""
     st = battle.state
@@ -95,7 +90,7 @@ def fully_cloaked(battle: Battle, target: int | np.ndarray):
     standard rule (G13), cloaked and past its fade-out. Neither in the impulse an ESG damaged
     it (G23.621, ``esg_revealed``)."""
     cloaked = battle.state.cloaked[target] & ~esg_revealed(battle, target)
-    if not standard(battle):
+    if not battle.rules.standard_cloak:
         return cloaked
     return cloaked & ~fading(battle, target)
 
@@ -103,7 +98,7 @@ def fully_cloaked(battle: Battle, target: int | np.ndarray):
 def fade_range(battle: Battle, target: int | np.ndarray):
     """(G13 standard rule) Range added for a fading ``target``: fade-out +1..+4, fade-in
     +4..+1 on the 4 impulses from the announcement; 0 otherwise (and under the cadet rule)."""
-    if not standard(battle):
+    if not battle.rules.standard_cloak:
         return np.zeros(np.shape(target), dtype=np.int64) if np.ndim(target) else 0
     since = _since(battle, target)
     out = np.where(fading(battle, target),
@@ -157,7 +152,7 @@ def cloak_step(battle: Battle, orders: dict) -> None:
 def fire_blocker(battle: Battle, unit: int) -> str | None:
     """Why ``unit`` may not fire or launch now because of its cloak, or None (G13)."""
     st = battle.state
-    if standard(battle):
+    if battle.rules.standard_cloak:
         if st.cloaked[unit]:
             return "G13 no fire or launch while cloaked or fading out"
         if fading(battle, unit):
@@ -176,16 +171,16 @@ def effective_range(battle: Battle, target: int | np.ndarray, rng, firer: int | 
     from sfb_env.engine import sensors  # noqa: PLC0415 (sensors imports this module)
 
     st = battle.state
-    if not standard(battle) and (firer is None or not sensors.in_use(battle)):
+    if not battle.rules.standard_cloak and (firer is None or not battle.rules.lock_on):
         cloaked = st.cloaked[target]
         return np.where(cloaked, 2 * np.asarray(rng) + 5, rng) if np.ndim(rng) else (
             2 * int(rng) + 5 if bool(cloaked) else int(rng))
     true = np.asarray(rng, dtype=np.int64)
     base = true + fade_range(battle, target)
-    if firer is not None and sensors.in_use(battle) and not st.locked_on[firer]:
+    if firer is not None and battle.rules.lock_on and not st.locked_on[firer]:
         base = 2 * base  # (D6) no lock-on: true range x 2
     out = np.where(fully_cloaked(battle, target), 2 * true + 5, base)
-    if firer is not None and sensors.in_use(battle):
+    if firer is not None and battle.rules.lock_on:
         out = out + sensors.scanner(battle, firer)  # (D6) added to the (doubled) range
     return out if np.ndim(rng) else int(out)
 
@@ -207,4 +202,4 @@ def seeking_impact(battle: Battle, weapon: int, target: int, points: int) -> int
 
 __all__ = ["cloak_step", "effective_range", "esg_revealed", "fade_range", "fading",
            "fire_blocker",
-           "fully_cloaked", "seeking_impact", "standard", "start_turn", "toggle_blockers"]
+           "fully_cloaked", "seeking_impact", "start_turn", "toggle_blockers"]

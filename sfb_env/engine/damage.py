@@ -118,10 +118,10 @@ def apply_damage(battle: Battle, unit: int, shield: int, points: int) -> None:
     st.damage[unit] += points
     if kind in (K_DRONE, K_TARGET_DRONE):
         battle.log(ev.Damaged(st.turn, st.impulse, battle.unit_ids[unit], 0, 0, points, ()))
-        if st.damage[unit] >= battle.scenario.rules["drone_strength"]:  # (FD1.54)
+        if st.damage[unit] >= battle.rules.drone_strength:  # (FD1.54)
             _destroy(battle, unit)
         return
-    if kind == UnitKind.SHIP and battle.scenario.rules["damage"] == "none":
+    if kind == UnitKind.SHIP and battle.rules.damage == "none":
         battle.log(ev.Damaged(st.turn, st.impulse, battle.unit_ids[unit], shield, 0, 0, ()))
         return  # scenario 1: the ship cannot be damaged
     if kind == UnitKind.SHIP and 1 <= shield <= 6 and energy.absorbs(battle, unit):
@@ -152,7 +152,7 @@ def apply_split_volley(battle: Battle, unit: int, split: dict[int, int],
     if centre is None:
         centre = max(split, key=lambda s: (split[s], -s))
     if (int(st.kind[unit]) != UnitKind.SHIP or st.shield_pool[unit]
-            or battle.scenario.rules["damage"] == "none" or len(split) == 1):
+            or battle.rules.damage == "none" or len(split) == 1):
         apply_damage(battle, unit, next(iter(split)) if len(split) == 1 else centre, total)
         return
     st.damage[unit] += total
@@ -212,7 +212,7 @@ def _internal_volley(battle: Battle, unit: int, shield: int, absorbed: int, inte
     kind = int(st.kind[unit])
     boxes: tuple[str, ...] = ()
     destroyed = False
-    rule = battle.scenario.rules["damage"]
+    rule = battle.rules.damage
     ship = battle.ship_classes[unit]
     if rule == "standard_dac" and ship is not None and ship.kind == "cadet":
         rule = "cadet_dac"  # (SCENARIOS #12) cadet ships among full-size ones: the cadet DAC
@@ -236,7 +236,7 @@ def _internal_volley(battle: Battle, unit: int, shield: int, absorbed: int, inte
         destroyed or (rule == "interim" and _nothing_left(battle, unit))
     ):
         _destroy(battle, unit)
-    elif kind == UnitKind.SHIP and rule == "standard_dac" and battle.scenario.rules["mutiny"]:
+    elif kind == UnitKind.SHIP and rule == "standard_dac" and battle.rules.mutiny:
         mutiny.after_damage(battle, unit)  # (G6.2) the last security station just fell?
 
 
@@ -380,19 +380,19 @@ def _standard_dac_internal(
     return tuple(hit), result.destroyed
 
 
-def init_dac_boxes(battle: Battle, classes: list) -> np.ndarray:
+def init_dac_boxes(battle: Battle, classes: list) -> tuple[np.ndarray, list]:
     """(U, dac.N_BOXES) standard-DAC boxes at the start: filled for the ships of a scenario
-    with ``damage: standard_dac``, zeros elsewhere; sets ``battle.dac_weapons``."""
+    with ``damage: standard_dac``, zeros elsewhere; and the setup's ``dac_weapons`` (per unit,
+    its weapon boxes on the DAC)."""
     out = np.zeros((len(classes), dac.N_BOXES), dtype=np.int64)
     weapons: list[tuple[dac.WeaponBox, ...]] = [()] * len(classes)
-    if battle.scenario.rules["damage"] == "standard_dac":
+    if battle.rules.damage == "standard_dac":
         for u, ship in enumerate(classes):
             if ship is not None and ship.freighter is None and ship.kind != "cadet":
                 boxes = dac.ship_boxes(ship)  # cadet ships keep the cadet DAC (SCENARIOS #12)
                 out[u] = boxes.boxes
                 weapons[u] = boxes.weapons
-    battle.dac_weapons = weapons
-    return out
+    return out, weapons
 
 
 def _weapon_value(battle: Battle, w: int) -> int:
@@ -413,5 +413,5 @@ def _destroy(battle: Battle, unit: int) -> None:
     st = battle.state
     st.status[unit] = Status.DESTROYED
     battle.log(ev.Destroyed(st.turn, st.impulse, battle.unit_ids[unit]))
-    if battle.scenario.rules["explosions"]:
+    if battle.rules.explosions:
         explosions.explode(battle, unit)  # (house rule, rules file 003; CTH-DATA §8.10)

@@ -133,7 +133,7 @@ def fusion_beam(battle: Battle, w: int, firing: bool = False) -> fusion.FusionBe
     fired = int(st.w_fired_turn[w])
     beam = fusion.FusionBeam(fired_turn=fired or None,
                              destroyed=bool(st.w_destroyed[w]) and not firing)
-    if battle.scenario.rules["chief_engineer"] and fusion.can_arm(beam, st.turn)[0]:
+    if battle.rules.chief_engineer and fusion.can_arm(beam, st.turn)[0]:
         beam = fusion.arm(beam, st.turn)
     elif st.w_armed[w] and energy.governed(battle, int(st.w_owner[w])):
         beam = fusion.arm(beam, st.turn)  # (E7.21) paid at Energy Allocation (engine.energy)
@@ -177,7 +177,7 @@ def _owner_geometry(battle: Battle, o: int):
     st = battle.state
     key = (o, st.x.tobytes(), st.z.tobytes(), st.facing.tobytes(),
            st.prev_x.tobytes(), st.prev_z.tobytes(), st.prev_facing.tobytes())
-    cache = battle._geometry_cache
+    cache = st.cache.setdefault("owner_geometry", {})
     hit = cache.get(o)
     if hit is not None and hit[0] == key:
         return hit[1]
@@ -212,9 +212,9 @@ def fire_blockers(battle: Battle, w: int, targets: np.ndarray | None = None) -> 
     effective = cloak.effective_range(battle, targets, rng, owner)  # (G13, D6)
     long = effective > st.w_max_range[w]
     far_fighter = (battle.craft_carrier[targets] >= 0) & (rng > MAX_FIGHTER_TARGET_RANGE)
-    planet = (planets.fire_blocked(battle, int(owner), targets) if battle.has_planets
+    planet = (planets.fire_blocked(battle, int(owner), targets) if battle.rules.planets_in_play
               else np.zeros(len(targets), dtype=bool))  # (P2.0)
-    held = (unit_rules.hold_fire(battle, int(owner), targets) if battle.has_hold_fire
+    held = (unit_rules.hold_fire(battle, int(owner), targets) if battle.rules.hold_fire
             else np.zeros(len(targets), dtype=bool))  # (SCENARIOS #8 special)
     out: list[str | None] = [None] * len(targets)
     for i in np.flatnonzero(inactive | friendly | plasma | ppd_cloaked | short | long | ~in_arc
@@ -290,9 +290,9 @@ def fire_mask(battle: Battle, weapons: np.ndarray) -> np.ndarray:
         if int(st.w_type[w]) == _PPD:
             mask[i] &= ~st.cloaked  # (E11.472)
         mask[i] &= ~((battle.craft_carrier >= 0) & (rng > MAX_FIGHTER_TARGET_RANGE))  # J4.47
-        if battle.has_planets:  # (P2.0) not at, into or through a planet hex
+        if battle.rules.planets_in_play:  # (P2.0) not at, into or through a planet hex
             mask[i] &= ~planets.fire_blocked(battle, int(st.w_owner[w]), all_units)
-        if battle.has_hold_fire:  # (SCENARIOS #8 special) hold_fire_at
+        if battle.rules.hold_fire:  # (SCENARIOS #8 special) hold_fire_at
             mask[i] &= ~unit_rules.hold_fire(battle, int(st.w_owner[w]), all_units)
     return mask
 
@@ -323,7 +323,7 @@ def resolve_fire(battle: Battle, shots: list[tuple[int, int]]) -> None:
         energy.fired(battle, w)  # (E4.2, E3.2, E7.21) the charge leaves with the shot
         st.w_fired_turn[w] = st.turn
         st.w_last_fired[w] = now
-        if kind == WeaponType.PHOTON and battle.scenario.rules["chief_engineer"]:
+        if kind == WeaponType.PHOTON and battle.rules.chief_engineer:
             st.w_ready_turn[w] = st.turn + 2  # (SCENARIOS §2.1) fired on turn t -> ready t+2
         battle.log(
             ev.Fired(
@@ -349,7 +349,7 @@ def _score(battle: Battle, kind: WeaponType, target: int, rng: int, die: int, ma
         #   were given, and its fade took it past the chart: the shot scores nothing
     is_drone = st.kind[target] in DRONE_KINDS
     modified = die
-    if is_drone and kind in DRONE_MODIFIED and battle.scenario.rules["drone_die_modifier"]:
+    if is_drone and kind in DRONE_MODIFIED and battle.rules.drone_die_modifier:
         modified = die + 2  # (FD1.52)
     if st.kind[target] == K_FIGHTER:  # (J4.47) +1 to the die; a 7 reads the next bracket
         modified = fighter_die(die)

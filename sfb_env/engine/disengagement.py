@@ -35,21 +35,16 @@ if TYPE_CHECKING:
 RULE = "SCENARIOS #5"
 
 
-def in_use(battle: Battle) -> bool:
-    """Whether the scenario lets players announce disengagement (rules key)."""
-    return bool(battle.scenario.rules["disengage_by_announcement"])
-
-
 def has_component(battle: Battle, unit: int) -> bool:
     """Whether ``unit`` gets a ``disengage`` action component: a ship a player commands in a
     scenario with the rule."""
-    return (in_use(battle) and battle.controllers[unit] == "agent"
+    return (battle.rules.disengage_by_announcement and battle.controllers[unit] == "agent"
             and int(battle.state.kind[unit]) == K_SHIP)
 
 
 def announce_blockers(battle: Battle, unit: int) -> dict[int, str]:
     """{1: rule} where ``unit`` may not announce disengagement now, else {}."""
-    if not in_use(battle):
+    if not battle.rules.disengage_by_announcement:
         return {1: f"{RULE} disengagement by announcement is not in use in this scenario "
                    "(rules.disengage_by_announcement)"}
     if battle.controllers[unit] != "agent" or int(battle.state.kind[unit]) != K_SHIP:

@@ -198,39 +198,29 @@ NOT_NOW = "B3.0 energy is allocated only at Energy Allocation (impulse 0 and the
 # ---------------------------------------------------------------------- who, when
 
 
-def in_use(battle: Battle) -> bool:
-    """Whether the scenario uses an Energy Allocation Form, cadet or standard (rules.energy)."""
-    return battle.scenario.rules["energy"] in ("cadet", "standard")
-
-
-def standard(battle: Battle) -> bool:
-    """Whether the scenario uses the standard form of scenarios 7-13 (rules.energy)."""
-    return battle.scenario.rules["energy"] == "standard"
-
-
 def cadet_among_full(battle: Battle, unit: int) -> bool:
     """A cadet ship on the standard form (scenario 12): move cost 1/2, shields 1 (SCENARIOS #12)."""
     ship = battle.ship_classes[unit]
-    return standard(battle) and ship is not None and ship.kind == "cadet"
+    return battle.rules.standard_energy and ship is not None and ship.kind == "cadet"
 
 
 def system_costs(battle: Battle, unit: int) -> tuple[tuple[str, int], ...]:
     """The standard form's fixed items for ``unit`` (none on the cadet form)."""
-    if not standard(battle):
+    if not battle.rules.standard_energy:
         return ()
     return CADET_AMONG_FULL_SYSTEMS if cadet_among_full(battle, unit) else STANDARD_SYSTEMS
 
 
 def governed(battle: Battle, unit: int) -> bool:
     """Whether ``unit``'s energy is allocated on the form: a ship a player commands."""
-    return (in_use(battle) and battle.controllers[unit] == "agent"
+    return (battle.rules.energy_form and battle.controllers[unit] == "agent"
             and int(battle.state.kind[unit]) == K_SHIP)
 
 
 def allocation_open(battle: Battle) -> bool:
     """Whether orders now allocate the next turn's energy (impulse 0 and the last impulse)."""
     st = battle.state
-    return in_use(battle) and st.impulse in (0, st.impulses_per_turn)
+    return battle.rules.energy_form and st.impulse in (0, st.impulses_per_turn)
 
 
 def allocation_turn(battle: Battle) -> int:
@@ -268,7 +258,7 @@ def has_cloak(battle: Battle, unit: int) -> bool:
 def cloak_allowed(battle: Battle) -> bool:
     """Whether a scenario rule lets cloaks be used (``rules.cloak``: ``cadet`` or ``standard``;
     under the standard rule the same order is the turn-to-turn decision, G13, ``engine.cloak``)."""
-    value = battle.scenario.rules["cloak"]
+    value = battle.rules.cloak
     return value in ("cadet", "standard")
 
 
@@ -319,7 +309,7 @@ def movement_cost(battle: Battle, unit: int, speed: int) -> tuple[int | Fraction
     _, imp, _ = power(battle, unit)
     imp_pt = min(MAX_IMPULSE_TO_MOVEMENT, imp, speed)
     warp = fractional.line_cost(battle, (speed - imp_pt) * _move_cost(battle, unit))
-    return (warp if fractional.in_use(battle) else int(warp)), imp_pt
+    return (warp if battle.rules.fractional_accounting else int(warp)), imp_pt
 
 
 def max_payable_speed(battle: Battle, unit: int) -> int:
@@ -340,7 +330,7 @@ def previous_speed(battle: Battle, unit: int) -> int:
 def speed_blockers(battle: Battle, unit: int, top: int) -> dict[int, str]:
     """Speeds 0..top a governed ship may not order at Energy Allocation, with the rule."""
     prev = previous_speed(battle, unit)
-    if standard(battle):  # (CTH-DATA §7.3) the greater of doubling and +10
+    if battle.rules.standard_energy:  # (CTH-DATA §7.3) the greater of doubling and +10
         accel = max(2 * prev, prev + STANDARD_ACCELERATION)
         why = (f"B3.0 standard acceleration: at most {accel} (previous speed {prev}: the "
                f"greater of 2 x {prev} and {prev} + {STANDARD_ACCELERATION})")
@@ -472,7 +462,7 @@ def cloak_blockers(battle: Battle, unit: int) -> dict[int, str]:
     if not cloak_allowed(battle):
         return {1: "G13.0 cloaking devices are not in use in this scenario (rules.cloak)"}
     if not allocation_open(battle):  # (G13 standard rule) in-turn: announce a cloak/uncloak
-        return cloak.toggle_blockers(battle, unit) if cloak.standard(battle) else {1: NOT_NOW}
+        return cloak.toggle_blockers(battle, unit) if battle.rules.standard_cloak else {1: NOT_NOW}
     return {}
 
 
@@ -492,7 +482,7 @@ def _over_power(battle: Battle, unit: int, energy_of: dict[int, int]) -> dict[in
 def reinforce_general_blockers(battle: Battle, unit: int) -> dict[int, str]:
     """``reinforce_general`` values (GR points, 2 energy each) the ship may not order now."""
     values = range(1, REINFORCE_GENERAL_MAX + 1)
-    if not battle.scenario.rules["reinforcement"]:
+    if not battle.rules.reinforcement:
         return {k: "D3.34 shield reinforcement is not in use in this scenario "
                    "(rules.reinforcement)" for k in values}
     if not allocation_open(battle):
@@ -503,7 +493,7 @@ def reinforce_general_blockers(battle: Battle, unit: int) -> dict[int, str]:
 def reinforce_blockers(battle: Battle, unit: int, shield: int) -> dict[int, str]:
     """``reinforce[s]`` values (specific energy on shield #``shield``) not open now."""
     values = range(1, REINFORCE_SPECIFIC_MAX + 1)
-    if not battle.scenario.rules["reinforcement"]:
+    if not battle.rules.reinforcement:
         return {k: "D3.34 shield reinforcement is not in use in this scenario "
                    "(rules.reinforcement)" for k in values}
     if not allocation_open(battle):
@@ -518,7 +508,7 @@ def dc_rating(battle: Battle, unit: int) -> int:
     """Damage control rating (D9.1): the best undestroyed box of the track under the standard
     DAC; otherwise the printed rating (cadet ships among full-size ones: 4, CTH-DATA §7.5)."""
     ship = battle.ship_classes[unit]
-    if ship.kind == "full" and battle.scenario.rules["damage"] == "standard_dac":
+    if ship.kind == "full" and battle.rules.damage == "standard_dac":
         left = int(battle.state.dac_boxes[unit, dac.DacBox.DAMAGE_CONTROL])
         return damage_control.damage_control_rating(ship.damage_control_track, left)
     return int(ship.damage_control)
@@ -542,7 +532,7 @@ def repair_energy(battle: Battle, unit: int, shield: int) -> int:
 def repair_blockers(battle: Battle, unit: int) -> dict[int, str]:
     """``repair`` values (the shield damage control works on) not open now (D9.2)."""
     values = range(1, REPAIR_VALUES)
-    if not battle.scenario.rules["damage_control"]:
+    if not battle.rules.damage_control:
         return {k: "D9.0 damage control is not in use in this scenario (rules.damage_control)"
                 for k in values}
     if not allocation_open(battle):
@@ -570,7 +560,7 @@ def validate(battle: Battle, unit: int, order: Orders, name: str) -> None:
         if (order.arm or order.capacitor or order.recharge or order.cloak
                 or order.reinforce_general or order.reinforce or order.repair):
             raise IllegalOrderError(name, "energy", "", "B3.0 this unit has no Energy Allocation "
-                                    f"(rules.energy is {battle.scenario.rules['energy']!r})")
+                                    f"(rules.energy is {battle.rules.energy!r})")
         return
     heavy = set(int(w) for w in heavy_rows(battle, unit))
     for w, value in order.arm.items():
@@ -678,7 +668,7 @@ def energy_allocation(battle: Battle, orders: dict[int, Orders]) -> None:
         u = int(u)
         if governed(battle, u):
             _allocate(battle, u, orders.get(u) or Orders())
-    if cloak.standard(battle):  # (G13 standard rule) turn-to-turn announcements
+    if battle.rules.standard_cloak:  # (G13 standard rule) turn-to-turn announcements
         cloak.start_turn(battle)
 
 
@@ -689,7 +679,7 @@ def _allocate(battle: Battle, u: int, order: Orders) -> None:
     st.batteries[u] = min(int(st.batteries[u]), int(st.boxes[u, Box.BATTERY]))  # line 5/6
     warp, imp, apr = power(battle, u)
     battery_pool = int(st.batteries[u])
-    if fractional.in_use(battle):  # (B3.2) pools kept exact; a battery may hold a fraction
+    if battle.rules.fractional_accounting:  # (B3.2) pools kept exact; a battery may hold a fraction
         if battery_pool >= int(st.boxes[u, Box.BATTERY]):
             st.battery_fraction[u] = 0.0
         battery_pool += Fraction(float(st.battery_fraction[u])).limit_denominator(1000)
@@ -785,7 +775,7 @@ def _allocate(battle: Battle, u: int, order: Orders) -> None:
             battle.log(ev.WeaponArmed(turn, 0, uid, wid, cost, now,
                                       bool(st.w_armed[w]), held=what.startswith("hold"),
                                       rolled=what == "roll"))
-    if battle.has_suicide:  # priority 4b: the suicide shuttle's bomb (J2.221)
+    if battle.rules.suicide_shuttles:  # priority 4b: the suicide shuttle's bomb (J2.221)
         from sfb_env.engine import suicide_shuttles
 
         shortfall += suicide_shuttles.allocate(battle, u, order, purse)
@@ -797,14 +787,14 @@ def _allocate(battle: Battle, u: int, order: Orders) -> None:
         else:
             shortfall += cost
             battle.log(ev.EnergyShortfall(turn, 0, uid, "cloak", cost))
-    if standard(battle):  # priority 5a, 5b: damage control, reinforcement (scenario 10)
+    if battle.rules.standard_energy:  # priority 5a, 5b: damage control, reinforcement (scenario 10)
         shortfall += _pay_repair_and_reinforcement(battle, u, order, purse)
         shortfall += tractors.pay(battle, u, purse)  # priority 5c: 1 a tractor beam (G7.0)
-        if battle.has_probes:  # priority 5d: probe arming (G5.2, G5.32; engine.probes)
+        if battle.rules.probes_in_play:  # priority 5d: probe arming (G5.2, G5.32; engine.probes)
             from sfb_env.engine import probes
 
             shortfall += probes.allocate(battle, u, order, purse)
-        if battle.scenario.rules["transporters"]:  # priority 5e: 1 per 5 transporters (G8.0)
+        if battle.rules.transporters:  # priority 5e: 1 per 5 transporters (G8.0)
             from sfb_env.engine import transporters
 
             shortfall += transporters.pay_energy(battle, u, order, purse)
@@ -839,7 +829,7 @@ def _allocate(battle: Battle, u: int, order: Orders) -> None:
     purse.pay(recharged, batteries=False)
     st.energy_shortfall[u] = shortfall
     used = warp + imp + apr - purse.ship_power() + purse.batteries_used
-    if fractional.in_use(battle):  # (B3.2) batteries keep fractions; the total rounds up
+    if battle.rules.fractional_accounting:  # (B3.2) batteries keep fractions; the total rounds up
         fractional.settle_batteries(battle, u, purse.batteries + recharged)
         used, purse.batteries_used = math.ceil(used), float(purse.batteries_used)
     else:
@@ -893,7 +883,7 @@ def end_of_turn(battle: Battle) -> None:
     """(D9.2) Damage control restores its shield boxes; (D3.341, D3.342) unused reinforcement
     vanishes. Runs before the turn number moves on."""
     st = battle.state
-    if not standard(battle):
+    if not battle.rules.standard_energy:
         return
     for u in np.flatnonzero(st.dc_repairs.any(axis=1)):
         u = int(u)
@@ -914,7 +904,7 @@ def end_of_turn(battle: Battle) -> None:
 
 def absorbs(battle: Battle, unit: int) -> bool:
     """Whether ``apply_shield`` judges this ship's shields (a governed ship, standard form)."""
-    return standard(battle) and governed(battle, unit)
+    return battle.rules.standard_energy and governed(battle, unit)
 
 
 def apply_shield(battle: Battle, unit: int, shield: int, points: int) -> tuple[int, int]:
@@ -932,7 +922,7 @@ def apply_shield(battle: Battle, unit: int, shield: int, points: int) -> tuple[i
     result = reinforcement.absorb_volley(shields, held, shield, points)
     charged = _charged(battle, unit)
     left = result.shield + result.internal  # past the reinforcement: boxes, then internal
-    if battle.scenario.rules["reserve_power"] and left and charged and shields[shield - 1] > 0:
+    if battle.rules.reserve_power and left and charged and shields[shield - 1] > 0:
         need = min(left, charged)
         now = reserve_power.ReserveTurn(
             reserve_power.Batteries(int(st.boxes[unit, Box.BATTERY]), charged))
@@ -982,7 +972,7 @@ def fire_blocker(battle: Battle, w: int) -> str | None:
     draw = PHASER_DRAW.get(kind)
     if draw is not None:
         if st.capacitor[owner] + 1e-9 < draw:
-            if not battle.scenario.rules["reserve_power"]:
+            if not battle.rules.reserve_power:
                 return (f"H6.1 the phaser capacitor holds {st.capacitor[owner]:g} energy; "
                         f"a shot needs {draw:g}")
             if _charged(battle, owner) < math.ceil(draw):  # (H7.2) batteries may fire it
@@ -1007,7 +997,7 @@ def reserve_armable(battle: Battle, w: int) -> bool:
     fire rules still apply (E1.5 once a turn and a quarter turn apart, E7.22 cooling, H7.3)."""
     st = battle.state
     return (int(st.w_type[w]) in SINGLE_TURN and not st.w_armed[w]
-            and not st.w_destroyed[w] and bool(battle.scenario.rules["reserve_power"])
+            and not st.w_destroyed[w] and bool(battle.rules.reserve_power)
             and governed(battle, int(st.w_owner[w])))
 
 
@@ -1054,7 +1044,7 @@ def pay_shot(battle: Battle, w: int) -> bool:
         return True
     draw = PHASER_DRAW[kind]
     need = math.ceil(draw)
-    if (st.capacitor[owner] + 1e-9 < draw and battle.scenario.rules["reserve_power"]
+    if (st.capacitor[owner] + 1e-9 < draw and battle.rules.reserve_power
             and _charged(battle, owner) >= need):  # (H7.2) reserve power fires the phaser
         left = reserve_power.discharge(
             reserve_power.Batteries(int(st.boxes[owner, Box.BATTERY]), _charged(battle, owner)),
@@ -1085,7 +1075,7 @@ def standing_speed(battle: Battle, unit: int) -> int:
     Federation cadet arming both tubes runs at most 12 warp + 1 impulse = 13), and to the
     fastest speed the acceleration and movement rules leave open."""
     st = battle.state
-    top = int(battle.scenario.rules["max_speed"])
+    top = int(battle.rules.max_speed)
     closed = speed_blockers(battle, unit, top)
     warp, imp, _ = power(battle, unit)
     for w in heavy_rows(battle, unit):

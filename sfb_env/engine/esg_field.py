@@ -218,8 +218,8 @@ def order_blockers(battle: Battle, w: int) -> dict[int, str]:
         closed = "G23.14 the generator is destroyed"
     elif st.impulse < 1:
         closed = "G23.31 ESG orders are given in Launch Seeking Weapons (impulses 1 and later)"
-    elif not (battle.scenario.rules["seeking_weapons"]
-              and battle.scenario.rules["launch_seeking_weapons"]):
+    elif not (battle.rules.seeking_weapons
+              and battle.rules.launch_seeking_weapons):
         closed = "B2.0 this scenario skips Launch Seeking Weapons, where ESG orders are given"
     if closed is not None:
         return {int(v): closed for v in EsgOrder if v != EsgOrder.NONE}
@@ -244,7 +244,7 @@ def energy_allocation(battle: Battle) -> None:
     """Chief Engineer: top every working generator up to its capacity (G23.21, G23.22,
     SCENARIOS §2.1; see the module docstring)."""
     st = battle.state
-    if not battle.scenario.rules["chief_engineer"]:
+    if not battle.rules.chief_engineer:
         return
     for w in esg_rows(battle):
         w = int(w)
@@ -430,7 +430,7 @@ def _ship_fields(battle: Battle, owner: int, rows: list[int]) -> None:
         return
     others = np.flatnonzero((st.status == ACTIVE) & (np.arange(len(st.kind)) != owner)
                             & (st.kind != K_PLASMA))  # (G23.81) plasma is immune to the ESG
-    if battle.has_planets:  # (G23.515) no ESG damage to shuttles landed on a planet
+    if battle.rules.planets_in_play:  # (G23.515) no ESG damage to shuttles landed on a planet
         others = others[~planets.landed(battle)[others]]
     if not len(others):
         return
@@ -512,7 +512,7 @@ def _needed(battle: Battle, u: int, shield: int) -> int:
     st = battle.state
     kind = int(st.kind[u])
     if kind in (K_DRONE, K_TARGET_DRONE):
-        return max(0, int(battle.scenario.rules["drone_strength"]) - int(st.damage[u]))
+        return max(0, int(battle.rules.drone_strength) - int(st.damage[u]))
     if kind in (K_FIGHTER, K_SHUTTLE):  # (J4.49, J1.0) destroyed at 10 / 6 points
         from sfb_env.engine.small_craft import CRAFT
 
@@ -520,7 +520,7 @@ def _needed(battle: Battle, u: int, shield: int) -> int:
     ship = battle.ship_classes[u]
     if ship is not None and ship.freighter is not None:
         return int(st.shields[u, 0]) + max(0, ship.freighter.destroyed_at - int(st.internal[u]))
-    if battle.scenario.rules["damage"] == "none":
+    if battle.rules.damage == "none":
         return SHIP_NEEDS
     weapons = battle.weapons_of(u)
     left = int(st.boxes[u].sum()) + int((~st.w_destroyed[weapons]).sum())

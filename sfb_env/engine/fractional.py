@@ -49,11 +49,6 @@ class EnergyLine(NamedTuple):
     energy: Fraction
 
 
-def in_use(battle: Battle) -> bool:
-    """Whether the scenario uses fractional accounting (``rules.fractional_accounting``)."""
-    return bool(battle.scenario.rules["fractional_accounting"])
-
-
 def round_line(energy: Fraction | int, fractional: bool) -> Fraction:
     """(B3.2) One line as the form charges it: exact with fractional accounting, else rounded
     up to a whole point (CTH-DATA §7.3)."""
@@ -65,7 +60,7 @@ def round_line(energy: Fraction | int, fractional: bool) -> Fraction:
 
 def line_cost(battle: Battle, energy: Fraction | int) -> Fraction:
     """(B3.2) The cost of one energy line in ``battle`` (see ``round_line``)."""
-    return round_line(energy, in_use(battle))
+    return round_line(energy, battle.rules.fractional_accounting)
 
 
 def form_total(lines: Iterable[EnergyLine | tuple[str, Fraction]], fractional: bool) -> int:

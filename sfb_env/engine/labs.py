@@ -70,11 +70,6 @@ def init_state(battle: Battle) -> None:
     st.lab_range = np.full(len(st.kind), NO_RANGE, dtype=np.int64)
 
 
-def in_use(battle: Battle) -> bool:
-    """Rule ``labs`` with a monster in the battle."""
-    return bool(battle.scenario.rules["labs"]) and bool(np.any(battle.state.kind == K_MONSTER))
-
-
 def lab_value(rng: int, die: int) -> int:
     """(G4.0) Information per lab box at ``rng`` with ``die`` (CTH-DATA §8.8 chart)."""
     return tables.lab_information(rng, die)

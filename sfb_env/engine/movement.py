@@ -11,8 +11,7 @@ always blocked with the rule that would allow them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -37,6 +36,7 @@ from sfb_env.engine.types import (
 
 if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
+    from sfb_env.engine.rules import Rules
 
 SATISFIED = 10**6  # (C3.43) every unit starts with its turn mode (and slip mode) satisfied
 SLIP_MODE = 1  # (C4.1) every ship at every speed
@@ -45,13 +45,13 @@ _SLIPS = {Maneuver.SIDESLIP_LEFT: -1, Maneuver.SIDESLIP_RIGHT: 1}
 _TACS = {Maneuver.TACTICAL_LEFT: -1, Maneuver.TACTICAL_RIGHT: 1}
 
 
-def maneuvers_in_use(rules: Mapping[str, Any]) -> tuple[Maneuver, ...]:
+def maneuvers_in_use(rules: Rules) -> tuple[Maneuver, ...]:
     """The maneuver values of a scenario (its maneuver component): NONE..TURN_RIGHT, then the
     two sideslips with ``rules.sideslip`` (C4), and all eight with ``rules.tactical_maneuvers``
     (C5; the sideslips stay blocked there unless ``rules.sideslip`` is on too)."""
-    if rules["tactical_maneuvers"]:
+    if rules.tactical_maneuvers:
         return tuple(Maneuver)
-    return tuple(Maneuver)[: BASIC_MANEUVERS + (2 if rules["sideslip"] else 0)]
+    return tuple(Maneuver)[: BASIC_MANEUVERS + (2 if rules.sideslip else 0)]
 
 
 def not_in_use_rule(maneuver: Maneuver) -> str:
@@ -112,7 +112,7 @@ def tactical_blocker(battle: Battle, unit: int) -> str | None:
     impulse, or None: a warp one earned and unused (C5.231, C5.232) or earned on that impulse,
     else the turn's one sublight maneuver (C5.11), never on the first impulse."""
     st = battle.state
-    if not battle.scenario.rules["tactical_maneuvers"]:
+    if not battle.rules.tactical_maneuvers:
         return "C5.0 tactical maneuvers are not in use in this scenario (rules.tactical_maneuvers)"
     nxt = next_move_impulse(battle)
     if nxt == 1:
@@ -142,7 +142,7 @@ def maneuver_blockers(
     a turn and a slip are two different values, so never both on one impulse, C4.33).
     """
     st = battle.state
-    rules = battle.scenario.rules
+    rules = battle.rules
     in_use = battle.maneuvers
     if not can_move:
         if speed is None and st.tactical[unit] and next_move_impulse(battle) != 1:
@@ -159,24 +159,24 @@ def maneuver_blockers(
             rule = f"C3.2 turn mode {need} not satisfied ({have} {hexes} straight)"
             blocked[Maneuver.TURN_LEFT] = rule
             blocked[Maneuver.TURN_RIGHT] = rule
-        if rules["sideslip"] and int(st.slip[unit]) < SLIP_MODE:
+        if rules.sideslip and int(st.slip[unit]) < SLIP_MODE:
             rule = ("C4.1 sideslip mode 1 not satisfied (0 hexes straight since the last "
                     "sideslip or turn)")
             blocked[Maneuver.SIDESLIP_LEFT] = rule
             blocked[Maneuver.SIDESLIP_RIGHT] = rule
-    if can_move and battle.has_may_not_leave:  # (scenario may_leave: false)
+    if can_move and battle.rules.may_not_leave:  # (scenario may_leave: false)
         blocked.update(unit_rules.exit_blockers(
             battle, unit, [m for m in in_use if m not in blocked and m not in TACTICAL_MANEUVERS]))
     if len(in_use) > BASIC_MANEUVERS:  # only the values of the scenario's component
-        if not rules["sideslip"]:  # (tactical maneuvers on, sideslip off)
+        if not rules.sideslip:  # (tactical maneuvers on, sideslip off)
             for m in SIDESLIPS:
                 blocked[m] = not_in_use_rule(m)
-        if rules["tactical_maneuvers"]:
+        if rules.tactical_maneuvers:
             tac_rule = tactical_blocker(battle, unit)
             if tac_rule is not None:
                 for m in TACTICAL_MANEUVERS:
                     blocked[m] = tac_rule
-    if battle.has_planets:  # (P2.0) ships may not enter a planet hex
+    if battle.rules.planets_in_play:  # (P2.0) ships may not enter a planet hex
         blocked = planets.maneuver_blockers(battle, unit, blocked)
     return blocked
 

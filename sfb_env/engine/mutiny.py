@@ -36,11 +36,6 @@ QUIET, ROLLING, PUT_DOWN, CAPTURED = 0, 1, 2, 3
 CONTROL_SPACES = (dac.DacBox.BRIDGE, dac.DacBox.AUX_CONTROL, dac.DacBox.EMER_BRIDGE)  # (G6.23)
 
 
-def in_use(battle: Battle) -> bool:
-    """Whether the scenario uses Klingon mutiny (rules.mutiny)."""
-    return bool(battle.scenario.rules["mutiny"])
-
-
 def has_security(battle: Battle, unit: int) -> bool:
     """A Klingon ship whose sheet has security stations (G6.1)."""
     ship = battle.ship_classes[unit]

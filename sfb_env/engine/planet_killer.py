@@ -143,10 +143,8 @@ def init_state(battle: Battle) -> None:
     st.defence_turn = np.zeros(n, dtype=np.int64)
     labs.init_state(battle)
     probes.init_state(battle)
-    battle.has_monster = bool(np.any(st.kind == K_MONSTER))  # (procedure) skip the steps
-    battle.has_probes = bool(np.any(st.probes_left > 0))
     sc = battle.scenario
-    if sc.victory["kind"] == "planet_killer" and not battle.has_monster:
+    if sc.victory["kind"] == "planet_killer" and not np.any(st.kind == K_MONSTER):
         from sfb_env.engine.scenario import ScenarioError
 
         raise ScenarioError(sc.source, "victory.kind", "planet_killer (scenario 11) needs a "

@@ -123,19 +123,22 @@ def planet_row(x: int, z: int) -> dict[str, Any]:
     return dict(side=NO_SIDE, x=x, z=z, facing=0, speed=0, target=None, kind=K_PLANET)
 
 
-def init_state(battle: Battle) -> None:
-    """(Scenario 9 special) The survivors: each planet's ``crew_units`` from the scenario."""
+def init_state(battle: Battle) -> dict[str, Any]:
+    """(Scenario 9 special) The survivors: each planet's ``crew_units`` from the scenario.
+
+    Returns the static tables of the setup: ``planet_rows`` (planets never move),
+    ``planet_hexes`` (axial) and ``planet_crew_side`` (planet row -> side index of its crew
+    units, G8.0 consent)."""
     st = battle.state
-    battle.planet_rows = np.flatnonzero(st.kind == K_PLANET)  # static: planets never move
-    battle.planet_hexes = [(int(st.x[p]), int(st.z[p])) for p in battle.planet_rows]
-    battle.has_planets = bool(len(battle.planet_rows))
-    battle._planet_line_cache = {}  # owner -> (positions key, (U,) blocked)
-    battle.planet_crew_side = {}  # planet row -> side index of its crew units (G8.0 consent)
+    rows = np.flatnonzero(st.kind == K_PLANET)
+    crew_side: dict[int, int] = {}
     for u, spec in enumerate(battle.scenario.units):
         if spec.unit_class == PLANET_CLASS:
             st.crew_units[u] = int(spec.crew_units)
             if spec.crew_side is not None:
-                battle.planet_crew_side[u] = battle.side_index[spec.crew_side]
+                crew_side[u] = battle.side_index[spec.crew_side]
+    return {"planet_rows": rows, "planet_hexes": [(int(st.x[p]), int(st.z[p])) for p in rows],
+            "planet_crew_side": crew_side}
 
 
 # ---------------------------------------------------------------------- queries
@@ -206,11 +209,12 @@ def _blocked_from(battle: Battle, owner: int) -> np.ndarray:
     weapons of one ship share it)."""
     st = battle.state
     key = (st.x.tobytes(), st.z.tobytes())
-    hit = battle._planet_line_cache.get(owner)
+    cache = st.cache.setdefault("planet_lines", {})  # owner -> (positions key, (U,) blocked)
+    hit = cache.get(owner)
     if hit is not None and hit[0] == key:
         return hit[1]
     value = line_blocked(battle, st.x[owner], st.z[owner], st.x, st.z)
-    battle._planet_line_cache[owner] = (key, value)
+    cache[owner] = (key, value)
     return value
 
 
@@ -296,7 +300,7 @@ def movement_step(battle: Battle) -> None:
             st.status[u] = Status.DESTROYED
             battle.log(ev.PlanetCrash(st.turn, st.impulse, battle.unit_ids[u], battle.label(u)))
             battle.log(ev.Destroyed(st.turn, st.impulse, battle.unit_ids[u]))
-        elif kind in SEEKING_KINDS or (battle.has_suicide and st.suicide_launched[u]):
+        elif kind in SEEKING_KINDS or (battle.rules.suicide_shuttles and st.suicide_launched[u]):
             # (P2.0; J2.22) a suicide shuttle flies as a seeking weapon: it is lost too
             st.status[u] = Status.EXPENDED if kind != K_TARGET_DRONE else Status.DESTROYED
             battle.log(ev.PlanetCrash(st.turn, st.impulse, battle.unit_ids[u], battle.label(u)))

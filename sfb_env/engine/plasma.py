@@ -112,13 +112,13 @@ def free_row(battle: Battle, w: int) -> int:
 def launcher_blocker(battle: Battle, w: int) -> str | None:
     """Why plasma launcher ``w`` cannot launch at all this impulse, or None."""
     st = battle.state
-    rules = battle.scenario.rules
+    rules = battle.rules
     if not is_launcher(battle, w):
         return "FP1.1 only a plasma launcher launches plasma torpedoes"
     owner = int(st.w_owner[w])
     if st.status[owner] != ACTIVE:
         return "FP1.3 the launching ship is not in play"
-    if not (rules["seeking_weapons"] and rules["launch_seeking_weapons"]):
+    if not (rules.seeking_weapons and rules.launch_seeking_weapons):
         return "B2.0 this scenario skips the Launch Seeking Weapons step"
     if not st.w_enabled[w]:
         return "scenario rules: this weapon is not used in this scenario"

@@ -104,8 +104,8 @@ ARM_VALUES = {PpdArm.ARM: ARM_ENERGY, PpdArm.ARM_2: 2, PpdArm.ARM_3: 3}  # energ
 
 
 def init_state(battle: Battle) -> None:
-    """Empty charges and no pulse trains (battle build); ``battle.has_ppd`` skips the step in
-    battles without a PPD in use."""
+    """Empty charges and no pulse trains (battle build); ``rules.ppd_in_play`` skips the step
+    in battles without a PPD in use."""
     st = battle.state
     m = len(st.w_type)
     st.ppd_stage = np.zeros(m, dtype=np.int64)
@@ -116,7 +116,6 @@ def init_state(battle: Battle) -> None:
     st.ppd_pulses = np.zeros(m, dtype=np.int64)
     st.ppd_resolved = np.zeros(m, dtype=np.int64)
     st.ppd_locked = np.zeros(m, dtype=bool)
-    battle.has_ppd = bool(m) and bool(np.any((st.w_type == _PPD) & st.w_enabled))
 
 
 def is_ppd(battle: Battle, w: int) -> bool:
@@ -149,15 +148,15 @@ def charge(battle: Battle, w: int) -> ppd.PpdCharge:
     """PPD ``w``'s charge as the E11.2 resolver's record on the current turn (see the module
     docstring for the Chief Engineer, cadet-form and robot cases)."""
     st = battle.state
-    rules = battle.scenario.rules
+    rules = battle.rules
     if _governed(battle, w):
         paid = int(st.ppd_paid_turn[w])
         return ppd.PpdCharge(ppd.PpdStage(int(st.ppd_stage[w])), int(st.ppd_energy[w]),
                              paid or None)
     full = ppd.PpdCharge(ppd.PpdStage.ARMED, ppd.FULL_CHARGE, st.turn)
-    if rules["chief_engineer"]:
+    if rules.chief_engineer:
         return full if st.turn >= int(st.w_ready_turn[w]) else ppd.new_charge()
-    if rules["energy"] == "cadet":  # (SCENARIOS §2.5) robots: every weapon armed every turn
+    if rules.energy == "cadet":  # (SCENARIOS §2.5) robots: every weapon armed every turn
         return full
     return ppd.new_charge()
 
@@ -168,7 +167,7 @@ def ready_blocker(battle: Battle, w: int) -> str | None:
     st = battle.state
     if pulsing(battle, w):
         return "E11.23 the PPD is still pulsing: one charge at a time"
-    if battle.scenario.rules["chief_engineer"] and st.turn < int(st.w_ready_turn[w]):
+    if battle.rules.chief_engineer and st.turn < int(st.w_ready_turn[w]):
         return (f"E11.21 (Chief Engineer, PROPOSAL) the PPD is not armed before turn "
                 f"{int(st.w_ready_turn[w])}")
     c = charge(battle, w)
@@ -185,7 +184,7 @@ def target_kind(battle: Battle, t: int) -> ppd.TargetKind:
     FD1.52; no splash, E11.353) or a ship. With the modifier off a drone is a shieldless target
     with no roll shift (the resolver's MONSTER kind)."""
     if int(battle.state.kind[t]) in (K_DRONE, K_TARGET_DRONE):
-        return (ppd.TargetKind.DRONE if battle.scenario.rules["drone_die_modifier"]
+        return (ppd.TargetKind.DRONE if battle.rules.drone_die_modifier
                 else ppd.TargetKind.MONSTER)
     return ppd.TargetKind.SHIP
 
@@ -221,7 +220,7 @@ def _empty_charge(battle: Battle, w: int) -> None:
     st.ppd_stage[w] = int(ppd.PpdStage.EMPTY)
     st.ppd_energy[w] = 0
     st.w_armed[w] = False
-    if battle.scenario.rules["chief_engineer"]:
+    if battle.rules.chief_engineer:
         st.w_ready_turn[w] = st.turn + CHIEF_REARM_TURNS  # PROPOSAL (module docstring)
 
 
@@ -231,7 +230,7 @@ def _empty_charge(battle: Battle, w: int) -> None:
 def order_values(battle: Battle) -> int:
     """Size of the ``ppd[p]`` component: KEEP and DROP (E11.362), and TOP_UP where
     ``rules.reserve_power`` is in force (E11.25, H7.2)."""
-    return len(PpdOrder) + (1 if battle.scenario.rules["reserve_power"] else 0)
+    return len(PpdOrder) + (1 if battle.rules.reserve_power else 0)
 
 
 def drop_blockers(battle: Battle, w: int) -> dict[int, str]:
@@ -265,7 +264,7 @@ def top_up_blocker(battle: Battle, w: int) -> str | None:
     from sfb_env.engine import energy
 
     st = battle.state
-    if not battle.scenario.rules["reserve_power"] or not _governed(battle, w):
+    if not battle.rules.reserve_power or not _governed(battle, w):
         return "H7.2 no reserve power in this scenario"
     if st.w_destroyed[w]:
         return "D4.0 the weapon is destroyed"
@@ -387,7 +386,7 @@ def breaking_rule(battle: Battle, w: int, t: int) -> str | None:
     _, in_arc = direct_fire.geometry(battle, w, np.array([t]))
     if not in_arc[0]:
         return ppd.LOCK_EVENT_RULE[ppd.LockEvent.TARGET_OUT_OF_ARC]
-    if battle.has_planets and planets.ppd_block_rule(battle, w, t) is not None:
+    if battle.rules.planets_in_play and planets.ppd_block_rule(battle, w, t) is not None:
         return ppd.LOCK_EVENT_RULE[ppd.LockEvent.PLANET_BLOCKS_FIRE]  # (E11.546)
     return None
 

@@ -98,7 +98,7 @@ def init_state(battle: Battle) -> None:
     st = battle.state
     n = len(st.kind)
     st.probes_left = np.zeros(n, dtype=np.int64)
-    if battle.scenario.rules["probes"]:
+    if battle.rules.probes:
         for u, ship in enumerate(battle.ship_classes):
             if ship is not None and ship.systems.get("probe_launcher", 0):
                 st.probes_left[u] = int(ship.probes or 0)
@@ -111,7 +111,7 @@ def has_probes(battle: Battle, unit: int) -> bool:
     """Whether the unit gets a ``probe`` component: rule ``probes``, the standard form
     governing it, a probe launcher on its sheet with probes."""
     ship = battle.ship_classes[unit]
-    return (bool(battle.scenario.rules["probes"]) and energy.standard(battle)
+    return (bool(battle.rules.probes) and battle.rules.standard_energy
             and energy.governed(battle, unit) and ship is not None
             and bool(ship.systems.get("probe_launcher", 0)) and bool(ship.probes))
 
@@ -121,7 +121,7 @@ def launcher_working(battle: Battle, unit: int) -> bool:
     ship = battle.ship_classes[unit]
     if ship is None or not ship.systems.get("probe_launcher", 0):
         return False
-    if battle.scenario.rules["damage"] == "standard_dac":
+    if battle.rules.damage == "standard_dac":
         return bool(battle.state.dac_boxes[unit, DacBox.PROBE] > 0)
     return True
 
@@ -145,7 +145,7 @@ def outnumbered(battle: Battle, unit: int) -> bool:
 
 def antimatter_blocker(battle: Battle, unit: int) -> str | None:
     """(G5.31) Why the ship may not use an anti-matter probe now, or None."""
-    if (battle.scenario.rules["antimatter_probes"] or crippled(battle, unit)
+    if (battle.rules.antimatter_probes or crippled(battle, unit)
             or outnumbered(battle, unit)):
         return None
     return ("G5.31 an anti-matter probe needs a crippled ship, one ship against two or more, "
@@ -316,5 +316,5 @@ def has_component(battle: Battle, unit: int) -> bool:
     """Whether the unit's action has a ``probe`` component: rule ``probes`` under the standard
     form governing it (the same for every such ship, so uniform spaces need no padding; a ship
     without a launcher has it masked, G5.1)."""
-    return (bool(battle.scenario.rules["probes"]) and energy.standard(battle)
+    return (bool(battle.rules.probes) and battle.rules.standard_energy
             and energy.governed(battle, unit))

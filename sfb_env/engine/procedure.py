@@ -82,25 +82,27 @@ def start(battle: Battle) -> None:
 def advance(battle: Battle, orders: dict[int, Orders]) -> None:
     """Finish impulse i with ``orders``, then run impulse i+1 up to its decision point."""
     st = battle.state
-    rules = battle.scenario.rules
+    rules = battle.rules
     if st.impulse >= 1:
-        if battle.has_esg:  # (G23.32, G23.31) the generators' own timing runs every impulse
+        # (G23.32, G23.31) the generators' own timing runs every impulse
+        if battle.rules.esg_in_play:
             esg_field.launch_step(battle, orders)
-        if cloak.standard(battle) and st.impulse < st.impulses_per_turn:
+        if battle.rules.standard_cloak and st.impulse < st.impulses_per_turn:
             cloak.cloak_step(battle, orders)  # (B2.0 advanced, G13) Cloak/Uncloak
-        if battle.has_tractors:  # (B2.0 advanced, G7.0) Tractor Beams
+        if battle.rules.tractors:  # (B2.0 advanced, G7.0) Tractor Beams
             tractors.tractor_step(battle, orders)
-        if rules["seeking_weapons"] and rules["launch_seeking_weapons"]:
+        if rules.seeking_weapons and rules.launch_seeking_weapons:
             _launch_seeking_weapons(battle, orders)
-        if rules["transporters"]:  # (B2.0 advanced) Shields/Transporters: drops, G8.0, G8.24
+        if rules.transporters:  # (B2.0 advanced) Shields/Transporters: drops, G8.0, G8.24
             transporters.step(battle, orders)
-        if battle.has_fighters:  # (J4.34) launch shuttlecraft: fighters leave their carriers
+        # (J4.34) launch shuttlecraft: fighters leave their carriers
+        if battle.rules.small_craft_in_play:
             small_craft.launch_step(battle, orders)
-        if battle.has_suicide:  # (J2.22) armed suicide shuttles leave their bays
+        if battle.rules.suicide_shuttles:  # (J2.22) armed suicide shuttles leave their bays
             suicide_shuttles.launch_step(battle, orders)
         _fire_direct_fire(battle, orders)
         _end_of_impulse(battle)
-        if rules["disengage_by_announcement"]:  # (SCENARIOS #5) after the fire, at once
+        if rules.disengage_by_announcement:  # (SCENARIOS #5) after the fire, at once
             disengagement.end_of_impulse(battle, orders)
         if _check_end(battle, time_up=False):
             return
@@ -109,37 +111,39 @@ def advance(battle: Battle, orders: dict[int, Orders]) -> None:
             _end_of_turn(battle)
             if _check_end(battle, time_up=st.turn > battle.max_turns):
                 return
-        if battle.has_arrivals:  # units entering the map this turn (engine.unit_rules)
+        if battle.rules.arrivals:  # units entering the map this turn (engine.unit_rules)
             unit_rules.arrivals(battle)
-        if battle.has_esg:  # (B2.0 Energy Allocation) the Chief Engineer charges ESGs
+        if battle.rules.esg_in_play:  # (B2.0 Energy Allocation) the Chief Engineer charges ESGs
             esg_field.energy_allocation(battle)
         _speed_determination(battle, orders)
-        if energy.in_use(battle):  # (B3.0) the form pays for the speed just set
+        if battle.rules.energy_form:  # (B3.0) the form pays for the speed just set
             energy.energy_allocation(battle, orders)
-        if battle.has_tractors:  # (G7.0) unpaid links lapse; towing speeds (CTH-DATA §7.3)
+        if battle.rules.tractors:  # (G7.0) unpaid links lapse; towing speeds (CTH-DATA §7.3)
             tractors.start_turn(battle)
-        if sensors.in_use(battle):  # (B2.0 advanced sequence, D6) Sensor Lock-On
+        if battle.rules.lock_on:  # (B2.0 advanced sequence, D6) Sensor Lock-On
             sensors.lock_on_step(battle)
         st.impulse = 1
     else:
         st.impulse += 1
     _move_ships(battle, orders)
-    if battle.has_tractors:  # (G7.0) held units move parallel to their holders
+    if battle.rules.tractors:  # (G7.0) held units move parallel to their holders
         tractors.tow(battle)
-    if battle.has_fighters:  # (J4.12) after all ships, before seeking weapons
+    if battle.rules.small_craft_in_play:  # (J4.12) after all ships, before seeking weapons
         small_craft.move_fighters(battle)
     _move_seeking_weapons(battle)
-    if battle.has_suicide:  # (J2.22, F2.0) suicide shuttles home as drones do
+    if battle.rules.suicide_shuttles:  # (J2.22, F2.0) suicide shuttles home as drones do
         suicide_shuttles.move(battle)
-    if battle.has_planets:  # (P2.0) ships and seeking weapons in a planet hex are destroyed
+    # (P2.0) ships and seeking weapons in a planet hex are destroyed
+    if battle.rules.planets_in_play:
         planets.movement_step(battle)
-    if rules["tactical_maneuvers"]:
+    if rules.tactical_maneuvers:
         _tactical_maneuvers(battle, orders)
-    if battle.has_esg:  # (G23.512, G23.514) judged in movement, resolved after TACs
+    if battle.rules.esg_in_play:  # (G23.512, G23.514) judged in movement, resolved after TACs
         esg_field.resolve_contacts(battle)
-    if battle.has_monster:  # (G4.0) lab ranges; (scenario 11) plasma shots, close-in defence
+    # (G4.0) lab ranges; (scenario 11) plasma shots, close-in defence
+    if battle.rules.monster_in_play:
         planet_killer.after_movement(battle)
-    if rules["seeking_weapons"]:
+    if rules.seeking_weapons:
         seeking.resolve_impacts(battle)
     _check_end(battle, time_up=False)
 
@@ -151,7 +155,7 @@ def _speed_determination(battle: Battle, orders: dict[int, Orders]) -> None:
     """(B2.0 Speed Determination) Chief Engineer speeds; the player's pick in scenario 3;
     freighters slowed by damage from the start of the next turn (R1.6)."""
     st = battle.state
-    tactical_rule = battle.scenario.rules["tactical_maneuvers"]
+    tactical_rule = battle.rules.tactical_maneuvers
     for u in np.flatnonzero(st.status == ACTIVE):
         order = orders.get(int(u))
         plot = tactical_rule and bool(order.tactical if order is not None else st.tactical[u])
@@ -175,15 +179,15 @@ def _speed_determination(battle: Battle, orders: dict[int, Orders]) -> None:
 def _end_of_turn(battle: Battle) -> None:
     st = battle.state
     energy.end_of_turn(battle)  # (D9.2) damage control repairs; (D3.341) reinforcement ends
-    if battle.has_fighters:  # (J4.48) fighters aboard the whole turn repair one point
+    if battle.rules.small_craft_in_play:  # (J4.48) fighters aboard the whole turn repair one point
         small_craft.end_of_turn(battle)
-    if battle.scenario.rules["mutiny"]:
+    if battle.rules.mutiny:
         mutiny.end_of_turn(battle)  # (G6.2) the end-of-turn mutiny roll
-    if battle.scenario.rules["boarding"]:
+    if battle.rules.boarding:
         boarding.end_of_turn(battle)  # (D7.0) boarding-party combat, after the mutiny roll
-    if battle.has_probes:  # (G5.32) an unfired anti-matter probe is lost
+    if battle.rules.probes_in_play:  # (G5.32) an unfired anti-matter probe is lost
         probes.end_of_turn(battle)
-    if labs.in_use(battle):  # (G4.0) the turn's research and the research rolls
+    if battle.rules.research:  # (G4.0) the turn's research and the research rolls
         labs.end_of_turn(battle)
     battle.log(ev.TurnEnded(st.turn, st.impulse))
     st.turn += 1
@@ -197,10 +201,10 @@ def _move_ships(battle: Battle, orders: dict[int, Orders]) -> None:
     """(C1.3) Move Ships: slower units first; equal speeds simultaneously on written orders."""
     st = battle.state
     st.prev_x[:], st.prev_z[:], st.prev_facing[:] = st.x, st.z, st.facing  # (D3.42)
-    if battle.has_monster:  # (C1.3, scenario 11) monsters move before ships
+    if battle.rules.monster_in_play:  # (C1.3, scenario 11) monsters move before ships
         planet_killer.move_step(battle)
     moving = movement.movers(battle, (*SHIP_KINDS, UnitKind.SHUTTLE))  # (J1.0) with the ships
-    if battle.has_suicide:  # (J2.22, F2.0) suicide shuttles move as seeking weapons
+    if battle.rules.suicide_shuttles:  # (J2.22, F2.0) suicide shuttles move as seeking weapons
         moving = moving[~st.suicide_launched[moving]]
     plan = {}
     for u in moving:  # orders are fixed before anyone moves (secret, simultaneous)
@@ -248,28 +252,30 @@ def _fire_direct_fire(battle: Battle, orders: dict[int, Orders]) -> None:
     """Fire and Resolve Direct-Fire Weapons, simultaneously for every unit (E1)."""
     shots = [(w, t) for order in orders.values() for w, t in order.fire.items()]
     shots += robots.fire_orders(battle)
-    if battle.has_fighters:  # (J4.32) the fighters' built-in pilots (engine.small_craft)
+    # (J4.32) the fighters' built-in pilots (engine.small_craft)
+    if battle.rules.small_craft_in_play:
         shots += small_craft.fire_orders(battle)
-    if battle.has_ppd:  # (E11.31, E11.332) PPD pulses first, each its own volley
+    if battle.rules.ppd_in_play:  # (E11.31, E11.332) PPD pulses first, each its own volley
         pulses = [(w, t) for w, t in shots if ppd_fire.is_ppd(battle, w)]
         shots = [(w, t) for w, t in shots if not ppd_fire.is_ppd(battle, w)]
         ppd_fire.fire_step(battle, orders, pulses)
     if shots:
         direct_fire.resolve_fire(battle, shots)
-    if battle.has_probes:  # (G5.12, G5.33) probes launch in the Direct-Fire step
+    if battle.rules.probes_in_play:  # (G5.12, G5.33) probes launch in the Direct-Fire step
         probes.fire_step(battle, orders)
-    if battle.has_monster:  # (scenario 11) the monster's once-per-turn shot
+    if battle.rules.monster_in_play:  # (scenario 11) the monster's once-per-turn shot
         planet_killer.fire_step(battle)
 
 
 def _end_of_impulse(battle: Battle) -> None:
     """End of Impulse: drone endurance and control (FD1.4, FD1.3)."""
     seeking.end_of_impulse(battle)
-    if battle.has_tractors:  # (G7.0) links of units gone or beams destroyed end
+    if battle.rules.tractors:  # (G7.0) links of units gone or beams destroyed end
         tractors.check_links(battle)
-    if battle.has_planets:  # (CTH-DATA §12.4) survivors board; shuttles bring them home
+    if battle.rules.planets_in_play:  # (CTH-DATA §12.4) survivors board; shuttles bring them home
         planets.end_of_impulse(battle)
-    if battle.has_suicide:  # (J2.22 PROPOSAL) suicide shuttles that lost target or control
+    # (J2.22 PROPOSAL) suicide shuttles that lost target or control
+    if battle.rules.suicide_shuttles:
         suicide_shuttles.end_of_impulse(battle)
 
 
@@ -278,8 +284,9 @@ def _check_end(battle: Battle, time_up: bool) -> bool:
     if verdict is None:
         return False
     st = battle.state
-    battle.done = True
-    battle.time_up = time_up
-    battle.outcome, battle.end_reason = verdict
+    st = battle.state
+    st.done = True
+    st.time_up = time_up
+    st.outcome, st.end_reason = verdict
     battle.log(ev.BattleEnded(st.turn, st.impulse, battle.outcome, battle.end_reason))
     return True

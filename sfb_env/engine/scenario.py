@@ -32,7 +32,12 @@ from typing import Any
 from sfb_env import hexmap, impulse
 from sfb_env.data import DataFileError, load_data_file
 from sfb_env.data.ships import UnknownShipError, load_ship
-from sfb_env.engine.types import WEAPON_KEYS
+from sfb_env.engine.rules import (  # noqa: F401 - RULE_DEFAULTS, ScenarioError re-exported
+    RULE_DEFAULTS,
+    Rules,
+    ScenarioError,
+    load_rules,
+)
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "configs" / "scenarios"
 
@@ -57,71 +62,6 @@ VICTORY_KINDS = (
     "rescue",  # (scenario 9) engine.victory
 )
 VICTORY_KINDS += ("pirate_raid",)  # scenario 8 (engine.victory)
-
-# Rules in force and their defaults (SCENARIOS.md §1 rule packages).
-RULE_DEFAULTS: dict[str, Any] = {
-    "chief_engineer": True,  # (R1) automatic energy, SCENARIOS §2.1; derived from ``energy``
-    "energy": "chief",  # (B3.0) "chief" = Chief Engineer (scen. 1-3), "cadet" = the cadet
-    #   Energy Allocation Form (scen. 4-6, engine.energy), "off" = nothing pays any energy (what
-    #   ``chief_engineer: false`` alone meant before; test rigs), "standard" = the standard form
-    #   of scenarios 7-13 (life support, fire control, shields; engine.energy). Giving both requires
-    #   chief_engineer == (energy == "chief"): see ``_energy_rule``
-    "cloak": "none",  # (G13.0) "cadet": ships with a cloak may pay for it at Energy Allocation,
-    #   whole turns (scen. 6; engine.energy decides and pays, engine.cloak applies the effects);
-    #   "standard": the standard rule's fade-out / fade-in (scen. 7-12, engine.cloak)
-    "lock_on": False,  # (D6) Sensor Lock-On step each turn, scanners (engine.sensors)
-    "speed_choice": False,  # scenario 3: the player picks speed 0..max each turn
-    "damage": "interim",  # "none" (scen. 1), "interim" (D4.0, scen. 2-3), "s4" (scen. 4),
-    #   "cadet_dac" (D4.21 1d6, scen. 5-6), "standard_dac" (D4.21 2d6, full-size ships)
-    "shield_boundary": "advanced",  # D3.41: "advanced" (next mover, then owner) or "die" (basic)
-    "seeking_weapons": True,  # False: Resolve/Launch Seeking Weapons skipped (scen. 1)
-    "launch_seeking_weapons": True,  # False: scen. 2 skips Launch Seeking Weapons
-    "drone_endurance": True,  # FD1 3-turn endurance (PROPOSAL: off in scen. 2)
-    "drone_die_modifier": True,  # FD1.52 +2 for disruptor/photon at drones (off in scen. 2)
-    "drone_warhead": 6,  # FD1.6 cadet ships
-    "drone_strength": 4,  # FD1.54 points to destroy a drone
-    "weapons_allowed": None,  # list of weapon types in use, None = all (scen. 1: ph-1)
-    "explosions": False,  # house rule of rules file 003 (CTH-DATA §8.10)
-    "max_speed": None,  # ship speed cap; None = the chart size (C1.42)
-    "sideslip": False,  # scenario 10 rules C4: maneuver values 4/5 (sideslip left/right)
-    "admin_shuttles": False,  # (J1.0) ships carry their administrative shuttles as unit rows
-    #   (engine.small_craft; the ``shuttles`` action component)
-    "suicide_shuttles": False,  # (J2.22) a shuttle armed as a bomb with warp energy, launched
-    #   at a target (engine.suicide_shuttles; needs admin_shuttles and energy: standard)
-    "tactical_maneuvers": False,  # scenario 10 rules C5: maneuver values 6/7; TAC is plotted
-    #   with the speed choice (needs speed_choice: true)
-    "reinforcement": False,  # scenario 10 rules D3.34: reinforcement components at Energy
-    #   Allocation (needs energy: standard; engine.energy)
-    "damage_control": False,  # scenario 10 rules D9.2: the ``repair`` component (energy: standard)
-    "reserve_power": False,  # scenario 10 rules H7: batteries fire phasers and reinforce the
-    #   struck shield during the turn (energy: standard; engine.energy)
-    "tractors": False,  # (G7.0, R8) tractor beams: the ``tractor[b]`` components, a tractor
-    #   energy line on the standard form, towing (engine.tractors)
-    "mutiny": False,  # scenario 10 rules G6: Klingon security and mutiny (needs damage:
-    #   standard_dac, whose flag-bridge hits take security stations; engine.mutiny)
-    "disengage_by_announcement": False,  # (SCENARIOS #5 special) a player may announce
-    #   disengagement at the end of any impulse: the ``disengage`` component (engine.disengagement)
-    "fractional_accounting": False,  # (B3.2, R8) energy fractions add up, only the turn total
-    #   rounds up; batteries may hold fractions (engine.fractional; needs energy: cadet/standard)
-    "transporters": False,  # (G8.0, R8) transporters: the ``transport[t]`` / ``drop_shield``
-    #   components and a transporter energy line (engine.transporters)
-    "boarding": False,  # (D7.0, R8) boarding-party combat at the end of each turn and capture
-    #   (engine.boarding)
-    "labs": False,  # (G4.0, R11) lab research on a monster each turn (engine.labs)
-    "probes": False,  # (G5.0, R11) probe launchers: the ``probe`` component, arming on the
-    #   standard form (needs energy: standard; engine.probes)
-    "antimatter_probes": False,  # (G5.31) the scenario allows anti-matter probes (scenario 11)
-}
-
-
-class ScenarioError(ValueError):
-    """A scenario file or dict is invalid; names the file and the field."""
-
-    def __init__(self, source: str, field: str, problem: str) -> None:
-        self.source = source
-        self.field = field
-        super().__init__(f"{source}: field '{field}': {problem}")
-
 
 @dataclass(frozen=True)
 class UnitSpec:
@@ -156,7 +96,7 @@ class Scenario:
     map_name: str
     parity: str
     turn_limit: int | None
-    rules: Mapping[str, Any]
+    rules: Rules
     sides: tuple[str, ...]
     units: tuple[UnitSpec, ...]
     victory: Mapping[str, Any]
@@ -228,18 +168,8 @@ def parse_scenario(doc: Any, source: str) -> Scenario:
     ):
         raise ScenarioError(source, "turn_limit",
                             f"expected a positive integer or null, got {turn_limit!r}")
-    rules = dict(RULE_DEFAULTS)
-    given_rules = doc.get("rules", {}) or {}
-    if not isinstance(given_rules, Mapping):
-        raise ScenarioError(source, "rules", "expected a mapping")
-    for key, value in given_rules.items():
-        if key not in RULE_DEFAULTS:
-            raise ScenarioError(source, f"rules.{key}",
-                                f"unknown rule; known: {sorted(RULE_DEFAULTS)}")
-        rules[key] = value
-    _energy_rule(rules, given_rules, source)
-    _check_rules(rules, source, ipt)
-    max_speed = rules["max_speed"]
+    rules = load_rules(doc.get("rules", {}), source, ipt)
+    max_speed = rules.max_speed
     sides = tuple(need("sides", list))
     if not sides or not all(isinstance(s, str) for s in sides) or len(set(sides)) != len(sides):
         raise ScenarioError(source, "sides", "expected a list of distinct side names")
@@ -275,81 +205,6 @@ def parse_scenario(doc: Any, source: str) -> Scenario:
         robots=_robots(doc.get("robots", {}), source),
         source=source,
     )
-
-
-RULE_CHOICES = {
-    "damage": ("none", "interim", "s4", "cadet_dac", "standard_dac"),
-    "shield_boundary": ("advanced", "die"),
-    "energy": ("chief", "cadet", "standard", "off"),
-    "cloak": ("none", "cadet", "standard"),
-}
-
-
-def _energy_rule(rules: dict[str, Any], given: Mapping[str, Any], source: str) -> None:
-    """Keep ``chief_engineer`` and ``energy`` (B3.0) one setting: the field not given is derived
-    from the other (``chief_engineer: false`` alone -> ``energy: off``); both given must agree."""
-    chief = rules["chief_engineer"]
-    if not isinstance(chief, bool):
-        return  # _check_rules names the field
-    if "energy" not in given:
-        rules["energy"] = "chief" if chief else "off"
-    elif "chief_engineer" not in given:
-        rules["chief_engineer"] = rules["energy"] == "chief"
-    elif chief != (rules["energy"] == "chief"):
-        raise ScenarioError(source, "rules.chief_engineer",
-                            f"chief_engineer: {str(chief).lower()} contradicts energy: "
-                            f"{rules['energy']!r} (B3.0: the Chief Engineer is energy 'chief')")
-
-
-def _check_rules(rules: dict[str, Any], source: str, ipt: int) -> None:
-    """Type and value checks of the rules in force; fills ``max_speed`` (C1.42)."""
-    for key, default in RULE_DEFAULTS.items():
-        value = rules[key]
-        if isinstance(default, bool) and not isinstance(value, bool):
-            raise ScenarioError(source, f"rules.{key}", f"expected true or false, got {value!r}")
-        if type(default) is int and (isinstance(value, bool) or not isinstance(value, int)
-                                     or value < 0):
-            raise ScenarioError(source, f"rules.{key}", f"expected an integer >= 0, got {value!r}")
-    for key, choices in RULE_CHOICES.items():
-        if rules[key] not in choices:
-            raise ScenarioError(source, f"rules.{key}", f"unknown {key} rule {rules[key]!r}; "
-                                f"expected one of {list(choices)}")
-    for key, rule in (("reinforcement", "D3.34"), ("damage_control", "D9.2"),
-                      ("reserve_power", "H7.0"), ("probes", "G5.2")):
-        if rules[key] and rules["energy"] != "standard":
-            raise ScenarioError(source, f"rules.{key}", f"{key} ({rule}) is paid on the standard "
-                                f"Energy Allocation Form: needs energy: standard")
-    if rules["fractional_accounting"] and rules["energy"] not in ("cadet", "standard"):
-        raise ScenarioError(source, "rules.fractional_accounting", "fractional accounting (B3.2) "
-                            "is kept on an Energy Allocation Form: needs energy: cadet or standard")
-    if rules["suicide_shuttles"] and not (rules["admin_shuttles"]
-                                          and rules["energy"] == "standard"):
-        raise ScenarioError(source, "rules.suicide_shuttles", "suicide shuttles (J2.221) are "
-                            "administrative shuttles armed on the standard Energy Allocation "
-                            "Form: needs admin_shuttles: true and energy: standard")
-    if rules["antimatter_probes"] and not rules["probes"]:
-        raise ScenarioError(source, "rules.antimatter_probes", "anti-matter probes (G5.31) are "
-                            "fired from probe launchers: needs probes: true")
-    if rules["mutiny"] and rules["damage"] != "standard_dac":
-        raise ScenarioError(source, "rules.mutiny", "mutiny (G6.1) needs damage: standard_dac "
-                            "(its flag-bridge hits destroy the security stations)")
-    allowed = rules["weapons_allowed"]
-    if allowed is not None:
-        if not isinstance(allowed, list) or not all(isinstance(w, str) for w in allowed):
-            raise ScenarioError(source, "rules.weapons_allowed", "expected a list of weapon types")
-        unknown = [w for w in allowed if w not in WEAPON_KEYS]
-        if unknown:
-            raise ScenarioError(source, "rules.weapons_allowed",
-                                f"unknown weapon type(s) {unknown}; known: {sorted(WEAPON_KEYS)}")
-    chart_max = min(ipt, 31)  # (C1.42) ships: 0..8 / 0..16 / 0..31
-    max_speed = rules["max_speed"]
-    if max_speed is None:
-        rules["max_speed"] = chart_max
-    elif isinstance(max_speed, bool) or not isinstance(max_speed, int) or not (
-        0 <= max_speed <= chart_max
-    ):
-        raise ScenarioError(source, "rules.max_speed",
-                            f"max_speed {max_speed!r} outside 0..{chart_max} (C1.42)")
 
 
 # Victory fields naming a side or a unit, per kind (SCENARIOS #4).

@@ -59,13 +59,13 @@ def launch_blockers(
     if held is not None:
         return [held] * (len(battle.state.kind) if targets is None else len(targets))
     out = _launch_blockers(battle, rack, targets)
-    if battle.has_hold_fire:  # (SCENARIOS #8 special) hold_fire_at: drones and plasma alike
+    if battle.rules.hold_fire:  # (SCENARIOS #8 special) hold_fire_at: drones and plasma alike
         st = battle.state
         rows = np.arange(len(st.kind)) if targets is None else np.asarray(targets)
         held = unit_rules.hold_fire(battle, int(st.w_owner[rack]), rows)
         out = [why if why is not None or not h else unit_rules.hold_fire_rule(battle, int(t))
                for why, h, t in zip(out, held, rows, strict=True)]
-    if sensors.in_use(battle) or cloak.standard(battle):
+    if battle.rules.lock_on or battle.rules.standard_cloak:
         st = battle.state
         targets = np.arange(len(st.kind)) if targets is None else np.asarray(targets)
         hidden = sensors.target_blockers(battle, targets)
@@ -96,7 +96,7 @@ def _launch_blockers(
             out.append("FD1.3 a drone may not target a plasma torpedo")
         elif st.x[t] == st.x[owner] and st.z[t] == st.z[owner]:
             out.append("F2.3 launch at a target in the launcher's hex is not modelled")
-        elif battle.has_planets and planets.landed(battle)[t]:
+        elif battle.rules.planets_in_play and planets.landed(battle)[t]:
             out.append(planets.LANDED_RULE)
         else:
             out.append(None)
@@ -111,12 +111,12 @@ def rack_blocker(battle: Battle, rack: int) -> str | None:
         return (energy.fire_control_blocker(battle, int(st.w_owner[rack]))  # (B3.0 line 8)
                 or plasma.launcher_blocker(battle, rack)
                 or sensors.launch_blocker(battle, int(st.w_owner[rack])))  # (D6)
-    rules = battle.scenario.rules
+    rules = battle.rules
     if int(st.w_type[rack]) != WeaponType.DRONE_RACK:
         return "FD1.1 only a drone rack launches drones"
     if st.status[st.w_owner[rack]] != ACTIVE:
         return "FD1.2 the launching unit is not in play"
-    if not (rules["seeking_weapons"] and rules["launch_seeking_weapons"]):
+    if not (rules.seeking_weapons and rules.launch_seeking_weapons):
         return "B2.0 this scenario skips the Launch Seeking Weapons step"
     if not st.w_enabled[rack]:
         return "scenario rules: this weapon is not used in this scenario"
@@ -223,7 +223,8 @@ def robot_drone_maneuver(battle: Battle, drone: int):
     dirs = np.array([f, (f - 1) % 6, (f + 1) % 6])
     nx, nz = hexmap.neighbor_np(x, z, dirs)
     d = hexmap.distance_np(nx, nz, st.x[t], st.z[t])
-    if battle.has_planets:  # (P2.0 PROPOSAL) homing steers clear of planet hexes it can avoid
+    # (P2.0 PROPOSAL) homing steers clear of planet hexes it can avoid
+    if battle.rules.planets_in_play:
         d = np.where(planets.in_planet_hex(battle, nx, nz), AVOID, d)
     straight, left, right = (int(v) for v in d)
     can_turn = st.straight[drone] >= 1  # (FD1.2) turn mode 1, first move straight
@@ -261,7 +262,7 @@ def resolve_impacts(battle: Battle) -> None:
     st = battle.state
     volleys: dict[tuple[int, int], int] = {}
     striking = (st.kind == K_DRONE) | (st.kind == K_PLASMA)
-    if battle.has_suicide:  # (J2.222) suicide shuttles strike as seeking weapons
+    if battle.rules.suicide_shuttles:  # (J2.222) suicide shuttles strike as seeking weapons
         striking = striking | st.suicide_launched
     active = np.flatnonzero((st.status == ACTIVE) & striking)
     for d in active:
@@ -283,7 +284,7 @@ def resolve_impacts(battle: Battle) -> None:
                 battle, t, st.x[t], st.z[t], st.facing[t], st.prev_x[d], st.prev_z[d]
             )
         if st.kind[d] == K_DRONE:
-            warhead = int(battle.scenario.rules["drone_warhead"])
+            warhead = int(battle.rules.drone_warhead)
             if st.kind[t] == K_FIGHTER:  # (J4.47) a natural 6: half the warhead
                 warhead = drone_damage_vs_fighter(warhead, int(battle.rng.integers(1, 7)))
         elif st.kind[d] != K_PLASMA:  # (J2.222) a suicide shuttle: 2 x its energy, max 18
@@ -298,7 +299,7 @@ def resolve_impacts(battle: Battle) -> None:
             plasma.feedback(battle, int(d), t, warhead)  # (FP1.8)
         battle.log(ev.SeekingHit(st.turn, st.impulse, battle.unit_ids[d], battle.unit_ids[t],
                                  shield, warhead))
-        if battle.has_monster and st.kind[t] == K_MONSTER and st.kind[d] == K_SHUTTLE:
+        if battle.rules.monster_in_play and st.kind[t] == K_MONSTER and st.kind[d] == K_SHUTTLE:
             from sfb_env.engine import planet_killer
 
             # (SCENARIOS §2.8 result 1) a suicide shuttle hit kills a researched monster
@@ -314,11 +315,11 @@ def end_of_impulse(battle: Battle) -> None:
     their controlling ship are removed. Plasma torpedoes: ``plasma.end_of_impulse``."""
     plasma.end_of_impulse(battle)
     st = battle.state
-    rules = battle.scenario.rules
+    rules = battle.rules
     now = st.absolute_impulse
     for d in np.flatnonzero((st.status == ACTIVE) & (st.kind == K_DRONE)):
         reason = None
-        if (rules["drone_endurance"] and st.launched_at[d] != NEVER
+        if (rules.drone_endurance and st.launched_at[d] != NEVER
                 and now - st.launched_at[d] >= 3 * st.impulses_per_turn):
             reason = "FD1.4 endurance of 3 turns ran out"
         launcher, target = st.launcher[d], st.target[d]

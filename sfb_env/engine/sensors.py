@@ -37,14 +37,9 @@ if TYPE_CHECKING:
 AUTOMATIC = 6  # (D6) a die of 1-6 never exceeds a sensor of 6
 
 
-def in_use(battle: Battle) -> bool:
-    """Whether the Sensor Lock-On rules are in force (``rules.lock_on``)."""
-    return bool(battle.scenario.rules["lock_on"])
-
-
 def _track_value(battle: Battle, unit: int, track: tuple[int, ...], box: int) -> int:
     """Best undestroyed value of a track (D4.33): the first box without the standard DAC."""
-    if battle.scenario.rules["damage"] != "standard_dac":
+    if battle.rules.damage != "standard_dac":
         return int(track[0])
     return dac.track_rating(track, int(battle.state.dac_boxes[unit, box]))
 
@@ -60,7 +55,7 @@ def sensor(battle: Battle, unit: int) -> int | None:
 def scanner(battle: Battle, unit: int) -> int:
     """The ship's scanner adjustment (D6), 0 where it has no track or the rule is off."""
     ship = battle.ship_classes[unit]
-    if not in_use(battle) or ship is None or not getattr(ship, "scanner_track", ()):
+    if not battle.rules.lock_on or ship is None or not getattr(ship, "scanner_track", ()):
         return 0
     return _track_value(battle, unit, ship.scanner_track, int(dac.DacBox.SCANNER))
 
@@ -90,7 +85,7 @@ def lock_on_step(battle: Battle) -> None:
 
 def launch_blocker(battle: Battle, owner: int) -> str | None:
     """Why ``owner`` may launch no seeking weapon this turn for want of lock-on, or None (D6)."""
-    if in_use(battle) and not battle.state.locked_on[owner]:
+    if battle.rules.lock_on and not battle.state.locked_on[owner]:
         return "D6 no sensor lock-on this turn: no seeking weapons may be launched"
     return None
 
@@ -98,7 +93,7 @@ def launch_blocker(battle: Battle, owner: int) -> str | None:
 def control_blocker(battle: Battle, owner: int) -> str | None:
     """(D6) Why ``owner`` may launch no further drone: a ship controls at most its sensor
     rating in drones (those of its drones on the map count), or None."""
-    rating = sensor(battle, owner) if in_use(battle) else None
+    rating = sensor(battle, owner) if battle.rules.lock_on else None
     if rating is None:
         return None
     st = battle.state
@@ -112,11 +107,11 @@ def control_blocker(battle: Battle, owner: int) -> str | None:
 def target_blockers(battle: Battle, targets: np.ndarray) -> list[str | None]:
     """Per target, why no seeking weapon may be launched at it for want of lock-on (a fully
     cloaked ship, G13 / D6 PROPOSAL), or None."""
-    if not (in_use(battle) or cloak.standard(battle)):
+    if not (battle.rules.lock_on or battle.rules.standard_cloak):
         return [None] * len(targets)
     hidden = cloak.fully_cloaked(battle, np.asarray(targets, dtype=np.int64))
     return ["D6 no lock-on to a cloaked ship: no launch at it" if h else None for h in hidden]
 
 
-__all__ = ["control_blocker", "in_use", "launch_blocker", "lock_on_step", "scanner", "sensor",
+__all__ = ["control_blocker", "launch_blocker", "lock_on_step", "scanner", "sensor",
            "target_blockers"]

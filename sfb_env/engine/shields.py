@@ -74,7 +74,7 @@ def shield_from(
         return int(hit[0]) + 1
     # (D3.41) exact boundary
     st = battle.state
-    method = battle.scenario.rules["shield_boundary"]
+    method = battle.rules.shield_boundary
     if method == "advanced":
         chosen = None
         if source is not None:

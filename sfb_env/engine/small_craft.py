@@ -166,7 +166,7 @@ def fighter_rows(ship: ShipClass | None) -> int:
 def shuttle_rows(ship: ShipClass | None, rules) -> int:
     """How many administrative shuttle rows ``ship`` needs under ``rules.admin_shuttles``
     (J1.0): one per SHTL box, a fighter carrier one (CTH-DATA §8.7, §9.2)."""
-    if ship is None or ship.freighter is not None or not rules["admin_shuttles"]:
+    if ship is None or ship.freighter is not None or not rules.admin_shuttles:
         return 0
     return 1 if ship.fighters is not None else int(ship.systems.get("shuttle", 0))
 
@@ -195,7 +195,8 @@ def aboard(battle: Battle, carrier: int, kind: int = K_FIGHTER) -> np.ndarray:
     """Rows of ``kind`` still aboard ``carrier`` (never launched)."""
     rows = fighters_of(battle, carrier, kind)
     st = battle.state
-    if kind == K_SHUTTLE and battle.has_suicide:  # (J2.221 PROPOSAL) a bomb is no admin shuttle
+    # (J2.221 PROPOSAL) a bomb is no admin shuttle
+    if kind == K_SHUTTLE and battle.rules.suicide_shuttles:
         rows = rows[st.suicide_energy[rows] == 0]
     return rows[st.status[rows] == UNUSED]
 
@@ -330,7 +331,7 @@ def send(battle: Battle, carrier: int, target: int, kind: int = K_FIGHTER) -> No
             hexmap.DIRECTION_LETTERS[facing]))
     rows = fighters_of(battle, carrier, kind)
     flying = st.status[rows] == ACTIVE
-    if battle.has_suicide:  # (J2.22) a suicide shuttle's target is fixed at launch
+    if battle.rules.suicide_shuttles:  # (J2.22) a suicide shuttle's target is fixed at launch
         flying &= ~st.suicide_launched[rows]
     st.target[rows[flying]] = target
 
@@ -542,7 +543,7 @@ def pilot_maneuver(battle: Battle, fighter: int) -> Maneuver:
     t = _current_target(battle, fighter)
     home = int(battle.craft_carrier[fighter])
     homing = bool(((st.kind[fighter] == K_FIGHTER and crippled(battle, fighter))
-                   or (battle.has_planets and planets.homing(battle, fighter)))
+                   or (battle.rules.planets_in_play and planets.homing(battle, fighter)))
                   and st.status[home] == ACTIVE)  # (scenario 9) survivors aboard: home
     if homing:
         t = home  # (J4.48 PROPOSAL) the pilot brings a crippled fighter home to land
@@ -607,7 +608,7 @@ def gun_blocker(battle: Battle, w: int) -> str | None:
     f = int(st.w_owner[w])
     launched = int(st.launched_at[f])
     if st.kind[f] == K_SHUTTLE:
-        if battle.has_suicide and st.suicide_launched[f]:
+        if battle.rules.suicide_shuttles and st.suicide_launched[f]:
             return "J2.22 a suicide shuttle does not fire (PROPOSAL)"
         if launched == NEVER or st.absolute_impulse - launched < battle.quarter_turn:
             return (f"J1.0 a shuttle may not fire within a quarter turn ({battle.quarter_turn} "

@@ -89,22 +89,21 @@ def init_state(battle: Battle) -> None:
     st.suicide_paid_turn = np.zeros(n, dtype=np.int64)
     st.suicide_idle_turn = np.zeros(n, dtype=np.int64)
     st.suicide_launched = np.zeros(n, dtype=bool)
-    battle.has_suicide = bool(battle.scenario.rules["suicide_shuttles"])
 
 
 def in_use(battle: Battle, ship: int) -> bool:
     """Whether ``ship`` arms suicide shuttles: the rule is on, the form governs it, and it
     carries administrative shuttles."""
-    return (bool(battle.scenario.rules["suicide_shuttles"]) and energy.standard(battle)
+    return (bool(battle.rules.suicide_shuttles) and battle.rules.standard_energy
             and energy.governed(battle, ship)
             and bool(len(small_craft.shuttles_of(battle, ship))))
 
 
 def off_rule(battle: Battle, ship: int) -> str:
     """Why ``ship`` arms no suicide shuttle at all (``in_use`` is False)."""
-    if not battle.scenario.rules["suicide_shuttles"]:
+    if not battle.rules.suicide_shuttles:
         return OFF
-    if not (energy.standard(battle) and energy.governed(battle, ship)):
+    if not (battle.rules.standard_energy and energy.governed(battle, ship)):
         return "J2.221 suicide shuttles are armed on the standard Energy Allocation Form"
     return "J2.22 this ship carries no administrative shuttle"
 
@@ -280,7 +279,8 @@ def launch_blockers(battle: Battle, ship: int, targets=None) -> list[str | None]
     if rule is not None:
         return [rule] * len(targets)
     hidden = sensors.target_blockers(battle, targets)  # (D6) no lock-on to a cloaked ship
-    landed = planets.landed(battle) if battle.has_planets else np.zeros(len(st.kind), bool)
+    landed = (planets.landed(battle) if battle.rules.planets_in_play
+              else np.zeros(len(st.kind), bool))
     out: list[str | None] = []
     for t, h in zip(targets, hidden, strict=True):
         kind = int(st.kind[t])
@@ -401,5 +401,5 @@ def end_of_impulse(battle: Battle) -> None:
 def has_component(battle: Battle, ship: int) -> bool:
     """Whether ``ship`` gets the ``suicide`` and ``suicide_arm`` action components: the rule is
     on and the standard form governs it (masked where it carries no shuttle)."""
-    return (bool(battle.scenario.rules["suicide_shuttles"]) and energy.standard(battle)
+    return (bool(battle.rules.suicide_shuttles) and battle.rules.standard_energy
             and energy.governed(battle, ship))

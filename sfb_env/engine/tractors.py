@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -72,15 +72,10 @@ TOWABLE = (K_FREIGHTER, K_DRONE, K_SHUTTLE)
 RULE = "G7.0"
 
 
-def in_use(battle: Battle) -> bool:
-    """Whether the scenario uses tractor beams (``rules.tractors``)."""
-    return bool(battle.scenario.rules.get("tractors", False))
-
-
 def sheet_beams(battle: Battle, unit: int) -> int:
     """Tractor beams on the unit's sheet (``systems.tractor``), 0 where the rule is off."""
     ship = battle.ship_classes[unit]
-    if ship is None or not in_use(battle):
+    if ship is None or not battle.rules.tractors:
         return 0
     return int(ship.systems.get("tractor", 0))
 
@@ -88,13 +83,13 @@ def sheet_beams(battle: Battle, unit: int) -> int:
 def working(battle: Battle, unit: int) -> int:
     """Undestroyed tractor beams: tractor boxes left under the standard DAC (D4.21)."""
     beams = sheet_beams(battle, unit)
-    if beams and battle.scenario.rules["damage"] == "standard_dac":
+    if beams and battle.rules.damage == "standard_dac":
         return min(beams, int(battle.state.dac_boxes[unit, dac.DacBox.TRACTOR]))
     return beams
 
 
 def _form_pays(battle: Battle, unit: int) -> bool:
-    return energy.standard(battle) and energy.governed(battle, unit)
+    return battle.rules.standard_energy and energy.governed(battle, unit)
 
 
 def powered(battle: Battle, unit: int) -> int:
@@ -104,12 +99,13 @@ def powered(battle: Battle, unit: int) -> int:
     return working(battle, unit)
 
 
-def init_state(battle: Battle) -> None:
-    """No links at the start; ``battle.tractor_beams`` (U,) the beams of each unit (static)."""
+def init_state(battle: Battle) -> dict[str, Any]:
+    """No links at the start; returns the setup's ``tractor_beams`` (U,) the beams of each
+    unit (static)."""
     st = battle.state
     n = len(st.kind)
-    battle.tractor_beams = np.array([sheet_beams(battle, u) for u in range(n)], dtype=np.int64)
-    b = max(1, int(battle.tractor_beams.max(initial=0)))
+    beams = np.array([sheet_beams(battle, u) for u in range(n)], dtype=np.int64)
+    b = max(1, int(beams.max(initial=0)))
     st.tractor_holder = np.full(n, -1, dtype=np.int64)
     st.tractor_link = np.full((n, b), -1, dtype=np.int64)
     st.tractor_used_turn = np.zeros((n, b), dtype=np.int64)
@@ -117,6 +113,7 @@ def init_state(battle: Battle) -> None:
     st.tractor_powered = np.zeros(n, dtype=np.int64)
     st.tractor_base_speed = st.speed.copy()
     st.towed_off_by = np.full(n, -1, dtype=np.int64)
+    return {"tractor_beams": beams}
 
 
 # ---------------------------------------------------------------------- energy
@@ -127,7 +124,7 @@ def pay(battle: Battle, unit: int, purse) -> int:
     form's pools, ``energy._Purse``); returns the energy ordered but not paid."""
     st = battle.state
     st.tractor_powered[unit] = 0
-    if not in_use(battle):
+    if not battle.rules.tractors:
         return 0
     short = 0
     for _ in range(working(battle, unit)):
@@ -156,7 +153,7 @@ def needs_reserve(battle: Battle, unit: int, beam: int) -> bool:
 def beam_blocker(battle: Battle, unit: int, beam: int) -> str | None:
     """Why ``unit``'s ``beam`` may not attach to anything now, or None."""
     st = battle.state
-    if not in_use(battle):
+    if not battle.rules.tractors:
         return f"{RULE} tractor beams are not in use in this scenario (rules.tractors)"
     if st.status[unit] != ACTIVE:
         return f"{RULE} the ship is not in play"
@@ -177,7 +174,7 @@ def beam_blocker(battle: Battle, unit: int, beam: int) -> str | None:
         return (f"{RULE} tractor beam {beam} released {since} impulses ago: not again within "
                 f"{REATTACH_IMPULSES} impulses")
     if needs_reserve(battle, unit, beam) and not (
-            battle.scenario.rules["reserve_power"] and _charged(battle, unit) >= 1):
+            battle.rules.reserve_power and _charged(battle, unit) >= 1):
         return (f"{RULE} tractor beam {beam} is not powered this turn (1 energy a beam at "
                 "Energy Allocation; H7.2 reserve power: no charged battery or rule off)")
     return None
@@ -219,7 +216,7 @@ def attach_blockers(battle: Battle, unit: int, beam: int,
 def release_blocker(battle: Battle, unit: int, beam: int) -> str | None:
     """Why ``beam`` may not release now, or None (it must hold something; impulse step)."""
     st = battle.state
-    if not in_use(battle):
+    if not battle.rules.tractors:
         return f"{RULE} tractor beams are not in use in this scenario (rules.tractors)"
     if not 0 <= beam < int(battle.tractor_beams[unit]) or st.tractor_link[unit, beam] < 0:
         return f"{RULE} tractor beam {beam} holds nothing to release"

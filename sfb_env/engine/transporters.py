@@ -77,11 +77,6 @@ NOT_IN_USE = "G8.0 transporters are not in use in this scenario (rules.transport
 # ---------------------------------------------------------------------- who, when
 
 
-def in_use(battle: Battle) -> bool:
-    """Whether the scenario uses transporters (rules.transporters, R8)."""
-    return bool(battle.scenario.rules["transporters"])
-
-
 def sheet_count(battle: Battle, unit: int) -> int:
     """TRAN boxes on the unit's sheet (CTH-DATA §9.2), 0 without a sheet."""
     ship = battle.ship_classes[unit]
@@ -91,7 +86,7 @@ def sheet_count(battle: Battle, unit: int) -> int:
 def has_transporters(battle: Battle, unit: int) -> bool:
     """Whether ``unit`` gets transporter components: a ship with TRAN boxes where the rule is in
     use (the env asks; the engine's blockers hold for any unit)."""
-    return (in_use(battle) and int(battle.state.kind[unit]) == K_SHIP
+    return (battle.rules.transporters and int(battle.state.kind[unit]) == K_SHIP
             and sheet_count(battle, unit) > 0)
 
 
@@ -104,7 +99,7 @@ def paid_by_form(battle: Battle, unit: int) -> bool:
     """Whether the unit pays transporter energy on the standard form (G8.0, B3.0)."""
     from sfb_env.engine import energy
 
-    return energy.standard(battle) and energy.governed(battle, unit)
+    return battle.rules.standard_energy and energy.governed(battle, unit)
 
 
 def energy_cost(uses: int) -> int:
@@ -142,7 +137,7 @@ def energy_blockers(battle: Battle, unit: int) -> dict[int, str]:
     from sfb_env.engine import energy
 
     values = range(1, sheet_count(battle, unit) + 1)
-    if not in_use(battle):
+    if not battle.rules.transporters:
         return {k: NOT_IN_USE for k in values}
     if not energy.allocation_open(battle):
         return {k: energy.NOT_NOW for k in values}
@@ -219,7 +214,7 @@ def _range(battle: Battle, a: int, b: int) -> int:
 def transporter_blocker(battle: Battle, unit: int, t: int) -> str | None:
     """Why transporter ``t`` of ``unit`` cannot operate now at all, or None (G8.0)."""
     st = battle.state
-    if not in_use(battle):
+    if not battle.rules.transporters:
         return NOT_IN_USE
     if not 0 <= t < sheet_count(battle, unit):
         return f"G8.0 the ship has no transporter {t} ({sheet_count(battle, unit)} on its sheet)"
@@ -244,7 +239,7 @@ def transporter_blocker(battle: Battle, unit: int, t: int) -> str | None:
 def _reserve(battle: Battle, unit: int) -> bool:
     """(H7.2) Whether a charged battery can power more transporter uses now (reserve power)."""
     st = battle.state
-    return bool(battle.scenario.rules["reserve_power"]) and min(
+    return bool(battle.rules.reserve_power) and min(
         int(st.batteries[unit]), int(st.boxes[unit, Box.BATTERY])) > 0
 
 
@@ -289,7 +284,8 @@ def transport_blockers(battle: Battle, unit: int, t: int, what: int,
     else:
         if not friendly and kind != K_PLANET:
             return "G8.0 no beaming of enemy personnel without consent"
-        if kind == K_PLANET and battle.has_planets:  # (G8.0) survivors: their own side only
+        # (G8.0) survivors: their own side only
+        if kind == K_PLANET and battle.rules.planets_in_play:
             from sfb_env.engine.planets import consent_blocker
 
             consent = consent_blocker(battle, unit, target)
@@ -327,7 +323,7 @@ def drop_blockers(battle: Battle, unit: int) -> dict[int, str]:
     """``drop_shield`` values 1..6 the ship may not order now (G8.24)."""
     st = battle.state
     values = range(1, N_SHIELDS + 1)
-    if not in_use(battle):
+    if not battle.rules.transporters:
         return {s: NOT_IN_USE for s in values}
     if st.status[unit] != ACTIVE or int(st.kind[unit]) != K_SHIP or st.shield_pool[unit]:
         return {s: "G8.24 only a ship in play drops a shield" for s in values}

@@ -7,6 +7,7 @@ so no array grows during play and no per-unit Python object exists in the hot pa
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -140,6 +141,18 @@ class BattleState:
     impulses_per_turn: int
     turn: int = 1
     impulse: int = 0  # 0 = before the first impulse of the turn
+    # --- the battle's course: dice, log, commanders, result ------------------------------
+    seed: int | None = None  # the seed the dice were started from
+    rng: np.random.Generator | None = None  # the battle's only dice, drawn in rule order
+    events: list = field(default_factory=list)  # the event log (engine.events), in order
+    controllers: list = field(default_factory=list)  # (U,) str "agent" or a robot name;
+    #   capture hands a unit to the captor (D7.0)
+    done: bool = False  # the battle is over
+    time_up: bool = False  # it ended on its turn limit (truncation)
+    outcome: dict | None = None  # per side {"result", "level"} once over (engine.victory)
+    end_reason: str = ""  # why it ended, in words
+    cache: dict = field(default_factory=dict)  # values derived from the positions (geometry,
+    #   lines past planets), keyed by what they depend on; never copied
     # --- units -------------------------------------------------------------------------
     kind: np.ndarray = field(default=None)  # (U,) int8 UnitKind
     side: np.ndarray = field(default=None)  # (U,) int8 index into Battle.sides
@@ -320,11 +333,19 @@ class BattleState:
         return self.status == Status.ACTIVE
 
     def copy(self) -> BattleState:
-        """A deep copy (arrays copied)."""
-        out = BattleState(self.impulses_per_turn, self.turn, self.impulse)
+        """An independent deep copy: arrays, the dice generator's state, the event log and the
+        result (events are frozen and shared); the cache starts empty."""
+        out = BattleState.__new__(BattleState)
         for name, value in self.__dict__.items():
             if isinstance(value, np.ndarray):
-                setattr(out, name, value.copy())
+                value = value.copy()
+            elif name == "cache":
+                value = {}
+            elif name in ("events", "controllers"):
+                value = list(value)
+            elif not isinstance(value, (int, float, str, bool, type(None))):
+                value = copy.deepcopy(value)
+            out.__dict__[name] = value
         return out
 
 

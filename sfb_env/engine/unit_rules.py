@@ -23,7 +23,7 @@
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -74,21 +74,22 @@ def in_play_or_coming(battle: Battle, unit: int) -> bool:
     return int(battle.state.status[unit]) in (ACTIVE, NOT_ARRIVED)
 
 
-def init_state(battle: Battle) -> None:
-    """Units arriving later start ``NOT_ARRIVED`` at their arrival hex (battle build);
-    ``battle.hold_fire_kinds`` (U, N kinds) bool: kinds each unit may never fire at."""
+def init_state(battle: Battle) -> dict[str, Any]:
+    """Units arriving later start ``NOT_ARRIVED`` at their arrival hex (battle build).
+
+    Returns the setup's ``hold_fire_kinds`` (U, N kinds) bool, the kinds each unit may never
+    fire at, and ``may_leave`` (U,) bool."""
     st = battle.state
     n = len(st.kind)
-    battle.hold_fire_kinds = np.zeros((n, max(int(k) for k in UnitKind) + 1), dtype=bool)
-    battle.may_leave = np.ones(n, dtype=bool)
+    hold_fire_kinds = np.zeros((n, max(int(k) for k in UnitKind) + 1), dtype=bool)
+    may_leave = np.ones(n, dtype=bool)
     for u, spec in enumerate(battle.scenario.units):
         for name in getattr(spec, "hold_fire_at", ()):
-            battle.hold_fire_kinds[u, int(_KIND_NAMES[name])] = True
-        battle.may_leave[u] = getattr(spec, "may_leave", True)
+            hold_fire_kinds[u, int(_KIND_NAMES[name])] = True
+        may_leave[u] = getattr(spec, "may_leave", True)
         if getattr(spec, "arrives", None):
             st.status[u] = NOT_ARRIVED
-    battle.has_hold_fire = bool(battle.hold_fire_kinds.any())
-    battle.has_may_not_leave = not bool(battle.may_leave.all())
+    return {"hold_fire_kinds": hold_fire_kinds, "may_leave": may_leave}
 
 
 def arrivals(battle: Battle) -> None:

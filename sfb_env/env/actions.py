@@ -164,7 +164,7 @@ def maneuver_count(battle: Battle) -> int:
 
 def tactical_plot_count(battle: Battle) -> int:
     """Extra values of the speed component: TAC plots with 0..4 warp maneuvers, or none."""
-    return MAX_WARP_TACTICAL + 1 if battle.scenario.rules["tactical_maneuvers"] else 0
+    return MAX_WARP_TACTICAL + 1 if battle.rules.tactical_maneuvers else 0
 
 
 class IllegalActionError(ValueError):
@@ -233,9 +233,9 @@ class ActionLayout:
                 strict=True)
             if has or pad)
         power = EnergyLayout.build(battle, unit, pad_power)
-        return cls(unit, racks, weapons, slots, int(battle.scenario.rules["max_speed"]),
+        return cls(unit, racks, weapons, slots, int(battle.rules.max_speed),
                    maneuver_count(battle), tactical_plot_count(battle), esgs, power,
-                   plasma_threats=bool(battle.has_plasma), ppds=ppds,
+                   plasma_threats=bool(battle.rules.plasma_in_play), ppds=ppds,
                    ppd_orders=ppd_fire.order_values(battle), craft=craft,
                    disengage=2 if disengagement.has_component(battle, unit) else 0,
                    probe=probes.PROBE_ORDERS if probes.has_component(battle, unit) else 0,
@@ -665,11 +665,11 @@ class EnergyLayout:
         if not energy.governed(battle, unit):
             return None
         cloak = 2 if energy.has_cloak(battle, unit) and energy.cloak_allowed(battle) else 0
-        rules = battle.scenario.rules
+        rules = battle.rules
         out = cls(unit, energy.heavy_rows(battle, unit), energy.capacitor_values(battle, unit),
                   energy.battery_boxes(battle, unit) + 1, cloak,
-                  energy.standard(battle) and bool(rules["reinforcement"]),
-                  energy.standard(battle) and bool(rules["damage_control"]),
+                  battle.rules.standard_energy and bool(rules.reinforcement),
+                  battle.rules.standard_energy and bool(rules.damage_control),
                   tuple(energy.arm_values(battle, int(w))
                         for w in energy.heavy_rows(battle, unit)),
                   suicide_shuttles.has_component(battle, unit))

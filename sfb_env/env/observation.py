@@ -148,7 +148,7 @@ def encode(
     col, row = hexmap.axial_to_offset_np(st.x[u], st.z[u], battle.scenario.parity)
     col, row = int(col), int(row)
     init = battle.initial
-    max_speed = max(1, int(battle.scenario.rules["max_speed"]))
+    max_speed = max(1, int(battle.rules.max_speed))
     if blocked is None:
         blocked = battle.maneuver_blockers(u)
     out[0:6] = (

@@ -47,13 +47,10 @@ import numpy as np
 
 from sfb_env.engine import (
     Battle,
-    boarding,
     cloak,
     energy,
-    labs,
     planet_killer,
     probes,
-    sensors,
     tractors,
     transporters,
 )
@@ -94,17 +91,17 @@ def names(battle: Battle, reinforce: bool, repair: bool) -> tuple[str, ...]:
         out.append("reinforcement")
     if repair:
         out.append("damage_control")
-    if sensors.in_use(battle):
+    if battle.rules.lock_on:
         out.append("lock_on")
-    if cloak.standard(battle):
+    if battle.rules.standard_cloak:
         out.append("cloak")
-    if battle.has_esg:  # (G23.46) fields on the map are known to both sides
+    if battle.rules.esg_in_play:  # (G23.46) fields on the map are known to both sides
         out.append("esg_fields")
-    if transporters.in_use(battle) or boarding.in_use(battle):  # (G8.0, D7.0)
+    if battle.rules.transporters or battle.rules.boarding:  # (G8.0, D7.0)
         out.append("boarding")
-    if labs.in_use(battle) or battle.has_probes:  # (G4, G5) research and probes
+    if battle.rules.research or battle.rules.probes_in_play:  # (G4, G5) research and probes
         out.append("research")
-    if battle.has_tractors:  # (G7.0)
+    if battle.rules.tractors:  # (G7.0)
         out.append("tractors")
     return tuple(out)
 
@@ -216,7 +213,7 @@ def _boarding(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     st = battle.state
     side = int(st.side[u])
     own = np.zeros(BOARDING_OWN_SIZE, dtype=np.float64)
-    if transporters.in_use(battle) and transporters.sheet_count(battle, u):
+    if battle.rules.transporters and transporters.sheet_count(battle, u):
         paid = (int(st.tran_powered[u]) if transporters.paid_by_form(battle, u)
                 else transporters.working(battle, u))
         left = max(0, min(paid, transporters.working(battle, u))
