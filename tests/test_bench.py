@@ -209,6 +209,6 @@ def test_bench_records_a_tactical_victory_for_the_side_that_stayed():
     battle = battle_env.battle
     st = battle.state
     st.status[battle.unit_index["destruction"]] = Status.DISENGAGED
-    battle.outcome, battle.end_reason = victory.evaluate(battle, time_up=False)
+    st.outcome, st.end_reason = victory.evaluate(battle, time_up=False)
     result = bench._score(spec, battle_env, "klingon", 1)
     assert (result.result, result.red_result) == ("draw", "win")

@@ -24,8 +24,9 @@ def test_cth_07_setup_single_combat():
     assert sc.rules.drone_warhead == 12  # (CTH-DATA §5.2) full-size ships
     assert [(u.unit_class, u.hex, u.facing, u.speed) for u in sc.units] == [
         ("klingon-d7", "0216", 1, 20), ("fed-ca", "2801", 4, 20)]
-    assert not any(sc.rules[k] for k in ("reinforcement", "damage_control", "reserve_power",
-                                         "sideslip", "tactical_maneuvers", "mutiny"))
+    assert not any(getattr(sc.rules, k) for k in (
+        "reinforcement", "damage_control", "reserve_power", "sideslip", "tactical_maneuvers",
+        "mutiny"))
     # previous speed 20: up to max(40, 30), capped at 31
     assert not b.speed_blockers(row(b, "destruction"))
 
@@ -34,7 +35,7 @@ def test_cth_07_setup_single_combat():
 def test_cth_10_and_13_wire_the_scenario_10_rules(name):
     b = make_battle(name, seed=0)
     rules = b.rules
-    assert all(rules[k] for k in ("sideslip", "tactical_maneuvers", "reinforcement",
+    assert all(getattr(rules, k) for k in ("sideslip", "tactical_maneuvers", "reinforcement",
                                   "damage_control", "reserve_power", "mutiny"))
     assert rules.shield_boundary == "advanced"
     env = sfb_env.parallel_env(name)

@@ -45,7 +45,7 @@ def test_scenario_8_setup_positions_speeds_and_forces():
     sc, st = b.scenario, b.state
     assert sc.impulses_per_turn == 32 and sc.turn_limit == 12
     assert sc.map_name == "A+B+row17"  # (CTH-DATA §1.1 PROPOSAL) rows 01-17
-    assert all(sc.rules[k] for k in ("tractors", "transporters", "boarding", "lock_on"))
+    assert all(getattr(sc.rules, k) for k in ("tractors", "transporters", "boarding", "lock_on"))
     assert sc.rules.energy == "standard" and sc.rules.drone_warhead == 12
     pirate = row(b, "queen-of-diamonds")
     assert (b.label(pirate), int(st.facing[pirate]), int(st.speed[pirate])) == ("0201", 2, 30)

@@ -32,7 +32,7 @@ def test_cth_11_setup_the_planet_killer():
     assert sc.units[1].speed == 6 and sc.units[1].controller == "planet-killer"
     rules = sc.rules
     assert rules.energy == "standard" and rules.damage == "standard_dac"
-    assert all(rules[k] for k in ("labs", "probes", "antimatter_probes", "admin_shuttles",
+    assert all(getattr(rules, k) for k in ("labs", "probes", "antimatter_probes", "admin_shuttles",
                                   "lock_on", "tractors", "transporters", "suicide_shuttles"))
     assert sc.victory["kind"] == "planet_killer"
     st = b.state

@@ -457,9 +457,9 @@ def test_b3_energy_rule_and_chief_engineer_are_one_setting():
     def rules(**r):
         return load_scenario(scenario([unit("a", "fed-cadet", "blue", "0505", "A")],
                                       rules=r)).rules
-    assert (rules()["energy"], rules()["chief_engineer"]) == ("chief", True)
-    assert rules(energy="cadet")["chief_engineer"] is False
-    assert rules(chief_engineer=False)["energy"] == "off"
+    assert (rules().energy, rules().chief_engineer) == ("chief", True)
+    assert rules(energy="cadet").chief_engineer is False
+    assert rules(chief_engineer=False).energy == "off"
     with pytest.raises(ScenarioError, match="rules.chief_engineer"):
         rules(energy="cadet", chief_engineer=True)
     with pytest.raises(ScenarioError, match="rules.energy"):

@@ -4,6 +4,7 @@ power (H7), with the worked examples of D3.343, D9.2 and H7.3, and Klingon mutin
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -14,7 +15,16 @@ from hypothesis import strategies as st
 
 import sfb_env
 from sfb_env.data.ships import load_ship
-from sfb_env.engine import IllegalOrderError, Orders, dac, energy, make_battle, mutiny, victory
+from sfb_env.engine import (
+    Battle,
+    IllegalOrderError,
+    Orders,
+    dac,
+    energy,
+    make_battle,
+    mutiny,
+    victory,
+)
 from sfb_env.engine.types import Box
 
 R10 = {"reinforcement": True, "damage_control": True, "reserve_power": True}
@@ -234,7 +244,8 @@ def test_h7_2_without_reserve_power_an_empty_capacitor_blocks_the_phaser():
     ph = weapon(b, "fed", "PH1-1")
     assert b.fire_blockers(ph, [d7])[0].startswith("H6.1")
     b.state.capacitor[u] = 0
-    b.rules.reserve_power = True  # the same ship with reserve power, batteries gone
+    # the same ship with reserve power, batteries gone
+    b = Battle.from_parts(replace(b.setup, rules=replace(b.rules, reserve_power=True)), b.state)
     b.state.batteries[u] = 0
     assert b.fire_blockers(ph, [d7])[0].startswith("H7.2")
 

@@ -16,11 +16,11 @@ from sfb_env.engine.types import WeaponType
 def _orion(fractional_accounting: bool | None, speed: int = 20):
     """An Orion Raider (move cost 2/3; warp 20, impulse 3, 3 batteries: CTH-DATA §9.2) on the
     standard form, 32 impulses, against a motionless Klingon D7."""
-    rules = {"energy": "standard", "damage": "standard_dac"}
+    switches = {"energy": "standard", "damage": "standard_dac"}
     if fractional_accounting is not None:
-        rules.fractional_accounting = fractional_accounting
+        switches["fractional_accounting"] = fractional_accounting
     doc = scenario([unit("orion", "orion-raider", "blue", "1408", "A", speed),
-                    unit("d7", "klingon-d7", "red", "2801", "E", 0)], rules=rules)
+                    unit("d7", "klingon-d7", "red", "2801", "E", 0)], rules=switches)
     doc["impulses_per_turn"] = 32
     return make_battle(doc, seed=0)
 

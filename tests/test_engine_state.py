@@ -11,12 +11,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from engine_helpers import random_orders
 
 from sfb_env.engine import battle as battle_module
 from sfb_env.engine import make_battle
 from sfb_env.engine.events import event_to_dict
 from sfb_env.engine.rules import RULE_DEFAULTS, Rules, load_rules
-from tests.engine_helpers import random_orders
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("sfb_env", "agents", "training")

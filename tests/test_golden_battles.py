@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from golden.record import step_digest
 
 from sfb_env.replay import events_to_json, load_replay, make_env
-from tests.golden.record import step_digest
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 FILES = sorted(GOLDEN.glob("*.jsonl"))

@@ -37,7 +37,7 @@ def test_gt_full_pairing_layout_under_the_standard_rules(name):
     ref = load_scenario("grad-lyran-full-vs-klingon")  # scenario 7's set-up, R7 rules
     assert sc.impulses_per_turn == 32 and sc.turn_limit == ref.turn_limit
     for key in ("energy", "damage", "lock_on", "max_speed", "drone_warhead"):
-        assert sc.rules[key] == ref.rules[key], key
+        assert getattr(sc.rules, key) == getattr(ref.rules, key), key
     assert [(u.hex, u.facing, u.speed, u.controller) for u in sc.units] == [
         (u.hex, u.facing, u.speed, u.controller) for u in ref.units]
     races = name.removeprefix("grad-").split("-full-vs-")

@@ -144,6 +144,10 @@ class Battle:
         """The battle's dice: every draw of the rules comes from here, in order."""
         return self.state.rng
 
+    @rng.setter
+    def rng(self, dice: np.random.Generator) -> None:  # tests script the dice
+        self.state.rng = dice
+
     @property
     def events(self) -> list[Event]:
         return self.state.events

@@ -24,6 +24,7 @@ from the weapon arrays on each question:
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -194,60 +195,103 @@ def _owner_geometry(battle: Battle, o: int):
     return value
 
 
+class TargetCode(IntEnum):
+    """Why a ready weapon may not fire at a target, in the order the rules are checked."""
+
+    OPEN = 0
+    INACTIVE = 1  # (E1.2) the target is not in play
+    HELD = 2  # (SCENARIOS #8 special) hold_fire_at
+    FRIENDLY = 3  # (E1.2)
+    PLANET = 4  # (P2.0) at, into or through a planet hex
+    FAR_FIGHTER = 5  # (J4.47) fighters beyond their target range
+    PLASMA = 6  # (FP1.6) only phasers at a plasma torpedo
+    PPD_CLOAKED = 7  # (E11.472)
+    SHORT = 8  # below the minimum range (E3.32, E4.0, E11.312)
+    LONG = 9  # beyond the maximum (effective) range (E2.4, D6, G13, ...)
+    ARC = 10  # (D2.1) outside the firing arc
+
+
+def target_codes(battle: Battle, w: int, targets: np.ndarray):
+    """The fire predicate over targets: ``(codes, rng, effective)``, one ``TargetCode`` per
+    target (OPEN = allowed) for weapon ``w``, which must be ready (``weapon_ready_blocker``);
+    its true and effective ranges give the reasons their numbers."""
+    st = battle.state
+    rng, in_arc = geometry(battle, w, targets)
+    in_arc = in_arc | small_craft.close_combat(battle, w, targets, rng)  # (J4.51)
+    owner = int(st.w_owner[w])
+    kind = int(st.w_type[w])
+    effective = cloak.effective_range(battle, targets, rng, owner)  # (G13, D6)
+    n = len(targets)
+    none = np.zeros(n, dtype=bool)
+    conditions = (
+        st.status[targets] != _ACTIVE,
+        (unit_rules.hold_fire(battle, owner, targets) if battle.rules.hold_fire else none),
+        st.side[targets] == st.side[owner],
+        (planets.fire_blocked(battle, owner, targets) if battle.rules.planets_in_play
+         else none),
+        (battle.craft_carrier[targets] >= 0) & (rng > MAX_FIGHTER_TARGET_RANGE),
+        (st.kind[targets] == K_PLASMA) if kind not in _PHASERS else none,
+        st.cloaked[targets] if kind == _PPD else none,
+        rng < st.w_min_range[w],
+        effective > st.w_max_range[w],
+        ~in_arc,
+    )
+    codes = np.zeros(n, dtype=np.int8)
+    for code in range(len(conditions), 0, -1):  # the first failing condition wins
+        codes[conditions[code - 1]] = code
+    return codes, rng, effective
+
+
+def target_reason(battle: Battle, w: int, target: int, code: int, rng: int,
+                  effective: int) -> str | None:
+    """The rule, in words, behind a ``TargetCode`` of weapon ``w`` at ``target``."""
+    st = battle.state
+    owner = int(st.w_owner[w])
+    if code == TargetCode.OPEN:
+        return None
+    if code == TargetCode.INACTIVE:
+        return "E1.2 the target is not in play"
+    if code == TargetCode.HELD:  # (SCENARIOS #8 special: captured or not, whatever its side)
+        return unit_rules.hold_fire_rule(battle, target)
+    if code == TargetCode.FRIENDLY:
+        return "E1.2 no fire at a friendly unit"
+    if code == TargetCode.PLANET:
+        return planets.fire_rule(battle, owner, target)
+    if code == TargetCode.FAR_FIGHTER:
+        return small_craft.target_blocker(battle, target, rng)
+    if code == TargetCode.PLASMA:
+        return "FP1.6 only phasers may fire at a plasma torpedo"
+    if code == TargetCode.PPD_CLOAKED:
+        return "E11.472 a PPD cannot be fired at a cloaked ship (Cadet Training Handbook)"
+    if code == TargetCode.SHORT:
+        return (f"{_range_rule(st.w_type[w])} range {rng} is below the minimum "
+                f"range {st.w_min_range[w]}")
+    if code == TargetCode.LONG:
+        if effective != 2 * rng + 5 and effective != rng:
+            return (f"D6/G13 effective range {effective} (true range {rng} with the "
+                    f"lock-on, scanner and cloak-fade adjustments) is beyond the maximum "
+                    f"range {st.w_max_range[w]}")
+        if effective != rng:
+            return (f"G13 effective range {effective} (2 x {rng} + 5 against a "
+                    f"cloaked ship) is beyond the maximum range {st.w_max_range[w]}")
+        return (f"{_range_rule(st.w_type[w], long=True)} range {rng} is beyond the "
+                f"maximum range {st.w_max_range[w]}")
+    return "D2.1 the target is outside the weapon's firing arc"
+
+
 def fire_blockers(battle: Battle, w: int, targets: np.ndarray | None = None) -> list[str | None]:
-    """For each target unit row, the rule that forbids weapon ``w`` firing at it, or None."""
+    """For each target unit row, the rule that forbids weapon ``w`` firing at it, or None
+    (``weapon_ready_blocker``, then ``target_codes``: the one fire predicate)."""
     st = battle.state
     targets = np.arange(len(st.kind)) if targets is None else np.asarray(targets, dtype=np.int64)
     ready = weapon_ready_blocker(battle, w)
     if ready is not None:
         return [ready] * len(targets)
-    rng, in_arc = geometry(battle, w, targets)
-    in_arc = in_arc | small_craft.close_combat(battle, w, targets, rng)  # (J4.51)
-    owner = st.w_owner[w]
-    inactive = st.status[targets] != _ACTIVE
-    friendly = st.side[targets] == st.side[owner]
-    plasma = (st.kind[targets] == K_PLASMA) & (int(st.w_type[w]) not in _PHASERS)
-    ppd_cloaked = st.cloaked[targets] & (int(st.w_type[w]) == _PPD)  # (E11.472)
-    short = rng < st.w_min_range[w]
-    effective = cloak.effective_range(battle, targets, rng, owner)  # (G13, D6)
-    long = effective > st.w_max_range[w]
-    far_fighter = (battle.craft_carrier[targets] >= 0) & (rng > MAX_FIGHTER_TARGET_RANGE)
-    planet = (planets.fire_blocked(battle, int(owner), targets) if battle.rules.planets_in_play
-              else np.zeros(len(targets), dtype=bool))  # (P2.0)
-    held = (unit_rules.hold_fire(battle, int(owner), targets) if battle.rules.hold_fire
-            else np.zeros(len(targets), dtype=bool))  # (SCENARIOS #8 special)
+    codes, rng, effective = target_codes(battle, w, targets)
     out: list[str | None] = [None] * len(targets)
-    for i in np.flatnonzero(inactive | friendly | plasma | ppd_cloaked | short | long | ~in_arc
-                            | far_fighter | planet | held):
-        if inactive[i]:
-            out[i] = "E1.2 the target is not in play"
-        elif held[i]:  # (SCENARIOS #8 special: captured or not, whatever its side)
-            out[i] = unit_rules.hold_fire_rule(battle, int(targets[i]))
-        elif friendly[i]:
-            out[i] = "E1.2 no fire at a friendly unit"
-        elif planet[i]:
-            out[i] = planets.fire_rule(battle, int(owner), int(targets[i]))
-        elif far_fighter[i]:
-            out[i] = small_craft.target_blocker(battle, int(targets[i]), int(rng[i]))
-        elif plasma[i]:
-            out[i] = "FP1.6 only phasers may fire at a plasma torpedo"
-        elif ppd_cloaked[i]:
-            out[i] = "E11.472 a PPD cannot be fired at a cloaked ship (Cadet Training Handbook)"
-        elif short[i]:
-            out[i] = (f"{_range_rule(st.w_type[w])} range {rng[i]} is below the minimum "
-                      f"range {st.w_min_range[w]}")
-        elif long[i] and effective[i] != 2 * rng[i] + 5 and effective[i] != rng[i]:
-            out[i] = (f"D6/G13 effective range {effective[i]} (true range {rng[i]} with the "
-                      f"lock-on, scanner and cloak-fade adjustments) is beyond the maximum "
-                      f"range {st.w_max_range[w]}")
-        elif long[i] and effective[i] != rng[i]:
-            out[i] = (f"G13 effective range {effective[i]} (2 x {rng[i]} + 5 against a "
-                      f"cloaked ship) is beyond the maximum range {st.w_max_range[w]}")
-        elif long[i]:
-            out[i] = (f"{_range_rule(st.w_type[w], long=True)} range {rng[i]} is beyond the "
-                      f"maximum range {st.w_max_range[w]}")
-        else:
-            out[i] = "D2.1 the target is outside the weapon's firing arc"
+    for i in np.flatnonzero(codes):
+        out[i] = target_reason(battle, w, int(targets[i]), int(codes[i]), int(rng[i]),
+                               int(effective[i]))
     return out
 
 
@@ -267,33 +311,15 @@ def _range_rule(kind: int, long: bool = False) -> str:
 
 
 def fire_mask(battle: Battle, weapons: np.ndarray) -> np.ndarray:
-    """Boolean ``(len(weapons), U)``: which targets each weapon may fire at now (vectorised)."""
+    """Boolean ``(len(weapons), U)``: which targets each weapon may fire at now (the same
+    predicate as ``fire_blockers``, without the words)."""
     st = battle.state
     n_units = len(st.kind)
     mask = np.zeros((len(weapons), n_units), dtype=bool)
     all_units = np.arange(n_units)
     for i, w in enumerate(weapons):
-        if weapon_ready_blocker(battle, w) is not None:
-            continue
-        rng, in_arc = geometry(battle, w, all_units)
-        in_arc = in_arc | small_craft.close_combat(battle, w, all_units, rng)  # (J4.51)
-        mask[i] = (
-            (st.status == Status.ACTIVE)
-            & (st.side != st.side[st.w_owner[w]])
-            & (rng >= st.w_min_range[w])
-            & (cloak.effective_range(battle, all_units, rng, int(st.w_owner[w]))
-               <= st.w_max_range[w])  # (G13, D6)
-            & in_arc
-        )
-        if int(st.w_type[w]) not in _PHASERS:
-            mask[i] &= st.kind != K_PLASMA  # (FP1.6) only phasers at plasma
-        if int(st.w_type[w]) == _PPD:
-            mask[i] &= ~st.cloaked  # (E11.472)
-        mask[i] &= ~((battle.craft_carrier >= 0) & (rng > MAX_FIGHTER_TARGET_RANGE))  # J4.47
-        if battle.rules.planets_in_play:  # (P2.0) not at, into or through a planet hex
-            mask[i] &= ~planets.fire_blocked(battle, int(st.w_owner[w]), all_units)
-        if battle.rules.hold_fire:  # (SCENARIOS #8 special) hold_fire_at
-            mask[i] &= ~unit_rules.hold_fire(battle, int(st.w_owner[w]), all_units)
+        if weapon_ready_blocker(battle, w) is None:
+            mask[i] = target_codes(battle, int(w), all_units)[0] == TargetCode.OPEN
     return mask
 
 
