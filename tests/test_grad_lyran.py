@@ -320,7 +320,7 @@ def test_grad_lyran_setup_copies_the_cadet_duels(name):
     duel = load_scenario("duel-gorn-vs-klingon")  # SCENARIOS §4 gt-cadet
     assert (sc.impulses_per_turn, sc.map_name, sc.turn_limit) == (
         duel.impulses_per_turn, duel.map_name, duel.turn_limit)
-    assert dict(sc.rules) == dict(duel.rules)
+    assert sc.rules.switches() == duel.rules.switches()
     assert sc.victory == duel.victory
     a, b = sc.units
     assert (a.unit_class, b.unit_class) == (LYRAN, ENEMIES[name.rsplit("-", 1)[1]])
@@ -373,7 +373,7 @@ def test_only_the_lyran_gets_an_esg_component(name):
     race = enemy.split("-")[0].replace("fed", "federation")
     # the gt-cadet duel of the same enemy (SCENARIOS §4: 0216-B / 2801-E, 16 impulses, R1-R6)
     other = sfb_env.parallel_env(f"duel-gorn-vs-{race}")
-    assert dict(other.battle.rules) == dict(env.battle.rules)
+    assert other.battle.rules.switches() == env.battle.rules.switches()
     # the enemy's action space is that of the gt-cadet duels (checkpoints), its observation too
     # but for the plasma threat block the Gorn's launchers add there (FP1.0)
     assert (env.action_space(enemy).nvec == other.action_space(enemy).nvec).all()

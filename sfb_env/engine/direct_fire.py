@@ -48,6 +48,7 @@ from sfb_env.engine.fighters import (
     fighter_die,
     next_bracket,
 )
+from sfb_env.engine.geometry import table as geometry_table
 from sfb_env.engine.types import (
     GATLING_SHOTS,
     K_FIGHTER,
@@ -173,26 +174,9 @@ def geometry(battle: Battle, w: int, targets: np.ndarray):
 
 def _owner_geometry(battle: Battle, o: int):
     """Range, base-arc bits (D2.1) and "shared the hex on the previous impulse too" of every
-    unit seen from unit ``o``; cached while no position or facing changes (weapons of one ship
-    share it)."""
-    st = battle.state
-    key = (o, st.x.tobytes(), st.z.tobytes(), st.facing.tobytes(),
-           st.prev_x.tobytes(), st.prev_z.tobytes(), st.prev_facing.tobytes())
-    cache = st.cache.setdefault("owner_geometry", {})
-    hit = cache.get(o)
-    if hit is not None and hit[0] == key:
-        return hit[1]
-    rng = hexmap.distance_np(st.x[o], st.z[o], st.x, st.z)
-    same = rng == 0
-    ox = np.where(same, st.prev_x[o], st.x[o])
-    oz = np.where(same, st.prev_z[o], st.z[o])
-    of = np.where(same, st.prev_facing[o], st.facing[o])
-    tx = np.where(same, st.prev_x, st.x)
-    tz = np.where(same, st.prev_z, st.z)
-    bits = hexmap.arc_bits_np(ox, oz, of, tx, tz)
-    value = (rng, bits, (ox == tx) & (oz == tz))
-    cache[o] = (key, value)
-    return value
+    unit seen from unit ``o`` (rows of the impulse's geometry table)."""
+    table = geometry_table(battle.state)
+    return table.range[o], table.fire_arc_bits[o], table.shared_hex[o]
 
 
 class TargetCode(IntEnum):

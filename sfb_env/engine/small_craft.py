@@ -85,7 +85,7 @@ import numpy as np
 
 from sfb_env import hexmap
 from sfb_env.data.ships import WeaponMount
-from sfb_env.engine import cloak, movement, planets, seeking, shields
+from sfb_env.engine import cloak, geometry, movement, planets, seeking, shields
 from sfb_env.engine import events as ev
 from sfb_env.engine.fighters import MAX_FIGHTER_TARGET_RANGE
 from sfb_env.engine.types import (
@@ -589,7 +589,7 @@ def _nearest(battle: Battle, unit: int, kinds: tuple[int, ...]) -> int | None:
                           & np.isin(st.kind, kinds))
     if not len(rows):
         return None
-    rng = hexmap.distance_np(st.x[unit], st.z[unit], st.x[rows], st.z[rows])
+    rng = geometry.table(st).range[unit, rows]
     return int(rows[np.lexsort((rows, rng))[0]])
 
 
@@ -648,17 +648,16 @@ def target_blocker(battle: Battle, target: int, rng: int) -> str | None:
 def fire_orders(battle: Battle) -> list[tuple[int, int]]:
     """The pilots' shots this impulse (PROPOSAL, SCENARIOS §2.9): the target at range <= 2,
     else the nearest enemy the gun may legally hit within 2 hexes (lowest row on ties)."""
-    from sfb_env.engine.direct_fire import fire_blockers
+    from sfb_env.engine.direct_fire import fire_mask
 
     st = battle.state
     shots: list[tuple[int, int]] = []
     for f in np.flatnonzero((st.status == ACTIVE) & (battle.craft_gun >= 0)):
         w = int(battle.craft_gun[f])
-        blockers = fire_blockers(battle, w)
-        legal = np.array([b is None for b in blockers])
+        legal = fire_mask(battle, np.array([w]))[0]  # the fire predicate (direct_fire)
         if not legal.any():
             continue
-        rng = hexmap.distance_np(st.x[f], st.z[f], st.x, st.z)
+        rng = geometry.table(st).range[f]
         legal &= rng <= PILOT_FIRE_RANGE
         t = int(st.target[f])
         if t >= 0 and legal[t]:
