@@ -54,8 +54,8 @@ def test_fire_mask_reasons_and_validation_share_one_predicate(monkeypatch):
 
     real = direct_fire.target_codes
 
-    def closed_now(b, weapon, units):  # the predicate, replaced: nothing in arc this impulse
-        codes, rng, effective = real(b, weapon, units)
+    def closed_now(b, weapons, units):  # the predicate, replaced: nothing in arc this impulse
+        codes, rng, effective = real(b, weapons, units)
         if b.state.absolute_impulse == now:
             codes = np.where(codes == TargetCode.OPEN, int(TargetCode.ARC), codes)
         return codes, rng, effective

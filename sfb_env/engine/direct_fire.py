@@ -195,15 +195,23 @@ class TargetCode(IntEnum):
     ARC = 10  # (D2.1) outside the firing arc
 
 
-def target_codes(battle: Battle, w: int, targets: np.ndarray):
-    """The fire predicate over targets: ``(codes, rng, effective)``, one ``TargetCode`` per
-    target (OPEN = allowed) for weapon ``w``, which must be ready (``weapon_ready_blocker``);
-    its true and effective ranges give the reasons their numbers."""
+def target_codes(battle: Battle, weapons: np.ndarray, targets: np.ndarray):
+    """The fire predicate: ``(codes, rng, effective)`` with ``codes`` ``(len(weapons),
+    len(targets))``, one ``TargetCode`` per weapon and target (OPEN = allowed), for ready
+    weapons (``weapon_ready_blocker``) of one owner; ``rng`` and ``effective`` (per target), the
+    true and effective ranges, give the reasons their numbers."""
     st = battle.state
-    rng, in_arc = geometry(battle, w, targets)
-    in_arc = in_arc | small_craft.close_combat(battle, w, targets, rng)  # (J4.51)
-    owner = int(st.w_owner[w])
-    kind = int(st.w_type[w])
+    weapons = np.asarray(weapons, dtype=np.int64)
+    owner = int(st.w_owner[weapons[0]])
+    table = geometry_table(st)
+    rng = table.range[owner, targets]
+    bits = table.fire_arc_bits[owner, targets]
+    in_arc = (bits[None, :] & st.w_arcs[weapons][:, None]) != 0  # (D2.1)
+    in_arc |= st.w_astern[weapons][:, None] & (  # the astern row of an RX/FX mount
+        (bits & hexmap.ASTERN_ROW_BITS) == hexmap.ASTERN_ROW_BITS)[None, :]
+    in_arc |= (table.shared_hex[owner, targets]  # (D3.42) shared the hex before too
+               | small_craft.close_combat(battle, int(weapons[0]), targets, rng))[None, :]  # J4.51
+    kinds = st.w_type[weapons][:, None]
     effective = cloak.effective_range(battle, targets, rng, owner)  # (G13, D6)
     n = len(targets)
     none = np.zeros(n, dtype=bool)
@@ -214,15 +222,15 @@ def target_codes(battle: Battle, w: int, targets: np.ndarray):
         (planets.fire_blocked(battle, owner, targets) if battle.rules.planets_in_play
          else none),
         (battle.craft_carrier[targets] >= 0) & (rng > MAX_FIGHTER_TARGET_RANGE),
-        (st.kind[targets] == K_PLASMA) if kind not in _PHASERS else none,
-        st.cloaked[targets] if kind == _PPD else none,
-        rng < st.w_min_range[w],
-        effective > st.w_max_range[w],
+        (st.kind[targets] == K_PLASMA)[None, :] & ~np.isin(kinds, _PHASERS),
+        st.cloaked[targets][None, :] & (kinds == _PPD),
+        rng[None, :] < st.w_min_range[weapons][:, None],
+        effective[None, :] > st.w_max_range[weapons][:, None],
         ~in_arc,
     )
-    codes = np.zeros(n, dtype=np.int8)
+    codes = np.zeros((len(weapons), n), dtype=np.int8)
     for code in range(len(conditions), 0, -1):  # the first failing condition wins
-        codes[conditions[code - 1]] = code
+        codes[np.broadcast_to(conditions[code - 1], codes.shape)] = code
     return codes, rng, effective
 
 
@@ -271,7 +279,8 @@ def fire_blockers(battle: Battle, w: int, targets: np.ndarray | None = None) -> 
     ready = weapon_ready_blocker(battle, w)
     if ready is not None:
         return [ready] * len(targets)
-    codes, rng, effective = target_codes(battle, w, targets)
+    codes, rng, effective = target_codes(battle, np.array([w]), targets)
+    codes = codes[0]
     out: list[str | None] = [None] * len(targets)
     for i in np.flatnonzero(codes):
         out[i] = target_reason(battle, w, int(targets[i]), int(codes[i]), int(rng[i]),
@@ -300,10 +309,12 @@ def fire_mask(battle: Battle, weapons: np.ndarray) -> np.ndarray:
     st = battle.state
     n_units = len(st.kind)
     mask = np.zeros((len(weapons), n_units), dtype=bool)
-    all_units = np.arange(n_units)
-    for i, w in enumerate(weapons):
-        if weapon_ready_blocker(battle, w) is None:
-            mask[i] = target_codes(battle, int(w), all_units)[0] == TargetCode.OPEN
+    ready = [i for i, w in enumerate(weapons) if weapon_ready_blocker(battle, int(w)) is None]
+    owners = st.w_owner[np.asarray(weapons, dtype=np.int64)[ready]] if ready else ()
+    for owner in dict.fromkeys(int(o) for o in owners):  # weapons of one owner at once
+        rows = [i for i in ready if st.w_owner[weapons[i]] == owner]
+        codes = target_codes(battle, np.asarray(weapons)[rows], np.arange(n_units))[0]
+        mask[rows] = codes == TargetCode.OPEN
     return mask
 
 
