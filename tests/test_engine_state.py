@@ -176,3 +176,9 @@ def test_no_rules_lookup_by_string_key_outside_the_rules_loader():
                     and node.func.value.attr == "rules"):
                 offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} rules.get")
     assert not offenders, "rules looked up by key: " + ", ".join(offenders)
+
+
+def test_docs_rules_lists_every_switch_with_its_default():
+    text = (ROOT / "docs" / "rules.md").read_text()
+    for key in RULE_DEFAULTS:
+        assert f"| `{key}` |" in text, key
