@@ -38,6 +38,7 @@ from sfb_env.engine import (
     ppd_fire,
     probes,
     procedure,
+    rule_tables,
     seeking,
     small_craft,
     suicide_shuttles,
@@ -66,6 +67,8 @@ from sfb_env.engine.types import (
     UnitKind,
     WeaponType,
 )
+
+rule_tables.install()  # (DESIGN: declared tables) the damage handlers by unit kind
 
 DEFAULT_MAX_TURNS = 30  # truncation for scenarios without a turn limit (cth-02, cth-03)
 

@@ -44,7 +44,8 @@ from sfb_env.engine import (
     cloak,
     direct_fire,
     disengagement,
-    energy,
+    energy_allocation,
+    energy_switches,
     esg_field,
     labs,
     movement,
@@ -54,6 +55,7 @@ from sfb_env.engine import (
     ppd_fire,
     probes,
     robots,
+    rule_tables,
     seeking,
     sensors,
     small_craft,
@@ -114,8 +116,8 @@ def advance(battle: Battle, orders: dict[int, Orders]) -> None:
         if battle.has_esg:  # (B2.0 Energy Allocation) the Chief Engineer charges ESGs
             esg_field.energy_allocation(battle)
         _speed_determination(battle, orders)
-        if energy.in_use(battle):  # (B3.0) the form pays for the speed just set
-            energy.energy_allocation(battle, orders)
+        if energy_switches.in_use(battle):  # (B3.0) the form pays for the speed just set
+            energy_allocation.energy_allocation(battle, orders, rule_tables.ENERGY_PAYMENTS)
         if battle.has_tractors:  # (G7.0) unpaid links lapse; towing speeds (CTH-DATA §7.3)
             tractors.start_turn(battle)
         if sensors.in_use(battle):  # (B2.0 advanced sequence, D6) Sensor Lock-On
@@ -174,7 +176,8 @@ def _speed_determination(battle: Battle, orders: dict[int, Orders]) -> None:
 
 def _end_of_turn(battle: Battle) -> None:
     st = battle.state
-    energy.end_of_turn(battle)  # (D9.2) damage control repairs; (D3.341) reinforcement ends
+    # (D9.2) damage control repairs; (D3.341) reinforcement ends
+    energy_allocation.end_of_turn(battle)
     if battle.has_fighters:  # (J4.48) fighters aboard the whole turn repair one point
         small_craft.end_of_turn(battle)
     if battle.scenario.rules["mutiny"]:

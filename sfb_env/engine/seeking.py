@@ -19,7 +19,8 @@ from sfb_env import hexmap
 from sfb_env.engine import (
     boarding,
     cloak,
-    energy,
+    energy_switches,
+    kill_methods,
     planets,
     plasma,
     sensors,
@@ -28,6 +29,7 @@ from sfb_env.engine import (
 )
 from sfb_env.engine import events as ev
 from sfb_env.engine.fighters import drone_damage_vs_fighter
+from sfb_env.engine.fire_geometry import launch_facing as launch_facing
 from sfb_env.engine.types import (
     ACTIVE,
     DESTROYED,
@@ -108,7 +110,7 @@ def rack_blocker(battle: Battle, rack: int) -> str | None:
     None (FD1.2, E1.5; ``plasma.launcher_blocker``)."""
     st = battle.state
     if plasma.is_launcher(battle, rack):
-        return (energy.fire_control_blocker(battle, int(st.w_owner[rack]))  # (B3.0 line 8)
+        return (energy_switches.fire_control_blocker(battle, int(st.w_owner[rack]))  # (B3.0 line 8)
                 or plasma.launcher_blocker(battle, rack)
                 or sensors.launch_blocker(battle, int(st.w_owner[rack])))  # (D6)
     rules = battle.scenario.rules
@@ -137,7 +139,7 @@ def rack_blocker(battle: Battle, rack: int) -> str | None:
                 or sensors.control_blocker(battle, int(st.w_owner[rack])))
     if unlocked is not None:
         return unlocked
-    unpowered = energy.fire_control_blocker(battle, int(st.w_owner[rack]))  # (B3.0 line 8)
+    unpowered = energy_switches.fire_control_blocker(battle, int(st.w_owner[rack]))  # (B3.0 line 8)
     if unpowered is not None:
         return unpowered
     return cloak.fire_blocker(battle, int(st.w_owner[rack]))  # (G13)
@@ -156,20 +158,6 @@ def ship_limit_blocker(battle: Battle, owner: int) -> str | None:
     if int(np.count_nonzero(racks & (st.w_fired_turn == st.turn))) >= limit:
         return f"FD4.21 the ship launches at most {limit} drone(s) per turn from all its racks"
     return None
-
-
-def launch_facing(battle: Battle, owner: int, target: int) -> int:
-    """(FD1.2) A facing that puts the target in the drone's FA, closing fastest."""
-    st = battle.state
-    x, z = st.x[owner], st.z[owner]
-    facings = np.arange(6)
-    bits = hexmap.arc_bits_np(x, z, facings, st.x[target], st.z[target])
-    in_fa = (bits & hexmap.ARC_BITS["FA"]) != 0
-    nx, nz = hexmap.neighbor_np(x, z, facings)
-    dist = hexmap.distance_np(nx, nz, st.x[target], st.z[target])
-    turn_away = np.minimum((facings - st.facing[owner]) % 6, (st.facing[owner] - facings) % 6)
-    key = np.where(in_fa, dist * 10 + turn_away, 10**9)
-    return int(np.argmin(key))
 
 
 def launch(battle: Battle, rack: int, target: int) -> None:
@@ -299,10 +287,8 @@ def resolve_impacts(battle: Battle) -> None:
         battle.log(ev.SeekingHit(st.turn, st.impulse, battle.unit_ids[d], battle.unit_ids[t],
                                  shield, warhead))
         if battle.has_monster and st.kind[t] == K_MONSTER and st.kind[d] == K_SHUTTLE:
-            from sfb_env.engine import planet_killer
-
             # (SCENARIOS §2.8 result 1) a suicide shuttle hit kills a researched monster
-            planet_killer.struck_by(battle, t, planet_killer.Method.SUICIDE_SHUTTLE, int(d))
+            kill_methods.struck_by(battle, t, kill_methods.Method.SUICIDE_SHUTTLE, int(d))
         volleys[(t, shield)] = volleys.get((t, shield), 0) + warhead
     for (t, shield), points in volleys.items():
         battle.apply_damage(t, shield, points)

@@ -42,7 +42,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import cloak, energy, planets, seeking, sensors, small_craft
+from sfb_env.engine import (
+    cloak,
+    energy_form,
+    energy_switches,
+    planets,
+    seeking,
+    sensors,
+    small_craft,
+)
 from sfb_env.engine import events as ev
 from sfb_env.engine.types import (
     ACTIVE,
@@ -95,8 +103,8 @@ def init_state(battle: Battle) -> None:
 def in_use(battle: Battle, ship: int) -> bool:
     """Whether ``ship`` arms suicide shuttles: the rule is on, the form governs it, and it
     carries administrative shuttles."""
-    return (bool(battle.scenario.rules["suicide_shuttles"]) and energy.standard(battle)
-            and energy.governed(battle, ship)
+    return (bool(battle.scenario.rules["suicide_shuttles"]) and energy_switches.standard(battle)
+            and energy_switches.governed(battle, ship)
             and bool(len(small_craft.shuttles_of(battle, ship))))
 
 
@@ -104,7 +112,7 @@ def off_rule(battle: Battle, ship: int) -> str:
     """Why ``ship`` arms no suicide shuttle at all (``in_use`` is False)."""
     if not battle.scenario.rules["suicide_shuttles"]:
         return OFF
-    if not (energy.standard(battle) and energy.governed(battle, ship)):
+    if not (energy_switches.standard(battle) and energy_switches.governed(battle, ship)):
         return "J2.221 suicide shuttles are armed on the standard Energy Allocation Form"
     return "J2.22 this ship carries no administrative shuttle"
 
@@ -161,9 +169,9 @@ def arm_blockers(battle: Battle, ship: int) -> dict[int, str]:
     values = range(1, ARM_VALUES)
     if not in_use(battle, ship):
         return {v: off_rule(battle, ship) for v in values}
-    if not energy.allocation_open(battle):
-        return {v: energy.NOT_NOW for v in values}
-    turn = energy.allocation_turn(battle)
+    if not energy_switches.allocation_open(battle):
+        return {v: energy_switches.NOT_NOW for v in values}
+    turn = energy_switches.allocation_turn(battle)
     b = bomb(battle, ship)
     state = None if b is None else _chain(battle, b, turn)
     if state == "armed":
@@ -171,7 +179,7 @@ def arm_blockers(battle: Battle, ship: int) -> dict[int, str]:
                 for v in values if v != HOLD_COST}
     if state not in ("arming",) and candidate(battle, ship, turn) is None:
         return {v: "J2.221 no shuttle aboard to arm as a suicide shuttle" for v in values}
-    warp, _, _ = energy.power(battle, ship)
+    warp, _, _ = energy_form.power(battle, ship)
     return {v: f"J2.221 suicide shuttle arming energy is warp only ({warp} warp boxes)"
             for v in values if v > warp}
 
@@ -179,12 +187,12 @@ def arm_blockers(battle: Battle, ship: int) -> dict[int, str]:
 def standing_arm(battle: Battle, ship: int) -> int:
     """The standing order (the env's no-op): hold an armed bomb, continue an arming chain with
     1 energy, start nothing (PROPOSAL)."""
-    if not in_use(battle, ship) or not energy.allocation_open(battle):
+    if not in_use(battle, ship) or not energy_switches.allocation_open(battle):
         return 0
     b = bomb(battle, ship)
     if b is None:
         return 0
-    state = _chain(battle, b, energy.allocation_turn(battle))
+    state = _chain(battle, b, energy_switches.allocation_turn(battle))
     value = HOLD_COST if state in ("armed", "arming") else 0
     return 0 if value in arm_blockers(battle, ship) else value
 
@@ -202,7 +210,8 @@ def _deactivate(battle: Battle, ship: int, b: int, reason: str, idle_turn: int =
 
 def allocate(battle: Battle, ship: int, order: Orders, purse) -> int:
     """(J2.221) Pay ``ship``'s suicide shuttle line of the form for the turn now starting
-    (``energy._allocate``, after the heavy weapons); returns the energy ordered but unpaid."""
+    (``energy_allocation``, priority 4b, after the heavy weapons); returns the energy ordered
+    but unpaid."""
     if not in_use(battle, ship):
         return 0
     st = battle.state
@@ -267,8 +276,8 @@ def ship_blocker(battle: Battle, ship: int) -> str | None:
     last = max(int(st.launched_at[rows].max()), int(st.craft_landed[rows].max()))
     if last != NEVER and st.absolute_impulse - last < small_craft.SHUTTLE_LAUNCH_GAP:
         return "J1.0 one shuttle launch or recovery per bay per 2 consecutive impulses"
-    return (energy.fire_control_blocker(battle, ship) or sensors.launch_blocker(battle, ship)
-            or cloak.fire_blocker(battle, ship))
+    return (energy_switches.fire_control_blocker(battle, ship)
+            or sensors.launch_blocker(battle, ship) or cloak.fire_blocker(battle, ship))
 
 
 def launch_blockers(battle: Battle, ship: int, targets=None) -> list[str | None]:
@@ -401,5 +410,5 @@ def end_of_impulse(battle: Battle) -> None:
 def has_component(battle: Battle, ship: int) -> bool:
     """Whether ``ship`` gets the ``suicide`` and ``suicide_arm`` action components: the rule is
     on and the standard form governs it (masked where it carries no shuttle)."""
-    return (bool(battle.scenario.rules["suicide_shuttles"]) and energy.standard(battle)
-            and energy.governed(battle, ship))
+    return (bool(battle.scenario.rules["suicide_shuttles"]) and energy_switches.standard(battle)
+            and energy_switches.governed(battle, ship))
