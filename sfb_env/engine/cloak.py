@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env.engine import events as ev
+from sfb_env.engine import sensor_ratings
 from sfb_env.engine.types import ACTIVE
 
 if TYPE_CHECKING:
@@ -173,20 +174,18 @@ def fire_blocker(battle: Battle, unit: int) -> str | None:
 def effective_range(battle: Battle, target: int | np.ndarray, rng, firer: int | None = None):
     """Effective range of fire at ``target``: 2 x true + 5 if it is (fully) cloaked (G13);
     under the standard rule + the fade; with ``firer``, its lock-on and scanners (D6)."""
-    from sfb_env.engine import sensors  # noqa: PLC0415 (sensors imports this module)
-
     st = battle.state
-    if not standard(battle) and (firer is None or not sensors.in_use(battle)):
+    if not standard(battle) and (firer is None or not sensor_ratings.in_use(battle)):
         cloaked = st.cloaked[target]
         return np.where(cloaked, 2 * np.asarray(rng) + 5, rng) if np.ndim(rng) else (
             2 * int(rng) + 5 if bool(cloaked) else int(rng))
     true = np.asarray(rng, dtype=np.int64)
     base = true + fade_range(battle, target)
-    if firer is not None and sensors.in_use(battle) and not st.locked_on[firer]:
+    if firer is not None and sensor_ratings.in_use(battle) and not st.locked_on[firer]:
         base = 2 * base  # (D6) no lock-on: true range x 2
     out = np.where(fully_cloaked(battle, target), 2 * true + 5, base)
-    if firer is not None and sensors.in_use(battle):
-        out = out + sensors.scanner(battle, firer)  # (D6) added to the (doubled) range
+    if firer is not None and sensor_ratings.in_use(battle):
+        out = out + sensor_ratings.scanner(battle, firer)  # (D6) added to the (doubled) range
     return out if np.ndim(rng) else int(out)
 
 

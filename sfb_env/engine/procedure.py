@@ -252,7 +252,7 @@ def _fire_direct_fire(battle: Battle, orders: dict[int, Orders]) -> None:
     shots = [(w, t) for order in orders.values() for w, t in order.fire.items()]
     shots += robots.fire_orders(battle)
     if battle.has_fighters:  # (J4.32) the fighters' built-in pilots (engine.small_craft)
-        shots += small_craft.fire_orders(battle)
+        shots += robots.craft_fire_orders(battle)
     if battle.has_ppd:  # (E11.31, E11.332) PPD pulses first, each its own volley
         pulses = [(w, t) for w, t in shots if ppd_fire.is_ppd(battle, w)]
         shots = [(w, t) for w, t in shots if not ppd_fire.is_ppd(battle, w)]
@@ -271,7 +271,7 @@ def _end_of_impulse(battle: Battle) -> None:
     if battle.has_tractors:  # (G7.0) links of units gone or beams destroyed end
         tractors.check_links(battle)
     if battle.has_planets:  # (CTH-DATA §12.4) survivors board; shuttles bring them home
-        planets.end_of_impulse(battle)
+        small_craft.lift_survivors(battle)
     if battle.has_suicide:  # (J2.22 PROPOSAL) suicide shuttles that lost target or control
         suicide_shuttles.end_of_impulse(battle)
 

@@ -106,3 +106,26 @@ def _freighter_target(battle: Battle, unit: int, w: int) -> int | None:
         rows = np.flatnonzero(ships)
         return int(rows[np.lexsort((rows, dist[rows]))[0]])
     return None
+
+
+def craft_fire_orders(battle: Battle) -> list[tuple[int, int]]:
+    """The small craft pilots' shots this impulse (PROPOSAL, SCENARIOS §2.9): the target at
+    range <= 2, else the nearest enemy the gun may legally hit within 2 hexes (lowest row on
+    ties)."""
+    st = battle.state
+    shots: list[tuple[int, int]] = []
+    for f in np.flatnonzero((st.status == ACTIVE) & (battle.craft_gun >= 0)):
+        w = int(battle.craft_gun[f])
+        blockers = direct_fire.fire_blockers(battle, w)
+        legal = np.array([b is None for b in blockers])
+        if not legal.any():
+            continue
+        rng = hexmap.distance_np(st.x[f], st.z[f], st.x, st.z)
+        legal &= rng <= small_craft.PILOT_FIRE_RANGE
+        t = int(st.target[f])
+        if t >= 0 and legal[t]:
+            shots.append((w, t))
+        elif legal.any():
+            rows = np.flatnonzero(legal)
+            shots.append((w, int(rows[np.lexsort((rows, rng[rows]))[0]])))
+    return shots

@@ -275,9 +275,7 @@ def resolve_impacts(battle: Battle) -> None:
             if st.kind[t] == K_FIGHTER:  # (J4.47) a natural 6: half the warhead
                 warhead = drone_damage_vs_fighter(warhead, int(battle.rng.integers(1, 7)))
         elif st.kind[d] != K_PLASMA:  # (J2.222) a suicide shuttle: 2 x its energy, max 18
-            from sfb_env.engine.suicide_shuttles import warhead as bomb
-
-            warhead = bomb(battle, int(d))
+            warhead = suicide_warhead(battle, int(d))
         st.status[d] = Status.EXPENDED
         warhead = cloak.seeking_impact(battle, int(d), t, warhead)  # (G13)
         if warhead <= 0:
@@ -326,3 +324,9 @@ __all__ = [
     "robot_drone_maneuver",
     "end_of_impulse",
 ]
+SUICIDE_MAX_WARHEAD = 18  # (J2.222) 2 x the energy put in, at most 18
+
+
+def suicide_warhead(battle: Battle, craft: int) -> int:
+    """(J2.222) Explosion: 2 x the energy put in, at most 18."""
+    return min(SUICIDE_MAX_WARHEAD, 2 * int(battle.state.suicide_energy[craft]))

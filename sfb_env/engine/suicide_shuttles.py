@@ -78,7 +78,6 @@ ARM_VALUES = 4  # ``suicide_arm``: 0 none, 1..3 energy (1 = hold once armed)
 MAX_ARM = 3  # (J2.221) 1-3 warp energy per arming turn
 ARMING_TURNS = 3  # (J2.221) three consecutive turns
 HOLD_COST = 1  # (J2.221) held at 1 a turn, any source
-MAX_WARHEAD = 18  # (J2.222) 2 x the energy put in, at most 18
 SPEED = 6  # (J1.0, CTH-DATA §8.6) a shuttle's maximum speed (PROPOSAL, module docstring)
 TARGET_KINDS = (K_SHIP, K_FREIGHTER, K_SHUTTLE, K_FIGHTER, K_DRONE, K_TARGET_DRONE,  # (J2.222)
                 K_MONSTER)  # (SCENARIOS §2.8 result 1: a suicide shuttle hit; planet_killer)
@@ -154,11 +153,6 @@ def armed(battle: Battle, ship: int) -> int | None:
     if b is None or int(st.suicide_turns[b]) < ARMING_TURNS:
         return None
     return b if int(st.suicide_paid_turn[b]) == st.turn else None
-
-
-def warhead(battle: Battle, craft: int) -> int:
-    """(J2.222) Explosion: 2 x the energy put in, at most 18."""
-    return min(MAX_WARHEAD, 2 * int(battle.state.suicide_energy[craft]))
 
 
 # ---------------------------------------------------------------------- energy
