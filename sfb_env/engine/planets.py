@@ -46,6 +46,7 @@ import numpy as np
 
 from sfb_env import hexmap
 from sfb_env.engine import events as ev
+from sfb_env.engine import types
 from sfb_env.engine.scenario import PLANET_CLASS as PLANET_CLASS
 from sfb_env.engine.scenario import PLANET_KEYS as PLANET_KEYS
 from sfb_env.engine.scenario import parse_planet as parse_planet
@@ -184,8 +185,6 @@ def _blocked_from(battle: Battle, owner: int) -> np.ndarray:
 def fire_blocked(battle: Battle, owner: int, targets: np.ndarray) -> np.ndarray:
     """(P2.0) Bool per target: no fire from ``owner`` at it because of a planet (the planet
     itself, except by a monster; into, out of or through a planet hex)."""
-    from sfb_env.engine import types
-
     st = battle.state
     targets = np.asarray(targets, dtype=np.int64)
     if not len(planet_rows(battle)):

@@ -83,7 +83,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sfb_env import hexmap
+from sfb_env import hexmap, impulse
 from sfb_env.data.ships import WeaponMount
 from sfb_env.engine import cloak, movement, planets, seeking, shields
 from sfb_env.engine import events as ev
@@ -98,6 +98,7 @@ from sfb_env.engine.types import (
     K_SHUTTLE,
     NEVER,
     UNUSED,
+    IllegalOrderError,
     Maneuver,
     Orders,
     Status,
@@ -273,8 +274,6 @@ def order_blockers(battle: Battle, carrier: int, targets=None,
 def validate(battle: Battle, unit: int, order: Orders, name: str) -> None:
     """Raise ``IllegalOrderError`` for a fighter (J4.34) or shuttle (J1.0) order the rules
     forbid."""
-    from sfb_env.engine.types import IllegalOrderError
-
     for component, target, kind in (("fighters", order.fighters, K_FIGHTER),
                                     ("shuttles", order.shuttles, K_SHUTTLE)):
         if target is None:
@@ -419,8 +418,6 @@ def tac_blocker(battle: Battle, craft: int) -> str | None:
     """Why ``craft`` cannot make a tactical maneuver now, or None (J4.11): fighters only, at
     speed 0 (it does not move this impulse), whenever its maximum current speed (8 when
     crippled, J4.12) would move it, no more often than once in every 4 impulses. No energy."""
-    from sfb_env import impulse
-
     st = battle.state
     if st.kind[craft] != K_FIGHTER:
         return "J4.11 only fighters (not other shuttles) make tactical maneuvers"

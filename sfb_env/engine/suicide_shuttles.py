@@ -41,11 +41,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sfb_env import hexmap
+from sfb_env import hexmap, impulse
 from sfb_env.engine import (
     cloak,
     energy_form,
     energy_switches,
+    movement,
     planets,
     seeking,
     sensors,
@@ -368,9 +369,6 @@ def flying(battle: Battle) -> np.ndarray:
 def move(battle: Battle) -> None:
     """(F2.0, F2.1) In Move Seeking Weapons: each suicide shuttle that moves on this impulse
     homes on its target as a robot drone does; in its target's hex it stays (and strikes)."""
-    from sfb_env import impulse
-    from sfb_env.engine import movement
-
     st = battle.state
     rows = flying(battle)
     if not len(rows):
