@@ -117,7 +117,7 @@ DAC, ``engine.damage``). Scenario-10 rules on the standard form, each a scenario
   the fire rules still limit it (E1.5, E7.22 cooling, H7.3 once a turn).
 
 Where each part lives (this module only gathers them for the Battle facade, the env and tests;
-no engine module imports it):
+no rule area imports it, ``tests/test_layering.py``):
 
 * ``energy_switches``: which form, which units, when it is open, the fixed standard items;
 * ``energy_form``: the form's lines (power, movement cost, arming cycles, capacitor, batteries,

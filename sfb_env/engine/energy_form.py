@@ -15,6 +15,7 @@ from sfb_env.engine.types import Box, WeaponType
 
 if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
+
 CADET_ACCELERATION = 8  # CTH-DATA §7.3: new speed <= previous + 8 (scenarios 4-6)
 STANDARD_ACCELERATION = 10  # CTH-DATA §7.3: new <= max(2 x previous, previous + 10) (7-12)
 CADET_AMONG_FULL_MOVE_COST = Fraction(1, 2)  # (SCENARIOS #12, CTH-DATA §7.3)
@@ -38,17 +39,17 @@ ROLL_COST = {int(WeaponType.PLASMA_S): 2}  # (FP1.22) rolling delay on the last 
 WARP_ONLY = (int(WeaponType.PHOTON),)  # (E4.2) photon arming energy comes from warp engines
 SINGLE_TURN = (int(WeaponType.DISRUPTOR), int(WeaponType.FUSION))  # (E3.2, E7.23) no holding
 _ESG = int(WeaponType.ESG)
-_PLASMA = (int(WeaponType.PLASMA_S), int(WeaponType.PLASMA_R), int(WeaponType.PLASMA_F))
 _PPD = int(WeaponType.PPD)
 PPD_TURNS = 2  # (E11.21) a PPD charge takes two arming turns (engine.ppd_fire prices them)
 HEAVY = (*CYCLE, _ESG, _PPD)  # the ``arm[h]`` weapons, in weapon-row order on each ship
 #: Capacitor energy one shot draws (E2.1, E2.152: a Ph-G's 1 energy buys its four shots).
 PHASER_DRAW = {int(WeaponType.PH1): 1.0, int(WeaponType.PH2): 1.0, int(WeaponType.PH3): 0.5,
                int(WeaponType.PHG): 0.25}
+#: The rule that arms each heavy weapon type (named by the orders' blockers and fire).
 ARMING_RULE = {int(WeaponType.DISRUPTOR): "E3.2", int(WeaponType.FUSION): "E7.21",
-              int(WeaponType.PHOTON): "E4.2", int(WeaponType.PLASMA_S): "FP1.22",
-              int(WeaponType.PLASMA_R): "FP2.0", int(WeaponType.PLASMA_F): "FP2.0",
-              _ESG: "G23.21"}
+               int(WeaponType.PHOTON): "E4.2", int(WeaponType.PLASMA_S): "FP1.22",
+               int(WeaponType.PLASMA_R): "FP2.0", int(WeaponType.PLASMA_F): "FP2.0",
+               _ESG: "G23.21"}
 
 
 def heavy_rows(battle: Battle, unit: int) -> np.ndarray:
@@ -101,6 +102,8 @@ def power(battle: Battle, unit: int) -> tuple[int, int, int]:
 
 
 def move_cost(battle: Battle, unit: int) -> Fraction:
+    """Warp energy per hex (CTH-DATA §7.3): the ship data's, 1/2 for a cadet ship among
+    full-size ones (SCENARIOS #12)."""
     if cadet_among_full(battle, unit):
         return CADET_AMONG_FULL_MOVE_COST
     cost = battle.ship_classes[unit].move_cost
@@ -198,5 +201,6 @@ def repair_energy(battle: Battle, unit: int, shield: int) -> int:
 
 
 def charged(battle: Battle, unit: int) -> int:
+    """Charged batteries that are not destroyed (line 5): what reserve power may draw (H7.2)."""
     st = battle.state
     return min(int(st.batteries[unit]), int(st.boxes[unit, Box.BATTERY]))

@@ -9,6 +9,7 @@ from sfb_env.engine.types import K_SHIP
 
 if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
+
 #: (B3.0 standard lines 7, 8, 11; CTH-DATA §7.1, §9.2) energy every turn, in payment order.
 STANDARD_SYSTEMS = (("life support", 1), ("fire control", 1), ("shields", 2))
 CADET_AMONG_FULL_SYSTEMS = (("shields", 1),)  # (SCENARIOS #12) no life support, fire control

@@ -15,6 +15,7 @@ from sfb_env.engine.types import ACTIVE, K_MONSTER, Status
 
 if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
+
 PRIOR_DAMAGE_CAP = 150  # (SCENARIOS §2.8) damage before result 3 counts up to 150
 KILL_DAMAGE = 200  # (SCENARIOS §2.8) kill method 3
 

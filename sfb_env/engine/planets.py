@@ -48,6 +48,7 @@ from sfb_env import hexmap
 from sfb_env.engine import events as ev
 from sfb_env.engine import types
 from sfb_env.engine.scenario import PLANET_CLASS as PLANET_CLASS
+from sfb_env.engine.scenario import PLANET_CONTROLLER as CONTROLLER  # noqa: F401 (re-export)
 from sfb_env.engine.scenario import PLANET_KEYS as PLANET_KEYS
 from sfb_env.engine.scenario import parse_planet as parse_planet
 from sfb_env.engine.types import (

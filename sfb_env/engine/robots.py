@@ -6,6 +6,7 @@ Dice come from the battle's generator.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -19,19 +20,18 @@ if TYPE_CHECKING:
 
 
 def maneuver(battle: Battle, unit: int) -> Maneuver:
-    """The robot's maneuver for ``unit``'s move on the current impulse."""
-    controller = battle.controllers[unit]
-    if controller in ("robot-drone", "robot-plasma"):  # (F2.0, FP1.4) plasma homes alike
-        if seeking.target_in_hex(battle, unit):
-            return Maneuver.NONE
-        return seeking.robot_drone_maneuver(battle, unit)
-    if controller == "convoy-freighter":
-        return _freighter_maneuver(battle, unit)
-    if controller == robot_ship.CONTROLLER:  # (SCENARIOS §2.5)
-        return robot_ship.maneuver(battle, unit)
-    if controller == small_craft.SHUTTLE_CONTROLLER:  # (J1.0) the shuttle's built-in pilot
-        return small_craft.pilot_maneuver(battle, unit)
-    return Maneuver.STRAIGHT  # target drones (SCENARIOS §2.2) and idle units fly straight
+    """The robot's maneuver for ``unit``'s move on the current impulse (``PILOTS``); target
+    drones (SCENARIOS §2.2) and idle units fly straight."""
+    pilot = PILOTS.get(battle.controllers[unit])
+    return Maneuver.STRAIGHT if pilot is None else pilot(battle, unit)
+
+
+def _homing(battle: Battle, unit: int) -> Maneuver:
+    """(F2.0, FP1.4) A drone, or a plasma torpedo alike, homes on its target; in its hex it
+    stays."""
+    if seeking.target_in_hex(battle, unit):
+        return Maneuver.NONE
+    return seeking.robot_drone_maneuver(battle, unit)
 
 
 def _freighter_maneuver(battle: Battle, unit: int) -> Maneuver:
@@ -48,6 +48,16 @@ def _freighter_maneuver(battle: Battle, unit: int) -> Maneuver:
     if int(col) == column and st.facing[unit] != heading:
         return Maneuver.TURN_RIGHT if (heading - st.facing[unit]) % 6 <= 3 else Maneuver.TURN_LEFT
     return Maneuver.STRAIGHT
+
+
+#: The book's pilots by controller: each gives the maneuver of a unit's next move.
+PILOTS: dict[str, Callable[[Battle, int], Maneuver]] = {
+    "robot-drone": _homing,
+    "robot-plasma": _homing,
+    "convoy-freighter": _freighter_maneuver,  # (SCENARIOS §2.4)
+    robot_ship.CONTROLLER: robot_ship.maneuver,  # (SCENARIOS §2.5) the robot ship
+    small_craft.SHUTTLE_CONTROLLER: small_craft.pilot_maneuver,  # (J1.0) the shuttle's pilot
+}
 
 
 def fire_orders(battle: Battle) -> list[tuple[int, int]]:

@@ -82,6 +82,8 @@ HOLD_COST = 1  # (J2.221) held at 1 a turn, any source
 SPEED = 6  # (J1.0, CTH-DATA §8.6) a shuttle's maximum speed (PROPOSAL, module docstring)
 TARGET_KINDS = (K_SHIP, K_FREIGHTER, K_SHUTTLE, K_FIGHTER, K_DRONE, K_TARGET_DRONE,  # (J2.222)
                 K_MONSTER)  # (SCENARIOS §2.8 result 1: a suicide shuttle hit; planet_killer)
+MAX_WARHEAD = seeking.SUICIDE_MAX_WARHEAD  # (J2.222) 2 x the energy put in, at most 18
+warhead = seeking.suicide_warhead  # (J2.222) the explosion, resolved where seeking weapons strike
 OFF = "J2.22 suicide shuttles are not in use in this scenario (rules.suicide_shuttles)"
 
 
