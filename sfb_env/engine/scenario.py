@@ -485,7 +485,12 @@ def _unit_rules(raw: Mapping[str, Any], where: str, source: str) -> dict[str, An
                             f"expected a list of {list(HOLD_FIRE_KINDS)}, got {kinds!r}")
     out["hold_fire_at"] = tuple(kinds)
     return out
-PLANET_CLASS = "planet"  # (P2.0) the UnitSpec class of a planet row (scenario ``kind: planet``)
+
+
+# ---------------------------------------------------------------------- planets (P2.0)
+
+
+PLANET_CLASS = "planet"  # (P2.0) the UnitSpec class of a planet row (``kind: planet``)
 PLANET_CONTROLLER = "planet"  # a planet never moves or fires
 PLANET_KEYS = ("id", "name", "kind", "hex", "crew_units", "crew_side")
 

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
 
 SEEKING = (UnitKind.DRONE, UnitKind.TARGET_DRONE, UnitKind.PLASMA)
+SUICIDE_MAX_WARHEAD = 18  # (J2.222) 2 x the energy put in, at most 18
 AVOID = 10**6  # (P2.0 PROPOSAL) the distance a homing move into a planet hex counts as
 
 
@@ -240,6 +241,11 @@ def target_in_hex(battle: Battle, drone: int) -> bool:
     return t >= 0 and st.x[t] == st.x[drone] and st.z[t] == st.z[drone]
 
 
+def suicide_warhead(battle: Battle, craft: int) -> int:
+    """(J2.222) Explosion: 2 x the energy put in, at most 18."""
+    return min(SUICIDE_MAX_WARHEAD, 2 * int(battle.state.suicide_energy[craft]))
+
+
 def resolve_impacts(battle: Battle) -> None:
     """(FD1.6, F2.2, FP1.5) Drones and plasma torpedoes in their target's hex strike the shield
     facing their approach; against a cloaked target a die decides first (G13, ``cloak``).
@@ -320,13 +326,8 @@ __all__ = [
     "launch",
     "launch_blockers",
     "rack_blocker",
+    "suicide_warhead",
     "resolve_impacts",
     "robot_drone_maneuver",
     "end_of_impulse",
 ]
-SUICIDE_MAX_WARHEAD = 18  # (J2.222) 2 x the energy put in, at most 18
-
-
-def suicide_warhead(battle: Battle, craft: int) -> int:
-    """(J2.222) Explosion: 2 x the energy put in, at most 18."""
-    return min(SUICIDE_MAX_WARHEAD, 2 * int(battle.state.suicide_energy[craft]))

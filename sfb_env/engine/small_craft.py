@@ -85,7 +85,7 @@ import numpy as np
 
 from sfb_env import hexmap, impulse
 from sfb_env.data.ships import WeaponMount
-from sfb_env.engine import cloak, movement, planets, seeking, shields
+from sfb_env.engine import cloak, fire_geometry, movement, planets, shields
 from sfb_env.engine import events as ev
 from sfb_env.engine.fighters import MAX_FIGHTER_TARGET_RANGE
 from sfb_env.engine.phaser_g import shots_this_turn
@@ -317,7 +317,8 @@ def send(battle: Battle, carrier: int, target: int, kind: int = K_FIGHTER) -> No
     craft = CRAFT[kind]
     for f in aboard(battle, carrier, kind)[: launch_capacity(battle, carrier, kind)]:
         f = int(f)
-        facing = seeking.launch_facing(battle, carrier, target)  # (FD1.2 analogy) FA at target
+        # (FD1.2 analogy) FA at the target
+        facing = fire_geometry.launch_facing(battle, carrier, target)
         st.status[f] = Status.ACTIVE
         st.x[f], st.z[f] = st.x[carrier], st.z[carrier]
         st.prev_x[f], st.prev_z[f] = st.x[carrier], st.z[carrier]

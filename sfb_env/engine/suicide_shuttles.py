@@ -46,6 +46,7 @@ from sfb_env.engine import (
     cloak,
     energy_form,
     energy_switches,
+    fire_geometry,
     movement,
     planets,
     seeking,
@@ -342,7 +343,7 @@ def launch(battle: Battle, ship: int, target: int) -> None:
     b = armed(battle, ship)
     if b is None:
         return
-    facing = seeking.launch_facing(battle, ship, target)
+    facing = fire_geometry.launch_facing(battle, ship, target)
     st.status[b] = Status.ACTIVE
     st.x[b], st.z[b] = st.x[ship], st.z[ship]
     st.prev_x[b], st.prev_z[b] = st.x[ship], st.z[ship]
