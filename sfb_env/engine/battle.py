@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from sfb_env import hexmap, impulse
+from sfb_env import hexmap, impulse, tables
 from sfb_env.data.ships import ShipClass, load_ship
 from sfb_env.engine import (
     boarding,
@@ -34,10 +34,12 @@ from sfb_env.engine import (
     movement,
     planet_killer,
     planets,
+    plasma,
     ppd,
     ppd_fire,
     probes,
     procedure,
+    rule_tables,
     seeking,
     small_craft,
     suicide_shuttles,
@@ -67,6 +69,8 @@ from sfb_env.engine.types import (
     UnitKind,
     WeaponType,
 )
+
+rule_tables.install()  # (DESIGN: declared tables) the damage handlers by unit kind
 
 DEFAULT_MAX_TURNS = 30  # truncation for scenarios without a turn limit (cth-02, cth-03)
 
@@ -638,8 +642,6 @@ class Battle:
 
 
 def _initial(battle: Battle) -> InitialState:
-    from sfb_env import tables
-
     st = battle.state
     weapons = np.bincount(st.w_owner, minlength=len(st.kind)) if len(st.w_owner) else 0
     internal = st.boxes.sum(axis=1) + weapons
@@ -649,8 +651,6 @@ def _initial(battle: Battle) -> InitialState:
             internal[u] = ship.freighter.destroyed_at
             strength[u] = ship.freighter.shield_pool + ship.freighter.destroyed_at
         elif battle.plasma_launcher_of[u] >= 0:  # (FP1.6) 2 phaser points per warhead point
-            from sfb_env.engine import plasma
-
             strength[u] = 2 * tables.plasma_warhead(plasma.plasma_kind(battle, u), 0)
         elif battle.craft_carrier[u] >= 0:  # (J4.49, J1.0) fighters 10, shuttles 6
             strength[u] = small_craft.CRAFT[int(st.kind[u])].destroyed_at
@@ -683,8 +683,6 @@ def _min_range(kind: WeaponType) -> int:
 
 
 def _max_range(weapon: dict[str, Any]) -> int:
-    from sfb_env import tables
-
     kind, mount = weapon["type"], weapon["mount"]
     if kind in (WeaponType.PH1, WeaponType.PH2, WeaponType.PH3, WeaponType.PHG):
         return tables.phaser_max_range(mount.type)

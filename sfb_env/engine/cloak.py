@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env.engine import events as ev
+from sfb_env.engine import sensor_ratings
 from sfb_env.engine.types import ACTIVE
 
 if TYPE_CHECKING:
@@ -168,8 +169,6 @@ def fire_blocker(battle: Battle, unit: int) -> str | None:
 def effective_range(battle: Battle, target: int | np.ndarray, rng, firer: int | None = None):
     """Effective range of fire at ``target``: 2 x true + 5 if it is (fully) cloaked (G13);
     under the standard rule + the fade; with ``firer``, its lock-on and scanners (D6)."""
-    from sfb_env.engine import sensors  # noqa: PLC0415 (sensors imports this module)
-
     st = battle.state
     if not battle.rules.standard_cloak and (firer is None or not battle.rules.lock_on):
         cloaked = st.cloaked[target]
@@ -181,7 +180,7 @@ def effective_range(battle: Battle, target: int | np.ndarray, rng, firer: int | 
         base = 2 * base  # (D6) no lock-on: true range x 2
     out = np.where(fully_cloaked(battle, target), 2 * true + 5, base)
     if firer is not None and battle.rules.lock_on:
-        out = out + sensors.scanner(battle, firer)  # (D6) added to the (doubled) range
+        out = out + sensor_ratings.scanner(battle, firer)  # (D6) added to the (doubled) range
     return out if np.ndim(rng) else int(out)
 
 

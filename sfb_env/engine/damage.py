@@ -41,12 +41,13 @@ impulse (D4.41, ``seeking.end_of_impulse``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sfb_env import tables
-from sfb_env.engine import dac, energy, explosions, mutiny, ppd
+from sfb_env.engine import dac, explosions, mutiny, ppd, shield_absorption
 from sfb_env.engine import events as ev
 from sfb_env.engine.types import ACTIVE, K_DRONE, K_TARGET_DRONE, Box, Status, UnitKind, WeaponType
 
@@ -94,26 +95,29 @@ DAC_TO_BOX = {
 }
 
 
+#: A unit kind's own way of taking damage points: (battle, unit, points).
+DamageHandler = Callable[["Battle", int, int], None]
+#: Units that take points their own way, by unit kind: declared in
+#: ``engine.rule_tables.DAMAGE_HANDLERS`` (plasma torpedoes, the monster, fighters, shuttles)
+#: and installed once by the Battle facade (``install_handlers``).
+DAMAGE_HANDLERS: dict[int, DamageHandler] = {}
+
+
+def install_handlers(handlers: dict[int, DamageHandler]) -> None:
+    """Install the damage handlers by unit kind (``rule_tables.install``)."""
+    DAMAGE_HANDLERS.clear()
+    DAMAGE_HANDLERS.update(handlers)
+
+
 def apply_damage(battle: Battle, unit: int, shield: int, points: int) -> None:
     """Apply one volley of ``points`` striking ``shield`` (1..6, 0 = no shield) of ``unit``."""
     st = battle.state
     if st.status[unit] != ACTIVE or points <= 0:
         return
     kind = int(st.kind[unit])
-    if kind == UnitKind.PLASMA:  # (FP1.6) phaser points weaken a plasma torpedo
-        from sfb_env.engine import plasma
-
-        plasma.take_damage(battle, unit, points)
-        return
-    if kind == UnitKind.MONSTER:  # (scenario 11) immortal but for the researched method
-        from sfb_env.engine import planet_killer
-
-        planet_killer.take_damage(battle, unit, points)
-        return
-    if kind in (UnitKind.FIGHTER, UnitKind.SHUTTLE):  # (J4.49, J1.0) no shields
-        from sfb_env.engine import small_craft
-
-        small_craft.take_damage(battle, unit, points)
+    handler = DAMAGE_HANDLERS.get(kind)  # (FP1.6 plasma, J4.49 / J1.0 small craft, scenario 11)
+    if handler is not None:
+        handler(battle, unit, points)
         return
     st.damage[unit] += points
     if kind in (K_DRONE, K_TARGET_DRONE):
@@ -124,9 +128,9 @@ def apply_damage(battle: Battle, unit: int, shield: int, points: int) -> None:
     if kind == UnitKind.SHIP and battle.rules.damage == "none":
         battle.log(ev.Damaged(st.turn, st.impulse, battle.unit_ids[unit], shield, 0, 0, ()))
         return  # scenario 1: the ship cannot be damaged
-    if kind == UnitKind.SHIP and 1 <= shield <= 6 and energy.absorbs(battle, unit):
+    if kind == UnitKind.SHIP and 1 <= shield <= 6 and shield_absorption.absorbs(battle, unit):
         # (standard form) unpaid shields stop nothing; reinforcement, reserve power (D3.34, H7.2)
-        absorbed, internal = energy.apply_shield(battle, unit, shield, points)
+        absorbed, internal = shield_absorption.apply_shield(battle, unit, shield, points)
         _internal_volley(battle, unit, shield, absorbed, internal)
         return
     # (D3.2) the struck shield absorbs what it has left; a freighter has one pool (R1.6)
@@ -156,7 +160,7 @@ def apply_split_volley(battle: Battle, unit: int, split: dict[int, int],
         apply_damage(battle, unit, next(iter(split)) if len(split) == 1 else centre, total)
         return
     st.damage[unit] += total
-    standard = energy.absorbs(battle, unit)
+    standard = shield_absorption.absorbs(battle, unit)
     if standard and st.shields_active[unit]:
         split = _general_reinforcement(battle, unit, split)  # (E11.39)
     absorbed = internal = 0
@@ -165,7 +169,7 @@ def apply_split_volley(battle: Battle, unit: int, split: dict[int, int],
         if not points:
             continue
         if standard:  # unpaid shields, specific reinforcement, reserve power (D3.34, H7.2)
-            took, past = energy.apply_shield(battle, unit, shield, points)
+            took, past = shield_absorption.apply_shield(battle, unit, shield, points)
         else:
             took = min(points, int(st.shields[unit, shield - 1]))
             st.shields[unit, shield - 1] -= took

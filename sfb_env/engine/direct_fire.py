@@ -32,7 +32,7 @@ import numpy as np
 from sfb_env import hexmap, tables
 from sfb_env.engine import (
     cloak,
-    energy,
+    fire_energy,
     fusion,
     phaser_g,
     planets,
@@ -48,6 +48,7 @@ from sfb_env.engine.fighters import (
     fighter_die,
     next_bracket,
 )
+from sfb_env.engine.fire_geometry import geometry as geometry
 from sfb_env.engine.geometry import table as geometry_table
 from sfb_env.engine.types import (
     GATLING_SHOTS,
@@ -61,6 +62,9 @@ from sfb_env.engine.types import (
     UnitKind,
     WeaponType,
 )
+from sfb_env.engine.weapon_records import fusion_beam as fusion_beam
+from sfb_env.engine.weapon_records import gatling as gatling
+from sfb_env.engine.weapon_records import gatling_shots_left as gatling_shots_left
 
 if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
@@ -106,7 +110,7 @@ def weapon_ready_blocker(battle: Battle, w: int) -> str | None:
         if grounded is not None:
             return grounded
     kind = int(st.w_type[w])
-    unpowered = energy.fire_blocker(battle, w)  # (H6.1, E3.2, E4.2) energy rules only
+    unpowered = fire_energy.fire_blocker(battle, w)  # (H6.1, E3.2, E4.2) energy rules only
     if unpowered is not None:
         return unpowered
     if kind == _FUSION:  # armed, cooling, fired this turn (E7.21, E7.22, E1.5)
@@ -123,60 +127,6 @@ def weapon_ready_blocker(battle: Battle, w: int) -> str | None:
     if now - st.w_last_fired[w] < battle.quarter_turn:
         return f"E1.5 fired within a quarter turn ({battle.quarter_turn} impulses) of its last shot"
     return None
-
-
-def fusion_beam(battle: Battle, w: int, firing: bool = False) -> fusion.FusionBeam:
-    """Fusion beam ``w`` as the E7 resolver's record on the current turn: its last firing turn
-    (E7.22), and the Chief Engineer's 2 arming points if it may be armed now (E7.21).
-
-    ``firing``: the beam fires in this Direct-Fire step, whose fire is simultaneous (E1.0): a
-    beam destroyed in the same step (by a PPD volley, resolved first, E11.332) still fires."""
-    st = battle.state
-    fired = int(st.w_fired_turn[w])
-    beam = fusion.FusionBeam(fired_turn=fired or None,
-                             destroyed=bool(st.w_destroyed[w]) and not firing)
-    if battle.rules.chief_engineer and fusion.can_arm(beam, st.turn)[0]:
-        beam = fusion.arm(beam, st.turn)
-    elif st.w_armed[w] and energy.governed(battle, int(st.w_owner[w])):
-        beam = fusion.arm(beam, st.turn)  # (E7.21) paid at Energy Allocation (engine.energy)
-    elif energy.reserve_arm_ready(battle, w) and fusion.can_arm(beam, st.turn)[0]:
-        beam = fusion.arm(beam, st.turn, reserve=True)  # (H7.2, E7.24) batteries as it fires
-    return beam
-
-
-def gatling(battle: Battle, w: int) -> phaser_g.GatlingPhaser:
-    """Phaser-G ``w`` with its recent shots, as the E2.15 resolver's record."""
-    st = battle.state
-    shots = tuple(int(t) for t in st.w_gatling_shots[w] if t != NEVER)
-    return phaser_g.GatlingPhaser(st.impulses_per_turn, shots=shots)
-
-
-def gatling_shots_left(battle: Battle, w: int) -> int:
-    """Shots phaser-G ``w`` has left this turn (E2.151; the quarter-turn window aside)."""
-    gun = gatling(battle, w)
-    return gun.shots_per_turn - phaser_g.shots_this_turn(gun, battle.state.turn)
-
-
-def geometry(battle: Battle, w: int, targets: np.ndarray):
-    """Range and arc membership of ``targets`` from the owner of weapon ``w``.
-
-    At range 0 the arc is judged from both units' positions on the previous impulse (D3.42);
-    if they shared a hex then too, the target counts as in arc.
-    """
-    st = battle.state
-    rng, bits, same_hex = _owner_geometry(battle, int(st.w_owner[w]))
-    rng, bits, same_hex = rng[targets], bits[targets], same_hex[targets]
-    in_arc = (bits & st.w_arcs[w]) != 0
-    if st.w_astern[w]:
-        in_arc |= (bits & hexmap.ASTERN_ROW_BITS) == hexmap.ASTERN_ROW_BITS
-    return rng, in_arc | same_hex
-
-
-def _owner_geometry(battle: Battle, o: int):
-    """Range, base-arc bits (D2.1) and "shared the hex on the previous impulse too" of every
-    unit seen from unit ``o`` (rows of the impulse's geometry table)."""
-    table = geometry_table(battle.state)
-    return table.range[o], table.fire_arc_bits[o], table.shared_hex[o]
 
 
 class TargetCode(IntEnum):
@@ -324,7 +274,7 @@ def resolve_fire(battle: Battle, shots: list[tuple[int, int]]) -> None:
     now = st.absolute_impulse
     volleys: dict[tuple[int, int], list[int]] = {}
     for w, t in shots:
-        if not energy.pay_shot(battle, w):  # (H6.1) the capacitor ran dry in this volley
+        if not fire_energy.pay_shot(battle, w):  # (H6.1) the capacitor ran dry in this volley
             continue
         owner = int(st.w_owner[w])
         kind = WeaponType(int(st.w_type[w]))
@@ -341,7 +291,7 @@ def resolve_fire(battle: Battle, shots: list[tuple[int, int]]) -> None:
             gun = phaser_g.fire(gatling(battle, w), st.turn, st.impulse)  # (E2.151)
             recent = gun.shots[-GATLING_SHOTS:]
             st.w_gatling_shots[w] = (NEVER,) * (GATLING_SHOTS - len(recent)) + recent
-        energy.fired(battle, w)  # (E4.2, E3.2, E7.21) the charge leaves with the shot
+        fire_energy.fired(battle, w)  # (E4.2, E3.2, E7.21) the charge leaves with the shot
         st.w_fired_turn[w] = st.turn
         st.w_last_fired[w] = now
         if kind == WeaponType.PHOTON and battle.rules.chief_engineer:

@@ -122,6 +122,7 @@ from sfb_env.engine.esg import (
     EsgPhase,
     EsgRuleError,
 )
+from sfb_env.engine.small_craft import CRAFT
 from sfb_env.engine.types import (
     ACTIVE,
     K_DRONE,
@@ -514,8 +515,6 @@ def _needed(battle: Battle, u: int, shield: int) -> int:
     if kind in (K_DRONE, K_TARGET_DRONE):
         return max(0, int(battle.rules.drone_strength) - int(st.damage[u]))
     if kind in (K_FIGHTER, K_SHUTTLE):  # (J4.49, J1.0) destroyed at 10 / 6 points
-        from sfb_env.engine.small_craft import CRAFT
-
         return max(0, CRAFT[kind].destroyed_at - int(st.damage[u]))
     ship = battle.ship_classes[u]
     if ship is not None and ship.freighter is not None:

@@ -101,18 +101,16 @@ def researchers(battle: Battle) -> np.ndarray:
 def track_ranges(battle: Battle) -> None:
     """Keep each researcher's closest range to an active monster this turn (G4.0); a cloaked
     ship cannot use its labs outward."""
-    from sfb_env.engine.planet_killer import monsters as active_monsters  # (imports labs)
-
     st = battle.state
-    monsters = active_monsters(battle)
-    if not len(monsters):
+    active = monsters(battle)
+    if not len(active):
         return
     units = researchers(battle)
     units = units[~st.cloaked[units]]
     if not len(units):
         return
     d = hexmap.distance_np(st.x[units][:, None], st.z[units][:, None],
-                           st.x[monsters][None, :], st.z[monsters][None, :]).min(axis=1)
+                           st.x[active][None, :], st.z[active][None, :]).min(axis=1)
     st.lab_range[units] = np.minimum(st.lab_range[units], d)
 
 
@@ -165,3 +163,9 @@ def roll_research(battle: Battle) -> None:
 def method_known(battle: Battle, side: int, method: int) -> bool:
     """Whether ``side`` has found kill method ``method`` (1..5, ``planet_killer.Method``)."""
     return bool(battle.state.kill_methods[side, int(method) - 1])
+
+
+def monsters(battle: Battle) -> np.ndarray:
+    """Rows of the monsters in play."""
+    st = battle.state
+    return np.flatnonzero((st.status == ACTIVE) & (st.kind == K_MONSTER))

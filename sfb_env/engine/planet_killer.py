@@ -31,15 +31,25 @@ has left the map (or is gone); that side wins by destroying the monster (``engin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sfb_env import hexmap, impulse
 from sfb_env.engine import events as ev
-from sfb_env.engine import labs, movement, shields
+from sfb_env.engine import labs, movement, probes, shields
 from sfb_env.engine.events import Event
+from sfb_env.engine.kill_methods import KILL_DAMAGE as KILL_DAMAGE
+from sfb_env.engine.kill_methods import PRIOR_DAMAGE_CAP as PRIOR_DAMAGE_CAP
+from sfb_env.engine.kill_methods import Method as Method
+from sfb_env.engine.kill_methods import MonsterKilled as MonsterKilled
+from sfb_env.engine.kill_methods import MonsterStruck as MonsterStruck
+from sfb_env.engine.kill_methods import kill as kill
+from sfb_env.engine.kill_methods import struck_by as struck_by
+from sfb_env.engine.kill_methods import take_damage as take_damage
+from sfb_env.engine.kill_methods import tractor_blocker as tractor_blocker
+from sfb_env.engine.labs import monsters
+from sfb_env.engine.scenario import ScenarioError
 from sfb_env.engine.types import (
     ACTIVE,
     K_DRONE,
@@ -64,20 +74,7 @@ WEAPON_DAMAGE = (40, 30, 20, 10, 5, 1)  # (CTH-DATA §8.11) by die 1..6
 PLASMA_RANGE = 2  # (SCENARIOS §2.8) fires at plasma torpedoes moving this close
 SHUTTLE_DEFENCE_RANGE = 3  # (SCENARIOS §2.8) close-in defence against shuttles
 DEFENCE_DIE = 4  # (SCENARIOS §2.8) a die of 4-6 destroys the drone / shuttle
-PRIOR_DAMAGE_CAP = 150  # (SCENARIOS §2.8) damage before result 3 counts up to 150
-KILL_DAMAGE = 200  # (SCENARIOS §2.8) kill method 3
 PLANET_DESTROYED_AT = 200  # (SCENARIOS §2.8) the monster wins
-
-
-class Method(IntEnum):
-    """Research results (SCENARIOS §2.8): how the monster can be destroyed."""
-
-    SUICIDE_SHUTTLE = 1  # a suicide shuttle hit (J2.2)
-    TRACTOR = 2  # PROPOSAL: destroyed when a tractor link is established (G7)
-    DAMAGE = 3  # 200 damage points, counting up to 150 scored before
-    ANTIMATTER_PROBE = 4  # a hit by an anti-matter probe fired as a weapon (G5.3)
-    BOARDING = 5  # PROPOSAL: destroyed when one boarding party is beamed over (G8, D7)
-    NOTHING = 6  # nothing yet: gather 50 more points
 
 
 @dataclass(frozen=True)
@@ -112,28 +109,8 @@ class CloseInDefence(Event):
     destroyed: bool
 
 
-@dataclass(frozen=True)
-class MonsterStruck(Event):
-    """Points scored on the monster and what counts toward kill method 3."""
-
-    monster: str
-    points: int
-    counted: int
-
-
-@dataclass(frozen=True)
-class MonsterKilled(Event):
-    """The monster was destroyed by a researched method."""
-
-    monster: str
-    method: int
-    by: str
-
-
 def init_state(battle: Battle) -> None:
     """Monster fields, then research (``engine.labs``) and probes (``engine.probes``)."""
-    from sfb_env.engine import probes
-
     st = battle.state
     n = len(st.kind)
     st.monster_follows = np.full(n, -1, dtype=np.int64)
@@ -145,16 +122,8 @@ def init_state(battle: Battle) -> None:
     probes.init_state(battle)
     sc = battle.scenario
     if sc.victory["kind"] == "planet_killer" and not np.any(st.kind == K_MONSTER):
-        from sfb_env.engine.scenario import ScenarioError
-
         raise ScenarioError(sc.source, "victory.kind", "planet_killer (scenario 11) needs a "
                             f"unit of class {CLASS!r}")
-
-
-def monsters(battle: Battle) -> np.ndarray:
-    """Rows of the monsters in play."""
-    st = battle.state
-    return np.flatnonzero((st.status == ACTIVE) & (st.kind == K_MONSTER))
 
 
 def planet(battle: Battle) -> int:
@@ -363,52 +332,6 @@ def _defend(battle: Battle, m: int, unit: int) -> None:
 # ---------------------------------------------------------------------- being harmed
 
 
-def take_damage(battle: Battle, m: int, points: int) -> None:
-    """Points scored on the monster (from ``damage.apply_damage``): they count only toward kill
-    method 3, at most 150 of them before a side has found it (SCENARIOS §2.8)."""
-    st = battle.state
-    st.damage[m] += points
-    known = _known_by_any(battle, m, Method.DAMAGE)
-    if known >= 0:
-        st.monster_counted[m] += points
-    else:
-        st.monster_counted[m] = min(PRIOR_DAMAGE_CAP, int(st.monster_counted[m]) + points)
-    battle.log(MonsterStruck(st.turn, st.impulse, battle.unit_ids[m], points,
-                             int(st.monster_counted[m])))
-    if known >= 0 and st.monster_counted[m] >= KILL_DAMAGE:
-        kill(battle, m, Method.DAMAGE, battle.scenario.sides[known])
-
-
-def _known_by_any(battle: Battle, m: int, method: Method) -> int:
-    """A side (index) other than the monster's that knows ``method``, else -1."""
-    st = battle.state
-    for side in range(len(battle.scenario.sides)):
-        if side != int(st.side[m]) and labs.method_known(battle, side, method):
-            return side
-    return -1
-
-
-def struck_by(battle: Battle, m: int, method: Method, by: int) -> bool:
-    """A hit of kill method ``method`` (1, 2, 4, 5) on the monster by unit ``by``: destroys it
-    if ``by``'s side has found that method (actions before the result do not count,
-    SCENARIOS §2.8). Returns whether it was destroyed."""
-    st = battle.state
-    if st.status[m] != ACTIVE or int(st.kind[m]) != K_MONSTER:
-        return False
-    if not labs.method_known(battle, int(st.side[by]), method):
-        return False
-    kill(battle, m, method, battle.unit_ids[by])
-    return True
-
-
-def kill(battle: Battle, m: int, method: Method, by: str) -> None:
-    """Destroy the monster by a researched method."""
-    st = battle.state
-    st.status[m] = Status.DESTROYED
-    battle.log(MonsterKilled(st.turn, st.impulse, battle.unit_ids[m], int(method), by))
-    battle.log(ev.Destroyed(st.turn, st.impulse, battle.unit_ids[m]))
-
-
 # ---------------------------------------------------------------------- victory
 
 
@@ -441,11 +364,3 @@ def verdict(battle: Battle, time_up: bool, pair, draw):
 # ---------------------------------------------------------------------- kill-method hooks
 
 
-def tractor_blocker(battle: Battle, unit: int) -> str | None:
-    """PROPOSAL (SCENARIOS §2.8 result 2): a tractor beam may take hold of the monster only at
-    the crack research found, so only once ``unit``'s side has result 2 (``engine.tractors``
-    then destroys it as the link is established)."""
-    if labs.method_known(battle, int(battle.state.side[unit]), Method.TRACTOR):
-        return None
-    return ("SCENARIOS §2.8 the Planet Killer can be held only at the crack research finds "
-            "(result 2)")

@@ -40,13 +40,17 @@ carrier. A unit destroyed with crew units aboard kills them (they stay on the de
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from sfb_env import hexmap
 from sfb_env.engine import events as ev
+from sfb_env.engine import types
+from sfb_env.engine.scenario import PLANET_CLASS as PLANET_CLASS
+from sfb_env.engine.scenario import PLANET_CONTROLLER as CONTROLLER  # noqa: F401 (re-export)
+from sfb_env.engine.scenario import PLANET_KEYS as PLANET_KEYS
+from sfb_env.engine.scenario import parse_planet as parse_planet
 from sfb_env.engine.types import (
     ACTIVE,
     DESTROYED,
@@ -64,10 +68,7 @@ from sfb_env.engine.types import (
 if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
 
-PLANET_CLASS = "planet"  # the UnitSpec class of a planet row (scenario unit ``kind: planet``)
-CONTROLLER = "planet"  # a planet never moves or fires
 NO_SIDE = -1  # (P2.0) a planet belongs to no side
-PLANET_KEYS = ("id", "name", "kind", "hex", "crew_units", "crew_side")
 SHIP_KINDS = (K_SHIP, K_FREIGHTER)
 SEEKING_KINDS = (K_DRONE, K_TARGET_DRONE, K_PLASMA)
 LANDED_RULE = "P2.0 a shuttle landed on a planet cannot be hit"  # fire, drones, suicide
@@ -84,38 +85,6 @@ _SLIPS = {4: -1, 5: 1}  # Maneuver.SIDESLIP_LEFT / RIGHT (C4.2): facing kept
 
 
 # ---------------------------------------------------------------------- scenario
-
-
-def parse_planet(raw: Mapping[str, Any], where: str, source: str, area: hexmap.MapArea,
-                 error: type, spec: type, sides: tuple[str, ...] = ()):
-    """A scenario unit with ``kind: planet`` as a ``UnitSpec`` (class ``planet``, no side;
-    ``crew_side``: the side its crew units belong to); ``error`` is ``ScenarioError``, naming
-    the file and the field."""
-    kind = raw.get("kind")
-    if kind != PLANET_CLASS:
-        raise error(source, f"{where}.kind", f"unknown unit kind {kind!r}; expected 'planet' "
-                    "(P2.0) or no kind (a ship, freighter or seeking weapon with a class)")
-    for key in raw:
-        if key not in PLANET_KEYS:
-            raise error(source, f"{where}.{key}", f"P2.0 a planet takes only {list(PLANET_KEYS)}"
-                        " (it has no class, side, facing, speed or controller)")
-    for key in ("id", "hex"):
-        if not isinstance(raw.get(key), str):
-            raise error(source, f"{where}.{key}", f"expected a string, got {raw.get(key)!r}")
-    from sfb_env.engine.scenario import check_hex  # (scenario imports this module lazily)
-
-    check_hex(raw["hex"], f"{where}.hex", source, area)
-    crew = raw.get("crew_units", 0)
-    if isinstance(crew, bool) or not isinstance(crew, int) or crew < 0:
-        raise error(source, f"{where}.crew_units",
-                    f"G8.0 crew units (10 people each) are an integer >= 0, got {crew!r}")
-    crew_side = raw.get("crew_side")
-    if crew_side is not None and crew_side not in sides:
-        raise error(source, f"{where}.crew_side",
-                    f"unknown side {crew_side!r}; sides: {list(sides)}")
-    return spec(id=raw["id"], unit_class=PLANET_CLASS, side="", hex=raw["hex"], facing=0,
-                speed=0, controller=CONTROLLER, target=None, name=str(raw.get("name", raw["id"])),
-                kind=PLANET_CLASS, crew_units=crew, crew_side=crew_side)
 
 
 def planet_row(x: int, z: int) -> dict[str, Any]:
@@ -221,8 +190,6 @@ def _blocked_from(battle: Battle, owner: int) -> np.ndarray:
 def fire_blocked(battle: Battle, owner: int, targets: np.ndarray) -> np.ndarray:
     """(P2.0) Bool per target: no fire from ``owner`` at it because of a planet (the planet
     itself, except by a monster; into, out of or through a planet hex)."""
-    from sfb_env.engine import types
-
     st = battle.state
     targets = np.asarray(targets, dtype=np.int64)
     if not len(planet_rows(battle)):
@@ -350,36 +317,6 @@ def consent_blocker(battle: Battle, unit: int, planet: int) -> str | None:
         return None
     return (f"G8.0 no transport of enemy personnel without consent: the survivors on "
             f"{battle.unit_ids[planet]} are {battle.scenario.sides[side]}'s")
-
-
-def end_of_impulse(battle: Battle) -> None:
-    """(CTH-DATA §12.4 PROPOSAL) Survivors board each shuttle landed on their planet this
-    impulse; a shuttle carrying them lands aboard its carrier when the landing limits allow
-    (J1.0, ``small_craft.land_blocker``), the crew units going aboard with it."""
-    from sfb_env.engine import small_craft
-
-    st = battle.state
-    if not len(planet_rows(battle)):
-        return
-    for s in np.flatnonzero(landed(battle)):
-        s = int(s)
-        p = int(st.target[s])
-        if p >= 0 and lift_blocker(battle, s, p) is None:
-            st.crew_units[p] -= 1
-            st.crew_units[s] += 1
-            battle.log(ev.CrewLifted(st.turn, st.impulse, battle.unit_ids[s],
-                                     battle.unit_ids[p], "shuttle"))
-    for s in np.flatnonzero((st.kind == K_SHUTTLE) & (st.status == ACTIVE)
-                            & (st.crew_units > 0)):
-        s = int(s)
-        home = int(battle.craft_carrier[s])
-        if small_craft.land_blocker(battle, s) is None:
-            crew = int(st.crew_units[s])
-            small_craft.land(battle, s)
-            st.crew_units[s] = 0
-            st.crew_units[home] += crew
-            battle.log(ev.CrewLifted(st.turn, st.impulse, battle.unit_ids[home],
-                                     battle.unit_ids[s], "landed"))
 
 
 def survivors_killed(battle: Battle) -> bool:

@@ -44,6 +44,8 @@ import numpy as np
 from sfb_env import hexmap, tables
 from sfb_env.engine import cloak, shields
 from sfb_env.engine import events as ev
+from sfb_env.engine.fire_geometry import geometry
+from sfb_env.engine.fire_geometry import launch_facing as drone_facing
 from sfb_env.engine.types import (
     ACTIVE,
     K_FREIGHTER,
@@ -146,8 +148,6 @@ def launch_blockers(
 ) -> list[str | None]:
     """For each target unit row, the rule forbidding launcher ``w`` to launch at it now, or
     None (FP1.3, FP3.1; the single predicate for masks and order validation)."""
-    from sfb_env.engine.direct_fire import geometry
-
     st = battle.state
     targets = np.arange(len(st.kind)) if targets is None else np.asarray(targets, dtype=np.int64)
     rule = launcher_blocker(battle, w)
@@ -175,8 +175,6 @@ def launch_blockers(
 def launch_facing(battle: Battle, w: int, target: int) -> int:
     """Facing of a new torpedo: the ship's facing for a fixed launcher (FP3.1) or a launch in
     the target's hex; else as a drone (FD1.2, PROPOSAL for printed-arc launchers)."""
-    from sfb_env.engine.seeking import launch_facing as drone_facing
-
     st = battle.state
     owner = int(st.w_owner[w])
     same_hex = st.x[owner] == st.x[target] and st.z[owner] == st.z[target]

@@ -51,7 +51,7 @@ per weapon row, fixed at build time) and rebuilds them on each question.
   spends the target's GR on the first pulse it meets (the resolver's
   ``absorb_general_reinforcement``; the element choice is damage.py's PROPOSAL), then each
   element goes through the standard-form shield path (unpaid shields, specific reinforcement,
-  reserve power; ``energy.apply_shield``).
+  reserve power; ``shield_absorption.apply_shield``).
 """
 
 from __future__ import annotations
@@ -63,7 +63,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import damage, planets, ppd
+from sfb_env.engine import (
+    damage,
+    energy_form,
+    energy_switches,
+    fire_geometry,
+    planets,
+    ppd,
+    reserve_power,
+    shields,
+)
 from sfb_env.engine import events as ev
 from sfb_env.engine.types import (
     ACTIVE,
@@ -139,9 +148,7 @@ def pulsing(battle: Battle, w: int) -> bool:
 
 
 def _governed(battle: Battle, w: int) -> bool:
-    from sfb_env.engine import energy
-
-    return energy.governed(battle, int(battle.state.w_owner[w]))
+    return energy_switches.governed(battle, int(battle.state.w_owner[w]))
 
 
 def charge(battle: Battle, w: int) -> ppd.PpdCharge:
@@ -251,18 +258,15 @@ def drop_blockers(battle: Battle, w: int) -> dict[int, str]:
 def top_up_points(battle: Battle, w: int) -> int:
     """Batteries a TOP_UP of PPD ``w`` draws now: PROPOSAL (module docstring) the fewest that
     reach the most pulses the room in the charge and the charged batteries allow (E11.25)."""
-    from sfb_env.engine import energy
-
     c = charge(battle, w)
-    most = min(ppd.FULL_CHARGE, c.energy + energy._charged(battle, int(battle.state.w_owner[w])))
+    most = min(ppd.FULL_CHARGE,
+               c.energy + energy_form.charged(battle, int(battle.state.w_owner[w])))
     return max(0, most // ppd.ENERGY_PER_PULSE * ppd.ENERGY_PER_PULSE - c.energy)
 
 
 def top_up_blocker(battle: Battle, w: int) -> str | None:
     """Why PPD ``w`` cannot be topped up with reserve power now, or None (E11.24, E11.25,
     H7.2): the charge must be armed and paid this turn, not full, not yet fired."""
-    from sfb_env.engine import energy
-
     st = battle.state
     if not battle.rules.reserve_power or not _governed(battle, w):
         return "H7.2 no reserve power in this scenario"
@@ -278,7 +282,7 @@ def top_up_blocker(battle: Battle, w: int) -> str | None:
     if c.energy >= ppd.FULL_CHARGE:
         return f"E11.25 the charge is full ({ppd.FULL_CHARGE} energy, four pulses)"
     if top_up_points(battle, w) <= 0:
-        charged = energy._charged(battle, int(st.w_owner[w]))
+        charged = energy_form.charged(battle, int(st.w_owner[w]))
         return (f"H7.1 {charged} charged batteries add no pulse to a charge of {c.energy} "
                 f"(E11.25: one pulse per {ppd.ENERGY_PER_PULSE} energy)")
     return None
@@ -286,13 +290,12 @@ def top_up_blocker(battle: Battle, w: int) -> str | None:
 
 def top_up(battle: Battle, w: int) -> None:
     """(E11.25, H7.2) Discharge batteries into PPD ``w``'s armed charge (``top_up_points``)."""
-    from sfb_env.engine import energy, reserve_power
-
     st = battle.state
     owner = int(st.w_owner[w])
     need = top_up_points(battle, w)
     left = reserve_power.discharge(
-        reserve_power.Batteries(int(st.boxes[owner, Box.BATTERY]), energy._charged(battle, owner)),
+        reserve_power.Batteries(int(st.boxes[owner, Box.BATTERY]),
+                                energy_form.charged(battle, owner)),
         need, reserve_power.ReserveUse.PPD_TOP_UP)
     c = ppd.top_up(charge(battle, w), st.turn, need)
     st.batteries[owner] = left.charged
@@ -369,8 +372,6 @@ def start(battle: Battle, w: int, t: int) -> None:
 def breaking_rule(battle: Battle, w: int, t: int) -> str | None:
     """The E11.54 event (or PROPOSAL, module docstring) that ends PPD ``w``'s train on ``t``
     before this impulse's pulse, or None. Range beyond 40 is the resolver's (E11.541)."""
-    from sfb_env.engine import direct_fire
-
     st = battle.state
     owner = int(st.w_owner[w])
     if st.w_destroyed[w] or st.status[owner] != ACTIVE:
@@ -383,7 +384,7 @@ def breaking_rule(battle: Battle, w: int, t: int) -> str | None:
         return "E11.475"
     if st.cloaked[t]:
         return "E11.472"
-    _, in_arc = direct_fire.geometry(battle, w, np.array([t]))
+    _, in_arc = fire_geometry.geometry(battle, w, np.array([t]))
     if not in_arc[0]:
         return ppd.LOCK_EVENT_RULE[ppd.LockEvent.TARGET_OUT_OF_ARC]
     if battle.rules.planets_in_play and planets.ppd_block_rule(battle, w, t) is not None:
@@ -434,8 +435,6 @@ def _split(battle: Battle, w: int, t: int, rng: int, points: int
     """{shield: points} of one scoring pulse and the shield it faces (None along a hex side):
     E11.351 on an exact boundary, else E11.352 splash; no splash on a shieldless unit or a
     freighter's single pool (E11.353; PROPOSAL for the pool: it takes the whole pulse)."""
-    from sfb_env.engine import shields
-
     st = battle.state
     if not points:
         return {}, None
@@ -471,9 +470,7 @@ def arm_blockers(battle: Battle, w: int) -> dict[int, str]:
     open: ARM / ARM_2 / ARM_3 (4, 2 or 3 points, E11.21, E11.25) begin or complete a charge;
     HOLD (2 points, E11.22) keeps an armed one; HOLD_TOP_UP also fills it to 8 (E11.25). The
     form's own checks (allocation open, destroyed) are ``energy``'s."""
-    from sfb_env.engine import energy
-
-    c = _allocation_view(battle, w, energy.allocation_turn(battle))
+    c = _allocation_view(battle, w, energy_switches.allocation_turn(battle))
     out: dict[int, str] = {}
     if c.stage == ppd.PpdStage.ARMED:
         why = "E11.23 the PPD holds an unfired charge: hold it (2) or let it go (0)"

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import energy, labs, planet_killer, shields
+from sfb_env.engine import energy_switches, kill_methods, labs, shields
 from sfb_env.engine import events as ev
 from sfb_env.engine.dac import DacBox
 from sfb_env.engine.events import Event
@@ -112,7 +112,7 @@ def has_probes(battle: Battle, unit: int) -> bool:
     governing it, a probe launcher on its sheet with probes."""
     ship = battle.ship_classes[unit]
     return (bool(battle.rules.probes) and battle.rules.standard_energy
-            and energy.governed(battle, unit) and ship is not None
+            and energy_switches.governed(battle, unit) and ship is not None
             and bool(ship.systems.get("probe_launcher", 0)) and bool(ship.probes))
 
 
@@ -192,7 +192,7 @@ def order_blockers(battle: Battle, unit: int) -> dict[int, str]:
         base = "G5.11 the probe launcher is destroyed"
     elif st.probes_left[unit] <= 0:
         base = "G5.11 no probes left"
-    if not energy.allocation_open(battle):
+    if not energy_switches.allocation_open(battle):
         rule = "B3.0 probes are armed only at Energy Allocation (impulse 0, last impulse)"
         out[ProbeOrder.ARM_INFORMATION] = out[ProbeOrder.ARM_ANTIMATTER] = rule
     am = antimatter_blocker(battle, unit)
@@ -274,7 +274,7 @@ def launch(battle: Battle, unit: int) -> None:
     _reset(st, unit)
     uid = battle.unit_ids[unit]
     if kind == ProbeKind.INFORMATION:
-        mons = planet_killer.monsters(battle)
+        mons = labs.monsters(battle)
         d = hexmap.distance_np(st.x[unit], st.z[unit], st.x[mons], st.z[mons])
         near = bool(len(mons)) and int(d.min()) <= PROBE_RANGE
         points = INFORMATION_POINTS if near else 0
@@ -293,8 +293,8 @@ def launch(battle: Battle, unit: int) -> None:
                              rng, die, hit, ANTIMATTER_WARHEAD if hit else 0))
     if not hit:
         return
-    if int(st.kind[target]) == K_MONSTER and planet_killer.struck_by(
-            battle, target, planet_killer.Method.ANTIMATTER_PROBE, unit):
+    if int(st.kind[target]) == K_MONSTER and kill_methods.struck_by(
+            battle, target, kill_methods.Method.ANTIMATTER_PROBE, unit):
         return  # (SCENARIOS §2.8 result 4) destroyed
     shield = 0
     if int(st.kind[target]) == K_SHIP:
@@ -317,4 +317,4 @@ def has_component(battle: Battle, unit: int) -> bool:
     form governing it (the same for every such ship, so uniform spaces need no padding; a ship
     without a launcher has it masked, G5.1)."""
     return (bool(battle.rules.probes) and battle.rules.standard_energy
-            and energy.governed(battle, unit))
+            and energy_switches.governed(battle, unit))

@@ -44,7 +44,7 @@ from sfb_env.engine import (
     cloak,
     direct_fire,
     disengagement,
-    energy,
+    energy_allocation,
     esg_field,
     labs,
     movement,
@@ -54,6 +54,7 @@ from sfb_env.engine import (
     ppd_fire,
     probes,
     robots,
+    rule_tables,
     seeking,
     sensors,
     small_craft,
@@ -117,7 +118,7 @@ def advance(battle: Battle, orders: dict[int, Orders]) -> None:
             esg_field.energy_allocation(battle)
         _speed_determination(battle, orders)
         if battle.rules.energy_form:  # (B3.0) the form pays for the speed just set
-            energy.energy_allocation(battle, orders)
+            energy_allocation.energy_allocation(battle, orders, rule_tables.ENERGY_PAYMENTS)
         if battle.rules.tractors:  # (G7.0) unpaid links lapse; towing speeds (CTH-DATA §7.3)
             tractors.start_turn(battle)
         if battle.rules.lock_on:  # (B2.0 advanced sequence, D6) Sensor Lock-On
@@ -178,7 +179,8 @@ def _speed_determination(battle: Battle, orders: dict[int, Orders]) -> None:
 
 def _end_of_turn(battle: Battle) -> None:
     st = battle.state
-    energy.end_of_turn(battle)  # (D9.2) damage control repairs; (D3.341) reinforcement ends
+    # (D9.2) damage control repairs; (D3.341) reinforcement ends
+    energy_allocation.end_of_turn(battle)
     if battle.rules.small_craft_in_play:  # (J4.48) fighters aboard the whole turn repair one point
         small_craft.end_of_turn(battle)
     if battle.rules.mutiny:
@@ -254,7 +256,7 @@ def _fire_direct_fire(battle: Battle, orders: dict[int, Orders]) -> None:
     shots += robots.fire_orders(battle)
     # (J4.32) the fighters' built-in pilots (engine.small_craft)
     if battle.rules.small_craft_in_play:
-        shots += small_craft.fire_orders(battle)
+        shots += robots.craft_fire_orders(battle)
     if battle.rules.ppd_in_play:  # (E11.31, E11.332) PPD pulses first, each its own volley
         pulses = [(w, t) for w, t in shots if ppd_fire.is_ppd(battle, w)]
         shots = [(w, t) for w, t in shots if not ppd_fire.is_ppd(battle, w)]
@@ -273,7 +275,7 @@ def _end_of_impulse(battle: Battle) -> None:
     if battle.rules.tractors:  # (G7.0) links of units gone or beams destroyed end
         tractors.check_links(battle)
     if battle.rules.planets_in_play:  # (CTH-DATA §12.4) survivors board; shuttles bring them home
-        planets.end_of_impulse(battle)
+        small_craft.lift_survivors(battle)
     # (J2.22 PROPOSAL) suicide shuttles that lost target or control
     if battle.rules.suicide_shuttles:
         suicide_shuttles.end_of_impulse(battle)

@@ -6,12 +6,13 @@ Dice come from the battle's generator.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import direct_fire, robot_ship, seeking, small_craft, unit_rules
+from sfb_env.engine import direct_fire, geometry, robot_ship, seeking, small_craft, unit_rules
 from sfb_env.engine.types import ACTIVE, K_DRONE, K_SHIP, Maneuver
 
 if TYPE_CHECKING:
@@ -19,19 +20,18 @@ if TYPE_CHECKING:
 
 
 def maneuver(battle: Battle, unit: int) -> Maneuver:
-    """The robot's maneuver for ``unit``'s move on the current impulse."""
-    controller = battle.controllers[unit]
-    if controller in ("robot-drone", "robot-plasma"):  # (F2.0, FP1.4) plasma homes alike
-        if seeking.target_in_hex(battle, unit):
-            return Maneuver.NONE
-        return seeking.robot_drone_maneuver(battle, unit)
-    if controller == "convoy-freighter":
-        return _freighter_maneuver(battle, unit)
-    if controller == robot_ship.CONTROLLER:  # (SCENARIOS §2.5)
-        return robot_ship.maneuver(battle, unit)
-    if controller == small_craft.SHUTTLE_CONTROLLER:  # (J1.0) the shuttle's built-in pilot
-        return small_craft.pilot_maneuver(battle, unit)
-    return Maneuver.STRAIGHT  # target drones (SCENARIOS §2.2) and idle units fly straight
+    """The robot's maneuver for ``unit``'s move on the current impulse (``PILOTS``); target
+    drones (SCENARIOS §2.2) and idle units fly straight."""
+    pilot = PILOTS.get(battle.controllers[unit])
+    return Maneuver.STRAIGHT if pilot is None else pilot(battle, unit)
+
+
+def _homing(battle: Battle, unit: int) -> Maneuver:
+    """(F2.0, FP1.4) A drone, or a plasma torpedo alike, homes on its target; in its hex it
+    stays."""
+    if seeking.target_in_hex(battle, unit):
+        return Maneuver.NONE
+    return seeking.robot_drone_maneuver(battle, unit)
 
 
 def _freighter_maneuver(battle: Battle, unit: int) -> Maneuver:
@@ -48,6 +48,16 @@ def _freighter_maneuver(battle: Battle, unit: int) -> Maneuver:
     if int(col) == column and st.facing[unit] != heading:
         return Maneuver.TURN_RIGHT if (heading - st.facing[unit]) % 6 <= 3 else Maneuver.TURN_LEFT
     return Maneuver.STRAIGHT
+
+
+#: The book's pilots by controller: each gives the maneuver of a unit's next move.
+PILOTS: dict[str, Callable[[Battle, int], Maneuver]] = {
+    "robot-drone": _homing,
+    "robot-plasma": _homing,
+    "convoy-freighter": _freighter_maneuver,  # (SCENARIOS §2.4)
+    robot_ship.CONTROLLER: robot_ship.maneuver,  # (SCENARIOS §2.5) the robot ship
+    small_craft.SHUTTLE_CONTROLLER: small_craft.pilot_maneuver,  # (J1.0) the shuttle's pilot
+}
 
 
 def fire_orders(battle: Battle) -> list[tuple[int, int]]:
@@ -106,3 +116,25 @@ def _freighter_target(battle: Battle, unit: int, w: int) -> int | None:
         rows = np.flatnonzero(ships)
         return int(rows[np.lexsort((rows, dist[rows]))[0]])
     return None
+
+
+def craft_fire_orders(battle: Battle) -> list[tuple[int, int]]:
+    """The small craft pilots' shots this impulse (PROPOSAL, SCENARIOS §2.9): the target at
+    range <= 2, else the nearest enemy the gun may legally hit within 2 hexes (lowest row on
+    ties)."""
+    st = battle.state
+    shots: list[tuple[int, int]] = []
+    for f in np.flatnonzero((st.status == ACTIVE) & (battle.craft_gun >= 0)):
+        w = int(battle.craft_gun[f])
+        legal = direct_fire.fire_mask(battle, np.array([w]))[0]  # the fire predicate
+        if not legal.any():
+            continue
+        rng = geometry.table(st).range[f]
+        legal &= rng <= small_craft.PILOT_FIRE_RANGE
+        t = int(st.target[f])
+        if t >= 0 and legal[t]:
+            shots.append((w, t))
+        elif legal.any():
+            rows = np.flatnonzero(legal)
+            shots.append((w, int(rows[np.lexsort((rows, rng[rows]))[0]])))
+    return shots

@@ -253,8 +253,6 @@ def _parse_unit(
             raise ScenarioError(source, f"{where}.{key}",
                                 f"unknown field; expected {list(UNIT_KEYS)}")
     if raw.get("kind", "unit") != "unit":
-        from sfb_env.engine.planets import parse_planet
-
         return parse_planet(raw, where, source, area, ScenarioError, UnitSpec, sides)
     if "crew_units" in raw:
         raise ScenarioError(source, f"{where}.crew_units",
@@ -342,3 +340,42 @@ def _unit_rules(raw: Mapping[str, Any], where: str, source: str) -> dict[str, An
                             f"expected a list of {list(HOLD_FIRE_KINDS)}, got {kinds!r}")
     out["hold_fire_at"] = tuple(kinds)
     return out
+
+
+# ---------------------------------------------------------------------- planets (P2.0)
+
+
+PLANET_CLASS = "planet"  # (P2.0) the UnitSpec class of a planet row (``kind: planet``)
+PLANET_CONTROLLER = "planet"  # a planet never moves or fires
+PLANET_KEYS = ("id", "name", "kind", "hex", "crew_units", "crew_side")
+
+
+def parse_planet(raw: Mapping[str, Any], where: str, source: str, area: hexmap.MapArea,
+                 error: type, spec: type, sides: tuple[str, ...] = ()):
+    """A scenario unit with ``kind: planet`` as a ``UnitSpec`` (class ``planet``, no side;
+    ``crew_side``: the side its crew units belong to); ``error`` is ``ScenarioError``, naming
+    the file and the field."""
+    kind = raw.get("kind")
+    if kind != PLANET_CLASS:
+        raise error(source, f"{where}.kind", f"unknown unit kind {kind!r}; expected 'planet' "
+                    "(P2.0) or no kind (a ship, freighter or seeking weapon with a class)")
+    for key in raw:
+        if key not in PLANET_KEYS:
+            raise error(source, f"{where}.{key}", f"P2.0 a planet takes only {list(PLANET_KEYS)}"
+                        " (it has no class, side, facing, speed or controller)")
+    for key in ("id", "hex"):
+        if not isinstance(raw.get(key), str):
+            raise error(source, f"{where}.{key}", f"expected a string, got {raw.get(key)!r}")
+    check_hex(raw["hex"], f"{where}.hex", source, area)
+    crew = raw.get("crew_units", 0)
+    if isinstance(crew, bool) or not isinstance(crew, int) or crew < 0:
+        raise error(source, f"{where}.crew_units",
+                    f"G8.0 crew units (10 people each) are an integer >= 0, got {crew!r}")
+    crew_side = raw.get("crew_side")
+    if crew_side is not None and crew_side not in sides:
+        raise error(source, f"{where}.crew_side",
+                    f"unknown side {crew_side!r}; sides: {list(sides)}")
+    return spec(id=raw["id"], unit_class=PLANET_CLASS, side="", hex=raw["hex"], facing=0,
+                speed=0, controller=PLANET_CONTROLLER, target=None,
+                name=str(raw.get("name", raw["id"])),
+                kind=PLANET_CLASS, crew_units=crew, crew_side=crew_side)

@@ -19,7 +19,8 @@ from sfb_env import hexmap
 from sfb_env.engine import (
     boarding,
     cloak,
-    energy,
+    energy_switches,
+    kill_methods,
     planets,
     plasma,
     sensors,
@@ -28,6 +29,7 @@ from sfb_env.engine import (
 )
 from sfb_env.engine import events as ev
 from sfb_env.engine.fighters import drone_damage_vs_fighter
+from sfb_env.engine.fire_geometry import launch_facing as launch_facing
 from sfb_env.engine.types import (
     ACTIVE,
     DESTROYED,
@@ -47,6 +49,7 @@ if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
 
 SEEKING = (UnitKind.DRONE, UnitKind.TARGET_DRONE, UnitKind.PLASMA)
+SUICIDE_MAX_WARHEAD = 18  # (J2.222) 2 x the energy put in, at most 18
 AVOID = 10**6  # (P2.0 PROPOSAL) the distance a homing move into a planet hex counts as
 
 
@@ -108,7 +111,7 @@ def rack_blocker(battle: Battle, rack: int) -> str | None:
     None (FD1.2, E1.5; ``plasma.launcher_blocker``)."""
     st = battle.state
     if plasma.is_launcher(battle, rack):
-        return (energy.fire_control_blocker(battle, int(st.w_owner[rack]))  # (B3.0 line 8)
+        return (energy_switches.fire_control_blocker(battle, int(st.w_owner[rack]))  # (B3.0 line 8)
                 or plasma.launcher_blocker(battle, rack)
                 or sensors.launch_blocker(battle, int(st.w_owner[rack])))  # (D6)
     rules = battle.rules
@@ -137,7 +140,7 @@ def rack_blocker(battle: Battle, rack: int) -> str | None:
                 or sensors.control_blocker(battle, int(st.w_owner[rack])))
     if unlocked is not None:
         return unlocked
-    unpowered = energy.fire_control_blocker(battle, int(st.w_owner[rack]))  # (B3.0 line 8)
+    unpowered = energy_switches.fire_control_blocker(battle, int(st.w_owner[rack]))  # (B3.0 line 8)
     if unpowered is not None:
         return unpowered
     return cloak.fire_blocker(battle, int(st.w_owner[rack]))  # (G13)
@@ -156,20 +159,6 @@ def ship_limit_blocker(battle: Battle, owner: int) -> str | None:
     if int(np.count_nonzero(racks & (st.w_fired_turn == st.turn))) >= limit:
         return f"FD4.21 the ship launches at most {limit} drone(s) per turn from all its racks"
     return None
-
-
-def launch_facing(battle: Battle, owner: int, target: int) -> int:
-    """(FD1.2) A facing that puts the target in the drone's FA, closing fastest."""
-    st = battle.state
-    x, z = st.x[owner], st.z[owner]
-    facings = np.arange(6)
-    bits = hexmap.arc_bits_np(x, z, facings, st.x[target], st.z[target])
-    in_fa = (bits & hexmap.ARC_BITS["FA"]) != 0
-    nx, nz = hexmap.neighbor_np(x, z, facings)
-    dist = hexmap.distance_np(nx, nz, st.x[target], st.z[target])
-    turn_away = np.minimum((facings - st.facing[owner]) % 6, (st.facing[owner] - facings) % 6)
-    key = np.where(in_fa, dist * 10 + turn_away, 10**9)
-    return int(np.argmin(key))
 
 
 def launch(battle: Battle, rack: int, target: int) -> None:
@@ -253,6 +242,11 @@ def target_in_hex(battle: Battle, drone: int) -> bool:
     return t >= 0 and st.x[t] == st.x[drone] and st.z[t] == st.z[drone]
 
 
+def suicide_warhead(battle: Battle, craft: int) -> int:
+    """(J2.222) Explosion: 2 x the energy put in, at most 18."""
+    return min(SUICIDE_MAX_WARHEAD, 2 * int(battle.state.suicide_energy[craft]))
+
+
 def resolve_impacts(battle: Battle) -> None:
     """(FD1.6, F2.2, FP1.5) Drones and plasma torpedoes in their target's hex strike the shield
     facing their approach; against a cloaked target a die decides first (G13, ``cloak``).
@@ -288,9 +282,7 @@ def resolve_impacts(battle: Battle) -> None:
             if st.kind[t] == K_FIGHTER:  # (J4.47) a natural 6: half the warhead
                 warhead = drone_damage_vs_fighter(warhead, int(battle.rng.integers(1, 7)))
         elif st.kind[d] != K_PLASMA:  # (J2.222) a suicide shuttle: 2 x its energy, max 18
-            from sfb_env.engine.suicide_shuttles import warhead as bomb
-
-            warhead = bomb(battle, int(d))
+            warhead = suicide_warhead(battle, int(d))
         st.status[d] = Status.EXPENDED
         warhead = cloak.seeking_impact(battle, int(d), t, warhead)  # (G13)
         if warhead <= 0:
@@ -300,10 +292,8 @@ def resolve_impacts(battle: Battle) -> None:
         battle.log(ev.SeekingHit(st.turn, st.impulse, battle.unit_ids[d], battle.unit_ids[t],
                                  shield, warhead))
         if battle.rules.monster_in_play and st.kind[t] == K_MONSTER and st.kind[d] == K_SHUTTLE:
-            from sfb_env.engine import planet_killer
-
             # (SCENARIOS §2.8 result 1) a suicide shuttle hit kills a researched monster
-            planet_killer.struck_by(battle, t, planet_killer.Method.SUICIDE_SHUTTLE, int(d))
+            kill_methods.struck_by(battle, t, kill_methods.Method.SUICIDE_SHUTTLE, int(d))
         volleys[(t, shield)] = volleys.get((t, shield), 0) + warhead
     for (t, shield), points in volleys.items():
         battle.apply_damage(t, shield, points)
@@ -337,6 +327,7 @@ __all__ = [
     "launch",
     "launch_blockers",
     "rack_blocker",
+    "suicide_warhead",
     "resolve_impacts",
     "robot_drone_maneuver",
     "end_of_impulse",

@@ -83,11 +83,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sfb_env import hexmap
+from sfb_env import hexmap, impulse
 from sfb_env.data.ships import WeaponMount
-from sfb_env.engine import cloak, geometry, movement, planets, seeking, shields
+from sfb_env.engine import cloak, fire_geometry, geometry, movement, planets, shields
 from sfb_env.engine import events as ev
 from sfb_env.engine.fighters import MAX_FIGHTER_TARGET_RANGE
+from sfb_env.engine.phaser_g import shots_this_turn
 from sfb_env.engine.types import (
     ACTIVE,
     K_FIGHTER,
@@ -97,10 +98,12 @@ from sfb_env.engine.types import (
     K_SHUTTLE,
     NEVER,
     UNUSED,
+    IllegalOrderError,
     Maneuver,
     Orders,
     Status,
 )
+from sfb_env.engine.weapon_records import gatling
 
 if TYPE_CHECKING:
     from sfb_env.data.ships import ShipClass
@@ -272,8 +275,6 @@ def order_blockers(battle: Battle, carrier: int, targets=None,
 def validate(battle: Battle, unit: int, order: Orders, name: str) -> None:
     """Raise ``IllegalOrderError`` for a fighter (J4.34) or shuttle (J1.0) order the rules
     forbid."""
-    from sfb_env.engine.types import IllegalOrderError
-
     for component, target, kind in (("fighters", order.fighters, K_FIGHTER),
                                     ("shuttles", order.shuttles, K_SHUTTLE)):
         if target is None:
@@ -317,7 +318,8 @@ def send(battle: Battle, carrier: int, target: int, kind: int = K_FIGHTER) -> No
     craft = CRAFT[kind]
     for f in aboard(battle, carrier, kind)[: launch_capacity(battle, carrier, kind)]:
         f = int(f)
-        facing = seeking.launch_facing(battle, carrier, target)  # (FD1.2 analogy) FA at target
+        # (FD1.2 analogy) FA at the target
+        facing = fire_geometry.launch_facing(battle, carrier, target)
         st.status[f] = Status.ACTIVE
         st.x[f], st.z[f] = st.x[carrier], st.z[carrier]
         st.prev_x[f], st.prev_z[f] = st.x[carrier], st.z[carrier]
@@ -418,8 +420,6 @@ def tac_blocker(battle: Battle, craft: int) -> str | None:
     """Why ``craft`` cannot make a tactical maneuver now, or None (J4.11): fighters only, at
     speed 0 (it does not move this impulse), whenever its maximum current speed (8 when
     crippled, J4.12) would move it, no more often than once in every 4 impulses. No energy."""
-    from sfb_env import impulse
-
     st = battle.state
     if st.kind[craft] != K_FIGHTER:
         return "J4.11 only fighters (not other shuttles) make tactical maneuvers"
@@ -601,9 +601,6 @@ def gun_blocker(battle: Battle, w: int) -> str | None:
     launch (J4.32), one shot a turn while crippled (J4.32); the phaser-G limits are
     ``direct_fire``'s. A shuttle: not within a quarter turn of its launch (J1.0, CTH-DATA §8.6);
     once a turn and a quarter turn after its last shot are E1.5's."""
-    from sfb_env.engine.direct_fire import gatling
-    from sfb_env.engine.phaser_g import shots_this_turn
-
     st = battle.state
     f = int(st.w_owner[w])
     launched = int(st.launched_at[f])
@@ -645,29 +642,6 @@ def target_blocker(battle: Battle, target: int, rng: int) -> str | None:
     return None
 
 
-def fire_orders(battle: Battle) -> list[tuple[int, int]]:
-    """The pilots' shots this impulse (PROPOSAL, SCENARIOS §2.9): the target at range <= 2,
-    else the nearest enemy the gun may legally hit within 2 hexes (lowest row on ties)."""
-    from sfb_env.engine.direct_fire import fire_mask
-
-    st = battle.state
-    shots: list[tuple[int, int]] = []
-    for f in np.flatnonzero((st.status == ACTIVE) & (battle.craft_gun >= 0)):
-        w = int(battle.craft_gun[f])
-        legal = fire_mask(battle, np.array([w]))[0]  # the fire predicate (direct_fire)
-        if not legal.any():
-            continue
-        rng = geometry.table(st).range[f]
-        legal &= rng <= PILOT_FIRE_RANGE
-        t = int(st.target[f])
-        if t >= 0 and legal[t]:
-            shots.append((w, t))
-        elif legal.any():
-            rows = np.flatnonzero(legal)
-            shots.append((w, int(rows[np.lexsort((rows, rng[rows]))[0]])))
-    return shots
-
-
 # ---------------------------------------------------------------------- damage
 
 
@@ -686,3 +660,31 @@ def take_damage(battle: Battle, craft: int, points: int) -> None:
         battle.log(ev.Destroyed(st.turn, st.impulse, battle.unit_ids[craft]))
     elif not was_crippled and crippled(battle, craft):
         st.speed[craft] = min(int(st.speed[craft]), spec.crippled_speed)
+
+
+def lift_survivors(battle: Battle) -> None:
+    """(CTH-DATA §12.4 PROPOSAL) Survivors board each shuttle landed on their planet this
+    impulse; a shuttle carrying them lands aboard its carrier when the landing limits allow
+    (J1.0, ``land_blocker``), the crew units going aboard with it."""
+    st = battle.state
+    if not len(planets.planet_rows(battle)):
+        return
+    for s in np.flatnonzero(planets.landed(battle)):
+        s = int(s)
+        p = int(st.target[s])
+        if p >= 0 and planets.lift_blocker(battle, s, p) is None:
+            st.crew_units[p] -= 1
+            st.crew_units[s] += 1
+            battle.log(ev.CrewLifted(st.turn, st.impulse, battle.unit_ids[s],
+                                     battle.unit_ids[p], "shuttle"))
+    for s in np.flatnonzero((st.kind == K_SHUTTLE) & (st.status == ACTIVE)
+                            & (st.crew_units > 0)):
+        s = int(s)
+        home = int(battle.craft_carrier[s])
+        if land_blocker(battle, s) is None:
+            crew = int(st.crew_units[s])
+            land(battle, s)
+            st.crew_units[s] = 0
+            st.crew_units[home] += crew
+            battle.log(ev.CrewLifted(st.turn, st.impulse, battle.unit_ids[home],
+                                     battle.unit_ids[s], "landed"))

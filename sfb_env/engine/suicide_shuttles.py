@@ -41,8 +41,18 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sfb_env import hexmap
-from sfb_env.engine import cloak, energy, planets, seeking, sensors, small_craft
+from sfb_env import hexmap, impulse
+from sfb_env.engine import (
+    cloak,
+    energy_form,
+    energy_switches,
+    fire_geometry,
+    movement,
+    planets,
+    seeking,
+    sensors,
+    small_craft,
+)
 from sfb_env.engine import events as ev
 from sfb_env.engine.types import (
     ACTIVE,
@@ -70,10 +80,11 @@ ARM_VALUES = 4  # ``suicide_arm``: 0 none, 1..3 energy (1 = hold once armed)
 MAX_ARM = 3  # (J2.221) 1-3 warp energy per arming turn
 ARMING_TURNS = 3  # (J2.221) three consecutive turns
 HOLD_COST = 1  # (J2.221) held at 1 a turn, any source
-MAX_WARHEAD = 18  # (J2.222) 2 x the energy put in, at most 18
 SPEED = 6  # (J1.0, CTH-DATA §8.6) a shuttle's maximum speed (PROPOSAL, module docstring)
 TARGET_KINDS = (K_SHIP, K_FREIGHTER, K_SHUTTLE, K_FIGHTER, K_DRONE, K_TARGET_DRONE,  # (J2.222)
                 K_MONSTER)  # (SCENARIOS §2.8 result 1: a suicide shuttle hit; planet_killer)
+MAX_WARHEAD = seeking.SUICIDE_MAX_WARHEAD  # (J2.222) 2 x the energy put in, at most 18
+warhead = seeking.suicide_warhead  # (J2.222) the explosion, resolved where seeking weapons strike
 OFF = "J2.22 suicide shuttles are not in use in this scenario (rules.suicide_shuttles)"
 
 
@@ -95,7 +106,7 @@ def in_use(battle: Battle, ship: int) -> bool:
     """Whether ``ship`` arms suicide shuttles: the rule is on, the form governs it, and it
     carries administrative shuttles."""
     return (bool(battle.rules.suicide_shuttles) and battle.rules.standard_energy
-            and energy.governed(battle, ship)
+            and energy_switches.governed(battle, ship)
             and bool(len(small_craft.shuttles_of(battle, ship))))
 
 
@@ -103,7 +114,7 @@ def off_rule(battle: Battle, ship: int) -> str:
     """Why ``ship`` arms no suicide shuttle at all (``in_use`` is False)."""
     if not battle.rules.suicide_shuttles:
         return OFF
-    if not (battle.rules.standard_energy and energy.governed(battle, ship)):
+    if not (battle.rules.standard_energy and energy_switches.governed(battle, ship)):
         return "J2.221 suicide shuttles are armed on the standard Energy Allocation Form"
     return "J2.22 this ship carries no administrative shuttle"
 
@@ -147,11 +158,6 @@ def armed(battle: Battle, ship: int) -> int | None:
     return b if int(st.suicide_paid_turn[b]) == st.turn else None
 
 
-def warhead(battle: Battle, craft: int) -> int:
-    """(J2.222) Explosion: 2 x the energy put in, at most 18."""
-    return min(MAX_WARHEAD, 2 * int(battle.state.suicide_energy[craft]))
-
-
 # ---------------------------------------------------------------------- energy
 
 
@@ -160,9 +166,9 @@ def arm_blockers(battle: Battle, ship: int) -> dict[int, str]:
     values = range(1, ARM_VALUES)
     if not in_use(battle, ship):
         return {v: off_rule(battle, ship) for v in values}
-    if not energy.allocation_open(battle):
-        return {v: energy.NOT_NOW for v in values}
-    turn = energy.allocation_turn(battle)
+    if not energy_switches.allocation_open(battle):
+        return {v: energy_switches.NOT_NOW for v in values}
+    turn = energy_switches.allocation_turn(battle)
     b = bomb(battle, ship)
     state = None if b is None else _chain(battle, b, turn)
     if state == "armed":
@@ -170,7 +176,7 @@ def arm_blockers(battle: Battle, ship: int) -> dict[int, str]:
                 for v in values if v != HOLD_COST}
     if state not in ("arming",) and candidate(battle, ship, turn) is None:
         return {v: "J2.221 no shuttle aboard to arm as a suicide shuttle" for v in values}
-    warp, _, _ = energy.power(battle, ship)
+    warp, _, _ = energy_form.power(battle, ship)
     return {v: f"J2.221 suicide shuttle arming energy is warp only ({warp} warp boxes)"
             for v in values if v > warp}
 
@@ -178,12 +184,12 @@ def arm_blockers(battle: Battle, ship: int) -> dict[int, str]:
 def standing_arm(battle: Battle, ship: int) -> int:
     """The standing order (the env's no-op): hold an armed bomb, continue an arming chain with
     1 energy, start nothing (PROPOSAL)."""
-    if not in_use(battle, ship) or not energy.allocation_open(battle):
+    if not in_use(battle, ship) or not energy_switches.allocation_open(battle):
         return 0
     b = bomb(battle, ship)
     if b is None:
         return 0
-    state = _chain(battle, b, energy.allocation_turn(battle))
+    state = _chain(battle, b, energy_switches.allocation_turn(battle))
     value = HOLD_COST if state in ("armed", "arming") else 0
     return 0 if value in arm_blockers(battle, ship) else value
 
@@ -201,7 +207,8 @@ def _deactivate(battle: Battle, ship: int, b: int, reason: str, idle_turn: int =
 
 def allocate(battle: Battle, ship: int, order: Orders, purse) -> int:
     """(J2.221) Pay ``ship``'s suicide shuttle line of the form for the turn now starting
-    (``energy._allocate``, after the heavy weapons); returns the energy ordered but unpaid."""
+    (``energy_allocation``, priority 4b, after the heavy weapons); returns the energy ordered
+    but unpaid."""
     if not in_use(battle, ship):
         return 0
     st = battle.state
@@ -266,8 +273,8 @@ def ship_blocker(battle: Battle, ship: int) -> str | None:
     last = max(int(st.launched_at[rows].max()), int(st.craft_landed[rows].max()))
     if last != NEVER and st.absolute_impulse - last < small_craft.SHUTTLE_LAUNCH_GAP:
         return "J1.0 one shuttle launch or recovery per bay per 2 consecutive impulses"
-    return (energy.fire_control_blocker(battle, ship) or sensors.launch_blocker(battle, ship)
-            or cloak.fire_blocker(battle, ship))
+    return (energy_switches.fire_control_blocker(battle, ship)
+            or sensors.launch_blocker(battle, ship) or cloak.fire_blocker(battle, ship))
 
 
 def launch_blockers(battle: Battle, ship: int, targets=None) -> list[str | None]:
@@ -336,7 +343,7 @@ def launch(battle: Battle, ship: int, target: int) -> None:
     b = armed(battle, ship)
     if b is None:
         return
-    facing = seeking.launch_facing(battle, ship, target)
+    facing = fire_geometry.launch_facing(battle, ship, target)
     st.status[b] = Status.ACTIVE
     st.x[b], st.z[b] = st.x[ship], st.z[ship]
     st.prev_x[b], st.prev_z[b] = st.x[ship], st.z[ship]
@@ -365,9 +372,6 @@ def flying(battle: Battle) -> np.ndarray:
 def move(battle: Battle) -> None:
     """(F2.0, F2.1) In Move Seeking Weapons: each suicide shuttle that moves on this impulse
     homes on its target as a robot drone does; in its target's hex it stays (and strikes)."""
-    from sfb_env import impulse
-    from sfb_env.engine import movement
-
     st = battle.state
     rows = flying(battle)
     if not len(rows):
@@ -402,4 +406,4 @@ def has_component(battle: Battle, ship: int) -> bool:
     """Whether ``ship`` gets the ``suicide`` and ``suicide_arm`` action components: the rule is
     on and the standard form governs it (masked where it carries no shuttle)."""
     return (bool(battle.rules.suicide_shuttles) and battle.rules.standard_energy
-            and energy.governed(battle, ship))
+            and energy_switches.governed(battle, ship))

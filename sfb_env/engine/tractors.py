@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import dac, energy, planet_killer, reserve_power
+from sfb_env.engine import dac, energy_form, energy_switches, kill_methods, reserve_power
 from sfb_env.engine import events as ev
 from sfb_env.engine.types import (
     ACTIVE,
@@ -89,7 +89,7 @@ def working(battle: Battle, unit: int) -> int:
 
 
 def _form_pays(battle: Battle, unit: int) -> bool:
-    return battle.rules.standard_energy and energy.governed(battle, unit)
+    return battle.rules.standard_energy and energy_switches.governed(battle, unit)
 
 
 def powered(battle: Battle, unit: int) -> int:
@@ -121,7 +121,7 @@ def init_state(battle: Battle) -> dict[str, Any]:
 
 def pay(battle: Battle, unit: int, purse) -> int:
     """(G7.0, B3.0 standard form) Power every working beam, 1 energy each, from ``purse`` (the
-    form's pools, ``energy._Purse``); returns the energy ordered but not paid."""
+    form's pools, ``energy_allocation.Purse``); returns the energy ordered but not paid."""
     st = battle.state
     st.tractor_powered[unit] = 0
     if not battle.rules.tractors:
@@ -198,7 +198,7 @@ def attach_blockers(battle: Battle, unit: int, beam: int,
         elif kind == K_SHIP:
             out.append(f"{RULE} no tractor on a starship in CTH (freighters, drones and "
                        "shuttles only)")
-        elif kind == K_MONSTER and (crack := planet_killer.tractor_blocker(battle, unit)):
+        elif kind == K_MONSTER and (crack := kill_methods.tractor_blocker(battle, unit)):
             out.append(crack)  # (SCENARIOS §2.8 result 2)
         elif kind not in TOWABLE and kind != K_MONSTER:
             out.append(f"{RULE} tractors hold freighters, drones and shuttles only")
@@ -292,7 +292,7 @@ def attach(battle: Battle, unit: int, beam: int, target: int) -> None:
     battle.log(ev.TractorAttached(st.turn, st.impulse, battle.unit_ids[unit], beam,
                                   battle.unit_ids[target], reserve))
     if int(st.kind[target]) == K_MONSTER:  # (SCENARIOS §2.8 result 2, PROPOSAL) the link
-        planet_killer.struck_by(battle, target, planet_killer.Method.TRACTOR, unit)  # kills
+        kill_methods.struck_by(battle, target, kill_methods.Method.TRACTOR, unit)  # kills
         release(battle, unit, beam, "the Planet Killer was destroyed")
         return
     recompute_speed(battle, unit)
@@ -335,9 +335,9 @@ def recompute_speed(battle: Battle, unit: int) -> None:
     towed = freighters_towed(battle, unit)
     speed = base
     if towed:
-        warp, imp = energy.movement_cost(battle, unit, base)
-        cost = (energy.CADET_AMONG_FULL_MOVE_COST if energy.cadet_among_full(battle, unit)
-                else Fraction(ship.move_cost))
+        warp, imp = energy_form.movement_cost(battle, unit, base)
+        cost = (energy_form.CADET_AMONG_FULL_MOVE_COST
+                if energy_switches.cadet_among_full(battle, unit) else Fraction(ship.move_cost))
         speed = min(base, towing_speed(warp, imp, cost, towed))
     if speed != int(st.speed[unit]):
         st.speed[unit] = speed

@@ -49,8 +49,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import boarding, fractional, shields
+from sfb_env.engine import (
+    boarding,
+    energy_form,
+    energy_switches,
+    fractional,
+    kill_methods,
+    reserve_power,
+    shields,
+)
 from sfb_env.engine import events as ev
+from sfb_env.engine.planets import consent_blocker
 from sfb_env.engine.types import (
     ACTIVE,
     K_FREIGHTER,
@@ -97,9 +106,7 @@ def working(battle: Battle, unit: int) -> int:
 
 def paid_by_form(battle: Battle, unit: int) -> bool:
     """Whether the unit pays transporter energy on the standard form (G8.0, B3.0)."""
-    from sfb_env.engine import energy
-
-    return battle.rules.standard_energy and energy.governed(battle, unit)
+    return battle.rules.standard_energy and energy_switches.governed(battle, unit)
 
 
 def energy_cost(uses: int) -> int:
@@ -134,16 +141,14 @@ def used_this_turn(battle: Battle, unit: int) -> int:
 
 def energy_blockers(battle: Battle, unit: int) -> dict[int, str]:
     """``transporters`` energy-line values 1..TRAN the ship may not order now (G8.0)."""
-    from sfb_env.engine import energy
-
     values = range(1, sheet_count(battle, unit) + 1)
     if not battle.rules.transporters:
         return {k: NOT_IN_USE for k in values}
-    if not energy.allocation_open(battle):
-        return {k: energy.NOT_NOW for k in values}
+    if not energy_switches.allocation_open(battle):
+        return {k: energy_switches.NOT_NOW for k in values}
     left = working(battle, unit)
     out = {k: f"G8.0 only {left} transporter(s) left to power" for k in values if k > left}
-    most = energy.reach(battle, unit)
+    most = energy_form.reach(battle, unit)
     out.update({k: f"B3.0 line 20: {energy_cost(k)} energy is more than the ship has ({most})"
                 for k in values if k not in out and energy_cost(k) > most})
     return out
@@ -245,8 +250,6 @@ def _reserve(battle: Battle, unit: int) -> bool:
 
 def _power_from_batteries(battle: Battle, unit: int) -> None:
     """(H7.1, H7.2) Discharge one battery: up to 5 more transporter uses this turn."""
-    from sfb_env.engine import reserve_power
-
     st = battle.state
     left = reserve_power.discharge(
         reserve_power.Batteries(int(st.boxes[unit, Box.BATTERY]),
@@ -286,8 +289,6 @@ def transport_blockers(battle: Battle, unit: int, t: int, what: int,
             return "G8.0 no beaming of enemy personnel without consent"
         # (G8.0) survivors: their own side only
         if kind == K_PLANET and battle.rules.planets_in_play:
-            from sfb_env.engine.planets import consent_blocker
-
             consent = consent_blocker(battle, unit, target)
             if consent is not None:
                 return consent
@@ -459,7 +460,6 @@ def transport(battle: Battle, unit: int, t: int, what: int, target: int) -> bool
         st.crew_units[unit] += 1
     log("done")
     if what == TransportOrder.BEAM_PARTY and int(st.kind[target]) == K_MONSTER:
-        from sfb_env.engine import planet_killer  # (SCENARIOS §2.8 kill method 5, PROPOSAL)
-
-        planet_killer.struck_by(battle, target, planet_killer.Method.BOARDING, unit)
+        # (SCENARIOS §2.8 kill method 5, PROPOSAL)
+        kill_methods.struck_by(battle, target, kill_methods.Method.BOARDING, unit)
     return True

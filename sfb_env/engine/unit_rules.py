@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import energy
+from sfb_env.engine import energy_form, energy_switches, standing_orders
 from sfb_env.engine import events as ev
 from sfb_env.engine.types import (
     ACTIVE,
@@ -116,15 +116,15 @@ def not_arrived_rule(battle: Battle, unit: int) -> str:
 
 def validate(battle: Battle, unit: int, order: Orders, name: str) -> None:
     """A unit that has not arrived may give only the no-op: no move, fire, launch or other
-    action, and at Energy Allocation the standing allocation (``energy.standing_speed``,
+    action, and at Energy Allocation the standing allocation (``standing_orders.standing_speed``,
     ``standing_arm``, a full capacitor, every empty battery recharged, nothing else)."""
     if not not_arrived(battle, unit):
         return
     st = battle.state
     rule = not_arrived_rule(battle, unit)
-    governed = energy.governed(battle, unit)
-    allocating = governed and energy.allocation_open(battle)
-    speed = (energy.standing_speed(battle, unit)
+    governed = energy_switches.governed(battle, unit)
+    allocating = governed and energy_switches.allocation_open(battle)
+    speed = (standing_orders.standing_speed(battle, unit)
              if governed and battle.speed_choice_open() else int(st.speed[unit]))
     # every component but the standing allocation must keep its default (no action)
     acts = {f.name: getattr(order, f.name) != _DEFAULTS[f.name] for f in fields(Orders)
@@ -132,11 +132,11 @@ def validate(battle: Battle, unit: int, order: Orders, name: str) -> None:
     acts["reinforce"] = any(order.reinforce.values())
     acts["speed"] = order.speed not in (None, speed)
     if governed:
-        room = energy.capacitor_room(battle, unit) if allocating else 0
-        empty = energy.empty_batteries(battle, unit) if allocating else 0
+        room = energy_form.capacitor_room(battle, unit) if allocating else 0
+        empty = energy_form.empty_batteries(battle, unit) if allocating else 0
         acts["capacitor"] = order.capacitor not in (None, room)
         acts["recharge"] = order.recharge not in (None, empty)
-        acts["arm"] = any(v != (energy.standing_arm(battle, w) if allocating else 0)
+        acts["arm"] = any(v != (standing_orders.standing_arm(battle, w) if allocating else 0)
                           for w, v in order.arm.items())
     for component, given in acts.items():
         if given:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sfb_env import hexmap
+from sfb_env.engine import planet_killer, planets
 from sfb_env.engine.types import ACTIVE, DESTROYED, DISENGAGED, K_DRONE, UnitKind
 
 if TYPE_CHECKING:
@@ -219,8 +220,6 @@ def _encounter(battle: Battle, time_up: bool):
 
 def _planet_killer(battle: Battle, time_up: bool):
     """Scenario 11 (SCENARIOS §2.8): see ``planet_killer.verdict``."""
-    from sfb_env.engine import planet_killer
-
     return planet_killer.verdict(battle, time_up, _pair, _draw)
 
 
@@ -266,8 +265,6 @@ def _rescue(battle: Battle, time_up: bool):
     battle also ends when the rescuer leaves without them, is destroyed or captured (an
     opponent win), and at the turn limit; every result but the two rescuer wins is an opponent
     victory. PROPOSAL: every ship of a side counts (the book has one each)."""
-    from sfb_env.engine import planets
-
     st = battle.state
     cfg = battle.scenario.victory
     rescuer, opponent = cfg["rescuer"], cfg["opponent"]

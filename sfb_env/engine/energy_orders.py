@@ -1,0 +1,270 @@
+"""Energy Allocation orders (B3.0): which values each energy component may take now and why
+not (the masks' and ``validate``'s predicates)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from sfb_env.engine import cloak, fusion, ppd_fire
+from sfb_env.engine.energy_form import (
+    ARMING_RULE,
+    CADET_ACCELERATION,
+    CYCLE,
+    HOLD_COST,
+    N_SHIELDS,
+    REINFORCE_GENERAL_MAX,
+    REINFORCE_SPECIFIC_MAX,
+    REPAIR_VALUES,
+    ROLL_COST,
+    SINGLE_TURN,
+    STANDARD_ACCELERATION,
+    battery_boxes,
+    capacitor_room,
+    capacitor_values,
+    dc_rating,
+    destroyed_before,
+    empty_batteries,
+    heavy_rows,
+    max_payable_speed,
+    previous_speed,
+    reach,
+    repair_energy,
+    stage,
+)
+from sfb_env.engine.energy_switches import (
+    NOT_NOW,
+    allocation_open,
+    allocation_turn,
+    cloak_allowed,
+    governed,
+    has_cloak,
+)
+from sfb_env.engine.types import ArmOrder, IllegalOrderError, Orders, WeaponType
+
+if TYPE_CHECKING:
+    from sfb_env.engine.battle import Battle
+
+_ESG = int(WeaponType.ESG)
+_PLASMA = (int(WeaponType.PLASMA_S), int(WeaponType.PLASMA_R), int(WeaponType.PLASMA_F))
+_PPD = int(WeaponType.PPD)
+
+
+def speed_blockers(battle: Battle, unit: int, top: int) -> dict[int, str]:
+    """Speeds 0..top a governed ship may not order at Energy Allocation, with the rule."""
+    prev = previous_speed(battle, unit)
+    if battle.rules.standard_energy:  # (CTH-DATA §7.3) the greater of doubling and +10
+        accel = max(2 * prev, prev + STANDARD_ACCELERATION)
+        why = (f"B3.0 standard acceleration: at most {accel} (previous speed {prev}: the "
+               f"greater of 2 x {prev} and {prev} + {STANDARD_ACCELERATION})")
+    else:
+        accel = prev + CADET_ACCELERATION
+        why = (f"B3.0 cadet acceleration: at most {accel} (previous speed "
+               f"{prev} + {CADET_ACCELERATION})")
+    payable = max_payable_speed(battle, unit)
+    out = {}
+    for s in range(top + 1):
+        if s > accel:
+            out[s] = why
+        elif s > payable:
+            out[s] = (f"B3.0 movement: warp and 1 impulse point pay at most speed {payable} "
+                      "(APR and batteries cannot pay movement)")
+    return out
+
+
+def arm_blockers(battle: Battle, w: int) -> dict[int, str]:
+    """``ArmOrder`` values 1, 2 heavy weapon ``w`` may not be given now, with the rule.
+    NONE (0) is always open."""
+    st = battle.state
+    kind = int(st.w_type[w])
+    rule = ARMING_RULE.get(kind, "B3.0")
+    if not allocation_open(battle):
+        return dict.fromkeys(range(1, arm_values(battle, w)), NOT_NOW)
+    if st.w_destroyed[w]:
+        return dict.fromkeys(range(1, arm_values(battle, w)), "D4.0 the weapon is destroyed")
+    if kind == _PPD:
+        return ppd_fire.arm_blockers(battle, w)  # (E11.21-E11.23)
+    if kind == _ESG:
+        out = {2: "G23.21 stored ESG energy needs no holding cost: nothing to hold"}
+        if st.esg_stored[w] >= st.esg_max[w]:
+            out[1] = f"G23.22 the generator is full ({int(st.esg_max[w])} energy)"
+        return out
+    cycle, s = CYCLE[kind], stage(battle, w)
+    out: dict[int, str] = {}
+    if kind == int(WeaponType.FUSION):
+        beam = fusion.FusionBeam(fired_turn=int(st.w_fired_turn[w]) or None)
+        ok, why = fusion.can_arm(beam, allocation_turn(battle))
+        if not ok:
+            out[1] = why
+    if s == len(cycle):
+        out[1] = f"{rule} the weapon is loaded: hold it (2) or let it go (0)"
+        if kind not in HOLD_COST:
+            out[2] = ("FP2.0 a plasma-R torpedo cannot be held: launch it or lose it"
+                      if kind == int(WeaponType.PLASMA_R) else f"{rule} cannot be held")
+    elif kind in SINGLE_TURN:
+        out[2] = f"{rule} cannot be held over the turn break: nothing to hold"
+    elif s == len(cycle) - 1 and kind in ROLL_COST:
+        pass  # (FP1.22) HOLD = rolling delay
+    else:
+        out[2] = (f"{rule} nothing loaded to hold (arming turn {s + 1} of {len(cycle)})"
+                  + ("; only a plasma-S rolls its last arming turn (FP1.22)"
+                     if s == len(cycle) - 1 and kind in _PLASMA else ""))
+    return out
+
+
+def arm_values(battle: Battle, w: int) -> int:
+    """Size of heavy weapon ``w``'s ``arm[h]`` component: the 3 ``ArmOrder`` values, a PPD's
+    6 ``ppd_fire.PpdArm`` values (E11.25 underload and top-up)."""
+    return ppd_fire.PPD_ARM_ORDERS if int(battle.state.w_type[w]) == _PPD else len(ArmOrder)
+
+
+def capacitor_blockers(battle: Battle, unit: int) -> dict[int, str]:
+    """``capacitor`` values (energy in) the ship may not order now, with the rule."""
+    n = capacitor_values(battle, unit)
+    if not allocation_open(battle):
+        return {k: NOT_NOW for k in range(1, n)}
+    room = capacitor_room(battle, unit)
+    return {k: f"H6.1 the phaser capacitor has room for {room} energy"
+            for k in range(room + 1, n)}
+
+
+def recharge_blockers(battle: Battle, unit: int) -> dict[int, str]:
+    """``recharge`` values the ship may not order now, with the rule."""
+    n = battery_boxes(battle, unit) + 1
+    if not allocation_open(battle):
+        return {k: NOT_NOW for k in range(1, n)}
+    empty = empty_batteries(battle, unit)
+    return {k: f"B3.0 line 16: {empty} batteries are empty" for k in range(empty + 1, n)}
+
+
+def cloak_blockers(battle: Battle, unit: int) -> dict[int, str]:
+    """{1: rule} where the ship may not order its cloak now, else {}: at Energy Allocation the
+    payment (G13.0); under ``rules.cloak: standard`` at the other decision points the in-turn
+    announcement (``cloak.toggle_blockers``)."""
+    if not has_cloak(battle, unit):
+        return {1: "G13.0 the ship has no cloaking device"}
+    if not cloak_allowed(battle):
+        return {1: "G13.0 cloaking devices are not in use in this scenario (rules.cloak)"}
+    if not allocation_open(battle):  # (G13 standard rule) in-turn: announce a cloak/uncloak
+        return cloak.toggle_blockers(battle, unit) if battle.rules.standard_cloak else {1: NOT_NOW}
+    return {}
+
+
+def _over_power(battle: Battle, unit: int, energy_of: dict[int, int]) -> dict[int, str]:
+    most = reach(battle, unit)
+    return {k: f"B3.0 line 20: {e} energy is more than the ship has ({most}: power and "
+               "charged batteries)" for k, e in energy_of.items() if e > most}
+
+
+def reinforce_general_blockers(battle: Battle, unit: int) -> dict[int, str]:
+    """``reinforce_general`` values (GR points, 2 energy each) the ship may not order now."""
+    values = range(1, REINFORCE_GENERAL_MAX + 1)
+    if not battle.rules.reinforcement:
+        return {k: "D3.34 shield reinforcement is not in use in this scenario "
+                   "(rules.reinforcement)" for k in values}
+    if not allocation_open(battle):
+        return {k: NOT_NOW for k in values}
+    return _over_power(battle, unit, {k: 2 * k for k in values})  # (D3.341)
+
+
+def reinforce_blockers(battle: Battle, unit: int, shield: int) -> dict[int, str]:
+    """``reinforce[s]`` values (specific energy on shield #``shield``) not open now."""
+    values = range(1, REINFORCE_SPECIFIC_MAX + 1)
+    if not battle.rules.reinforcement:
+        return {k: "D3.34 shield reinforcement is not in use in this scenario "
+                   "(rules.reinforcement)" for k in values}
+    if not allocation_open(battle):
+        return {k: NOT_NOW for k in values}
+    if battle.state.shields[unit, shield - 1] <= 0:
+        return {k: f"D3.343 shield #{shield} is down and cannot be specifically reinforced"
+                for k in values}
+    return _over_power(battle, unit, {k: k for k in values})
+
+
+def repair_blockers(battle: Battle, unit: int) -> dict[int, str]:
+    """``repair`` values (the shield damage control works on) not open now (D9.2)."""
+    values = range(1, REPAIR_VALUES)
+    if not battle.rules.damage_control:
+        return {k: "D9.0 damage control is not in use in this scenario (rules.damage_control)"
+                for k in values}
+    if not allocation_open(battle):
+        return {k: NOT_NOW for k in values}
+    rating = dc_rating(battle, unit)
+    if rating < 2:
+        return {k: f"D9.2 the damage control rating is {rating}: 2 energy repair one box"
+                for k in values}
+    lost = destroyed_before(battle, unit)
+    out = {k: f"D9.2 shield #{k} lost no box on an earlier turn (no energy in anticipation "
+              "of damage)" for k in values if lost[k - 1] == 0}
+    out.update(_over_power(battle, unit, {k: repair_energy(battle, unit, k)
+                                          for k in values if k not in out}))
+    return out
+
+
+def validate(battle: Battle, unit: int, order: Orders, name: str) -> None:
+    """Raise ``IllegalOrderError`` for an energy order the rules forbid (same predicates as
+    the masks). Units the form does not govern may give no energy orders."""
+    st = battle.state
+    if not governed(battle, unit):
+        if (order.arm or order.capacitor or order.recharge or order.cloak
+                or order.reinforce_general or order.reinforce or order.repair):
+            raise IllegalOrderError(name, "energy", "", "B3.0 this unit has no Energy Allocation "
+                                    f"(rules.energy is {battle.rules.energy!r})")
+        return
+    heavy = set(int(w) for w in heavy_rows(battle, unit))
+    for w, value in order.arm.items():
+        if w not in heavy:
+            what = (f"weapon {battle.weapon_ids[w]} of {name} takes no arming energy"
+                    if 0 <= w < len(st.w_type) else f"no weapon row {w}")
+            raise IllegalOrderError(name, "arm", w, f"B3.0 line 10: {what}")
+        if isinstance(value, bool) or value not in range(arm_values(battle, w)):
+            raise IllegalOrderError(name, f"arm[{battle.weapon_ids[w]}]", value,
+                                    "B3.0 arm orders are 0 none, 1 arm, 2 hold" + (
+                                        "; a PPD's 3, 4 underload 2, 3 and 5 hold and top up"
+                                        " (E11.25)" if int(st.w_type[w]) == _PPD else ""))
+        rule = arm_blockers(battle, w).get(int(value))
+        if rule is not None:
+            raise IllegalOrderError(name, f"arm[{battle.weapon_ids[w]}]",
+                                    ppd_fire.arm_name(value) if int(st.w_type[w]) == _PPD
+                                    else ArmOrder(int(value)).name, rule)
+    for component, value, blockers, size in (
+        ("capacitor", order.capacitor, capacitor_blockers, capacitor_values(battle, unit)),
+        ("recharge", order.recharge, recharge_blockers, battery_boxes(battle, unit) + 1),
+    ):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
+                0 <= value < size):
+            raise IllegalOrderError(name, component, value, f"B3.0 {component} is 0..{size - 1}")
+        rule = blockers(battle, unit).get(int(value))
+        if rule is not None:
+            raise IllegalOrderError(name, component, int(value), rule)
+    if order.cloak:
+        rule = cloak_blockers(battle, unit).get(1)
+        if rule is not None:
+            raise IllegalOrderError(name, "cloak", 1, rule)
+    _validate_standard(battle, unit, order, name)
+
+
+def _validate_standard(battle: Battle, unit: int, order: Orders, name: str) -> None:
+    """The scenario-10 components: reinforcement (D3.34) and damage control (D9.2)."""
+    checks = [("reinforce_general", order.reinforce_general, REINFORCE_GENERAL_MAX,
+               lambda: reinforce_general_blockers(battle, unit)),
+              ("repair", order.repair, REPAIR_VALUES - 1, lambda: repair_blockers(battle, unit))]
+    if not isinstance(order.reinforce, dict):
+        raise IllegalOrderError(name, "reinforce", order.reinforce,
+                                "D3.342 reinforce maps a shield 1..6 to energy")
+    for shield, value in order.reinforce.items():
+        if isinstance(shield, bool) or shield not in range(1, N_SHIELDS + 1):
+            raise IllegalOrderError(name, "reinforce", shield, "D3.342 shields are #1..#6")
+        checks.append((f"reinforce[#{shield}]", value, REINFORCE_SPECIFIC_MAX,
+                       lambda s=shield: reinforce_blockers(battle, unit, s)))
+    for component, value, top, blockers in checks:
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
+                0 <= value <= top):
+            raise IllegalOrderError(name, component, value, f"B3.0 {component} is 0..{top}")
+        if value:
+            rule = blockers().get(int(value))
+            if rule is not None:
+                raise IllegalOrderError(name, component, int(value), rule)
