@@ -80,6 +80,8 @@ _PHG = int(WeaponType.PHG)
 _ESG = int(WeaponType.ESG)
 _PHASERS = tuple(int(k) for k in PHASERS)
 _PLASMA_LAUNCHERS = tuple(int(k) for k in PLASMA_LAUNCHERS)
+_PHASER_TYPES = np.zeros(max(int(k) for k in WeaponType) + 1, dtype=bool)  # by WeaponType
+_PHASER_TYPES[list(_PHASERS)] = True
 DIE_FACES = 6
 
 
@@ -161,26 +163,33 @@ def target_codes(battle: Battle, weapons: np.ndarray, targets: np.ndarray):
         (bits & hexmap.ASTERN_ROW_BITS) == hexmap.ASTERN_ROW_BITS)[None, :]
     in_arc |= (table.shared_hex[owner, targets]  # (D3.42) shared the hex before too
                | small_craft.close_combat(battle, int(weapons[0]), targets, rng))[None, :]  # J4.51
-    kinds = st.w_type[weapons][:, None]
+    kinds = st.w_type[weapons]
     effective = cloak.effective_range(battle, targets, rng, owner)  # (G13, D6)
-    n = len(targets)
-    none = np.zeros(n, dtype=bool)
-    conditions = (
-        st.status[targets] != _ACTIVE,
-        (unit_rules.hold_fire(battle, owner, targets) if battle.rules.hold_fire else none),
-        st.side[targets] == st.side[owner],
-        (planets.fire_blocked(battle, owner, targets) if battle.rules.planets_in_play
-         else none),
-        (battle.craft_carrier[targets] >= 0) & (rng > MAX_FIGHTER_TARGET_RANGE),
-        (st.kind[targets] == K_PLASMA)[None, :] & ~np.isin(kinds, _PHASERS),
-        st.cloaked[targets][None, :] & (kinds == _PPD),
-        rng[None, :] < st.w_min_range[weapons][:, None],
-        effective[None, :] > st.w_max_range[weapons][:, None],
-        ~in_arc,
-    )
-    codes = np.zeros((len(weapons), n), dtype=np.int8)
-    for code in range(len(conditions), 0, -1):  # the first failing condition wins
-        codes[np.broadcast_to(conditions[code - 1], codes.shape)] = code
+    # per target, whatever the weapon: the first failing condition
+    target_code = np.zeros(len(targets), dtype=np.int8)
+    for code, failing in (  # last first: the first failing condition wins
+        (TargetCode.FAR_FIGHTER,  # (J4.47)
+         (battle.craft_carrier[targets] >= 0) & (rng > MAX_FIGHTER_TARGET_RANGE)),
+        (TargetCode.PLANET, planets.fire_blocked(battle, owner, targets)
+         if battle.rules.planets_in_play else None),
+        (TargetCode.FRIENDLY, st.side[targets] == st.side[owner]),
+        (TargetCode.HELD, unit_rules.hold_fire(battle, owner, targets)
+         if battle.rules.hold_fire else None),
+        (TargetCode.INACTIVE, st.status[targets] != _ACTIVE),
+    ):
+        if failing is not None:
+            target_code[failing] = code
+    # per weapon and target
+    codes = np.where(in_arc, 0, int(TargetCode.ARC)).astype(np.int8)
+    codes[effective[None, :] > st.w_max_range[weapons][:, None]] = TargetCode.LONG
+    codes[rng[None, :] < st.w_min_range[weapons][:, None]] = TargetCode.SHORT
+    ppd = kinds == _PPD
+    if ppd.any():  # (E11.472)
+        codes[np.outer(ppd, st.cloaked[targets])] = TargetCode.PPD_CLOAKED
+    plasma = st.kind[targets] == K_PLASMA
+    if plasma.any():  # (FP1.6)
+        codes[np.outer(~_PHASER_TYPES[kinds], plasma)] = TargetCode.PLASMA
+    codes = np.where(target_code[None, :] > 0, target_code[None, :], codes)
     return codes, rng, effective
 
 
