@@ -128,8 +128,11 @@ def _duel(battle: Battle, time_up: bool):
     on enemy ships) wins; equal points, or no ship left on either side, is a draw."""
     st = battle.state
     sides = battle.scenario.sides
+    sides_in_play = set(st.side[(st.kind == UnitKind.SHIP) & (st.status == ACTIVE)].tolist())
+    standing = [s for i, s in enumerate(sides) if i in sides_in_play]
+    if len(standing) == len(sides) and not time_up:  # the usual impulse: nothing decided
+        return None
     ships = {s: _units(battle, s, (UnitKind.SHIP,)) for s in sides}
-    standing = [s for s in sides if np.any(st.status[ships[s]] == ACTIVE)]
     draw = _draw(battle)
     if len(standing) == 1 and len(sides) > 1:
         winner = standing[0]
