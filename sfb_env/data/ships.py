@@ -1,61 +1,15 @@
 """Ship sheets: one YAML file per ship class in ``data/ships/``, validated and compiled on load.
 
-Numbers come from ``shared/reference/CTH-DATA.md`` §9 (ship data), §7.3 (Orion movement table),
-§8.1 (tracks), §8.5 (boarding parties) and §12.1/§12.2 (project proposals for the ISC cadet and the
-freighters). Every value a rules engine needs is in the file; nothing about a ship is hard-coded.
+Numbers come from ``shared/reference/CTH-DATA.md`` (§9 ship data, §7.3, §8.1, §8.5, §12); every
+value a rules engine needs is in the file, nothing about a ship is hard-coded, and unknown keys
+are errors. Sheets compile to frozen dataclasses (:class:`ShipClass`, :class:`WeaponMount`,
+:class:`FighterGroup`, :class:`FreighterRules`) that the engine turns into numpy arrays.
 
-Schema (``<key>.yaml``; fields without "optional" are required)
--------------------------------------------------------------------
-``key``               str, equals the file stem (``fed-cadet``, ``klingon-d7`` ...)
-``name``              str, the class name (``Federation Cadet Cruiser``)
-``race``              one of :data:`RACES`
-``kind``              ``cadet`` | ``full`` | ``freighter``
-``source``            ``book`` | ``proposal`` (a whole sheet invented by the project, §12.1)
-``confidence``        one of :data:`CONFIDENCE` (``proposal`` iff ``source: proposal``)
-``ssd_page``          optional int, the Training SSD page
-``names``             optional list of str, ship names used by the scenarios (``[Constellation]``)
-``hull_class``        str: CA, BC, CR, CS, RN, WE, KR, D7, D6, ``freighter``
-``shields``           6 ints >= 0: shield #1 (forward) then clockwise (D3.1)
-``power``             mapping: ``warp`` {engine: boxes} (engines ``L``/``C``/``R``), ``impulse``,
-                      ``apr``, ``batteries`` (ints) and ``total_power`` = warp + impulse + apr
-``move_cost``         warp energy per hex: an int or a ``"p/q"`` string (Orion Raider ``"2/3"``);
-                      optional (absent) for freighters, which have no energy allocation
-``movement_table``    optional list: warp energy for speeds 1, 2, ... as printed (must equal
-                      ceil(speed * move_cost), §7.3)
-``turn_mode``         str naming a chart of ``turn_modes.yaml``: cadet ships their own key,
-                      full-size ships a class letter (``AA``, ``A`` .. ``F``)
-``phaser_capacitor``  int or ``"p/q"``: one firing of every phaser (H6.0; Ph-1, Ph-2, Ph-G 1;
-                      Ph-3 1/2). A disagreement is an error unless ``phaser_capacitor_note``
-                      (optional str) explains why the printed value is kept.
-``weapons``           list of mounts, each: ``id`` (``PREFIX-label``: PH1-1, PHOT-A, DISR-B, PL-A,
-                      FUS-A, PPD-A, ESG-1, DRONE-1; the label is the SSD's own number or letter),
-                      ``type`` (:data:`WEAPON_TYPES`), ``arcs`` (list of :data:`ARC_TOKENS`;
-                      "FA+L" is ``[FA, L]``), and by type: ``astern_row`` (phasers, optional bool:
-                      may also fire down the hex row directly astern), ``launcher`` (plasma:
-                      :data:`LAUNCHERS`), ``ammo`` (drone racks), ``max_energy`` (ESG),
-                      ``max_range`` (disruptors), ``start_charge`` (optional int, ESG; default 0)
-``drone_launch_limit`` optional int: drone launches per turn for the whole ship (D7/D6: 1);
-                      absent means one per rack
-``systems``           mapping of :data:`SYSTEM_BOXES` names to box counts (hull groups as printed:
-                      ``hull`` for a single group, else ``forward_hull``/``aft_hull``/
-                      ``center_hull``/``rear_hull``)
-``excess_damage``     int, Excess Damage boxes
-``damage_control``    int, the printed rating (full-size: the first box of its track)
-``tracks``            full-size only: ``sensor``, ``scanner``, ``damage_control`` box values,
-                      best box first (§8.1)
-``boarding_parties``  int
-``probes``            optional int (default 0): probes carried for the probe launchers
-``cloak_cost``        optional int, energy per turn; ``cloak_optional`` (bool) for the Orions
-``fighters``          optional {``type``: str, ``count``: int} (Hydran Ranger: 9 ``stinger-f``)
-``freighter``         freighters only (§9.3): ``shield_pool``, ``phaser_disabled_at``,
-                      ``destroyed_at``, ``speed`` and ``speed_reductions`` (list of
-                      [internal damage >=, speed lost])
-``proposals``         optional {field path: reason}: fields of a book sheet that are project
-                      proposals (§12); every path must name a field present in the sheet
+Entry points: :func:`load_ship` (one sheet by key), :func:`all_ships`, :func:`ship_keys`; the
+schema's vocabularies are the constants below (:data:`RACES`, :data:`WEAPON_TYPES`,
+:data:`ARC_TOKENS`, :data:`LAUNCHERS`, :data:`SYSTEM_BOXES`, ...).
 
-Unknown keys are errors, so a typo cannot silently drop a value. Everything compiles to frozen
-dataclasses (:class:`ShipClass`, :class:`WeaponMount`, ...) whose tuples and small mappings the
-engine turns into numpy arrays; :attr:`WeaponMount.arc_mask` is the 6-bit arc mask for that.
+Schema of a sheet, field by field: docs/engine/ships.md.
 """
 
 from __future__ import annotations

@@ -1,53 +1,16 @@
-"""Effects of the cloaking device: the cadet rule of scenario 6 and the standard rule of
-scenarios 7-12 (G13.0, CTH-DATA §8.2; ``rules.cloak``: ``cadet`` / ``standard``).
+"""Effects of the cloaking device (G13.0, CTH-DATA §8.2): the cadet rule of scenario 6 and the
+standard rule (fade-out and fade-in) of scenarios 7-12 (``rules.cloak``: ``cadet`` / ``standard``).
 
-The decision and its cost belong to Energy Allocation (``engine.energy``), which sets
-``BattleState.cloaked`` for the whole turn and keeps last turn's flag in ``cloaked_before``.
-This module only reads those flags:
+Energy Allocation (``engine.energy``) decides and pays the cloak and sets ``st.cloaked`` /
+``st.cloaked_before``; this module reads those flags: no fire or launch while cloaked or fading,
+the effective range 2 x true + 5 (with fades, lock-on and scanners), the seeking-weapon die on a
+fully cloaked ship, the standard rule's announcements and fades, and the ESG reveal (G23.621).
 
-* a cloaked ship cannot fire or launch; nor can it on the first impulse of a turn after a turn
-  spent cloaked (``fire_blocker``, used by the fire and launch predicates, so masks agree);
-* direct fire at a cloaked ship uses the effective range 2 x true range + 5 for the hit and
-  damage tables (``effective_range``); arcs are judged as normal. PROPOSAL: a weapon whose
-  chart ends before that effective range may not fire at it (the mask closes, with the rule);
-  minimum ranges are judged on the true range;
-* a drone or plasma torpedo entering a cloaked ship's hex rolls a die: 1-4 it misses and is
-  removed, 5-6 it strikes for half its warhead (PROPOSAL of CTH-DATA §8.2: x.5 rounds up)
-  (``seeking_impact``).
+Entry points: ``fire_blocker``, ``effective_range``, ``seeking_impact``, ``fully_cloaked``,
+``esg_revealed``, ``fading``, ``fade_range``; ``start_turn`` (Energy Allocation), ``cloak_step``
+and ``toggle_blockers`` (the Cloak/Uncloak step, its mask and validation).
 
-Standard rule (``rules.cloak: standard``, G13 standard rule). ``st.cloaked`` is then "the device
-is engaged" (fading out or cloaked) and ``st.cloak_announced_at`` the absolute impulse of the
-last announcement; an announcement's impulse is the first of its 4 fade impulses.
-
-* Turn to turn (``start_turn``, at Energy Allocation; the energy-time ``cloak`` component pays):
-  paying after an uncloaked turn announces the cloak on impulse 1 (fade-out on 1-4); not paying
-  after a cloaked turn announces the uncloak on impulse 1 (fade-in on 1-4); paying after a
-  cloaked turn keeps the ship cloaked.
-* During the turn (``cloak_step``, the Cloak/Uncloak step after Resolve Seeking Weapons): the
-  same ``cloak`` component, at the decision points of impulses 1..I-1, toggles: 1 announces an
-  uncloak (a cloaked ship) or a cloak (an uncloaked ship whose cost was paid this turn, e.g.
-  after uncloaking earlier in it) (``toggle_blockers``, used by the mask and validation).
-  PROPOSAL: no announcement while a fade is in progress; the cost is paid only at Energy
-  Allocation.
-* Fade-out: enemies keep lock-on and add +1, +2, +3, +4 to the range; afterwards fully cloaked
-  (lock-on lost, effective range 2 x true + 5). Fade-in: +4, +3, +2, +1; enemies regain lock-on
-  at the announcement. No fire or launch of any kind while cloaked, fading out or fading in
-  (``fire_blocker``).
-* The seeking-weapon die above applies to a fully cloaked ship only; a fading ship is struck as
-  normal (lock-on kept). PROPOSAL (D6, G13): no seeking weapon may be launched at a fully
-  cloaked ship (``sensors.target_blockers``).
-* (G23.621, CTH-DATA §8.2) "a ship hit by an ESG while cloaked can be locked on during that
-  impulse": in the impulse an ESG field scores damage on it (Move Ships, ``esg_field``) a
-  cloaked ship is not fully cloaked (``fully_cloaked``, ``esg_revealed``), so fire at it that
-  impulse uses the normal effective range and seeking weapons may be launched at it
-  (``sensors.target_blockers``). PROPOSAL: under the cadet rule too, and the cloaked ship
-  still may not fire or launch itself (``fire_blocker`` reads ``st.cloaked``); a PPD still
-  cannot fire at it (E11.472 reads ``st.cloaked``).
-
-With ``firer`` given, ``effective_range`` also applies the firer's lock-on and scanners (D6,
-``engine.sensors``): a firer without lock-on fires at 2 x (true + fade), its scanner
-adjustment is added last; a fully cloaked target is at 2 x true + 5 (+ scanner) whatever the
-firer's own lock-on.
+Rules digest: docs/engine/cloak.md.
 """
 
 from __future__ import annotations

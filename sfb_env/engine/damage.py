@@ -1,42 +1,15 @@
 """Damage: shields absorb first (D3.2), the rest is internal: drones (FD1.54), abstract
-freighters (R1.6) and the interim damage rule of scenarios 2-3 (D4.0).
+freighters (R1.6) and the ship damage rule of the scenario (``rules.damage``): ``none``,
+``interim`` (D4.0), ``s4`` (CTH-DATA §10.1), ``cadet_dac`` (D4.21-D4.5, §10.2) or
+``standard_dac`` (D4.2-D4.4, §10.3, on ``engine.dac``'s 2d6 chart), with the owner's choices
+(``WEAPON_VALUE``, ``BOX_ORDER``, ``ROBOT_BOX_ORDER``) documented as rules.
 
-Owner's choices under D4.0, taken by this documented rule (a player could choose otherwise):
+Entry points: ``apply_damage`` (one volley on one shield), ``apply_split_volley`` (a volley
+split over shields, PPD pulses), ``init_dac_boxes`` (the standard-DAC boxes at build);
+units that take points their own way come from ``rule_tables.DAMAGE_HANDLERS``
+(``install_handlers``).
 
-* the first internal point of each volley destroys the least valuable working weapon
-  (``WEAPON_VALUE``; an empty drone rack is worth least, then phaser-3, phaser-2, phaser-1,
-  loaded drone racks, disruptors, photons), even one that already fired;
-* the other points go to hull boxes, then other boxes (lab, transporter, shuttle, battery, APR),
-  then impulse and warp engines, then Excess Damage, then the remaining weapons;
-* the ship is destroyed when every destructible box, weapon and Excess Damage box is gone.
-Bridge, security, the drone ammunition track and the other shields never take damage (D4.0).
-
-Scenario rule ``damage`` picks the rule for ships: "none", "interim" (above), "s4", "cadet_dac"
-or "standard_dac".
-
-"s4" (scenario-4 rule, CTH-DATA §10.1): per volley the 1st internal point destroys a weapon
-(the D4.0 weapon choice), the 2nd a warp box, the rest go by ``BOX_ORDER`` then the weapons.
-Robot ships (controller ``robot-ship``) take the rest on boxes other than warp and weapons
-(``ROBOT_BOX_ORDER``) while any remain, then warp, then weapons; each lost warp box slows a
-robot by 1 from the next turn (``engine.robots``). When nothing but the bridge is left, one
-more point destroys the ship (bridge and security are indestructible).
-
-"cadet_dac" (D4.21-D4.5, CTH-DATA §10.2): one die per internal point; column A, moving right
-while the target has no undestroyed box of that category; column E (Excess) always scores and
-a hit with no Excess Damage box left destroys the ship (D4.4). Owner's choices (PROPOSAL,
-fitted to the D4.5 example): Engine takes impulse before warp; Other takes lab, shuttle,
-transporter, any other box, battery, APR in that order; WPN takes the least valuable weapon
-(``WEAPON_VALUE``) of a weapon type not yet hit in this volley, else the least valuable of
-all, ties to the weapon listed last. The cadet game does not track left and right warp apart
-(one WARP count). Bridge and security cannot be destroyed.
-
-"standard_dac" (D4.2-D4.4, CTH-DATA §10.3; cadet ships in such a battle, scenario 12, take
-"cadet_dac" instead, SCENARIOS #12): the 2d6 chart of ``engine.dac`` on the ship's
-standard-DAC boxes (``BattleState.dac_boxes``), one volley per call, bold cells once per volley
-(D4.31), phaser hits by the struck shield (D4.321), every third phaser hit to the best phaser
-(D4.322), tracks best first (D4.33), destroyed on an Excess hit with no box left (D4.4); the
-owner's choices are ``engine.dac``'s. A destroyed ship's drones are removed at the end of the
-impulse (D4.41, ``seeking.end_of_impulse``).
+Rules digest: docs/engine/damage.md.
 """
 
 from __future__ import annotations

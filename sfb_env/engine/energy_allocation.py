@@ -1,5 +1,5 @@
 """The Energy Allocation clamp (B2.0, B3.0): each governed ship's form paid item by item in the
-priority ``engine.energy`` describes; the items come in a declared, ordered table
+priority docs/engine/energy.md describes; the items come in a declared, ordered table
 (``engine.rule_tables.ENERGY_PAYMENTS``)."""
 
 from __future__ import annotations
@@ -277,7 +277,8 @@ def _arming_tiers(battle: Battle, rows: list[int],
                 tiers[2].append((w, HOLD_COST[kind], "hold"))
             elif s == len(cycle) - 1 and kind in ROLL_COST:
                 tiers[2].append((w, ROLL_COST[kind], "roll"))
-            # else: fired in the impulse that gave the order: the hold lapses (docstring)
+            # else: fired in the impulse that gave the order: the hold lapses
+            # (docs/engine/energy.md)
         elif s < len(cycle):
             if kind == int(WeaponType.FUSION) and not fusion.can_arm(
                     fusion.FusionBeam(fired_turn=int(st.w_fired_turn[w]) or None), turn)[0]:

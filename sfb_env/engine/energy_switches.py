@@ -1,5 +1,5 @@
 """Energy Allocation rule switches (B3.0): which form the scenario uses, which units it governs,
-when it is open, what it charges every turn (``engine.energy`` describes the form)."""
+when it is open, what it charges every turn (docs/engine/energy.md describes the form)."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def cloak_allowed(battle: Battle) -> bool:
 
 
 def fire_control_blocker(battle: Battle, unit: int) -> str | None:
-    """PROPOSAL (module docstring): a ship whose fire control went unpaid neither fires nor
+    """PROPOSAL (docs/engine/energy.md): a ship whose fire control went unpaid neither fires nor
     launches this turn (B3.0 standard line 8)."""
     if battle.state.fire_control[unit] or not governed(battle, unit):
         return None

@@ -1,107 +1,16 @@
 """Expanding sphere generators in a battle (G23): state arrays, orders, energy and field contact.
 
-The rules themselves are the pure resolver :mod:`sfb_env.engine.esg`; this module keeps each
-generator's record in the ``esg_*`` weapon arrays of ``BattleState`` (one entry per weapon row,
-used only on ESG rows), rebuilds an :class:`~sfb_env.engine.esg.EsgGenerator` from them when a
-rule is asked, and writes the answer back. ``procedure.py`` calls it at three points:
+The rules are the pure resolver :mod:`sfb_env.engine.esg`; this module keeps each generator's
+record in the ``esg_*`` weapon arrays of ``BattleState``, rebuilds an
+:class:`~sfb_env.engine.esg.EsgGenerator` from them when a rule is asked and writes the answer
+back. ``procedure.py`` calls it at Energy Allocation (:func:`energy_allocation`), Launch Seeking
+Weapons (:func:`launch_step`) and Move Ships (:func:`resolve_contacts`).
 
-* **Energy Allocation** (:func:`energy_allocation`): CTH ships start with their generators full
-  (G23.23). Under the Chief Engineer of the cadet scenarios 1-3 (and the cadet and graduate
-  duels built on scenario 3), who pays for every weapon automatically (SCENARIOS §2.1), the
-  generator is topped up to its capacity at the start of every turn (G23.21: energy from any
-  source, accumulated over turns; G23.22: at most 2 on the cadet cruiser). Energy stored while
-  a field operates only waits for the next release (G23.212). Under an energy allocation form
-  (``rules.energy``), ``energy.py`` charges it from the ``arm[h]`` order instead.
-* **Launch Seeking Weapons** (:func:`launch_step`): voluntary drops (G23.47), then the
-  generator's own changes, expiry before release (G23.711, G23.32, G23.31), then cancellations
-  (G23.33) and announcements (G23.31, G23.41); last, fields just released that overlap another
-  ship's field collapse or meet it (G23.71-G23.713).
-* **Move Ships**, after tactical maneuvers (:func:`resolve_contacts`): fields of two ships that
-  reach each other strike first (G23.73, G23.52 step 2); then contact is judged from each
-  unit's distance to the generating ship at the start and at the end of the impulse's
-  movement, and after the first mover's move alone where one moved before the other (C1.3), so
-  a unit and a field that cross in one impulse meet (G23.571), one that comes back clear does
-  not (G23.572), and turns in place do nothing (G23.574); the damage is resolved after
-  tactical maneuvers (G23.514), before Resolve Seeking Weapons (a drone destroyed by a field
-  never strikes, G23.55).
+Entry points: those three, ``order_blockers`` (the one legality predicate of an ``esg[g]``
+order: masks and validation), ``init_state``, ``esg_rows``, ``generator``, ``store``.
 
-``order_blockers`` is the single legality predicate of an ``esg[g]`` order: the env's masks
-and the engine's order validation both call it.
-
-PROPOSALS where the book is silent or the action space has no decision (see the functions):
-
-* (G23.72) a zero-radius field has inside it every friendly unit in the ship's hex when it
-  forms; enemies are outside. Any other unit reaching the hex strikes the field, so "friendly
-  and in the hex at the start of the impulse" is the designation, identical for both fields of
-  one ship (G23.722). No action component: the owner would nearly always choose this.
-* (G23.122) fields released together meet a unit in the generators' own order (the owner's
-  choice); fields of different radii are resolved outer first (exact for units coming from
-  outside; a unit can meet two radii from inside in one impulse only in a double move).
-* (G23.712) a collapsed field counts as an activation dropped at once (G23.323 delay runs).
-* (G23.73) fields of two ships meet when the ships' distance reaches the sum of the radii,
-  judged also after the slower ship's move alone (C1.3, as G23.571 for units).
-* (G23.511) a ship's "points still needed" under the interim rule (D4.0) is its struck shield
-  plus every internal box and weapon it has left.
-
-Every numbered rule of (G23) and where it lives (``esg`` = the resolver, ``field`` = this
-module; tests in ``test_engine_esg.py`` (resolver), ``test_grad_lyran.py`` and
-``test_engine_esg_rules.py`` (in play)):
-
-    rule          what                                         where / why not
-    G23.0-.11     one generator per ESG box                    ship data ``type: esg``; field
-    G23.12, .121  generators independent, overlap freely       esg EsgGenerator per row; field
-    G23.122       same radius: older first; no gap; 20+20/35   esg.interaction_order, strike
-    G23.123       which generator is announced                 events carry ``generator``
-    G23.14        ESG box destroyed on "drone" DAC hits        dac.py; field drops the field
-    G23.211-.212  any source, over turns; reserve: generator   esg.charge; energy.py, here (CE)
-    G23.22-.23    5 max (cadet cruiser 2); start full          esg.charge; battle init_state
-    G23.31, .311  announce lead 4/2/1, radius recorded         esg.announce; field.launch_step
-    G23.313       announcements public                         Esg* events (observation: own)
-    G23.32, .321  active one turn; may end sooner (G23.47)     esg.launch_step, esg.drop
-    G23.322       zero strength drops at once                  esg.strike, esg.release
-    G23.323       reactivation delay, "second subsequent turn" esg.earliest_activation
-    G23.33        cancel before release; 1/4-turn lockout      esg.can_cancel, can_announce
-    G23.41-.42    radius 0-3, strength table                   tables.esg_strength
-    G23.43-.44    no damage at release, forms at radius        esg.release; contacts need moves
-    G23.45        moves with the ship                          distances from its hex each impulse
-    G23.46        size and strength known                      EsgReleased event; the observation:
-                                                               own ``esg`` block, every ship's
-                                                               fields (rule_features esg_fields)
-    G23.47        voluntary drop in Launch Seeking Weapons     esg.drop; field.launch_step
-    G23.51        entering by either move or both              esg.field_entry; _ship_fields
-    G23.511       min(strength, needed); field pays points     esg.resolve_field; _needed
-    G23.512, .75  one volley per ship's fields                 esg.strike; _ship_fields
-    G23.513       shield facing the ESG ship; boundary rule    _struck_shield
-    G23.5131      leaving from inside: opposite shield         _struck_shield
-    G23.5132      tractored units on a boundary                n/a: no tractor beams in the engine
-    G23.514       resolved after tactical maneuvers            procedure.advance
-    G23.515, .65  planets, terrain                             esg.resolve_field PLANET; no
-                  (.653)                                       terrain on CTH maps
-    G23.52        priority 1-5, one point each in turn, die    esg.resolve_field; ties: battle.rng
-    G23.53        any target, own side included                _ship_fields (all but plasma)
-    G23.54        hollow: the ring only                        esg.field_entry
-    G23.55        drones strike a zero-radius field first      contacts before seeking impacts
-    G23.56-.562   formation: no damage; on the ring = outside  esg.field_entry
-    G23.57        the ship's move brings the field             esg.field_entry
-    G23.571-.572  same impulse: C1.3 order, judged at once     esg.field_entry middle/unit_first
-    G23.573       parallel moves on the ring damage            esg.field_entry
-    G23.5731-2    tractor-linked parallel moves                n/a: no tractor beams
-    G23.574       turns in place do nothing                    esg.field_entry (no hex change)
-    G23.61        active mines                                 n/a in CTH (resolver kind MINE)
-    G23.62, .622  cloaks: cloaked units struck as uncloaked;   no filter on ``cloaked``; no CTH
-                  no ship has both cloak and ESG               ship has both
-    G23.621       a cloaked ship damaged by an ESG can be      ``st.esg_struck_at`` (here);
-                  locked on during that impulse                cloak.fully_cloaked reads it
-    G23.63        explosions ignore ESGs                       explosions.py never reads them
-    G23.64, .66   transporters, tractors unaffected            n/a: not in the engine
-    G23.71, .711  no overlap of two ships' fields; release     _release_overlaps (after drops)
-    G23.712       later release collapses; together both fail _release_overlaps, esg.collapse
-    G23.713       same hex: collapse, or same radius damage    esg.release_overlap
-    G23.72-.723   zero radius, insiders, parallel moves        _ship_fields ``inside``; field_entry
-    G23.73        fields of two ships damage each other        _moving_fields_meet, fields_meet
-    G23.81        no effect on plasma torpedoes                _ship_fields skips K_PLASMA
-    G23.83        direct fire unaffected                       direct_fire.py never reads ESGs
-    G23.86        probes                                       n/a: no probes in the engine
+Rules digest (the PROPOSALS, and every numbered rule of G23 with where it lives):
+docs/engine/esg_field.md.
 """
 
 from __future__ import annotations
@@ -243,7 +152,7 @@ def order_blockers(battle: Battle, w: int) -> dict[int, str]:
 
 def energy_allocation(battle: Battle) -> None:
     """Chief Engineer: top every working generator up to its capacity (G23.21, G23.22,
-    SCENARIOS §2.1; see the module docstring)."""
+    SCENARIOS §2.1; see docs/engine/esg_field.md)."""
     st = battle.state
     if not battle.rules.chief_engineer:
         return

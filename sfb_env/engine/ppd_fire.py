@@ -3,55 +3,13 @@ Direct-Fire Weapons step. The rules themselves are :mod:`sfb_env.engine.ppd`'s p
 this module keeps its records in the weapon arrays of ``BattleState`` (``ppd_*``, one entry
 per weapon row, fixed at build time) and rebuilds them on each question.
 
-* **Charge** (E11.2). Under the Chief Engineer (``energy: chief``) PROPOSAL: the Chief Engineer
-  arms a full 8-point charge (four pulses, E11.25) over two turns, so a PPD is first armed on
-  turn 3 and armed again two turns after each firing (``w_ready_turn``), like the photon's
-  Chief Engineer rule (SCENARIOS §2.1). Under the cadet form (``energy: cadet``) the charge is
-  the one paid at Energy Allocation (``ppd_stage``/``ppd_energy``/``ppd_paid_turn``, written
-  by :func:`allocate`); a robot ship's PPD is armed every turn (SCENARIOS §2.5). Under
-  ``energy: off`` nothing arms it.
-* **Fire** (E11.31). An order ``fire[w]`` at a target starts a train of one pulse per two
-  points of charge (E11.25) on this impulse and the next ones, across the turn break (E11.30,
-  E11.23). The fire predicate (``direct_fire.fire_blockers``) opens it only with a charge of at
-  least two pulses paid this turn, no train running (E11.23), the target in arc, true range
-  4..40 (E11.312, E11.52), not cloaked (E11.472), the firer not cloaked (E11.475).
-* **Pulses** (E11.33). :func:`fire_step` runs first in Fire Direct-Fire (E11.332: PPD volleys
-  before other direct fire): voluntary drops (``Orders.ppd``, E11.362), new trains, then every
-  pulse due now. Each pulse rolls 2d6 from ``battle.rng`` at the effective range until locked
-  (E11.31, E11.331), scores by true range (E11.52), keeps its lock in the myopic zone
-  (E11.521); its damage is its own volley (E11.332), split by shield (E11.351 along a hex side,
-  E11.352 splash) through ``damage.apply_split_volley``; drones take the centre element only
-  (E11.353). Each pulse is logged as a ``Fired`` event of weapon type "ppd" (``die``: the
-  2d6, 0 when none was rolled; ``hit``: the lock held; ``shield``: the facing shield, 0 along a
-  hex side or on a shieldless unit); a train ended early logs ``PpdTrainEnded``. All pulses of
-  the impulse are judged on the positions and state at the start of
-  the step and applied after, so they are simultaneous with each other (E1).
-* **Breaking events** (E11.54) checked before each pulse: target out of arc or beyond 40
-  (E11.541), target destroyed (E11.542), PPD destroyed (E11.544). PROPOSALS where the book is
-  silent: the firer destroyed counts as its PPD destroyed (E11.544); a target that disengaged
-  or left play otherwise is out of range (E11.541); a target that cloaks at a turn break ends
-  the train (E11.472, no fade-out in the cadet cloak); a firer that cloaks ends its own train
-  (E11.475). Everything else the engine has (speed and direction changes, range changes
-  within 40) does not break the lock (E11.58, E11.52). A planet in the line of fire breaks
-  it (E11.546, ``engine.planets``). Fire control, capture, tractors and docking (E11.545,
-  E11.549, E11.56) are not in the engine.
-* Energy Allocation form (cadet and standard): a PPD's ``arm[h]`` takes the :class:`PpdArm`
-  values (6, where other heavy weapons take the 3 of ``ArmOrder``): ARM pays the full 4 of an
-  arming turn (E11.21), ARM_2 / ARM_3 an underload of 2 or 3 (E11.25: 2..4 on each of the two
-  turns, so at least 4 in all and two pulses; one pulse per 2 points), HOLD the 2 of E11.22,
-  and HOLD_TOP_UP the 2 of holding plus the points that fill the charge to 8 (E11.25: "by
-  holding it for an additional turn and allocating more energy"; the holding energy adds
-  nothing). Under ``rules.reserve_power`` the ``ppd[p]`` order TOP_UP (2) discharges charged
-  batteries into an armed, under-loaded charge before it fires (E11.25, H7.2), as many as
-  the charge has room for (PROPOSAL: all of the room the batteries cover, whole pulses only,
-  since an odd point fires nothing); it is closed for a charge still arming or empty, since
-  reserve power cannot begin arming (E11.24). The robot ship's every-other-turn PPD schedule
-  (SCENARIOS §2.5) is not wired.
-* General reinforcement (E11.39): under ``energy: standard`` ``damage.apply_split_volley``
-  spends the target's GR on the first pulse it meets (the resolver's
-  ``absorb_general_reinforcement``; the element choice is damage.py's PROPOSAL), then each
-  element goes through the standard-form shield path (unpaid shields, specific reinforcement,
-  reserve power; ``shield_absorption.apply_shield``).
+Entry points: ``charge`` and ``ready_blocker`` (E11.2: Chief Engineer, energy forms, robots),
+``fire_step`` (E11.33: drops, new trains, then every pulse due), ``breaking_rule`` (E11.54),
+``arm_blockers`` / ``cost`` / ``allocate`` (the ``arm[h]`` values of :class:`PpdArm`),
+``top_up`` / ``top_up_blocker`` (reserve power, E11.25, H7.2), ``drop_blockers``, ``validate``.
+
+Rules digest (charge, fire, pulses, breaking events, the energy form, E11.39, PROPOSALS):
+docs/engine/ppd_fire.md.
 """
 
 from __future__ import annotations
@@ -91,7 +49,7 @@ if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
 
 _PPD = int(WeaponType.PPD)
-CHIEF_FIRST_TURN = 3  # PROPOSAL (module docstring): 8 points over turns 1-2, armed on turn 3
+CHIEF_FIRST_TURN = 3  # PROPOSAL (docs/engine/ppd_fire.md): 8 points over turns 1-2, armed on turn 3
 CHIEF_REARM_TURNS = 2  # PROPOSAL: fired on turn t, armed again on turn t + 2
 ARM_ENERGY = 4  # (E11.21) an ``arm[h]`` ARM pays the full 4 of an arming turn
 TOP_UP = len(PpdOrder)  # ``ppd[p]`` value 2 under rules.reserve_power: top up from batteries
@@ -152,8 +110,8 @@ def _governed(battle: Battle, w: int) -> bool:
 
 
 def charge(battle: Battle, w: int) -> ppd.PpdCharge:
-    """PPD ``w``'s charge as the E11.2 resolver's record on the current turn (see the module
-    docstring for the Chief Engineer, cadet-form and robot cases)."""
+    """PPD ``w``'s charge as the E11.2 resolver's record on the current turn (see
+    docs/engine/ppd_fire.md for the Chief Engineer, cadet-form and robot cases)."""
     st = battle.state
     rules = battle.rules
     if _governed(battle, w):
@@ -228,7 +186,7 @@ def _empty_charge(battle: Battle, w: int) -> None:
     st.ppd_energy[w] = 0
     st.w_armed[w] = False
     if battle.rules.chief_engineer:
-        st.w_ready_turn[w] = st.turn + CHIEF_REARM_TURNS  # PROPOSAL (module docstring)
+        st.w_ready_turn[w] = st.turn + CHIEF_REARM_TURNS  # PROPOSAL (docs/engine/ppd_fire.md)
 
 
 # ---------------------------------------------------------------------- orders (E11.362)
@@ -256,7 +214,7 @@ def drop_blockers(battle: Battle, w: int) -> dict[int, str]:
 
 
 def top_up_points(battle: Battle, w: int) -> int:
-    """Batteries a TOP_UP of PPD ``w`` draws now: PROPOSAL (module docstring) the fewest that
+    """Batteries a TOP_UP of PPD ``w`` draws now: PROPOSAL (docs/engine/ppd_fire.md) the fewest that
     reach the most pulses the room in the charge and the charged batteries allow (E11.25)."""
     c = charge(battle, w)
     most = min(ppd.FULL_CHARGE,
@@ -370,7 +328,7 @@ def start(battle: Battle, w: int, t: int) -> None:
 
 
 def breaking_rule(battle: Battle, w: int, t: int) -> str | None:
-    """The E11.54 event (or PROPOSAL, module docstring) that ends PPD ``w``'s train on ``t``
+    """The E11.54 event (or PROPOSAL, docs/engine/ppd_fire.md) that ends PPD ``w``'s train on ``t``
     before this impulse's pulse, or None. Range beyond 40 is the resolver's (E11.541)."""
     st = battle.state
     owner = int(st.w_owner[w])

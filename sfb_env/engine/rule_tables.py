@@ -5,7 +5,7 @@ tables down.
 
 * ``DAMAGE_HANDLERS``: units that take points their own way, by unit kind (``damage``);
 * ``ENERGY_PAYMENTS``: the Energy Allocation clamp's items in priority order (B3.0;
-  ``energy_allocation``; the order ``engine.energy`` describes).
+  ``energy_allocation``; the order docs/engine/energy.md describes).
 """
 
 from __future__ import annotations

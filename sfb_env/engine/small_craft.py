@@ -1,79 +1,18 @@
 """Small craft: the Hydran Stinger-F fighter (J4.0) and administrative shuttles (J1.0) as unit
 rows with a built-in pilot.
 
-Every fighter a carrier's sheet lists (``fighters: {type: stinger-f, count: n}``) gets a unit
-row (``UnitKind.FIGHTER``, status UNUSED while aboard) and one phaser-G weapon row (FA only,
-J4.32) when the battle is built: nothing grows during play. Under the scenario rule
-``admin_shuttles`` every ship also gets its administrative shuttles (``UnitKind.SHUTTLE``, one
-phaser-3 360 each): one per SHTL box (CTH-DATA §9.2), a fighter carrier one (the Ranger: "9
-fighters + 1 admin shuttle", CTH-DATA §8.7). ``battle.craft_carrier`` (U,) maps a small-craft row
-to its ship (-1 elsewhere), ``battle.craft_gun`` (U,) to its gun (-1).
+Fighters a carrier's sheet lists and, under ``rules.admin_shuttles``, each ship's
+administrative shuttles get unit rows (with one phaser-G or phaser-3 weapon row) when the
+battle is built; ``battle.craft_carrier`` and ``battle.craft_gun`` map them to their ship and
+gun. This module applies launch, movement, fire, being fired at, damage, close-combat
+maneuvering, fighter tactical maneuvers, landing and repair aboard, and flies them (PROPOSAL).
 
-Rules applied here:
+Entry points: ``fighter_rows`` / ``shuttle_rows`` (build), ``launch_capacity``,
+``carrier_blocker``, ``close_combat``, ``take_damage`` (``rule_tables.DAMAGE_HANDLERS``),
+``pilot_maneuver`` (``robots.PILOTS``), ``turn_mode``, ``crippled``.
 
-* launch (J4.34): one fighter per launch tube per impulse plus one through the bay hatch; the
-  Ranger's tubes and hatches put all of its fighters out in one impulse (CTH-DATA §8.7), so a
-  launch order sends out every fighter aboard (``launch_capacity``). A launched fighter leaves in
-  the carrier's hex facing so its target is in its FA (as a drone, FD1.2), speed 15, and must
-  move one hex straight before turning (J1, CTH-DATA §8.6);
-* movement (J4.12): speed 15, 8 when crippled; turn mode 2 at speed 12 or more, else 1
-  (``movement.turn_mode``); fighters move after every ship and before seeking weapons
-  (``procedure``);
-* fire (J4.32, J4.44): the phaser-G from the fighter's own engine (no energy allocation), at
-  most four shots a turn and four a quarter turn (E2.151, ``engine.phaser_g``), FA only, none
-  until eight impulses after launch; a crippled fighter fires one phaser-3 shot a turn (the
-  phaser-G uses the phaser-3 table, E2.152, so only the count changes);
-* being fired at (J4.47): not beyond 5 hexes, +1 to every die (``engine.fighters``; applied in
-  ``direct_fire``); a drone hit on a natural 6 scores half its warhead (``seeking``);
-* damage (J4.12, J4.49): crippled at 7 points (speed at once cut to 8), destroyed at 10;
-* close-combat maneuvering against shuttles (J4.51): a fighter fires at any other shuttle or
-  fighter in its hex regardless of facing (``close_combat``, in ``direct_fire``'s arc test).
-
-Administrative shuttles (J1.0-J2.2 as summarised in CTH-DATA §8.6; the rules text of J1 is not
-in the project's rules files, so only J1.35 and J1.6 carry their own numbers): speed 6 (the
-default announced speed; the pilot never changes it), turn mode 1 and one hex straight after
-launch; one phaser-3, 360 degrees, once a turn (E1.5) and not within a quarter turn of its
-previous shot or of its launch; crippled at 3 points (speed at once at most 3), destroyed at 6;
-not fired at beyond 5 hexes (J1.35; no die shift: that is the fighters' J4.47); fired at on the
-launch impulse. A ship launches one shuttle per bay every 2 impulses; the CTH sheets do not count
-bays, so PROPOSAL: one bay per ship. Shuttles move with the ships in Move Ships (slower first,
-C1.3): only fighters are moved after every ship (J4.12).
-
-The pilot (PROPOSAL, SCENARIOS §2.9 "fighters (Ranger)"): deterministic, no dice. Each fighter
-follows its target as a drone does (§2.3: straight unless a turn enters a strictly closer hex,
-ties to the left), stays put once in the target's hex, and fires its gun at range 2 or less at
-the target, else at the nearest enemy it may legally shoot within 2 hexes (lowest row first).
-A fighter whose target left play turns to the nearest enemy ship or freighter; with none, it
-flies straight. A robot carrier launches all its fighters on impulse 1 of turn 1 at the nearest
-enemy ship (§2.9); an agent's carrier launches with its ``fighters`` order. Shuttles fly under
-the same pilot; an agent's ship launches them with its ``shuttles`` order, a robot never does
-(PROPOSAL).
-
-Close-combat maneuvering against ships (J4.52-J4.523, ``close_combat_maneuver``): a fighter in
-a ship's hex since the previous impulse (neither entered this impulse) stays and faces the shield
-it wants; the pilot uses it every impulse it may against the ship it is sent at, always on the
-weakest shield (PROPOSAL). It is modelled by putting the fighter's previous-impulse position (the
-one D3.42 judges range-0 arcs and shields from) next to the ship on that shield's side, facing
-the ship; for that impulse any ship in the hex may fire at it with any weapon (``close_combat``).
-Known side effect: an ESG field around that ship sees the fighter "enter" from that side hex.
-
-Fighter tactical maneuvers (J4.11, ``fighter_tac``): in place, no energy, whenever its maximum
-current speed would move it, at most once in 4 impulses; the pilot uses one only while holding
-in its target's hex without CCM, to turn toward the target's facing (PROPOSAL).
-
-Landing and repair aboard (J4.48, ``land``, ``end_of_turn``): the pilot flies a crippled fighter
-to its carrier (PROPOSAL) and lands it in the carrier's hex when the landing limits allow (ship
-speed 6 or less, one launch or recovery per bay per 2 impulses; CTH-DATA §8.6); landed, it is
-aboard again (status UNUSED) and the carrier's ``fighters`` order launches it with the rest. At
-the end of every turn a fighter aboard since before the turn began repairs one point. A robot
-carrier launches only on impulse 1 of turn 1 (SCENARIOS §2.9), so its landed fighters stay
-aboard (PROPOSAL); shuttles never land (the pilot does not bring them home).
-
-Suicide shuttles (J2.22) are ``engine.suicide_shuttles``; a shuttle sent at a planet lands on
-it, lifts survivors and is flown home (P2.0, ``engine.planets``). Not modelled (documented
-gaps): landing by tractor (J1.6), a shuttle's speed announcement (J1: always 6), scientific
-and transport missions (J2), the loss of craft aboard on
-"shuttle" damage hits, and the PPD's use of J4.47 (``engine.ppd_fire`` rolls its own dice).
+Rules digest (every rule with its number, the pilot, the documented gaps):
+docs/engine/small_craft.md.
 """
 
 from __future__ import annotations

@@ -1,43 +1,15 @@
 """Transporters (G8.0) and shield drops (G8.24); CTH-DATA §8.4, §7.3, §7.4, §1.6.
 
-Scenario rule ``transporters`` (R8). A ship's transporters are its TRAN boxes (CTH-DATA §9.2);
-transporter ``t`` (0-based) exists while ``t`` < the undestroyed TRAN boxes (PROPOSAL: a
-destroyed box is the highest-numbered one). Orders (``Orders``):
+Scenario rule ``transporters`` (R8). A ship's transporters are its TRAN boxes; the orders are
+``transporters`` (uses to power at Energy Allocation, standard form only; priority 5e of
+``rule_tables.ENERGY_PAYMENTS``), ``drop_shield`` and ``transport[t]`` (beam a boarding party
+onto a target, lift a crew unit from it), both in the Shields/Transporters step.
 
-* ``transporters`` (Energy Allocation, standard form only): transporter uses to power this
-  turn; 1 energy powers up to 5 (``energy_cost``: whole points, rounded up; ``energy_fraction``
-  gives the 1/5 per use that fractional accounting adds up, B3.2, through
-  ``fractional.line_cost``). Paid by ``engine.energy`` after reinforcement, tractors and probes
-  (priority 5e). Ships outside the standard form need no energy.
-* ``drop_shield`` s: drop shield #s in the Shields/Transporters step (CTH-DATA §2.1). It stays
-  down for 1/4 turn, into the next turn if need be (G8.24); PROPOSAL: it comes back up by
-  itself at the same step 1/4 turn later, and a new drop order on a dropped shield restarts the
-  1/4 turn. While down ``st.shields`` shows 0 for it (every damage rule sees a down shield;
-  general reinforcement still covers it, D3.343) and its boxes wait in ``st.shield_held``; its
-  specific reinforcement is lost.
-* ``transport[t]`` = (``TransportOrder``, target row), same step, after the drops:
-  ``BEAM_PARTY`` beams one of the ship's own boarding parties onto the target (a ship, a
-  freighter or the monster: SCENARIOS §2.8 kill method 5 PROPOSAL, ``planet_killer``);
-  ``LIFT_CREW`` lifts one crew unit (10 people) from the target aboard (scenario 9: survivors
-  on the planet). One action moves one boarding party or one crew unit (G8.0).
+Entry points: ``step`` (the Shields/Transporters step), ``transport_blockers`` (the one
+predicate of masks and validation), ``component_blockers``, ``drop_blockers``,
+``energy_blockers``, ``pay_energy``, ``energy_cost`` / ``energy_fraction``, ``validate``.
 
-Blockers (``transport_blockers``, the one predicate of masks and validation): the rule in use;
-the transporter exists, has not operated this turn (each once per turn) and a paid use is left
-(G8.0), or under ``rules.reserve_power`` a charged battery, which the use discharges for up to
-5 more uses this turn (H7.1, H7.2); the Shields/Transporters step (not before the first
-impulse); the target in play and within range 5 (G8.0); the ship's own shield facing the other
-end down or dropped (on an exact boundary the owner may use either shield, G8.24); a friendly
-target's shield facing the ship likewise; an enemy ship's: at least one of the shields facing
-the ship is down (the mask is optimistic, see below); no beaming of enemy personnel (lifting
-from an enemy) without consent (G8.0: a planet's survivors consent; enemy ships never do); the
-party or crew unit to move. Unpaid shields (standard form, CTH-DATA §7.4) block nothing.
-
-At execution, PROPOSALS where the book leaves the timing open: general reinforcement on the
-receiving ship (the target of a beaming, the lifting ship of a lift) makes the attempt fail and
-the transporter is used for the turn (CTH-DATA §7.4; not masked: the rule says the attempt
-fails); an enemy ship's shield facing the ship on an exact boundary is resolved by D3.41
-(``shields.struck_shield``: the scenario's boundary method; at range 0 D3.42's previous
-positions) and the attempt fails, transporter used, if that shield is up.
+Rules digest (orders, blockers, execution PROPOSALS): docs/engine/transporters.md.
 """
 
 from __future__ import annotations
@@ -264,7 +236,7 @@ def _power_from_batteries(battle: Battle, unit: int) -> None:
 def transport_blockers(battle: Battle, unit: int, t: int, what: int,
                        target: int) -> str | None:
     """The rule forbidding transporter ``t`` of ``unit`` to carry out ``what`` (a
-    ``TransportOrder``) with ``target`` now, or None (see the module docstring)."""
+    ``TransportOrder``) with ``target`` now, or None (see docs/engine/transporters.md)."""
     st = battle.state
     rule = transporter_blocker(battle, unit, t)
     if rule is not None:
@@ -423,7 +395,7 @@ def raise_shield(battle: Battle, unit: int, shield: int) -> None:
 def transport(battle: Battle, unit: int, t: int, what: int, target: int) -> bool:
     """Carry out one transporter action (G8.0); returns whether it moved anyone. An order no
     longer legal (an earlier transporter took the last party) is refused without using the
-    transporter; the attempts that fail use it (module docstring)."""
+    transporter; the attempts that fail use it (docs/engine/transporters.md)."""
     st = battle.state
     label = "boarding party" if what == TransportOrder.BEAM_PARTY else "crew unit"
     src, dst = (unit, target) if what == TransportOrder.BEAM_PARTY else (target, unit)

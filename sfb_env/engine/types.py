@@ -215,7 +215,7 @@ class BattleState:
     capacitor_max: np.ndarray = field(default=None)  # (U,) float64 its capacity (H6.0)
     energy_shortfall: np.ndarray = field(default=None)  # (U,) int64 energy ordered but not
     #   paid at the last Energy Allocation (engine.energy clamp)
-    # --- the standard form (rules.energy: standard; engine.energy), see its docstring ----
+    # --- the standard form (rules.energy: standard; engine.energy), docs/engine/energy.md
     shields_active: np.ndarray = field(default=None)  # (U,) bool shield energy paid this turn
     #   (unpaid: the shields are ignored, CTH-DATA §7.4); True where no form governs
     fire_control: np.ndarray = field(default=None)  # (U,) bool fire control paid this turn
@@ -371,7 +371,7 @@ class Orders:
     speed: int | None = None
     tactical: bool = False
     esg: dict[int, int] = field(default_factory=dict)  # ESG weapon row -> EsgOrder (G23.3)
-    # Energy Allocation (scenario rule ``energy: cadet``, B3.0; see ``engine.energy``), read at
+    # Energy Allocation (scenario rule ``energy: cadet``, B3.0; docs/engine/energy.md), read at
     # the same decision points as ``speed``; None / absent = the standing allocation.
     arm: dict[int, int] = field(default_factory=dict)  # heavy weapon row -> ArmOrder
     capacitor: int | None = None  # energy into the phaser capacitor (H6.1); None = fill it
@@ -438,7 +438,7 @@ class TransportOrder(IntEnum):
 
 
 class ArmOrder(IntEnum):
-    """Energy Allocation order for one heavy weapon (B3.0 line 10; see ``engine.energy``)."""
+    """Energy Allocation order for one heavy weapon (B3.0 line 10; docs/engine/energy.md)."""
 
     NONE = 0  # no energy: do not arm, or let an arming cycle / a loaded charge go
     ARM = 1  # pay the next step of the arming cycle (begin, continue or complete it)
