@@ -126,6 +126,7 @@ from sfb_env.engine import (
     Orders,
     disengagement,
     energy,
+    knowledge,
     ppd_fire,
     probes,
     small_craft,
@@ -146,7 +147,6 @@ from sfb_env.engine.types import (
     ArmOrder,
     EsgOrder,
     PpdOrder,
-    Status,
     UnitKind,
     WeaponType,
 )
@@ -350,7 +350,7 @@ class ActionLayout:
         """Unit rows in target slots 1..K (-1 = empty): enemy units in play, nearest first."""
         st = battle.state
         u = self.unit
-        enemy = np.flatnonzero((st.status == Status.ACTIVE) & (st.side != st.side[u]))
+        enemy = knowledge.enemies_in_play(battle, u)
         out = np.full(self.slots, -1, dtype=np.int64)
         if len(enemy):
             rng = hexmap.distance_np(st.x[u], st.z[u], st.x[enemy], st.z[enemy])

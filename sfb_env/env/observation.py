@@ -68,7 +68,7 @@ from __future__ import annotations
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import Battle, energy, plasma, ppd, ppd_fire
+from sfb_env.engine import Battle, energy, knowledge, plasma, ppd, ppd_fire
 from sfb_env.engine.direct_fire import weapon_ready_blocker
 from sfb_env.engine.esg import EsgPhase
 from sfb_env.engine.seeking import rack_blocker
@@ -304,10 +304,7 @@ def _threats(battle: Battle, u: int, threats: int) -> tuple[np.ndarray, np.ndarr
     """The threat slots (drones and plasma torpedoes aimed at ``u``) and their unit rows."""
     st = battle.state
     table = np.zeros((threats, THREAT_SIZE), dtype=np.float64)
-    incoming = np.flatnonzero((st.status == _ACTIVE) & ((st.kind == _DRONE) | (st.kind == _PLASMA)
-                                                        | (st.kind == _FIGHTER)
-                                                        | (st.kind == _SHUTTLE))
-                              & (st.target == u))
+    incoming = knowledge.threats_to(battle, u)
     if not len(incoming) or not threats:
         return table, incoming[:0]
     rng = hexmap.distance_np(st.x[u], st.z[u], st.x[incoming], st.z[incoming])

@@ -50,6 +50,7 @@ from sfb_env.engine import (
     boarding,
     cloak,
     energy,
+    knowledge,
     labs,
     planet_killer,
     probes,
@@ -57,7 +58,6 @@ from sfb_env.engine import (
     tractors,
     transporters,
 )
-from sfb_env.engine.esg import EsgPhase
 
 REINFORCEMENT_SIZE = 1 + 6
 DAMAGE_CONTROL_SIZE = 1 + 6
@@ -66,13 +66,11 @@ CLOAK_SIZE = 4  # own ship, and again per target slot
 REINFORCEMENT_SCALE = 10.0  # the largest component value (REINFORCE_*_MAX)
 DC_RATING_SCALE = 4.0  # full-size tracks start at 4 (CTH-DATA §7.5)
 DC_BOXES_SCALE = 2.0  # a rating of 4 buys two boxes (D9.2)
-FADE_SCALE = float(cloak.FADE_IMPULSES)
-ESG_FIELD_GENERATORS = 2  # generators shown per ship (the Tiger's two, CTH-DATA §9.2)
+ESG_FIELD_GENERATORS = knowledge.ESG_FIELD_GENERATORS  # the Tiger's two (CTH-DATA §9.2)
 ESG_FIELD_VALUES = 3  # operating, radius / 3, strength / 20
 ESG_FIELD_SIZE = ESG_FIELD_GENERATORS * ESG_FIELD_VALUES  # own ship, and again per slot
 ESG_RADIUS_SCALE = 3.0  # (G23.41) radius 0..3
 ESG_STRENGTH_SCALE = 20.0  # (G23.42) the strongest field on the chart: radius 0, 5 energy
-_OPERATING = int(EsgPhase.ACTIVE)
 RESEARCH_SIZE = 13  # information, 6 results, probes left, kind x2, stage, armed, method-3 damage
 INFORMATION_SCALE = 300.0  # (SCENARIOS §2.8) rolls at 100, 150, 200, 250, 300
 BOARDING_OWN_SIZE = 1 + 6  # transporter uses left, shields dropped #1..#6
@@ -152,38 +150,26 @@ def _lock_on(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     if len(rows):
         pairs = out[LOCK_ON_SIZE:].reshape(len(slots), LOCK_ON_SLOT_SIZE)
         pairs[:len(rows), 0] = st.locked_on[rows]
-        pairs[:len(rows), 1] = own & ~np.asarray(cloak.fully_cloaked(battle, rows), dtype=bool)
+        pairs[:len(rows), 1] = knowledge.lock_on_to(battle, u, rows)  # (D6, G13)
     return out
-
-
-def _cloak_rows(battle: Battle, rows: np.ndarray) -> np.ndarray:
-    """(n, 4): engaged, fading out, fading in, fade impulse / 4 (G13 standard rule)."""
-    st = battle.state
-    engaged = st.cloaked[rows].astype(bool)
-    fading = np.asarray(cloak.fading(battle, rows), dtype=bool)
-    since = st.absolute_impulse - st.cloak_announced_at[rows]
-    return np.column_stack([engaged, fading & engaged, fading & ~engaged,
-                            np.where(fading, (since + 1) / FADE_SCALE, 0.0)])
 
 
 def _cloak(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     table = np.zeros((1 + len(slots), CLOAK_SIZE), dtype=np.float64)
-    table[0] = _cloak_rows(battle, np.array([u]))[0]
+    table[0] = knowledge.cloak_phases(battle, np.array([u]))[0]  # (G13 standard rule)
     rows = slots[slots >= 0]
     if len(rows):
-        table[1:1 + len(rows)] = _cloak_rows(battle, rows)
+        table[1:1 + len(rows)] = knowledge.cloak_phases(battle, rows)
     return table.ravel()
 
 
 def _esg_fields_of(battle: Battle, unit: int) -> np.ndarray:
-    """(6,): per generator of ``unit`` (first two): operating, radius / 3, strength / 20."""
-    st = battle.state
-    out = np.zeros((ESG_FIELD_GENERATORS, ESG_FIELD_VALUES), dtype=np.float64)
-    for g, w in enumerate(battle.esg_rows(unit)[:ESG_FIELD_GENERATORS]):
-        if int(st.esg_phase[w]) == _OPERATING:
-            out[g] = (1.0, max(0, int(st.esg_radius[w])) / ESG_RADIUS_SCALE,
-                      min(1.0, st.esg_strength[w] / ESG_STRENGTH_SCALE))
-    return out.ravel()
+    """(6,): per generator of ``unit`` (first two): operating, radius / 3, strength / 20
+    (what the other side may see of it: ``knowledge.esg_fields_seen``, G23.46)."""
+    seen = knowledge.esg_fields_seen(battle, unit)
+    seen[:, 1] /= ESG_RADIUS_SCALE
+    seen[:, 2] = np.minimum(1.0, seen[:, 2] / ESG_STRENGTH_SCALE)
+    return seen.ravel()
 
 
 def _esg_fields(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
@@ -216,12 +202,7 @@ def _boarding(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     st = battle.state
     side = int(st.side[u])
     own = np.zeros(BOARDING_OWN_SIZE, dtype=np.float64)
-    if transporters.in_use(battle) and transporters.sheet_count(battle, u):
-        paid = (int(st.tran_powered[u]) if transporters.paid_by_form(battle, u)
-                else transporters.working(battle, u))
-        left = max(0, min(paid, transporters.working(battle, u))
-                   - transporters.used_this_turn(battle, u))
-        own[0] = min(1.0, left / USES_SCALE)
+    own[0] = min(1.0, knowledge.transporter_uses_left(battle, u) / USES_SCALE)  # (G8.0)
     own[1:] = st.shield_drop_until[u] > 0
     table = np.zeros((1 + len(slots), BOARDING_ROW_SIZE), dtype=np.float64)
     for k, t in enumerate([u, *[int(r) for r in slots]]):
