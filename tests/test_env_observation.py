@@ -251,3 +251,97 @@ def test_rule_features_sub_blocks_documented_in_code_order_with_sizes():
     assert _documented_blocks(rule_features.__doc__, order, "``") == want
     assert _documented_blocks(layout.__doc__, order, "``") == want
     assert _documented_blocks(table, order, "`")[:len(want)] == want
+
+
+DOCUMENTED_ROWS = {  # docs/observation.md heading -> the declared rows its table lists
+    "### Own ship": [("OWN", 0, ""), ("WEAPON", "OWN", "3w")],
+    "### Clock": [("CLOCK", 0, "")],
+    "### Target slots": [("SLOT", 0, "")],
+    "### Threat slots": [("THREAT", 0, "")],
+    "### ESG blocks": [("ESG", 0, "")],
+    "### Plasma threat block": [("PLASMA_THREAT", 0, "")],
+    "### Energy block": [("ENERGY", 0, ""), ("ENERGY_WEAPON", "ENERGY", "2h")],
+    "### PPD blocks": [("PPD", 0, "")],
+}
+
+
+def _table_after(md: str, heading: str) -> list[list[str]]:
+    """The cells of the first markdown table after ``heading`` (header rows dropped)."""
+    lines = md[md.index(heading):].split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("|"))
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([c.strip() for c in line.strip("|").split("|")])
+    return rows
+
+
+def _declared_rows(rows) -> list[tuple[str, str, object]]:
+    """(index text, field name, scale) of every field of ``rows`` as the docs write them."""
+    from sfb_env.env import observation_layout as decl
+
+    out = []
+    for name, base, stride in rows:
+        row = getattr(decl, name)
+        first = getattr(decl, base).size if isinstance(base, str) else base
+        for f in row.fields:
+            at = first + row.at(f.name)
+            if stride:
+                text = f"{at} + {stride}"
+            elif f.size == 1:
+                text = str(at)
+            elif f.size == 2:
+                text = f"{at}, {at + 1}"
+            else:
+                text = f"{at}..{at + f.size - 1}"
+            out.append((text, f.name, f.scale))
+    return out
+
+
+@pytest.mark.parametrize("heading", list(DOCUMENTED_ROWS))
+def test_observation_tables_in_the_docs_match_the_declared_layout(heading):
+    """Each table of docs/observation.md lists the declared fields (``env.observation_layout``)
+    in order, with their indices, and writes every numeric scale as "/ N"."""
+    from pathlib import Path
+
+    md = (Path(__file__).resolve().parents[1] / "docs" / "observation.md").read_text()
+    documented = _table_after(md, heading)
+    declared = _declared_rows(DOCUMENTED_ROWS[heading])
+    assert [(r[0], r[1].strip("`")) for r in documented] == [(i, n) for i, n, _ in declared]
+    for (_, name, scale), row in zip(declared, documented, strict=True):
+        if isinstance(scale, float):
+            assert f"/ {scale:g}" in row[2], (name, scale, row[2])
+
+
+def test_rule_features_declared_in_the_order_the_env_appends_them():
+    import inspect
+    import re
+
+    from sfb_env.env import observation_layout as decl
+    from sfb_env.env import rule_features
+
+    order = re.findall(r'out\.append\("(\w+)"\)', inspect.getsource(rule_features.names))
+    assert list(decl.RULE_FEATURE_NAMES) == order
+    for name in order:
+        assert decl.block_size(name, 5) == rule_features.block_size(name, 5)
+
+
+@pytest.mark.parametrize("name", ["cth-03", "cth-10", "grad-lyran-vs-klingon", "cth-08",
+                                  "grad-isc-vs-romulan", "cth-11", "duel-full-orion-vs-klingon"])
+def test_encoder_fills_exactly_the_declared_placement(name):
+    """The vector's length is the declared placement's size; the captains' decoder places the
+    same blocks at the same offsets."""
+    from agents.observation_view import placement
+
+    env = sfb_env.parallel_env(name)
+    obs, _ = env.reset(seed=0)
+    for a in env.agents:
+        lay = env._layouts[a]
+        where = layout.placement(lay, env.threat_slots)
+        assert len(obs[a]["observation"]) == where.size
+        n_rules = sum(env.rule_features(a).values())
+        decoded = placement(where.size, len(lay.racks) + len(lay.weapons), lay.slots,
+                            len(lay.esgs), layout.energy_size(lay), len(lay.ppds), n_rules)
+        for block in ("own", "clock", "targets", "threats", "esg", "plasma_threats", "ppd"):
+            assert decoded.span(block) == where.span(block), block

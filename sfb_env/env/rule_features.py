@@ -58,30 +58,33 @@ from sfb_env.engine import (
     tractors,
     transporters,
 )
+from sfb_env.env import observation_layout as lay
 
-REINFORCEMENT_SIZE = 1 + 6
-DAMAGE_CONTROL_SIZE = 1 + 6
-LOCK_ON_SIZE, LOCK_ON_SLOT_SIZE = 1, 2
-CLOAK_SIZE = 4  # own ship, and again per target slot
-REINFORCEMENT_SCALE = 10.0  # the largest component value (REINFORCE_*_MAX)
-DC_RATING_SCALE = 4.0  # full-size tracks start at 4 (CTH-DATA §7.5)
-DC_BOXES_SCALE = 2.0  # a rating of 4 buys two boxes (D9.2)
+# sizes and scales of the declaration (env.observation_layout)
+REINFORCEMENT_SIZE = lay.REINFORCEMENT.size
+DAMAGE_CONTROL_SIZE = lay.DAMAGE_CONTROL.size
+LOCK_ON_SIZE, LOCK_ON_SLOT_SIZE = lay.LOCK_ON_OWN.size, lay.LOCK_ON_SLOT.size
+CLOAK_SIZE = lay.CLOAK.size  # own ship, and again per target slot
+REINFORCEMENT_SCALE = lay.REINFORCEMENT.field("general").scale  # REINFORCE_*_MAX
+DC_RATING_SCALE = lay.DAMAGE_CONTROL.field("rating").scale  # full-size tracks start at 4
+DC_BOXES_SCALE = lay.DAMAGE_CONTROL.field("repairs").scale  # a rating of 4 buys two (D9.2)
 ESG_FIELD_GENERATORS = knowledge.ESG_FIELD_GENERATORS  # the Tiger's two (CTH-DATA §9.2)
-ESG_FIELD_VALUES = 3  # operating, radius / 3, strength / 20
+ESG_FIELD_VALUES = lay.ESG_FIELD.size  # operating, radius / 3, strength / 20
 ESG_FIELD_SIZE = ESG_FIELD_GENERATORS * ESG_FIELD_VALUES  # own ship, and again per slot
-ESG_RADIUS_SCALE = 3.0  # (G23.41) radius 0..3
-ESG_STRENGTH_SCALE = 20.0  # (G23.42) the strongest field on the chart: radius 0, 5 energy
-RESEARCH_SIZE = 13  # information, 6 results, probes left, kind x2, stage, armed, method-3 damage
-INFORMATION_SCALE = 300.0  # (SCENARIOS §2.8) rolls at 100, 150, 200, 250, 300
-BOARDING_OWN_SIZE = 1 + 6  # transporter uses left, shields dropped #1..#6
-BOARDING_ROW_SIZE = 5  # our parties, other parties, control stations, crew units, captured
-PARTIES_SCALE = 20.0  # the largest complement is 16 (CTH-DATA §8.5)
-STATIONS_SCALE = 8.0  # the most control stations on a sheet is 7 (CTH-DATA §9.2)
-CREW_SCALE = 4.0
-USES_SCALE = float(transporters.USES_PER_ENERGY)
-TRACTOR_OWN_SIZE, TRACTOR_SLOT_SIZE = 3, 2  # (G7.0) the ``tractors`` sub-block
-TRACTOR_BEAMS_SCALE = 3.0  # the most tractor beams on a sheet (D7, KR: 3; CTH-DATA §9.2)
-TOWED_SCALE = 4.0  # scenario 8's four freighters
+ESG_RADIUS_SCALE = lay.ESG_FIELD.field("radius").scale  # (G23.41) radius 0..3
+ESG_STRENGTH_SCALE = lay.ESG_FIELD.field("strength").scale  # (G23.42) the strongest field
+RESEARCH_SIZE = lay.RESEARCH.size
+INFORMATION_SCALE = lay.RESEARCH.field("information").scale  # rolls at 100, 150, ..., 300
+PROBES_SCALE = lay.RESEARCH.field("probes_left").scale
+BOARDING_OWN_SIZE = lay.BOARDING_OWN.size  # transporter uses left, shields dropped #1..#6
+BOARDING_ROW_SIZE = lay.BOARDING_ROW.size  # our parties, others, stations, crew, captured
+PARTIES_SCALE = lay.BOARDING_ROW.field("our_parties").scale  # the largest complement is 16
+STATIONS_SCALE = lay.BOARDING_ROW.field("control_stations").scale  # the most on a sheet: 7
+CREW_SCALE = lay.BOARDING_ROW.field("crew_units").scale
+USES_SCALE = lay.BOARDING_OWN.field("uses_left").scale
+TRACTOR_OWN_SIZE, TRACTOR_SLOT_SIZE = lay.TRACTORS_OWN.size, lay.TRACTOR_SLOT.size  # (G7.0)
+TRACTOR_BEAMS_SCALE = lay.TRACTORS_OWN.field("holding").scale  # the most beams on a sheet: 3
+TOWED_SCALE = lay.TRACTORS_OWN.field("towed").scale  # scenario 8's four freighters
 
 
 def names(battle: Battle, reinforce: bool, repair: bool) -> tuple[str, ...]:
@@ -108,14 +111,8 @@ def names(battle: Battle, reinforce: bool, repair: bool) -> tuple[str, ...]:
 
 
 def block_size(name: str, slots: int) -> int:
-    """Length of one sub-block with ``slots`` target slots."""
-    return {"reinforcement": REINFORCEMENT_SIZE, "damage_control": DAMAGE_CONTROL_SIZE,
-            "lock_on": LOCK_ON_SIZE + LOCK_ON_SLOT_SIZE * slots,
-            "cloak": CLOAK_SIZE * (1 + slots),
-            "esg_fields": ESG_FIELD_SIZE * (1 + slots),
-            "research": RESEARCH_SIZE,
-            "boarding": BOARDING_OWN_SIZE + BOARDING_ROW_SIZE * (1 + slots),
-            "tractors": TRACTOR_OWN_SIZE + TRACTOR_SLOT_SIZE * slots}[name]
+    """Length of one sub-block with ``slots`` target slots (``env.observation_layout``)."""
+    return lay.block_size(name, slots)
 
 
 def size(blocks: tuple[str, ...], slots: int) -> int:
@@ -187,7 +184,7 @@ def _research(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     out = np.zeros(RESEARCH_SIZE, dtype=np.float64)
     out[0] = min(1.0, st.information[side] / INFORMATION_SCALE)
     out[1:7] = st.kill_methods[side]
-    out[7] = min(1.0, st.probes_left[u] / 5.0)
+    out[7] = min(1.0, st.probes_left[u] / PROBES_SCALE)
     out[8] = st.probe_kind[u] == probes.ProbeKind.INFORMATION
     out[9] = st.probe_kind[u] == probes.ProbeKind.ANTIMATTER
     out[10] = st.probe_stage[u] / probes.ARMING_TURNS
