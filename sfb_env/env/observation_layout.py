@@ -62,6 +62,10 @@ class Row:
     def field(self, name: str) -> Field:
         return next(f for f in self.fields if f.name == name)
 
+    def read(self, values) -> dict[str, object]:
+        """One row's ``values`` by field name (each field's values, a slice of the row)."""
+        return {f.name: values[self.slice(f.name)] for f in self.fields}
+
 
 @dataclass(frozen=True)
 class Part:
@@ -276,8 +280,14 @@ class Placement:
         start = mine[0].offset
         return slice(start, start + sum(p.size for p in mine))
 
-    def block_sizes(self, names: tuple[str, ...]) -> dict[str, int]:
-        return {n: self.span(n).stop - self.span(n).start for n in names}
+    def read(self, vector, block: str, part: str | None = None, row: int = 0
+             ) -> dict[str, object]:
+        """Row ``row`` of a block's part of ``vector``, by field name (``Row.read``)."""
+        placed = self.part(block, part)
+        if not 0 <= row < placed.count:
+            raise IndexError(f"{block}: row {row} of {placed.count}")
+        start = placed.offset + row * placed.row.size
+        return placed.row.read(vector[start:start + placed.row.size])
 
 
 def place(counts: Counts) -> Placement:
