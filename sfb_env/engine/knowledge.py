@@ -3,8 +3,9 @@
 The env layer (``sfb_env.env``) translates; it decides no rule. Where an observation or a
 termination depends on a rule (a capture ends the player's command of the ship, D7.0; lock-on
 to a cloaked ship is lost, D6 / G13; an announced ESG field is secret until it forms, G23.43,
-G23.46; the phase of a cloak's fade, G13; the transporter uses a ship has left, G8.0), the
-verdict is one function here. Each takes the ``Battle`` and returns plain values (bools,
+G23.46; the phase of a cloak's fade, G13; the transporter uses a ship has left, G8.0; the
+arming turns a heavy weapon has paid, B3.0; who is an enemy in play, what is aimed at a ship),
+the verdict is one function here. Each takes the ``Battle`` and returns plain values (bools,
 ints, numpy arrays); none writes the state.
 """
 
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sfb_env.engine import cloak, transporters, unit_rules
+from sfb_env.engine import cloak, energy, transporters, unit_rules
 from sfb_env.engine.esg import EsgPhase
 from sfb_env.engine.types import Status, UnitKind
 
@@ -91,3 +92,14 @@ def transporter_uses_left(battle: Battle, unit: int) -> int:
             else transporters.working(battle, unit))
     return max(0, min(paid, transporters.working(battle, unit))
                - transporters.used_this_turn(battle, unit))
+
+
+def arming_turns_paid(battle: Battle, weapon: int) -> tuple[int, int]:
+    """(B3.0) ``(paid, cycle)``: arming turns paid toward heavy ``weapon``'s charge and the
+    turns of its cycle (photon 2, plasma 3, PPD 2, others 1). A single-turn weapon (disruptor,
+    fusion beam: E3.2, E7.23) shows this turn's payment, which the next allocation starts
+    afresh; the others their cycle's so far."""
+    kind = int(battle.state.w_type[weapon])
+    paid = (int(battle.state.w_arm_stage[weapon]) if kind in energy.SINGLE_TURN
+            else energy.stage(battle, weapon))
+    return paid, energy.cycle_turns(kind)

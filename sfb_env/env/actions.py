@@ -162,7 +162,7 @@ from sfb_env.env.components import (
     Suicide,
     Tractor,
 )
-from sfb_env.env.energy_actions import EnergyLayout, _pad
+from sfb_env.env.energy_actions import EnergyLayout, pad_rows
 from sfb_env.env.transport_actions import TransportLayout
 
 __all__ = ["ActionLayout", "EnergyLayout", "IllegalActionError", "N_MANEUVERS",
@@ -238,10 +238,10 @@ class ActionLayout:
         racks = np.concatenate([rows[st.w_type[rows] == WeaponType.DRONE_RACK],
                                 rows[np.isin(st.w_type[rows], PLASMA_LAUNCHERS)]])
         weapons = rows[np.isin(st.w_type[rows], DIRECT_FIRE)]
-        racks = _pad(racks, n_racks)
-        weapons = _pad(weapons, n_weapons)
-        esgs = _pad(battle.esg_rows(unit), n_esgs)
-        ppds = _pad(ppd_fire.ppd_rows(battle, unit), n_ppds)
+        racks = pad_rows(racks, n_racks)
+        weapons = pad_rows(weapons, n_weapons)
+        esgs = pad_rows(battle.esg_rows(unit), n_esgs)
+        ppds = pad_rows(ppd_fire.ppd_rows(battle, unit), n_ppds)
         craft = tuple(
             (name, int(kind), bool(has))
             for (name, kind), has, pad in zip(

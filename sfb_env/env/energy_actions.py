@@ -202,7 +202,8 @@ class SuicideArm(Component):
             orders.suicide_arm = int(value)
 
 
-def _pad(rows: np.ndarray, n: int | None) -> np.ndarray:
+def pad_rows(rows: np.ndarray, n: int | None) -> np.ndarray:
+    """``rows`` padded with -1 to ``n`` entries (uniform spaces; None: as they are)."""
     rows = np.asarray(rows, dtype=np.int64)
     if n is None or n <= len(rows):
         return rows
@@ -247,7 +248,7 @@ class EnergyLayout:
                         for w in energy.heavy_rows(battle, unit)),
                   suicide_shuttles.has_component(battle, unit))
         if pad is not None:
-            out.heavies = _pad(out.heavies, len(pad.heavies))
+            out.heavies = pad_rows(out.heavies, len(pad.heavies))
             out.arm_sizes = _widest_arms([out.arm_sizes, pad.arm_sizes])
             out.capacitor = max(out.capacitor, pad.capacitor)
             out.recharge = max(out.recharge, pad.recharge)

@@ -1,6 +1,7 @@
 """The observation vector of one agent (float32) and the global state.
 
-Layout of ``obs["observation"]`` (documented in docs/observation.md; angles in radians are
+Layout of ``obs["observation"]`` (declared once, field by field, in ``env.observation_layout``,
+which this encoder reads for every offset; documented in docs/observation.md; angles in radians are
 given as sin/cos, clockwise from the own ship's facing; ranges are divided by 30 and clipped
 to 1; fractions are remaining/initial):
 
@@ -250,10 +251,7 @@ def _energy(battle: Battle, layout: ActionLayout) -> np.ndarray:
     pos = ENERGY_SIZE
     for w in layout.power.heavies:
         if w >= 0:
-            kind = int(st.w_type[w])
-            cycle = energy.cycle_turns(kind)
-            paid = (int(st.w_arm_stage[w]) if kind in energy.SINGLE_TURN
-                    else energy.stage(battle, int(w)))  # this turn's, or the cycle's
+            paid, cycle = knowledge.arming_turns_paid(battle, int(w))  # (B3.0)
             out[pos:pos + 2] = (float(st.w_armed[w]), paid / cycle)
         pos += ENERGY_WEAPON_SIZE
     return out
