@@ -141,13 +141,12 @@ def _damage_control(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
 def _lock_on(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     st = battle.state
     out = np.zeros(block_size("lock_on", len(slots)), dtype=np.float64)
-    own = bool(st.locked_on[u])
-    out[0] = own
+    out[lay.LOCK_ON_OWN.at("own")] = bool(st.locked_on[u])
     rows = slots[slots >= 0]
     if len(rows):
         pairs = out[LOCK_ON_SIZE:].reshape(len(slots), LOCK_ON_SLOT_SIZE)
-        pairs[:len(rows), 0] = st.locked_on[rows]
-        pairs[:len(rows), 1] = knowledge.lock_on_to(battle, u, rows)  # (D6, G13)
+        pairs[:len(rows), lay.LOCK_ON_SLOT.at("holds")] = st.locked_on[rows]
+        pairs[:len(rows), lay.LOCK_ON_SLOT.at("ours")] = knowledge.lock_on_to(battle, u, rows)
     return out
 
 
@@ -182,16 +181,18 @@ def _research(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     st = battle.state
     side = int(st.side[u])
     out = np.zeros(RESEARCH_SIZE, dtype=np.float64)
-    out[0] = min(1.0, st.information[side] / INFORMATION_SCALE)
-    out[1:7] = st.kill_methods[side]
-    out[7] = min(1.0, st.probes_left[u] / PROBES_SCALE)
-    out[8] = st.probe_kind[u] == probes.ProbeKind.INFORMATION
-    out[9] = st.probe_kind[u] == probes.ProbeKind.ANTIMATTER
-    out[10] = st.probe_stage[u] / probes.ARMING_TURNS
-    out[11] = probes.armed(battle, u)
+    row = lay.RESEARCH
+    out[row.at("information")] = min(1.0, st.information[side] / INFORMATION_SCALE)
+    out[row.slice("kill_methods")] = st.kill_methods[side]
+    out[row.at("probes_left")] = min(1.0, st.probes_left[u] / PROBES_SCALE)
+    out[row.at("arming_information")] = st.probe_kind[u] == probes.ProbeKind.INFORMATION
+    out[row.at("arming_antimatter")] = st.probe_kind[u] == probes.ProbeKind.ANTIMATTER
+    out[row.at("arming_turns")] = st.probe_stage[u] / row.field("arming_turns").scale
+    out[row.at("armed")] = probes.armed(battle, u)
     monsters = np.flatnonzero(st.kind == planet_killer.K_MONSTER)
     if len(monsters):
-        out[12] = min(1.0, st.monster_counted[monsters[0]] / planet_killer.KILL_DAMAGE)
+        out[row.at("method_3_damage")] = min(1.0, st.monster_counted[monsters[0]]
+                                             / row.field("method_3_damage").scale)
     return out
 
 
@@ -199,8 +200,9 @@ def _boarding(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     st = battle.state
     side = int(st.side[u])
     own = np.zeros(BOARDING_OWN_SIZE, dtype=np.float64)
-    own[0] = min(1.0, knowledge.transporter_uses_left(battle, u) / USES_SCALE)  # (G8.0)
-    own[1:] = st.shield_drop_until[u] > 0
+    own[lay.BOARDING_OWN.at("uses_left")] = min(
+        1.0, knowledge.transporter_uses_left(battle, u) / USES_SCALE)  # (G8.0)
+    own[lay.BOARDING_OWN.slice("shields_dropped")] = st.shield_drop_until[u] > 0
     table = np.zeros((1 + len(slots), BOARDING_ROW_SIZE), dtype=np.float64)
     for k, t in enumerate([u, *[int(r) for r in slots]]):
         if t < 0:
@@ -217,16 +219,17 @@ def _tractors(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     st = battle.state
     out = np.zeros(block_size("tractors", len(slots)), dtype=np.float64)
     beams = int(battle.tractor_beams[u])
-    out[0] = np.sum(st.tractor_link[u, :beams] >= 0) / TRACTOR_BEAMS_SCALE
-    out[1] = sum(tractors.beam_blocker(battle, u, b) is None
-                 for b in range(beams)) / TRACTOR_BEAMS_SCALE
-    out[2] = min(1.0, tractors.freighters_towed(battle, u) / TOWED_SCALE)
+    own = lay.TRACTORS_OWN
+    out[own.at("holding")] = np.sum(st.tractor_link[u, :beams] >= 0) / TRACTOR_BEAMS_SCALE
+    out[own.at("free")] = sum(tractors.beam_blocker(battle, u, b) is None
+                              for b in range(beams)) / TRACTOR_BEAMS_SCALE
+    out[own.at("towed")] = min(1.0, tractors.freighters_towed(battle, u) / TOWED_SCALE)
     rows = slots[slots >= 0]
     if len(rows):
         pairs = out[TRACTOR_OWN_SIZE:].reshape(len(slots), TRACTOR_SLOT_SIZE)
         holder = st.tractor_holder[rows]
-        pairs[:len(rows), 0] = holder == u
-        pairs[:len(rows), 1] = (holder >= 0) & (holder != u)
+        pairs[:len(rows), lay.TRACTOR_SLOT.at("held_by_us")] = holder == u
+        pairs[:len(rows), lay.TRACTOR_SLOT.at("held_by_other")] = (holder >= 0) & (holder != u)
     return out
 
 
