@@ -231,8 +231,9 @@ def _ppd(battle: Battle, w: int) -> list[float]:
     ready = weapon_ready_blocker(battle, w) is None
     armed = ppd_fire.charge(battle, w).pulses if ready else 0
     left = int(st.ppd_pulses[w] - st.ppd_resolved[w]) if ppd_fire.pulsing(battle, w) else 0
-    return [armed / ppd.MAX_PULSES, float(ppd_fire.pulsing(battle, w)), float(st.ppd_locked[w]),
-            left / ppd.MAX_PULSES]
+    return lay.PPD.values(
+        armed_pulses=armed / ppd.MAX_PULSES, pulsing=float(ppd_fire.pulsing(battle, w)),
+        locked=float(st.ppd_locked[w]), pulses_left=left / ppd.MAX_PULSES)
 
 
 def _energy(battle: Battle, layout: ActionLayout) -> np.ndarray:
@@ -241,12 +242,13 @@ def _energy(battle: Battle, layout: ActionLayout) -> np.ndarray:
     u = layout.unit
     ship = battle.ship_classes[u]
     out = np.zeros(energy_size(layout), dtype=np.float64)
-    out[0:ENERGY_SIZE] = (
-        sum(energy.power(battle, u)) / max(1, ship.total_power),
-        st.batteries[u] / max(1, ship.batteries),
-        st.capacitor[u] / max(1e-9, st.capacitor_max[u]) if st.capacitor_max[u] else 0.0,
-        min(1.0, st.energy_shortfall[u] / 10.0), float(st.cloaked[u]),
-        float(energy.allocation_open(battle)),
+    out[0:ENERGY_SIZE] = lay.ENERGY.values(
+        power=sum(energy.power(battle, u)) / max(1, ship.total_power),
+        batteries=st.batteries[u] / max(1, ship.batteries),
+        capacitor=(st.capacitor[u] / max(1e-9, st.capacitor_max[u]) if st.capacitor_max[u]
+                   else 0.0),
+        shortfall=min(1.0, st.energy_shortfall[u] / lay.ENERGY.field("shortfall").scale),
+        cloaked=float(st.cloaked[u]), allocation_open=float(energy.allocation_open(battle)),
     )
     pos = ENERGY_SIZE
     for w in layout.power.heavies:
@@ -266,12 +268,14 @@ def _esg(battle: Battle, w: int) -> list[float]:
     release = int(st.esg_release_at[w]) - now if phase == _ANNOUNCED else 0
     expires = int(st.esg_activated_at[w]) + ipt - now if phase == _OPERATING else 0
     blocked = battle.esg_blockers(w)
-    return [
-        st.esg_stored[w] / max(1, int(st.esg_max[w])), float(phase == _ANNOUNCED),
-        float(phase == _OPERATING), max(0, int(st.esg_radius[w])) / 3.0,
-        st.esg_strength[w] / ESG_STRENGTH_SCALE, max(0, release) / ipt, max(0, expires) / ipt,
-        float(int(EsgOrder.ANNOUNCE_0) not in blocked),
-    ]
+    return lay.ESG.values(
+        stored=st.esg_stored[w] / max(1, int(st.esg_max[w])), announced=float(phase == _ANNOUNCED),
+        operating=float(phase == _OPERATING),
+        radius=max(0, int(st.esg_radius[w])) / lay.ESG.field("radius").scale,
+        strength=st.esg_strength[w] / ESG_STRENGTH_SCALE, release_in=max(0, release) / ipt,
+        expires_in=max(0, expires) / ipt,
+        can_announce=float(int(EsgOrder.ANNOUNCE_0) not in blocked),
+    )
 
 
 def _fraction(now: np.ndarray, start: np.ndarray) -> np.ndarray:

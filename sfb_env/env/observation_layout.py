@@ -62,6 +62,13 @@ class Row:
     def field(self, name: str) -> Field:
         return next(f for f in self.fields if f.name == name)
 
+    def values(self, **fields: float) -> list[float]:
+        """One row's values in declared order from one-value fields given by name (every field
+        of the row, no other: a row written against its declaration)."""
+        if set(fields) != set(self.offsets) or any(f.size != 1 for f in self.fields):
+            raise ValueError(f"row fields {list(self.offsets)}, given {list(fields)}")
+        return [fields[f.name] for f in self.fields]
+
     def read(self, values) -> dict[str, object]:
         """One row's ``values`` by field name (each field's values, a slice of the row)."""
         return {f.name: values[self.slice(f.name)] for f in self.fields}
