@@ -185,7 +185,9 @@ class SFBParallelEnv(ParallelEnv):
             orders[layout.unit] = layout.to_orders(battle, action, self._slots[agent])
             if agent not in actions or reports[agent]:  # the no-op stood in: not mask-checked
                 unchecked[layout.unit] = orders[layout.unit]
-        if self.validate_in_engine:
+        if self.validate_in_engine or battle.speed_choice_open():
+            # (C3.2) with the speed picked, the maneuver is judged at that speed: a joint check
+            # of two components the per-component mask cannot make, so the engine still does it
             unchecked = orders
         if unchecked:
             battle.validate(unchecked)
