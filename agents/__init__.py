@@ -22,7 +22,9 @@ from agents.base import (
     make_policy,
     register_policy,
 )
+from sfb_env.env.opponents import set_default_resolver
 
+set_default_resolver(load_policy)  # the env views resolve named opponents with it
 get = make_policy
 
 __all__ = [

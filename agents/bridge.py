@@ -24,9 +24,9 @@ from agents.gunnery import (
     expected_damage,
     hit_chance,
 )
-from agents.observation_view import ObservationView, Target, decode
+from agents.observation_view import ObservationView, Target, decode, placement
 from sfb_env import hexmap, impulse
-from sfb_env.env.observation import ENERGY_SIZE, ENERGY_WEAPON_SIZE, PPD_SIZE
+from sfb_env.env.observation_layout import ENERGY, ENERGY_WEAPON
 
 if TYPE_CHECKING:
     from agents.doctrine import DoctrineCaptain
@@ -118,7 +118,7 @@ class ShipLayout:
         """Length of the observation's energy block (0 without ``rules.energy: cadet``)."""
         if not self.fills:
             return 0
-        return ENERGY_SIZE + ENERGY_WEAPON_SIZE * len(self.arms)
+        return ENERGY.size + ENERGY_WEAPON.size * len(self.arms)
 
 
 @dataclass
@@ -482,10 +482,10 @@ class Bridge:
         lay, d = self.layout, self.doctrine
         if lay.cloak < 0 or not d.cloak_on_reload or 1 not in self.allowed[lay.cloak]:
             return False
-        end = len(self.raw) - PPD_SIZE * len(lay.ppds) - lay.rule_features  # PPD, rules last
-        block = self.raw[end - lay.energy_size:end]
+        arms = placement(len(self.raw), lay.n_weapons, lay.slots, len(lay.esgs),
+                         lay.energy_size, len(lay.ppds), lay.rule_features).part("energy", "arms")
         for h in lay.plasma_arms:
-            held, paid = block[ENERGY_SIZE + ENERGY_WEAPON_SIZE * h:][:2]
+            held, paid = self.raw[arms.index("charged", h)], self.raw[arms.index("arming", h)]
             if held > 0.5 or paid >= 0.6:  # armed, or 2 of 3 arming turns paid
                 return False
         self.action[lay.cloak] = 1

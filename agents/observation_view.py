@@ -1,7 +1,8 @@
 """Named fields of the documented observation vector (``sfb_env.env.observation``).
 
-A captain decodes ``obs["observation"]`` with the layout constants the env publishes; nothing
-here reads the engine. Ranges come back as hexes (exact up to ``RANGE_SCALE``; farther targets
+A captain decodes ``obs["observation"]`` with the layout the env declares
+(``sfb_env.env.observation_layout``: every block, row, field and scale); nothing here reads the
+engine. Ranges come back as hexes (exact up to ``RANGE_SCALE``; farther targets
 read as ``RANGE_SCALE``), bearings as radians clockwise from the own facing, shields and damage
 as fractions of their starting values.
 
@@ -18,22 +19,29 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from sfb_env.env.observation import (
-    CLOCK_SIZE,
-    ESG_SIZE,
-    ESG_STRENGTH_SCALE,
-    OWN_SIZE,
-    PLASMA_THREAT_SIZE,
+from sfb_env.env import observation_layout as lay
+from sfb_env.env.observation_layout import (
+    CLOCK,
+    ENERGY,
+    ENERGY_WEAPON,
+    ESG,
+    OWN,
+    PLASMA_THREAT,
     PLASMA_WARHEAD_SCALE,
-    PPD_SIZE,
+    PPD,
     RANGE_SCALE,
-    SLOT_SIZE,
-    THREAT_SIZE,
+    SLOT,
+    THREAT,
+    WEAPON,
 )
 from sfb_env.hexmap import BASE_ARCS
 
 KINDS = ("ship", "freighter", "drone")
-EDGE_SCALE = 28.0  # own-ship edge distances are divided by 28 (observation docstring)
+EDGE_SCALE = OWN.field("edges").scale  # own-ship edge distances are divided by 28
+# row sizes of the declaration (``sfb_env.env.observation_layout``), for readers of the vector
+OWN_SIZE, CLOCK_SIZE, SLOT_SIZE, THREAT_SIZE = OWN.size, CLOCK.size, SLOT.size, THREAT.size
+ESG_SIZE, PPD_SIZE, PLASMA_THREAT_SIZE = ESG.size, PPD.size, PLASMA_THREAT.size
+ESG_STRENGTH_SCALE = ESG.field("strength").scale
 
 
 @dataclass(frozen=True)
@@ -134,21 +142,41 @@ class PpdState:
     pulses_left: int  # pulses left in the train
 
 
+def _counts(n_weapons: int, target_slots: int, threats: int, n_esg: int, n_energy: int,
+            n_ppd: int, plasma: bool = False) -> lay.Counts:
+    arms = max(0, n_energy - ENERGY.size) // ENERGY_WEAPON.size
+    return lay.Counts(n_weapons, target_slots, threats, n_esg, plasma, n_energy > 0, arms, n_ppd)
+
+
 def threat_slots_in(length: int, n_weapons: int, target_slots: int, n_esg: int = 0,
                     n_energy: int = 0, n_ppd: int = 0, n_rules: int = 0) -> int:
     """How many threat slots a vector of ``length`` holds (``n_esg``: ESG blocks at the end;
     ``n_energy``: length of the energy block after them, ``rules.energy: cadet``; ``n_ppd``:
     PPD blocks; ``n_rules``: the rule-features block, last, ``env.rule_features``)."""
-    rest = (length - OWN_SIZE - 3 * n_weapons - CLOCK_SIZE - target_slots * SLOT_SIZE
-            - n_esg * ESG_SIZE - n_energy - n_ppd * PPD_SIZE - n_rules)
-    if rest > 0 and rest % THREAT_SIZE and not rest % (THREAT_SIZE + PLASMA_THREAT_SIZE):
-        return rest // (THREAT_SIZE + PLASMA_THREAT_SIZE)  # with the plasma threat block
-    if rest < 0 or rest % THREAT_SIZE:
+    fixed = lay.place(_counts(n_weapons, target_slots, 0, n_esg, n_energy, n_ppd)).size
+    rest = length - fixed - n_rules
+    both = THREAT.size + PLASMA_THREAT.size
+    if rest > 0 and rest % THREAT.size and not rest % both:
+        return rest // both  # with the plasma threat block
+    if rest < 0 or rest % THREAT.size:
         raise ValueError(
             f"observation of length {length} does not fit {n_weapons} weapon positions and "
             f"{target_slots} target slots"
         )
-    return rest // THREAT_SIZE
+    return rest // THREAT.size
+
+
+def placement(length: int, n_weapons: int, target_slots: int, n_esg: int = 0,
+              n_energy: int = 0, n_ppd: int = 0, n_rules: int = 0) -> lay.Placement:
+    """Where every block of a vector of ``length`` sits (the plasma threat block and the
+    number of threat slots read off the length; the rule-features block, last, not placed)."""
+    threats = threat_slots_in(length, n_weapons, target_slots, n_esg, n_energy, n_ppd, n_rules)
+    for plasma in (False, True):
+        where = lay.place(_counts(n_weapons, target_slots, threats, n_esg, n_energy, n_ppd,
+                                  plasma))
+        if where.size + n_rules == length:
+            return where
+    raise ValueError(f"observation of length {length} does not fit the declared layout")
 
 
 def decode(
@@ -158,70 +186,88 @@ def decode(
     """Decode ``obs["observation"]`` of an agent with ``n_weapons`` weapon positions,
     ``n_esg`` expanding sphere generators and ``n_ppd`` PPDs."""
     v = np.asarray(vector, dtype=np.float64)
-    threats = threat_slots_in(len(v), n_weapons, target_slots, n_esg, n_energy, n_ppd, n_rules)
-    v = v[:len(v) - n_rules]  # the rule-features block (last) is not decoded here
-    own = _own(v, max_speed)
-    pos = OWN_SIZE
+    where = placement(len(v), n_weapons, target_slots, n_esg, n_energy, n_ppd, n_rules)
+    own = _own(v[where.span("own")], max_speed)
+    part = where.part("own", "weapons")
+    drones = WEAPON.field("drones_left").scale
     weapons = tuple(
-        WeaponState(bool(v[p] > 0.5), bool(v[p + 1] > 0.5), round(v[p + 2] * 4))
-        for p in range(pos, pos + 3 * n_weapons, 3)
+        WeaponState(bool(v[part.index("usable", i)] > 0.5),
+                    bool(v[part.index("destroyed", i)] > 0.5),
+                    round(v[part.index("drones_left", i)] * drones))
+        for i in range(n_weapons)
     )
-    pos += 3 * n_weapons
-    ipt = max(1, round(v[pos + 2] * 32))
-    clock = Clock(float(v[pos]), round(v[pos + 1] * ipt), ipt)
-    pos += CLOCK_SIZE
+    clock = where.part("clock")
+    ipt = max(1, round(v[clock.index("impulses_per_turn")]
+                       * CLOCK.field("impulses_per_turn").scale))
+    clock = Clock(float(v[clock.index("turn")]), round(v[clock.index("impulse")] * ipt), ipt)
     targets = []
-    for k in range(target_slots):
-        row = v[pos + k * SLOT_SIZE: pos + (k + 1) * SLOT_SIZE]
-        if row[0] > 0.5:
+    for k, row in enumerate(_rows(v, where.part("targets"))):
+        if row[SLOT.at("present")] > 0.5:
             targets.append(_target(k + 1, row))
-    pos += target_slots * SLOT_SIZE
     found = []
-    for k in range(threats):
-        row = v[pos + k * THREAT_SIZE: pos + (k + 1) * THREAT_SIZE]
-        if row[0] > 0.5:
-            found.append(Threat(_range(row[1]), _angle(row[2], row[3]), _ones(row[4:10])))
-    pos += threats * THREAT_SIZE
-    esgs = tuple(_esg(v[pos + g * ESG_SIZE: pos + (g + 1) * ESG_SIZE], ipt)
-                 for g in range(n_esg))
-    pos += n_esg * ESG_SIZE
-    ppds = tuple(PpdState(round(r[0] * 4), bool(r[1] > 0.5), bool(r[2] > 0.5), round(r[3] * 4))
-                 for r in (v[len(v) - (n_ppd - p) * PPD_SIZE:][:PPD_SIZE] for p in range(n_ppd)))
-    if len(v) - pos - n_energy - n_ppd * PPD_SIZE == threats * PLASMA_THREAT_SIZE > 0:
-        found = [replace(t, plasma=bool(v[pos + k * PLASMA_THREAT_SIZE] > 0.5),
-                         warhead=round(v[pos + k * PLASMA_THREAT_SIZE + 1]
-                                       * PLASMA_WARHEAD_SCALE))
+    for row in _rows(v, where.part("threats")):
+        if row[THREAT.at("present")] > 0.5:
+            found.append(Threat(_range(row[THREAT.at("range")]),
+                                _angle(*row[THREAT.slice("bearing")]),
+                                _ones(row[THREAT.slice("shield")])))
+    esgs = tuple(_esg(row, ipt) for row in _rows(v, where.part("esg")))
+    ppds = tuple(PpdState(round(r[PPD.at("armed_pulses")] * PPD.field("armed_pulses").scale),
+                          bool(r[PPD.at("pulsing")] > 0.5), bool(r[PPD.at("locked")] > 0.5),
+                          round(r[PPD.at("pulses_left")] * PPD.field("pulses_left").scale))
+                 for r in _rows(v, where.part("ppd")))
+    plasma = where.part("plasma_threats")
+    if plasma.count:
+        found = [replace(t, plasma=bool(v[plasma.index("plasma", k)] > 0.5),
+                         warhead=round(v[plasma.index("warhead", k)] * PLASMA_WARHEAD_SCALE))
                  for k, t in enumerate(found)]
     return ObservationView(own, weapons, clock, tuple(targets), tuple(found), esgs, ppds)
 
 
+def _rows(v: np.ndarray, part: lay.Placed) -> list[np.ndarray]:
+    """The rows of a placed block part."""
+    n = part.row.size
+    return [v[part.offset + i * n:part.offset + (i + 1) * n] for i in range(part.count)]
+
+
 def _esg(row: np.ndarray, ipt: int) -> EsgState:
     return EsgState(
-        stored_fraction=float(row[0]), announced=bool(row[1] > 0.5),
-        operating=bool(row[2] > 0.5), radius=round(row[3] * 3),
-        strength=round(row[4] * ESG_STRENGTH_SCALE), release_in=round(row[5] * ipt),
-        expires_in=round(row[6] * ipt), can_announce=bool(row[7] > 0.5),
+        stored_fraction=float(row[ESG.at("stored")]),
+        announced=bool(row[ESG.at("announced")] > 0.5),
+        operating=bool(row[ESG.at("operating")] > 0.5),
+        radius=round(row[ESG.at("radius")] * ESG.field("radius").scale),
+        strength=round(row[ESG.at("strength")] * ESG_STRENGTH_SCALE),
+        release_in=round(row[ESG.at("release_in")] * ipt),
+        expires_in=round(row[ESG.at("expires_in")] * ipt),
+        can_announce=bool(row[ESG.at("can_announce")] > 0.5),
     )
 
 
 def _own(v: np.ndarray, max_speed: int) -> OwnShip:
-    edges = tuple(round(x * EDGE_SCALE) for x in v[2:6])
+    edges = tuple(round(x * EDGE_SCALE) for x in v[OWN.slice("edges")])
     return OwnShip(
-        column=round(v[0] * 28), row=round(v[1] * 32), edges=edges,  # type: ignore[arg-type]
-        facing=int(np.argmax(v[6:12])), speed=round(v[12] * max_speed),
-        moves_next=bool(v[13] > 0.5), can_turn=bool(v[14] > 0.5), straight=round(v[15] * 8),
-        shields=v[16:22].copy(), internal=float(v[22]),
+        column=round(v[OWN.at("column")] * OWN.field("column").scale),
+        row=round(v[OWN.at("row")] * OWN.field("row").scale), edges=edges,  # type: ignore[arg-type]
+        facing=int(np.argmax(v[OWN.slice("facing")])),
+        speed=round(v[OWN.at("speed")] * max_speed),
+        moves_next=bool(v[OWN.at("moves_next")] > 0.5),
+        can_turn=bool(v[OWN.at("can_turn")] > 0.5),
+        straight=round(v[OWN.at("straight")] * OWN.field("straight").scale),
+        shields=v[OWN.slice("shields")].copy(), internal=float(v[OWN.at("internal")]),
     )
 
 
 def _target(slot: int, row: np.ndarray) -> Target:
-    kind = KINDS[int(np.argmax(row[1:4]))] if row[1:4].any() else "ship"
-    rel = round(math.atan2(row[7], row[8]) / (math.pi / 3)) % 6
+    kinds = row[SLOT.slice("kind")]
+    kind = KINDS[int(np.argmax(kinds))] if kinds.any() else "ship"
+    rel = round(math.atan2(*row[SLOT.slice("relative_facing")]) / (math.pi / 3)) % 6
     return Target(
-        slot=slot, kind=kind, range=_range(row[4]), bearing=_angle(row[5], row[6]),
-        relative_facing=rel, shields_toward_us=_ones(row[9:15]), shields=row[15:21].copy(),
-        damage=float(row[21]), seeking_us=bool(row[22] > 0.5),
-        arcs=frozenset(a for a, bit in zip(BASE_ARCS, row[23:29], strict=True) if bit > 0.5),
+        slot=slot, kind=kind, range=_range(row[SLOT.at("range")]),
+        bearing=_angle(*row[SLOT.slice("bearing")]), relative_facing=rel,
+        shields_toward_us=_ones(row[SLOT.slice("shield_facing_us")]),
+        shields=row[SLOT.slice("shields")].copy(), damage=float(row[SLOT.at("damage")]),
+        seeking_us=bool(row[SLOT.at("seeking_us")] > 0.5),
+        arcs=frozenset(a for a, bit in zip(BASE_ARCS, row[SLOT.slice("arcs")], strict=True)
+                       if bit > 0.5),
     )
 
 

@@ -26,16 +26,22 @@ from agents import helm
 from agents.base import register_policy
 from agents.bridge import Bridge
 from agents.doctrine import DOCTRINES, Doctrine, DoctrineCaptain
-from agents.observation_view import CLOCK_SIZE, OWN_SIZE, SLOT_SIZE, Target
+from agents.observation_view import Target, placement
 from sfb_env import hexmap
+from sfb_env.env import observation_layout as obs_layout
+from sfb_env.env.observation_layout import SLOT
 
-# rule-features layout (``env.rule_features``; documented in sfb_env/env/rule_features.py)
-BOARDING_OWN = 7  # transporter uses left, own shields #1..#6 dropped
-BOARDING_ROW = 5  # our parties, other parties, control stations, crew units / 4, captured
-CREW_SCALE = 4.0
-TRACTOR_OWN = 3  # beams holding / 3, beams free / 3, freighters towed / 4
-RESEARCH_METHODS = slice(1, 7)  # kill methods found, results 1..6 (SCENARIOS §2.8)
-RESEARCH_ARMED = 11  # a probe armed now
+# rule-features layout (``env.rule_features``; declared in sfb_env/env/observation_layout.py)
+BOARDING_OWN = obs_layout.BOARDING_OWN.size  # transporter uses left, own shields #1..#6 dropped
+BOARDING_ROW = obs_layout.BOARDING_ROW.size  # our parties, others, stations, crew, captured
+CREW = obs_layout.BOARDING_ROW.at("crew_units")
+CAPTURED = obs_layout.BOARDING_ROW.at("captured")
+OUR_PARTIES = obs_layout.BOARDING_ROW.at("our_parties")
+CREW_SCALE = obs_layout.BOARDING_ROW.field("crew_units").scale
+TRACTOR_OWN = obs_layout.TRACTORS_OWN.size  # beams holding, beams free, freighters towed
+TRACTOR_SLOT = obs_layout.TRACTOR_SLOT.size  # held by this ship, held by another
+RESEARCH_METHODS = obs_layout.RESEARCH.slice("kill_methods")  # results 1..6 (SCENARIOS §2.8)
+RESEARCH_ARMED = obs_layout.RESEARCH.at("armed")  # a probe armed now
 
 TRANSPORT_RANGE = 5  # (G8.0) transporter range
 TRACTOR_RANGE = 1  # (G7.0, CTH-DATA §8.3) same or adjacent hex
@@ -104,8 +110,9 @@ class MissionBridge(Bridge):
                  action_space: spaces.Space) -> None:
         super().__init__(captain, observation, action_space)
         lay = self.layout
-        pos = OWN_SIZE + 3 * lay.n_weapons + CLOCK_SIZE
-        self.slot_rows = self.raw[pos:pos + lay.slots * SLOT_SIZE].reshape(lay.slots, SLOT_SIZE)
+        where = placement(len(self.raw), lay.n_weapons, lay.slots, len(lay.esgs),
+                          lay.energy_size, len(lay.ppds), lay.rule_features)
+        self.slot_rows = self.raw[where.span("targets")].reshape(lay.slots, SLOT.size)
         self.mem = captain.state
 
     # ------------------------------------------------------------------ reading
@@ -124,7 +131,7 @@ class MissionBridge(Bridge):
 
     def is_other(self, t: Target) -> bool:
         """A slot that is no ship, freighter or seeking weapon: a planet or a monster."""
-        return not self.slot_rows[t.slot - 1, 1:4].any()
+        return not self.slot_rows[t.slot - 1, SLOT.slice("kind")].any()
 
     def planet(self) -> Target | None:
         """The planet's slot: of the "other" slots, the one whose range and bearing best
@@ -161,7 +168,9 @@ class MissionBridge(Bridge):
     def crew_on(self, t: Target) -> float:
         """Crew units aboard the unit in slot ``t`` (boarding block; 0 without it)."""
         b = self.block("boarding")
-        return 0.0 if b is None else float(b[BOARDING_OWN + BOARDING_ROW * t.slot + 3]) * CREW_SCALE
+        if b is None:
+            return 0.0
+        return float(b[BOARDING_OWN + BOARDING_ROW * t.slot + CREW]) * CREW_SCALE
 
     def towing(self) -> bool:
         b = self.block("tractors")
@@ -169,7 +178,7 @@ class MissionBridge(Bridge):
 
     def held_by_me(self, t: Target) -> bool:
         b = self.block("tractors")
-        return b is not None and b[TRACTOR_OWN + 2 * (t.slot - 1)] > 0.5
+        return b is not None and b[TRACTOR_OWN + TRACTOR_SLOT * (t.slot - 1)] > 0.5
 
     def methods(self) -> set[int]:
         """(SCENARIOS §2.8) Kill methods the research has found (results 1..6)."""
@@ -351,12 +360,12 @@ class PirateBridge(MissionBridge):
 
     def captured(self, t: Target) -> bool:
         b = self.block("boarding")
-        return b is not None and b[BOARDING_OWN + BOARDING_ROW * t.slot + 4] > 0.5
+        return b is not None and b[BOARDING_OWN + BOARDING_ROW * t.slot + CAPTURED] > 0.5
 
     def boarded(self, t: Target) -> bool:
         """Our boarding parties are aboard ``t`` (D7.0)."""
         b = self.block("boarding")
-        return b is not None and b[BOARDING_OWN + BOARDING_ROW * t.slot] > 0
+        return b is not None and b[BOARDING_OWN + BOARDING_ROW * t.slot + OUR_PARTIES] > 0
 
     def prizes(self) -> list[Target]:
         """Freighters taken: held by our tractors, or captured by our boarding parties."""
@@ -503,7 +512,7 @@ class RescuerBridge(MissionBridge):
     def aboard(self) -> bool:
         """The survivors are aboard (the own row of the boarding block: crew units)."""
         b = self.block("boarding")
-        return b is not None and b[BOARDING_OWN + 3] > 0.0
+        return b is not None and b[BOARDING_OWN + CREW] > 0.0
 
     def waiting(self) -> bool:
         """Survivors on the planet still."""

@@ -7,6 +7,8 @@ import os
 
 import pytest
 
+import agents  # noqa: F401 - installs the loader of named opponents (sfb_env.env.opponents)
+
 os.environ.setdefault("MPLBACKEND", "Agg")
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 

@@ -287,6 +287,7 @@ def test_scenario_8_runs_seeds_0_to_99():
 def test_g7_observation_tractors_block_shows_the_link():
     """The ``tractors`` rule-features sub-block (env.rule_features): beams holding, beams free,
     freighters in tow, and per target slot held by this ship / by another."""
+    from sfb_env.env import observation_layout as obs_layout
     from sfb_env.env import rule_features
 
     env = sfb_env.parallel_env("cth-08")
@@ -305,8 +306,11 @@ def test_g7_observation_tractors_block_shows_the_link():
     env.step({agent: action})
     slots = env._slots[agent]
     block = rule_features.encode(b, pirate, ("tractors",), slots)
-    assert block[0] == pytest.approx(1 / 3) and block[2] == pytest.approx(1 / 4)
+    own = obs_layout.TRACTORS_OWN.read(block)
+    assert own["holding"][0] == pytest.approx(1 / 3) and own["towed"][0] == pytest.approx(1 / 4)
     k = int(np.flatnonzero(slots == fd)[0])
-    assert tuple(block[3 + 2 * k:5 + 2 * k]) == (1.0, 0.0)
+    start = obs_layout.TRACTORS_OWN.size + obs_layout.TRACTOR_SLOT.size * k
+    held = obs_layout.TRACTOR_SLOT.read(block[start:start + obs_layout.TRACTOR_SLOT.size])
+    assert (held["held_by_us"][0], held["held_by_other"][0]) == (1.0, 0.0)
     obs = env.observe(agent)["observation"]
     assert obs.shape == env.observation_space(agent)["observation"].shape

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from engine_helpers import of, random_masked_games, row
+from observation_helpers import read
 from planet_killer_helpers import MONSTER, PLANET, SHIP, hold, hold_to, pk_battle
 
 import sfb_env
@@ -183,7 +184,6 @@ def test_cth_11_a_suicide_shuttle_hit_before_result_1_only_scores_damage():
 def test_cth_11_observation_carries_the_research_block():
     """(G4, G5) The rule-features ``research`` block: information, results found, probes."""
     from sfb_env.engine.probes import ProbeOrder
-    from sfb_env.env import rule_features
 
     env = sfb_env.parallel_env("cth-11")
     obs, _ = env.reset(seed=0)
@@ -191,17 +191,18 @@ def test_cth_11_observation_carries_the_research_block():
     layout = env._layouts[agent]
     blocks = layout.rule_features
     assert "research" in blocks
-    after = sum(rule_features.block_size(n, layout.slots)
-                for n in blocks[blocks.index("research") + 1:])
     action = layout.noop(env.battle)
     action[layout.component_names().index("probe")] = ProbeOrder.ARM_INFORMATION
     st = env.battle.state
     st.information[_fed(env.battle)] = 150
     st.kill_methods[_fed(env.battle), Method.TRACTOR - 1] = True
     obs, *_ = env.step({agent: action})
-    vector = obs[agent]["observation"]
-    block = vector[len(vector) - after - rule_features.RESEARCH_SIZE:len(vector) - after]
-    assert list(block) == pytest.approx([0.5, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0.5, 0, 0])
+    research = read(env, agent, obs[agent]["observation"], "research")
+    assert research["information"][0] == pytest.approx(0.5)
+    assert research["kill_methods"].tolist() == [0, 1, 0, 0, 0, 0]  # (tractor: result 2)
+    rest = ("probes_left", "arming_information", "arming_antimatter", "arming_turns", "armed",
+            "method_3_damage")
+    assert [research[f][0] for f in rest] == pytest.approx([1, 1, 0, 0.5, 0, 0])
     env7 = sfb_env.parallel_env("cth-07")
     env7.reset(seed=0)
     assert all("research" not in env7._layouts[a].rule_features for a in env7.agents)

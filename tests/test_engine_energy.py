@@ -535,7 +535,11 @@ def test_b3_observation_energy_block_at_the_end():
     env = _energy_env(enemy="klingon-cadet")
     obs, _ = env.reset(seed=0)
     env.step({})
-    block = env.observe("kzinti-cadet")["observation"][-10:]  # a Klingon: 6 + 2 disruptors x 2
+    from observation_helpers import placement, span
+
+    vector = env.observe("kzinti-cadet")["observation"]
+    assert placement(env, "kzinti-cadet").span("energy").stop == len(vector)  # at the end
+    block = span(env, "kzinti-cadet", vector, "energy")  # a Klingon: 6 + 2 disruptors x 2
     assert list(block) == pytest.approx([1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0])
 
 

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 from engine_helpers import Dice, battle, of, row, run_to, scenario, unit
+from observation_helpers import flat, read
 
 from sfb_env.engine import IllegalOrderError, Orders, energy, make_battle
 from sfb_env.engine import transporters as tr
@@ -301,11 +302,13 @@ def test_g8_0_d7_0_observation_boarding_block():
     lay = env._layouts["fed"]
     vec = layout.encode(env.battle, lay, lay.target_slots(env.battle), env.threat_slots,
                         env.max_turns)
-    block = vec[-(7 + 5 * (1 + k)):]
-    assert block[0] == pytest.approx(3 / 5)  # three working transporters (no energy form)
-    assert block[1:7].tolist() == [0] * 6
-    assert block[7:12] == pytest.approx([10 / 20, 0, 6 / 8, 0, 0])  # own ship
-    assert block[12:17] == pytest.approx([0, 14 / 20, 5 / 8, 0, 0])  # the D7 in slot 1
+    own = read(env, "fed", vec, "boarding", "own")
+    assert own["uses_left"][0] == pytest.approx(3 / 5)  # three working transporters (no form)
+    assert own["shields_dropped"].tolist() == [0] * 6
+    own_ship = flat(read(env, "fed", vec, "boarding", "ships", 0))
+    assert own_ship == pytest.approx([10 / 20, 0, 6 / 8, 0, 0])  # own ship
+    d7 = flat(read(env, "fed", vec, "boarding", "ships", 1))
+    assert d7 == pytest.approx([0, 14 / 20, 5 / 8, 0, 0])  # the D7 in slot 1
 
 
 def test_g8_24_d9_2_a_dropped_shield_is_not_damage_to_repair():

@@ -78,6 +78,7 @@ def test_no_allowed_action_is_refused_over_10000_random_masked_steps(scenario):
 
 def _random_masked_steps(scenario: str, n: int) -> None:
     env = _env(scenario, illegal_action="raise")
+    env.validate_in_engine = True  # the env skips it (masks checked); here it must agree
     rng = np.random.default_rng(0)
     steps, episode = 0, 0
     while steps < n:

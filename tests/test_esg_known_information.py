@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 from engine_helpers import hex_of, of, row, scenario, step, unit
+from observation_helpers import span
 
 import sfb_env
 from sfb_env.engine import Orders, cloak, make_battle, sensors
 from sfb_env.engine.esg import EsgPhase
 from sfb_env.engine.types import EsgOrder, Maneuver
+from sfb_env.env import observation_layout as obs_layout
 from sfb_env.env import rule_features
 
 
@@ -17,8 +19,8 @@ def _block(env, agent: str, obs) -> np.ndarray:
     """The ``esg_fields`` sub-block of ``agent``'s observation (last in the vector)."""
     layout = env._layouts[agent]
     assert layout.rule_features[-1] == "esg_fields"
-    n = rule_features.block_size("esg_fields", layout.slots)
-    return obs[agent]["observation"][-n:].reshape(1 + layout.slots, rule_features.ESG_FIELD_SIZE)
+    block = span(env, agent, obs[agent]["observation"], "esg_fields")
+    return block.reshape(1 + layout.slots, rule_features.ESG_FIELD_SIZE)
 
 
 def test_g23_46_esg_fields_block_only_in_battles_with_an_esg():
@@ -51,12 +53,13 @@ def test_g23_46_size_and_strength_of_an_operating_field_are_seen_by_both_sides()
     assert announced and int(st.esg_phase[g]) == EsgPhase.ACTIVE
     strength = int(st.esg_strength[g])
     assert strength == 17  # (G23.42) radius 2, 5 energy: CTH-DATA §6 chart cell
-    expected = [1.0, 2 / 3, strength / 20]
+    expected = [1.0, 2 / 3, strength / 20]  # operating, radius / 3, strength / 20
+    first = obs_layout.ESG_FIELD.size  # the first generator's fields, then the second's
     own = _block(env, lyran, obs)[0]
-    assert np.allclose(own[:3], expected) and not own[3:].any()  # ESG-2 not operating
+    assert np.allclose(own[:first], expected) and not own[first:].any()  # ESG-2 not operating
     slots = list(env._slots[klingon])
     seen = _block(env, klingon, obs)[1 + slots.index(tiger)]  # the enemy's view (G23.46)
-    assert np.allclose(seen[:3], expected) and not seen[3:].any()
+    assert np.allclose(seen[:first], expected) and not seen[first:].any()
     assert not _block(env, klingon, obs)[0].any()  # the D7 has no generator
 
 

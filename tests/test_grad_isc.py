@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from engine_helpers import random_masked_games
+from observation_helpers import placement, read
 
 import agents
 import sfb_env
@@ -22,7 +23,6 @@ from sfb_env import hexmap
 from sfb_env.engine.direct_fire import weapon_ready_blocker
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import WeaponType
-from sfb_env.env.observation import PPD_SIZE
 
 ENEMIES = {"klingon": "klingon-cadet", "federation": "fed-cadet", "kzinti": "kzinti-cadet",
            "orion": "orion-cadet", "hydran": "hydran-cadet", "lyran": "lyran-cadet"}
@@ -210,16 +210,19 @@ def test_e11_ppd_observation_block_reports_armed_pulsing_locked():
     def check(env, obs):
         if ISC not in env.agents:
             return
-        block = obs[ISC]["observation"][-PPD_SIZE:]
+        vector = obs[ISC]["observation"]
+        assert placement(env, ISC).span("ppd").stop == len(vector)  # last: no rule features
+        block = {k: float(v[0]) for k, v in read(env, ISC, vector, "ppd").items()}
         st = env.battle.state
         w = int(layout.ppds[0])
-        assert block[1] == float(st.ppd_target[w] >= 0)
-        assert block[2] == float(st.ppd_locked[w])
+        assert block["pulsing"] == float(st.ppd_target[w] >= 0)
+        assert block["locked"] == float(st.ppd_locked[w])
         ready = weapon_ready_blocker(env.battle, w) is None  # (E11.21, E11.23)
-        assert block[0] == (1.0 if ready else 0.0)  # ARM pays the full 4 + 4 (E11.21, E11.25)
-        seen.add(("armed", block[0]))
-        if block[1]:
-            seen.add(("pulsing", block[3]))
+        # ARM pays the full 4 + 4 (E11.21, E11.25)
+        assert block["armed_pulses"] == (1.0 if ready else 0.0)
+        seen.add(("armed", block["armed_pulses"]))
+        if block["pulsing"]:
+            seen.add(("pulsing", block["pulses_left"]))
 
     rng = np.random.default_rng(5)
     for seed in range(4):

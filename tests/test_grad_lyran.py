@@ -21,6 +21,7 @@ from engine_helpers import (
     scenario,
     weapon,
 )
+from observation_helpers import read
 
 import agents
 import sfb_env
@@ -33,15 +34,7 @@ from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import Status
 from sfb_env.env import rule_features
 from sfb_env.env.actions import IllegalActionError
-from sfb_env.env.observation import (
-    CLOCK_SIZE,
-    ENERGY_WEAPON_SIZE,
-    ESG_SIZE,
-    OWN_SIZE,
-    PLASMA_THREAT_SIZE,
-    SLOT_SIZE,
-    THREAT_SIZE,
-)
+from sfb_env.env.observation import ENERGY_WEAPON_SIZE, ESG_SIZE, PLASMA_THREAT_SIZE
 from sfb_env.tables import esg_strength
 
 ENEMIES = {"klingon": "klingon-cadet", "federation": "fed-cadet", "kzinti": "kzinti-cadet",
@@ -415,20 +408,17 @@ def test_env_masks_the_esg_component_and_refuses_with_the_rule():
     obs, *_ = env.step({**{a: env._layouts[a].noop(env.battle) for a in env.agents},
                         LYRAN: action})
     assert env.battle.state.impulse == 2
-    view = _esg_block(env, obs[LYRAN]["observation"])
-    assert view[1] == 1.0 and view[2] == 0.0 and view[3] == 1.0  # announced, radius 3
-    assert view[0] == 1.0  # (G23.23) charged with its 2 energy
+    view = {k: float(v[0]) for k, v in _esg_block(env, obs[LYRAN]["observation"]).items()}
+    assert (view["announced"], view["operating"], view["radius"]) == (1.0, 0.0, 1.0)  # radius 3
+    assert view["stored"] == 1.0  # (G23.23) charged with its 2 energy
     # released on impulse 3: a lead of 2 on the 16-impulse chart (G23.31, CTH-DATA §6)
-    assert view[5] == pytest.approx(1 / 16)
+    assert view["release_in"] == pytest.approx(1 / 16)
 
 
-def _esg_block(env, vector: np.ndarray) -> np.ndarray:
-    """The Lyran's ESG block, at its documented offset (``env.observation``): after the own
-    ship, clock, target slots and threat slots; the energy block follows it (B3.0)."""
-    layout = env._layouts[LYRAN]
-    start = (OWN_SIZE + 3 * (len(layout.racks) + len(layout.weapons)) + CLOCK_SIZE
-             + env.target_slots * SLOT_SIZE + env.threat_slots * THREAT_SIZE)
-    return vector[start:start + ESG_SIZE]
+def _esg_block(env, vector: np.ndarray) -> dict[str, np.ndarray]:
+    """The Lyran's first ESG block by field name, at its declared place
+    (``env.observation_layout``): after the threat slots; the energy block follows (B3.0)."""
+    return read(env, LYRAN, vector, "esg", row=0)
 
 
 def test_uniform_spaces_pad_the_esg_component():

@@ -12,8 +12,6 @@ import ast
 from functools import cache
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("sfb_env", "agents", "training")
 ENGINE = "sfb_env.engine"
@@ -82,6 +80,7 @@ LAYERS: dict[str, int] = {
     "procedure": 3,
     "rule_tables": 3,
     "victory": 3,
+    "knowledge": 3,
     # L4: the Battle facade and the package
     "battle": 4,
     "__init__": 4,
@@ -93,12 +92,11 @@ SAME_LAYER: dict[int, set[tuple[str, str]] | None] = {
     1: {("damage_control", "dac"), ("fusion", "fighters"), ("phaser_g", "fighters"),
         ("ppd", "fighters"), ("reserve_power", "reinforcement")},
     2: None,  # any, acyclic
-    3: {("procedure", "rule_tables"), ("procedure", "victory")},
+    3: {("procedure", "rule_tables"), ("procedure", "victory"), ("knowledge", "energy")},
     4: {("__init__", "battle")},
 }
-#: Known upward import fixed on branch env-layer (the opponents' policy loader moves out of the
-#: env); listed so the test of the rule passes here and flags any other such import.
-KNOWN_UPWARD = {("sfb_env.env.opponents", "agents.base")}
+#: Known upward imports: none (the opponents' policy loader is installed by ``agents``).
+KNOWN_UPWARD: set[tuple[str, str]] = set()
 
 
 def _module_name(path: Path) -> str:
@@ -253,8 +251,6 @@ def test_engine_and_env_do_not_import_agents_or_training_apart_from_the_known_ed
     assert not bad, "upward imports: " + ", ".join(f"{m} -> {i}" for m, i in bad)
 
 
-@pytest.mark.xfail(strict=False, reason="sfb_env.env.opponents -> agents.base is fixed on "
-                   "branch env-layer")
 def test_env_opponents_do_not_import_agents():
     assert not {i for i in _imports("sfb_env.env.opponents") if i.split(".")[0] == "agents"}
 

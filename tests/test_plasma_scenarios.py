@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from engine_helpers import play_random, random_masked_game, random_masked_games
+from observation_helpers import read, span
 
 import sfb_env
 from sfb_env import hexmap
@@ -135,13 +136,14 @@ def test_observation_plasma_threat_block_shows_kind_and_warhead():
     vector = obs_mod.encode(b, layout, layout.target_slots(b), env.threat_slots, b.max_turns)
     assert len(vector) == obs_mod.observation_size(layout, env.threat_slots)
     n_weapons = len(layout.racks) + len(layout.weapons)
-    threats = (obs_mod.OWN_SIZE + 3 * n_weapons + obs_mod.CLOCK_SIZE
-               + layout.slots * obs_mod.SLOT_SIZE)
-    assert vector[threats] == 1.0  # the torpedo fills the first threat slot
-    block = threats + env.threat_slots * obs_mod.THREAT_SIZE + len(layout.esgs) * obs_mod.ESG_SIZE
-    assert vector[block] == 1.0
-    assert vector[block + 1] == pytest.approx(30 / obs_mod.PLASMA_WARHEAD_SCALE)  # FP1.0 0 hexes
-    assert not vector[block + 2:block + env.threat_slots * obs_mod.PLASMA_THREAT_SIZE].any()
+    threat = read(env, fed_agent, vector, "threats", row=0)
+    assert threat["present"][0] == 1.0  # the torpedo fills the first threat slot
+    first = read(env, fed_agent, vector, "plasma_threats", row=0)
+    assert first["plasma"][0] == 1.0
+    assert first["warhead"][0] == pytest.approx(30 / obs_mod.PLASMA_WARHEAD_SCALE)  # FP1.0
+    others = span(env, fed_agent, vector, "plasma_threats")[obs_mod.PLASMA_THREAT_SIZE:]
+    assert len(others) == (env.threat_slots - 1) * obs_mod.PLASMA_THREAT_SIZE
+    assert not others.any()
     from agents.observation_view import decode
 
     view = decode(vector, n_weapons, layout.slots, layout.max_speed, len(layout.esgs),
@@ -152,7 +154,8 @@ def test_observation_plasma_threat_block_shows_kind_and_warhead():
     p = int(st.w_plasma_rows[w][0])
     b.apply_damage(p, 0, 20)
     vector = obs_mod.encode(b, layout, layout.target_slots(b), env.threat_slots, b.max_turns)
-    assert vector[block + 1] == pytest.approx(20 / obs_mod.PLASMA_WARHEAD_SCALE)
+    first = read(env, fed_agent, vector, "plasma_threats", row=0)
+    assert first["warhead"][0] == pytest.approx(20 / obs_mod.PLASMA_WARHEAD_SCALE)
     assert np.abs(vector).max() <= 1.0
 
 

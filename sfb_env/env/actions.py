@@ -111,6 +111,12 @@ recharge the batteries, no cloak.
 Target slots list the enemy units in play, nearest first (ties: the unit listed first in the
 scenario, then drones and plasma torpedoes by unit row). Masks and refusals come from the
 engine's predicates; this module only translates (no rule lives here).
+
+Each component kind is declared once, as a ``Component`` class (``env.components``; the energy
+components in ``env.energy_actions``, the transporters' in ``env.transport_actions``) with its
+size, mask, reasons, no-op, orders and description. ``ActionLayout`` lists an agent's
+components in the order above and computes their offsets once; ``nvec``, the names, the flat
+mask, ``mask_reasons``, the no-op, the orders and ``action_components`` all walk that list.
 """
 
 from __future__ import annotations
@@ -122,36 +128,45 @@ import numpy as np
 from sfb_env import hexmap
 from sfb_env.engine import (
     Battle,
-    Maneuver,
     Orders,
     disengagement,
-    energy,
+    knowledge,
     ppd_fire,
     probes,
     small_craft,
     suicide_shuttles,
-    tractors,
     unit_rules,
 )
-from sfb_env.engine.direct_fire import fire_mask
 from sfb_env.engine.types import (
-    ARM_ORDERS,
     BASIC_MANEUVERS,
     DIRECT_FIRE,
-    ESG_ORDERS,
     MAX_WARP_TACTICAL,
     PLASMA_LAUNCHERS,
     PPD_ORDERS,
-    WEAPON_NAMES,
-    ArmOrder,
-    EsgOrder,
-    PpdOrder,
-    Status,
     UnitKind,
     WeaponType,
 )
 from sfb_env.env import rule_features
+from sfb_env.env.components import (
+    Component,
+    Craft,
+    Decision,
+    Disengage,
+    Esg,
+    Fire,
+    Launch,
+    ManeuverChoice,
+    Ppd,
+    Probe,
+    Speed,
+    Suicide,
+    Tractor,
+)
+from sfb_env.env.energy_actions import EnergyLayout, pad_rows
 from sfb_env.env.transport_actions import TransportLayout
+
+__all__ = ["ActionLayout", "EnergyLayout", "IllegalActionError", "N_MANEUVERS",
+           "TransportLayout", "craft_components", "maneuver_count", "tactical_plot_count"]
 
 N_MANEUVERS = BASIC_MANEUVERS  # the maneuver component where sideslip and TAC are not in use
 
@@ -180,7 +195,8 @@ class IllegalActionError(ValueError):
 
 @dataclass
 class ActionLayout:
-    """Where each component of one agent's action sits and which engine rows it drives."""
+    """Which components one agent's action has (``components``, in action order, with their
+    ``offsets`` into the flat mask) and which engine rows they drive."""
 
     unit: int
     racks: np.ndarray  # weapon rows of drone racks, then plasma launchers (padded: -1)
@@ -222,10 +238,10 @@ class ActionLayout:
         racks = np.concatenate([rows[st.w_type[rows] == WeaponType.DRONE_RACK],
                                 rows[np.isin(st.w_type[rows], PLASMA_LAUNCHERS)]])
         weapons = rows[np.isin(st.w_type[rows], DIRECT_FIRE)]
-        racks = _pad(racks, n_racks)
-        weapons = _pad(weapons, n_weapons)
-        esgs = _pad(battle.esg_rows(unit), n_esgs)
-        ppds = _pad(ppd_fire.ppd_rows(battle, unit), n_ppds)
+        racks = pad_rows(racks, n_racks)
+        weapons = pad_rows(weapons, n_weapons)
+        esgs = pad_rows(battle.esg_rows(unit), n_esgs)
+        ppds = pad_rows(ppd_fire.ppd_rows(battle, unit), n_ppds)
         craft = tuple(
             (name, int(kind), bool(has))
             for (name, kind), has, pad in zip(
@@ -246,103 +262,48 @@ class ActionLayout:
                        battle, bool(power and power.reinforce), bool(power and power.repair)))
 
     def __post_init__(self) -> None:
-        self.size = int(self.nvec.sum())
+        self.components = self._declare()
+        self._nvec = np.array([c.size for c in self.components], dtype=np.int64)
+        self.offsets = np.concatenate([[0], np.cumsum(self._nvec)[:-1]]).astype(np.int64)
+        self.size = int(self._nvec.sum())
+
+    def _declare(self) -> list[Component]:
+        """The agent's components, in action order (see the module docstring)."""
+        k, u = self.slots, self.unit
+        out: list[Component] = [Launch(i, int(r), k) for i, r in enumerate(self.racks)]
+        out += [Fire(i, int(w), k) for i, w in enumerate(self.weapons)]
+        out += [Esg(g, int(w)) for g, w in enumerate(self.esgs)]
+        out += [Ppd(p, int(w), self.ppd_orders) for p, w in enumerate(self.ppds)]
+        out += [Craft(name, kind, real, k, u) for name, kind, real in self.craft]
+        if self.disengage:  # (SCENARIOS #5)
+            out.append(Disengage(u))
+        if self.probe:  # (G5)
+            out.append(Probe(u, self.probe))
+        out += [Tractor(b, u, k) for b in range(self.tractors)]  # (G7.0)
+        if self.transport:  # (G8.0, G8.24)
+            out += self.transport.components()
+        if self.suicide:  # (J2.22)
+            out.append(Suicide(u, k))
+        if self.power:  # (B3.0)
+            out += self.power.components()
+        return [*out, ManeuverChoice(u, self.maneuvers),
+                Speed(u, self.max_speed, self.tactical_plots, self.power is not None)]
 
     @property
     def nvec(self) -> np.ndarray:
-        k = self.slots + 1
-        return np.array(
-            [k] * len(self.racks) + [k] * len(self.weapons) + [ESG_ORDERS] * len(self.esgs)
-            + [self.ppd_orders] * len(self.ppds) + [k] * len(self.craft)
-            + ([self.disengage] if self.disengage else [])
-            + ([self.probe] if self.probe else [])
-            + [k + 1] * self.tractors
-            + (self.transport.nvec() if self.transport else [])
-            + ([k] if self.suicide else [])
-            + (self.power.nvec() if self.power else [])
-            + [self.maneuvers, self.max_speed + 1 + self.tactical_plots],
-            dtype=np.int64,
-        )
+        return self._nvec.copy()
 
     def component_names(self) -> list[str]:
-        return (
-            [f"launch[{i}]" for i in range(len(self.racks))]
-            + [f"fire[{i}]" for i in range(len(self.weapons))]
-            + [f"esg[{g}]" for g in range(len(self.esgs))]
-            + [f"ppd[{p}]" for p in range(len(self.ppds))]
-            + [name for name, _, _ in self.craft]
-            + (["disengage"] if self.disengage else [])
-            + (["probe"] if self.probe else [])
-            + [f"tractor[{b}]" for b in range(self.tractors)]
-            + (self.transport.names() if self.transport else [])
-            + (["suicide"] if self.suicide else [])
-            + (self.power.names() if self.power else [])
-            + ["maneuver", "speed"]
-        )
+        return [c.name for c in self.components]
 
     def describe(self, battle: Battle) -> list[dict]:
         """A static description of each component: name, kind, weapon id/type/arcs, size."""
-        st = battle.state
-        out = []
-        for kind, rows in (("launch", self.racks), ("fire", self.weapons)):
-            for i, row in enumerate(rows):
-                entry = {"name": f"{kind}[{i}]", "kind": kind, "size": self.slots + 1}
-                if row >= 0:
-                    entry.update(
-                        weapon=battle.weapon_ids[row],
-                        weapon_type=WEAPON_NAMES[int(st.w_type[row])],
-                        arcs=[a for a, bit in hexmap.ARC_BITS.items()
-                              if a in hexmap.BASE_ARCS and st.w_arcs[row] & bit],
-                        astern_row=bool(st.w_astern[row]),
-                        min_range=int(st.w_min_range[row]),
-                        max_range=int(st.w_max_range[row]),
-                    )
-                out.append(entry)
-        for g, row in enumerate(self.esgs):
-            entry = {"name": f"esg[{g}]", "kind": "esg", "size": ESG_ORDERS,
-                     "values": [v.name.lower() for v in EsgOrder]}
-            if row >= 0:
-                entry.update(weapon=battle.weapon_ids[row], weapon_type="esg",
-                             max_energy=int(st.esg_max[row]))
-            out.append(entry)
-        for p, row in enumerate(self.ppds):
-            entry = {"name": f"ppd[{p}]", "kind": "ppd", "size": self.ppd_orders,
-                     "values": [v.name.lower() for v in PpdOrder]
-                     + ["top_up"] * (self.ppd_orders - PPD_ORDERS)}
-            if row >= 0:
-                entry.update(weapon=battle.weapon_ids[row], weapon_type="ppd")
-            out.append(entry)
-        for name, kind, real in self.craft:
-            entry = {"name": name, "kind": name, "size": self.slots + 1}
-            if real:
-                entry["count"] = len(small_craft.fighters_of(battle, self.unit, kind))
-            out.append(entry)
-        if self.disengage:
-            out.append({"name": "disengage", "kind": "disengage", "size": 2,
-                        "values": ["no", "announce"]})
-        if self.probe:  # (G5)
-            out.append({"name": "probe", "kind": "probe", "size": self.probe,
-                        "values": [v.name.lower() for v in probes.ProbeOrder],
-                        "probes": int(battle.state.probes_left[self.unit])})
-        for b in range(self.tractors):  # (G7.0)
-            out.append({"name": f"tractor[{b}]", "kind": "tractor", "size": self.slots + 2,
-                        "values": ["hold", "release"]
-                        + [f"attach_slot_{k}" for k in range(1, self.slots + 1)],
-                        "real": b < int(battle.tractor_beams[self.unit])})
-        if self.transport:  # (G8.0, G8.24)
-            out += self.transport.describe(battle)
-        if self.suicide:  # (J2.22)
-            out.append({"name": "suicide", "kind": "suicide", "size": self.slots + 1})
-        if self.power:
-            out += self.power.describe(battle)
-        out.append({"name": "maneuver", "kind": "maneuver", "size": self.maneuvers,
-                    "values": [Maneuver(m).name.lower() for m in range(self.maneuvers)]})
-        speed = {"name": "speed", "kind": "speed", "size": self.max_speed + 1 + self.tactical_plots}
-        if self.tactical_plots:
-            speed["values"] = ([f"speed_{v}" for v in range(self.max_speed + 1)]
-                               + [f"tactical_{n}" for n in range(self.tactical_plots)])
-        out.append(speed)
-        return out
+        return [c.describe(battle) for c in self.components]
+
+    def _decision(self, battle: Battle, slots: np.ndarray | None = None,
+                  blocked: dict | None = None) -> Decision:
+        slots = np.full(self.slots, -1, dtype=np.int64) if slots is None else slots
+        return Decision(battle, self.unit, slots, blocked, self.weapons[self.weapons >= 0])
 
     # ------------------------------------------------------------------ slots
 
@@ -350,7 +311,7 @@ class ActionLayout:
         """Unit rows in target slots 1..K (-1 = empty): enemy units in play, nearest first."""
         st = battle.state
         u = self.unit
-        enemy = np.flatnonzero((st.status == Status.ACTIVE) & (st.side != st.side[u]))
+        enemy = knowledge.enemies_in_play(battle, u)
         out = np.full(self.slots, -1, dtype=np.int64)
         if len(enemy):
             rng = hexmap.distance_np(st.x[u], st.z[u], st.x[enemy], st.z[enemy])
@@ -367,102 +328,16 @@ class ActionLayout:
         already computed). Target slots are filled as a prefix, so slot k <-> position k."""
         if unit_rules.not_arrived(battle, self.unit):  # the no-op only until it arrives
             return self._noop_mask(battle)
+        d = self._decision(battle, slots, blocked)
         out = np.zeros(self.size, dtype=np.int8)
-        width = self.slots + 1
-        targets = slots[slots >= 0]
-        n = len(targets)
-        pos = 0
-        for rack in self.racks:
-            out[pos] = 1
-            if rack >= 0 and n:
-                blockers = battle.launch_blockers(int(rack), targets)
-                out[pos + 1 : pos + 1 + n] = [b is None for b in blockers]
-            pos += width
-        real = self.weapons[self.weapons >= 0]
-        fm = fire_mask(battle, real) if len(real) and n else None
-        j = 0
-        for w in self.weapons:
-            out[pos] = 1
-            if w >= 0:
-                if fm is not None:
-                    out[pos + 1 : pos + 1 + n] = fm[j, targets]
-                j += 1
-            pos += width
-        for g in self.esgs:
-            out[pos] = 1
-            if g >= 0:
-                closed = battle.esg_blockers(int(g))
-                out[pos + 1:pos + ESG_ORDERS] = [v not in closed for v in range(1, ESG_ORDERS)]
-            pos += ESG_ORDERS
-        for p in self.ppds:
-            out[pos] = 1
-            if p >= 0:
-                closed = ppd_fire.drop_blockers(battle, int(p))
-                out[pos + 1:pos + self.ppd_orders] = [v not in closed
-                                                      for v in range(1, self.ppd_orders)]
-            pos += self.ppd_orders
-        for _, kind, real in self.craft:
-            out[pos] = 1
-            if real and n:
-                blockers = battle.fighter_blockers(self.unit, targets, kind)
-                out[pos + 1 : pos + 1 + n] = [b is None for b in blockers]
-            pos += width
-        if self.disengage:  # (SCENARIOS #5) announce disengagement
-            out[pos] = 1
-            out[pos + 1] = 1 not in disengagement.announce_blockers(battle, self.unit)
-            pos += 2
-        if self.probe:  # (G5) arm / launch a probe
-            closed = probes.order_blockers(battle, self.unit)
-            out[pos:pos + self.probe] = [v not in closed for v in range(self.probe)]
-            pos += self.probe
-        for b in range(self.tractors):  # (G7.0) hold / release / attach at a slot
-            out[pos] = 1
-            out[pos + 1] = tractors.release_blocker(battle, self.unit, b) is None
-            if n:
-                blockers = tractors.attach_blockers(battle, self.unit, b, targets)
-                out[pos + 2:pos + 2 + n] = [why is None for why in blockers]
-            pos += width + 1
-        if self.transport:  # (G8.0, G8.24)
-            part = self.transport.mask(battle, slots)
-            out[pos:pos + len(part)] = part
-            pos += len(part)
-        if self.suicide:  # (J2.22) launch the armed suicide shuttle at a slot
-            out[pos] = 1
-            if n:
-                blockers = suicide_shuttles.launch_blockers(battle, self.unit, targets)
-                out[pos + 1:pos + 1 + n] = [why is None for why in blockers]
-            pos += width
-        if self.power:
-            part = self.power.mask(battle)
-            out[pos:pos + len(part)] = part
-            pos += len(part)
-        if blocked is None:
-            blocked = battle.maneuver_blockers(self.unit)
-        for m in range(self.maneuvers):
-            out[pos + m] = m not in blocked
-        pos += self.maneuvers
-        out[pos:] = self._speed_mask(battle)
+        for c, at in zip(self.components, self.offsets, strict=True):
+            out[at:at + c.size] = c.mask(d)
         return out
-
-    def _speed_blockers(self, battle: Battle) -> dict[int, str]:
-        """Speed component values -> rule: speeds, then TAC plots (n at max + 1 + n)."""
-        out = battle.speed_blockers(self.unit)
-        if self.tactical_plots:
-            top = self.max_speed + 1
-            out.update({top + n: rule
-                        for n, rule in battle.tactical_plot_blockers(self.unit).items()})
-        return out
-
-    def _speed_mask(self, battle: Battle) -> np.ndarray:
-        m = np.ones(self.max_speed + 1 + self.tactical_plots, dtype=np.int8)
-        m[list(self._speed_blockers(battle))] = 0
-        return m
 
     def _noop_mask(self, battle: Battle) -> np.ndarray:
         """A mask open on the no-op only (a unit that has not arrived, engine.unit_rules)."""
         out = np.zeros(self.size, dtype=np.int8)
-        starts = np.concatenate([[0], np.cumsum(self.nvec)[:-1]])
-        out[starts + self.noop(battle)] = 1
+        out[self.offsets + self.noop(battle)] = 1
         return out
 
     def reasons(self, battle: Battle, slots: np.ndarray) -> dict[str, dict[int, str]]:
@@ -470,152 +345,25 @@ class ActionLayout:
         if unit_rules.not_arrived(battle, self.unit):  # (engine.unit_rules) the no-op only
             rule = unit_rules.not_arrived_rule(battle, self.unit)
             noop = self.noop(battle)
-            return {name: {v: rule for v in range(int(size)) if v != noop[i]}
-                    for i, (name, size) in enumerate(zip(self.component_names(), self.nvec,
-                                                         strict=True))}
-        out: dict[str, dict[int, str]] = {}
-        names = self.component_names()
-        idx = 0
-        for kind, rows in (("launch", self.racks), ("fire", self.weapons)):
-            check = battle.launch_blockers if kind == "launch" else battle.fire_blockers
-            for row in rows:
-                why = {}
-                for k, t in enumerate(slots, start=1):
-                    if row < 0:
-                        why[k] = "uniform_spaces padding: no weapon in this position"
-                    elif t < 0:
-                        why[k] = f"no unit in target slot {k}"
-                    else:
-                        rule = check(int(row), [int(t)])[0]
-                        if rule is not None:
-                            why[k] = rule
-                out[names[idx]] = why
-                idx += 1
-        for row in self.esgs:
-            if row < 0:
-                out[names[idx]] = {v: "uniform_spaces padding: no ESG in this position"
-                                   for v in range(1, ESG_ORDERS)}
-            else:
-                out[names[idx]] = battle.esg_blockers(int(row))
-            idx += 1
-        for row in self.ppds:
-            out[names[idx]] = ({v: "uniform_spaces padding: no PPD in this position"
-                                for v in range(1, self.ppd_orders)} if row < 0
-                               else ppd_fire.drop_blockers(battle, int(row)))
-            idx += 1
-        for name, kind, real in self.craft:
-            why = {}
-            for k, t in enumerate(slots, start=1):
-                if not real:
-                    why[k] = f"uniform_spaces padding: this ship has no {name}"
-                elif t < 0:
-                    why[k] = f"no unit in target slot {k}"
-                else:
-                    rule = battle.fighter_blockers(self.unit, [int(t)], kind)[0]
-                    if rule is not None:
-                        why[k] = rule
-            out[names[idx]] = why
-            idx += 1
-        if self.disengage:
-            out["disengage"] = disengagement.announce_blockers(battle, self.unit)
-        if self.probe:
-            out["probe"] = probes.order_blockers(battle, self.unit)
-        for b in range(self.tractors):  # (G7.0)
-            why = {}
-            release = tractors.release_blocker(battle, self.unit, b)
-            if release is not None:
-                why[1] = release
-            for k, t in enumerate(slots, start=1):
-                rule = (f"no unit in target slot {k}" if t < 0 else
-                        tractors.attach_blockers(battle, self.unit, b, [int(t)])[0])
-                if rule is not None:
-                    why[k + 1] = rule
-            out[f"tractor[{b}]"] = why
-        if self.transport:  # (G8.0, G8.24)
-            out.update(self.transport.reasons(battle, slots))
-        if self.suicide:  # (J2.22)
-            why = {}
-            for k, t in enumerate(slots, start=1):
-                rule = (f"no unit in target slot {k}" if t < 0 else
-                        suicide_shuttles.launch_blockers(battle, self.unit, [int(t)])[0])
-                if rule is not None:
-                    why[k] = rule
-            out["suicide"] = why
-        if self.power:
-            out.update(self.power.reasons(battle))
-        blocked = battle.maneuver_blockers(self.unit)
-        out["maneuver"] = {int(m): rule for m, rule in blocked.items() if m < self.maneuvers}
-        out["speed"] = self._speed_blockers(battle)
-        return out
+            return {c.name: {v: rule for v in range(c.size) if v != noop[i]}
+                    for i, c in enumerate(self.components)}
+        d = self._decision(battle, slots)
+        return {c.name: c.reasons(d) for c in self.components}
 
     # ------------------------------------------------------------------ decoding
 
     def noop(self, battle: Battle) -> np.ndarray:
-        """The no-op: hold everything, the default legal move, keep the speed."""
-        blocked = battle.maneuver_blockers(self.unit)
-        maneuver = Maneuver.STRAIGHT if Maneuver.STRAIGHT not in blocked else Maneuver.NONE
-        action = np.zeros(len(self.nvec), dtype=np.int64)
-        action[-2] = int(maneuver)
-        action[-1] = int(np.flatnonzero(self._speed_mask(battle))[0])
-        if battle.speed_choice_open():
-            action[-1] = int(battle.state.speed[self.unit])
-            if self.power and energy.governed(battle, self.unit):
-                action[-1] = energy.standing_speed(battle, self.unit)  # (B3.0, E4.2)
-        if self.power:
-            n = len(self.power.nvec())
-            action[-2 - n:-2] = self.power.noop(battle)
-        return action
+        """The no-op: hold everything, the default legal move, keep the speed (the standing
+        energy allocation)."""
+        d = self._decision(battle)
+        return np.array([c.noop(d) for c in self.components], dtype=np.int64)
 
     def to_orders(self, battle: Battle, action: np.ndarray, slots: np.ndarray) -> Orders:
         """Translate a (legal) action into engine orders."""
-        orders = Orders(maneuver=Maneuver(int(action[-2])))
-        n_r = len(self.racks)
-        for i, rack in enumerate(self.racks):
-            if action[i] and rack >= 0:
-                orders.launch[int(rack)] = int(slots[action[i] - 1])
-        for i, w in enumerate(self.weapons):
-            a = action[n_r + i]
-            if a and w >= 0:
-                orders.fire[int(w)] = int(slots[a - 1])
-        first = n_r + len(self.weapons)
-        for g, row in enumerate(self.esgs):
-            if action[first + g] and row >= 0:
-                orders.esg[int(row)] = int(action[first + g])
-        first += len(self.esgs)
-        for p, row in enumerate(self.ppds):
-            if action[first + p] and row >= 0:  # (E11.362) drop the wave-lock
-                orders.ppd[int(row)] = int(action[first + p])
-        first += len(self.ppds)
-        for c, (name, _, real) in enumerate(self.craft):
-            a = int(action[first + c])
-            if a and real:  # (J4.34, J1.0) launch and send the small craft
-                setattr(orders, name, int(slots[a - 1]))
-        if self.disengage:  # (SCENARIOS #5) announce disengagement
-            orders.disengage = bool(action[first + len(self.craft)])
-        if self.probe:  # (G5) arm / launch a probe
-            orders.probe = int(action[first + len(self.craft) + (1 if self.disengage else 0)])
-        at = first + len(self.craft) + (1 if self.disengage else 0) + (1 if self.probe else 0)
-        for b in range(self.tractors):  # (G7.0) 1 release, k + 1 attach at slot k
-            a = int(action[at + b])
-            if a == 1:
-                orders.tractor[b] = tractors.RELEASE
-            elif a > 1:
-                orders.tractor[b] = int(slots[a - 2])
-        if self.transport:  # (G8.0, G8.24) energy line, transport[t], drop_shield
-            at += self.tractors
-            self.transport.to_orders(action[at:at + len(self.transport.nvec())], slots, orders)
-        if self.suicide:  # (J2.22) launch the armed suicide shuttle at slot k
-            a = int(action[self.component_names().index("suicide")])
-            if a:
-                orders.suicide = int(slots[a - 1])
-        if self.power:
-            self.power.to_orders(battle, action[-2 - len(self.power.nvec()):-2], orders)
-        speed = int(action[-1])
-        if speed > self.max_speed:  # a TAC plot with n warp tactical maneuvers (C5.23)
-            orders.tactical = True
-            orders.speed = speed - self.max_speed - 1
-        elif battle.speed_choice_open() or speed != int(battle.state.speed[self.unit]):
-            orders.speed = speed  # outside Energy Allocation the engine refuses a change
+        d = self._decision(battle, slots)
+        orders = Orders()
+        for c, value in zip(self.components, action, strict=True):
+            c.to_orders(d, int(value), orders)
         return orders
 
 
@@ -626,203 +374,3 @@ def craft_components(battle: Battle, unit: int) -> tuple[bool, bool]:
     """Whether ``unit`` gets a ``fighters`` and a ``shuttles`` component (J4.0, J1.0)."""
     return tuple(bool(len(small_craft.fighters_of(battle, unit, kind)))
                  for _, kind in _CRAFT_COMPONENTS)
-
-
-def _pad(rows: np.ndarray, n: int | None) -> np.ndarray:
-    rows = np.asarray(rows, dtype=np.int64)
-    if n is None or n <= len(rows):
-        return rows
-    return np.concatenate([rows, np.full(n - len(rows), -1, dtype=np.int64)])
-
-
-def _widest_arms(sizes: list[tuple[int, ...]]) -> tuple[int, ...]:
-    """Position-wise largest ``arm[h]`` size over ``sizes`` (a missing position counts 3)."""
-    n = max((len(s) for s in sizes), default=0)
-    return tuple(max((s[h] if h < len(s) else ARM_ORDERS) for s in sizes) for h in range(n))
-
-
-@dataclass
-class EnergyLayout:
-    """The energy components of one agent (``rules.energy: cadet``, B3.0): ``arm[h]`` per heavy
-    weapon, ``capacitor``, ``recharge`` and, where used, ``cloak``; sizes padded for
-    ``uniform_spaces`` (padded values are masked with a "padding" reason)."""
-
-    unit: int
-    heavies: np.ndarray  # weapon rows taking an ArmOrder (padded entries = -1)
-    capacitor: int  # size of the capacitor component (0..C)
-    recharge: int  # size of the recharge component (0..B)
-    cloak: int  # 2 with a cloak component, else 0
-    reinforce: bool = False  # reinforce_general + reinforce[0..5] (rules.reinforcement)
-    repair: bool = False  # the repair component (rules.damage_control)
-    arm_sizes: tuple[int, ...] = ()  # size of each ``arm[h]`` (a PPD's 6, E11.25; else 3)
-    suicide: bool = False  # the ``suicide_arm`` component (J2.221, rules.suicide_shuttles)
-
-    @classmethod
-    def build(cls, battle: Battle, unit: int, pad: EnergyLayout | None = None
-              ) -> EnergyLayout | None:
-        """The unit's energy components, or None where the form does not govern it; ``pad``
-        (the largest over the agents) widens them for uniform spaces."""
-        if not energy.governed(battle, unit):
-            return None
-        cloak = 2 if energy.has_cloak(battle, unit) and energy.cloak_allowed(battle) else 0
-        rules = battle.rules
-        out = cls(unit, energy.heavy_rows(battle, unit), energy.capacitor_values(battle, unit),
-                  energy.battery_boxes(battle, unit) + 1, cloak,
-                  battle.rules.standard_energy and bool(rules.reinforcement),
-                  battle.rules.standard_energy and bool(rules.damage_control),
-                  tuple(energy.arm_values(battle, int(w))
-                        for w in energy.heavy_rows(battle, unit)),
-                  suicide_shuttles.has_component(battle, unit))
-        if pad is not None:
-            out.heavies = _pad(out.heavies, len(pad.heavies))
-            out.arm_sizes = _widest_arms([out.arm_sizes, pad.arm_sizes])
-            out.capacitor = max(out.capacitor, pad.capacitor)
-            out.recharge = max(out.recharge, pad.recharge)
-            out.cloak = max(out.cloak, pad.cloak)
-            out.reinforce = out.reinforce or pad.reinforce
-            out.repair = out.repair or pad.repair
-            out.suicide = out.suicide or pad.suicide
-        return out
-
-    @staticmethod
-    def widest(layouts: list[EnergyLayout | None]) -> EnergyLayout | None:
-        """The padding covering every layout of ``layouts`` (None if none has energy)."""
-        real = [p for p in layouts if p is not None]
-        if not real:
-            return None
-        return EnergyLayout(-1, np.full(max(len(p.heavies) for p in real), -1, np.int64),
-                            max(p.capacitor for p in real), max(p.recharge for p in real),
-                            max(p.cloak for p in real), any(p.reinforce for p in real),
-                            any(p.repair for p in real), _widest_arms([p.arm_sizes for p in real]),
-                            any(p.suicide for p in real))
-
-    def _extras(self) -> list[tuple[str, int]]:
-        """The scenario-10 components (name, size) after the cloak."""
-        out = []
-        if self.reinforce:
-            out.append(("reinforce_general", energy.REINFORCE_GENERAL_MAX + 1))
-            out += [(f"reinforce[{s}]", energy.REINFORCE_SPECIFIC_MAX + 1)
-                    for s in range(energy.N_SHIELDS)]
-        if self.repair:
-            out.append(("repair", energy.REPAIR_VALUES))
-        if self.suicide:  # (J2.221) warp energy into the suicide shuttle's bomb
-            out.append(("suicide_arm", suicide_shuttles.ARM_VALUES))
-        return out
-
-    def nvec(self) -> list[int]:
-        return ([*self._arm_sizes()] + [self.capacitor, self.recharge]
-                + ([self.cloak] if self.cloak else []) + [n for _, n in self._extras()])
-
-    def _arm_sizes(self) -> tuple[int, ...]:
-        """Each ``arm[h]`` size (``ArmOrder``'s 3 where not given)."""
-        n = len(self.heavies)
-        return tuple(self.arm_sizes[:n]) + (ARM_ORDERS,) * (n - len(self.arm_sizes[:n]))
-
-    def names(self) -> list[str]:
-        return ([f"arm[{h}]" for h in range(len(self.heavies))] + ["capacitor", "recharge"]
-                + (["cloak"] if self.cloak else []) + [name for name, _ in self._extras()])
-
-    def describe(self, battle: Battle) -> list[dict]:
-        st = battle.state
-        out = []
-        for h, (row, size) in enumerate(zip(self.heavies, self._arm_sizes(), strict=True)):
-            values = ArmOrder if size == ARM_ORDERS else ppd_fire.PpdArm
-            entry = {"name": f"arm[{h}]", "kind": "arm", "size": size,
-                     "values": [v.name.lower() for v in values]}
-            if row >= 0:
-                entry.update(weapon=battle.weapon_ids[row],
-                             weapon_type=WEAPON_NAMES[int(st.w_type[row])])
-            out.append(entry)
-        out.append({"name": "capacitor", "kind": "capacitor", "size": self.capacitor,
-                    "capacity": float(st.capacitor_max[self.unit])})
-        out.append({"name": "recharge", "kind": "recharge", "size": self.recharge})
-        if self.cloak:
-            out.append({"name": "cloak", "kind": "cloak", "size": 2})
-        out += [{"name": name, "kind": name.split("[")[0], "size": size}
-                for name, size in self._extras()]
-        return out
-
-    def reasons(self, battle: Battle) -> dict[str, dict[int, str]]:
-        """Component name -> masked value -> rule (engine predicates; padding named)."""
-        u = self.unit
-        out: dict[str, dict[int, str]] = {}
-        for h, (row, size) in enumerate(zip(self.heavies, self._arm_sizes(), strict=True)):
-            if row < 0:
-                out[f"arm[{h}]"] = {v: "uniform_spaces padding: no heavy weapon in this position"
-                                    for v in range(1, size)}
-                continue
-            why = energy.arm_blockers(battle, row)
-            why.update({v: "uniform_spaces padding: beyond this weapon's arm values"
-                        for v in range(energy.arm_values(battle, int(row)), size)})
-            out[f"arm[{h}]"] = why
-        for name, blockers, size, own in (
-            ("capacitor", energy.capacitor_blockers, self.capacitor,
-             energy.capacitor_values(battle, u)),
-            ("recharge", energy.recharge_blockers, self.recharge,
-             energy.battery_boxes(battle, u) + 1),
-        ):
-            why = dict(blockers(battle, u))
-            why.update({k: f"uniform_spaces padding: beyond this ship's {name} values"
-                        for k in range(own, size)})
-            out[name] = why
-        if self.cloak:
-            out["cloak"] = energy.cloak_blockers(battle, u)
-        if self.reinforce:
-            out["reinforce_general"] = energy.reinforce_general_blockers(battle, u)
-            for s in range(energy.N_SHIELDS):
-                out[f"reinforce[{s}]"] = energy.reinforce_blockers(battle, u, s + 1)
-        if self.repair:
-            out["repair"] = energy.repair_blockers(battle, u)
-        if self.suicide:
-            out["suicide_arm"] = suicide_shuttles.arm_blockers(battle, u)
-        return out
-
-    def mask(self, battle: Battle) -> np.ndarray:
-        """The flat mask of the energy components (exact per component)."""
-        out = np.ones(sum(self.nvec()), dtype=np.int8)
-        pos = 0
-        reasons = self.reasons(battle)
-        for name, size in zip(self.names(), self.nvec(), strict=True):
-            for v in reasons[name]:
-                out[pos + v] = 0
-            pos += size
-        return out
-
-    def noop(self, battle: Battle) -> np.ndarray:
-        """The standing allocation: continue or hold every weapon, fill the capacitor,
-        recharge the batteries, no cloak (all 0 outside Energy Allocation)."""
-        out = np.zeros(len(self.nvec()), dtype=np.int64)
-        if not energy.allocation_open(battle):
-            return out
-        for h, row in enumerate(self.heavies):
-            if row >= 0:
-                out[h] = energy.standing_arm(battle, int(row))
-        n = len(self.heavies)
-        out[n] = energy.capacitor_room(battle, self.unit)
-        out[n + 1] = energy.empty_batteries(battle, self.unit)
-        if self.suicide:  # (J2.221) hold an armed bomb, continue an arming chain
-            out[self.names().index("suicide_arm")] = suicide_shuttles.standing_arm(battle,
-                                                                                   self.unit)
-        return out
-
-    def to_orders(self, battle: Battle, action: np.ndarray, orders: Orders) -> None:
-        """Write the energy part of ``action`` into ``orders`` (values outside Energy
-        Allocation are passed on, so the engine refuses them with the rule)."""
-        open_now = energy.allocation_open(battle)
-        for h, row in enumerate(self.heavies):
-            if row >= 0 and (open_now or action[h]):
-                orders.arm[int(row)] = int(action[h])
-        n = len(self.heavies)
-        orders.capacitor = int(action[n])
-        orders.recharge = int(action[n + 1])
-        orders.cloak = bool(self.cloak and action[n + 2])
-        at = n + 2 + (1 if self.cloak else 0)
-        if self.reinforce:  # (D3.341, D3.342) GR points; specific energy per shield
-            orders.reinforce_general = int(action[at])
-            orders.reinforce = {s + 1: int(action[at + 1 + s])
-                                for s in range(energy.N_SHIELDS) if action[at + 1 + s]}
-            at += 1 + energy.N_SHIELDS
-        if self.repair:  # (D9.2) the shield damage control works on
-            orders.repair = int(action[at])
-        if self.suicide and (open_now or action[self.names().index("suicide_arm")]):
-            orders.suicide_arm = int(action[self.names().index("suicide_arm")])  # (J2.221)

@@ -1,6 +1,7 @@
 """The observation vector of one agent (float32) and the global state.
 
-Layout of ``obs["observation"]`` (documented in docs/observation.md; angles in radians are
+Layout of ``obs["observation"]`` (declared once, field by field, in ``env.observation_layout``,
+which this encoder reads for every offset; documented in docs/observation.md; angles in radians are
 given as sin/cos, clockwise from the own ship's facing; ranges are divided by 30 and clipped
 to 1; fractions are remaining/initial):
 
@@ -68,47 +69,57 @@ from __future__ import annotations
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import Battle, energy, plasma, ppd, ppd_fire
+from sfb_env.engine import Battle, energy, knowledge, plasma, ppd, ppd_fire
 from sfb_env.engine.direct_fire import weapon_ready_blocker
 from sfb_env.engine.esg import EsgPhase
 from sfb_env.engine.seeking import rack_blocker
 from sfb_env.engine.types import EsgOrder, Maneuver, Status, UnitKind
+from sfb_env.env import observation_layout as lay
 from sfb_env.env import rule_features
 from sfb_env.env.actions import ActionLayout
 
 _NONE = int(Maneuver.NONE)
 _LEFT = int(Maneuver.TURN_LEFT)
-_ACTIVE = int(Status.ACTIVE)
 _SHIP, _FREIGHTER = int(UnitKind.SHIP), int(UnitKind.FREIGHTER)
 _DRONE, _TARGET_DRONE = int(UnitKind.DRONE), int(UnitKind.TARGET_DRONE)
 _PLASMA = int(UnitKind.PLASMA)
-_FIGHTER, _SHUTTLE = int(UnitKind.FIGHTER), int(UnitKind.SHUTTLE)
 _BIT_COLUMNS = np.arange(6)
 _ANNOUNCED, _OPERATING = int(EsgPhase.ANNOUNCED), int(EsgPhase.ACTIVE)
 
-OWN_SIZE = 2 + 4 + 6 + 1 + 1 + 1 + 1 + 6 + 1
-CLOCK_SIZE = 3
-SLOT_SIZE = 1 + 3 + 1 + 2 + 2 + 6 + 6 + 1 + 1 + 6
-THREAT_SIZE = 1 + 1 + 2 + 6
-ESG_SIZE = 8
-PLASMA_THREAT_SIZE = 2
-PLASMA_WARHEAD_SCALE = 50.0  # the largest warhead on the chart (plasma-R, FP2.0)
-ENERGY_SIZE = 6
-ENERGY_WEAPON_SIZE = 2
-PPD_SIZE = 4
-ESG_STRENGTH_SCALE = 20.0  # the strongest field on the chart (G23.42: radius 0, 5 energy)
-RANGE_SCALE = 30.0
+# row sizes of the declaration (env.observation_layout), for readers of the vector
+OWN_SIZE = lay.OWN.size
+CLOCK_SIZE = lay.CLOCK.size
+SLOT_SIZE = lay.SLOT.size
+THREAT_SIZE = lay.THREAT.size
+ESG_SIZE = lay.ESG.size
+PLASMA_THREAT_SIZE = lay.PLASMA_THREAT.size
+PLASMA_WARHEAD_SCALE = lay.PLASMA_WARHEAD_SCALE
+ENERGY_SIZE = lay.ENERGY.size
+ENERGY_WEAPON_SIZE = lay.ENERGY_WEAPON.size
+PPD_SIZE = lay.PPD.size
+ESG_STRENGTH_SCALE = lay.ESG_STRENGTH_SCALE
+RANGE_SCALE = lay.RANGE_SCALE
 SQRT3 = np.sqrt(3.0)
+
+
+def counts(layout: ActionLayout, threats: int) -> lay.Counts:
+    """What sizes the vector of the agent whose action layout is ``layout``."""
+    return lay.Counts(
+        weapons=len(layout.racks) + len(layout.weapons), slots=layout.slots, threats=threats,
+        esgs=len(layout.esgs), plasma=bool(layout.plasma_threats),
+        energy=layout.power is not None,
+        arms=len(layout.power.heavies) if layout.power is not None else 0,
+        ppds=len(layout.ppds), rule_features=tuple(layout.rule_features))
+
+
+def placement(layout: ActionLayout, threats: int) -> lay.Placement:
+    """Where every block and field of the agent's vector sits (``env.observation_layout``)."""
+    return lay.place(counts(layout, threats))
 
 
 def observation_size(layout: ActionLayout, threats: int) -> int:
     """Length of the observation vector for ``layout``."""
-    n_weapons = len(layout.racks) + len(layout.weapons)
-    return (OWN_SIZE + 3 * n_weapons + CLOCK_SIZE + layout.slots * SLOT_SIZE
-            + threats * THREAT_SIZE + len(layout.esgs) * ESG_SIZE + energy_size(layout)
-            + (threats * PLASMA_THREAT_SIZE if layout.plasma_threats else 0)
-            + len(layout.ppds) * PPD_SIZE
-            + rule_features.size(layout.rule_features, layout.slots))
+    return placement(layout, threats).size
 
 
 def energy_size(layout: ActionLayout) -> int:
@@ -131,6 +142,10 @@ def _bearing(st, u: int, others: np.ndarray) -> np.ndarray:
     return theta - st.facing[u] * (np.pi / 3)
 
 
+def _scale(row: lay.Row, name: str) -> float:
+    return float(row.field(name).scale)
+
+
 def encode(
     battle: Battle,
     layout: ActionLayout,
@@ -143,7 +158,8 @@ def encode(
     maneuver blockers, if already computed)."""
     st = battle.state
     u = layout.unit
-    out = np.zeros(observation_size(layout, threats), dtype=np.float32)
+    where = placement(layout, threats)
+    out = np.zeros(where.size, dtype=np.float32)
     area = battle.scenario.map_area
     col, row = hexmap.axial_to_offset_np(st.x[u], st.z[u], battle.scenario.parity)
     col, row = int(col), int(row)
@@ -151,62 +167,61 @@ def encode(
     max_speed = max(1, int(battle.rules.max_speed))
     if blocked is None:
         blocked = battle.maneuver_blockers(u)
-    out[0:6] = (
-        col / 28.0, row / 32.0,
-        (col - area.first_column) / 28.0, (area.last_column - col) / 28.0,
-        (row - area.first_row) / 28.0, (area.last_row - row) / 28.0,
+    own, edge = where.part("own", "own"), _scale(lay.OWN, "edges")
+    out[own.index("column")] = col / _scale(lay.OWN, "column")
+    out[own.index("row")] = row / _scale(lay.OWN, "row")
+    out[own.slice("edges")] = (
+        (col - area.first_column) / edge, (area.last_column - col) / edge,
+        (row - area.first_row) / edge, (area.last_row - row) / edge,
     )
-    out[6 + int(st.facing[u])] = 1.0
-    out[12:16] = (
-        st.speed[u] / max_speed,
-        float(_NONE in blocked),
-        float(_LEFT not in blocked and _NONE in blocked),
-        min(int(st.straight[u]), 8) / 8.0,
-    )
-    out[16:22] = _fraction(st.shields[u], init.shields[u])
-    out[22] = st.internal[u] / max(1, init.internal_boxes[u])
-    pos = OWN_SIZE
-    for w in layout.racks:
+    out[own.index("facing") + int(st.facing[u])] = 1.0
+    out[own.index("speed")] = st.speed[u] / max_speed
+    out[own.index("moves_next")] = float(_NONE in blocked)  # NONE is closed to a mover
+    out[own.index("can_turn")] = float(_LEFT not in blocked and _NONE in blocked)
+    straight = _scale(lay.OWN, "straight")
+    out[own.index("straight")] = min(int(st.straight[u]), int(straight)) / straight
+    out[own.slice("shields")] = _fraction(st.shields[u], init.shields[u])
+    out[own.index("internal")] = st.internal[u] / max(1, init.internal_boxes[u])
+    weapons = where.part("own", "weapons")
+    for i, w in enumerate(layout.racks):
         if w >= 0:  # a plasma launcher's third value: armed (FP1.22)
             left = float(st.w_armed[w]) if plasma.is_launcher(battle, int(w)) else (
-                st.w_ammo[w] / 4.0)
-            out[pos:pos + 3] = (rack_blocker(battle, int(w)) is None, st.w_destroyed[w], left)
-        pos += 3
-    for w in layout.weapons:
+                st.w_ammo[w] / _scale(lay.WEAPON, "drones_left"))
+            at = weapons.index("usable", i)
+            out[at:at + 3] = (rack_blocker(battle, int(w)) is None, st.w_destroyed[w], left)
+    for i, w in enumerate(layout.weapons, start=len(layout.racks)):
         if w >= 0:
-            out[pos:pos + 3] = (weapon_ready_blocker(battle, int(w)) is None,
-                                st.w_destroyed[w], 0.0)
-        pos += 3
-    out[pos:pos + 3] = (
-        st.turn / max_turns, st.impulse / st.impulses_per_turn, st.impulses_per_turn / 32.0,
-    )
-    pos += 3
-    n_slots = len(slots) * SLOT_SIZE
-    out[pos:pos + n_slots] = _slots(battle, u, slots).ravel()
-    pos += n_slots
+            at = weapons.index("usable", i)
+            out[at:at + 3] = (weapon_ready_blocker(battle, int(w)) is None,
+                              st.w_destroyed[w], 0.0)
+    clock = where.part("clock")
+    out[clock.index("turn")] = st.turn / max_turns
+    out[clock.index("impulse")] = st.impulse / st.impulses_per_turn
+    out[clock.index("impulses_per_turn")] = (st.impulses_per_turn
+                                             / _scale(lay.CLOCK, "impulses_per_turn"))
+    out[where.span("targets")] = _slots(battle, u, slots).ravel()
     table, order = _threats(battle, u, threats)
-    out[pos:pos + threats * THREAT_SIZE] = table.ravel()
-    pos += threats * THREAT_SIZE
-    for g in layout.esgs:
-        if g >= 0:
-            out[pos:pos + ESG_SIZE] = _esg(battle, int(g))
-        pos += ESG_SIZE
-    if layout.plasma_threats:
-        for p in order:
-            if st.kind[p] == _PLASMA:
-                out[pos:pos + 2] = (1.0, plasma.warhead(battle, int(p)) / PLASMA_WARHEAD_SCALE)
-            pos += PLASMA_THREAT_SIZE
-        pos += (threats - len(order)) * PLASMA_THREAT_SIZE
-    if layout.power is not None:
-        n = energy_size(layout)
-        out[pos:pos + n] = _energy(battle, layout)
-        pos += n
-    for w in layout.ppds:
+    out[where.span("threats")] = table.ravel()
+    esg = where.part("esg")
+    for g, w in enumerate(layout.esgs):
         if w >= 0:
-            out[pos:pos + PPD_SIZE] = _ppd(battle, int(w))
-        pos += PPD_SIZE
+            out[esg.offset + g * ESG_SIZE:esg.offset + (g + 1) * ESG_SIZE] = _esg(battle, int(w))
+    if layout.plasma_threats:
+        block = where.part("plasma_threats")
+        for k, p in enumerate(order):
+            if st.kind[p] == _PLASMA:
+                out[block.index("plasma", k)] = 1.0
+                out[block.index("warhead", k)] = (plasma.warhead(battle, int(p))
+                                                  / PLASMA_WARHEAD_SCALE)
+    if layout.power is not None:
+        out[where.span("energy")] = _energy(battle, layout)
+    ppds = where.part("ppd")
+    for p, w in enumerate(layout.ppds):
+        if w >= 0:
+            out[ppds.offset + p * PPD_SIZE:ppds.offset + (p + 1) * PPD_SIZE] = _ppd(battle, int(w))
     if layout.rule_features:  # (D3.34, D9, D6, G13) only where the scenario uses the rules
-        out[pos:] = rule_features.encode(battle, u, layout.rule_features, slots)
+        start = where.span(layout.rule_features[0]).start
+        out[start:] = rule_features.encode(battle, u, layout.rule_features, slots)
     return out
 
 
@@ -216,8 +231,9 @@ def _ppd(battle: Battle, w: int) -> list[float]:
     ready = weapon_ready_blocker(battle, w) is None
     armed = ppd_fire.charge(battle, w).pulses if ready else 0
     left = int(st.ppd_pulses[w] - st.ppd_resolved[w]) if ppd_fire.pulsing(battle, w) else 0
-    return [armed / ppd.MAX_PULSES, float(ppd_fire.pulsing(battle, w)), float(st.ppd_locked[w]),
-            left / ppd.MAX_PULSES]
+    return lay.PPD.values(
+        armed_pulses=armed / ppd.MAX_PULSES, pulsing=float(ppd_fire.pulsing(battle, w)),
+        locked=float(st.ppd_locked[w]), pulses_left=left / ppd.MAX_PULSES)
 
 
 def _energy(battle: Battle, layout: ActionLayout) -> np.ndarray:
@@ -226,20 +242,18 @@ def _energy(battle: Battle, layout: ActionLayout) -> np.ndarray:
     u = layout.unit
     ship = battle.ship_classes[u]
     out = np.zeros(energy_size(layout), dtype=np.float64)
-    out[0:ENERGY_SIZE] = (
-        sum(energy.power(battle, u)) / max(1, ship.total_power),
-        st.batteries[u] / max(1, ship.batteries),
-        st.capacitor[u] / max(1e-9, st.capacitor_max[u]) if st.capacitor_max[u] else 0.0,
-        min(1.0, st.energy_shortfall[u] / 10.0), float(st.cloaked[u]),
-        float(energy.allocation_open(battle)),
+    out[0:ENERGY_SIZE] = lay.ENERGY.values(
+        power=sum(energy.power(battle, u)) / max(1, ship.total_power),
+        batteries=st.batteries[u] / max(1, ship.batteries),
+        capacitor=(st.capacitor[u] / max(1e-9, st.capacitor_max[u]) if st.capacitor_max[u]
+                   else 0.0),
+        shortfall=min(1.0, st.energy_shortfall[u] / lay.ENERGY.field("shortfall").scale),
+        cloaked=float(st.cloaked[u]), allocation_open=float(energy.allocation_open(battle)),
     )
     pos = ENERGY_SIZE
     for w in layout.power.heavies:
         if w >= 0:
-            kind = int(st.w_type[w])
-            cycle = energy.cycle_turns(kind)
-            paid = (int(st.w_arm_stage[w]) if kind in energy.SINGLE_TURN
-                    else energy.stage(battle, int(w)))  # this turn's, or the cycle's
+            paid, cycle = knowledge.arming_turns_paid(battle, int(w))  # (B3.0)
             out[pos:pos + 2] = (float(st.w_armed[w]), paid / cycle)
         pos += ENERGY_WEAPON_SIZE
     return out
@@ -254,12 +268,14 @@ def _esg(battle: Battle, w: int) -> list[float]:
     release = int(st.esg_release_at[w]) - now if phase == _ANNOUNCED else 0
     expires = int(st.esg_activated_at[w]) + ipt - now if phase == _OPERATING else 0
     blocked = battle.esg_blockers(w)
-    return [
-        st.esg_stored[w] / max(1, int(st.esg_max[w])), float(phase == _ANNOUNCED),
-        float(phase == _OPERATING), max(0, int(st.esg_radius[w])) / 3.0,
-        st.esg_strength[w] / ESG_STRENGTH_SCALE, max(0, release) / ipt, max(0, expires) / ipt,
-        float(int(EsgOrder.ANNOUNCE_0) not in blocked),
-    ]
+    return lay.ESG.values(
+        stored=st.esg_stored[w] / max(1, int(st.esg_max[w])), announced=float(phase == _ANNOUNCED),
+        operating=float(phase == _OPERATING),
+        radius=max(0, int(st.esg_radius[w])) / lay.ESG.field("radius").scale,
+        strength=st.esg_strength[w] / ESG_STRENGTH_SCALE, release_in=max(0, release) / ipt,
+        expires_in=max(0, expires) / ipt,
+        can_announce=float(int(EsgOrder.ANNOUNCE_0) not in blocked),
+    )
 
 
 def _fraction(now: np.ndarray, start: np.ndarray) -> np.ndarray:
@@ -283,20 +299,21 @@ def _slots(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     arc_bits = (arcs[:, None] >> _BIT_COLUMNS) & 1
     init = battle.initial
     kind = st.kind[rows]
-    table[:n, 0] = 1.0
-    table[:n, 1] = kind == _SHIP
-    table[:n, 2] = kind == _FREIGHTER
-    table[:n, 3] = (kind == _DRONE) | (kind == _TARGET_DRONE) | (kind == _PLASMA)
-    table[:n, 4] = np.minimum(rng / RANGE_SCALE, 1.0)
-    table[:n, 5] = np.sin(bearing)
-    table[:n, 6] = np.cos(bearing)
-    table[:n, 7] = np.sin(rel_facing)
-    table[:n, 8] = np.cos(rel_facing)
-    table[:n, 9:15] = facing_us
-    table[:n, 15:21] = _fraction(st.shields[rows], init.shields[rows])
-    table[:n, 21] = st.damage[rows] / np.maximum(init.strength[rows], 1)
-    table[:n, 22] = st.target[rows] == u
-    table[:n, 23:29] = arc_bits
+    col = lay.SLOT.at
+    table[:n, col("present")] = 1.0
+    table[:n, col("kind")] = kind == _SHIP
+    table[:n, col("kind") + 1] = kind == _FREIGHTER
+    table[:n, col("kind") + 2] = (kind == _DRONE) | (kind == _TARGET_DRONE) | (kind == _PLASMA)
+    table[:n, col("range")] = np.minimum(rng / RANGE_SCALE, 1.0)
+    table[:n, col("bearing")] = np.sin(bearing)
+    table[:n, col("bearing") + 1] = np.cos(bearing)
+    table[:n, col("relative_facing")] = np.sin(rel_facing)
+    table[:n, col("relative_facing") + 1] = np.cos(rel_facing)
+    table[:n, lay.SLOT.slice("shield_facing_us")] = facing_us
+    table[:n, lay.SLOT.slice("shields")] = _fraction(st.shields[rows], init.shields[rows])
+    table[:n, col("damage")] = st.damage[rows] / np.maximum(init.strength[rows], 1)
+    table[:n, col("seeking_us")] = st.target[rows] == u
+    table[:n, lay.SLOT.slice("arcs")] = arc_bits
     return table
 
 
@@ -304,10 +321,7 @@ def _threats(battle: Battle, u: int, threats: int) -> tuple[np.ndarray, np.ndarr
     """The threat slots (drones and plasma torpedoes aimed at ``u``) and their unit rows."""
     st = battle.state
     table = np.zeros((threats, THREAT_SIZE), dtype=np.float64)
-    incoming = np.flatnonzero((st.status == _ACTIVE) & ((st.kind == _DRONE) | (st.kind == _PLASMA)
-                                                        | (st.kind == _FIGHTER)
-                                                        | (st.kind == _SHUTTLE))
-                              & (st.target == u))
+    incoming = knowledge.threats_to(battle, u)
     if not len(incoming) or not threats:
         return table, incoming[:0]
     rng = hexmap.distance_np(st.x[u], st.z[u], st.x[incoming], st.z[incoming])
@@ -317,11 +331,12 @@ def _threats(battle: Battle, u: int, threats: int) -> tuple[np.ndarray, np.ndarr
     shield = (hexmap.shield_bits_np(st.x[u], st.z[u], st.facing[u], st.x[order], st.z[order])
               [:, None] >> _BIT_COLUMNS) & 1
     n = len(order)
-    table[:n, 0] = 1.0
-    table[:n, 1] = np.minimum(rng / RANGE_SCALE, 1.0)
-    table[:n, 2] = np.sin(bearing)
-    table[:n, 3] = np.cos(bearing)
-    table[:n, 4:10] = shield
+    col = lay.THREAT.at
+    table[:n, col("present")] = 1.0
+    table[:n, col("range")] = np.minimum(rng / RANGE_SCALE, 1.0)
+    table[:n, col("bearing")] = np.sin(bearing)
+    table[:n, col("bearing") + 1] = np.cos(bearing)
+    table[:n, lay.THREAT.slice("shield")] = shield
     return table, order
 
 

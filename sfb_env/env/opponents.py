@@ -7,8 +7,10 @@ An opponent spec, for one agent, is one of
 * ``"robot"`` or ``"robot:<controller>"``: the engine flies the ship with a robot controller
   of ``sfb_env.engine.scenario.CONTROLLERS`` (default ``idle``: straight ahead, holding fire);
   the scenario's own robots (drones, freighters) always act in the engine;
-* any other string: resolved by ``resolver`` (default ``agents.base.load_policy``: a registry
-  name such as ``random`` or ``doctrine``, a ``module:object`` path, or a checkpoint ``*.zip``).
+* any other string: resolved by ``resolver`` (a registry name such as ``random`` or
+  ``doctrine``, a ``module:object`` path, or a checkpoint ``*.zip``). The env layer loads no
+  policy itself (``agents`` sits above it): the default resolver is the loader installed with
+  ``set_default_resolver``, which importing ``agents`` does (``agents.base.load_policy``).
 
 A policy with ``is_robot = True`` (the registry's ``robot``) counts as ``"robot"``. A policy
 with a ``bind(env, agent)`` method is bound to its env and agent before each episode.
@@ -31,11 +33,21 @@ ROBOT = "robot"
 DEFAULT_ROBOT = "idle"
 
 
-def default_resolver(spec: str) -> Any:
-    """``agents.base.load_policy`` (imported here: agents sit above the env layer)."""
-    from agents.base import load_policy
+_installed: list[Resolver] = []  # the loader of named opponents (``set_default_resolver``)
 
-    return load_policy(spec)
+
+def set_default_resolver(resolver: Resolver) -> None:
+    """Install the loader of named opponents (``agents`` installs ``agents.base.load_policy``
+    when imported), used where an env view is given no ``resolver``."""
+    _installed[:] = [resolver]
+
+
+def default_resolver(spec: str) -> Any:
+    """The installed loader's policy for ``spec`` (see ``set_default_resolver``)."""
+    if not _installed:
+        raise ValueError(f"no policy loader for opponent {spec!r}: import agents (it installs "
+                         "agents.base.load_policy) or pass resolver= to the env view")
+    return _installed[0](spec)
 
 
 def is_policy(obj: Any) -> bool:

@@ -7,7 +7,7 @@ speed, so one model can follow a curriculum across scenarios (cth-01 -> cth-03 -
 either side of a duel. Padding is a pure function of the agent's ``nvec``
 (``[K+1] * positions + [4, max_speed + 1]``), so a checkpoint can pad for any ship:
 
-* observation: the own-ship block ``OWN_SIZE + 3 * positions`` gets zero weapon positions
+* observation: the own-ship block (``own``, ``env.observation_layout``) gets zero weapon positions
   appended; clock, target slots and threats follow unchanged;
 * mask: padded weapon positions allow only 0 (hold), speeds above the ship's top are masked;
 * action: padded components are dropped (``unpad_action``).
@@ -22,8 +22,8 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from gymnasium import spaces
 
+from sfb_env.env import observation_layout as lay
 from sfb_env.env.actions import N_MANEUVERS
-from sfb_env.env.observation import CLOCK_SIZE, OWN_SIZE, SLOT_SIZE, THREAT_SIZE
 from sfb_env.env.spaces import MaskedMultiDiscrete
 
 
@@ -51,8 +51,12 @@ class FixedSpaces:
 
     @property
     def observation_size(self) -> int:
-        return (OWN_SIZE + 3 * self.positions + CLOCK_SIZE + self.target_slots * SLOT_SIZE
-                + self.threat_slots * THREAT_SIZE)
+        return self._placement(self.positions).size
+
+    def _placement(self, positions: int) -> lay.Placement:
+        """The declared layout (``env.observation_layout``) with ``positions`` weapon positions
+        and no optional block (``check`` refuses agents with one)."""
+        return lay.place(lay.Counts(positions, self.target_slots, self.threat_slots))
 
     def observation_space(self) -> spaces.Box:
         return spaces.Box(-1.0, 1.0, shape=(self.observation_size,), dtype=np.float32)
@@ -90,14 +94,15 @@ class FixedSpaces:
 
     def pad_observation(self, vector: np.ndarray, nvec: np.ndarray) -> np.ndarray:
         """The agent's observation vector with zero weapon positions appended to its own ship."""
-        own = OWN_SIZE + 3 * (len(nvec) - 2)
+        own = self._placement(len(nvec) - 2).span("own").stop
+        padded = self._placement(self.positions).span("own").stop
         out = np.zeros(self.observation_size, dtype=np.float32)
         out[:own] = vector[:own]
         tail = np.asarray(vector[own:])
-        if len(tail) != self.observation_size - OWN_SIZE - 3 * self.positions:
+        if len(tail) != self.observation_size - padded:
             raise ValueError(f"observation of size {len(vector)} does not match target_slots="
                              f"{self.target_slots}, threat_slots={self.threat_slots}")
-        out[OWN_SIZE + 3 * self.positions:] = tail
+        out[padded:] = tail
         return out
 
     def pad_mask(self, mask: np.ndarray, nvec: np.ndarray) -> np.ndarray:

@@ -13,7 +13,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from sfb_env.engine import Battle, load_scenario, unit_rules
+from sfb_env.engine import Battle, knowledge, load_scenario, unit_rules
 from sfb_env.engine.battle import DEFAULT_MAX_TURNS
 from sfb_env.env import observation as obs_mod
 from sfb_env.env import rule_features
@@ -73,6 +73,9 @@ class SFBParallelEnv(ParallelEnv):
                        for a in env.agents}
             obs, rewards, terms, truncs, infos = env.step(actions)
     """
+
+    validate_in_engine = False  # True: the engine validates every order again (tests use it
+    #   to check that the masks and the engine's validation never disagree)
 
     metadata = {
         "name": "sfb_v0",
@@ -171,7 +174,7 @@ class SFBParallelEnv(ParallelEnv):
     def step(self, actions: Mapping[str, Any]):
         battle = self.battle
         reports: dict[str, list[dict]] = {a: [] for a in self.agents}
-        orders = {}
+        orders, unchecked = {}, {}
         for agent in self.agents:
             layout = self._layouts[agent]
             if agent not in actions:
@@ -180,15 +183,22 @@ class SFBParallelEnv(ParallelEnv):
                 action = np.asarray(actions[agent], dtype=np.int64).reshape(-1)
                 action = self._check(agent, action, reports[agent])
             orders[layout.unit] = layout.to_orders(battle, action, self._slots[agent])
-        battle.step(orders)
+            if agent not in actions or reports[agent]:  # the no-op stood in: not mask-checked
+                unchecked[layout.unit] = orders[layout.unit]
+        if self.validate_in_engine or battle.speed_choice_open():
+            # (C3.2) with the speed picked, the maneuver is judged at that speed: a joint check
+            # of two components the per-component mask cannot make, so the engine still does it
+            unchecked = orders
+        if unchecked:
+            battle.validate(unchecked)
+        battle.step(orders, validate=False)  # the rest were checked against their masks
         new_events = battle.events[self._event_cursor:]
         self._event_cursor = len(battle.events)
         previous = list(self.agents)
         rewards = {a: float(self.reward_fn(self, a, new_events)) for a in previous}
         terminations, truncations = {}, {}
         for a in previous:
-            gone = (not unit_rules.in_play_or_coming(battle, battle.unit_index[a])
-                    or battle.state.captured_by[battle.unit_index[a]] >= 0)  # (D7.0)
+            gone = not knowledge.commanded_by_player(battle, battle.unit_index[a])  # (D7.0)
             truncations[a] = bool(battle.done and battle.time_up and not gone)
             terminations[a] = bool(gone or (battle.done and not truncations[a]))
         self.agents = [a for a in previous if not (terminations[a] or truncations[a])]

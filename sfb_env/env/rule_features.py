@@ -47,40 +47,39 @@ import numpy as np
 
 from sfb_env.engine import (
     Battle,
-    cloak,
     energy,
+    knowledge,
     planet_killer,
     probes,
     tractors,
-    transporters,
 )
-from sfb_env.engine.esg import EsgPhase
+from sfb_env.env import observation_layout as lay
 
-REINFORCEMENT_SIZE = 1 + 6
-DAMAGE_CONTROL_SIZE = 1 + 6
-LOCK_ON_SIZE, LOCK_ON_SLOT_SIZE = 1, 2
-CLOAK_SIZE = 4  # own ship, and again per target slot
-REINFORCEMENT_SCALE = 10.0  # the largest component value (REINFORCE_*_MAX)
-DC_RATING_SCALE = 4.0  # full-size tracks start at 4 (CTH-DATA §7.5)
-DC_BOXES_SCALE = 2.0  # a rating of 4 buys two boxes (D9.2)
-FADE_SCALE = float(cloak.FADE_IMPULSES)
-ESG_FIELD_GENERATORS = 2  # generators shown per ship (the Tiger's two, CTH-DATA §9.2)
-ESG_FIELD_VALUES = 3  # operating, radius / 3, strength / 20
+# sizes and scales of the declaration (env.observation_layout)
+REINFORCEMENT_SIZE = lay.REINFORCEMENT.size
+DAMAGE_CONTROL_SIZE = lay.DAMAGE_CONTROL.size
+LOCK_ON_SIZE, LOCK_ON_SLOT_SIZE = lay.LOCK_ON_OWN.size, lay.LOCK_ON_SLOT.size
+CLOAK_SIZE = lay.CLOAK.size  # own ship, and again per target slot
+REINFORCEMENT_SCALE = lay.REINFORCEMENT.field("general").scale  # REINFORCE_*_MAX
+DC_RATING_SCALE = lay.DAMAGE_CONTROL.field("rating").scale  # full-size tracks start at 4
+DC_BOXES_SCALE = lay.DAMAGE_CONTROL.field("repairs").scale  # a rating of 4 buys two (D9.2)
+ESG_FIELD_GENERATORS = knowledge.ESG_FIELD_GENERATORS  # the Tiger's two (CTH-DATA §9.2)
+ESG_FIELD_VALUES = lay.ESG_FIELD.size  # operating, radius / 3, strength / 20
 ESG_FIELD_SIZE = ESG_FIELD_GENERATORS * ESG_FIELD_VALUES  # own ship, and again per slot
-ESG_RADIUS_SCALE = 3.0  # (G23.41) radius 0..3
-ESG_STRENGTH_SCALE = 20.0  # (G23.42) the strongest field on the chart: radius 0, 5 energy
-_OPERATING = int(EsgPhase.ACTIVE)
-RESEARCH_SIZE = 13  # information, 6 results, probes left, kind x2, stage, armed, method-3 damage
-INFORMATION_SCALE = 300.0  # (SCENARIOS §2.8) rolls at 100, 150, 200, 250, 300
-BOARDING_OWN_SIZE = 1 + 6  # transporter uses left, shields dropped #1..#6
-BOARDING_ROW_SIZE = 5  # our parties, other parties, control stations, crew units, captured
-PARTIES_SCALE = 20.0  # the largest complement is 16 (CTH-DATA §8.5)
-STATIONS_SCALE = 8.0  # the most control stations on a sheet is 7 (CTH-DATA §9.2)
-CREW_SCALE = 4.0
-USES_SCALE = float(transporters.USES_PER_ENERGY)
-TRACTOR_OWN_SIZE, TRACTOR_SLOT_SIZE = 3, 2  # (G7.0) the ``tractors`` sub-block
-TRACTOR_BEAMS_SCALE = 3.0  # the most tractor beams on a sheet (D7, KR: 3; CTH-DATA §9.2)
-TOWED_SCALE = 4.0  # scenario 8's four freighters
+ESG_RADIUS_SCALE = lay.ESG_FIELD.field("radius").scale  # (G23.41) radius 0..3
+ESG_STRENGTH_SCALE = lay.ESG_FIELD.field("strength").scale  # (G23.42) the strongest field
+RESEARCH_SIZE = lay.RESEARCH.size
+INFORMATION_SCALE = lay.RESEARCH.field("information").scale  # rolls at 100, 150, ..., 300
+PROBES_SCALE = lay.RESEARCH.field("probes_left").scale
+BOARDING_OWN_SIZE = lay.BOARDING_OWN.size  # transporter uses left, shields dropped #1..#6
+BOARDING_ROW_SIZE = lay.BOARDING_ROW.size  # our parties, others, stations, crew, captured
+PARTIES_SCALE = lay.BOARDING_ROW.field("our_parties").scale  # the largest complement is 16
+STATIONS_SCALE = lay.BOARDING_ROW.field("control_stations").scale  # the most on a sheet: 7
+CREW_SCALE = lay.BOARDING_ROW.field("crew_units").scale
+USES_SCALE = lay.BOARDING_OWN.field("uses_left").scale
+TRACTOR_OWN_SIZE, TRACTOR_SLOT_SIZE = lay.TRACTORS_OWN.size, lay.TRACTOR_SLOT.size  # (G7.0)
+TRACTOR_BEAMS_SCALE = lay.TRACTORS_OWN.field("holding").scale  # the most beams on a sheet: 3
+TOWED_SCALE = lay.TRACTORS_OWN.field("towed").scale  # scenario 8's four freighters
 
 
 def names(battle: Battle, reinforce: bool, repair: bool) -> tuple[str, ...]:
@@ -107,14 +106,8 @@ def names(battle: Battle, reinforce: bool, repair: bool) -> tuple[str, ...]:
 
 
 def block_size(name: str, slots: int) -> int:
-    """Length of one sub-block with ``slots`` target slots."""
-    return {"reinforcement": REINFORCEMENT_SIZE, "damage_control": DAMAGE_CONTROL_SIZE,
-            "lock_on": LOCK_ON_SIZE + LOCK_ON_SLOT_SIZE * slots,
-            "cloak": CLOAK_SIZE * (1 + slots),
-            "esg_fields": ESG_FIELD_SIZE * (1 + slots),
-            "research": RESEARCH_SIZE,
-            "boarding": BOARDING_OWN_SIZE + BOARDING_ROW_SIZE * (1 + slots),
-            "tractors": TRACTOR_OWN_SIZE + TRACTOR_SLOT_SIZE * slots}[name]
+    """Length of one sub-block with ``slots`` target slots (``env.observation_layout``)."""
+    return lay.block_size(name, slots)
 
 
 def size(blocks: tuple[str, ...], slots: int) -> int:
@@ -143,44 +136,31 @@ def _damage_control(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
 def _lock_on(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     st = battle.state
     out = np.zeros(block_size("lock_on", len(slots)), dtype=np.float64)
-    own = bool(st.locked_on[u])
-    out[0] = own
+    out[lay.LOCK_ON_OWN.at("own")] = bool(st.locked_on[u])
     rows = slots[slots >= 0]
     if len(rows):
         pairs = out[LOCK_ON_SIZE:].reshape(len(slots), LOCK_ON_SLOT_SIZE)
-        pairs[:len(rows), 0] = st.locked_on[rows]
-        pairs[:len(rows), 1] = own & ~np.asarray(cloak.fully_cloaked(battle, rows), dtype=bool)
+        pairs[:len(rows), lay.LOCK_ON_SLOT.at("holds")] = st.locked_on[rows]
+        pairs[:len(rows), lay.LOCK_ON_SLOT.at("ours")] = knowledge.lock_on_to(battle, u, rows)
     return out
-
-
-def _cloak_rows(battle: Battle, rows: np.ndarray) -> np.ndarray:
-    """(n, 4): engaged, fading out, fading in, fade impulse / 4 (G13 standard rule)."""
-    st = battle.state
-    engaged = st.cloaked[rows].astype(bool)
-    fading = np.asarray(cloak.fading(battle, rows), dtype=bool)
-    since = st.absolute_impulse - st.cloak_announced_at[rows]
-    return np.column_stack([engaged, fading & engaged, fading & ~engaged,
-                            np.where(fading, (since + 1) / FADE_SCALE, 0.0)])
 
 
 def _cloak(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     table = np.zeros((1 + len(slots), CLOAK_SIZE), dtype=np.float64)
-    table[0] = _cloak_rows(battle, np.array([u]))[0]
+    table[0] = knowledge.cloak_phases(battle, np.array([u]))[0]  # (G13 standard rule)
     rows = slots[slots >= 0]
     if len(rows):
-        table[1:1 + len(rows)] = _cloak_rows(battle, rows)
+        table[1:1 + len(rows)] = knowledge.cloak_phases(battle, rows)
     return table.ravel()
 
 
 def _esg_fields_of(battle: Battle, unit: int) -> np.ndarray:
-    """(6,): per generator of ``unit`` (first two): operating, radius / 3, strength / 20."""
-    st = battle.state
-    out = np.zeros((ESG_FIELD_GENERATORS, ESG_FIELD_VALUES), dtype=np.float64)
-    for g, w in enumerate(battle.esg_rows(unit)[:ESG_FIELD_GENERATORS]):
-        if int(st.esg_phase[w]) == _OPERATING:
-            out[g] = (1.0, max(0, int(st.esg_radius[w])) / ESG_RADIUS_SCALE,
-                      min(1.0, st.esg_strength[w] / ESG_STRENGTH_SCALE))
-    return out.ravel()
+    """(6,): per generator of ``unit`` (first two): operating, radius / 3, strength / 20
+    (what the other side may see of it: ``knowledge.esg_fields_seen``, G23.46)."""
+    seen = knowledge.esg_fields_seen(battle, unit)
+    seen[:, 1] /= ESG_RADIUS_SCALE
+    seen[:, 2] = np.minimum(1.0, seen[:, 2] / ESG_STRENGTH_SCALE)
+    return seen.ravel()
 
 
 def _esg_fields(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
@@ -196,16 +176,18 @@ def _research(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     st = battle.state
     side = int(st.side[u])
     out = np.zeros(RESEARCH_SIZE, dtype=np.float64)
-    out[0] = min(1.0, st.information[side] / INFORMATION_SCALE)
-    out[1:7] = st.kill_methods[side]
-    out[7] = min(1.0, st.probes_left[u] / 5.0)
-    out[8] = st.probe_kind[u] == probes.ProbeKind.INFORMATION
-    out[9] = st.probe_kind[u] == probes.ProbeKind.ANTIMATTER
-    out[10] = st.probe_stage[u] / probes.ARMING_TURNS
-    out[11] = probes.armed(battle, u)
+    row = lay.RESEARCH
+    out[row.at("information")] = min(1.0, st.information[side] / INFORMATION_SCALE)
+    out[row.slice("kill_methods")] = st.kill_methods[side]
+    out[row.at("probes_left")] = min(1.0, st.probes_left[u] / PROBES_SCALE)
+    out[row.at("arming_information")] = st.probe_kind[u] == probes.ProbeKind.INFORMATION
+    out[row.at("arming_antimatter")] = st.probe_kind[u] == probes.ProbeKind.ANTIMATTER
+    out[row.at("arming_turns")] = st.probe_stage[u] / row.field("arming_turns").scale
+    out[row.at("armed")] = probes.armed(battle, u)
     monsters = np.flatnonzero(st.kind == planet_killer.K_MONSTER)
     if len(monsters):
-        out[12] = min(1.0, st.monster_counted[monsters[0]] / planet_killer.KILL_DAMAGE)
+        out[row.at("method_3_damage")] = min(1.0, st.monster_counted[monsters[0]]
+                                             / row.field("method_3_damage").scale)
     return out
 
 
@@ -213,13 +195,9 @@ def _boarding(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     st = battle.state
     side = int(st.side[u])
     own = np.zeros(BOARDING_OWN_SIZE, dtype=np.float64)
-    if battle.rules.transporters and transporters.sheet_count(battle, u):
-        paid = (int(st.tran_powered[u]) if transporters.paid_by_form(battle, u)
-                else transporters.working(battle, u))
-        left = max(0, min(paid, transporters.working(battle, u))
-                   - transporters.used_this_turn(battle, u))
-        own[0] = min(1.0, left / USES_SCALE)
-    own[1:] = st.shield_drop_until[u] > 0
+    own[lay.BOARDING_OWN.at("uses_left")] = min(
+        1.0, knowledge.transporter_uses_left(battle, u) / USES_SCALE)  # (G8.0)
+    own[lay.BOARDING_OWN.slice("shields_dropped")] = st.shield_drop_until[u] > 0
     table = np.zeros((1 + len(slots), BOARDING_ROW_SIZE), dtype=np.float64)
     for k, t in enumerate([u, *[int(r) for r in slots]]):
         if t < 0:
@@ -236,16 +214,17 @@ def _tractors(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     st = battle.state
     out = np.zeros(block_size("tractors", len(slots)), dtype=np.float64)
     beams = int(battle.tractor_beams[u])
-    out[0] = np.sum(st.tractor_link[u, :beams] >= 0) / TRACTOR_BEAMS_SCALE
-    out[1] = sum(tractors.beam_blocker(battle, u, b) is None
-                 for b in range(beams)) / TRACTOR_BEAMS_SCALE
-    out[2] = min(1.0, tractors.freighters_towed(battle, u) / TOWED_SCALE)
+    own = lay.TRACTORS_OWN
+    out[own.at("holding")] = np.sum(st.tractor_link[u, :beams] >= 0) / TRACTOR_BEAMS_SCALE
+    out[own.at("free")] = sum(tractors.beam_blocker(battle, u, b) is None
+                              for b in range(beams)) / TRACTOR_BEAMS_SCALE
+    out[own.at("towed")] = min(1.0, tractors.freighters_towed(battle, u) / TOWED_SCALE)
     rows = slots[slots >= 0]
     if len(rows):
         pairs = out[TRACTOR_OWN_SIZE:].reshape(len(slots), TRACTOR_SLOT_SIZE)
         holder = st.tractor_holder[rows]
-        pairs[:len(rows), 0] = holder == u
-        pairs[:len(rows), 1] = (holder >= 0) & (holder != u)
+        pairs[:len(rows), lay.TRACTOR_SLOT.at("held_by_us")] = holder == u
+        pairs[:len(rows), lay.TRACTOR_SLOT.at("held_by_other")] = (holder >= 0) & (holder != u)
     return out
 
 

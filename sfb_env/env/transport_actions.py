@@ -15,23 +15,103 @@ component          values      meaning
                                same step before the transporters operate
 =================  ==========  ======================================================
 
-Masks and refusals are the engine's predicates (``transporters.energy_blockers``,
-``component_blockers``, ``drop_blockers``). A drop opens the ship's end only from the next
-impulse (the mask is judged before the step). No rule lives here.
+Each component is declared once below (see ``env.components``); ``TransportLayout`` says
+which an agent has and pads them for ``uniform_spaces``. Masks and refusals are the engine's
+predicates (``transporters.energy_blockers``, ``component_blockers``, ``drop_blockers``). A
+drop opens the ship's end only from the next impulse (the mask is judged before the step). No
+rule lives here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import numpy as np
+from typing import Any, ClassVar
 
 from sfb_env.engine import Battle, Orders
 from sfb_env.engine import transporters as tr
 from sfb_env.engine.types import TransportOrder
+from sfb_env.env.components import Component, Decision
 
 DROP_VALUES = tr.N_SHIELDS + 1
 PADDING = "uniform_spaces padding: no transporter in this position"
+
+
+def _real(d: Decision, unit: int) -> int:
+    """The unit's transporters on the sheet (0 without transporters)."""
+    return tr.sheet_count(d.battle, unit) if tr.has_transporters(d.battle, unit) else 0
+
+
+@dataclass
+class TransporterEnergy(Component):
+    """``transporters``: transporter uses to power this turn, 0..T (G8.0)."""
+
+    kind: ClassVar[str] = "transporters"
+    unit: int
+    size: int
+    name: str = "transporters"
+
+    def reasons(self, d: Decision) -> dict[int, str]:
+        real = _real(d, self.unit)
+        own = real + 1 if tr.paid_by_form(d.battle, self.unit) and real else 1
+        why = tr.energy_blockers(d.battle, self.unit) if own > 1 else {}
+        why.update({v: PADDING for v in range(own, self.size)})
+        return why
+
+    def to_orders(self, d: Decision, value: int, orders: Orders) -> None:
+        orders.transporters = int(value)
+
+
+@dataclass
+class Transport(Component):
+    """``transport[t]``: 0 nothing, k beam a party to slot k, K + k lift a crew unit (G8.0)."""
+
+    kind: ClassVar[str] = "transport"
+    index: int
+    unit: int
+    slots: int
+
+    def __post_init__(self) -> None:
+        self.name, self.size = f"transport[{self.index}]", 2 * self.slots + 1
+
+    def reasons(self, d: Decision) -> dict[int, str]:
+        if self.index < _real(d, self.unit):
+            return tr.component_blockers(d.battle, self.unit, self.index, d.slots)
+        return {v: PADDING for v in range(1, self.size)}
+
+    def to_orders(self, d: Decision, value: int, orders: Orders) -> None:
+        if value:
+            k = self.slots
+            what = TransportOrder.BEAM_PARTY if value <= k else TransportOrder.LIFT_CREW
+            orders.transport[self.index] = (int(what), int(d.slots[(value - 1) % k]))
+
+    def describe(self, battle: Battle) -> dict[str, Any]:
+        k = self.slots
+        return {**super().describe(battle),
+                "values": ["none"] + [f"beam_party_slot_{i}" for i in range(1, k + 1)]
+                + [f"lift_crew_slot_{i}" for i in range(1, k + 1)],
+                "real": self.index < tr.sheet_count(battle, self.unit)}
+
+
+@dataclass
+class DropShield(Component):
+    """``drop_shield``: 0 nothing, s drop shield #s for 1/4 turn (G8.24)."""
+
+    kind: ClassVar[str] = "drop_shield"
+    unit: int
+    size: int = DROP_VALUES
+    name: str = "drop_shield"
+
+    def reasons(self, d: Decision) -> dict[int, str]:
+        if _real(d, self.unit):
+            return tr.drop_blockers(d.battle, self.unit)
+        return {s: PADDING for s in range(1, DROP_VALUES)}
+
+    def to_orders(self, d: Decision, value: int, orders: Orders) -> None:
+        orders.drop_shield = int(value)
+
+    def describe(self, battle: Battle) -> dict[str, Any]:
+        return {**super().describe(battle),
+                "values": ["none"] + [f"shield_{s}" for s in range(1, DROP_VALUES)]}
 
 
 @dataclass
@@ -66,67 +146,8 @@ class TransportLayout:
         return TransportLayout(-1, max(p.energy for p in real), max(p.count for p in real),
                                real[0].slots)
 
-    def nvec(self) -> list[int]:
-        return (([self.energy] if self.energy else []) + [2 * self.slots + 1] * self.count
-                + [DROP_VALUES])
-
-    def names(self) -> list[str]:
-        return ((["transporters"] if self.energy else [])
-                + [f"transport[{t}]" for t in range(self.count)] + ["drop_shield"])
-
-    def describe(self, battle: Battle) -> list[dict]:
-        k = self.slots
-        out = []
-        if self.energy:
-            out.append({"name": "transporters", "kind": "transporters", "size": self.energy})
-        for t in range(self.count):
-            out.append({"name": f"transport[{t}]", "kind": "transport", "size": 2 * k + 1,
-                        "values": ["none"] + [f"beam_party_slot_{i}" for i in range(1, k + 1)]
-                        + [f"lift_crew_slot_{i}" for i in range(1, k + 1)],
-                        "real": t < tr.sheet_count(battle, self.unit)})
-        out.append({"name": "drop_shield", "kind": "drop_shield", "size": DROP_VALUES,
-                    "values": ["none"] + [f"shield_{s}" for s in range(1, DROP_VALUES)]})
-        return out
-
-    def reasons(self, battle: Battle, slots: np.ndarray) -> dict[str, dict[int, str]]:
-        """Component name -> masked value -> rule (engine predicates; padding named)."""
-        u = self.unit
-        real = tr.sheet_count(battle, u) if tr.has_transporters(battle, u) else 0
-        out: dict[str, dict[int, str]] = {}
-        if self.energy:
-            own = real + 1 if tr.paid_by_form(battle, u) and real else 1
-            why = tr.energy_blockers(battle, u) if own > 1 else {}
-            why.update({v: PADDING for v in range(own, self.energy)})
-            out["transporters"] = why
-        for t in range(self.count):
-            out[f"transport[{t}]"] = (
-                tr.component_blockers(battle, u, t, slots) if t < real
-                else {v: PADDING for v in range(1, 2 * self.slots + 1)})
-        out["drop_shield"] = (tr.drop_blockers(battle, u) if real
-                              else {s: PADDING for s in range(1, DROP_VALUES)})
-        return out
-
-    def mask(self, battle: Battle, slots: np.ndarray) -> np.ndarray:
-        """The flat mask of the components (exact per component)."""
-        out = np.ones(sum(self.nvec()), dtype=np.int8)
-        reasons = self.reasons(battle, slots)
-        pos = 0
-        for name, size in zip(self.names(), self.nvec(), strict=True):
-            for v in reasons[name]:
-                out[pos + v] = 0
-            pos += size
-        return out
-
-    def to_orders(self, action: np.ndarray, slots: np.ndarray, orders: Orders) -> None:
-        """Write this part of ``action`` into ``orders`` (values passed on for the engine)."""
-        at = 0
-        if self.energy:
-            orders.transporters = int(action[0])
-            at = 1
-        k = self.slots
-        for t in range(self.count):
-            a = int(action[at + t])
-            if a:
-                what = TransportOrder.BEAM_PARTY if a <= k else TransportOrder.LIFT_CREW
-                orders.transport[t] = (int(what), int(slots[(a - 1) % k]))
-        orders.drop_shield = int(action[at + self.count])
+    def components(self) -> list[Component]:
+        """The transporter components, in action order."""
+        out: list[Component] = [TransporterEnergy(self.unit, self.energy)] if self.energy else []
+        out += [Transport(t, self.unit, self.slots) for t in range(self.count)]
+        return [*out, DropShield(self.unit)]

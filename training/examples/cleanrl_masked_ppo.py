@@ -23,6 +23,7 @@ import torch
 from torch import nn
 from torch.utils.tensorboard import SummaryWriter
 
+import agents  # noqa: F401 - installs the loader of named opponents (--opponent)
 from sfb_env.env.padding import FixedSpaces
 from sfb_env.env.vector import AgentVectorEnv
 
