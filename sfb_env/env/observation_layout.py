@@ -14,6 +14,7 @@ Blocks with a zero count are absent (so every scenario keeps its size).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -38,6 +39,8 @@ class Row:
 
     fields: tuple[Field, ...]
     offsets: dict[str, int] = field(init=False, compare=False, repr=False)
+    size: int = field(init=False, compare=False, repr=False)  # values in one row
+    by_name: dict[str, Field] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         at, offsets = 0, {}
@@ -45,10 +48,8 @@ class Row:
             offsets[f.name] = at
             at += f.size
         object.__setattr__(self, "offsets", offsets)
-
-    @property
-    def size(self) -> int:
-        return sum(f.size for f in self.fields)
+        object.__setattr__(self, "size", at)
+        object.__setattr__(self, "by_name", {f.name: f for f in self.fields})
 
     def at(self, name: str) -> int:
         """Offset of field ``name`` within the row."""
@@ -60,7 +61,7 @@ class Row:
         return slice(start, start + self.field(name).size)
 
     def field(self, name: str) -> Field:
-        return next(f for f in self.fields if f.name == name)
+        return self.by_name[name]
 
     def values(self, **fields: float) -> list[float]:
         """One row's values in declared order from one-value fields given by name (every field
@@ -297,8 +298,10 @@ class Placement:
         return placed.row.read(vector[start:start + placed.row.size])
 
 
+@functools.lru_cache(maxsize=256)
 def place(counts: Counts) -> Placement:
-    """The offsets of every block part for an agent with ``counts``."""
+    """The offsets of every block part for an agent with ``counts`` (cached: a placement is
+    frozen and agents of one scenario share a few)."""
     parts, at = [], 0
     for block in BLOCKS:
         for part in block.parts:
