@@ -27,6 +27,8 @@ _OPERATING = int(EsgPhase.ACTIVE)
 _ACTIVE = int(Status.ACTIVE)
 _THREAT_KINDS = (int(UnitKind.DRONE), int(UnitKind.PLASMA), int(UnitKind.FIGHTER),
                  int(UnitKind.SHUTTLE))
+_IS_THREAT = np.zeros(max(int(k) for k in UnitKind) + 1, dtype=bool)  # by UnitKind
+_IS_THREAT[list(_THREAT_KINDS)] = True
 
 
 def commanded_by_player(battle: Battle, unit: int) -> bool:
@@ -46,8 +48,8 @@ def threats_to(battle: Battle, unit: int) -> np.ndarray:
     """Unit rows in play aimed at ``unit``: drones and plasma torpedoes (F2.0, FP1.0), and
     fighters and shuttles sent at it (J4.0, J1.0); a seeking weapon's target is known."""
     st = battle.state
-    return np.flatnonzero((st.status == _ACTIVE) & np.isin(st.kind, _THREAT_KINDS)
-                          & (st.target == unit))
+    return np.flatnonzero((st.target == unit) & (st.status == _ACTIVE)
+                          & _IS_THREAT[st.kind])
 
 
 def lock_on_to(battle: Battle, unit: int, rows: np.ndarray) -> np.ndarray:

@@ -125,11 +125,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sfb_env import hexmap
 from sfb_env.engine import (
     Battle,
     Orders,
     disengagement,
+    geometry,
     knowledge,
     ppd_fire,
     probes,
@@ -314,7 +314,7 @@ class ActionLayout:
         enemy = knowledge.enemies_in_play(battle, u)
         out = np.full(self.slots, -1, dtype=np.int64)
         if len(enemy):
-            rng = hexmap.distance_np(st.x[u], st.z[u], st.x[enemy], st.z[enemy])
+            rng = geometry.table(st).range[u, enemy]  # the impulse's geometry table
             order = enemy[np.lexsort((enemy, rng))][: self.slots]
             out[: len(order)] = order
         return out

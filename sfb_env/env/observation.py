@@ -69,7 +69,7 @@ from __future__ import annotations
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.engine import Battle, energy, knowledge, plasma, ppd, ppd_fire
+from sfb_env.engine import Battle, energy, geometry, knowledge, plasma, ppd, ppd_fire
 from sfb_env.engine.direct_fire import weapon_ready_blocker
 from sfb_env.engine.esg import EsgPhase
 from sfb_env.engine.seeking import rack_blocker
@@ -289,14 +289,14 @@ def _slots(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     n = len(rows)
     if not n:
         return table
-    rng = hexmap.distance_np(st.x[u], st.z[u], st.x[rows], st.z[rows])
+    view = geometry.table(st)  # the impulse's geometry table (engine.geometry)
+    rng = view.range[u, rows]
     bearing = _bearing(st, u, rows)
     rel_facing = (st.facing[rows] - st.facing[u]) * (np.pi / 3)
     facing_us = (hexmap.shield_bits_np(st.x[rows], st.z[rows], st.facing[rows], st.x[u], st.z[u])
                  [:, None] >> _BIT_COLUMNS) & 1
     facing_us[rng == 0] = 0
-    arcs = hexmap.arc_bits_np(st.x[u], st.z[u], st.facing[u], st.x[rows], st.z[rows])
-    arc_bits = (arcs[:, None] >> _BIT_COLUMNS) & 1
+    arc_bits = (view.arc_bits[u, rows][:, None] >> _BIT_COLUMNS) & 1
     init = battle.initial
     kind = st.kind[rows]
     col = lay.SLOT.at
@@ -324,9 +324,9 @@ def _threats(battle: Battle, u: int, threats: int) -> tuple[np.ndarray, np.ndarr
     incoming = knowledge.threats_to(battle, u)
     if not len(incoming) or not threats:
         return table, incoming[:0]
-    rng = hexmap.distance_np(st.x[u], st.z[u], st.x[incoming], st.z[incoming])
-    order = incoming[np.lexsort((incoming, rng))][:threats]
-    rng = hexmap.distance_np(st.x[u], st.z[u], st.x[order], st.z[order])
+    ranges = geometry.table(st).range[u]
+    order = incoming[np.lexsort((incoming, ranges[incoming]))][:threats]
+    rng = ranges[order]
     bearing = _bearing(st, u, order)
     shield = (hexmap.shield_bits_np(st.x[u], st.z[u], st.facing[u], st.x[order], st.z[order])
               [:, None] >> _BIT_COLUMNS) & 1

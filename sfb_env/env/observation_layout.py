@@ -277,10 +277,21 @@ class Placement:
 
     parts: tuple[Placed, ...]
     size: int
+    _index: dict = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        index: dict = {}
+        for p in self.parts:
+            index.setdefault((p.block, None), p)
+            index.setdefault((p.block, p.part), p)
+        object.__setattr__(self, "_index", index)
 
     def part(self, block: str, part: str | None = None) -> Placed:
         """A block's part (its first part if ``part`` is None)."""
-        return next(p for p in self.parts if p.block == block and part in (None, p.part))
+        try:
+            return self._index[(block, part)]
+        except KeyError:
+            raise KeyError(f"no part {part!r} of block {block!r}") from None
 
     def span(self, block: str) -> slice:
         """The whole block (an empty slice at its place where absent)."""
