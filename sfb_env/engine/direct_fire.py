@@ -262,13 +262,22 @@ def _range_rule(kind: int, long: bool = False) -> str:
     return "E2.4"
 
 
-def fire_mask(battle: Battle, weapons: np.ndarray) -> np.ndarray:
+def ready_weapons(battle: Battle, weapons) -> dict[int, bool]:
+    """Weapon row -> whether it may fire at all this impulse (``weapon_ready_blocker``)."""
+    return {int(w): weapon_ready_blocker(battle, int(w)) is None for w in weapons}
+
+
+def fire_mask(battle: Battle, weapons: np.ndarray,
+              ready: dict[int, bool] | None = None) -> np.ndarray:
     """Boolean ``(len(weapons), U)``: which targets each weapon may fire at now (the same
-    predicate as ``fire_blockers``, without the words)."""
+    predicate as ``fire_blockers``, without the words). ``ready``: ``ready_weapons`` of the
+    same decision point, if already computed."""
     st = battle.state
     n_units = len(st.kind)
     mask = np.zeros((len(weapons), n_units), dtype=bool)
-    ready = [i for i, w in enumerate(weapons) if weapon_ready_blocker(battle, int(w)) is None]
+    if ready is None:
+        ready = ready_weapons(battle, weapons)
+    ready = [i for i, w in enumerate(weapons) if ready[int(w)]]
     owners = st.w_owner[np.asarray(weapons, dtype=np.int64)[ready]] if ready else ()
     for owner in dict.fromkeys(int(o) for o in owners):  # weapons of one owner at once
         rows = [i for i in ready if st.w_owner[weapons[i]] == owner]

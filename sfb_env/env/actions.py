@@ -301,9 +301,10 @@ class ActionLayout:
         return [c.describe(battle) for c in self.components]
 
     def _decision(self, battle: Battle, slots: np.ndarray | None = None,
-                  blocked: dict | None = None) -> Decision:
+                  blocked: dict | None = None, ready: dict | None = None) -> Decision:
         slots = np.full(self.slots, -1, dtype=np.int64) if slots is None else slots
-        return Decision(battle, self.unit, slots, blocked, self.weapons[self.weapons >= 0])
+        return Decision(battle, self.unit, slots, blocked, self.weapons[self.weapons >= 0],
+                        ready)
 
     # ------------------------------------------------------------------ slots
 
@@ -322,13 +323,15 @@ class ActionLayout:
     # ------------------------------------------------------------------ masks
 
     def mask(
-        self, battle: Battle, slots: np.ndarray, blocked: dict | None = None
+        self, battle: Battle, slots: np.ndarray, blocked: dict | None = None,
+        ready: dict | None = None,
     ) -> np.ndarray:
-        """The flat int8 mask aligned with ``nvec`` (``blocked``: the maneuver blockers, if
-        already computed). Target slots are filled as a prefix, so slot k <-> position k."""
+        """The flat int8 mask aligned with ``nvec`` (``blocked``: the maneuver blockers,
+        ``ready``: ``direct_fire.ready_weapons`` of the direct-fire weapons, if already
+        computed). Target slots are filled as a prefix, so slot k <-> position k."""
         if unit_rules.not_arrived(battle, self.unit):  # the no-op only until it arrives
             return self._noop_mask(battle)
-        d = self._decision(battle, slots, blocked)
+        d = self._decision(battle, slots, blocked, ready)
         out = np.zeros(self.size, dtype=np.int8)
         for c, at in zip(self.components, self.offsets, strict=True):
             out[at:at + c.size] = c.mask(d)

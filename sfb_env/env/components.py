@@ -53,6 +53,7 @@ class Decision:
     slots: np.ndarray
     blocked: dict | None = None
     fire_rows: np.ndarray | None = None
+    ready: dict[int, bool] | None = None  # weapon row -> may fire this impulse, if computed
 
     @cached_property
     def targets(self) -> np.ndarray:
@@ -72,7 +73,7 @@ class Decision:
         rows = np.asarray(self.fire_rows if self.fire_rows is not None else [], dtype=np.int64)
         if not len(rows) or not len(self.targets):
             return {}
-        table = fire_mask(self.battle, rows)
+        table = fire_mask(self.battle, rows, self.ready)
         return {int(w): table[j] for j, w in enumerate(rows)}
 
 

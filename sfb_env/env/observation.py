@@ -153,9 +153,11 @@ def encode(
     threats: int,
     max_turns: int,
     blocked: dict | None = None,
+    ready: dict | None = None,
 ) -> np.ndarray:
     """The observation vector of the agent whose layout is ``layout`` (``blocked``: its
-    maneuver blockers, if already computed)."""
+    maneuver blockers, ``ready``: ``direct_fire.ready_weapons`` of its weapons, if already
+    computed)."""
     st = battle.state
     u = layout.unit
     where = placement(layout, threats)
@@ -192,7 +194,9 @@ def encode(
     for i, w in enumerate(layout.weapons, start=len(layout.racks)):
         if w >= 0:
             at = weapons.index("usable", i)
-            out[at:at + 3] = (weapon_ready_blocker(battle, int(w)) is None,
+            usable = (ready[int(w)] if ready is not None and int(w) in ready
+                      else weapon_ready_blocker(battle, int(w)) is None)
+            out[at:at + 3] = (usable,
                               st.w_destroyed[w], 0.0)
     clock = where.part("clock")
     out[clock.index("turn")] = st.turn / max_turns

@@ -15,6 +15,7 @@ from pettingzoo import ParallelEnv
 
 from sfb_env.engine import Battle, knowledge, load_scenario, unit_rules
 from sfb_env.engine.battle import DEFAULT_MAX_TURNS
+from sfb_env.engine.direct_fire import ready_weapons
 from sfb_env.env import observation as obs_mod
 from sfb_env.env import rule_features
 from sfb_env.env.actions import (
@@ -290,13 +291,15 @@ class SFBParallelEnv(ParallelEnv):
             layout = self._layouts[a]
             slots = layout.target_slots(self.battle)
             self._slots[a] = slots
+            # readiness of the direct-fire weapons: read by the mask and the observation
+            ready = ready_weapons(self.battle, layout.weapons[layout.weapons >= 0])
             if a in self.agents:
                 blocked = self.battle.maneuver_blockers(layout.unit)
-                mask = layout.mask(self.battle, slots, blocked)
+                mask = layout.mask(self.battle, slots, blocked, ready)
             else:
                 blocked, mask = None, np.zeros(layout.size, np.int8)
             vector = obs_mod.encode(
-                self.battle, layout, slots, self.threat_slots, self.max_turns, blocked
+                self.battle, layout, slots, self.threat_slots, self.max_turns, blocked, ready
             )
             np.clip(vector, -1.0, 1.0, out=vector)
             self._obs[a] = {"observation": vector, "action_mask": mask}
