@@ -81,6 +81,7 @@ LAYERS: dict[str, int] = {
     "rule_tables": 3,
     "victory": 3,
     "knowledge": 3,
+    "legality": 3,
     # L4: the Battle facade and the package
     "battle": 4,
     "__init__": 4,
@@ -92,7 +93,8 @@ SAME_LAYER: dict[int, set[tuple[str, str]] | None] = {
     1: {("damage_control", "dac"), ("fusion", "fighters"), ("phaser_g", "fighters"),
         ("ppd", "fighters"), ("reserve_power", "reinforcement")},
     2: None,  # any, acyclic
-    3: {("procedure", "rule_tables"), ("procedure", "victory"), ("knowledge", "energy")},
+    3: {("procedure", "rule_tables"), ("procedure", "victory"), ("knowledge", "energy"),
+        ("legality", "energy")},
     4: {("__init__", "battle")},
 }
 #: Known upward imports: none (the opponents' policy loader is installed by ``agents``).

@@ -27,20 +27,17 @@ from sfb_env.data.ships import ShipClass, load_ship
 from sfb_env.engine import (
     boarding,
     damage,
-    direct_fire,
-    disengagement,
     energy,
     esg_field,
+    legality,
     movement,
     planet_killer,
     planets,
     plasma,
     ppd,
     ppd_fire,
-    probes,
     procedure,
     rule_tables,
-    seeking,
     small_craft,
     suicide_shuttles,
     tractors,
@@ -51,9 +48,7 @@ from sfb_env.engine.events import Event
 from sfb_env.engine.scenario import Scenario, load_scenario
 from sfb_env.engine.setup import BattleSetup, InitialState
 from sfb_env.engine.types import (
-    ESG_ORDERS,
     GATLING_SHOTS,
-    MAX_WARP_TACTICAL,
     N_BOX,
     NEVER,
     PLASMA_LAUNCHERS,
@@ -61,8 +56,6 @@ from sfb_env.engine.types import (
     WEAPON_KEYS,
     BattleState,
     Box,
-    EsgOrder,
-    IllegalOrderError,
     Maneuver,
     Orders,
     Status,
@@ -447,185 +440,52 @@ class Battle:
         """Apply one volley (see ``engine.damage``)."""
         damage.apply_damage(self, unit, shield, points)
 
+    # ------------------------------------------------------------------ legality (engine.legality)
+
     def speed_choice_open(self) -> bool:
-        """Whether orders now set next turn's speed (scenario 3, and Energy Allocation under
-        ``rules.energy: cadet``: at impulse 0 and the last)."""
-        st = self.state
-        return (bool(self.rules.speed_choice) or self.rules.energy_form) and (
-            st.impulse in (0, st.impulses_per_turn))
+        """Whether orders now set next turn's speed (``legality.speed_choice_open``)."""
+        return legality.speed_choice_open(self)
 
     def speed_range(self, unit: int) -> range | list[int]:
-        """Speeds a player may pick for the next turn (Chief Engineer: 0..max, no limit; the
-        cadet form: those acceleration and movement power allow, B3.0)."""
-        top = int(self.rules.max_speed)
-        if energy.governed(self, unit) and self.speed_choice_open():
-            closed = energy.speed_blockers(self, unit, top)
-            return [s for s in range(top + 1) if s not in closed]
-        return range(0, top + 1)
+        """Speeds a player may pick for the next turn (``legality.speed_range``)."""
+        return legality.speed_range(self, unit)
 
     def speed_blockers(self, unit: int) -> dict[int, str]:
-        """Speeds 0..max the unit may not order now, with the rule.
-
-        Where the orders do not set speed (fixed-speed scenarios, or not the turn's last
-        impulse), only the current speed is allowed: ordering it changes nothing.
-        """
-        top = int(self.rules.max_speed)
-        if self.speed_choice_open():
-            allowed = set(self.speed_range(unit))
-            rule = f"C1.42 speed outside 0..{top}"
-            if energy.governed(self, unit):  # (B3.0) acceleration and movement power
-                return energy.speed_blockers(self, unit, top)
-        else:
-            allowed = {int(self.state.speed[unit])}
-            rule = "B2.0 speed is set only at Energy Allocation (scenario 3, last impulse)"
-        return {s: rule for s in range(top + 1) if s not in allowed}
+        """Speeds the unit may not order now, with the rule (``legality.speed_blockers``)."""
+        return legality.speed_blockers(self, unit)
 
     def tactical_plot_blockers(self, unit: int) -> dict[int, str]:
-        """TAC plots (``Orders.tactical``) with 0..4 warp tactical maneuvers the unit may not
-        order now, with the rule (scenario rule ``tactical_maneuvers``; plotted where speed is
-        chosen, C5.23; at most four, C5.22, and no more than the speed chart allows, C1.42)."""
-        rules = self.rules
-        out = {}
-        for n in range(MAX_WARP_TACTICAL + 1):
-            if not rules.tactical_maneuvers:
-                out[n] = ("C5.0 tactical maneuvers are not in use in this scenario "
-                          "(rules.tactical_maneuvers)")
-            elif not self.speed_choice_open():
-                out[n] = ("B2.0 tactical maneuvers are plotted only at Energy Allocation "
-                          "(speed choice, last impulse)")
-            elif n > int(rules.max_speed):
-                out[n] = f"C1.42 {n} warp tactical maneuvers exceed the maximum speed"
-        return out
+        """TAC plots the unit may not order now (``legality.tactical_plot_blockers``)."""
+        return legality.tactical_plot_blockers(self, unit)
 
     def maneuver_blockers(self, unit: int, speed: int | None = None) -> dict[Maneuver, str]:
-        """Forbidden maneuvers for the unit's next move, with the rule (see ``movement``).
-
-        ``speed``: judge at that speed (the one the same orders pick for the next turn). Where
-        the orders pick next turn's speed and ``speed`` is not given, a maneuver is open if some
-        allowed speed permits it; the engine then uses it only if the chosen speed moves the unit
-        on impulse 1 (see ``validate``).
-        """
-        if speed is not None:
-            can = movement.moves_next(self, unit, speed)
-            return movement.maneuver_blockers(self, unit, can, speed)
-        if not self.speed_choice_open():
-            return movement.maneuver_blockers(self, unit, movement.moves_next(self, unit))
-        current = int(self.state.speed[unit])
-        speeds = sorted(self.speed_range(unit), key=lambda s: s != current)  # current first
-        per_speed = [self.maneuver_blockers(unit, s) for s in speeds]
-        return {
-            m: per_speed[0].get(m) or next(b[m] for b in per_speed if m in b)
-            for m in self.maneuvers
-            if all(m in b for b in per_speed)
-        }
+        """Forbidden maneuvers for the unit's next move (``legality.maneuver_blockers``)."""
+        return legality.maneuver_blockers(self, unit, speed)
 
     def fire_blockers(self, weapon: int, targets=None) -> list[str | None]:
         """Per target, the rule forbidding ``weapon`` to fire at it now (None = allowed)."""
-        return direct_fire.fire_blockers(self, weapon, targets)
+        return legality.fire_blockers(self, weapon, targets)
 
     def launch_blockers(self, rack: int, targets=None) -> list[str | None]:
-        """Per target, the rule forbidding ``rack`` (a drone rack or plasma launcher, FP1.3)
-        to launch at it now (None = allowed)."""
-        return seeking.launch_blockers(self, rack, targets)
+        """Per target, the rule forbidding ``rack`` to launch at it now (None = allowed)."""
+        return legality.launch_blockers(self, rack, targets)
 
     def esg_blockers(self, generator: int) -> dict[int, str]:
-        """``EsgOrder`` values 1..6 the ESG weapon row ``generator`` may not be given now,
-        with the rule (see ``esg_field.order_blockers``)."""
-        return esg_field.order_blockers(self, generator)
+        """``EsgOrder`` values the ESG row ``generator`` may not be given now, with the rule."""
+        return legality.esg_blockers(self, generator)
 
     def fighter_blockers(self, carrier: int, targets=None,
                          kind: int = UnitKind.FIGHTER) -> list[str | None]:
-        """Per target, the rule forbidding ``carrier``'s small-craft order now (None = allowed;
-        ``small_craft.order_blockers``): fighters (launch every one aboard, J4.34) or, with
-        ``kind=UnitKind.SHUTTLE``, administrative shuttles (launch one, J1.0); either way all
-        of that kind in flight are sent at the target."""
-        return small_craft.order_blockers(self, carrier, targets, int(kind))
+        """Per target, the rule forbidding ``carrier``'s small-craft order now."""
+        return legality.fighter_blockers(self, carrier, targets, kind)
 
     def esg_rows(self, unit: int) -> np.ndarray:
         """Weapon rows of the unit's expanding sphere generators in use (G23.11)."""
-        rows = self.weapons_of(unit)
-        return rows[(self.state.esg_max[rows] > 0) & self.state.w_enabled[rows]]
-
-    # ------------------------------------------------------------------ orders
+        return legality.esg_rows(self, unit)
 
     def validate(self, orders: Mapping[int, Orders]) -> None:
-        """Raise ``IllegalOrderError`` for any order the rules forbid."""
-        st = self.state
-        agents = set(self.agent_units())
-        for unit, order in orders.items():
-            name = self.unit_ids[unit] if 0 <= unit < len(self.unit_ids) else str(unit)
-            if unit not in agents:
-                raise IllegalOrderError(name, "unit", unit, "B2.0 not a unit a player commands now")
-            unit_rules.validate(self, unit, order, name)  # not arrived yet: the no-op only
-            if order.tactical:
-                n = int(st.speed[unit]) if order.speed is None else order.speed
-                blocked_tac = self.tactical_plot_blockers(unit)
-                if n in blocked_tac or not 0 <= n <= MAX_WARP_TACTICAL:
-                    rule = blocked_tac.get(n, "C5.22 at most four warp tactical maneuvers")
-                    raise IllegalOrderError(name, "tactical", n, rule)
-            elif order.speed is not None:
-                blocked_speed = self.speed_blockers(unit)
-                top = self.rules.max_speed
-                if order.speed in blocked_speed or not 0 <= order.speed <= top:
-                    rule = blocked_speed.get(order.speed, "C1.42 speed outside the chart")
-                    raise IllegalOrderError(name, "speed", order.speed, rule)
-            if self.speed_choice_open():
-                speed = int(st.speed[unit]) if order.speed is None else int(order.speed)
-                if not order.tactical and movement.moves_next(self, unit, speed):
-                    blocked = self.maneuver_blockers(unit, speed)
-                    blocked.pop(Maneuver.NONE, None)  # NONE = straight when the unit moves
-                else:
-                    blocked = {}  # the unit does not move on impulse 1: the maneuver is unused
-                if order.maneuver not in blocked and order.maneuver != Maneuver.NONE:
-                    # a maneuver no speed permits (the mask's verdict) is refused all the same
-                    union = self.maneuver_blockers(unit)
-                    if order.maneuver in union:
-                        blocked = union
-            else:
-                blocked = self.maneuver_blockers(unit)
-            if order.maneuver not in self.maneuvers:
-                try:
-                    rule = movement.not_in_use_rule(Maneuver(order.maneuver))
-                except ValueError:
-                    rule = f"no maneuver value {order.maneuver!r}"
-                raise IllegalOrderError(name, "maneuver", order.maneuver, rule)
-            if order.maneuver in blocked:
-                raise IllegalOrderError(name, "maneuver", Maneuver(order.maneuver).name,
-                                        blocked[order.maneuver])
-            own = set(int(w) for w in self.weapons_of(unit))
-            for component, table, check in (("fire", order.fire, self.fire_blockers),
-                                             ("launch", order.launch, self.launch_blockers)):
-                for w, t in table.items():
-                    if w not in own:
-                        what = (f"weapon {self.weapon_ids[w]} is not on {name}"
-                                if 0 <= w < len(self.weapon_ids) else f"no weapon row {w}")
-                        raise IllegalOrderError(name, component, w, what)
-                    if not 0 <= t < len(st.kind):
-                        raise IllegalOrderError(name, component, t, "no such target unit")
-                    rule = check(w, [t])[0]
-                    if rule is not None:
-                        raise IllegalOrderError(name, f"{component}[{self.weapon_ids[w]}]",
-                                                self.unit_ids[t], rule)
-            energy.validate(self, unit, order, name)  # (B3.0) arm, capacitor, recharge, cloak
-            ppd_fire.validate(self, unit, order, name)  # (E11.362) drop the wave-lock
-            small_craft.validate(self, unit, order, name)  # (J4.34) launch and send fighters
-            suicide_shuttles.validate(self, unit, order, name)  # (J2.22) arm and launch bombs
-            transporters.validate(self, unit, order, name)  # (G8.0, G8.24) transporters
-            probes.validate(self, unit, order, name)  # (G5) arm / launch a probe
-            tractors.validate(self, unit, order, name)  # (G7.0) attach / release beams
-            disengagement.validate(self, unit, order, name)  # (SCENARIOS #5) announce it
-            for w, value in order.esg.items():
-                if w not in own:
-                    what = (f"weapon {self.weapon_ids[w]} is not on {name}"
-                            if 0 <= w < len(self.weapon_ids) else f"no weapon row {w}")
-                    raise IllegalOrderError(name, "esg", w, what)
-                if isinstance(value, bool) or value not in range(ESG_ORDERS):
-                    raise IllegalOrderError(name, f"esg[{self.weapon_ids[w]}]", value,
-                                            f"G23.3 ESG orders are 0..{ESG_ORDERS - 1}")
-                rule = self.esg_blockers(w).get(int(value))
-                if rule is not None:
-                    raise IllegalOrderError(name, f"esg[{self.weapon_ids[w]}]",
-                                            EsgOrder(int(value)).name, rule)
+        """Raise ``IllegalOrderError`` for any order the rules forbid (``legality.validate``)."""
+        legality.validate(self, orders)
 
     def step(self, orders: Mapping[int, Orders] | None = None, validate: bool = True) -> None:
         """Validate the orders of every commanded unit and advance to the next decision point.
