@@ -8,11 +8,11 @@ This module only reads those flags:
 * a cloaked ship cannot fire or launch; nor can it on the first impulse of a turn after a turn
   spent cloaked (``fire_blocker``, used by the fire and launch predicates, so masks agree);
 * direct fire at a cloaked ship uses the effective range 2 x true range + 5 for the hit and
-  damage tables (``effective_range``); arcs are judged as normal. PROPOSAL: a weapon whose
+  damage tables (``effective_range``); arcs are judged as normal. PROPOSAL [P-051]: a weapon whose
   chart ends before that effective range may not fire at it (the mask closes, with the rule);
   minimum ranges are judged on the true range;
 * a drone or plasma torpedo entering a cloaked ship's hex rolls a die: 1-4 it misses and is
-  removed, 5-6 it strikes for half its warhead (PROPOSAL of CTH-DATA §8.2: x.5 rounds up)
+  removed, 5-6 it strikes for half its warhead (PROPOSAL [P-052] of CTH-DATA §8.2: x.5 rounds up)
   (``seeking_impact``).
 
 Standard rule (``rules.cloak: standard``, G13 standard rule). ``st.cloaked`` is then "the device
@@ -27,20 +27,20 @@ last announcement; an announcement's impulse is the first of its 4 fade impulses
   same ``cloak`` component, at the decision points of impulses 1..I-1, toggles: 1 announces an
   uncloak (a cloaked ship) or a cloak (an uncloaked ship whose cost was paid this turn, e.g.
   after uncloaking earlier in it) (``toggle_blockers``, used by the mask and validation).
-  PROPOSAL: no announcement while a fade is in progress; the cost is paid only at Energy
+  PROPOSAL [P-053]: no announcement while a fade is in progress; the cost is paid only at Energy
   Allocation.
 * Fade-out: enemies keep lock-on and add +1, +2, +3, +4 to the range; afterwards fully cloaked
   (lock-on lost, effective range 2 x true + 5). Fade-in: +4, +3, +2, +1; enemies regain lock-on
   at the announcement. No fire or launch of any kind while cloaked, fading out or fading in
   (``fire_blocker``).
 * The seeking-weapon die above applies to a fully cloaked ship only; a fading ship is struck as
-  normal (lock-on kept). PROPOSAL (D6, G13): no seeking weapon may be launched at a fully
+  normal (lock-on kept). PROPOSAL [P-050] (D6, G13): no seeking weapon may be launched at a fully
   cloaked ship (``sensors.target_blockers``).
 * (G23.621, CTH-DATA §8.2) "a ship hit by an ESG while cloaked can be locked on during that
   impulse": in the impulse an ESG field scores damage on it (Move Ships, ``esg_field``) a
   cloaked ship is not fully cloaked (``fully_cloaked``, ``esg_revealed``), so fire at it that
   impulse uses the normal effective range and seeking weapons may be launched at it
-  (``sensors.target_blockers``). PROPOSAL: under the cadet rule too, and the cloaked ship
+  (``sensors.target_blockers``). PROPOSAL [P-054]: under the cadet rule too, and the cloaked ship
   still may not fire or launch itself (``fire_blocker`` reads ``st.cloaked``); a PPD still
   cannot fire at it (E11.472 reads ``st.cloaked``).
 
@@ -135,7 +135,7 @@ def toggle_blockers(battle: Battle, unit: int) -> dict[int, str]:
         return {1: "G13 the Cloak/Uncloak step comes on impulses 1 to the last but one "
                    "(the last impulse's decision is Energy Allocation)"}
     if fading(battle, unit):
-        return {1: "G13 a fade-out or fade-in is in progress (4 impulses; PROPOSAL)"}
+        return {1: "G13 a fade-out or fade-in is in progress (4 impulses; PROPOSAL)"}  # [P-053]
     if not st.cloaked[unit] and not st.cloak_paid[unit]:
         return {1: "G13 the cloak was not paid at Energy Allocation this turn"}
     return {}

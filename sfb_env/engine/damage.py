@@ -1,7 +1,7 @@
 """Damage: shields absorb first (D3.2), the rest is internal: drones (FD1.54), abstract
 freighters (R1.6) and the interim damage rule of scenarios 2-3 (D4.0).
 
-Owner's choices under D4.0, taken by this documented rule (a player could choose otherwise):
+Owner's choices under D4.0, taken by this documented rule (a player could choose otherwise): [P-039]
 
 * the first internal point of each volley destroys the least valuable working weapon
   (``WEAPON_VALUE``; an empty drone rack is worth least, then phaser-3, phaser-2, phaser-1,
@@ -23,7 +23,7 @@ more point destroys the ship (bridge and security are indestructible).
 
 "cadet_dac" (D4.21-D4.5, CTH-DATA §10.2): one die per internal point; column A, moving right
 while the target has no undestroyed box of that category; column E (Excess) always scores and
-a hit with no Excess Damage box left destroys the ship (D4.4). Owner's choices (PROPOSAL,
+a hit with no Excess Damage box left destroys the ship (D4.4). Owner's choices (PROPOSAL [P-040],
 fitted to the D4.5 example): Engine takes impulse before warp; Other takes lab, shuttle,
 transporter, any other box, battery, APR in that order; WPN takes the least valuable weapon
 (``WEAPON_VALUE``) of a weapon type not yet hit in this volley, else the least valuable of
@@ -76,7 +76,7 @@ BOX_ORDER = (
 )
 # Scenario-4 rule, robot variant: boxes other than warp (and weapons) first, then warp.
 ROBOT_BOX_ORDER = tuple(b for b in BOX_ORDER if b != Box.WARP) + (Box.WARP,)
-# Cadet DAC categories (D4.21) in the owner's order of choice (PROPOSAL, see above).
+# Cadet DAC categories (D4.21) in the owner's order of choice (PROPOSAL [P-040], see above).
 CADET_CATEGORIES = {
     "Hull": (Box.HULL,),
     "Engine": (Box.IMPULSE, Box.WARP),
@@ -185,7 +185,7 @@ def _general_reinforcement(battle: Battle, unit: int, split: dict[int, int]) -> 
     """(E11.39) The target's general reinforcement against one PPD pulse, before any of it is
     scored on shields or specific reinforcement: all of it on this pulse unless it stops the
     whole pulse (``ppd.absorb_general_reinforcement``). The owner's choice of elements is made
-    for him (PROPOSAL): each point goes where it stops an internal point (the element that
+    for him (PROPOSAL [P-045]): each point goes where it stops an internal point (the element that
     would pass its shield boxes and specific reinforcement by most), else on the element
     carrying most points (ties: the lower shield); this is the choice of the E11.39 example.
     Returns the damage left per shield; the points left stay in ``st.reinf_general``."""

@@ -76,18 +76,18 @@ only warp can arm), then batteries. Orders are judged at the decision point: a w
 the same impulse no longer holds a charge, so its HOLD lapses without cost, and a fusion beam
 fired on the last impulse cools the next turn, so its ARM lapses without cost (E7.22).
 
-PROPOSALS (the book is silent): a capacitor with room for a fraction takes a whole point and the
+PROPOSALS [P-025] (book silent): a capacitor with room for a fraction takes a whole point and the
 excess is lost (no fractional accounting, CTH-DATA §7.3); absent orders (``Orders.arm`` without
 a weapon, ``capacitor``/``recharge`` None) mean the standing allocation (keep the speed,
 continue or hold every weapon, fill the capacitor, recharge every battery); a destroyed phaser
 does not reduce the capacitor (H6.3 not modelled). Not on the form yet: tactical-maneuver energy
-(C5: the warp maneuvers are paid as speed).
+(C5: the warp maneuvers are paid as speed). [P-026]
 
 The standard form (``energy: standard``, scenarios 7-13; CTH-DATA §7.1, §7.3, §9.2) is the cadet
 form plus, right after movement in the clamp priority (priority 1b), life support 1, fire
 control 1 and shields 2 per turn, paid automatically (no component). Unpaid shields: the ship's
-shields are ignored for the turn, every point goes past them (CTH-DATA §7.4), and no
-reinforcement can be bought (D3.34). PROPOSAL (the book is silent): unpaid fire control = no
+shields are ignored for the turn, every point goes past them (CTH-DATA §7.4), and no [P-027]
+reinforcement can be bought (D3.34). PROPOSAL [P-028] (the book is silent): unpaid fire control = no
 direct fire and no launch that turn (``fire_blocker``, ``fire_control_blocker``); unpaid life
 support has no further effect (an ``EnergyShortfall`` names it). Acceleration: new speed <=
 max(2 x previous, previous + 10). Move cost from the ship data (Orion Raider 2/3 a hex, rounded
@@ -103,11 +103,11 @@ DAC, ``engine.damage``). Scenario-10 rules on the standard form, each a scenario
 * ``damage_control`` (D9.2): component ``repair`` (0 none, s = shield #s) names the shield at
   Energy Allocation; the engine spends min(rating, 2 x boxes lost on earlier turns), rounded
   down to even, priority 5a; ``engine.damage_control`` restores the boxes at the end of the
-  turn. PROPOSAL: one shield a turn (the rating, 4 at most, buys two boxes), so no joint limit
+  turn. PROPOSAL [P-034]: one shield a turn (the rating, 4 at most, buys 2 boxes), so no joint limit
   is left to the clamp; cadet ships among full-size ones have rating 4 (CTH-DATA §7.5).
 * ``reserve_power`` (H7.0-H7.3, ``engine.reserve_power``): a phaser whose capacitor holds too
   little fires on battery power (ceil of its draw, H7.2; once a turn all the same, H7.3, by
-  E1.5), and, PROPOSAL (no decision point between the roll and the marking), when a volley
+  E1.5), and, PROPOSAL [P-031] (no decision point between the roll and the marking), when a volley
   strikes a shield that is up with more points than its reinforcement stops, the owner always
   discharges charged batteries into it as specific reinforcement, one per point left, as
   many as are charged (H7.2; the H7.3 example). Damage control never takes reserve power

@@ -11,7 +11,7 @@ rule is asked, and writes the answer back. ``procedure.py`` calls it at three po
   generator is topped up to its capacity at the start of every turn (G23.21: energy from any
   source, accumulated over turns; G23.22: at most 2 on the cadet cruiser). Energy stored while
   a field operates only waits for the next release (G23.212). Under an energy allocation form
-  (``rules.energy``), ``energy.py`` charges it from the ``arm[h]`` order instead.
+  (``rules.energy``), ``energy.py`` charges it from the ``arm[h]`` order instead. [P-083]
 * **Launch Seeking Weapons** (:func:`launch_step`): voluntary drops (G23.47), then the
   generator's own changes, expiry before release (G23.711, G23.32, G23.31), then cancellations
   (G23.33) and announcements (G23.31, G23.41); last, fields just released that overlap another
@@ -28,20 +28,20 @@ rule is asked, and writes the answer back. ``procedure.py`` calls it at three po
 ``order_blockers`` is the single legality predicate of an ``esg[g]`` order: the env's masks
 and the engine's order validation both call it.
 
-PROPOSALS where the book is silent or the action space has no decision (see the functions):
+PROPOSALS [P-078] where the book is silent or the action space has no decision (see the functions):
 
 * (G23.72) a zero-radius field has inside it every friendly unit in the ship's hex when it
   forms; enemies are outside. Any other unit reaching the hex strikes the field, so "friendly
   and in the hex at the start of the impulse" is the designation, identical for both fields of
   one ship (G23.722). No action component: the owner would nearly always choose this.
-* (G23.122) fields released together meet a unit in the generators' own order (the owner's
+* (G23.122) fields released together meet a unit in the generators' own order (the owner's [P-079]
   choice); fields of different radii are resolved outer first (exact for units coming from
   outside; a unit can meet two radii from inside in one impulse only in a double move).
-* (G23.712) a collapsed field counts as an activation dropped at once (G23.323 delay runs).
-* (G23.73) fields of two ships meet when the ships' distance reaches the sum of the radii,
+* (G23.712) a collapsed field counts as an activation dropped at once (G23.323 delay runs). [P-080]
+* (G23.73) fields of two ships meet when the ships' distance reaches the sum of the radii, [P-081]
   judged also after the slower ship's move alone (C1.3, as G23.571 for units).
 * (G23.511) a ship's "points still needed" under the interim rule (D4.0) is its struck shield
-  plus every internal box and weapon it has left.
+  plus every internal box and weapon it has left. [P-082]
 
 Every numbered rule of (G23) and where it lives (``esg`` = the resolver, ``field`` = this
 module; tests in ``test_engine_esg.py`` (resolver), ``test_grad_lyran.py`` and
@@ -400,7 +400,7 @@ def _moving_fields_meet(battle: Battle, active: np.ndarray) -> None:
 
     No two ships' operating fields ever share a hex at the start of an impulse (G23.71 at
     release, and a meeting leaves at most one of them), so they meet when the ships' distance
-    falls to the sum of the radii. PROPOSAL (C1.3, as G23.571 for units): when one ship moved
+    falls to the sum of the radii. PROPOSAL [P-081] (C1.3, as G23.571 for units): if one ship moved
     before the other (slower first), the distance after its move alone counts too.
     """
     st = battle.state
@@ -452,7 +452,7 @@ def _ship_fields(battle: Battle, owner: int, rows: list[int]) -> None:
             st.prev_x[owner], st.prev_z[owner], st.x[others], st.z[others]), middle)
         middle = np.where(ship_first, hexmap.distance_np(
             st.x[owner], st.z[owner], st.prev_x[others], st.prev_z[others]), middle)
-    # (G23.72) PROPOSAL: a zero-radius field has inside it every friendly unit in the ship's hex
+    # (G23.72) PROPOSAL [P-078]: a zero-radius field holds every friendly unit in the ship's hex
     # when it forms; any other unit reaching the hex strikes it (and is destroyed or collapses
     # it), so the friendly units in the hex at the start of an impulse are exactly those
     # designated, the same for both fields of one ship (G23.722)

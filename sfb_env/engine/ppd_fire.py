@@ -3,7 +3,7 @@ Direct-Fire Weapons step. The rules themselves are :mod:`sfb_env.engine.ppd`'s p
 this module keeps its records in the weapon arrays of ``BattleState`` (``ppd_*``, one entry
 per weapon row, fixed at build time) and rebuilds them on each question.
 
-* **Charge** (E11.2). Under the Chief Engineer (``energy: chief``) PROPOSAL: the Chief Engineer
+* **Charge** (E11.2). Under the Chief Engineer (``energy: chief``) PROPOSAL [P-056]: the CE
   arms a full 8-point charge (four pulses, E11.25) over two turns, so a PPD is first armed on
   turn 3 and armed again two turns after each firing (``w_ready_turn``), like the photon's
   Chief Engineer rule (SCENARIOS §2.1). Under the cadet form (``energy: cadet``) the charge is
@@ -27,7 +27,7 @@ per weapon row, fixed at build time) and rebuilds them on each question.
   the impulse are judged on the positions and state at the start of
   the step and applied after, so they are simultaneous with each other (E1).
 * **Breaking events** (E11.54) checked before each pulse: target out of arc or beyond 40
-  (E11.541), target destroyed (E11.542), PPD destroyed (E11.544). PROPOSALS where the book is
+  (E11.541), target destroyed (E11.542), PPD destroyed (E11.544). PROPOSALS [P-057], the book being
   silent: the firer destroyed counts as its PPD destroyed (E11.544); a target that disengaged
   or left play otherwise is out of range (E11.541); a target that cloaks at a turn break ends
   the train (E11.472, no fade-out in the cadet cloak); a firer that cloaks ends its own train
@@ -43,13 +43,13 @@ per weapon row, fixed at build time) and rebuilds them on each question.
   holding it for an additional turn and allocating more energy"; the holding energy adds
   nothing). Under ``rules.reserve_power`` the ``ppd[p]`` order TOP_UP (2) discharges charged
   batteries into an armed, under-loaded charge before it fires (E11.25, H7.2), as many as
-  the charge has room for (PROPOSAL: all of the room the batteries cover, whole pulses only,
+  the charge has room for (PROPOSAL [P-058]: all of the room the batteries cover, whole pulses only,
   since an odd point fires nothing); it is closed for a charge still arming or empty, since
   reserve power cannot begin arming (E11.24). The robot ship's every-other-turn PPD schedule
   (SCENARIOS §2.5) is not wired.
 * General reinforcement (E11.39): under ``energy: standard`` ``damage.apply_split_volley``
   spends the target's GR on the first pulse it meets (the resolver's
-  ``absorb_general_reinforcement``; the element choice is damage.py's PROPOSAL), then each
+  ``absorb_general_reinforcement``; the element choice is damage.py's PROPOSAL [P-045]), then each
   element goes through the standard-form shield path (unpaid shields, specific reinforcement,
   reserve power; ``shield_absorption.apply_shield``).
 """
@@ -91,8 +91,8 @@ if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
 
 _PPD = int(WeaponType.PPD)
-CHIEF_FIRST_TURN = 3  # PROPOSAL (module docstring): 8 points over turns 1-2, armed on turn 3
-CHIEF_REARM_TURNS = 2  # PROPOSAL: fired on turn t, armed again on turn t + 2
+CHIEF_FIRST_TURN = 3  # PROPOSAL [P-056] (module docstring): 8 points on turns 1-2, armed turn 3
+CHIEF_REARM_TURNS = 2  # PROPOSAL [P-056]: fired on turn t, armed again on turn t + 2
 ARM_ENERGY = 4  # (E11.21) an ``arm[h]`` ARM pays the full 4 of an arming turn
 TOP_UP = len(PpdOrder)  # ``ppd[p]`` value 2 under rules.reserve_power: top up from batteries
 
@@ -175,7 +175,7 @@ def ready_blocker(battle: Battle, w: int) -> str | None:
     if pulsing(battle, w):
         return "E11.23 the PPD is still pulsing: one charge at a time"
     if battle.rules.chief_engineer and st.turn < int(st.w_ready_turn[w]):
-        return (f"E11.21 (Chief Engineer, PROPOSAL) the PPD is not armed before turn "
+        return (f"E11.21 (Chief Engineer, PROPOSAL) the PPD is not armed before turn "  # [P-056]
                 f"{int(st.w_ready_turn[w])}")
     c = charge(battle, w)
     if not ppd.can_fire(c, st.turn):
@@ -228,7 +228,7 @@ def _empty_charge(battle: Battle, w: int) -> None:
     st.ppd_energy[w] = 0
     st.w_armed[w] = False
     if battle.rules.chief_engineer:
-        st.w_ready_turn[w] = st.turn + CHIEF_REARM_TURNS  # PROPOSAL (module docstring)
+        st.w_ready_turn[w] = st.turn + CHIEF_REARM_TURNS  # PROPOSAL [P-056] (module docstring)
 
 
 # ---------------------------------------------------------------------- orders (E11.362)
@@ -256,7 +256,7 @@ def drop_blockers(battle: Battle, w: int) -> dict[int, str]:
 
 
 def top_up_points(battle: Battle, w: int) -> int:
-    """Batteries a TOP_UP of PPD ``w`` draws now: PROPOSAL (module docstring) the fewest that
+    """Batteries a TOP_UP of PPD ``w`` draws now: PROPOSAL [P-058] (module doc) the fewest that
     reach the most pulses the room in the charge and the charged batteries allow (E11.25)."""
     c = charge(battle, w)
     most = min(ppd.FULL_CHARGE,
@@ -370,7 +370,7 @@ def start(battle: Battle, w: int, t: int) -> None:
 
 
 def breaking_rule(battle: Battle, w: int, t: int) -> str | None:
-    """The E11.54 event (or PROPOSAL, module docstring) that ends PPD ``w``'s train on ``t``
+    """The E11.54 event (or PROPOSAL [P-057], module docstring) that ends PPD ``w``'s train on ``t``
     before this impulse's pulse, or None. Range beyond 40 is the resolver's (E11.541)."""
     st = battle.state
     owner = int(st.w_owner[w])
@@ -433,8 +433,8 @@ class _Dice:
 def _split(battle: Battle, w: int, t: int, rng: int, points: int
            ) -> tuple[dict[int, int], int | None]:
     """{shield: points} of one scoring pulse and the shield it faces (None along a hex side):
-    E11.351 on an exact boundary, else E11.352 splash; no splash on a shieldless unit or a
-    freighter's single pool (E11.353; PROPOSAL for the pool: it takes the whole pulse)."""
+    E11.351 on an exact boundary, else E11.352 splash; no splash on a shieldless unit or a [P-046]
+    freighter's single pool (E11.353; PROPOSAL [P-047] for the pool: it takes the whole pulse)."""
     st = battle.state
     if not points:
         return {}, None

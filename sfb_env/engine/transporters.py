@@ -1,7 +1,7 @@
 """Transporters (G8.0) and shield drops (G8.24); CTH-DATA §8.4, §7.3, §7.4, §1.6.
 
 Scenario rule ``transporters`` (R8). A ship's transporters are its TRAN boxes (CTH-DATA §9.2);
-transporter ``t`` (0-based) exists while ``t`` < the undestroyed TRAN boxes (PROPOSAL: a
+transporter ``t`` (0-based) exists while ``t`` < the undestroyed TRAN boxes (PROPOSAL [P-099]: a
 destroyed box is the highest-numbered one). Orders (``Orders``):
 
 * ``transporters`` (Energy Allocation, standard form only): transporter uses to power this
@@ -10,14 +10,14 @@ destroyed box is the highest-numbered one). Orders (``Orders``):
   ``fractional.line_cost``). Paid by ``engine.energy`` after reinforcement, tractors and probes
   (priority 5e). Ships outside the standard form need no energy.
 * ``drop_shield`` s: drop shield #s in the Shields/Transporters step (CTH-DATA §2.1). It stays
-  down for 1/4 turn, into the next turn if need be (G8.24); PROPOSAL: it comes back up by
+  down for 1/4 turn, into the next turn if need be (G8.24); PROPOSAL [P-100]: it comes back up by
   itself at the same step 1/4 turn later, and a new drop order on a dropped shield restarts the
   1/4 turn. While down ``st.shields`` shows 0 for it (every damage rule sees a down shield;
   general reinforcement still covers it, D3.343) and its boxes wait in ``st.shield_held``; its
   specific reinforcement is lost.
 * ``transport[t]`` = (``TransportOrder``, target row), same step, after the drops:
   ``BEAM_PARTY`` beams one of the ship's own boarding parties onto the target (a ship, a
-  freighter or the monster: SCENARIOS §2.8 kill method 5 PROPOSAL, ``planet_killer``);
+  freighter or the monster: SCENARIOS §2.8 kill method 5 PROPOSAL [P-114], ``planet_killer``);
   ``LIFT_CREW`` lifts one crew unit (10 people) from the target aboard (scenario 9: survivors
   on the planet). One action moves one boarding party or one crew unit (G8.0).
 
@@ -32,7 +32,7 @@ the ship is down (the mask is optimistic, see below); no beaming of enemy person
 from an enemy) without consent (G8.0: a planet's survivors consent; enemy ships never do); the
 party or crew unit to move. Unpaid shields (standard form, CTH-DATA §7.4) block nothing.
 
-At execution, PROPOSALS where the book leaves the timing open: general reinforcement on the
+At execution, PROPOSALS [P-102] where the book leaves the timing open: general reinforcement on the
 receiving ship (the target of a beaming, the lifting ship of a lift) makes the attempt fail and
 the transporter is used for the turn (CTH-DATA §7.4; not masked: the rule says the attempt
 fails); an enemy ship's shield facing the ship on an exact boundary is resolved by D3.41
@@ -79,7 +79,7 @@ RANGE = 5  # (G8.0) transporter range
 USES_PER_ENERGY = 5  # (G8.0, CTH-DATA §8.4) 1 energy powers up to 5 transporters
 N_SHIELDS = 6
 TARGET_KINDS = (K_SHIP, K_FREIGHTER, K_MONSTER)  # boarding parties go aboard these (J4.42:
-#   never a fighter; PROPOSAL: nor a shuttle, planet or seeking weapon)
+#   never a fighter; PROPOSAL [P-101]: nor a shuttle, planet or seeking weapon)
 NOT_IN_USE = "G8.0 transporters are not in use in this scenario (rules.transporters)"
 
 
@@ -227,7 +227,7 @@ def transporter_blocker(battle: Battle, unit: int, t: int) -> str | None:
         return "G8.0 the ship is not in play"
     held = boarding.fire_blocker(battle, unit)
     if held is not None:
-        return "D7.0 a captured ship's transporters are its captor's (PROPOSAL: not used)"
+        return "D7.0 a captured ship's transporters are its captor's (PROPOSAL: not used)"  # [P-103]  # noqa: E501
     if t >= working(battle, unit):
         return f"D4.0 transporter {t} is destroyed"
     if st.impulse < 1:
@@ -402,7 +402,7 @@ def drop_shield(battle: Battle, unit: int, shield: int) -> None:
     if not st.shield_drop_until[unit, s]:
         st.shield_held[unit, s] = st.shields[unit, s]
         st.shields[unit, s] = 0
-        st.reinf_specific[unit, s] = 0  # (module PROPOSAL) no specific reinforcement on it
+        st.reinf_specific[unit, s] = 0  # (module PROPOSAL [P-100]) no specific reinforcement on it
     st.shield_drop_until[unit, s] = st.absolute_impulse + battle.quarter_turn
     battle.log(ev.ShieldDropped(st.turn, st.impulse, battle.unit_ids[unit], shield,
                                 int(st.shield_drop_until[unit, s])))
@@ -460,6 +460,6 @@ def transport(battle: Battle, unit: int, t: int, what: int, target: int) -> bool
         st.crew_units[unit] += 1
     log("done")
     if what == TransportOrder.BEAM_PARTY and int(st.kind[target]) == K_MONSTER:
-        # (SCENARIOS §2.8 kill method 5, PROPOSAL)
+        # (SCENARIOS §2.8 kill method 5, PROPOSAL [P-114])
         kill_methods.struck_by(battle, target, kill_methods.Method.BOARDING, unit)
     return True
