@@ -36,7 +36,7 @@ CADET_SHIELDS = {
     "lyran": (16, 12, 8, 8, 8, 12),
     "romulan": (12, 12, 12, 12, 12, 12),
     "gorn": (16, 12, 12, 12, 12, 12),
-    "isc": (16, 16, 12, 12, 12, 16),  # (CTH-DATA §12.1 PROPOSAL sheet)
+    "isc": (16, 16, 12, 12, 12, 16),  # (CTH-DATA §12.1 PROPOSAL [P-003] sheet)
 }
 
 

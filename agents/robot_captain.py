@@ -9,9 +9,9 @@ what the observation shows; only the inputs differ:
 * PURSUE / POST-PFP: the captain remembers the turn it last ordered a direct-fire shot;
 * "bears": the action mask allows the weapon to fire at the target now;
 * the map edge: the play area read off the own ship's edge distances; the turn mode learned
-  from the mask (PROPOSAL: 2 until learned, the cadet ships' mode at speed 9-16);
+  from the mask (PROPOSAL [P-126]: 2 until learned, the cadet ships' mode at speed 9-16);
 * the target-about-to-exit override is not applied (the observation does not show the
-  target's straight-hex count; PROPOSAL);
+  target's straight-hex count; PROPOSAL [P-127]);
 * energy (``rules.energy: cadet``): the doctrine bridge's standing allocation (keep arming,
   fill the capacitor); speed ``speed`` (default 12) or the closest the mask allows.
 """

@@ -263,7 +263,7 @@ class MissionBridge(Bridge):
         moving = allowed & {STRAIGHT, LEFT, RIGHT}
         if not moving or not self.view.own.moves_next:
             return 0 if 0 in allowed else min(allowed, default=0)
-        # PROPOSAL: until the mask has taught it (C3.2), assume a cautious turn mode, for the
+        # PROPOSAL [P-126]: until the mask has taught it (C3.2), assume a cautious turn mode for the
         # faster of this turn's speed and the one ordered for the next
         mode = max(self.memory.turn_mode.get(v, 1 + v // 8)
                    for v in (self.view.own.speed, int(self.action[self.layout.speed])))
@@ -355,7 +355,7 @@ class PirateBridge(MissionBridge):
     must leave before the end of turn 12 or counts as destroyed)."""
 
     FLEE_RANGE = 8  # the defender this close, with something taken: leave
-    LEAVE_TURN = 10  # PROPOSAL: start for the edge by turn 10 whatever happens
+    LEAVE_TURN = 10  # PROPOSAL [P-128]: start for the edge by turn 10 whatever happens
     BANK_TURN = 5  # both beams full by then: tow them off before the defender (turn 6)
 
     def captured(self, t: Target) -> bool:
@@ -504,7 +504,7 @@ class RescuerBridge(MissionBridge):
     survivors at range <= 5 (or, after a while in range without a transport, send a shuttle
     to land on the planet and wait for it at speed 6), then leave the map with them."""
 
-    SHUTTLE_AFTER = 16  # PROPOSAL: impulses in transporter range before risking a shuttle
+    SHUTTLE_AFTER = 16  # PROPOSAL [P-129]: impulses in transporter range before risking a shuttle
 
     def pick_target(self) -> Target | None:
         return min(self.ships(), key=lambda t: t.range, default=None)
@@ -545,7 +545,7 @@ class RescuerBridge(MissionBridge):
         if not self.transport(p, lift=True):
             self.drop_facing_shield(p)
         if self.mem["in_range"] > self.SHUTTLE_AFTER and not self.mem.get("shuttle"):
-            # (J1.0, CTH-DATA §12.4 PROPOSAL) a shuttle lands on the planet and lifts them
+            # (J1.0, CTH-DATA §12.4 PROPOSAL [P-111]) a shuttle lands on the planet and lifts them
             self.mem["shuttle"] = self.value("shuttles", p.slot)
 
 

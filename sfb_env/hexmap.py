@@ -423,7 +423,7 @@ MAP_AREAS: dict[str, MapArea] = {
     "A+B": MapArea(1, 28, 1, 16),
     "C+D": MapArea(1, 28, 17, 32),
     "A-D": MapArea(1, 28, 1, 32),
-    # PROPOSAL (CTH-DATA §1.1): setups placing units in row 17 of the "A+B map" play on rows 01-17.
+    # PROPOSAL [P-008] (CTH-DATA §1.1): set-ups using row 17 of the "A+B map" play on rows 01-17.
     "A+B+row17": MapArea(1, 28, 1, 17),
     "A+row17": MapArea(1, 14, 1, 17),
 }

@@ -25,7 +25,7 @@ from sfb_env.data import (
     require_int_list,
 )
 
-CONFIDENCE = ("HIGH", "MEDIUM", "LOW", "PROPOSAL")
+CONFIDENCE = ("HIGH", "MEDIUM", "LOW", "PROPOSAL")  # [P-001]
 DICE = range(1, 7)
 TWO_DICE = range(2, 13)
 ESG_RADII = range(0, 4)
@@ -141,8 +141,8 @@ def _frozen(array: np.ndarray) -> np.ndarray:
 def _provenance(node: Any, file: Path, where: str) -> Provenance:
     confidence = require_choice(node, "confidence", CONFIDENCE, file, where)
     source = require(node, "source", str, file, where)
-    if confidence == "PROPOSAL" and source != "proposal":
-        raise DataFileError(file, f"{where}.source", "a PROPOSAL value needs source 'proposal'")
+    if confidence == "PROPOSAL" and source != "proposal":  # [P-001]
+        raise DataFileError(file, f"{where}.source", "a PROPOSAL value needs source 'proposal'")  # [P-001]  # noqa: E501
     return Provenance(confidence, source)
 
 

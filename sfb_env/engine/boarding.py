@@ -18,7 +18,7 @@ of a side other than the one controlling it (the defenders):
 Capture (D7.0): ``captured_by`` = the captor, which now controls the unit (``controller_side``;
 ``st.side`` keeps the owner, so scenario victory rules can count prizes, SCENARIOS #8). The
 captor may move it but not fire its weapons (``fire_blocker``, used by direct fire and seeking
-launches). PROPOSALS (the book is silent): a captured ship leaves its player (the controller
+launches). PROPOSALS [P-104] (the book is silent): a captured ship leaves its player (the controller
 becomes ``captured``, a built-in pilot that keeps the speed and flies straight; the env ends
 the agent, ``commanded``); a freighter keeps its controller (its course belongs to the
 scenario: ``unit_rules``/``robots`` fly a prize off, SCENARIOS #8); a unit with enemy parties
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 # in the list (§8.5 names only these three), nor is Klingon security.
 CONTROL_BOXES = ("bridge", "emergency_bridge", "auxiliary_control", "control_station")
 GROUP = 10  # (D7.0) parties fight in groups of 10 plus a remainder
-CAPTURED_CONTROLLER = "captured"  # a captured ship's built-in pilot (module PROPOSAL)
+CAPTURED_CONTROLLER = "captured"  # a captured ship's built-in pilot (module PROPOSAL [P-104])
 BOARDABLE = (K_SHIP, K_FREIGHTER)  # (J4.42) fighters cannot be boarded; nor seeking weapons
 MUTINY_PARTIES = 4  # (G6.22) every full 4 enemy parties aboard shift the mutiny dice by 1
 
@@ -156,7 +156,7 @@ def resolve_combat(battle: Battle, unit: int, dice: dict[int, list[int]] | None 
     after[defender] = max(0, int(before[defender]) - against_defender)
     excess = max(0, against_defender - int(before[defender]))  # beyond the last defender
     left = hits.get(defender, 0)
-    for s in sides:  # (module PROPOSAL) several attacking sides: in side order
+    for s in sides:  # (module PROPOSAL [P-105]) several attacking sides: in side order
         if s != defender:
             lost = min(left, int(before[s]))
             after[s] = int(before[s]) - lost
@@ -177,7 +177,7 @@ def resolve_combat(battle: Battle, unit: int, dice: dict[int, list[int]] | None 
 
 def capture(battle: Battle, unit: int, side: int) -> None:
     """(D7.0) ``side`` captures ``unit``: it takes control (``captured_by``); the unit cannot
-    fire; a ship leaves its player for the built-in ``captured`` pilot (module PROPOSAL)."""
+    fire; a ship leaves its player for the built-in ``captured`` pilot (module PROPOSAL [P-104])."""
     st = battle.state
     st.captured_by[unit] = side
     st.control_stations[unit] = 0

@@ -98,7 +98,7 @@ def toggle_blockers(battle: Battle, unit: int) -> dict[int, str]:
         return {1: "G13 the Cloak/Uncloak step comes on impulses 1 to the last but one "
                    "(the last impulse's decision is Energy Allocation)"}
     if fading(battle, unit):
-        return {1: "G13 a fade-out or fade-in is in progress (4 impulses; PROPOSAL)"}
+        return {1: "G13 a fade-out or fade-in is in progress (4 impulses; PROPOSAL)"}  # [P-053]
     if not st.cloaked[unit] and not st.cloak_paid[unit]:
         return {1: "G13 the cloak was not paid at Energy Allocation this turn"}
     return {}

@@ -24,11 +24,11 @@ Damage box left destroys the ship (D4.4). Rules encoded:
 Owner's choices within a category, by this documented rule (a player could choose otherwise):
 
 * a weapon: the lowest ``WeaponBox.value`` (default ``DEFAULT_WEAPON_VALUE``), ties to the box
-  listed last on the ship;
+  listed last on the ship; [P-041]
 * "Any Warp": the engine with the most boxes left, ties L, R, C.
 
 Not encoded: an occupied shuttle box as "Any Weapon" (optional D4.324), which shuttle box is hit
-(occupied or empty, D4.325 — caller's bookkeeping), fighter boxes are counted as ``SHUTTLE``.
+(occupied or empty, D4.325 — caller's bookkeeping), fighter boxes count as ``SHUTTLE``. [P-043]
 """
 
 from __future__ import annotations
@@ -135,9 +135,9 @@ WEAPON_DAC_CLASS: Mapping[str, str] = {
     "ppd": "drone",
     "esg": "drone",
 }
-# (D4.322) Lower = better phaser. PROPOSAL: Ph-G ranks below Ph-2 (it fires on the Ph-3 table).
+# (D4.322) Lower = better phaser. PROPOSAL [P-042]: Ph-G ranks below Ph-2 (fires on the Ph-3 table).
 PHASER_RANK: Mapping[str, int] = {"ph-1": 1, "ph-2": 2, "ph-g": 3, "ph-3": 4}
-# PROPOSAL owner's valuation, lower = given up first (same order as the interim rule's).
+# PROPOSAL [P-041] owner's valuation, lower = given up first (same order as the interim rule's).
 DEFAULT_WEAPON_VALUE: Mapping[str, int] = {
     "ph-3": 1,
     "ph-g": 1,

@@ -49,7 +49,7 @@ BOX_ORDER = (
 )
 # Scenario-4 rule, robot variant: boxes other than warp (and weapons) first, then warp.
 ROBOT_BOX_ORDER = tuple(b for b in BOX_ORDER if b != Box.WARP) + (Box.WARP,)
-# Cadet DAC categories (D4.21) in the owner's order of choice (PROPOSAL, see above).
+# Cadet DAC categories (D4.21) in the owner's order of choice (PROPOSAL [P-040], see above).
 CADET_CATEGORIES = {
     "Hull": (Box.HULL,),
     "Engine": (Box.IMPULSE, Box.WARP),
@@ -158,7 +158,7 @@ def _general_reinforcement(battle: Battle, unit: int, split: dict[int, int]) -> 
     """(E11.39) The target's general reinforcement against one PPD pulse, before any of it is
     scored on shields or specific reinforcement: all of it on this pulse unless it stops the
     whole pulse (``ppd.absorb_general_reinforcement``). The owner's choice of elements is made
-    for him (PROPOSAL): each point goes where it stops an internal point (the element that
+    for him (PROPOSAL [P-045]): each point goes where it stops an internal point (the element that
     would pass its shield boxes and specific reinforcement by most), else on the element
     carrying most points (ties: the lower shield); this is the choice of the E11.39 example.
     Returns the damage left per shield; the points left stay in ``st.reinf_general``."""

@@ -6,7 +6,7 @@
   turn; only boxes destroyed on earlier turns; the shield is named at Energy Allocation; no
   energy for undamaged boxes in anticipation; no reserve power (also H7.2); a rating cut
   during the turn applies from the next turn (a plan keeps the rating it was made under).
-* D9.0 internal repairs (EDR/CDR) are not used in CTH and are not modelled.
+* D9.0 internal repairs (EDR/CDR) are not used in CTH and are not modelled. [P-044]
 """
 
 from __future__ import annotations

@@ -333,7 +333,7 @@ def _score(battle: Battle, kind: WeaponType, target: int, rng: int, die: int, ma
     """Damage, hit flag and effective range of one shot with a rolled ``die``."""
     st = battle.state
     effective = cloak.effective_range(battle, target, rng, firer)  # (G13, D6)
-    if effective > max_range:  # PROPOSAL (G13 standard rule): the target announced its cloak
+    if effective > max_range:  # PROPOSAL [P-051] (G13 standard): the target announced its cloak
         return 0, False, effective  # in this impulse's Cloak/Uncloak step, after the fire orders
         #   were given, and its fade took it past the chart: the shot scores nothing
     is_drone = st.kind[target] in DRONE_KINDS
@@ -365,7 +365,7 @@ def _score(battle: Battle, kind: WeaponType, target: int, rng: int, die: int, ma
 def fusion_damage(rng: int, roll: int) -> int:
     """(E7.32) Fusion damage at ``rng`` for a roll that may carry the +2 against drones (FD1.52).
 
-    The fusion table has no row past 6. PROPOSAL, by analogy with the fighter rule (J4.47): each
+    The fusion table has no row past 6. PROPOSAL [P-055], as the fighter rule (J4.47): each
     point past 6 reads the die-6 row one range bracket further out; past the last bracket the
     shot scores nothing.
     """

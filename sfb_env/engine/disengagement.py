@@ -18,7 +18,7 @@ Who may announce (``announce_blockers``, used by the env's mask and by ``validat
   gone off the map loses; the published checkpoint of duel-klingon-vs-federation keeps its
   space). The ``grad-*-full-*`` encounters (scenario-7 replays) may add the key;
 * only ships a player commands: "the robot never disengages" (robot units give no orders);
-* PROPOSAL: not at impulse 0 (the decision point before the first impulse of the battle is no
+* PROPOSAL [P-023]: not at impulse 0 (the decision point before the battle's first impulse is no
   impulse's end); at every later decision point, including the last impulse of a turn.
 """
 
@@ -54,7 +54,7 @@ def announce_blockers(battle: Battle, unit: int) -> dict[int, str]:
         return {1: f"{RULE} the ship is no longer in play"}
     if battle.state.impulse == 0:
         return {1: f"{RULE} disengagement is announced at the end of an impulse; impulse 0 is "
-                   "before the first impulse (PROPOSAL)"}
+                   "before the first impulse (PROPOSAL)"}  # [P-023]
     return {}
 
 

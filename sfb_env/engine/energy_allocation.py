@@ -219,7 +219,7 @@ def pay_heavy_weapons(battle: Battle, u: int, form: Form) -> int:
             wid = battle.weapon_ids[w]
             warp_only = kind in WARP_ONLY and what == "arm"
             paid = what == "hold:top_up" and purse.pay(cost)
-            if what == "hold:top_up" and not paid:  # (E11.25) PROPOSAL: the top-up is
+            if what == "hold:top_up" and not paid:  # (E11.25) PROPOSAL [P-030]: the top-up is
                 shortfall += cost - ppd.HOLDING_COST  # dropped first, the hold is kept
                 battle.log(ev.EnergyShortfall(turn, 0, uid, f"top_up:{wid}",
                                               cost - ppd.HOLDING_COST))

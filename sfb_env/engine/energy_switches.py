@@ -48,7 +48,7 @@ def allocation_turn(battle: Battle) -> int:
 
 
 def has_cloak(battle: Battle, unit: int) -> bool:
-    """Whether the ship carries a cloaking device (G13.0). PROPOSAL: the Orions' optional
+    """Whether the ship carries a cloaking device (G13.0). PROPOSAL [P-032]: the Orions' optional
     cloak (CTH-DATA §8.2) counts wherever ``rules.cloak`` is in force."""
     ship = battle.ship_classes[unit]
     return ship is not None and bool(getattr(ship, "cloak_cost", None))
@@ -66,4 +66,4 @@ def fire_control_blocker(battle: Battle, unit: int) -> str | None:
     launches this turn (B3.0 standard line 8)."""
     if battle.state.fire_control[unit] or not governed(battle, unit):
         return None
-    return "B3.0 line 8: fire control was not paid this turn: no fire, no launch (PROPOSAL)"
+    return "B3.0 line 8: fire control was not paid this turn: no fire, no launch (PROPOSAL)"  # [P-028]  # noqa: E501

@@ -456,7 +456,7 @@ def fields_meet(strength_a: int, strength_b: int) -> tuple[int, int]:
 def collapse(gen: EsgGenerator, turn: int, impulse: int) -> EsgGenerator:
     """(G23.712) The field released in this step never forms; its energy is lost.
 
-    PROPOSAL (the book is silent on the delay): the release still counts as an activation,
+    PROPOSAL [P-080] (the book is silent on the delay): the release still counts as an activation,
     dropped at once, so the G23.323 reactivation delay runs from now, as for a field released
     with no energy (G23.322).
     """

@@ -309,7 +309,7 @@ def _moving_fields_meet(battle: Battle, active: np.ndarray) -> None:
 
     No two ships' operating fields ever share a hex at the start of an impulse (G23.71 at
     release, and a meeting leaves at most one of them), so they meet when the ships' distance
-    falls to the sum of the radii. PROPOSAL (C1.3, as G23.571 for units): when one ship moved
+    falls to the sum of the radii. PROPOSAL [P-081] (C1.3, as G23.571 for units): if one ship moved
     before the other (slower first), the distance after its move alone counts too.
     """
     st = battle.state
@@ -361,7 +361,7 @@ def _ship_fields(battle: Battle, owner: int, rows: list[int]) -> None:
             st.prev_x[owner], st.prev_z[owner], st.x[others], st.z[others]), middle)
         middle = np.where(ship_first, hexmap.distance_np(
             st.x[owner], st.z[owner], st.prev_x[others], st.prev_z[others]), middle)
-    # (G23.72) PROPOSAL: a zero-radius field has inside it every friendly unit in the ship's hex
+    # (G23.72) PROPOSAL [P-078]: a zero-radius field holds every friendly unit in the ship's hex
     # when it forms; any other unit reaching the hex strikes it (and is destroyed or collapses
     # it), so the friendly units in the hex at the start of an impulse are exactly those
     # designated, the same for both fields of one ship (G23.722)

@@ -73,7 +73,7 @@ def form_total(lines: Iterable[EnergyLine | tuple[str, Fraction]], fractional: b
 def settle_batteries(battle: Battle, unit: int, energy: Fraction) -> None:
     """(B3.2) Store ``energy`` (charged battery energy after the form, exact) as whole charged
     batteries plus the fraction a partly discharged battery holds, capped at the undestroyed
-    batteries. PROPOSAL: recharging a partly charged battery fills it; what would overfill it
+    batteries. PROPOSAL [P-029]: recharging a part-charged battery fills it; what would overfill it
     is lost with the turn's unspent power."""
     st = battle.state
     energy = max(Fraction(0), min(Fraction(energy), Fraction(int(st.boxes[unit, Box.BATTERY]))))

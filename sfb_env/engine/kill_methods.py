@@ -24,10 +24,10 @@ class Method(IntEnum):
     """Research results (SCENARIOS §2.8): how the monster can be destroyed."""
 
     SUICIDE_SHUTTLE = 1  # a suicide shuttle hit (J2.2)
-    TRACTOR = 2  # PROPOSAL: destroyed when a tractor link is established (G7)
+    TRACTOR = 2  # PROPOSAL [P-113]: destroyed when a tractor link is established (G7)
     DAMAGE = 3  # 200 damage points, counting up to 150 scored before
     ANTIMATTER_PROBE = 4  # a hit by an anti-matter probe fired as a weapon (G5.3)
-    BOARDING = 5  # PROPOSAL: destroyed when one boarding party is beamed over (G8, D7)
+    BOARDING = 5  # PROPOSAL [P-114]: destroyed when one boarding party is beamed over (G8, D7)
     NOTHING = 6  # nothing yet: gather 50 more points
 
 
@@ -96,7 +96,7 @@ def kill(battle: Battle, m: int, method: Method, by: str) -> None:
 
 
 def tractor_blocker(battle: Battle, unit: int) -> str | None:
-    """PROPOSAL (SCENARIOS §2.8 result 2): a tractor beam may take hold of the monster only at
+    """PROPOSAL [P-113] (SCENARIOS §2.8 result 2): a tractor beam may hold the monster only at
     the crack research found, so only once ``unit``'s side has result 2 (``engine.tractors``
     then destroys it as the link is established)."""
     if labs.method_known(battle, int(battle.state.side[unit]), Method.TRACTOR):

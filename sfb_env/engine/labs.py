@@ -5,7 +5,7 @@ Scenario rule ``labs``. Each turn every ship of a side facing a monster research
 * information = chart value x functioning lab boxes at the end of the turn, the chart value
   read for the closest effective range to the monster during the turn with one die:
   max(0, 11 - die - range) for ranges 0..10, 0 beyond (``tables.lab_information``, G4.0);
-* a ship without a working lab uses one control space as one lab (G4.0; PROPOSAL: "without
+* a ship without a working lab uses one control space as one lab (G4.0; PROPOSAL [P-118]: "without
   labs" also covers a ship whose labs were all destroyed, and any control box will do);
 * each administrative shuttle on the map counts as one lab at its own range (G4.0);
 * a cloaked ship cannot use its labs outward (G4.0): its range is not tracked while cloaked;
@@ -14,7 +14,7 @@ Scenario rule ``labs``. Each turn every ship of a side facing a monster research
 Labs need no power. One die per researching unit. Information accumulates per side in
 ``st.information``. At 100 points the side rolls a die, and one more for every further 50
 (results accumulate in ``st.kill_methods``; the kill methods are ``planet_killer.Method``).
-The rolls are made at the end of the turn, after that turn's lab research (PROPOSAL: probe
+The rolls are made at the end of the turn, after that turn's lab research (PROPOSAL [P-119]: probe
 information added during the turn waits for the same End of Turn).
 """
 

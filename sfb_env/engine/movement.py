@@ -243,7 +243,7 @@ def start_turn_tactical(battle: Battle, unit: int, tactical: bool) -> None:
     """Speed Determination for one unit: set this turn's TAC plot (C5.11, C5.23). After a turn
     of tactical maneuvers the unit counts as having had speed 0 (for acceleration) and its turn
     and slip counts restart from zero (C5.4). An earned warp maneuver is not carried into the
-    next turn (PROPOSAL: C5.22 counts them per turn)."""
+    next turn (PROPOSAL [P-035]: C5.22 counts them per turn)."""
     st = battle.state
     if st.tactical[unit]:
         st.previous_speed[unit] = 0

@@ -13,7 +13,7 @@
 * G6.31-G6.33 a successful mutiny: no more rolls; the ship cannot move or fire and, as the only
   Klingon ship, the scenario ends with it captured.
 
-PROPOSAL (the engine has no capture): a captured ship leaves play at once as lost (status
+PROPOSAL [P-106] (the engine has no capture): a captured ship leaves play at once as lost (status
 DESTROYED, a ``Mutiny`` event with result "captured"), so ``victory`` scores it as a lost ship;
 with other Klingon ships present (G6.34, the enemy takes control) it leaves play the same way.
 ``BattleState.mutiny`` per unit: 0 quiet, 1 security gone (rolling), 2 put down, 3 captured.
@@ -82,7 +82,7 @@ def roll(battle: Battle, unit: int) -> None:
         st.mutiny[unit] = PUT_DOWN
         battle.log(ev.Mutiny(st.turn, st.impulse, uid, die, second, "put down"))
         return
-    st.mutiny[unit] = CAPTURED  # (G6.31-G6.33; module PROPOSAL)
+    st.mutiny[unit] = CAPTURED  # (G6.31-G6.33; module PROPOSAL [P-106])
     st.speed[unit] = 0
     st.status[unit] = Status.DESTROYED
     battle.log(ev.Mutiny(st.turn, st.impulse, uid, die, second, "captured"))

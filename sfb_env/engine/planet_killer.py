@@ -10,17 +10,17 @@ A unit of kind ``UnitKind.MONSTER`` (scenario class ``planet-killer``, controlle
   the planet unless it follows a starship.
 * Detection, at the start of every impulse: a starship within 2 hexes is followed "as a
   seeking weapon" (each move into the hex closest to it; several within 2: the closest, equal:
-  die); never shuttles, drones or plasma. PROPOSAL (SCENARIOS §2.8): it follows until that ship
+  die); never shuttles, drones, plasma. PROPOSAL [P-115] (SCENARIOS §2.8): it follows till that ship
   is more than 6 hexes away, then resumes the planet course. Starting to follow a ship it has
   not fired at this turn, it fires at it at once (an extra shot).
 * Weapon: 360 degrees, range <= 6, range does not matter; die 1..6 -> 40, 30, 20, 10, 5, 1 on
   the facing shield (CTH-DATA §8.11). Its normal shot, once per turn, in Fire Direct-Fire:
-  PROPOSAL (SCENARIOS §2.8) the first eligible event of the turn: a starship within 6 hexes it
+  PROPOSAL [P-116] (SCENARIOS §2.8) the turn's first eligible event: a starship within 6 hexes it
   has not fired at this turn (the closest; equal: die), else the planet when within 6.
 * After all movement of an impulse: a plasma torpedo that moved within 2 hexes is fired at
   once (as a phaser, ``plasma.take_damage``); close-in defence: a drone in its hex is destroyed
   on a die of 4-6 before it strikes, each shuttle within 3 hexes is destroyed on 4-6, rolled
-  once per turn per shuttle (PROPOSAL: suicide shuttles are shuttles for this rule).
+  once per turn per shuttle (PROPOSAL [P-117]: suicide shuttles are shuttles for this rule).
 * Immortality: points scored on it count only toward kill method 3 (at most 150 before that
   result is known); it is destroyed only by the researched method (``Method``; ``engine.labs``).
 
@@ -68,7 +68,7 @@ if TYPE_CHECKING:
 CLASS = "planet-killer"  # the scenario ``class`` of a monster unit
 CONTROLLER = "planet-killer"
 DETECTION_RANGE = 2  # (SCENARIOS §2.8) starts following a starship this close
-FOLLOW_LIMIT = 6  # PROPOSAL (SCENARIOS §2.8): stops following beyond this range
+FOLLOW_LIMIT = 6  # PROPOSAL [P-115] (SCENARIOS §2.8): stops following beyond this range
 WEAPON_RANGE = 6  # (CTH-DATA §8.11)
 WEAPON_DAMAGE = (40, 30, 20, 10, 5, 1)  # (CTH-DATA §8.11) by die 1..6
 PLASMA_RANGE = 2  # (SCENARIOS §2.8) fires at plasma torpedoes moving this close
@@ -196,7 +196,7 @@ def move_step(battle: Battle) -> None:
 
 
 def detect(battle: Battle, m: int) -> None:
-    """(SCENARIOS §2.8) Start (or, PROPOSAL, stop) following a starship; the extra shot."""
+    """(SCENARIOS §2.8) Start (or, PROPOSAL [P-115], stop) following a starship; the extra shot."""
     st = battle.state
     followed = int(st.monster_follows[m])
     if followed >= 0:
@@ -269,7 +269,7 @@ def fire(battle: Battle, m: int, target: int, shot: str) -> None:
 
 
 def normal_target(battle: Battle, m: int) -> int:
-    """PROPOSAL (SCENARIOS §2.8): the once-per-turn shot's target now, -1 none: a starship
+    """PROPOSAL [P-116] (SCENARIOS §2.8): the once-per-turn shot's target now, -1 none: a starship
     within 6 it has not fired at this turn (closest; equal: die), else the planet within 6."""
     st = battle.state
     ships = _starships(battle, m, WEAPON_RANGE)

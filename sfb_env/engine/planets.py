@@ -11,16 +11,16 @@ Rules applied here (P2.0 as summarised in CTH-DATA §8.9):
 
 * ships may not enter the planet hex: ``maneuver_blockers`` closes every maneuver of a ship or
   freighter that would enter it (masks and ``Battle.validate`` through
-  ``movement.maneuver_blockers``). PROPOSAL: a ship left with no other move (turn mode not
+  ``movement.maneuver_blockers``). PROPOSAL [P-036]: a ship left with no other move (turn mode not
   met, planet dead ahead) keeps the move that enters, and is destroyed;
 * ships and seeking weapons entering the planet hex are destroyed (``movement_step``, after
   every unit moved: a ship towed in or left no other move, a seeking weapon forced in by its
-  straight first move after launch). PROPOSAL: a homing seeking weapon (drone, plasma, suicide
+  straight first move after launch). PROPOSAL [P-065]: a homing seeking weapon (drone, plasma, bomb
   shuttle; ``seeking.robot_drone_maneuver``) never enters a planet hex it can avoid, and no
   seeking weapon is launched at a shuttle landed on a planet;
 * ships may not fire into or through the planet hex (``fire_blockers``): the line between hex
   centres is blocked when it crosses the inside of a planet hex; a line exactly along the
-  planet hex's edge (or through its corner) is not. PROPOSAL: nothing in the planet hex fires
+  planet hex's edge (or through its corner) is not. PROPOSAL [P-110]: nothing in a planet hex fires
   out of it either (a landed shuttle does not fire);
 * shuttles may enter the hex and land: an administrative shuttle in a planet hex is landed and
   cannot be hit (nothing fires into the hex; G23.515 no ESG damage on planets);
@@ -28,7 +28,7 @@ Rules applied here (P2.0 as summarised in CTH-DATA §8.9):
 * an ESG field striking a planet collapses to 0, the planet untouched (G23.65; the field
   resolver ``esg.strike`` has the planet contact kind, ``esg_field`` hands planets to it).
 
-Survivors (scenario 9 special; CTH-DATA §12.4 PROPOSAL): an administrative shuttle sent at a
+Survivors (scenario 9 special; CTH-DATA §12.4 PROPOSAL [P-111]): an administrative shuttle sent at a
 planet (its target is the planet row) lands on entering the hex; at the end of that impulse one
 crew unit on the planet boards it (capacity 1 crew unit, CTH-DATA §8.6), and the built-in pilot
 flies it home (``homing``) and lands it aboard its carrier under the usual landing limits (ship
@@ -211,7 +211,7 @@ def fire_rule(battle: Battle, owner: int, target: int) -> str:
     if in_planet_hex(battle, st.x[target], st.z[target])[0]:
         return "P2.0 no fire into the planet hex"
     if in_planet_hex(battle, st.x[owner], st.z[owner])[0]:
-        return "P2.0 PROPOSAL: nothing fires out of a planet hex (a landed shuttle does not fire)"
+        return "P2.0 PROPOSAL: nothing fires out of a planet hex (a landed shuttle does not fire)"  # [P-110]  # noqa: E501
     return "P2.0 the line of fire passes through a planet hex (along its edge would not)"
 
 
@@ -230,7 +230,7 @@ def ppd_block_rule(battle: Battle, w: int, t: int) -> str | None:
 
 def maneuver_blockers(battle: Battle, unit: int, blocked: dict) -> dict:
     """(P2.0) Add to ``blocked`` (a ``movement.maneuver_blockers`` result) every open maneuver
-    of a ship or freighter that enters a planet hex; PROPOSAL: unless that leaves the moving
+    of a ship or freighter that enters a planet hex; PROPOSAL [P-036]: unless that leaves the moving
     ship no move at all (it then enters and is destroyed, ``movement_step``)."""
     st = battle.state
     if int(st.kind[unit]) not in SHIP_KINDS or not len(planet_rows(battle)):
@@ -282,7 +282,7 @@ def carried(battle: Battle, craft: int) -> bool:
 
 
 def homing(battle: Battle, craft: int) -> bool:
-    """(Scenario 9, PROPOSAL) The pilot flies a shuttle with survivors aboard home to land."""
+    """(Scenario 9, PROPOSAL [P-112]) The pilot flies a shuttle with survivors home to land."""
     st = battle.state
     return bool(st.kind[craft] == K_SHUTTLE and st.crew_units[craft] > 0
                 and st.status[battle.craft_carrier[craft]] == ACTIVE)
@@ -290,7 +290,7 @@ def homing(battle: Battle, craft: int) -> bool:
 
 def lift_blocker(battle: Battle, craft: int, planet: int) -> str | None:
     """Why shuttle ``craft`` cannot lift a crew unit from ``planet`` now, or None (CTH-DATA
-    §12.4 PROPOSAL, §8.6): a shuttle in play, landed in the planet's hex, sent at that planet,
+    §12.4 PROPOSAL [P-111], §8.6): a shuttle in play, landed in the planet's hex, sent at it,
     empty (1 crew unit at most), and survivors left on it."""
     st = battle.state
     if st.kind[craft] != K_SHUTTLE or st.status[craft] != ACTIVE:
@@ -300,7 +300,7 @@ def lift_blocker(battle: Battle, craft: int, planet: int) -> str | None:
     if st.x[craft] != st.x[planet] or st.z[craft] != st.z[planet]:
         return "P2.0 the shuttle must have landed in the planet hex"
     if int(st.target[craft]) != planet:
-        return "P2.0 PROPOSAL: only a shuttle sent at the planet picks up survivors"
+        return "P2.0 PROPOSAL: only a shuttle sent at the planet picks up survivors"  # [P-111]
     if st.crew_units[craft] >= CREW_CAPACITY:
         return "J1.0 a shuttle carries one crew unit (CTH-DATA §8.6)"
     if st.crew_units[planet] <= 0:

@@ -6,7 +6,7 @@ seeking speed (FP1.4: the impulses per turn, the same speed drones use), so it m
 hex every impulse until it strikes: the hexes it has travelled are the impulses since its launch.
 
 * **Rows.** Each launcher owns ``PLASMA_ROWS`` torpedo rows, built with the battle and reused
-  once a torpedo is gone (PROPOSAL: the 3-turn arming cycle of FP1.22 and the endurance of at
+  once a torpedo is gone (PROPOSAL [P-066]: the 3-turn arming cycle of FP1.22 and the endurance of
   most 30 hexes keep at most two torpedoes of one launcher in flight even on the 8-impulse
   chart, so three rows never run out in play; a launch with every row in flight is refused with
   the capacity named). A reused row keeps its unit id.
@@ -15,24 +15,24 @@ hex every impulse until it strikes: the hexes it has travelled are the impulses 
   arm it; FP1.22, FP1.23: none is armed at the start), after which it is unarmed. A fixed
   launcher (Romulan cadets) launches straight ahead at a target in the ship's FA (FP3.1); a
   launcher with printed arcs (Gorn) takes targets in those arcs and launches the torpedo facing
-  the way that closes fastest with the target in its FA, as a drone (FD1.2; PROPOSAL). A launch
-  into the target's own hex is allowed (FP1.3); it then faces the ship's facing. PROPOSAL: the
+  the way closing fastest with the target in its FA, as a drone (FD1.2; PROPOSAL [P-067]). A launch
+  into the target's own hex is allowed (FP1.3); it then has the ship's facing. PROPOSAL [P-068]: the
   targets are enemy ships and freighters (the rules give no seeking-weapon target for plasma).
 * **Warhead** (FP1.0 table, ``tables.plasma_warhead``) by hexes travelled, less one point per 2
-  phaser points it has taken, cumulatively (FP1.6; PROPOSAL of CTH-DATA §5.1:
+  phaser points it has taken, cumulatively (FP1.6; PROPOSAL [P-069] of CTH-DATA §5.1:
   floor(cumulative / 2)); a torpedo whose warhead reaches 0 is destroyed. Only phasers may fire
   at a plasma torpedo (FP1.6); drones, ESGs and other plasma cannot harm it (G23.81, G7.26).
 * **Endurance**: S 25 hexes (FP1.4); F 15 and R 30 (CTH-DATA §5.1, LOW-confidence inference from
   the tables).
 * **Impact** on entering the target's hex, on the shield facing the hex it came from, excess
   internal (FP1.5, F2.2). A torpedo that shares the hex without having moved into it (launched
-  there, FP1.3) strikes the shield facing the hex behind it (PROPOSAL).
+  there, FP1.3) strikes the shield facing the hex behind it (PROPOSAL [P-070]).
 * **Feedback** (FP1.8): a torpedo launched in its target's hex that strikes before the target
   moves puts a quarter of its warhead (x.5 rounded up) on the launcher's shield facing the
   target.
-* **Guidance** survives the launcher's destruction (D4.42, FP4.0); PROPOSAL: a torpedo whose
+* **Guidance** survives the launcher's destruction (D4.42, FP4.0); PROPOSAL [P-071]: a torpedo whose
   target leaves play is removed. The launcher destroyed while armed (FP1.7: may still launch
-  within a quarter turn) is not modelled: a destroyed launcher launches nothing.
+  within a quarter turn) is not modelled: a destroyed launcher launches nothing. [P-072]
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def launcher_blocker(battle: Battle, w: int) -> str | None:
         return cloaked
     if free_row(battle, w) < 0:
         return (f"engine capacity: all {st.w_plasma_rows.shape[1]} torpedo rows of this "
-                "launcher are in flight (PROPOSAL, engine.plasma)")
+                "launcher are in flight (PROPOSAL, engine.plasma)")  # [P-066]
     return None
 
 
@@ -162,7 +162,7 @@ def launch_blockers(
         elif st.side[t] == st.side[owner]:
             out.append("FP1.3 no launch at a friendly unit")
         elif int(st.kind[t]) not in (K_SHIP, K_FREIGHTER):
-            out.append("FP1.3 plasma torpedoes are launched at ships (PROPOSAL, engine.plasma)")
+            out.append("FP1.3 plasma torpedoes are launched at ships (PROPOSAL, engine.plasma)")  # [P-068]  # noqa: E501
         elif not in_arc[i]:
             out.append("FP3.1 a fixed launcher's target must be in the ship's FA"
                        if battle.plasma_fixed[w]
@@ -174,7 +174,7 @@ def launch_blockers(
 
 def launch_facing(battle: Battle, w: int, target: int) -> int:
     """Facing of a new torpedo: the ship's facing for a fixed launcher (FP3.1) or a launch in
-    the target's hex; else as a drone (FD1.2, PROPOSAL for printed-arc launchers)."""
+    the target's hex; else as a drone (FD1.2, PROPOSAL [P-067] for printed-arc launchers)."""
     st = battle.state
     owner = int(st.w_owner[w])
     same_hex = st.x[owner] == st.x[target] and st.z[owner] == st.z[target]
@@ -232,7 +232,7 @@ def impact(battle: Battle, torpedo: int, target: int) -> tuple[int, int, bool]:
     elif target_moved:  # the target entered the torpedo's hex (F2.1)
         shield = shields.shield_from(battle, target, st.prev_x[target], st.prev_z[target],
                                      st.facing[target], st.x[torpedo], st.z[torpedo])
-    else:  # launched in the target's hex (FP1.3): from the hex behind it (PROPOSAL)
+    else:  # launched in the target's hex (FP1.3): from the hex behind it (PROPOSAL [P-070])
         bx, bz = hexmap.neighbor_np(st.x[torpedo], st.z[torpedo], (st.facing[torpedo] + 3) % 6)
         shield = shields.shield_from(battle, target, st.x[target], st.z[target],
                                      st.facing[target], bx, bz)
@@ -267,7 +267,7 @@ def take_damage(battle: Battle, torpedo: int, points: int) -> None:
 
 
 def end_of_impulse(battle: Battle) -> None:
-    """(FP1.4) Endurance in hexes; PROPOSAL: a torpedo whose target left play is removed. The
+    """(FP1.4) Endurance in hexes; PROPOSAL [P-071]: a torpedo whose target left play is gone. The
     launcher's destruction does not matter (D4.42, FP4.0)."""
     st = battle.state
     for p in np.flatnonzero((st.status == ACTIVE) & (st.kind == K_PLASMA)):
@@ -277,7 +277,7 @@ def end_of_impulse(battle: Battle) -> None:
             reason = f"FP1.4 endurance of {endurance(battle, p)} hexes ran out"
         target = st.target[p]
         if target >= 0 and st.status[target] != ACTIVE:
-            reason = "FP1.3 the target is no longer in play (PROPOSAL: removed)"
+            reason = "FP1.3 the target is no longer in play (PROPOSAL: removed)"  # [P-071]
         if reason:
             st.status[p] = Status.EXPENDED
             battle.log(ev.Expired(st.turn, st.impulse, battle.unit_ids[p], reason))

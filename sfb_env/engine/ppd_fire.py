@@ -133,7 +133,7 @@ def ready_blocker(battle: Battle, w: int) -> str | None:
     if pulsing(battle, w):
         return "E11.23 the PPD is still pulsing: one charge at a time"
     if battle.rules.chief_engineer and st.turn < int(st.w_ready_turn[w]):
-        return (f"E11.21 (Chief Engineer, PROPOSAL) the PPD is not armed before turn "
+        return (f"E11.21 (Chief Engineer, PROPOSAL) the PPD is not armed before turn "  # [P-056]
                 f"{int(st.w_ready_turn[w])}")
     c = charge(battle, w)
     if not ppd.can_fire(c, st.turn):
@@ -391,8 +391,8 @@ class _Dice:
 def _split(battle: Battle, w: int, t: int, rng: int, points: int
            ) -> tuple[dict[int, int], int | None]:
     """{shield: points} of one scoring pulse and the shield it faces (None along a hex side):
-    E11.351 on an exact boundary, else E11.352 splash; no splash on a shieldless unit or a
-    freighter's single pool (E11.353; PROPOSAL for the pool: it takes the whole pulse)."""
+    E11.351 on an exact boundary, else E11.352 splash; no splash on a shieldless unit or a [P-046]
+    freighter's single pool (E11.353; PROPOSAL [P-047] for the pool: it takes the whole pulse)."""
     st = battle.state
     if not points:
         return {}, None

@@ -10,7 +10,7 @@ Scenario rule ``probes`` (with ``energy: standard``; the standard form pays them
   consecutive paid turns arm the probe (G5.2, G5.32). Any other order lets the arming go;
   an armed information probe not launched "rolls like plasma": ordering ARM_INFORMATION again
   pays 1 and keeps it armed (turn 1's energy is lost, G5.2). An anti-matter probe must be fired
-  on its second turn (G5.32): unfired, it is lost at the end of that turn (PROPOSAL: the probe
+  on its second turn (G5.32): unfired, it is lost at the turn's end (PROPOSAL [P-059]: the probe
   itself stays in the launcher, only the energy is lost).
 * in the Direct-Fire step of an impulse (G5.12): ``LAUNCH`` launches the armed probe.
   - information probe: +20 research points to the side if a monster is within 6 hexes
@@ -23,7 +23,7 @@ Scenario rule ``probes`` (with ``energy: standard``; the standard form pays them
     whose kill method 4 the side has found, a hit destroys it (``engine.planet_killer``).
 
 At the last impulse of a turn the same component either launches (fire of that impulse) or
-arms for the next turn, not both (PROPOSAL: one order per decision point).
+arms for the next turn, not both (PROPOSAL [P-060]: one order per decision point).
 ``order_blockers`` is the single legality predicate (the env's mask and ``validate``).
 """
 

@@ -276,7 +276,7 @@ def _end_of_impulse(battle: Battle) -> None:
         tractors.check_links(battle)
     if battle.rules.planets_in_play:  # (CTH-DATA §12.4) survivors board; shuttles bring them home
         small_craft.lift_survivors(battle)
-    # (J2.22 PROPOSAL) suicide shuttles that lost target or control
+    # (J2.22 PROPOSAL [P-075]) suicide shuttles that lost target or control
     if battle.rules.suicide_shuttles:
         suicide_shuttles.end_of_impulse(battle)
 

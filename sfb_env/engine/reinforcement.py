@@ -5,7 +5,7 @@
   damage from any direction until spent, then is gone; unused points end with the turn.
 * D3.3411 GR absorbs before specific reinforcement, which absorbs before shield boxes. Rules
   file 004 only (not the book): GR may be held inactive and switched on later in the turn
-  (``general_active``); inactive GR absorbs nothing.
+  (``general_active``); inactive GR absorbs nothing. [P-033]
 * D3.342 specific reinforcement: 1 energy = 1 extra box on one named shield for this turn.
 * D3.343 no specific reinforcement on a shield that is down; GR still covers it.
 * H7.2 reserve power may add specific reinforcement mid-turn, even after a volley is rolled

@@ -5,10 +5,10 @@
   fires at anything else (so never at the stranded *Dakota*, §2.7);
 * ``speed`` (default 12, the 16-impulse game): its speed every turn, less 1 for each warp box
   destroyed (from the next turn, for the rest of the scenario; the scenario-4 damage rule, and
-  PROPOSAL the same under a DAC);
+  PROPOSAL [P-120] the same under a DAC);
 * ``pfp_range`` (default 4): the Primary Fire Point range;
 * ``photons_per_turn`` (default 1): a Federation robot fires one photon a turn, tube A on odd
-  turns and B on even turns (PROPOSAL of §2.5), the other if that one is destroyed.
+  turns and B on even turns (PROPOSAL [P-121] of §2.5), the other if that one is destroyed.
 
 No energy: every weapon is armed every turn (``start_turn`` clears the Chief Engineer's photon
 delays); each weapon still fires once a turn and keeps the quarter-turn rule (E1.5). Drones:
@@ -16,9 +16,9 @@ one launch at the target on impulse 1 of every turn while ammunition lasts.
 
 Modes (reset every turn): PURSUE until the Primary Fire Point, POST-PFP after it. The mode is
 read from the state, not stored: the robot has passed its PFP once any of its direct-fire
-weapons fired this turn (PROPOSALS: a shot forced by the target-about-to-exit override counts
+weapons fired this turn (PROPOSALS [P-122]: a shot forced by the about-to-exit override counts
 as the PFP too; an impulse within 4 hexes at which no weapon bears is no PFP, so the robot
-keeps pursuing until one does). PROPOSALS for determinism: PURSUE steers like a robot drone
+keeps pursuing until one does). PROPOSALS [P-123] for determinism: PURSUE steers like a robot drone
 (§2.3) toward the target's hex at the start of the impulse (moves are planned before anyone
 moves); POST-PFP turns toward the side whose fewest successive 60-degree turns bring the most
 unfired weapons' arcs onto the target (range not counted), ties to fewer turns, then a die
@@ -136,7 +136,7 @@ def _photons_allowed(battle: Battle, unit: int) -> np.ndarray:
 
 
 def photon_rotation(turn: int, tubes: int) -> int:
-    """(§2.5 PROPOSAL) Index of the first photon tube to try on ``turn``: A odd, B even."""
+    """(§2.5 PROPOSAL [P-121]) Index of the first photon tube to try on ``turn``: A odd, B even."""
     return (turn - 1) % tubes if tubes else 0
 
 
@@ -195,7 +195,7 @@ def survives(on_map: Callable[[int, int], bool], x: int, z: int, f: int, straigh
 
 def edge_safe_move(on_map: Callable[[int, int], bool], x: int, z: int, f: int, straight: int,
                    mode: int, want: Maneuver) -> Maneuver:
-    """(§2.5 map edge, PROPOSAL) ``want`` if it keeps the ship able to fly on within its turn
+    """(§2.5 map edge, PROPOSAL [P-124]) ``want`` if it keeps the ship able to fly on in its turn
     mode for ``LOOKAHEAD`` moves, else the other turn, then straight; failing all, any move
     that stays on the map now (STRAIGHT if none does)."""
     can_turn = straight >= mode
@@ -248,7 +248,7 @@ def maneuver(battle: Battle, unit: int) -> Maneuver:
 
 
 def _target_about_to_exit(battle: Battle, target: int) -> bool:
-    """(§2.5 override, PROPOSAL test) The target moves next impulse, the hex straight ahead is
+    """(§2.5 override, PROPOSAL [P-125] test) The target moves next impulse, the hex straight on is
     off the map and its turn mode allows no turn."""
     st = battle.state
     if not movement.moves_next(battle, target):

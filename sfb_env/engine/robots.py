@@ -119,7 +119,7 @@ def _freighter_target(battle: Battle, unit: int, w: int) -> int | None:
 
 
 def craft_fire_orders(battle: Battle) -> list[tuple[int, int]]:
-    """The small craft pilots' shots this impulse (PROPOSAL, SCENARIOS §2.9): the target at
+    """The small craft pilots' shots this impulse (PROPOSAL [P-087], SCENARIOS §2.9): the target at
     range <= 2, else the nearest enemy the gun may legally hit within 2 hexes (lowest row on
     ties)."""
     st = battle.state

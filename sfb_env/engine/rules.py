@@ -33,7 +33,7 @@ class ScenarioError(ValueError):
 # each switch turns on.
 RULE_DEFAULTS: dict[str, Any] = {
     "chief_engineer": True,  # (R1) automatic energy, SCENARIOS §2.1; derived from ``energy``
-    "energy": "chief",  # (B3.0) chief | cadet | standard | off
+    "energy": "chief",  # (B3.0) chief | cadet | standard | off [P-024]
     "cloak": "none",  # (G13.0) none | cadet | standard
     "lock_on": False,  # (D6) Sensor Lock-On step each turn
     "speed_choice": False,  # scenario 3: the player picks speed 0..max each turn

@@ -5,8 +5,8 @@ home and strike through the same steps here.
 ``launch_blockers`` is the single legality predicate for a launch order (drone rack or plasma
 launcher -> target).
 Launch facing: of the six facings that put the target in the drone's FA (FD1.2), the one whose
-first straight hex is closest to the target (ties: the facing nearest the launcher's own).
-A launch at a target in the launcher's own hex (F2.3) is not modelled and is refused.
+first straight hex is closest to the target (ties: the facing nearest the launcher's own). [P-061]
+A launch at a target in the launcher's own hex (F2.3) is not modelled and is refused. [P-062]
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 SEEKING = (UnitKind.DRONE, UnitKind.TARGET_DRONE, UnitKind.PLASMA)
 SUICIDE_MAX_WARHEAD = 18  # (J2.222) 2 x the energy put in, at most 18
-AVOID = 10**6  # (P2.0 PROPOSAL) the distance a homing move into a planet hex counts as
+AVOID = 10**6  # (P2.0 PROPOSAL [P-065]) the distance a homing move into a planet hex counts as
 
 
 def launch_blockers(
@@ -171,7 +171,7 @@ def launch(battle: Battle, rack: int, target: int) -> None:
     owner = int(st.w_owner[rack])
     over = ship_limit_blocker(battle, owner)
     if over is not None:
-        # (FD4.21) PROPOSAL: masks judge each rack alone; of two racks ordered on the same
+        # (FD4.21) PROPOSAL [P-063]: masks judge each rack alone; of two racks ordered on the same
         # impulse the first in row order launches, the others are refused and logged.
         battle.log(ev.LaunchRefused(st.turn, st.impulse, battle.unit_ids[owner],
                                     battle.weapon_ids[rack], over))
@@ -204,7 +204,7 @@ def robot_drone_maneuver(battle: Battle, drone: int):
     """(F2.0 special rule, SCENARIOS §2.3) Straight unless a turn enters a strictly closer hex.
 
     If both turns are strictly closer than straight, the closer one; if equally close, a die
-    roll (odd = left, even = right; PROPOSAL of SCENARIOS §2.3).
+    roll (odd = left, even = right; PROPOSAL [P-064] of SCENARIOS §2.3).
     """
     st = battle.state
     t = st.target[drone]
@@ -212,7 +212,7 @@ def robot_drone_maneuver(battle: Battle, drone: int):
     dirs = np.array([f, (f - 1) % 6, (f + 1) % 6])
     nx, nz = hexmap.neighbor_np(x, z, dirs)
     d = hexmap.distance_np(nx, nz, st.x[t], st.z[t])
-    # (P2.0 PROPOSAL) homing steers clear of planet hexes it can avoid
+    # (P2.0 PROPOSAL [P-065]) homing steers clear of planet hexes it can avoid
     if battle.rules.planets_in_play:
         d = np.where(planets.in_planet_hex(battle, nx, nz), AVOID, d)
     straight, left, right = (int(v) for v in d)

@@ -2,7 +2,7 @@
 
 * Sensor Lock-On step (B2.0 advanced sequence, after Speed Determination and the energy form):
   each ship locks on if a die is at most its best undestroyed sensor value. Every CTH
-  full-size ship starts at 6: PROPOSAL, a sensor of 6 locks on without a die (the roll could
+  full-size ship starts at 6: PROPOSAL [P-048], a sensor of 6 locks on without a die (the roll could
   not fail), so battles with undamaged sensors draw no extra dice from ``battle.rng``.
 * A ship without lock-on launches no seeking weapons (``launch_blocker``), its drones on the
   map are removed at the step, and its direct fire uses the true range x 2 (``cloak.
@@ -13,11 +13,11 @@
   (D4.33; ``engine.dac`` keeps the counts in ``st.dac_boxes``, ``dac.track_rating`` reads them).
   Without the standard DAC the tracks keep their first value.
 * A ship controls at most (sensor rating) drones: no launch beyond (``control_blocker``).
-* No lock-on to a (fully) cloaked ship (G13): PROPOSAL, no seeking weapon may be launched at
+* No lock-on to a (fully) cloaked ship (G13): PROPOSAL [P-050], no seeking weapon may be launched at
   one (``target_blockers``, also under ``rules.cloak: standard`` alone); direct fire at it uses
   the cloak's 2 x true + 5. A cloaked ship damaged by an ESG can be locked on during that
   impulse (G23.621; ``cloak.fully_cloaked`` is False for it then).
-* Cadet SSDs and freighters have no sensor or scanner tracks: PROPOSAL of CTH-DATA §12.4,
+* Cadet SSDs and freighters have no sensor or scanner tracks: PROPOSAL [P-049] of CTH-DATA §12.4,
   permanently locked on, scanner 0.
 """
 
@@ -85,7 +85,7 @@ def control_blocker(battle: Battle, owner: int) -> str | None:
 
 def target_blockers(battle: Battle, targets: np.ndarray) -> list[str | None]:
     """Per target, why no seeking weapon may be launched at it for want of lock-on (a fully
-    cloaked ship, G13 / D6 PROPOSAL), or None."""
+    cloaked ship, G13 / D6 PROPOSAL [P-050]), or None."""
     if not (battle.rules.lock_on or battle.rules.standard_cloak):
         return [None] * len(targets)
     hidden = cloak.fully_cloaked(battle, np.asarray(targets, dtype=np.int64))

@@ -12,7 +12,7 @@ Boundary resolution (D3.41, scenario option ``shield_boundary``):
   speeds move together), and recompute after each step. If the line still runs along the boundary
   (or both units stand in one hex, or neither will ever move), the target's owner chooses: the
   engine takes the shield with more boxes left (the lower number on a tie), the choice a defender
-  makes.
+  makes. [P-038]
 * ``"die"``: the book's basic rule of scenario 3: a die roll, odd = the first shield of the pair
   going clockwise (#3 of #3/#4, #6 of #6/#1), even = the other.
 """

@@ -58,8 +58,8 @@ CRIPPLED_AT = 7  # (J4.12, J4.32) damage points
 DESTROYED_AT = 10  # (J4.49)
 FIRST_SHOT_DELAY = 8  # (J4.32) impulses after launch before the first shot
 CRIPPLED_SHOTS = 1  # (J4.32) one phaser-3 shot a turn while crippled
-PILOT_FIRE_RANGE = 2  # (SCENARIOS §2.9 PROPOSAL) the pilot fires at range 2 or less
-TARGET_KINDS = (K_SHIP, K_FREIGHTER, K_FIGHTER, K_SHUTTLE)  # what craft are sent at (PROPOSAL)
+PILOT_FIRE_RANGE = 2  # (SCENARIOS §2.9 PROPOSAL [P-087]) the pilot fires at range 2 or less
+TARGET_KINDS = (K_SHIP, K_FREIGHTER, K_FIGHTER, K_SHUTTLE)  # craft targets (PROPOSAL [P-095])
 GUN = WeaponMount(id="PHG", type="ph-g", arcs=("FA",))  # (J4.32) one phaser-G, FA only
 SHUTTLE_GUN = WeaponMount(id="PH3", type="ph-3", arcs=("360",))  # (J1.0, CTH-DATA §8.6)
 SHUTTLE_LAUNCH_GAP = 2  # (J1.0, CTH-DATA §8.6) one launch per bay per 2 consecutive impulses
@@ -137,7 +137,7 @@ def aboard(battle: Battle, carrier: int, kind: int = K_FIGHTER) -> np.ndarray:
     """Rows of ``kind`` still aboard ``carrier`` (never launched)."""
     rows = fighters_of(battle, carrier, kind)
     st = battle.state
-    # (J2.221 PROPOSAL) a bomb is no admin shuttle
+    # (J2.221 PROPOSAL [P-073]) a bomb is no admin shuttle
     if kind == K_SHUTTLE and battle.rules.suicide_shuttles:
         rows = rows[st.suicide_energy[rows] == 0]
     return rows[st.status[rows] == UNUSED]
@@ -146,8 +146,8 @@ def aboard(battle: Battle, carrier: int, kind: int = K_FIGHTER) -> np.ndarray:
 def launch_capacity(battle: Battle, carrier: int, kind: int = K_FIGHTER) -> int:
     """Craft ``carrier`` may launch in one impulse. Fighters (J4.34): one per launch tube plus
     the bay hatch; the CTH sheets do not count tubes, and the Ranger launches all of its
-    fighters at once (CTH-DATA §8.7), so every fighter the sheet carries (PROPOSAL for any other
-    carrier). Shuttles: one (one bay, PROPOSAL; J1.0)."""
+    fighters at once (CTH-DATA §8.7), so every fighter on the sheet (PROPOSAL [P-085] for any other
+    carrier). Shuttles: one (one bay, PROPOSAL [P-084]; J1.0)."""
     return len(fighters_of(battle, carrier)) if kind == K_FIGHTER else 1
 
 
@@ -203,7 +203,7 @@ def order_blockers(battle: Battle, carrier: int, targets=None,
                        "J4.34 fighters cannot land on planets in the Cadet Training Handbook")
         elif int(st.kind[t]) not in TARGET_KINDS:
             out.append(f"{code} {name}s are sent at ships, freighters, fighters or shuttles "
-                       "(PROPOSAL: not at seeking weapons)")
+                       "(PROPOSAL: not at seeking weapons)")  # [P-095]
         elif launching and st.x[t] == st.x[carrier] and st.z[t] == st.z[carrier]:
             out.append("F2.3 launch at a target in the carrier's hex is not modelled")
         else:
@@ -231,7 +231,7 @@ def validate(battle: Battle, unit: int, order: Orders, name: str) -> None:
 
 def launch_step(battle: Battle, orders: dict[int, Orders]) -> None:
     """Launch and target small craft (J4.34, J1.0): agents' ``fighters`` and ``shuttles``
-    orders, then robot carriers' fighters on impulse 1 of turn 1 (SCENARIOS §2.9 PROPOSAL)."""
+    orders, then robot carriers' fighters on impulse 1, turn 1 (SCENARIOS §2.9 PROPOSAL [P-085])."""
     st = battle.state
     for carrier, order in orders.items():
         if order.fighters is not None:
@@ -306,7 +306,7 @@ def land_blocker(battle: Battle, craft: int) -> str | None:
     J1.0 as in CTH-DATA §8.6): in play, in the carrier's hex, the carrier in play and moving at
     speed 6 or less, and the carrier's bay neither launched nor recovered a craft on this or the
     previous impulse (one launch or recovery per bay per 2 consecutive impulses; one bay,
-    PROPOSAL as for launches). Its own box is free: every craft keeps its row."""
+    PROPOSAL [P-084] as for launches). Its own box is free: every craft keeps its row."""
     st = battle.state
     carrier = int(battle.craft_carrier[craft])
     if carrier < 0 or st.status[craft] != ACTIVE:
@@ -344,7 +344,7 @@ def land(battle: Battle, craft: int) -> None:
 
 def end_of_turn(battle: Battle) -> None:
     """(J4.48) Every fighter aboard since before this turn began (landed on an earlier turn, not
-    launched since) has one damage point repaired; below 7 it is no longer crippled. PROPOSAL:
+    launched since) has 1 damage point repaired; below 7 it is no longer crippled. PROPOSAL [P-096]:
     every such fighter is declared under repair."""
     st = battle.state
     start = (st.turn - 1) * st.impulses_per_turn  # the absolute impulse before impulse 1
@@ -395,7 +395,7 @@ def fighter_tac(battle: Battle, craft: int, turned: int) -> None:
 
 
 def _pilot_tac(battle: Battle, fighter: int) -> None:
-    """The pilot's TAC (PROPOSAL, J4.11): a fighter holding in its target's hex without CCM
+    """The pilot's TAC (PROPOSAL [P-092], J4.11): a fighter holding in its target's hex without CCM
     (the target has no shields, or entered this impulse) turns one hex side toward the target's
     facing, the shorter way (left when opposite), so it can follow straight when the target
     leaves."""
@@ -429,7 +429,7 @@ def ccm_blocker(battle: Battle, fighter: int, ship: int) -> str | None:
 
 
 def ccm_shield(battle: Battle, ship: int) -> int:
-    """The shield 1..6 the pilot's fighter faces when it uses CCM on ``ship`` (PROPOSAL,
+    """The shield 1..6 the pilot's fighter faces when it uses CCM on ``ship`` (PROPOSAL [P-091],
     J4.522 "usually facing a down or weak shield"): the one with the fewest boxes left, the
     lowest number on ties. Deterministic, no dice."""
     return int(np.argmin(battle.state.shields[ship])) + 1
@@ -462,19 +462,19 @@ def close_combat_maneuver(battle: Battle, fighter: int, ship: int, shield: int) 
 
 def close_combat_maneuvers(battle: Battle) -> None:
     """The pilot uses CCM (J4.52) every impulse its fighter may against the ship it is sent at
-    (PROPOSAL: it always wants the weakest shield, ``ccm_shield``)."""
+    (PROPOSAL [P-091]: it always wants the weakest shield, ``ccm_shield``)."""
     st = battle.state
     rows = np.flatnonzero((st.kind == K_FIGHTER) & (st.status == ACTIVE) & (st.target >= 0))
     for f in rows:
         t = int(st.target[f])
         if crippled(battle, int(f)) and st.status[battle.craft_carrier[f]] == ACTIVE:
-            continue  # (J4.48 PROPOSAL) a crippled fighter heads home instead
+            continue  # (J4.48 PROPOSAL [P-093]) a crippled fighter heads home instead
         if st.x[t] == st.x[f] and st.z[t] == st.z[f] and ccm_blocker(battle, int(f), t) is None:
             close_combat_maneuver(battle, int(f), t, ccm_shield(battle, t))
 
 
 def pilot_maneuver(battle: Battle, fighter: int) -> Maneuver:
-    """The pilot's move for a fighter or shuttle (PROPOSAL, SCENARIOS §2.9 and §2.3): stay in
+    """The pilot's move for a fighter or shuttle (PROPOSAL [P-086], SCENARIOS §2.9, §2.3): stay in
     the target's hex, else straight unless a turn the turn mode allows enters a strictly closer
     hex (the closer turn, ties to the left); no target: straight. A crippled fighter's target is
     its carrier (J4.48), and it turns whenever straight brings it no closer."""
@@ -485,7 +485,7 @@ def pilot_maneuver(battle: Battle, fighter: int) -> Maneuver:
                    or (battle.rules.planets_in_play and planets.homing(battle, fighter)))
                   and st.status[home] == ACTIVE)  # (scenario 9) survivors aboard: home
     if homing:
-        t = home  # (J4.48 PROPOSAL) the pilot brings a crippled fighter home to land
+        t = home  # (J4.48 PROPOSAL [P-093]) the pilot brings a crippled fighter home to land
     if t is None:
         return Maneuver.STRAIGHT
     x, z, f = st.x[fighter], st.z[fighter], st.facing[fighter]
@@ -497,7 +497,7 @@ def pilot_maneuver(battle: Battle, fighter: int) -> Maneuver:
     if st.straight[fighter] < movement.turn_mode(battle, fighter):  # (C3.2, J4.12, J1.0)
         return Maneuver.STRAIGHT
     if homing and straight >= int(hexmap.distance_np(x, z, st.x[t], st.z[t])):
-        # (PROPOSAL) homing, it turns back whenever straight gains nothing: the closer turn that
+        # (PROPOSAL [P-089]) homing, it turns back when straight gains nothing: the closer turn that
         # stays on the map, ties to the left
         on_map = [battle.in_area(int(nx[i]), int(nz[i])) for i in (1, 2)]
         if on_map[0] and (left <= right or not on_map[1]):
@@ -512,7 +512,7 @@ def pilot_maneuver(battle: Battle, fighter: int) -> Maneuver:
 
 def _current_target(battle: Battle, fighter: int) -> int | None:
     """The fighter's target, retargeted to the nearest enemy ship or freighter once it left
-    play (PROPOSAL)."""
+    play (PROPOSAL [P-088])."""
     st = battle.state
     t = int(st.target[fighter])
     if t >= 0 and st.status[t] == ACTIVE:
@@ -545,7 +545,7 @@ def gun_blocker(battle: Battle, w: int) -> str | None:
     launched = int(st.launched_at[f])
     if st.kind[f] == K_SHUTTLE:
         if battle.rules.suicide_shuttles and st.suicide_launched[f]:
-            return "J2.22 a suicide shuttle does not fire (PROPOSAL)"
+            return "J2.22 a suicide shuttle does not fire (PROPOSAL)"  # [P-077]
         if launched == NEVER or st.absolute_impulse - launched < battle.quarter_turn:
             return (f"J1.0 a shuttle may not fire within a quarter turn ({battle.quarter_turn} "
                     "impulses) of its launch (CTH-DATA §8.6)")
@@ -586,7 +586,7 @@ def target_blocker(battle: Battle, target: int, rng: int) -> str | None:
 
 def take_damage(battle: Battle, craft: int, points: int) -> None:
     """Points on a small craft (no shields). A fighter (J4.12, J4.49): crippled at 7, its speed
-    cut to 8 at once (PROPOSAL: the book gives no moment; the shuttle's is "at once"),
+    cut to 8 at once (PROPOSAL [P-097]: the book gives no moment; the shuttle's is "at once"),
     destroyed at 10. A shuttle (J1.0, CTH-DATA §8.6): crippled at 3 (speed at most 3 at once),
     destroyed at 6."""
     st = battle.state
@@ -602,7 +602,7 @@ def take_damage(battle: Battle, craft: int, points: int) -> None:
 
 
 def lift_survivors(battle: Battle) -> None:
-    """(CTH-DATA §12.4 PROPOSAL) Survivors board each shuttle landed on their planet this
+    """(CTH-DATA §12.4 PROPOSAL [P-111]) Survivors board each shuttle landed on their planet this
     impulse; a shuttle carrying them lands aboard its carrier when the landing limits allow
     (J1.0, ``land_blocker``), the crew units going aboard with it."""
     st = battle.state

@@ -12,7 +12,7 @@ ship the form governs:
 * once armed (three turns paid) it is held at 1 energy a turn from any source (``suicide_arm``
   1; 2 and 3 are closed); unpaid (0 ordered, or not affordable) the bomb is deactivated, its
   energy lost, and the shuttle is unusable for that turn (``suicide_idle_turn``);
-* PROPOSALS (the book is silent): a ship arms one bomb at a time, on its last shuttle aboard
+* PROPOSALS [P-073] (the book is silent): a ship arms one bomb at a time, on its last shuttle aboard
   (the highest row), and a shuttle carrying a bomb is no administrative shuttle (the
   ``shuttles`` order launches the others); paid after the heavy weapons in the form's clamp
   (priority 4b: holding and arming alike); the standing allocation continues an arming chain
@@ -25,12 +25,12 @@ torpedo (J2.222), nor a planet or a shuttle landed on one (P2.0); lock-on as for
 The launch facing puts the target in its FA (FD1.2), and it must move one hex straight first.
 
 Flight and impact (J2.22, J2.222): it moves as a drone (F2.0, ``seeking.robot_drone_maneuver``)
-in the Move Seeking Weapons step, at the shuttle's maximum speed 6 (PROPOSAL: "moves as a drone"
+in the Move Seeking Weapons step, at a shuttle's top speed 6 (PROPOSAL [P-074]: "moves as a drone"
 names the movement rules, not the drone's speed), with unlimited endurance; it explodes on
 entering its target's hex for 2 x the energy put in (at most 18), as a seeking weapon
 (``seeking.resolve_impacts``). It stays a shuttle row (``UnitKind.SHUTTLE``), so observations
 show it as an administrative shuttle sent at the target: its identity is hidden until impact.
-It can be shot like a shuttle (6 points destroy it) and does not fire its phaser. PROPOSAL (as
+It can be shot like a shuttle (6 points destroy it), does not fire its phaser. PROPOSAL [P-075] (as
 drones, FD1.3, D4.41): removed when its target leaves play or its launching ship is destroyed;
 entering a planet hex destroys it as a seeking weapon (P2.0).
 """
@@ -80,7 +80,7 @@ ARM_VALUES = 4  # ``suicide_arm``: 0 none, 1..3 energy (1 = hold once armed)
 MAX_ARM = 3  # (J2.221) 1-3 warp energy per arming turn
 ARMING_TURNS = 3  # (J2.221) three consecutive turns
 HOLD_COST = 1  # (J2.221) held at 1 a turn, any source
-SPEED = 6  # (J1.0, CTH-DATA §8.6) a shuttle's maximum speed (PROPOSAL, module docstring)
+SPEED = 6  # (J1.0, CTH-DATA §8.6) a shuttle's maximum speed (PROPOSAL [P-074], module docstring)
 TARGET_KINDS = (K_SHIP, K_FREIGHTER, K_SHUTTLE, K_FIGHTER, K_DRONE, K_TARGET_DRONE,  # (J2.222)
                 K_MONSTER)  # (SCENARIOS §2.8 result 1: a suicide shuttle hit; planet_killer)
 MAX_WARHEAD = seeking.SUICIDE_MAX_WARHEAD  # (J2.222) 2 x the energy put in, at most 18
@@ -128,7 +128,7 @@ def bomb(battle: Battle, ship: int) -> int | None:
 
 
 def candidate(battle: Battle, ship: int, turn: int) -> int | None:
-    """The shuttle a new bomb goes on (PROPOSAL: the last one aboard, not unusable that turn)."""
+    """The shuttle a new bomb goes on (PROPOSAL [P-073]: the last aboard not unusable this turn)"""
     st = battle.state
     rows = small_craft.shuttles_of(battle, ship)
     rows = rows[(st.status[rows] == UNUSED) & (st.suicide_idle_turn[rows] != turn)]
@@ -183,7 +183,7 @@ def arm_blockers(battle: Battle, ship: int) -> dict[int, str]:
 
 def standing_arm(battle: Battle, ship: int) -> int:
     """The standing order (the env's no-op): hold an armed bomb, continue an arming chain with
-    1 energy, start nothing (PROPOSAL)."""
+    1 energy, start nothing (PROPOSAL [P-076])."""
     if not in_use(battle, ship) or not energy_switches.allocation_open(battle):
         return 0
     b = bomb(battle, ship)
@@ -387,7 +387,7 @@ def move(battle: Battle) -> None:
 
 
 def end_of_impulse(battle: Battle) -> None:
-    """PROPOSAL (as drones, FD1.3, D4.41): a suicide shuttle whose target left play or whose
+    """PROPOSAL [P-075] (as drones, FD1.3, D4.41): a suicide shuttle whose target left play or whose
     launching ship was destroyed is removed. No endurance limit (J2.222)."""
     st = battle.state
     for d in flying(battle):

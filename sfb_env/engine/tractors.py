@@ -7,7 +7,7 @@ holding a unit, per beam the turn it last attached (``tractor_used_turn``) and i
 Rules applied (every row of CTH-DATA §8.3):
 
 * energy: 1 per beam per turn. Under ``energy: standard`` the form powers every working beam
-  (PROPOSAL: an automatic line, priority 5c after the cloak; an unpaid beam is a shortfall);
+  (PROPOSAL [P-107]: an automatic line, priority 5c after the cloak; an unpaid beam is a shortfall);
   with ``rules.reserve_power`` an unpowered beam may attach on one battery (H7.2). Without a
   form (Chief Engineer, robots, freighters) every working beam is powered.
 * range / arc: same or adjacent hex, any direction.
@@ -21,7 +21,7 @@ Rules applied (every row of CTH-DATA §8.3):
   to its holder (map-relative: the same hex step, no swing when the holder turns); the holder's
   move cost rises by 1/3 per freighter held and its speed is recomputed at once:
   floor(warp paid for movement / new cost) + the impulse point (anchor: Orion Raider, 10 warp +
-  1 impulse = speed 16; holding one freighter, cost 1 -> 11). PROPOSAL: the form pays movement
+  1 impulse = speed 16; holding a freighter, cost 1 -> 11). PROPOSAL [P-108]: the form pays movement
   at the untowed cost; the recomputed speed applies from the start of the turn.
 * contested: a second ship attaching a held unit breaks both links; both beams are unusable for
   the rest of the turn.
@@ -33,7 +33,7 @@ Rules applied (every row of CTH-DATA §8.3):
   ordinary endurance rule (FD1.4, CTH-DATA §5.2).
 
 A held unit towed off the map leaves it with ``st.towed_off_by`` = the holder's side (scenario 8
-captures). Not modelled: tractor landing of shuttles (J1.6, CTH-DATA §8.6).
+captures). Not modelled: tractor landing of shuttles (J1.6, CTH-DATA §8.6). [P-109]
 """
 
 from __future__ import annotations
@@ -291,7 +291,7 @@ def attach(battle: Battle, unit: int, beam: int, target: int) -> None:
     st.tractor_holder[target] = unit
     battle.log(ev.TractorAttached(st.turn, st.impulse, battle.unit_ids[unit], beam,
                                   battle.unit_ids[target], reserve))
-    if int(st.kind[target]) == K_MONSTER:  # (SCENARIOS §2.8 result 2, PROPOSAL) the link
+    if int(st.kind[target]) == K_MONSTER:  # (SCENARIOS §2.8 result 2, PROPOSAL [P-113]) the link
         kill_methods.struck_by(battle, target, kill_methods.Method.TRACTOR, unit)  # kills
         release(battle, unit, beam, "the Planet Killer was destroyed")
         return

@@ -51,7 +51,7 @@ RANGE = 5  # (G8.0) transporter range
 USES_PER_ENERGY = 5  # (G8.0, CTH-DATA §8.4) 1 energy powers up to 5 transporters
 N_SHIELDS = 6
 TARGET_KINDS = (K_SHIP, K_FREIGHTER, K_MONSTER)  # boarding parties go aboard these (J4.42:
-#   never a fighter; PROPOSAL: nor a shuttle, planet or seeking weapon)
+#   never a fighter; PROPOSAL [P-101]: nor a shuttle, planet or seeking weapon)
 NOT_IN_USE = "G8.0 transporters are not in use in this scenario (rules.transporters)"
 
 
@@ -199,7 +199,7 @@ def transporter_blocker(battle: Battle, unit: int, t: int) -> str | None:
         return "G8.0 the ship is not in play"
     held = boarding.fire_blocker(battle, unit)
     if held is not None:
-        return "D7.0 a captured ship's transporters are its captor's (PROPOSAL: not used)"
+        return "D7.0 a captured ship's transporters are its captor's (PROPOSAL: not used)"  # [P-103]  # noqa: E501
     if t >= working(battle, unit):
         return f"D4.0 transporter {t} is destroyed"
     if st.impulse < 1:
@@ -374,7 +374,7 @@ def drop_shield(battle: Battle, unit: int, shield: int) -> None:
     if not st.shield_drop_until[unit, s]:
         st.shield_held[unit, s] = st.shields[unit, s]
         st.shields[unit, s] = 0
-        st.reinf_specific[unit, s] = 0  # (module PROPOSAL) no specific reinforcement on it
+        st.reinf_specific[unit, s] = 0  # (module PROPOSAL [P-100]) no specific reinforcement on it
     st.shield_drop_until[unit, s] = st.absolute_impulse + battle.quarter_turn
     battle.log(ev.ShieldDropped(st.turn, st.impulse, battle.unit_ids[unit], shield,
                                 int(st.shield_drop_until[unit, s])))
@@ -432,6 +432,6 @@ def transport(battle: Battle, unit: int, t: int, what: int, target: int) -> bool
         st.crew_units[unit] += 1
     log("done")
     if what == TransportOrder.BEAM_PARTY and int(st.kind[target]) == K_MONSTER:
-        # (SCENARIOS §2.8 kill method 5, PROPOSAL)
+        # (SCENARIOS §2.8 kill method 5, PROPOSAL [P-114])
         kill_methods.struck_by(battle, target, kill_methods.Method.BOARDING, unit)
     return True

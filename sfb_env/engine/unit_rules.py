@@ -16,7 +16,7 @@
   is flown by its captor and may leave.
 * ``hold_fire_at``: unit kinds the unit may never fire or launch at (scenario 8: the defender
   never fires at freighters, captured or not).
-* PROPOSAL (SCENARIOS #8: "captured by boarding parties and flown off"): a captured freighter
+* PROPOSAL [P-037] (SCENARIOS #8: "captured by boarding parties and flown off"): a captured one
   under the convoy robot heads for the nearest map edge (turn mode 1) and leaves the map.
 """
 
@@ -192,7 +192,7 @@ def destination(battle: Battle, unit: int, maneuver: Maneuver) -> tuple[int, int
 
 
 def edge_course(battle: Battle, unit: int) -> Maneuver:
-    """PROPOSAL (module docstring): a captured freighter's move toward the nearest map edge:
+    """PROPOSAL [P-037] (module docstring): a captured freighter's move toward the nearest map edge:
     of straight / turn left / turn right (turn mode 1), the one entering the hex nearest an
     edge (off the map is nearest), ties straight, then left."""
     area = battle.scenario.map_area

@@ -123,7 +123,7 @@ def _sandbox(battle: Battle, time_up: bool):
 
 
 def _duel(battle: Battle, time_up: bool):
-    """Cadet duels (PROPOSAL, SCENARIOS §4): a side whose ships are all destroyed or gone off
+    """Cadet duels (PROPOSAL [P-018], SCENARIOS §4): a side whose ships are all destroyed or off
     the map loses; at the turn limit the side that dealt more damage points (shield + internal,
     on enemy ships) wins; equal points, or no ship left on either side, is a draw."""
     st = battle.state
@@ -157,7 +157,7 @@ def _duel(battle: Battle, time_up: bool):
 
 def _dakota_incident(battle: Battle, time_up: bool):
     """Scenario 4: the Federation wins iff its ship passed through a hex at range <= 1 of the
-    Dakota (PROPOSAL of SCENARIOS #4 for "adjacent") and then left by the east edge (from a
+    Dakota (PROPOSAL [P-020] of SCENARIOS #4 for "adjacent") and then left by the east edge (from a
     hex of column ``exit_column``, default 28); leaving by another edge is a loss (the ship is
     destroyed), and so is anything else. No turn limit: the env's cap ends it as a loss."""
     st = battle.state
@@ -231,7 +231,7 @@ def _pirate_raid(battle: Battle, time_up: bool):
     tractor (``st.towed_off_by``) or captured by boarding parties (``st.captured_by``) and flown
     off. The battle ends when the pirate's ship leaves play or at the turn limit (12: a pirate
     still on the map then counts as destroyed). Captures >= 3: pirate wins; 1-2: break even
-    (draw); 0, or the pirate destroyed: defender wins (PROPOSAL of SCENARIOS #8). PROPOSAL:
+    (draw); 0, or the pirate destroyed: defender wins (PROPOSAL [P-021] of SCENARIOS #8). PROPOSAL:
     freighters the pirate captured by boarding and still on the map when it leaves are flown
     off by their prize crews and count."""
     st = battle.state
@@ -267,7 +267,7 @@ def _rescue(battle: Battle, time_up: bool):
     leaving the map with the survivors aboard, or if the opponent leaves the map first. The
     battle also ends when the rescuer leaves without them, is destroyed or captured (an
     opponent win), and at the turn limit; every result but the two rescuer wins is an opponent
-    victory. PROPOSAL: every ship of a side counts (the book has one each)."""
+    victory. PROPOSAL [P-022]: every ship of a side counts (the book has one each)."""
     st = battle.state
     cfg = battle.scenario.victory
     rescuer, opponent = cfg["rescuer"], cfg["opponent"]
