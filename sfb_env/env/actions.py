@@ -1,122 +1,15 @@
 """The action layout of one agent: MultiDiscrete components, their flat mask and decoding.
 
-Components, in order (``nvec`` in brackets; K = target slots):
+``ActionLayout.build(battle, unit, slots)`` says which components an agent has and computes
+their offsets once; ``nvec``, ``component_names``, ``describe`` (``env.action_components``),
+``mask``, ``reasons`` (``env.mask_reasons``), ``noop`` and ``to_orders`` all walk that list.
+``target_slots`` lists the enemy units in play, nearest first (K slots). Each component kind
+is declared once, as a ``Component`` class (``env.components``; the energy components in
+``env.energy_actions``, the transporters' in ``env.transport_actions``). Masks and refusals
+come from the engine's predicates; this module only translates (no rule lives here).
 
-=================  ==========  ======================================================
-component          values      meaning
-=================  ==========  ======================================================
-``launch[r]``      K + 1       launcher r (drone racks, then plasma launchers, FP1.3):
-                               0 = hold, k = launch at target slot k (a D7/D6: each rack
-                               is masked alone; of two ordered on one impulse only the
-                               first launches, FD4.21, ``engine.seeking``)
-``fire[w]``        K + 1       direct-fire weapon w: 0 = hold, k = fire at slot k (a
-                               phaser-G: one of its four shots a turn, so at most one
-                               shot per impulse per mount, E2.151)
-``esg[g]``         7           expanding sphere generator g (ships with an ESG only): 0 =
-                               nothing, 1..4 = announce a release at radius 0..3 (G23.31,
-                               G23.41), 5 = cancel the announcement (G23.33), 6 = drop the
-                               operating field (G23.47); orders of Launch Seeking Weapons
-``arm[h]``         3           heavy weapon h (``rules.energy: cadet`` only, B3.0 line 10:
-                               disruptors, photons, fusion beams, plasma launchers, ESGs,
-                               PPDs):
-                               0 = no energy (let the arming or the charge go), 1 = arm
-                               (next step of its cycle; an ESG: top up), 2 = hold a
-                               loaded charge, or roll a plasma-S (FP1.22); a PPD's has
-                               6 values (``ppd_fire.PpdArm``): 1 arm 4 (E11.21), 2 hold,
-                               3 / 4 underload 2 / 3 (E11.25), 5 hold and fill to 8
-``capacitor``      C + 1       energy into the phaser capacitor, 0..C (C = its capacity
-                               rounded up; H6.1); ``rules.energy: cadet`` only
-``recharge``       B + 1       batteries to recharge, 0..B (line 16); energy rule only
-``cloak``          2           1 = cloak for the whole next turn (G13.0; ships with a
-                               cloak where ``rules.cloak: cadet``); under ``standard``
-                               (G13 standard rule) at Energy Allocation 1 pays the cost
-                               (after an uncloaked turn: fade-out on impulses 1-4; 0
-                               after a cloaked turn fades in on 1-4), and at the other
-                               decision points 1 announces an uncloak / a (paid) cloak in
-                               that impulse's Cloak/Uncloak step (``engine.cloak``)
-``reinforce_       11          general reinforcement points 0..10, 2 energy each (D3.341;
-general``                      ``rules.energy: standard`` with ``rules.reinforcement``)
-``reinforce[s]``   11          specific reinforcement energy 0..10 on shield #s+1 (D3.342;
-                               closed on a down shield, D3.343); same rule switch
-``repair``         7           damage control: 0 none, s = repair shield #s, the energy
-                               min(rating, 2 x boxes lost before) (D9.2;
-                               ``rules.damage_control``)
-``maneuver``       4 (6, 8)    the next move: 0 none, 1 straight, 2 turn left, 3 turn right;
-                               with ``rules.sideslip`` 4 sideslip left, 5 sideslip right
-                               (C4); with ``rules.tactical_maneuvers`` 6 tactical left,
-                               7 tactical right (60 degrees in place, C5; size 8)
-``ppd[p]``         2           plasmatic pulsar device p (ships with a PPD only): 0 = keep
-                               the pulse train going, 1 = drop the wave-lock, every
-                               remaining pulse lost (E11.362); open only while pulsing;
-                               with ``rules.reserve_power`` 3 values: 2 = top up an armed,
-                               under-loaded charge from batteries (E11.25, not E11.24)
-``fighters``       K + 1       ships carrying fighters only (the Hydran Ranger, J4.0): 0 =
-                               hold, k = launch every fighter aboard (all at once, J4.34)
-                               and send all the ship's fighters at target slot k; with
-                               none aboard it only retargets those in flight. The fighters
-                               fly and fire under the built-in pilot (engine.small_craft)
-``shuttles``       K + 1       ships with administrative shuttles (``rules.admin_shuttles``,
-                               J1.0) only: 0 = hold, k = launch one shuttle (one per 2
-                               impulses) and send all the ship's shuttles at slot k
-``disengage``      2           (scenarios with ``rules.disengage_by_announcement`` only,
-                               SCENARIOS #5 special) 1 = announce disengagement at the end
-                               of this impulse, after its fire: the ship disengages (as if
-                               it left the map) and the scenario ends at once; closed at
-                               impulse 0 (``engine.disengagement``); placed after
-                               ``shuttles``, before the energy components
-``probe``          4           (``rules.probes`` with ``energy: standard``; every governed
-                               ship, masked where it has no launcher, G5.1) 0 = nothing,
-                               1 / 2 = arm an information / anti-matter probe this turn
-                               (Energy Allocation; G5.2, G5.32), 3 = launch or fire the
-                               armed probe in this impulse's Direct-Fire step (G5.12,
-                               G5.33; ``engine.probes``); after ``disengage``
-``tractor[b]``     K + 2       (``rules.tractors``, ships with tractor beams, G7.0) beam b:
-                               0 = hold (keep the link or stay idle), 1 = release, k + 1 =
-                               attach to target slot k in this impulse's Tractor Beams step
-                               (``engine.tractors``); after ``probe``
-``transporters``,  T + 1,      (``rules.transporters``, ships with TRAN boxes, G8.0) the
-``transport[t]``,  2 K + 1,    transporter energy line (standard form), one component
-``drop_shield``    7           per transporter (beam a party / lift a crew unit at a
-                               slot) and a shield drop (G8.24); ``env.transport_actions``;
-                               after ``tractor[b]``
-``suicide``        K + 1       (``rules.suicide_shuttles``, ships on the standard form, J2.22)
-                               0 = hold, k = launch the armed suicide shuttle at slot k
-                               (``engine.suicide_shuttles``); after the transporters
-``suicide_arm``    4           (same rule; an energy component, after ``repair``) warp
-                               energy 1..3 into the suicide shuttle's bomb this turn, 1 =
-                               hold once armed (J2.221), 0 = none (the bomb is lost)
-``speed``          max + 1     next turn's speed where the scenario lets the player pick it;
-                   (+ 5)       otherwise only the current speed is allowed (a no-op); with
-                               ``rules.tactical_maneuvers`` max + 1 + n plots TAC for the
-                               next turn with n = 0..4 warp tactical maneuvers (C5.23)
-=================  ==========  ======================================================
-
-A phaser-G mount keeps one ``fire`` component like any other weapon: each impulse it may fire
-one shot, up to four a turn. One shot an impulse never puts more than I/4 shots in a quarter turn
-of I impulses, so the quarter-turn limit (E2.151) binds only on the 32-impulse chart, where the
-engine enforces it across the turn break; several shots in one impulse (allowed by E2.151) are
-not expressible. Fusion beams (E7) are ``fire`` components; the mask closes them while cooling.
-
-The energy components (``engine.energy``) are present only under ``rules.energy: cadet`` or
-``standard`` (the reinforcement and repair components only with their scenario-10 rules), so
-every other scenario's space is unchanged. They are read at Energy Allocation (impulse 0 and
-the last impulse of a turn, with ``speed``); at other impulses only 0 is open. Each
-component's mask is exact on its own (arming, holding, room in the capacitor, empty batteries,
-acceleration and movement power for ``speed``); the joint budget is not masked: the engine
-pays an over-budget allocation in its documented priority and reports the rest in
-``infos[agent]["energy_shortfall"]``. The no-op is the standing allocation: keep the speed if
-warp can pay it beside the photon arming, continue or hold every weapon, fill the capacitor,
-recharge the batteries, no cloak.
-
-Target slots list the enemy units in play, nearest first (ties: the unit listed first in the
-scenario, then drones and plasma torpedoes by unit row). Masks and refusals come from the
-engine's predicates; this module only translates (no rule lives here).
-
-Each component kind is declared once, as a ``Component`` class (``env.components``; the energy
-components in ``env.energy_actions``, the transporters' in ``env.transport_actions``) with its
-size, mask, reasons, no-op, orders and description. ``ActionLayout`` lists an agent's
-components in the order above and computes their offsets once; ``nvec``, the names, the flat
-mask, ``mask_reasons``, the no-op, the orders and ``action_components`` all walk that list.
+Documented in docs/observation.md ("Action components": every component in action order, its
+size and values, the energy components and the masks).
 """
 
 from __future__ import annotations
@@ -268,7 +161,7 @@ class ActionLayout:
         self.size = int(self._nvec.sum())
 
     def _declare(self) -> list[Component]:
-        """The agent's components, in action order (see the module docstring)."""
+        """The agent's components, in action order (docs/observation.md, "Action components")."""
         k, u = self.slots, self.unit
         out: list[Component] = [Launch(i, int(r), k) for i, r in enumerate(self.racks)]
         out += [Fire(i, int(w), k) for i, w in enumerate(self.weapons)]

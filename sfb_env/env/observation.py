@@ -1,67 +1,14 @@
 """The observation vector of one agent (float32) and the global state.
 
-Layout of ``obs["observation"]`` (declared once, field by field, in ``env.observation_layout``,
-which this encoder reads for every offset; documented in docs/observation.md; angles in radians are
-given as sin/cos, clockwise from the own ship's facing; ranges are divided by 30 and clipped
-to 1; fractions are remaining/initial):
+``encode`` fills ``obs["observation"]``: own ship, clock, target slots, threat slots, ESG
+blocks, plasma threat block, energy block, PPD blocks, then the rule-features block
+(``env.rule_features``). Every offset, size and scale is read from the declaration
+(``env.observation_layout``; ``placement``, ``observation_size`` and ``energy_size`` give an
+agent's); blocks a scenario does not use are absent, so its vector keeps its size.
+``global_state`` is ``env.state()``.
 
-* **own ship** (``OWN_SIZE + 3 * n_weapons`` values): column/28, row/32; distance to the
-  play-area edges west/east/north/south divided by 28; facing one-hot (6); speed/max speed;
-  moves on the next impulse (0/1); turn mode satisfied (0/1); straight hexes/8 (clipped);
-  shields #1..#6 fraction (6); internal points taken / internal boxes at start; then for each
-  weapon position of the action layout (racks first, then direct-fire weapons): usable now
-  (0/1), destroyed (0/1), drones left/4.
-* **clock** (3): turn/max turns, impulse/impulses per turn, impulses per turn/32.
-* **K target slots** (``SLOT_SIZE`` each, in the action's slot order): present; kind one-hot
-  (ship, freighter, drone or plasma torpedo); range; bearing sin, cos; relative facing sin,
-  cos; the target's shield facing us one-hot (6); its shields #1..#6 fraction (6); damage
-  fraction; whether it is a seeking weapon aimed at us; which of our six base arcs (RF R RR LR
-  L LF) hold it (6).
-* **M threat slots** (``THREAT_SIZE`` each): seeking weapons aimed at us, nearest first, and
-  enemy fighters and shuttles sent at us (J4.0, J1.0; ``engine.small_craft``): present; range;
-  bearing sin, cos; our shield it would strike one-hot (6).
-* **ESG block** (``ESG_SIZE`` per expanding sphere generator, ships with an ESG only, so every
-  other ship's vector is unchanged), in the order of the ``esg[g]`` action components: energy
-  stored / capacity; announced (0/1); operating (0/1); radius / 3 (announced or operating,
-  else 0); field strength / 20; impulses until the announced release / I; impulses until the
-  field expires / I; an announcement is open now (0/1).
-* **plasma threat block** (``PLASMA_THREAT_SIZE`` per threat slot, only in battles with a plasma
-  launcher in use, so every other scenario's vector is unchanged), in the threat slots' order:
-  the threat is a plasma torpedo (0/1); its current warhead / 50 (FP1.0 by hexes travelled,
-  less the phaser damage of FP1.6; 0 for a drone). Threat slots hold drones and plasma
-  torpedoes aimed at us alike; a plasma launcher's weapon position reads "armed" (0/1, FP1.22)
-  where a rack reads drones left.
-* **energy block** (``rules.energy: cadet`` only, ``ENERGY_SIZE + ENERGY_WEAPON_SIZE`` per
-  ``arm[h]`` component, B3.0): power (warp + impulse + APR) / the sheet's total power; charged
-  batteries / battery boxes; capacitor energy / capacity; last allocation's shortfall / 10
-  (clipped); cloaked this turn (0/1); Energy Allocation open now (0/1); then per heavy weapon,
-  in the order of the ``arm[h]`` components: holds a charge it may fire or launch (0/1);
-  arming turns paid / turns of its cycle.
-* **PPD block** (``PPD_SIZE`` per ``ppd[p]`` component, ships with a plasmatic pulsar device
-  only, E11), last, in the order of the ``ppd[p]`` components: pulses of the charge it may fire
-  now / 4 (0 when it cannot start a train: unarmed, not paid this turn or still pulsing, E11.21,
-  E11.23, E11.25); pulsing (0/1); wave-lock held (0/1, E11.331); pulses left in the train / 4.
-* **rule-features block** (``env.rule_features``), after the PPD block, only the sub-blocks of
-  the rules the scenario uses (every other scenario's vector is unchanged), in this order:
-  ``reinforcement`` (7, ships with the reinforcement components, D3.34): general
-  reinforcement points left / 10; specific reinforcement left on shields #1..#6 / 10;
-  ``damage_control`` (7, ships with the ``repair`` component, D9): rating / 4; boxes to be
-  repaired at the end of the turn on #1..#6 / 2; ``lock_on`` (1 + 2 K, ``rules.lock_on``, D6):
-  own lock-on (0/1), then per target slot: the unit holds lock-on (0/1), we have lock-on to it
-  (0/1: own lock-on, not fully cloaked); ``cloak`` (4 + 4 K, ``rules.cloak: standard``, G13):
-  own ship, then per target slot: cloak engaged (0/1), fading out (0/1), fading in (0/1), the
-  fade's impulse / 4 (1..4 from the announcement; 0 when not fading); ``esg_fields`` (6 + 6 K,
-  battles with an ESG in use, G23.46): own ship, then per target slot, for each of its first
-  two generators: field operating (0/1), radius / 3, strength / 20; ``boarding`` (7 + 5 (1 +
-  K), ``rules.transporters`` or ``rules.boarding``, G8.0, D7.0): own transporter uses left / 5,
-  own shields dropped (0/1 each, G8.24), then own ship and per target slot: our parties aboard
-  / 20, other parties / 20, control stations / 8, crew units / 4, captured (0/1); ``research``
-  (13, a monster under ``rules.labs`` or probes under ``rules.probes``, G4, G5): information /
-  300, kill methods found (results 1..6), probes left / 5, arming information / anti-matter
-  (0/1 each), arming turns / 2, armed now (0/1), the monster's method-3 damage / 200;
-  ``tractors`` (3 + 2 K, ``rules.tractors``, G7.0): own beams holding a unit / 3, own beams
-  that may attach now / 3, freighters in tow / 4, then per target slot: held by this ship
-  (0/1), held by another ship (0/1).
+Documented in docs/observation.md ("Observation vector", "Global state"), whose tables a test
+checks against the declaration.
 """
 
 from __future__ import annotations
@@ -230,7 +177,7 @@ def encode(
 
 
 def _ppd(battle: Battle, w: int) -> list[float]:
-    """One PPD's block (see the module docstring)."""
+    """One PPD's block (docs/observation.md, "PPD blocks")."""
     st = battle.state
     ready = weapon_ready_blocker(battle, w) is None
     armed = ppd_fire.charge(battle, w).pulses if ready else 0
@@ -241,7 +188,7 @@ def _ppd(battle: Battle, w: int) -> list[float]:
 
 
 def _energy(battle: Battle, layout: ActionLayout) -> np.ndarray:
-    """The ship's energy block (see the module docstring)."""
+    """The ship's energy block (docs/observation.md, "Energy block")."""
     st = battle.state
     u = layout.unit
     ship = battle.ship_classes[u]
@@ -264,7 +211,7 @@ def _energy(battle: Battle, layout: ActionLayout) -> np.ndarray:
 
 
 def _esg(battle: Battle, w: int) -> list[float]:
-    """One generator's ESG block (see the module docstring)."""
+    """One generator's ESG block (docs/observation.md, "ESG blocks")."""
     st = battle.state
     ipt = st.impulses_per_turn
     now = st.absolute_impulse

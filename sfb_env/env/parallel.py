@@ -56,8 +56,9 @@ class SFBParallelEnv(ParallelEnv):
     disengagement at the end of the impulse (``sfb_env.engine.disengagement``).
 
     **Observation**: ``{"observation": float32 (n,), "action_mask": int8 (sum(nvec),)}``; the
-    vector layout is in ``sfb_env.env.observation`` and docs/observation.md; the optional
-    rule-features block at its end is listed by ``rule_features(agent)``.
+    vector layout is declared in ``sfb_env.env.observation_layout`` and documented in
+    docs/observation.md; the optional rule-features block at its end is listed by
+    ``rule_features(agent)``.
 
     **Reward**: ``"shaped"`` (0.05 per internal point dealt minus taken, plus +1/-1/0 at the
     end) or ``"sparse"`` (end result only), or a callable.

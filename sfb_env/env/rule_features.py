@@ -1,44 +1,14 @@
-"""The rule-features block of the observation: state of optional rules a captain must see
-(``env.observation``; documented there). Each sub-block is present only where the scenario
-uses its rule, so every other scenario's observation (and the published checkpoints') keeps
-its size. Sub-blocks, in this order, after the PPD block:
+"""The rule-features block of the observation: state of optional rules a captain must see.
 
-* ``reinforcement`` (7; ships with the ``reinforce_general`` component: ``rules.energy:
-  standard`` with ``rules.reinforcement``, D3.34): general reinforcement points left this turn
-  / 10 (D3.341); specific reinforcement left on shields #1..#6 / 10 (D3.342).
-* ``damage_control`` (7; ships with the ``repair`` component, ``rules.damage_control``, D9):
-  damage-control rating / 4 (D9.1); shield boxes to be repaired at the end of this turn on
-  #1..#6 / 2 (D9.2: the rating buys at most two boxes).
-* ``lock_on`` (1 + 2 K; ``rules.lock_on``, D6): own lock-on this turn (0/1); per target slot:
-  the unit in it holds lock-on this turn (0/1; units without sensors read 1, as the engine
-  treats them), and our fire and launches at it have lock-on (own lock-on and it is not fully
-  cloaked, G13) (0/1).
-* ``cloak`` (4 + 4 K; ``rules.cloak: standard``, G13 standard rule): for the own ship, then
-  per target slot: cloak engaged (cloaked or fading out, 0/1); fading out (0/1); fading in
-  (0/1); the fade's impulse / 4 (1..4 from the announcement, 0 when not fading).
-* ``esg_fields`` (6 + 6 K; battles with an expanding sphere generator in use, G23.46: "the
-  size and strength of the sphere can be detected and must be announced"): for the own ship,
-  then per target slot, for each of its first two generators in weapon-row order (the Tiger
-  has two): field operating (0/1); its radius / 3; its strength now / 20 (0 when not
-  operating). An announced field not yet released shows nothing (its energy and radius are
-  secret until the release, G23.43); the announcement itself is public in the ``esg`` block.
-* ``boarding`` (7 + 5 (1 + K); ``rules.transporters`` or ``rules.boarding``, G8.0, D7.0): own
-  transporter uses left this turn / 5 (the paid uses on the standard form, else the working
-  transporters, less those used); own shields #1..#6 dropped (0/1, G8.24); then for the own
-  ship and per target slot: boarding parties of our side aboard / 20, of other sides / 20,
-  control stations left / 8, crew units aboard / 4 (clipped), captured (0/1) (D7.0).
-* ``research`` (13; battles with a monster under ``rules.labs`` or a probe launcher under
-  ``rules.probes``; G4, G5, SCENARIOS §2.8): own side's information / 300 (clipped; rolls at
-  100, 150, ...); the kill methods its research found, results 1..6 (0/1 each); own probes
-  left / 5; arming an information probe (0/1); arming an anti-matter probe (0/1); arming turns
-  paid / 2; a probe armed now (0/1); the monster's damage counting toward kill method 3 / 200
-  (the first monster; 0 without one).
-* ``tractors`` (3 + 2 K; ``rules.tractors``, G7.0): own beams holding a unit / 3; own beams
-  that may attach now / 3 (``tractors.beam_blocker``); freighters in tow / 4; per target slot:
-  held by this ship (0/1), held by another ship (0/1).
+``names`` picks the sub-blocks a scenario uses (each present only where its rule is, so every
+other scenario's observation, and the published checkpoints', keeps its size), ``block_size``
+and ``size`` measure them, ``encode`` fills them. Sub-blocks, in this order, after the PPD
+block: ``reinforcement`` (7), ``damage_control`` (7), ``lock_on`` (1 + 2 K), ``cloak`` (4 + 4
+K), ``esg_fields`` (6 + 6 K), ``boarding`` (7 + 5 (1 + K)), ``research`` (13), ``tractors``
+(3 + 2 K). The env decides nothing here: each value is read from the engine
+(``engine.sensors``, ``engine.cloak``, ``engine.energy``) or the ``BattleState`` arrays.
 
-The env decides nothing here: each value is read from the engine (``engine.sensors``,
-``engine.cloak``, ``engine.energy``) or the ``BattleState`` arrays.
+Documented in docs/observation.md ("Rule-features block" and the sections after it).
 """
 
 from __future__ import annotations
