@@ -105,8 +105,10 @@ class ShipLayout:
                 fills.append(i)
             elif kind == "maneuver":
                 maneuver = i
-            elif kind == "speed":
-                speed, max_speed = i, int(c["size"]) - 1
+            elif kind == "speed":  # values past the speeds are TAC plots (C5.23)
+                values = c.get("values") or []
+                speeds = sum(str(v).startswith("speed_") for v in values)
+                speed, max_speed = i, (speeds or int(c["size"])) - 1
         if maneuver < 0 or speed < 0:
             raise ValueError("action components lack 'maneuver' or 'speed'")
         return cls(tuple(racks), tuple(guns), arcs, maneuver, speed, slots, n_weapons,
@@ -231,12 +233,16 @@ class Bridge:
     # ------------------------------------------------------------------ helm
 
     def _speed(self, cloaking: bool = False) -> int:
+        """The speed component's value: the allowed speed nearest the doctrine's; values above
+        the maximum speed are TAC plots (C5.23: ``max + 1 + n``), taken only when no speed is
+        allowed (then the ship stands still this turn, C5.11)."""
         d = self.doctrine
-        allowed = self.allowed[self.layout.speed]
         want = d.cloak_speed if cloaking else d.cruise_speed  # (G13.0) power for the cloak
-        return min(allowed, key=lambda s: (abs(s - want), -s)) if allowed else 0
+        return nearest_speed(self.allowed[self.layout.speed], want, self.layout.max_speed)
 
     def _steer(self, speed: int) -> helm.Plan:
+        if speed > self.layout.max_speed:  # a TAC plot (C5.23): no movement this turn
+            speed = 0
         clock = self.view.clock
         ipt = clock.impulses_per_turn
         schedule, scale = [], []
@@ -523,3 +529,12 @@ def _ring(r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _drone(t: Target) -> tuple[int, int, int]:
     """A drone target as ``(slot, range, strength left)`` for ``drone_defence``."""
     return t.slot, t.range, DRONE_STRENGTH - round(DRONE_STRENGTH * t.damage)
+
+
+def nearest_speed(allowed: set[int], want: int, max_speed: int) -> int:
+    """The allowed speed-component value nearest ``want`` (ties: the faster). Values above
+    ``max_speed`` are TAC plots (C5.23), taken only when no speed is allowed."""
+    speeds = [s for s in allowed if s <= max_speed]
+    if not speeds:
+        return min(allowed) if allowed else 0
+    return min(speeds, key=lambda s: (abs(s - want), -s))

@@ -24,7 +24,7 @@ from gymnasium import spaces
 
 from agents import helm
 from agents.base import register_policy
-from agents.bridge import Bridge
+from agents.bridge import Bridge, nearest_speed
 from agents.doctrine import DOCTRINES, Doctrine, DoctrineCaptain
 from agents.observation_view import Target, placement
 from sfb_env import hexmap
@@ -229,9 +229,8 @@ class MissionBridge(Bridge):
         """The scenario's extra components (tractors, transporters, shuttles, probes)."""
 
     def _speed(self, cloaking: bool = False) -> int:
-        allowed = self.allowed[self.layout.speed]
-        want = self.want_speed()
-        return min(allowed, key=lambda s: (abs(s - want), -s)) if allowed else 0
+        return nearest_speed(self.allowed[self.layout.speed], self.want_speed(),
+                             self.layout.max_speed)
 
     def want_speed(self) -> int:
         return self.captain.speed
