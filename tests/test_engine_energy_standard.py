@@ -19,13 +19,14 @@ from sfb_env.engine import (
     Battle,
     IllegalOrderError,
     Orders,
+    boarding,
     dac,
     energy,
     make_battle,
     mutiny,
     victory,
 )
-from sfb_env.engine.types import Box
+from sfb_env.engine.types import Box, Status
 
 R10 = {"reinforcement": True, "damage_control": True, "reserve_power": True}
 
@@ -317,10 +318,64 @@ def test_g6_33_successful_mutiny_captures_the_only_klingon_ship_and_ends_the_sce
     b.state.mutiny[k] = mutiny.ROLLING
     b.rng = Dice(1, 4)
     mutiny.end_of_turn(b)
-    assert b.state.mutiny[k] == mutiny.CAPTURED and b.state.status[k] != 0
-    assert of(b, "Mutiny", result="captured")
-    outcome, _ = victory.evaluate(b, False)
-    assert outcome["klingon"]["result"] == "loss" and outcome["federation"]["result"] == "win"
+    state = b.state
+    fed = b.side_index["federation"]
+    # (G6.33) the ship is captured, not destroyed: the Federation holds it (boarding's capture)
+    assert state.mutiny[k] == mutiny.CAPTURED and state.status[k] == Status.ACTIVE
+    assert state.captured_by[k] == fed and b.controllers[k] == boarding.CAPTURED_CONTROLLER
+    assert state.side[k] == b.side_index["klingon"]  # the owner is kept
+    assert of(b, "Mutiny", result="captured") and of(b, "Captured", unit="destruction")
+    outcome, reason = victory.evaluate(b, False)  # (G6.33) the scenario is over
+    assert outcome["klingon"] == {"result": "loss", "level": "captured"}
+    assert outcome["federation"] == {"result": "win", "level": "captured"}
+    assert reason == "klingon was captured"
+
+
+def test_g6_33_the_scenario_ends_with_the_ship_captured_at_the_end_of_turn_roll():
+    b, k = klingon_without_security()
+    b.state.mutiny[k] = mutiny.ROLLING
+    run_to(b, 1, 32)
+    b.rng = Dice(1, 6)  # the end-of-turn roll (G6.2): a mutiny, successful
+    b.step({u: Orders() for u in b.agent_units()})
+    assert b.done and b.state.captured_by[k] == b.side_index["federation"]
+    assert b.outcome["klingon"]["level"] == "captured"
+    assert b.outcome["federation"]["result"] == "win"
+
+
+def _two_klingons():
+    """Scenario 10's rules with a second Klingon D7: the first one's security gone."""
+    doc = scenario([unit("k1", "klingon-d7", "klingon", "0216", "B", 8),
+                    unit("k2", "klingon-d7", "klingon", "0212", "B", 8),
+                    unit("fed", "fed-ca", "federation", "2801", "E", 8)],
+                   rules={"energy": "standard", "damage": "standard_dac", "mutiny": True},
+                   sides=("klingon", "federation"), victory={"kind": "encounter"})
+    doc["impulses_per_turn"] = 32
+    b = make_battle(doc, seed=0)
+    k = row(b, "k1")
+    b.state.dac_boxes[k, dac.DacBox.SECURITY] = 0
+    b.state.mutiny[k] = mutiny.ROLLING
+    return b, k
+
+
+def test_g6_34_with_other_klingon_ships_the_enemy_gains_control_and_the_battle_goes_on():
+    b, k = _two_klingons()
+    run_to(b, 1, 1)
+    b.rng = Dice(1, 5)  # a mutiny, successful
+    mutiny.roll(b, k)
+    assert b.state.captured_by[k] == b.side_index["federation"]  # (G6.34) the winning player
+    assert b.controllers[k] == boarding.CAPTURED_CONTROLLER
+    assert k not in b.agent_units() and not boarding.commanded(b, k)  # left its player
+    assert victory.evaluate(b, False) is None  # k2 still fights: the scenario continues
+    # (G6.32) the ship stops at once and cannot move or fire
+    assert b.state.speed[k] == 0
+    assert all(why is not None for why in b.fire_blockers(weapon(b, "k1", "PH2-1")))
+    where = (int(b.state.x[k]), int(b.state.z[k]))
+    b.rng = np.random.default_rng(0)
+    run_to(b, 2, 1)
+    assert (int(b.state.x[k]), int(b.state.z[k])) == where
+    assert b.state.status[k] == Status.ACTIVE
+    assert b.state.mutiny[k] == mutiny.CAPTURED  # (G6.31) no further rolls
+    assert len(of(b, "Mutiny")) == 1
 
 
 def test_g6_23_all_control_spaces_destroyed_shift_both_dice():

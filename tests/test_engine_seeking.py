@@ -211,3 +211,60 @@ def test_fd1_3_drones_of_a_destroyed_ship_are_removed():
     step(b)
     (gone,) = of(b, "Expired")
     assert gone.reason.startswith("D4.41")
+
+
+# ---------------------------------------------------------------------- F2.3 same-hex launch
+
+
+def _same_hex(fed_facing: str = "A", fed_speed: int = 0):
+    """Klingon cadet and Federation cadet both in 1010, the Klingon facing A, at the decision
+    of impulse 1 (a Federation speed 4 moves on impulses 2, 4, 6 and 8)."""
+    b = battle([unit("k", KLI, "red", "1010", "A", 0),
+                unit("fed", FED, "blue", "1010", fed_facing, fed_speed)],
+               rules={"damage": "interim"})
+    run_to(b, 1, 1)
+    assert hex_of(b, "fed") == "1010"
+    return b
+
+
+def test_fd1_2_drone_launched_at_a_target_in_its_own_hex():
+    b = _same_hex()
+    rack, fed = weapon(b, "k", "DRONE-1"), row(b, "fed")
+    assert b.launch_blockers(rack)[fed] is None  # (FD1.2, F2.3) legal: no refusal
+    _launch(b)
+    (ev,) = of(b, "Launched")
+    # (F2.3, CTH-DATA §1.5) judged from 1011, one hex astern of the launcher: the target in
+    # 1010 lies straight ahead, so the drone faces A, the launcher's facing
+    assert hexmap.neighbor("1010", "D") == "1011"
+    assert (ev.impulse, ev.hex, ev.facing) == (1, "1010", "A")
+    assert hexmap.in_arc("1011", ev.facing, "1010", "FA")
+
+
+@pytest.mark.parametrize(("fed_facing", "shield"), [("A", 4), ("B", 3), ("D", 1)])
+def test_f2_3_drone_launched_in_its_targets_hex_strikes_on_the_next_resolve_step(
+        fed_facing, shield):
+    # Launch Seeking Weapons of impulse 1 comes after its Resolve Seeking Weapons (B2.0); in
+    # the target's hex at the Resolve Seeking Weapons step of impulse 2 the drone does not
+    # move (F2.1) and explodes (FD1.6) on the shield facing 1011, astern of the launcher
+    # (F2.3): direction D is shield #4 of a ship facing A, #3 facing B, #1 facing D (D3.1)
+    b = _same_hex(fed_facing)
+    _launch(b)
+    (launched,) = of(b, "Launched")
+    assert not of(b, "Moved", unit=launched.drone)
+    (hit,) = of(b, "SeekingHit")
+    assert (hit.impulse, hit.unit, hit.target, hit.shield, hit.warhead) == (
+        2, launched.drone, "fed", shield, 6)
+    (dmg,) = of(b, "Damaged")
+    assert (dmg.unit, dmg.shield, dmg.to_shield + dmg.internal) == ("fed", shield, 6)
+    assert b.state.status[row(b, launched.drone)] == Status.EXPENDED
+
+
+def test_f2_3_a_target_leaving_the_launch_hex_is_pursued_first_move_straight():
+    b = _same_hex(fed_facing="C", fed_speed=4)
+    _launch(b)  # impulse 2: the target moves out of 1010 before the drone moves (F2.1)
+    (launched,) = of(b, "Launched")
+    assert hex_of(b, "fed") == hexmap.neighbor("1010", "C")
+    (first,) = of(b, "Moved", unit=launched.drone)  # (FD1.2) one hex straight ahead first
+    assert (first.impulse, first.src, first.dst, first.turned) == (
+        2, "1010", hexmap.neighbor("1010", "A"), 0)
+    assert not of(b, "SeekingHit")

@@ -37,9 +37,14 @@ def _owner_geometry(battle: Battle, o: int):
 
 
 def launch_facing(battle: Battle, owner: int, target: int) -> int:
-    """(FD1.2) A facing that puts the target in the drone's FA, closing fastest."""
+    """(FD1.2) A facing that puts the target in the drone's FA, closing fastest (ties: the one
+    nearest the launcher's facing). A target in the launcher's own hex is judged with the
+    launcher moved back one hex directly astern (F2.3, CTH-DATA §1.5): the target then lies
+    straight ahead, so the weapon takes the launcher's facing."""
     st = battle.state
     x, z = st.x[owner], st.z[owner]
+    if x == st.x[target] and z == st.z[target]:  # (F2.3) launched in the target's hex
+        x, z = hexmap.neighbor_np(x, z, (st.facing[owner] + 3) % 6)
     facings = np.arange(6)
     bits = hexmap.arc_bits_np(x, z, facings, st.x[target], st.z[target])
     in_fa = (bits & hexmap.ARC_BITS["FA"]) != 0

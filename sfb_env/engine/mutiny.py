@@ -10,12 +10,17 @@
 * G6.22 every full 4 enemy boarding parties aboard (``BattleState.boarding_parties`` of the
   sides not controlling the ship, ``engine.boarding.mutiny_shift``): another -1 / +1, cumulative
   with G6.23; Klingon boarding parties have no effect (G6.21).
-* G6.31-G6.33 a successful mutiny: no more rolls; the ship cannot move or fire and, as the only
-  Klingon ship, the scenario ends with it captured.
+* G6.31-G6.34 a successful mutiny: no more rolls (G6.31); the ship stops at once and cannot
+  move or fire (G6.32: speed 0; a captured unit fires nothing, ``boarding.fire_blocker``); it
+  is captured by the enemy (G6.33 "the ship is captured"; G6.34 "the winning player gaining
+  control"), through the capture of boarding (``boarding.capture``: ``captured_by``, the
+  ``captured`` controller; ``st.side`` keeps the owner). As the only Klingon ship in play
+  the scenario is then over (G6.33): ``victory`` counts a ship captured by another side as out
+  of its owner's play (fate "captured", a loss). With other Klingon ships in play the battle
+  goes on with the prize in the enemy's hands (G6.34).
 
-PROPOSAL [P-106] (the engine has no capture): a captured ship leaves play at once as lost (status
-DESTROYED, a ``Mutiny`` event with result "captured"), so ``victory`` scores it as a lost ship;
-with other Klingon ships present (G6.34, the enemy takes control) it leaves play the same way.
+PROPOSAL [P-106] (the book has two players): with several enemy sides the captor is the one with the
+most boarding parties aboard, ties to the lower side number.
 ``BattleState.mutiny`` per unit: 0 quiet, 1 security gone (rolling), 2 put down, 3 captured.
 """
 
@@ -27,7 +32,7 @@ import numpy as np
 
 from sfb_env.engine import boarding, dac
 from sfb_env.engine import events as ev
-from sfb_env.engine.types import ACTIVE, Status
+from sfb_env.engine.types import ACTIVE
 
 if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
@@ -82,7 +87,16 @@ def roll(battle: Battle, unit: int) -> None:
         st.mutiny[unit] = PUT_DOWN
         battle.log(ev.Mutiny(st.turn, st.impulse, uid, die, second, "put down"))
         return
-    st.mutiny[unit] = CAPTURED  # (G6.31-G6.33; module PROPOSAL [P-106])
-    st.speed[unit] = 0
-    st.status[unit] = Status.DESTROYED
+    st.mutiny[unit] = CAPTURED  # (G6.31) no further rolls
+    st.speed[unit] = 0  # (G6.32) the ship stops at once; it cannot move or fire
     battle.log(ev.Mutiny(st.turn, st.impulse, uid, die, second, "captured"))
+    boarding.capture(battle, unit, captor(battle, unit))  # (G6.33, G6.34) the enemy takes it
+
+
+def captor(battle: Battle, unit: int) -> int:
+    """(G6.33, G6.34) The enemy side that takes the mutinous ship (module PROPOSAL for several
+    enemy sides: the most boarding parties aboard, ties to the lower side number)."""
+    parties = battle.state.boarding_parties[unit]
+    own = int(battle.state.side[unit])
+    enemies = [s for s in range(len(battle.scenario.sides)) if s != own]
+    return max(enemies, key=lambda s: (int(parties[s]), -s))

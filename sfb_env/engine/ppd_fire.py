@@ -36,6 +36,8 @@ from sfb_env.engine.types import (
     ACTIVE,
     DESTROYED,
     K_DRONE,
+    K_FIGHTER,
+    K_SHUTTLE,
     K_TARGET_DRONE,
     NEVER,
     Box,
@@ -67,6 +69,8 @@ class PpdArm(IntEnum):
 
 
 PPD_ARM_ORDERS = len(PpdArm)  # size of a PPD's ``arm[h]`` component
+# (E11.353, E11.361, J4.47) small craft as PPD targets
+SMALL_CRAFT = {K_FIGHTER: ppd.TargetKind.FIGHTER, K_SHUTTLE: ppd.TargetKind.SHUTTLE}
 ARM_VALUES = {PpdArm.ARM: ARM_ENERGY, PpdArm.ARM_2: 2, PpdArm.ARM_3: 3}  # energy per arm order
 
 
@@ -146,11 +150,18 @@ def ready_blocker(battle: Battle, w: int) -> str | None:
 
 def target_kind(battle: Battle, t: int) -> ppd.TargetKind:
     """What ``t`` is to a PPD: a drone (+2 to the roll where ``drone_die_modifier`` is in force,
-    FD1.52; no splash, E11.353) or a ship. With the modifier off a drone is a shieldless target
-    with no roll shift (the resolver's MONSTER kind)."""
-    if int(battle.state.kind[t]) in (K_DRONE, K_TARGET_DRONE):
+    FD1.52; no splash, E11.353), a fighter (+1 to the roll, J4.47; the centre value only,
+    E11.353; the lock lost beyond 5 hexes, E11.361), a shuttle (the centre value only, E11.353;
+    5 hexes at most, E11.361) or a ship. Fighters and shuttles are the small-craft rows
+    (``battle.craft_carrier`` >= 0), the rows the fire predicate keeps within 5 hexes (J4.47).
+    With the modifier off a drone is a shieldless target with no roll shift (the resolver's
+    MONSTER kind)."""
+    kind = int(battle.state.kind[t])
+    if kind in (K_DRONE, K_TARGET_DRONE):
         return (ppd.TargetKind.DRONE if battle.rules.drone_die_modifier
                 else ppd.TargetKind.MONSTER)
+    if battle.craft_carrier[t] >= 0 and kind in SMALL_CRAFT:
+        return SMALL_CRAFT[kind]
     return ppd.TargetKind.SHIP
 
 

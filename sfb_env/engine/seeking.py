@@ -6,7 +6,14 @@ home and strike through the same steps here.
 launcher -> target).
 Launch facing: of the six facings that put the target in the drone's FA (FD1.2), the one whose
 first straight hex is closest to the target (ties: the facing nearest the launcher's own). [P-061]
-A launch at a target in the launcher's own hex (F2.3) is not modelled and is refused. [P-062]
+A launch at a target in the launcher's own hex is legal (FD1.2 places the drone on the launcher;
+F2.3): its facing is judged with the launcher moved back one hex directly astern (CTH-DATA
+§1.5), so the drone takes the launcher's facing. Launch Seeking Weapons comes after Resolve
+Seeking Weapons (B2.0), so the drone strikes in the next impulse's Resolve Seeking Weapons step
+if its target is still in its hex (FD1.6: a drone in its target's hex then explodes; it does
+not move, F2.1), on the shield facing the hex astern of the launcher (F2.3); a target that
+moves out first is pursued, the first move straight ahead (FD1.2). PROPOSAL [P-062]: the
+strike waits for the next Resolve step.
 """
 
 from __future__ import annotations
@@ -97,8 +104,6 @@ def _launch_blockers(
             out.append("FD1.3 no launch at a friendly unit")
         elif st.kind[t] == K_PLASMA:
             out.append("FD1.3 a drone may not target a plasma torpedo")
-        elif st.x[t] == st.x[owner] and st.z[t] == st.z[owner]:
-            out.append("F2.3 launch at a target in the launcher's hex is not modelled")
         elif battle.rules.planets_in_play and planets.landed(battle)[t]:
             out.append(planets.LANDED_RULE)
         else:
@@ -242,6 +247,16 @@ def target_in_hex(battle: Battle, drone: int) -> bool:
     return t >= 0 and st.x[t] == st.x[drone] and st.z[t] == st.z[drone]
 
 
+def launched_in_hex(battle: Battle, drone: int, target: int) -> bool:
+    """(F2.3) The drone was launched on the last impulse in its target's hex and the target
+    stayed there: neither moved into the hex this impulse."""
+    st = battle.state
+    return bool(int(st.kind[drone]) == K_DRONE
+                and st.launched_at[drone] == st.absolute_impulse - 1
+                and st.prev_x[drone] == st.x[drone] and st.prev_z[drone] == st.z[drone]
+                and st.prev_x[target] == st.x[target] and st.prev_z[target] == st.z[target])
+
+
 def suicide_warhead(battle: Battle, craft: int) -> int:
     """(J2.222) Explosion: 2 x the energy put in, at most 18."""
     return min(SUICIDE_MAX_WARHEAD, 2 * int(battle.state.suicide_energy[craft]))
@@ -268,6 +283,11 @@ def resolve_impacts(battle: Battle) -> None:
         fed_back = False
         if st.kind[d] == K_PLASMA:
             shield, warhead, fed_back = plasma.impact(battle, int(d), t)
+        elif launched_in_hex(battle, int(d), t):
+            # (F2.3) launched in the target's hex: from the hex astern of the launcher, the
+            # hex behind the drone (it took the launcher's facing, ``launch_facing``)
+            bx, bz = hexmap.neighbor_np(st.x[d], st.z[d], (st.facing[d] + 3) % 6)
+            shield = shields.shield_from(battle, t, st.x[t], st.z[t], st.facing[t], bx, bz)
         elif st.prev_x[d] == st.x[d] and st.prev_z[d] == st.z[d]:
             # the target entered the drone's hex: the shield that faced the drone on entry
             shield = shields.shield_from(

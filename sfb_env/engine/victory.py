@@ -34,6 +34,14 @@ def _units(battle: Battle, side: str, kinds: tuple[UnitKind, ...]) -> np.ndarray
     return np.flatnonzero((st.side == battle.side_index[side]) & of_kind)
 
 
+def _held(battle: Battle, rows: np.ndarray) -> np.ndarray:
+    """Which ``rows`` are in play under their own side: a ship captured by another side
+    (``captured_by``: boarding, D7.0; a successful mutiny, G6.33) is out of its owner's play."""
+    st = battle.state
+    captor = st.captured_by[rows]
+    return (st.status[rows] == ACTIVE) & ((captor < 0) | (captor == st.side[rows]))
+
+
 def _pair(battle: Battle, side: str, result: str, level: str) -> Outcome:
     other = {"win": "loss", "loss": "win", "draw": "draw"}[result]
     return {
@@ -101,10 +109,10 @@ def _convoy_raid(battle: Battle, time_up: bool):
 
 
 def _last_side_standing(battle: Battle, time_up: bool):
-    """Generic duel: a side with no ship left in play loses."""
-    st = battle.state
+    """Generic duel: a side with no ship left in play (or only captured ones, D7.0, G6.33)
+    loses."""
     alive = {
-        s: bool(np.any(st.status[_units(battle, s, (UnitKind.SHIP,))] == ACTIVE))
+        s: bool(np.any(_held(battle, _units(battle, s, (UnitKind.SHIP,)))))
         for s in battle.scenario.sides
     }
     standing = [s for s, a in alive.items() if a]
@@ -128,7 +136,8 @@ def _duel(battle: Battle, time_up: bool):
     on enemy ships) wins; equal points, or no ship left on either side, is a draw."""
     st = battle.state
     sides = battle.scenario.sides
-    sides_in_play = set(st.side[(st.kind == UnitKind.SHIP) & (st.status == ACTIVE)].tolist())
+    ships_of_all = np.flatnonzero(st.kind == UnitKind.SHIP)
+    sides_in_play = set(st.side[ships_of_all[_held(battle, ships_of_all)]].tolist())
     standing = [s for i, s in enumerate(sides) if i in sides_in_play]
     if len(standing) == len(sides) and not time_up:  # the usual impulse: nothing decided
         return None
@@ -138,7 +147,10 @@ def _duel(battle: Battle, time_up: bool):
         winner = standing[0]
         losers = np.concatenate([ships[s] for s in sides if s != winner])
         destroyed = bool(np.any(st.status[losers] == DESTROYED))
-        level, how = ("destroyed", "was destroyed") if destroyed else ("disengaged", "left the map")
+        captured = bool(np.any(~_held(battle, losers) & (st.status[losers] == ACTIVE)))
+        level, how = (("destroyed", "was destroyed") if destroyed
+                      else ("captured", "was captured") if captured  # (D7.0, G6.33)
+                      else ("disengaged", "left the map"))
         others = " and ".join(s for s in sides if s != winner)
         return _pair(battle, winner, "win", level), f"{others} {how}"
     if not standing:
@@ -198,26 +210,32 @@ def _encounter(battle: Battle, time_up: bool):
     """Scenario 5: a side with no ship in play is out, "destroyed" if none of its ships left
     the map, else "disengaged". Destroyed -> loss, disengaged -> draw; a side still in play
     wins ("destroyed" level) against a destroyed side, a tactical victory ("tactical") against
-    a disengaged one; both destroyed -> both lose. No turn limit: the env's cap is a draw."""
+    a disengaged one; both destroyed -> both lose. No turn limit: the env's cap is a draw.
+    A ship captured by the other side (a successful mutiny, G6.33: "the scenario is over and
+    the ship is captured") is out of its side's play: "captured", a loss as "destroyed"."""
     st = battle.state
     sides = battle.scenario.sides
     fate: dict[str, str] = {}
     for s in sides:
         ships = _units(battle, s, (UnitKind.SHIP,))
-        if not np.any(st.status[ships] == ACTIVE):
-            fate[s] = "disengaged" if np.any(st.status[ships] == DISENGAGED) else "destroyed"
+        if not np.any(_held(battle, ships)):
+            fate[s] = ("disengaged" if np.any(st.status[ships] == DISENGAGED)
+                       else "captured" if np.any(st.status[ships] == ACTIVE)  # (G6.33)
+                       else "destroyed")
     if not fate:
         return (_draw(battle), "turn limit reached") if time_up else None
     out: Outcome = {}
     for s in sides:
         if s in fate:
-            out[s] = {"result": "loss" if fate[s] == "destroyed" else "draw", "level": fate[s]}
+            out[s] = {"result": "draw" if fate[s] == "disengaged" else "loss", "level": fate[s]}
         elif "destroyed" in fate.values():
             out[s] = {"result": "win", "level": "destroyed"}
+        elif "captured" in fate.values():
+            out[s] = {"result": "win", "level": "captured"}
         else:
             out[s] = {"result": "win", "level": "tactical"}
-    reason = " and ".join(f"{s} {'was destroyed' if f == 'destroyed' else 'disengaged'}"
-                          for s, f in fate.items())
+    how = {"destroyed": "was destroyed", "captured": "was captured", "disengaged": "disengaged"}
+    reason = " and ".join(f"{s} {how[f]}" for s, f in fate.items())
     return out, reason
 
 
