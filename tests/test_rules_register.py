@@ -1,6 +1,7 @@
-"""The register of docs/rules.md: every PROPOSAL marker in code and data carries a register id
-(``PROPOSAL [P-042]``, or ``# [P-042]`` at the end of a line whose PROPOSAL is a value or a
-message), every id is an entry of the register, and every entry is used somewhere."""
+"""The register of docs/rules.md: every PROPOSAL marker in code, data and the rules digests of
+``docs/engine/`` carries a register id (``PROPOSAL [P-042]``, or ``# [P-042]`` at the end of a
+line whose PROPOSAL is a value or a message), every id is an entry of the register, and every
+entry is used somewhere."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-SCANNED = ("sfb_env", "configs", "agents")
+SCANNED = ("sfb_env", "configs", "agents", "docs/engine")  # docs/engine: the rules digests
 SUFFIXES = (".py", ".yaml", ".yml", ".md")
 MARKER = re.compile(r"\bPROPOSALS?\b")
 TAG = re.compile(r"\[(P-\d{3})\]")
@@ -45,6 +46,7 @@ def used_ids() -> dict[str, list[str]]:
 def test_scanned_files_are_found():
     files = scanned_files()
     assert any(p.suffix == ".py" for p in files) and any(p.suffix == ".yaml" for p in files)
+    assert any(p.parent == ROOT / "docs" / "engine" and p.suffix == ".md" for p in files)
 
 
 def test_every_proposal_marker_carries_a_register_id():
@@ -73,7 +75,7 @@ def test_every_id_in_code_and_data_is_in_the_register():
 def test_every_register_entry_is_used():
     used = used_ids()
     stale = [rid for rid, _ in register() if rid not in used]
-    assert not stale, f"register entries no code or data file carries: {stale}"
+    assert not stale, f"register entries no code, data or docs/engine file carries: {stale}"
 
 
 def _docstrings(tree: ast.AST) -> set[int]:

@@ -11,7 +11,8 @@ Entry points: ``energy_allocation``, ``end_of_turn``, ``validate`` and the names
 below (``__all__``).
 
 Rules digest (the form line by line, arming costs, the clamp priority, the standard form,
-reinforcement, damage control, reserve power, PROPOSALS): docs/engine/energy.md.
+reinforcement, damage control, reserve power, rulings where the book is silent):
+docs/engine/energy.md.
 """
 
 from __future__ import annotations

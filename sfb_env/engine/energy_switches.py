@@ -62,8 +62,8 @@ def cloak_allowed(battle: Battle) -> bool:
 
 
 def fire_control_blocker(battle: Battle, unit: int) -> str | None:
-    """PROPOSAL (docs/engine/energy.md): a ship whose fire control went unpaid neither fires nor
-    launches this turn (B3.0 standard line 8)."""
+    """PROPOSAL [P-028] (docs/engine/energy.md): a ship whose fire control went unpaid neither
+    fires nor launches this turn (B3.0 standard line 8)."""
     if battle.state.fire_control[unit] or not governed(battle, unit):
         return None
     return "B3.0 line 8: fire control was not paid this turn: no fire, no launch (PROPOSAL)"  # [P-028]  # noqa: E501

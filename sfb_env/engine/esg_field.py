@@ -9,8 +9,8 @@ Weapons (:func:`launch_step`) and Move Ships (:func:`resolve_contacts`).
 Entry points: those three, ``order_blockers`` (the one legality predicate of an ``esg[g]``
 order: masks and validation), ``init_state``, ``esg_rows``, ``generator``, ``store``.
 
-Rules digest (the PROPOSALS, and every numbered rule of G23 with where it lives):
-docs/engine/esg_field.md.
+Rules digest (the rulings where the book is silent, and every numbered rule of G23 with where
+it lives): docs/engine/esg_field.md.
 """
 
 from __future__ import annotations

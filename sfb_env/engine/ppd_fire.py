@@ -8,8 +8,8 @@ Entry points: ``charge`` and ``ready_blocker`` (E11.2: Chief Engineer, energy fo
 ``arm_blockers`` / ``cost`` / ``allocate`` (the ``arm[h]`` values of :class:`PpdArm`),
 ``top_up`` / ``top_up_blocker`` (reserve power, E11.25, H7.2), ``drop_blockers``, ``validate``.
 
-Rules digest (charge, fire, pulses, breaking events, the energy form, E11.39, PROPOSALS):
-docs/engine/ppd_fire.md.
+Rules digest (charge, fire, pulses, breaking events, the energy form, E11.39, rulings where the
+book is silent): docs/engine/ppd_fire.md.
 """
 
 from __future__ import annotations
@@ -51,8 +51,8 @@ if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
 
 _PPD = int(WeaponType.PPD)
-CHIEF_FIRST_TURN = 3  # PROPOSAL (docs/engine/ppd_fire.md): 8 points over turns 1-2, armed on turn 3
-CHIEF_REARM_TURNS = 2  # PROPOSAL: fired on turn t, armed again on turn t + 2
+CHIEF_FIRST_TURN = 3  # PROPOSAL [P-056] (docs/engine/ppd_fire.md): 8 points on turns 1-2
+CHIEF_REARM_TURNS = 2  # PROPOSAL [P-056]: fired on turn t, armed again on turn t + 2
 ARM_ENERGY = 4  # (E11.21) an ``arm[h]`` ARM pays the full 4 of an arming turn
 TOP_UP = len(PpdOrder)  # ``ppd[p]`` value 2 under rules.reserve_power: top up from batteries
 
@@ -197,7 +197,7 @@ def _empty_charge(battle: Battle, w: int) -> None:
     st.ppd_energy[w] = 0
     st.w_armed[w] = False
     if battle.rules.chief_engineer:
-        st.w_ready_turn[w] = st.turn + CHIEF_REARM_TURNS  # PROPOSAL (docs/engine/ppd_fire.md)
+        st.w_ready_turn[w] = st.turn + CHIEF_REARM_TURNS  # PROPOSAL [P-056]
 
 
 # ---------------------------------------------------------------------- orders (E11.362)
@@ -225,8 +225,9 @@ def drop_blockers(battle: Battle, w: int) -> dict[int, str]:
 
 
 def top_up_points(battle: Battle, w: int) -> int:
-    """Batteries a TOP_UP of PPD ``w`` draws now: PROPOSAL (docs/engine/ppd_fire.md) the fewest that
-    reach the most pulses the room in the charge and the charged batteries allow (E11.25)."""
+    """Batteries a TOP_UP of PPD ``w`` draws now: PROPOSAL [P-058] (docs/engine/ppd_fire.md) the
+    fewest that reach the most pulses the room in the charge and the charged batteries allow
+    (E11.25)."""
     c = charge(battle, w)
     most = min(ppd.FULL_CHARGE,
                c.energy + energy_form.charged(battle, int(battle.state.w_owner[w])))
@@ -339,8 +340,9 @@ def start(battle: Battle, w: int, t: int) -> None:
 
 
 def breaking_rule(battle: Battle, w: int, t: int) -> str | None:
-    """The E11.54 event (or PROPOSAL, docs/engine/ppd_fire.md) that ends PPD ``w``'s train on ``t``
-    before this impulse's pulse, or None. Range beyond 40 is the resolver's (E11.541)."""
+    """The E11.54 event (or PROPOSAL [P-057], docs/engine/ppd_fire.md) that ends PPD ``w``'s
+    train on ``t`` before this impulse's pulse, or None. Range beyond 40 is the resolver's
+    (E11.541)."""
     st = battle.state
     owner = int(st.w_owner[w])
     if st.w_destroyed[w] or st.status[owner] != ACTIVE:

@@ -24,7 +24,7 @@ def apply_shield(battle: Battle, unit: int, shield: int, points: int) -> tuple[i
     (shield boxes destroyed, points going on to internal damage). Unpaid shields stop nothing
     (CTH-DATA §7.4); otherwise general, then specific reinforcement, then boxes (D3.3411), with
     reserve power discharged into the struck shield first where ``rules.reserve_power`` (H7.2;
-    docs/engine/energy.md PROPOSAL)."""
+    docs/engine/energy.md PROPOSAL [P-031])."""
     st = battle.state
     if not st.shields_active[unit]:
         return 0, points

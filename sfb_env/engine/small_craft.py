@@ -5,7 +5,8 @@ Fighters a carrier's sheet lists and, under ``rules.admin_shuttles``, each ship'
 administrative shuttles get unit rows (with one phaser-G or phaser-3 weapon row) when the
 battle is built; ``battle.craft_carrier`` and ``battle.craft_gun`` map them to their ship and
 gun. This module applies launch, movement, fire, being fired at, damage, close-combat
-maneuvering, fighter tactical maneuvers, landing and repair aboard, and flies them (PROPOSAL).
+maneuvering, fighter tactical maneuvers, landing and repair aboard, and flies them
+(PROPOSAL [P-086]).
 
 Entry points: ``fighter_rows`` / ``shuttle_rows`` (build), ``launch_capacity``,
 ``carrier_blocker``, ``close_combat``, ``take_damage`` (``rule_tables.DAMAGE_HANDLERS``),

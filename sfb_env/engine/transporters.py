@@ -9,7 +9,7 @@ Entry points: ``step`` (the Shields/Transporters step), ``transport_blockers`` (
 predicate of masks and validation), ``component_blockers``, ``drop_blockers``,
 ``energy_blockers``, ``pay_energy``, ``energy_cost`` / ``energy_fraction``, ``validate``.
 
-Rules digest (orders, blockers, execution PROPOSALS): docs/engine/transporters.md.
+Rules digest (orders, blockers, execution PROPOSALS [P-102]): docs/engine/transporters.md.
 """
 
 from __future__ import annotations
