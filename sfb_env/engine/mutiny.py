@@ -94,7 +94,7 @@ def roll(battle: Battle, unit: int) -> None:
 
 
 def captor(battle: Battle, unit: int) -> int:
-    """(G6.33, G6.34) The enemy side that takes the mutinous ship (module PROPOSAL for several
+    """(G6.33, G6.34) The enemy side that takes the mutinous ship (PROPOSAL [P-106] for several
     enemy sides: the most boarding parties aboard, ties to the lower side number)."""
     parties = battle.state.boarding_parties[unit]
     own = int(battle.state.side[unit])
