@@ -110,11 +110,17 @@ DAC, ``engine.damage``). Scenario-10 rules on the standard form, each a scenario
   E1.5), and, PROPOSAL (no decision point between the roll and the marking), when a volley
   strikes a shield that is up with more points than its reinforcement stops, the owner always
   discharges charged batteries into it as specific reinforcement, one per point left, as
-  many as are charged (H7.2; the H7.3 example). Damage control never takes reserve power
-  (D9.2). A disruptor or fusion beam not armed at Energy Allocation may fire armed from
-  charged batteries (2 each, E3.2, E7.21; H7.2, CTH-DATA §7.6): ``reserve_armable`` opens the
-  fire predicate, ``pay_shot`` discharges at the shot (``ReserveDischarged`` "fire:<weapon>");
-  the fire rules still limit it (E1.5, E7.22 cooling, H7.3 once a turn).
+  many as are charged (H7.2; the H7.3 example). A disruptor or fusion beam not armed at
+  Energy Allocation may fire armed from charged batteries (2 each, E3.2, E7.21; H7.2,
+  CTH-DATA §7.6): ``reserve_armable`` opens the fire predicate, ``pay_shot`` discharges at
+  the shot (``ReserveDischarged`` "fire:<weapon>"); the fire rules still limit it (E1.5,
+  E7.22 cooling, H7.3 once a turn).
+* batteries on the form are reserve power (H7.0), with or without the ``reserve_power``
+  switch: they may pay specific reinforcement (H7.2) but never damage control (D9.2 "Energy
+  from reserve power (H7.0) cannot be allocated to damage control") nor general reinforcement
+  (H7.2 names specific only); ``reserve_power.FORBIDDEN_USES`` says so and
+  ``energy_form.batteries_pay`` reads it: the clamp pays those two from ship power (line 4)
+  alone, and their masks open only what line 4 can pay.
 
 Where each part lives (this module only gathers them for the Battle facade, the env and tests;
 no rule area imports it, ``tests/test_layering.py``):
@@ -165,6 +171,7 @@ from sfb_env.engine.energy_form import (
     SINGLE_TURN,
     STANDARD_ACCELERATION,
     WARP_ONLY,
+    batteries_pay,
     battery_boxes,
     capacitor_room,
     capacitor_values,
@@ -257,6 +264,7 @@ __all__ = [
     "apply_shield",
     "arm_blockers",
     "arm_values",
+    "batteries_pay",
     "battery_boxes",
     "cadet_among_full",
     "capacitor_blockers",

@@ -31,6 +31,7 @@ from sfb_env.engine.energy_form import (
     ROLL_COST,
     SINGLE_TURN,
     WARP_ONLY,
+    batteries_pay,
     capacitor_room,
     dc_rating,
     destroyed_before,
@@ -48,6 +49,7 @@ from sfb_env.engine.energy_switches import (
     has_cloak,
     system_costs,
 )
+from sfb_env.engine.reserve_power import ReserveUse
 from sfb_env.engine.standing_orders import standing_arm
 from sfb_env.engine.types import ACTIVE, ArmOrder, Box, Orders, WeaponType
 
@@ -363,14 +365,16 @@ def pay_recharge(battle: Battle, u: int, form: Form) -> int:
 
 def _pay_repair_and_reinforcement(battle: Battle, u: int, order: Orders, purse: Purse) -> int:
     """Damage control (D9.2) and reinforcement (D3.34) of the turn now starting; returns the
-    energy ordered but not paid."""
+    energy ordered but not paid. Batteries (reserve power, H7.0) may pay specific
+    reinforcement (H7.2), never damage control (D9.2) nor general reinforcement (H7.2 names
+    specific only): those two are paid from ship power (line 4) alone."""
     st = battle.state
     turn, uid = st.turn, battle.unit_ids[u]
     shortfall = 0
     if order.repair:
         s = int(order.repair)
         cost = repair_energy(battle, u, s)  # boxes lost since the orders only add to it
-        if cost and purse.pay(cost):
+        if cost and purse.pay(cost, batteries=batteries_pay(ReserveUse.DAMAGE_CONTROL)):
             plan = damage_control.plan_damage_control(
                 dc_rating(battle, u), {s: cost}, destroyed_before(battle, u))
             st.dc_repairs[u] = plan.repairs
@@ -390,8 +394,9 @@ def _pay_repair_and_reinforcement(battle: Battle, u: int, order: Orders, purse: 
             shortfall += int(e)
             battle.log(ev.EnergyShortfall(turn, 0, uid, f"reinforce:#{s}", int(e)))
     wanted = 2 * int(order.reinforce_general)
-    general = (purse.afford(wanted) // 2 * 2) if st.shields_active[u] else 0
-    purse.pay(general)
+    batteries = batteries_pay(ReserveUse.GENERAL_REINFORCEMENT)  # (H7.2) specific only
+    general = (purse.afford(wanted, batteries) // 2 * 2) if st.shields_active[u] else 0
+    purse.pay(general, batteries=batteries)
     if general < wanted:
         shortfall += wanted - general
         battle.log(ev.EnergyShortfall(turn, 0, uid, "reinforce_general", wanted - general))

@@ -11,6 +11,7 @@ import numpy as np
 
 from sfb_env.engine import dac, damage_control, fractional
 from sfb_env.engine.energy_switches import cadet_among_full, governed
+from sfb_env.engine.reserve_power import FORBIDDEN_USES, ReserveUse
 from sfb_env.engine.types import Box, WeaponType
 
 if TYPE_CHECKING:
@@ -168,11 +169,20 @@ def empty_batteries(battle: Battle, unit: int) -> int:
     return max(0, int(st.boxes[unit, Box.BATTERY]) - int(st.batteries[unit]))
 
 
-def reach(battle: Battle, unit: int) -> int:
-    """Lines 4 + 5: ship power and charged batteries (the most any one item can be paid)."""
+def reach(battle: Battle, unit: int, use: ReserveUse | None = None) -> int:
+    """Lines 4 + 5: ship power and charged batteries (the most any one item can be paid); for a
+    ``use`` reserve power may not pay (``batteries_pay``), line 4 alone."""
     warp, imp, apr = power(battle, unit)
-    return warp + imp + apr + min(int(battle.state.batteries[unit]),
-                                  int(battle.state.boxes[unit, Box.BATTERY]))
+    batteries = charged(battle, unit) if use is None or batteries_pay(use) else 0
+    return warp + imp + apr + batteries
+
+
+def batteries_pay(use: ReserveUse) -> bool:
+    """Whether charged batteries (line 5: reserve power, H7.0) may pay ``use`` on the form: not
+    damage control (D9.2 "Energy from reserve power (H7.0) cannot be allocated to damage
+    control"), not general reinforcement (H7.2 names specific reinforcement only), as
+    ``reserve_power.FORBIDDEN_USES`` says."""
+    return use not in FORBIDDEN_USES
 
 
 def dc_rating(battle: Battle, unit: int) -> int:
