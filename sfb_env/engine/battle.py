@@ -483,8 +483,12 @@ class Battle:
     def tactical_plot_blockers(self, unit: int) -> dict[int, str]:
         """TAC plots (``Orders.tactical``) with 0..4 warp tactical maneuvers the unit may not
         order now, with the rule (scenario rule ``tactical_maneuvers``; plotted where speed is
-        chosen, C5.23; at most four, C5.22, and no more than the speed chart allows, C1.42)."""
+        chosen, C5.23; at most four, C5.22, and no more than the speed chart allows, C1.42; on
+        the Energy Allocation Form, what the ship can pay, C5.12, C5.22)."""
         rules = self.rules
+        paying = (energy.tactical_blockers(self, unit)
+                  if rules.tactical_maneuvers and energy.governed(self, unit)
+                  and self.speed_choice_open() else {})
         out = {}
         for n in range(MAX_WARP_TACTICAL + 1):
             if not rules.tactical_maneuvers:
@@ -495,6 +499,8 @@ class Battle:
                           "(speed choice, last impulse)")
             elif n > int(rules.max_speed):
                 out[n] = f"C1.42 {n} warp tactical maneuvers exceed the maximum speed"
+            elif n in paying:
+                out[n] = paying[n]
         return out
 
     def maneuver_blockers(self, unit: int, speed: int | None = None) -> dict[Maneuver, str]:

@@ -16,6 +16,15 @@ at the last impulse of a turn, with ``Orders.speed``):
   first (it frees a warp point for photons). Speed is open 0..max where acceleration allows it
   (cadet: new <= previous + 8, any deceleration, CTH-DATA §7.3; previous = 0 after a turn of
   tactical maneuvers, C5.4) and warp + 1 impulse can pay it.
+* tactical maneuvers (scenario rule ``tactical_maneuvers``; C5.11 "TAC" is written in the
+  movement plot, so it takes movement's line and priority): a TAC plot with n warp tactical
+  maneuvers (the plotted speed, C5.23) pays n x the warp energy of one hex, never impulse
+  energy (C5.22 "Impulse energy may not be used to perform tactical warp maneuvers"), and 1
+  impulse engine energy for the sublight maneuver (C5.12 "This energy must come from impulse
+  engines"), allocated with the plot: ship power is allocated only on the form, so a ship
+  without impulse power has no sublight maneuver that turn. The TAC plot values of the speed
+  component open only what warp pays (n <= warp / move cost) and, for n = 0, need an impulse
+  box (``tactical_blockers``, read by ``Battle.tactical_plot_blockers``).
 * heavy weapons (line 10), one ``ArmOrder`` each (NONE 0 / ARM 1 / HOLD 2; a PPD takes the
   six ``ppd_fire.PpdArm`` values, adding the E11.25 underload and hold-and-top-up):
 
@@ -60,7 +69,8 @@ full is dropped (partly paid where noted), its cost is added to ``st.energy_shor
 ``EnergyShortfall`` event names it; the env reports the total in ``infos[agent]
 ["energy_shortfall"]``:
 
-1. movement (never dropped: the speed mask only opens speeds warp + impulse can pay);
+1. movement, or a TAC plot's tactical maneuvers (never dropped: the speed mask only opens
+   speeds and TAC plots the engines can pay);
 2. holding costs and plasma rolling delays (a loaded weapon is worth the most);
 3. arming continuations (photon 2nd turn, plasma 2nd and 3rd turns);
 4. new arming (1st arming turn, disruptors, fusion beams), in weapon order;
@@ -80,8 +90,7 @@ PROPOSALS (the book is silent): a capacitor with room for a fraction takes a who
 excess is lost (no fractional accounting, CTH-DATA §7.3); absent orders (``Orders.arm`` without
 a weapon, ``capacitor``/``recharge`` None) mean the standing allocation (keep the speed,
 continue or hold every weapon, fill the capacitor, recharge every battery); a destroyed phaser
-does not reduce the capacitor (H6.3 not modelled). Not on the form yet: tactical-maneuver energy
-(C5: the warp maneuvers are paid as speed).
+does not reduce the capacitor (H6.3 not modelled).
 
 The standard form (``energy: standard``, scenarios 7-13; CTH-DATA §7.1, §7.3, §9.2) is the cadet
 form plus, right after movement in the clamp priority (priority 1b), life support 1, fire
@@ -170,6 +179,7 @@ from sfb_env.engine.energy_form import (
     ROLL_COST,
     SINGLE_TURN,
     STANDARD_ACCELERATION,
+    SUBLIGHT_TAC_IMPULSE,
     WARP_ONLY,
     batteries_pay,
     battery_boxes,
@@ -183,6 +193,7 @@ from sfb_env.engine.energy_form import (
     heavy_rows,
     init_state,
     max_payable_speed,
+    max_payable_tactical,
     move_cost,
     movement_cost,
     power,
@@ -190,6 +201,7 @@ from sfb_env.engine.energy_form import (
     reach,
     repair_energy,
     stage,
+    tactical_cost,
 )
 from sfb_env.engine.energy_orders import (
     arm_blockers,
@@ -201,6 +213,7 @@ from sfb_env.engine.energy_orders import (
     reinforce_general_blockers,
     repair_blockers,
     speed_blockers,
+    tactical_blockers,
     validate,
 )
 from sfb_env.engine.energy_switches import (
@@ -257,6 +270,7 @@ __all__ = [
     "SINGLE_TURN",
     "STANDARD_ACCELERATION",
     "STANDARD_SYSTEMS",
+    "SUBLIGHT_TAC_IMPULSE",
     "WARP_ONLY",
     "absorbs",
     "allocation_open",
@@ -287,6 +301,7 @@ __all__ = [
     "heavy_rows",
     "init_state",
     "max_payable_speed",
+    "max_payable_tactical",
     "move_cost",
     "movement_cost",
     "pay_capacitor",
@@ -313,5 +328,7 @@ __all__ = [
     "standing_arm",
     "standing_speed",
     "system_costs",
+    "tactical_blockers",
+    "tactical_cost",
     "validate",
 ]

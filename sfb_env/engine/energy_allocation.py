@@ -38,10 +38,12 @@ from sfb_env.engine.energy_form import (
     empty_batteries,
     heavy_rows,
     max_payable_speed,
+    max_payable_tactical,
     movement_cost,
     power,
     repair_energy,
     stage,
+    tactical_cost,
 )
 from sfb_env.engine.energy_switches import (
     cloak_allowed,
@@ -163,8 +165,11 @@ def _allocate(battle: Battle, u: int, order: Orders, payments: Sequence[PaymentI
 
 def pay_movement(battle: Battle, u: int, form: Form) -> int:
     """Priority 1, movement (B3.0 line 14): never dropped (the speed mask only opens speeds
-    warp + impulse can pay); a standing speed the ship can no longer pay is lowered."""
+    warp + impulse can pay); a standing speed the ship can no longer pay is lowered. A ship
+    that plotted TAC pays its tactical maneuvers here instead (``_pay_tactical``)."""
     st = battle.state
+    if st.tactical[u]:
+        return _pay_tactical(battle, u, form)
     uid, turn, purse = battle.unit_ids[u], st.turn, form.purse
     shortfall = 0
     speed = int(st.speed[u])  # set by Speed Determination from the same orders
@@ -179,6 +184,33 @@ def pay_movement(battle: Battle, u: int, form: Form) -> int:
     purse.warp -= move_warp
     purse.imp -= move_imp
     form.speed = speed
+    return shortfall
+
+
+def _pay_tactical(battle: Battle, u: int, form: Form) -> int:
+    """Priority 1 for a TAC plot, the movement line it replaces (C5.11 "TAC" is written in the
+    movement plot): the warp tactical maneuvers bought (the plotted speed, C5.23), each the
+    warp energy of one hex, never impulse energy (C5.22), and the sublight maneuver's 1 impulse
+    engine energy (C5.12), allocated with the plot: the form is the only time ship power is
+    allocated, so a ship without impulse power has no sublight maneuver this turn. Never
+    dropped (the TAC plot mask only opens what warp pays); a standing plot warp can no longer
+    pay is lowered."""
+    st = battle.state
+    uid, turn, purse = battle.unit_ids[u], st.turn, form.purse
+    shortfall = 0
+    warp_maneuvers = int(st.speed[u])
+    payable = max_payable_tactical(battle, u)
+    if warp_maneuvers > payable:
+        shortfall += warp_maneuvers - payable
+        battle.log(ev.EnergyShortfall(turn, 0, uid, "tactical", warp_maneuvers - payable))
+        warp_maneuvers = payable
+        st.speed[u] = warp_maneuvers
+        battle.log(ev.SpeedSet(turn, 0, uid, warp_maneuvers))
+    warp, imp = tactical_cost(battle, u, warp_maneuvers)
+    purse.warp -= warp
+    purse.imp -= imp
+    st.tac_sublight[u] = imp > 0  # (C5.12) paid from the impulse engines, or none this turn
+    form.speed = warp_maneuvers
     return shortfall
 
 

@@ -25,6 +25,7 @@ REINFORCE_GENERAL_MAX = 10  # ``reinforce_general``: 0..10 GR points (20 energy,
 REINFORCE_SPECIFIC_MAX = 10  # ``reinforce[s]``: 0..10 energy on one shield (D3.342)
 REPAIR_VALUES = N_SHIELDS + 1  # ``repair``: 0 none, 1..6 the shield damage control repairs
 MAX_IMPULSE_TO_MOVEMENT = 1  # (B3.0 line 14) at most one impulse point, for one hex
+SUBLIGHT_TAC_IMPULSE = 1  # (C5.12) the sublight tactical maneuver: 1 impulse engine energy
 #: Energy per arming turn of each heavy weapon's cycle (E3.2, E4.2, E7.21, FP1.22, FP2.0).
 CYCLE: dict[int, tuple[int, ...]] = {
     int(WeaponType.DISRUPTOR): (2,),
@@ -125,6 +126,23 @@ def max_payable_speed(battle: Battle, unit: int) -> int:
     """The highest speed warp + at most one impulse point can pay (APR and batteries cannot)."""
     warp, imp, _ = power(battle, unit)
     return int(warp / move_cost(battle, unit)) + min(MAX_IMPULSE_TO_MOVEMENT, imp)
+
+
+def tactical_cost(battle: Battle, unit: int, warp_maneuvers: int) -> tuple[int | Fraction, int]:
+    """(warp, impulse) energy of a TAC plot with ``warp_maneuvers`` warp tactical maneuvers:
+    each the warp energy of one hex of movement, never impulse energy (C5.22; rounded as
+    movement is, B3.2), and 1 impulse engine energy for the sublight maneuver where the ship
+    has impulse power (C5.12 "This energy must come from impulse engines")."""
+    _, imp, _ = power(battle, unit)
+    warp = fractional.line_cost(battle, warp_maneuvers * move_cost(battle, unit))
+    warp = warp if battle.rules.fractional_accounting else int(warp)
+    return warp, min(SUBLIGHT_TAC_IMPULSE, imp)
+
+
+def max_payable_tactical(battle: Battle, unit: int) -> int:
+    """The most warp tactical maneuvers warp power pays (C5.22: impulse energy may not)."""
+    warp, _, _ = power(battle, unit)
+    return int(warp / move_cost(battle, unit))
 
 
 def previous_speed(battle: Battle, unit: int) -> int:

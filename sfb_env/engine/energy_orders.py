@@ -29,6 +29,8 @@ from sfb_env.engine.energy_form import (
     empty_batteries,
     heavy_rows,
     max_payable_speed,
+    max_payable_tactical,
+    power,
     previous_speed,
     reach,
     repair_energy,
@@ -43,7 +45,13 @@ from sfb_env.engine.energy_switches import (
     has_cloak,
 )
 from sfb_env.engine.reserve_power import FORBIDDEN_USES, ReserveUse
-from sfb_env.engine.types import ArmOrder, IllegalOrderError, Orders, WeaponType
+from sfb_env.engine.types import (
+    MAX_WARP_TACTICAL,
+    ArmOrder,
+    IllegalOrderError,
+    Orders,
+    WeaponType,
+)
 
 if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
@@ -72,6 +80,22 @@ def speed_blockers(battle: Battle, unit: int, top: int) -> dict[int, str]:
         elif s > payable:
             out[s] = (f"B3.0 movement: warp and 1 impulse point pay at most speed {payable} "
                       "(APR and batteries cannot pay movement)")
+    return out
+
+
+def tactical_blockers(battle: Battle, unit: int) -> dict[int, str]:
+    """TAC plots (0..4 warp tactical maneuvers, ``Orders.tactical``) a governed ship cannot pay
+    at the Energy Allocation now open, with the rule: each warp maneuver costs the warp energy
+    of one hex and impulse energy may not pay it (C5.22); a plot of none buys only the sublight
+    maneuver, which needs 1 impulse engine energy (C5.12)."""
+    payable = max_payable_tactical(battle, unit)
+    out = {n: f"C5.22 {n} warp tactical maneuvers cost the warp energy of {n} hexes (impulse "
+              f"energy may not pay them): warp pays at most {payable}"
+           for n in range(payable + 1, MAX_WARP_TACTICAL + 1)}
+    _, imp, _ = power(battle, unit)
+    if not imp and 0 not in out:
+        out[0] = ("C5.12 the sublight tactical maneuver costs 1 impulse engine energy: the "
+                  "ship has no impulse power (and plots no warp tactical maneuver)")
     return out
 
 
