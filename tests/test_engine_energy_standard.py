@@ -218,6 +218,96 @@ def test_d9_2_repair_refused_without_earlier_damage_with_the_mask_rule():
     assert err.value.rule == rule and rule.startswith("D9.2")
 
 
+def _short_of_power(b, u: int, apr: int = 2) -> None:
+    """Ship power (line 4) cut to 4 impulse + ``apr`` APR: the standard systems (4) leave
+    ``apr``; the four batteries stay charged."""
+    s = b.state
+    s.boxes[u, Box.WARP], s.boxes[u, Box.IMPULSE], s.boxes[u, Box.APR] = 0, 4, apr
+    s.batteries[u] = 4
+
+
+def test_d9_2_damage_control_is_not_paid_from_batteries():
+    """D9.2 "Energy from reserve power (H7.0) cannot be allocated to damage control": ship
+    power 2 short of the 4 the repair costs, 4 batteries charged: the repair goes unpaid, the
+    batteries are not touched (before the fix they paid the 2 missing)."""
+    b = duel(damage_control=True)
+    u, s = row(b, "fed"), b.state
+    b.step({u: bare(b, u)})
+    b.apply_damage(u, 1, 4)  # turn 1: four boxes of shield #1
+    run_to(b, 1, 32)
+    _short_of_power(b, u, apr=4)  # line 4 = 8: systems 4, 4 left for the repair alone
+    b.step({u: bare(b, u, repair=1)})
+    assert tuple(s.dc_repairs[u]) == (2, 0, 0, 0, 0, 0)  # ship power pays it in full
+    assert allocated(b, "fed").batteries_used == 0
+    run_to(b, 2, 32)
+    _short_of_power(b, u, apr=2)  # line 4 = 6: systems 4, 2 of the 4 left
+    assert energy.repair_energy(b, u, 1) == 4  # (D9.2) rating 4: two more boxes
+    b.step({u: bare(b, u, repair=1)})
+    assert not s.dc_repairs[u].any()
+    assert [e.cost for e in of(b, "EnergyShortfall", unit="fed", turn=3)] == [4]
+    assert of(b, "EnergyShortfall", unit="fed", turn=3)[0].item == "repair:#1"
+    assert s.batteries[u] == 4 and allocated(b, "fed").batteries_used == 0
+
+
+def test_d9_2_repair_mask_and_validation_count_ship_power_only():
+    """D9.2: the ``repair`` value the ship can pay only with batteries is closed, in the mask
+    and in validation, naming D9.2; ship power (line 4) 3, 4 batteries, repair costs 4."""
+    b = duel(damage_control=True)
+    u, s = row(b, "fed"), b.state
+    b.step({u: bare(b, u)})
+    b.apply_damage(u, 1, 4)
+    run_to(b, 1, 32)
+    s.boxes[u, Box.WARP], s.boxes[u, Box.IMPULSE], s.boxes[u, Box.APR] = 0, 2, 1
+    s.batteries[u] = 4
+    assert energy.reach(b, u) == 7  # line 4 + line 5: what the other items may draw on
+    rule = energy.repair_blockers(b, u)[1]
+    assert rule.startswith("D9.2 reserve power (batteries) cannot pay damage control")
+    with pytest.raises(IllegalOrderError) as err:
+        b.validate({u: bare(b, u, repair=1)})
+    assert err.value.rule == rule
+    s.boxes[u, Box.APR] = 2  # line 4 = 4: open again
+    assert 1 not in energy.repair_blockers(b, u)
+    b.validate({u: bare(b, u, repair=1)})
+
+
+def test_h7_2_general_reinforcement_is_not_paid_from_batteries_specific_is():
+    """H7.2 "Power from batteries may be used to reinforce a specific shield" (general
+    reinforcement is not among the uses; D3.341 2 energy a point): with 2 ship power left after
+    the systems and 4 batteries, 3 GR points ordered buy 1 (2 energy), the 4 missing are a
+    shortfall and no battery pays them; specific reinforcement still draws on batteries."""
+    b = duel(reinforcement=True)
+    u, s = row(b, "fed"), b.state
+    _short_of_power(b, u, apr=2)  # line 4 = 6: systems 4, 2 left
+    b.step({u: bare(b, u, reinforce_general=3)})
+    assert s.reinf_general[u] == 1
+    assert [(e.item, e.cost) for e in of(b, "EnergyShortfall", unit="fed")] == [
+        ("reinforce_general", 4)]
+    assert s.batteries[u] == 4 and allocated(b, "fed").batteries_used == 0
+    run_to(b, 1, 32)
+    _short_of_power(b, u, apr=2)
+    b.step({u: bare(b, u, reinforce={1: 4})})  # (H7.2) specific: 2 ship power + 2 batteries
+    assert s.reinf_specific[u, 0] == 4
+    assert allocated(b, "fed").batteries_used == 2 and s.batteries[u] == 2
+
+
+def test_h7_2_general_reinforcement_mask_counts_ship_power_only():
+    """H7.2: ``reinforce_general`` values only batteries could pay are closed (mask and
+    validation, one rule); the same energy as specific reinforcement stays open."""
+    b = duel(reinforcement=True)
+    u, s = row(b, "fed"), b.state
+    s.boxes[u, Box.WARP], s.boxes[u, Box.IMPULSE], s.boxes[u, Box.APR] = 0, 4, 2
+    s.batteries[u] = 4  # line 4 = 6, line 5 = 4
+    closed = energy.reinforce_general_blockers(b, u)
+    assert set(closed) == set(range(4, energy.REINFORCE_GENERAL_MAX + 1))  # 3 points = 6
+    assert closed[4].startswith("H7.2 reserve power (batteries) cannot pay general "
+                                "reinforcement: 8 energy")
+    with pytest.raises(IllegalOrderError) as err:
+        b.validate({u: bare(b, u, reinforce_general=4)})
+    assert err.value.rule == closed[4]
+    assert not energy.reinforce_blockers(b, u, 1)  # 10 specific: 6 + 4 batteries
+    b.validate({u: bare(b, u, reinforce_general=3, reinforce={1: 10})})
+
+
 # ----------------------------------------------------------------------------- reserve power
 
 

@@ -13,7 +13,7 @@ import pytest
 from engine_helpers import facing_of, hex_of, of, row, scenario, step, unit
 
 import sfb_env
-from sfb_env.engine import IllegalOrderError, Maneuver, Orders, make_battle
+from sfb_env.engine import IllegalOrderError, Maneuver, Orders, energy, make_battle
 from sfb_env.engine.movement import earns_tactical_maneuver
 from sfb_env.engine.types import MAX_WARP_TACTICAL, Box
 
@@ -268,3 +268,154 @@ def test_c4_c5_every_allowed_maneuver_is_accepted_and_every_masked_one_refused_w
     assert seen_tac_plot
     assert {Maneuver.SIDESLIP_LEFT, Maneuver.SIDESLIP_RIGHT, Maneuver.TACTICAL_LEFT,
             Maneuver.TACTICAL_RIGHT} <= seen_allowed
+
+
+# ---------------------------------------------------------------------- C5.12, C5.22 energy
+
+STD = {"energy": "standard", "damage": "standard_dac", "tactical_maneuvers": True}
+
+
+def _std(cls: str = CA):
+    """A 32-impulse battle on the standard Energy Allocation Form (life support, fire control
+    and shields cost 4 a turn) with tactical maneuvers."""
+    doc = scenario([unit("ca", cls, "blue", "1010", "A", 8),
+                    unit("d7", "klingon-d7", "red", "2010", "F", 0, controller="idle")],
+                   rules=STD)
+    doc["impulses_per_turn"] = 32
+    return make_battle(doc)
+
+
+def _tac(b, warp: int) -> Orders:
+    """A TAC plot with ``warp`` warp tactical maneuvers and nothing else on the form."""
+    u = row(b, "ca")
+    return Orders(speed=warp, tactical=True, capacitor=0, recharge=0,
+                  arm={int(w): 0 for w in energy.heavy_rows(b, u)})
+
+
+def _allocated(b):
+    return [e for e in b.events if e.kind == "EnergyAllocated" and e.unit == "ca"][-1]
+
+
+def _set_power(b, warp: int, imp: int, apr: int, batteries: int = 0) -> None:
+    s, u = b.state, row(b, "ca")
+    s.boxes[u, Box.WARP], s.boxes[u, Box.IMPULSE], s.boxes[u, Box.APR] = warp, imp, apr
+    s.batteries[u] = batteries
+
+
+@pytest.mark.parametrize("warp_maneuvers", [0, 1, 2, 3, 4])
+def test_c5_22_c5_12_tac_plot_pays_a_hex_of_warp_per_warp_maneuver_and_1_impulse(
+        warp_maneuvers):
+    """C5.22 "Each TAC requires the same energy the ship would have expended to move one hex"
+    (Federation CA: move cost 1), C5.12 "A ship must spend one unit of impulse engine energy
+    to make a sublight tactical maneuver": n warp maneuvers + 1, plus the systems' 4."""
+    b = _std()
+    b.step({row(b, "ca"): _tac(b, warp_maneuvers)})
+    assert _allocated(b).used == warp_maneuvers + 1 + 4
+    assert not of(b, "EnergyShortfall")
+    u = row(b, "ca")
+    assert b.state.tactical[u] and b.state.tac_sublight[u]
+    assert int(b.state.speed[u]) == warp_maneuvers  # (C5.23) the speed on the chart
+
+
+def test_c5_22_warp_maneuver_costs_the_orion_raiders_hex_of_two_thirds():
+    """C5.22 one hex's energy each: the Orion Raider's move cost 2/3 (CTH-DATA §7.3), four
+    warp maneuvers = 8/3, rounded up item by item = 3 warp; + 1 impulse (C5.12) + systems 4."""
+    b = _std("orion-raider")
+    assert energy.tactical_cost(b, row(b, "ca"), 4) == (3, 1)
+    b.step({row(b, "ca"): _tac(b, 4)})
+    assert _allocated(b).used == 3 + 1 + 4
+
+
+def test_c5_22_impulse_energy_may_not_pay_warp_tactical_maneuvers():
+    """C5.22 "Impulse energy may not be used to perform tactical warp maneuvers": 3 warp and 4
+    impulse boxes move the ship 4 hexes (3 warp + the impulse point) but buy only 3 warp
+    maneuvers; the TAC plot of 4 is refused by mask and validation with one rule."""
+    b = _std()
+    u = row(b, "ca")
+    _set_power(b, warp=3, imp=4, apr=2)
+    assert 4 not in b.speed_blockers(u)  # moving 4 hexes: 3 warp + 1 impulse point
+    closed = b.tactical_plot_blockers(u)
+    assert set(closed) == {4}
+    assert closed[4] == ("C5.22 4 warp tactical maneuvers cost the warp energy of 4 hexes "
+                         "(impulse energy may not pay them): warp pays at most 3")
+    with pytest.raises(IllegalOrderError) as err:
+        b.validate({u: _tac(b, 4)})
+    assert (err.value.component, err.value.rule) == ("tactical", closed[4])
+    b.step({u: _tac(b, 3)})
+    assert _allocated(b).used == 3 + 1 + 4 and not of(b, "EnergyShortfall")
+
+
+def test_c5_12_sublight_maneuver_needs_impulse_engine_energy():
+    """C5.12 "This energy must come from impulse engines": without impulse power a TAC plot of
+    no warp maneuver buys nothing and is refused; one with warp maneuvers is paid from warp
+    and brings no sublight maneuver (APR pays the systems, not the sublight maneuver)."""
+    b = _std()
+    u = row(b, "ca")
+    _set_power(b, warp=30, imp=0, apr=2, batteries=4)
+    closed = b.tactical_plot_blockers(u)
+    assert set(closed) == {0} and closed[0].startswith(
+        "C5.12 the sublight tactical maneuver costs 1 impulse engine energy")
+    with pytest.raises(IllegalOrderError) as err:
+        b.validate({u: _tac(b, 0)})
+    assert err.value.rule == closed[0]
+    b.step({u: _tac(b, 1)})
+    assert _allocated(b).used == 1 + 4
+    assert b.state.tactical[u] and not b.state.tac_sublight[u]
+    step(b, ca="TR")  # impulse 2: the warp maneuver earned there
+    blocked = b.maneuver_blockers(u)
+    assert blocked[Maneuver.TACTICAL_LEFT].startswith("C5.231 no warp tactical maneuver earned")
+
+
+def test_c5_tac_plot_is_paid_with_movement_first_in_the_clamp():
+    """C5.11 TAC is written in the movement plot and C5.22 prices it as movement: it is paid
+    in movement's priority, before life support, fire control and shields (CTH-DATA §7.1):
+    4 warp + 1 impulse pay the plot, 2 APR the first two systems, the shields go unpaid."""
+    b = _std()
+    u = row(b, "ca")
+    _set_power(b, warp=4, imp=1, apr=2)
+    b.step({u: _tac(b, 4)})
+    assert [(e.item, e.cost) for e in of(b, "EnergyShortfall")] == [("shields", 2)]
+    assert int(b.state.speed[u]) == 4 and b.state.tac_sublight[u]
+    assert _allocated(b).used == 4 + 1 + 2
+
+
+def test_c5_22_standing_tac_plot_warp_can_no_longer_pay_is_lowered():
+    """A TAC plot kept by absent orders (the standing allocation) after warp boxes are lost:
+    the warp maneuvers are cut to what warp pays (C5.22), the cut is the shortfall."""
+    b = _std()
+    u = row(b, "ca")
+    b.step({u: _tac(b, 4)})
+    while b.state.impulse < 32:
+        b.step({})
+    _set_power(b, warp=2, imp=4, apr=2)
+    b.step({})  # no orders: the TAC plot stands
+    assert b.state.turn == 2 and b.state.tactical[u] and int(b.state.speed[u]) == 2
+    shortfalls = [(e.item, e.cost) for e in of(b, "EnergyShortfall", turn=2)]
+    assert shortfalls[0] == ("tactical", 2)  # first (priority 1); standing arming follows
+    assert of(b, "SpeedSet", unit="ca", turn=2)[-1].speed == 2
+
+
+def test_c5_12_c5_22_tac_plot_masks_and_engine_agree_both_ways():
+    """Scenario 10 (cth-10): the speed component's TAC plot values (max + 1 + n) are masked by
+    the same predicate validation calls (C5.12, C5.22), and every open one is accepted."""
+    env = sfb_env.parallel_env("cth-10")
+    env.reset(seed=0)
+    for agent in env.agents:
+        layout, b = env._layouts[agent], env.battle
+        u = layout.unit
+        b.state.boxes[u, Box.WARP], b.state.boxes[u, Box.IMPULSE] = 2, 0
+        parts = env.action_space(agent).split_mask(layout.mask(b, env._slots[agent]))
+        reasons = env.mask_reasons(agent)["speed"]
+        top = layout.max_speed + 1
+        assert [int(v) for v in parts[-1][top:]] == [0, 1, 1, 0, 0]
+        assert reasons[top].startswith("C5.12") and reasons[top + 3].startswith("C5.22")
+        for n in range(MAX_WARP_TACTICAL + 1):
+            action = layout.noop(b)
+            action[-1] = top + n
+            orders = layout.to_orders(b, action, env._slots[agent])
+            if parts[-1][top + n]:
+                b.validate({u: orders})
+            else:
+                with pytest.raises(IllegalOrderError) as err:
+                    b.validate({u: orders})
+                assert err.value.rule == reasons[top + n]

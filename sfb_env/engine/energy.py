@@ -49,7 +49,9 @@ from sfb_env.engine.energy_form import (
     ROLL_COST,
     SINGLE_TURN,
     STANDARD_ACCELERATION,
+    SUBLIGHT_TAC_IMPULSE,
     WARP_ONLY,
+    batteries_pay,
     battery_boxes,
     capacitor_room,
     capacitor_values,
@@ -61,6 +63,7 @@ from sfb_env.engine.energy_form import (
     heavy_rows,
     init_state,
     max_payable_speed,
+    max_payable_tactical,
     move_cost,
     movement_cost,
     power,
@@ -68,6 +71,7 @@ from sfb_env.engine.energy_form import (
     reach,
     repair_energy,
     stage,
+    tactical_cost,
 )
 from sfb_env.engine.energy_orders import (
     arm_blockers,
@@ -79,6 +83,7 @@ from sfb_env.engine.energy_orders import (
     reinforce_general_blockers,
     repair_blockers,
     speed_blockers,
+    tactical_blockers,
     validate,
 )
 from sfb_env.engine.energy_switches import (
@@ -135,6 +140,7 @@ __all__ = [
     "SINGLE_TURN",
     "STANDARD_ACCELERATION",
     "STANDARD_SYSTEMS",
+    "SUBLIGHT_TAC_IMPULSE",
     "WARP_ONLY",
     "absorbs",
     "allocation_open",
@@ -142,6 +148,7 @@ __all__ = [
     "apply_shield",
     "arm_blockers",
     "arm_values",
+    "batteries_pay",
     "battery_boxes",
     "cadet_among_full",
     "capacitor_blockers",
@@ -164,6 +171,7 @@ __all__ = [
     "heavy_rows",
     "init_state",
     "max_payable_speed",
+    "max_payable_tactical",
     "move_cost",
     "movement_cost",
     "pay_capacitor",
@@ -190,5 +198,7 @@ __all__ = [
     "standing_arm",
     "standing_speed",
     "system_costs",
+    "tactical_blockers",
+    "tactical_cost",
     "validate",
 ]

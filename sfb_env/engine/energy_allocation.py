@@ -31,16 +31,19 @@ from sfb_env.engine.energy_form import (
     ROLL_COST,
     SINGLE_TURN,
     WARP_ONLY,
+    batteries_pay,
     capacitor_room,
     dc_rating,
     destroyed_before,
     empty_batteries,
     heavy_rows,
     max_payable_speed,
+    max_payable_tactical,
     movement_cost,
     power,
     repair_energy,
     stage,
+    tactical_cost,
 )
 from sfb_env.engine.energy_switches import (
     cloak_allowed,
@@ -48,6 +51,7 @@ from sfb_env.engine.energy_switches import (
     has_cloak,
     system_costs,
 )
+from sfb_env.engine.reserve_power import ReserveUse
 from sfb_env.engine.standing_orders import standing_arm
 from sfb_env.engine.types import ACTIVE, ArmOrder, Box, Orders, WeaponType
 
@@ -161,8 +165,11 @@ def _allocate(battle: Battle, u: int, order: Orders, payments: Sequence[PaymentI
 
 def pay_movement(battle: Battle, u: int, form: Form) -> int:
     """Priority 1, movement (B3.0 line 14): never dropped (the speed mask only opens speeds
-    warp + impulse can pay); a standing speed the ship can no longer pay is lowered."""
+    warp + impulse can pay); a standing speed the ship can no longer pay is lowered. A ship
+    that plotted TAC pays its tactical maneuvers here instead (``_pay_tactical``)."""
     st = battle.state
+    if st.tactical[u]:
+        return _pay_tactical(battle, u, form)
     uid, turn, purse = battle.unit_ids[u], st.turn, form.purse
     shortfall = 0
     speed = int(st.speed[u])  # set by Speed Determination from the same orders
@@ -177,6 +184,33 @@ def pay_movement(battle: Battle, u: int, form: Form) -> int:
     purse.warp -= move_warp
     purse.imp -= move_imp
     form.speed = speed
+    return shortfall
+
+
+def _pay_tactical(battle: Battle, u: int, form: Form) -> int:
+    """Priority 1 for a TAC plot, the movement line it replaces (C5.11 "TAC" is written in the
+    movement plot): the warp tactical maneuvers bought (the plotted speed, C5.23), each the
+    warp energy of one hex, never impulse energy (C5.22), and the sublight maneuver's 1 impulse
+    engine energy (C5.12), allocated with the plot: the form is the only time ship power is
+    allocated, so a ship without impulse power has no sublight maneuver this turn. Never
+    dropped (the TAC plot mask only opens what warp pays); a standing plot warp can no longer
+    pay is lowered."""
+    st = battle.state
+    uid, turn, purse = battle.unit_ids[u], st.turn, form.purse
+    shortfall = 0
+    warp_maneuvers = int(st.speed[u])
+    payable = max_payable_tactical(battle, u)
+    if warp_maneuvers > payable:
+        shortfall += warp_maneuvers - payable
+        battle.log(ev.EnergyShortfall(turn, 0, uid, "tactical", warp_maneuvers - payable))
+        warp_maneuvers = payable
+        st.speed[u] = warp_maneuvers
+        battle.log(ev.SpeedSet(turn, 0, uid, warp_maneuvers))
+    warp, imp = tactical_cost(battle, u, warp_maneuvers)
+    purse.warp -= warp
+    purse.imp -= imp
+    st.tac_sublight[u] = imp > 0  # (C5.12) paid from the impulse engines, or none this turn
+    form.speed = warp_maneuvers
     return shortfall
 
 
@@ -364,14 +398,16 @@ def pay_recharge(battle: Battle, u: int, form: Form) -> int:
 
 def _pay_repair_and_reinforcement(battle: Battle, u: int, order: Orders, purse: Purse) -> int:
     """Damage control (D9.2) and reinforcement (D3.34) of the turn now starting; returns the
-    energy ordered but not paid."""
+    energy ordered but not paid. Batteries (reserve power, H7.0) may pay specific
+    reinforcement (H7.2), never damage control (D9.2) nor general reinforcement (H7.2 names
+    specific only): those two are paid from ship power (line 4) alone."""
     st = battle.state
     turn, uid = st.turn, battle.unit_ids[u]
     shortfall = 0
     if order.repair:
         s = int(order.repair)
         cost = repair_energy(battle, u, s)  # boxes lost since the orders only add to it
-        if cost and purse.pay(cost):
+        if cost and purse.pay(cost, batteries=batteries_pay(ReserveUse.DAMAGE_CONTROL)):
             plan = damage_control.plan_damage_control(
                 dc_rating(battle, u), {s: cost}, destroyed_before(battle, u))
             st.dc_repairs[u] = plan.repairs
@@ -391,8 +427,9 @@ def _pay_repair_and_reinforcement(battle: Battle, u: int, order: Orders, purse: 
             shortfall += int(e)
             battle.log(ev.EnergyShortfall(turn, 0, uid, f"reinforce:#{s}", int(e)))
     wanted = 2 * int(order.reinforce_general)
-    general = (purse.afford(wanted) // 2 * 2) if st.shields_active[u] else 0
-    purse.pay(general)
+    batteries = batteries_pay(ReserveUse.GENERAL_REINFORCEMENT)  # (H7.2) specific only
+    general = (purse.afford(wanted, batteries) // 2 * 2) if st.shields_active[u] else 0
+    purse.pay(general, batteries=batteries)
     if general < wanted:
         shortfall += wanted - general
         battle.log(ev.EnergyShortfall(turn, 0, uid, "reinforce_general", wanted - general))

@@ -11,6 +11,7 @@ import numpy as np
 
 from sfb_env.engine import dac, damage_control, fractional
 from sfb_env.engine.energy_switches import cadet_among_full, governed
+from sfb_env.engine.reserve_power import FORBIDDEN_USES, ReserveUse
 from sfb_env.engine.types import Box, WeaponType
 
 if TYPE_CHECKING:
@@ -24,6 +25,7 @@ REINFORCE_GENERAL_MAX = 10  # ``reinforce_general``: 0..10 GR points (20 energy,
 REINFORCE_SPECIFIC_MAX = 10  # ``reinforce[s]``: 0..10 energy on one shield (D3.342)
 REPAIR_VALUES = N_SHIELDS + 1  # ``repair``: 0 none, 1..6 the shield damage control repairs
 MAX_IMPULSE_TO_MOVEMENT = 1  # (B3.0 line 14) at most one impulse point, for one hex
+SUBLIGHT_TAC_IMPULSE = 1  # (C5.12) the sublight tactical maneuver: 1 impulse engine energy
 #: Energy per arming turn of each heavy weapon's cycle (E3.2, E4.2, E7.21, FP1.22, FP2.0).
 CYCLE: dict[int, tuple[int, ...]] = {
     int(WeaponType.DISRUPTOR): (2,),
@@ -126,6 +128,23 @@ def max_payable_speed(battle: Battle, unit: int) -> int:
     return int(warp / move_cost(battle, unit)) + min(MAX_IMPULSE_TO_MOVEMENT, imp)
 
 
+def tactical_cost(battle: Battle, unit: int, warp_maneuvers: int) -> tuple[int | Fraction, int]:
+    """(warp, impulse) energy of a TAC plot with ``warp_maneuvers`` warp tactical maneuvers:
+    each the warp energy of one hex of movement, never impulse energy (C5.22; rounded as
+    movement is, B3.2), and 1 impulse engine energy for the sublight maneuver where the ship
+    has impulse power (C5.12 "This energy must come from impulse engines")."""
+    _, imp, _ = power(battle, unit)
+    warp = fractional.line_cost(battle, warp_maneuvers * move_cost(battle, unit))
+    warp = warp if battle.rules.fractional_accounting else int(warp)
+    return warp, min(SUBLIGHT_TAC_IMPULSE, imp)
+
+
+def max_payable_tactical(battle: Battle, unit: int) -> int:
+    """The most warp tactical maneuvers warp power pays (C5.22: impulse energy may not)."""
+    warp, _, _ = power(battle, unit)
+    return int(warp / move_cost(battle, unit))
+
+
 def previous_speed(battle: Battle, unit: int) -> int:
     """Previous speed for the acceleration limit of the allocation now open (C5.4: 0 after a
     turn of tactical maneuvers; turn 1: the scenario's start speed)."""
@@ -168,11 +187,20 @@ def empty_batteries(battle: Battle, unit: int) -> int:
     return max(0, int(st.boxes[unit, Box.BATTERY]) - int(st.batteries[unit]))
 
 
-def reach(battle: Battle, unit: int) -> int:
-    """Lines 4 + 5: ship power and charged batteries (the most any one item can be paid)."""
+def reach(battle: Battle, unit: int, use: ReserveUse | None = None) -> int:
+    """Lines 4 + 5: ship power and charged batteries (the most any one item can be paid); for a
+    ``use`` reserve power may not pay (``batteries_pay``), line 4 alone."""
     warp, imp, apr = power(battle, unit)
-    return warp + imp + apr + min(int(battle.state.batteries[unit]),
-                                  int(battle.state.boxes[unit, Box.BATTERY]))
+    batteries = charged(battle, unit) if use is None or batteries_pay(use) else 0
+    return warp + imp + apr + batteries
+
+
+def batteries_pay(use: ReserveUse) -> bool:
+    """Whether charged batteries (line 5: reserve power, H7.0) may pay ``use`` on the form: not
+    damage control (D9.2 "Energy from reserve power (H7.0) cannot be allocated to damage
+    control"), not general reinforcement (H7.2 names specific reinforcement only), as
+    ``reserve_power.FORBIDDEN_USES`` says."""
+    return use not in FORBIDDEN_USES
 
 
 def dc_rating(battle: Battle, unit: int) -> int:

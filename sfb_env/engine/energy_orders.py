@@ -20,6 +20,7 @@ from sfb_env.engine.energy_form import (
     ROLL_COST,
     SINGLE_TURN,
     STANDARD_ACCELERATION,
+    batteries_pay,
     battery_boxes,
     capacitor_room,
     capacitor_values,
@@ -28,6 +29,8 @@ from sfb_env.engine.energy_form import (
     empty_batteries,
     heavy_rows,
     max_payable_speed,
+    max_payable_tactical,
+    power,
     previous_speed,
     reach,
     repair_energy,
@@ -41,7 +44,14 @@ from sfb_env.engine.energy_switches import (
     governed,
     has_cloak,
 )
-from sfb_env.engine.types import ArmOrder, IllegalOrderError, Orders, WeaponType
+from sfb_env.engine.reserve_power import FORBIDDEN_USES, ReserveUse
+from sfb_env.engine.types import (
+    MAX_WARP_TACTICAL,
+    ArmOrder,
+    IllegalOrderError,
+    Orders,
+    WeaponType,
+)
 
 if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
@@ -70,6 +80,22 @@ def speed_blockers(battle: Battle, unit: int, top: int) -> dict[int, str]:
         elif s > payable:
             out[s] = (f"B3.0 movement: warp and 1 impulse point pay at most speed {payable} "
                       "(APR and batteries cannot pay movement)")
+    return out
+
+
+def tactical_blockers(battle: Battle, unit: int) -> dict[int, str]:
+    """TAC plots (0..4 warp tactical maneuvers, ``Orders.tactical``) a governed ship cannot pay
+    at the Energy Allocation now open, with the rule: each warp maneuver costs the warp energy
+    of one hex and impulse energy may not pay it (C5.22); a plot of none buys only the sublight
+    maneuver, which needs 1 impulse engine energy (C5.12)."""
+    payable = max_payable_tactical(battle, unit)
+    out = {n: f"C5.22 {n} warp tactical maneuvers cost the warp energy of {n} hexes (impulse "
+              f"energy may not pay them): warp pays at most {payable}"
+           for n in range(payable + 1, MAX_WARP_TACTICAL + 1)}
+    _, imp, _ = power(battle, unit)
+    if not imp and 0 not in out:
+        out[0] = ("C5.12 the sublight tactical maneuver costs 1 impulse engine energy: the "
+                  "ship has no impulse power (and plots no warp tactical maneuver)")
     return out
 
 
@@ -151,10 +177,20 @@ def cloak_blockers(battle: Battle, unit: int) -> dict[int, str]:
     return {}
 
 
-def _over_power(battle: Battle, unit: int, energy_of: dict[int, int]) -> dict[int, str]:
+def _over_power(battle: Battle, unit: int, energy_of: dict[int, int],
+                use: ReserveUse | None = None) -> dict[int, str]:
+    """Values whose energy is more than the form can pay: ship power and charged batteries,
+    or ship power alone for a ``use`` reserve power may not pay (D9.2, H7.2); the rule named is
+    the battery restriction only where the batteries would have made up the difference."""
     most = reach(battle, unit)
-    return {k: f"B3.0 line 20: {e} energy is more than the ship has ({most}: power and "
-               "charged batteries)" for k, e in energy_of.items() if e > most}
+    out = {k: f"B3.0 line 20: {e} energy is more than the ship has ({most}: power and "
+              "charged batteries)" for k, e in energy_of.items() if e > most}
+    if use is not None and not batteries_pay(use):
+        ship = reach(battle, unit, use)
+        out.update({k: f"{FORBIDDEN_USES[use]} reserve power (batteries) cannot pay "
+                       f"{use.value}: {e} energy is more than the ship's power ({ship}, "
+                       "line 4)" for k, e in energy_of.items() if ship < e <= most})
+    return out
 
 
 def reinforce_general_blockers(battle: Battle, unit: int) -> dict[int, str]:
@@ -165,7 +201,9 @@ def reinforce_general_blockers(battle: Battle, unit: int) -> dict[int, str]:
                    "(rules.reinforcement)" for k in values}
     if not allocation_open(battle):
         return {k: NOT_NOW for k in values}
-    return _over_power(battle, unit, {k: 2 * k for k in values})  # (D3.341)
+    # (D3.341) 2 energy a point; (H7.2) batteries reinforce a specific shield only
+    return _over_power(battle, unit, {k: 2 * k for k in values},
+                       ReserveUse.GENERAL_REINFORCEMENT)
 
 
 def reinforce_blockers(battle: Battle, unit: int, shield: int) -> dict[int, str]:
@@ -198,7 +236,8 @@ def repair_blockers(battle: Battle, unit: int) -> dict[int, str]:
     out = {k: f"D9.2 shield #{k} lost no box on an earlier turn (no energy in anticipation "
               "of damage)" for k in values if lost[k - 1] == 0}
     out.update(_over_power(battle, unit, {k: repair_energy(battle, unit, k)
-                                          for k in values if k not in out}))
+                                          for k in values if k not in out},
+                           ReserveUse.DAMAGE_CONTROL))  # (D9.2) no reserve power (H7.0)
     return out
 
 

@@ -85,8 +85,12 @@ def speed_blockers(battle: Battle, unit: int) -> dict[int, str]:
 def tactical_plot_blockers(battle: Battle, unit: int) -> dict[int, str]:
     """TAC plots (``Orders.tactical``) with 0..4 warp tactical maneuvers the unit may not
     order now, with the rule (scenario rule ``tactical_maneuvers``; plotted where speed is
-    chosen, C5.23; at most four, C5.22, and no more than the speed chart allows, C1.42)."""
+    chosen, C5.23; at most four, C5.22, and no more than the speed chart allows, C1.42; on
+    the Energy Allocation Form, what the ship can pay, C5.12, C5.22)."""
     rules = battle.rules
+    paying = (energy.tactical_blockers(battle, unit)
+              if rules.tactical_maneuvers and energy.governed(battle, unit)
+              and speed_choice_open(battle) else {})
     out = {}
     for n in range(MAX_WARP_TACTICAL + 1):
         if not rules.tactical_maneuvers:
@@ -97,6 +101,8 @@ def tactical_plot_blockers(battle: Battle, unit: int) -> dict[int, str]:
                       "(speed choice, last impulse)")
         elif n > int(rules.max_speed):
             out[n] = f"C1.42 {n} warp tactical maneuvers exceed the maximum speed"
+        elif n in paying:
+            out[n] = paying[n]
     return out
 
 

@@ -253,7 +253,8 @@ def start_turn_tactical(battle: Battle, unit: int, tactical: bool) -> None:
         st.previous_speed[unit] = st.speed[unit]
     st.tactical[unit] = tactical
     st.tac_earned[unit] = False
-    # (C5.12) the sublight maneuver is paid with impulse engine energy (Chief Engineer)
+    # (C5.12) the sublight maneuver is paid with impulse engine energy (Chief Engineer; on the
+    # Energy Allocation Form the payment sets it again, energy_allocation._pay_tactical)
     st.tac_sublight[unit] = tactical and st.boxes[unit, Box.IMPULSE] > 0
 
 

@@ -71,7 +71,7 @@ def _transporters(battle: Battle, u: int, form: Form) -> int:
 #: dropped (or partly paid) and the next one is tried. Movement comes first; the ESG item reads
 #: the heavy weapons' orders.
 ENERGY_PAYMENTS: tuple[PaymentItem, ...] = (
-    energy_allocation.pay_movement,  # 1: movement (never dropped)
+    energy_allocation.pay_movement,  # 1: movement or the TAC plot (C5.12, C5.22; never dropped)
     energy_allocation.pay_systems,  # 1b: life support, fire control, shields (standard form)
     energy_allocation.pay_heavy_weapons,  # 2-4: holding, continuations, new arming
     _suicide_bomb,  # 4b: the suicide shuttle's bomb (J2.221)

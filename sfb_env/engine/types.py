@@ -361,7 +361,9 @@ class Orders:
     ``tactical_maneuvers``, same decision points as ``speed``) plots "TAC" for the next turn:
     the unit stays in its hex and ``speed`` (0..4, None = the current speed) is the number of
     warp tactical maneuvers bought, used on the impulse chart (C5.23); a sublight tactical
-    maneuver comes with every TAC plot (C5.3). ``esg`` maps ESG weapon rows to an ``EsgOrder``
+    maneuver comes with every TAC plot (C5.3). On the Energy Allocation Form the plot is paid
+    with movement: a hex of warp energy per warp maneuver (C5.22), 1 impulse energy for the
+    sublight one (C5.12). ``esg`` maps ESG weapon rows to an ``EsgOrder``
     for this impulse's Launch Seeking Weapons step (G23.31, G23.33, G23.47).
     """
 
