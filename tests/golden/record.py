@@ -8,6 +8,9 @@ engine was re-layered); ``tests/test_golden_battles.py`` re-runs every file and 
 Each battle is a replay (``sfb_env.replay``) flown by scripted captains on both sides, and a
 digest file with, per step, SHA-256 digests of the observations, flat masks, rewards,
 terminations, truncations and ``state()``, and every 8th step of ``mask_reasons``.
+
+A battle is re-recorded only when a rule change legitimately changes it, named in the commit:
+cth-12 after C5.12 masked the zero-warp TAC plot of a ship without impulse power (issue 11).
 """
 
 from __future__ import annotations
