@@ -124,12 +124,15 @@ def craft_fire_orders(battle: Battle) -> list[tuple[int, int]]:
     ties)."""
     st = battle.state
     shots: list[tuple[int, int]] = []
-    for f in np.flatnonzero((st.status == ACTIVE) & (battle.craft_gun >= 0)):
+    ranges = geometry.table(st).range
+    active = st.status == ACTIVE
+    for f in np.flatnonzero(active & (battle.craft_gun >= 0)):
+        rng = ranges[f]
+        near = (rng <= small_craft.PILOT_FIRE_RANGE) & active & (st.side != st.side[f])
+        if not near.any():  # nothing to shoot within reach: the predicate is not asked
+            continue
         w = int(battle.craft_gun[f])
         legal = direct_fire.fire_mask(battle, np.array([w]))[0]  # the fire predicate
-        if not legal.any():
-            continue
-        rng = geometry.table(st).range[f]
         legal &= rng <= small_craft.PILOT_FIRE_RANGE
         t = int(st.target[f])
         if t >= 0 and legal[t]:
