@@ -170,21 +170,30 @@ def pay_movement(battle: Battle, u: int, form: Form) -> int:
     st = battle.state
     if st.tactical[u]:
         return _pay_tactical(battle, u, form)
-    uid, turn, purse = battle.unit_ids[u], st.turn, form.purse
-    shortfall = 0
-    speed = int(st.speed[u])  # set by Speed Determination from the same orders
-    payable = max_payable_speed(battle, u)
-    if speed > payable:  # a standing speed the ship can no longer pay (orders cannot ask it)
-        shortfall += speed - payable
-        battle.log(ev.EnergyShortfall(turn, 0, uid, "movement", speed - payable))
-        speed = payable
-        st.speed[u] = speed
-        battle.log(ev.SpeedSet(turn, 0, uid, speed))
+    purse = form.purse
+    # set by Speed Determination from the same orders; a standing speed the ship can no
+    # longer pay (orders cannot ask it) is lowered
+    speed, shortfall = _lower_to_payable(battle, u, int(st.speed[u]),
+                                         max_payable_speed(battle, u), "movement")
     move_warp, move_imp = movement_cost(battle, u, speed)
     purse.warp -= move_warp
     purse.imp -= move_imp
     form.speed = speed
     return shortfall
+
+
+def _lower_to_payable(battle: Battle, u: int, value: int, payable: int,
+                      line: str) -> tuple[int, int]:
+    """``(value, shortfall)``: a standing speed or TAC plot (``st.speed``) the engines can no
+    longer pay is lowered to what they pay, with an ``EnergyShortfall`` and a ``SpeedSet``."""
+    if value <= payable:
+        return value, 0
+    st = battle.state
+    uid, turn = battle.unit_ids[u], st.turn
+    battle.log(ev.EnergyShortfall(turn, 0, uid, line, value - payable))
+    st.speed[u] = payable
+    battle.log(ev.SpeedSet(turn, 0, uid, payable))
+    return payable, value - payable
 
 
 def _pay_tactical(battle: Battle, u: int, form: Form) -> int:
@@ -196,16 +205,9 @@ def _pay_tactical(battle: Battle, u: int, form: Form) -> int:
     dropped (the TAC plot mask only opens what warp pays); a standing plot warp can no longer
     pay is lowered."""
     st = battle.state
-    uid, turn, purse = battle.unit_ids[u], st.turn, form.purse
-    shortfall = 0
-    warp_maneuvers = int(st.speed[u])
-    payable = max_payable_tactical(battle, u)
-    if warp_maneuvers > payable:
-        shortfall += warp_maneuvers - payable
-        battle.log(ev.EnergyShortfall(turn, 0, uid, "tactical", warp_maneuvers - payable))
-        warp_maneuvers = payable
-        st.speed[u] = warp_maneuvers
-        battle.log(ev.SpeedSet(turn, 0, uid, warp_maneuvers))
+    purse = form.purse
+    warp_maneuvers, shortfall = _lower_to_payable(battle, u, int(st.speed[u]),
+                                                  max_payable_tactical(battle, u), "tactical")
     warp, imp = tactical_cost(battle, u, warp_maneuvers)
     purse.warp -= warp
     purse.imp -= imp
