@@ -44,9 +44,10 @@ class SFBParallelEnv(ParallelEnv):
 
     **Action** (``MaskedMultiDiscrete``; see ``sfb_env.env.actions`` for the table):
     ``launch[r]`` per drone rack and plasma launcher and ``fire[w]`` per direct-fire weapon (0
-    hold, k = target slot k), ``maneuver`` (none / straight / left / right; + sideslip left /
-    right with ``rules.sideslip``, + tactical left / right with ``rules.tactical_maneuvers``)
-    and ``speed``
+    hold, k = target slot k), ``gatling[g].shot2..shot4`` per phaser-G (its 2nd..4th shot of
+    the impulse, E2.151; since ``sfb_v1``), ``maneuver`` (none / straight / left / right;
+    + sideslip left / right with ``rules.sideslip``, + tactical left / right with
+    ``rules.tactical_maneuvers``) and ``speed``
     (open where the scenario lets the player choose, at impulse 0 and the last impulse of each
     turn; with ``rules.tactical_maneuvers`` max + 1 + n plots TAC with n warp maneuvers). Under
     ``rules.energy: cadet`` the Energy Allocation components ``arm[h]``, ``capacitor``,
@@ -132,6 +133,8 @@ class SFBParallelEnv(ParallelEnv):
                     max(len(p.ppds) for p in probe),  # (E11.362) ppd[p] components
                     tuple(any(c[i] for c in (craft_components(self.battle, p.unit)
                                              for p in probe)) for i in range(2)))  # (J4.34)
+        gatling_pad = (max(len(p.gatling) for p in probe)  # (E2.151) phaser-G shots 2..4
+                       if uniform_spaces else None)
         tractor_pad = (max(int(self.battle.tractor_beams[self.battle.unit_index[a]])
                            for a in self.possible_agents) if uniform_spaces else None)  # (G7.0)
         transport_pad = (TransportLayout.widest(  # (G8.0) transporter components
@@ -139,7 +142,8 @@ class SFBParallelEnv(ParallelEnv):
              for a in self.possible_agents]) if uniform_spaces else None)
         self._layouts = {
             a: ActionLayout.build(self.battle, self.battle.unit_index[a], target_slots, *pads,
-                                  pad_tractors=tractor_pad, pad_transport=transport_pad)
+                                  pad_tractors=tractor_pad, pad_transport=transport_pad,
+                                  n_gatling=gatling_pad)
             for a in self.possible_agents
         }
         self._renderer = None
