@@ -1,6 +1,13 @@
 """The PettingZoo ``ParallelEnv`` over the engine: one step = one impulse.
 
-Version history: ``sfb_v0`` - first release (scenarios cth-01..cth-03).
+Version history:
+
+* ``sfb_v1`` - a phaser-G fires up to four shots in one impulse (E2.151): each phaser-G mount
+  has ``gatling[g].shot2..shot4`` action components after the ``fire[w]`` components. Only
+  scenarios where an agent's ship has a phaser-G (the Hydran) change; every other action and
+  observation space, and the engine's behaviour on the same actions, are as in ``sfb_v0``
+  (``changes_since``: replays of ``sfb_v0`` still run there).
+* ``sfb_v0`` - first release (scenarios cth-01..cth-03).
 """
 
 from __future__ import annotations
@@ -81,7 +88,7 @@ class SFBParallelEnv(ParallelEnv):
     #   to check that the masks and the engine's validation never disagree)
 
     metadata = {
-        "name": "sfb_v0",
+        "name": "sfb_v1",
         "render_modes": ["rgb_array", "human"],
         "render_fps": 4,
         "is_parallelizable": True,
@@ -147,6 +154,21 @@ class SFBParallelEnv(ParallelEnv):
             for a in self.possible_agents
         }
         self._renderer = None
+
+    def changes_since(self, version: str) -> list[str]:
+        """What differs in this env's spaces from env ``version`` (e.g. ``"sfb_v0"``), in
+        words; empty when an action recorded under ``version`` means the same here (see the
+        version history). Raises ``ValueError`` for an env version this one does not know."""
+        name = self.metadata["name"]
+        if version == name:
+            return []
+        if version != "sfb_v0":
+            raise ValueError(f"unknown env version {version!r}; this sfb-env provides "
+                             f"{name!r} (and reads replays of 'sfb_v0')")
+        if any(len(layout.gatling) for layout in self._layouts.values()):
+            return [f"in {name} the phaser-G mounts of {self.scenario.name} have extra shot "
+                    "components (E2.151)"]
+        return []
 
     # ------------------------------------------------------------------ spaces
 
