@@ -3,7 +3,7 @@
 A replay is the scenario, the seed, the env options and every step's actions; each step line
 also carries the events the step produced, for readers and for checking a re-run::
 
-    {"type": "header", "format": "sfb-replay", "version": 1, "env": "sfb_v0",
+    {"type": "header", "format": "sfb-replay", "version": 1, "env": "sfb_v1",
      "sfb_env": "0.1.0", "scenario": "cth-03" | {...}, "scenario_sha256": "...",
      "seed": 7, "env_options": {"max_turns": 30}, "agents": ["destruction"], "meta": {...}}
     {"type": "reset", "events": [...]}
@@ -14,8 +14,11 @@ also carries the events the step produced, for readers and for checking a re-run
 
 ``turn``/``impulse`` of a step line are the decision point the actions answered. A shipped
 scenario is stored by name with a fingerprint of its file, any other (a path or a dict) in
-full. ``ReplayRecorder`` wraps an env while playing; ``load_replay`` and ``rerun`` read one
-back and re-run it, checking every step's events against the recording.
+full. A replay of an earlier env version runs where that version's spaces are unchanged
+(``SFBParallelEnv.changes_since``; ``sfb_v0`` outside the phaser-G scenarios, E2.151) and is
+refused, naming the change, elsewhere. ``ReplayRecorder`` wraps an env while playing;
+``load_replay`` and ``rerun`` read one back and re-run it, checking every step's events
+against the recording.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from sfb_env.env.parallel import SFBParallelEnv
 
 FORMAT = "sfb-replay"
 VERSION = 1
+EARLIER_ENVS = ("sfb_v0",)  # env versions whose replays still run where the spaces are unchanged
 ENV_OPTIONS = ("illegal_action", "uniform_spaces", "reward", "max_turns", "target_slots",
                "threat_slots")
 
@@ -252,8 +256,9 @@ def make_env(replay: Replay, **overrides: Any) -> SFBParallelEnv:
     header = replay.header
     from sfb_env.env import parallel_env
 
-    if header.get("env") != SFBParallelEnv.metadata["name"]:
-        raise ReplayError(f"replay recorded with env {header.get('env')!r}; this sfb-env "
+    recorded = header.get("env")
+    if recorded not in (SFBParallelEnv.metadata["name"], *EARLIER_ENVS):
+        raise ReplayError(f"replay recorded with env {recorded!r}; this sfb-env "
                           f"provides {SFBParallelEnv.metadata['name']!r}")
     stored, doc = scenario_document(replay.scenario)
     name = stored if isinstance(stored, str) else doc.get("name", "<dict>")
@@ -262,6 +267,10 @@ def make_env(replay: Replay, **overrides: Any) -> SFBParallelEnv:
                           "with (its file or dict changed since); re-record the replay")
     env = parallel_env(doc if isinstance(stored, dict) else stored,
                        **{**replay.env_options, **overrides})
+    changes = env.changes_since(recorded)
+    if changes:  # e.g. sfb_v0 -> sfb_v1: the phaser-G's extra shot components (E2.151)
+        raise ReplayError(f"recorded with {recorded}; {'; '.join(changes)}: re-record the "
+                          "replay")
     if list(env.possible_agents) != list(header.get("agents", env.possible_agents)):
         raise ReplayError(f"scenario {name!r}: agents {env.possible_agents} differ from the "
                           f"replay's {header.get('agents')}")

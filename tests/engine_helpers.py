@@ -112,14 +112,19 @@ def orders(
     speed: int | None = None,
     unit_id: str | None = None,
     tactical: bool = False,
+    gatling: Mapping[str, Mapping[int, str]] | None = None,
 ) -> Orders:
-    """Orders with weapons named by mount id (``PH1-1``) and targets by unit id."""
+    """Orders with weapons named by mount id (``PH1-1``) and targets by unit id;
+    ``gatling``: a phaser-G's shots 2..4 (``{"PHG-4": {2: "k"}}``, E2.151)."""
     out = Orders(maneuver=MANEUVERS[maneuver] if maneuver else Maneuver.NONE, speed=speed,
                  tactical=tactical)
     for table, given in ((out.fire, fire), (out.launch, launch)):
         for mount, target in (given or {}).items():
             owner, _, m = mount.rpartition(".")
             table[weapon(b, owner or unit_id, m)] = row(b, target)
+    for mount, shots in (gatling or {}).items():
+        owner, _, m = mount.rpartition(".")
+        out.gatling[weapon(b, owner or unit_id, m)] = {k: row(b, t) for k, t in shots.items()}
     return out
 
 

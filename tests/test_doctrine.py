@@ -126,3 +126,18 @@ def test_klingon_captain_beats_random_in_its_duel():
     assert sum(g.result == "win" for g in games) >= 2
     assert np.mean([g.damage_dealt - g.damage_taken for g in games]) > 0
     assert not math.isnan(games[0].turns)
+
+
+def test_e2_151_hydran_captain_flies_with_the_phaser_g_shot_components():
+    """sfb_v1: the Hydran's phaser-G has ``gatling[0].shot2..shot4``; the doctrine captain
+    flies legally with them and holds the extra shots (one phaser-G shot an impulse)."""
+    scenario, agent = "grad-hydran-vs-klingon", "hydran-cadet"
+    components = sfb_env.parallel_env(scenario).action_components(agent)
+    shots = [i for i, c in enumerate(components) if c["kind"] == "gatling"]
+    assert [components[i]["name"] for i in shots] == [
+        "gatling[0].shot2", "gatling[0].shot3", "gatling[0].shot4"]
+    captain = agents.get("hydran-doctrine")
+    captain.bind(ComponentsOnly(components), agent)
+    actions = fly(scenario, agent, captain, seed=2)  # every action checked against its mask
+    assert len(actions) > 8
+    assert all(action[i] == 0 for action in actions for i in shots)

@@ -231,3 +231,78 @@ def test_e2_151_phaser_g_quarter_turn_limit_spans_the_turn_break():
     assert _blocker(b, "PHG-4") is None  # window 30..5: three shots, room for one
     step(b, h=dict(fire={"PHG-4": "k"}))
     assert len(of(b, "Fired", weapon="h.PHG-4", turn=2)) == 1
+
+
+# ---------------------------------------------------------- several shots an impulse (E2.151)
+
+
+def _astern_two(impulses: int = 8):
+    """The Hydran at 0505 facing A; Klingons two (``k``) and three (``k2``) hexes astern, both
+    in the Ph-G's RA arc."""
+    doc = scenario([unit("h", HYD, "blue", "0505", "A", 0), unit("k", KLI, "red", "0507", "A", 0),
+                    unit("k2", KLI, "red", "0508", "A", 0)])
+    doc["impulses_per_turn"] = impulses
+    return make_battle(doc, seed=0)
+
+
+def _shot_blocker(b, shot: int, target: str = "k") -> str | None:
+    return b.fire_blockers(weapon(b, "h", "PHG-4"), [row(b, target)], shot)[0]
+
+
+def test_e2_151_phaser_g_fires_three_shots_in_one_impulse_at_two_targets():
+    b = _astern_two()
+    run_to(b, 1, 1)
+    assert all(_shot_blocker(b, k) is None for k in range(1, SHOTS_PER_TURN + 1))
+    b.rng = Dice(6, 1, 2)  # (E2.151) "each firing": one die per shot, in shot order
+    step(b, h=dict(fire={"PHG-4": "k"}, gatling={"PHG-4": {2: "k2", 3: "k"}}))
+    shots = of(b, "Fired", weapon="h.PHG-4", turn=1, impulse=1)
+    assert [(s.target, s.range, s.die) for s in shots] == [("k", 2, 6), ("k2", 3, 1),
+                                                            ("k", 2, 2)]
+    # (E2.152) each on the phaser-3 table: R2 die 6 -> 1, R3 die 1 -> 3, R2 die 2 -> 4
+    assert [s.damage for s in shots] == [tables.phaser_damage("ph-3", s.range, s.die)
+                                         for s in shots] == [1, 3, 4]
+    # (E1.0) the impulse's fire is simultaneous: k's two shots strike its #4 shield as one volley
+    hits = of(b, "Damaged", turn=1, impulse=1)
+    assert sorted((d.unit, d.to_shield + d.internal) for d in hits) == [("k", 5), ("k2", 3)]
+    assert gatling_shots_left(b, weapon(b, "h", "PHG-4")) == SHOTS_PER_TURN - 3
+    assert _shot_blocker(b, 1) is None  # the fourth shot of the turn is still there
+    assert _shot_blocker(b, 2) == "E2.151 3 of 4 shots already fired this turn"
+
+
+def test_e2_151_shot_k_is_open_only_while_k_shots_are_left():
+    b = _astern_two(impulses=16)  # a quarter turn of 4 impulses
+    run_to(b, 1, 1)
+    step(b, h=dict(fire={"PHG-4": "k"}, gatling={"PHG-4": {2: "k2"}}))  # two shots on 1
+    rule = "E2.151 2 of 4 shots already fired this turn"
+    assert _shot_blocker(b, 2) is None and _shot_blocker(b, 3) == rule
+    with pytest.raises(IllegalOrderError) as err:  # shot 3 needs 3 shots left, held or not
+        step(b, h=dict(gatling={"PHG-4": {3: "k"}}))
+    assert (err.value.component, err.value.rule) == ("gatling[h.PHG-4].shot3", rule)
+    step(b, h=dict(fire={"PHG-4": "k2"}, gatling={"PHG-4": {2: "k2"}}))  # the last two, on 2
+    assert len(of(b, "Fired", weapon="h.PHG-4")) == SHOTS_PER_TURN
+    assert _shot_blocker(b, 1) == "E2.151 4 of 4 shots already fired this turn"
+
+
+def test_e2_151_four_shots_in_one_impulse_fill_the_quarter_turn_across_the_turn_break():
+    b = _astern_two(impulses=32)  # a quarter turn is 8 impulses (C1.41)
+    run_to(b, 1, 32)
+    step(b, h=dict(fire={"PHG-4": "k"}, gatling={"PHG-4": {2: "k", 3: "k2", 4: "k2"}}))
+    assert len(of(b, "Fired", weapon="h.PHG-4", turn=1, impulse=32)) == 4
+    rule = "E2.151 4 shots already in the last 8 impulses (1/4 turn)"
+    for impulse in range(1, 8):  # windows 26..1 through 32..7 hold all four
+        assert (b.state.turn, b.state.impulse) == (2, impulse)
+        assert _shot_blocker(b, 1) == rule
+        run_to(b, 2, impulse + 1)
+    assert all(_shot_blocker(b, k) is None for k in range(1, 5))  # window 1..8: none
+
+
+def test_e2_151_extra_shots_are_for_a_phaser_g_only_and_numbered_2_to_4():
+    b = _astern_two()
+    run_to(b, 1, 1)
+    with pytest.raises(IllegalOrderError) as err:
+        step(b, h=dict(gatling={"PH2-1": {2: "k"}}))
+    assert err.value.rule == "E1.5 only a phaser-G fires more than once in an impulse (E2.151)"
+    assert b.fire_blockers(weapon(b, "h", "PH2-1"), [row(b, "k")], 2)[0] == err.value.rule
+    with pytest.raises(IllegalOrderError) as err:
+        step(b, h=dict(gatling={"PHG-4": {5: "k"}}))
+    assert err.value.rule == "E2.151 a phaser-G's extra shots are numbered 2..4"

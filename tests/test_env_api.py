@@ -31,7 +31,7 @@ def test_pettingzoo_parallel_seed(scenario):
 
 def test_metadata_is_versioned_and_parallelizable():
     env = sfb_env.parallel_env("cth-01")
-    assert env.metadata["name"] == "sfb_v0"
+    assert env.metadata["name"] == "sfb_v1"
     assert env.metadata["is_parallelizable"] is True
     assert "rgb_array" in env.metadata["render_modes"]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import functools
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -24,6 +25,7 @@ from sfb_env.engine.scenario import SCENARIO_DIR
 
 ENERGY_DUEL = "energy-duel"  # a dict scenario: the cadet Energy Allocation Form (B3.0)
 TRANSPORTER_DUEL = "transporter-duel"  # a dict scenario: R8 transporters, boarding (G8, D7)
+HYDRAN_CLOSE = "hydran-close"  # a dict scenario: the Lyran-Hydran duel at close range (E2.151)
 SCENARIOS = sorted(sfb_env.list_scenarios()) + [ENERGY_DUEL]
 
 
@@ -56,8 +58,20 @@ def transporter_duel() -> dict:
     return doc
 
 
+def hydran_close() -> dict:
+    """grad-lyran-vs-hydran with the ships three hexes apart at speed 2, so that the Hydran's
+    phaser-G fires its shots 2..4 (``gatling[g].shot{k}``, E2.151) early and often."""
+    doc = dict(load_data_file(SCENARIO_DIR / "grad-lyran-vs-hydran.yaml"))
+    doc["name"] = HYDRAN_CLOSE
+    doc["units"] = [dict(u) for u in doc["units"]]
+    doc["units"][0].update(hex="1010", facing="A", speed=2)
+    doc["units"][1].update(hex="1013", facing="D", speed=2)
+    return doc
+
+
 def _env(scenario: str, **kw):
-    doc = {ENERGY_DUEL: energy_duel, TRANSPORTER_DUEL: transporter_duel}.get(scenario)
+    doc = {ENERGY_DUEL: energy_duel, TRANSPORTER_DUEL: transporter_duel,
+           HYDRAN_CLOSE: hydran_close}.get(scenario)
     return sfb_env.parallel_env(doc() if doc else scenario, **kw)
 
 
@@ -76,19 +90,32 @@ def test_no_allowed_action_is_refused_over_10000_random_masked_steps(scenario):
     _random_masked_steps(scenario, LONG)
 
 
-def _random_masked_steps(scenario: str, n: int) -> None:
+def test_e2_151_no_allowed_phaser_g_shot_is_refused_over_1000_random_masked_steps():
+    """The Hydran at close range: random masked play fires a phaser-G up to four times in one
+    impulse (``gatling[g].shot{k}``), and the engine accepts every allowed combination."""
+    most = _random_masked_steps(HYDRAN_CLOSE, SHORT)
+    assert most >= 3  # (E2.151) three or four shots of the phaser-G in one impulse
+
+
+def _random_masked_steps(scenario: str, n: int) -> int:
+    """``n`` random masked steps (over as many episodes as it takes); returns the most shots
+    one phaser-G fired in one impulse."""
     env = _env(scenario, illegal_action="raise")
     env.validate_in_engine = True  # the env skips it (masks checked); here it must agree
     rng = np.random.default_rng(0)
-    steps, episode = 0, 0
+    steps, episode, most = 0, 0, 0
     while steps < n:
         obs, _ = env.reset(seed=episode)
         while env.agents and steps < n:
             # raises IllegalActionError/IllegalOrderError if refused
             obs, *_ = env.step(masked_actions(env, obs, rng))
             steps += 1
+        shots = Counter((e.turn, e.impulse, e.weapon) for e in env.battle.events
+                        if e.kind == "Fired" and e.weapon_type == "ph-g")
+        most = max(most, *shots.values(), 0)
         episode += 1
     assert steps == n
+    return most
 
 
 def _advance(env, rng, n):
@@ -204,6 +231,59 @@ def test_e11_25_ppd_arm_values_masks_and_engine_agree_both_ways(seed, steps, pic
     E11.22, E11.25 underload and hold-and-top-up) at and between Energy Allocation points; the
     ``ppd[p]`` reserve top-up (E11.24, E11.25) in tests/test_ppd_underload.py."""
     _engine_refuses_masked_choice("grad-isc-full-vs-lyran", seed, steps, pick)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.sampled_from([1, 2, 3, 4, 5, 8, 12, 16, 17, 20]),
+       pick=st.integers(0, 10_000))
+def test_e2_151_phaser_g_shot_components_masks_and_engine_agree_both_ways(seed, steps, pick):
+    """The Hydran at close range (16-impulse turns, a quarter turn of 4): every value of each
+    ``gatling[g].shot{k}`` (shot k open while k shots are left, this turn and in the quarter
+    turn, at a target its first shot may take) is accepted if allowed and refused with the
+    mask's rule if masked; then any masked choice."""
+    env = _env(HYDRAN_CLOSE)
+    rng = np.random.default_rng(seed)
+    obs = _advance(env, rng, steps)
+    if obs is None:
+        return
+    for agent in env.agents:
+        layout = env._layouts[agent]
+        for i in _components(env, agent, ("gatling",)):
+            component_values_agree(env, agent, obs, i, range(1, int(layout.nvec[i])))
+    _engine_refuses_masked_choice(HYDRAN_CLOSE, seed, steps, pick)
+
+
+def test_e2_151_shot_k_closes_when_fewer_than_k_shots_are_left():
+    """Three shots of the Hydran's phaser-G in one impulse leave one: ``fire`` stays open,
+    shots 2..4 close with the E2.151 rule and the engine refuses them with it."""
+    env = _env(HYDRAN_CLOSE)
+    obs, _ = env.reset(seed=0)
+    agent = "hydran-cadet"
+    layout = env._layouts[agent]
+    names = layout.component_names()
+    gun = next(i for i, c in enumerate(layout.describe(env.battle))
+               if c["kind"] == "fire" and c.get("weapon_type") == "ph-g")
+    shots = [names.index(f"gatling[0].shot{k}") for k in (2, 3, 4)]
+    for _ in range(8):  # until the phaser-G may fire at slot 1
+        parts = env.action_space(agent).split_mask(obs[agent]["action_mask"])
+        if parts[gun][1]:
+            break
+        obs, *_ = env.step({a: env._layouts[a].noop(env.battle) for a in env.agents})
+    assert all(env.action_space(agent).split_mask(obs[agent]["action_mask"])[i][1]
+               for i in [gun, *shots])
+    action = layout.noop(env.battle)
+    action[[gun, shots[0], shots[1]]] = 1
+    other = "lyran-cadet"
+    obs, *_ = env.step({agent: action, other: env._layouts[other].noop(env.battle)})
+    fired = [e for e in env.battle.events if e.kind == "Fired" and e.weapon_type == "ph-g"]
+    assert len(fired) == 3 and len({(e.turn, e.impulse) for e in fired}) == 1
+    parts = env.action_space(agent).split_mask(obs[agent]["action_mask"])
+    reasons = env.mask_reasons(agent)
+    assert parts[gun][1]
+    for i in shots:
+        assert not parts[i][1:].any()
+        assert reasons[names[i]][1] == "E2.151 3 of 4 shots already fired this turn"
+        component_values_agree(env, agent, obs, i, [1])
 
 
 def _engine_refuses_masked_choice(scenario, seed, steps, pick):

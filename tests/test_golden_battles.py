@@ -1,6 +1,11 @@
 """Behaviour is unchanged: the golden battles recorded before the engine was re-layered
 (issue 10; ``tests/golden/record.py``) re-run event for event, with the same observations,
-masks, rewards, dones, ``state()`` and ``mask_reasons`` at every decision point."""
+masks, rewards, dones, ``state()`` and ``mask_reasons`` at every decision point.
+
+They were recorded with ``sfb_v0``. Under ``sfb_v1`` a phaser-G has extra shot components
+(E2.151, issue 11), so the battles of a Hydran agent are refused with a message naming the
+change; every other scenario's spaces are unchanged and its battles re-run as recorded. The
+phaser-G battles were recorded again under ``sfb_v1`` (``golden/sfb_v1/``) and re-run too."""
 
 from __future__ import annotations
 
@@ -11,10 +16,15 @@ import numpy as np
 import pytest
 from golden.record import step_digest
 
-from sfb_env.replay import events_to_json, load_replay, make_env
+from sfb_env.replay import ReplayError, events_to_json, load_replay, make_env
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 FILES = sorted(GOLDEN.glob("*.jsonl"))
+# (E2.151) scenarios whose agents have a phaser-G: sfb_v1 adds its shot components
+PHASER_G = ("grad-lyran-vs-hydran", "grad-hydran-vs-romulan", "grad-isc-full-vs-hydran")
+REFUSED = [p for p in FILES if p.name.rsplit("-s", 1)[0] in PHASER_G]
+V1_FILES = sorted((GOLDEN / "sfb_v1").glob("*.jsonl"))  # the same battles under sfb_v1
+REPLAYED = [p for p in FILES if p not in REFUSED] + V1_FILES
 
 
 def test_golden_set_covers_the_scenarios_issue_10_names():
@@ -26,7 +36,25 @@ def test_golden_set_covers_the_scenarios_issue_10_names():
     assert len(FILES) == 2 * len(names)  # two seeds each
 
 
-@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_e2_151_the_golden_battles_of_the_phaser_g_scenarios_are_the_refused_ones():
+    assert {p.name.rsplit("-s", 1)[0] for p in REFUSED} == set(PHASER_G)
+    for path in FILES:
+        replay = load_replay(path)
+        assert replay.header["env"] == "sfb_v0"
+
+
+@pytest.mark.parametrize("path", REFUSED, ids=[p.stem for p in REFUSED])
+def test_e2_151_a_sfb_v0_golden_battle_with_a_phaser_g_is_refused_naming_the_change(path: Path):
+    replay = load_replay(path)
+    name = path.name.rsplit("-s", 1)[0]
+    with pytest.raises(ReplayError) as err:
+        make_env(replay)
+    assert str(err.value) == (
+        f"recorded with sfb_v0; in sfb_v1 the phaser-G mounts of {name} have extra shot "
+        "components (E2.151): re-record the replay")
+
+
+@pytest.mark.parametrize("path", REPLAYED, ids=[p.stem for p in REPLAYED])
 def test_golden_battle_replays_event_for_event(path: Path):
     replay = load_replay(path)
     digests = json.loads(path.with_suffix("").with_suffix(".digest.json").read_text())
@@ -48,3 +76,8 @@ def test_golden_battle_replays_event_for_event(path: Path):
     assert replay.end is not None
     assert json.loads(json.dumps(env.battle.outcome)) == replay.end["outcome"]
     assert env.battle.end_reason == replay.end["reason"]
+
+
+def test_e2_151_every_refused_phaser_g_battle_was_recorded_again_under_sfb_v1():
+    assert sorted(p.name for p in V1_FILES) == sorted(p.name for p in REFUSED)
+    assert all(load_replay(p).header["env"] == "sfb_v1" for p in V1_FILES)

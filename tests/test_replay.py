@@ -88,6 +88,31 @@ def test_replay_of_another_version_fails_clearly(tmp_path):
         load_replay(path)
 
 
+def test_e2_151_a_sfb_v0_replay_runs_where_the_spaces_did_not_change(tmp_path):
+    """sfb_v1 changed only the phaser-G's action components: a cth-03 replay recorded as
+    sfb_v0 re-runs event for event; an unknown env version is refused."""
+    path = tmp_path / "r.jsonl"
+    record(path, "cth-03", seed=2, options={"max_turns": 2})
+    assert load_replay(path).header["env"] == "sfb_v1"
+    _rewrite_header(path, env="sfb_v0")
+    assert len(list(rerun(load_replay(path)))) == len(load_replay(path).steps) + 1
+    _rewrite_header(path, env="sfb_v9")
+    with pytest.raises(ReplayError, match="env 'sfb_v9'; this sfb-env provides 'sfb_v1'"):
+        make_env(load_replay(path))
+
+
+def test_e2_151_a_sfb_v0_replay_of_a_phaser_g_scenario_is_refused_naming_the_change(tmp_path):
+    path = tmp_path / "r.jsonl"
+    record(path, "grad-hydran-vs-klingon", seed=0, options={"max_turns": 1})
+    assert len(list(rerun(load_replay(path)))) > 1  # an sfb_v1 recording re-runs
+    _rewrite_header(path, env="sfb_v0")
+    with pytest.raises(ReplayError) as err:
+        make_env(load_replay(path))
+    assert str(err.value) == (
+        "recorded with sfb_v0; in sfb_v1 the phaser-G mounts of grad-hydran-vs-klingon have "
+        "extra shot components (E2.151): re-record the replay")
+
+
 def test_replay_of_a_changed_scenario_fails_clearly(tmp_path):
     path = tmp_path / "r.jsonl"
     record(path, "cth-01", seed=0)

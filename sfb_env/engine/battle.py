@@ -462,9 +462,10 @@ class Battle:
         """Forbidden maneuvers for the unit's next move (``legality.maneuver_blockers``)."""
         return legality.maneuver_blockers(self, unit, speed)
 
-    def fire_blockers(self, weapon: int, targets=None) -> list[str | None]:
-        """Per target, the rule forbidding ``weapon`` to fire at it now (None = allowed)."""
-        return legality.fire_blockers(self, weapon, targets)
+    def fire_blockers(self, weapon: int, targets=None, shot: int = 1) -> list[str | None]:
+        """Per target, the rule forbidding ``weapon`` to fire at it now (None = allowed);
+        ``shot``: a phaser-G's ``shot``-th shot of this impulse (E2.151)."""
+        return legality.fire_blockers(self, weapon, targets, shot)
 
     def launch_blockers(self, rack: int, targets=None) -> list[str | None]:
         """Per target, the rule forbidding ``rack`` to launch at it now (None = allowed)."""

@@ -17,9 +17,12 @@ from the weapon arrays on each question:
 * PPD (E11): readiness is ``ppd_fire.ready_blocker`` (armed with two pulses or more, not
   pulsing); range 4..40 (E11.312, E11.52); never at a cloaked ship (E11.472). Its shots do not
   come here: ``procedure`` hands them to ``ppd_fire.fire_step``, before other direct fire.
-* phaser-G: one order fires one shot; at most four a turn and four in any quarter turn, across
-  the turn break (E2.151), counted from its last four shots (``w_gatling_shots``). It is
-  exempt from the once-a-turn and quarter-turn rate of other weapons (E1.5).
+* phaser-G: ``fire[w]`` fires its first shot of the impulse, ``Orders.gatling`` shots 2..4 at
+  the same or different targets (E2.151); shot ``k`` is open while ``k`` shots are left: at
+  most four a turn and four in any quarter turn, across the turn break, counted from its last
+  four shots (``w_gatling_shots``). It is exempt from the once-a-turn and quarter-turn rate of
+  other weapons (E1.5). Each shot rolls its own die (E2.151 "each firing") and its damage joins
+  the impulse's volleys like any other weapon's (E1.0, simultaneous fire).
 """
 
 from __future__ import annotations
@@ -85,9 +88,14 @@ _PHASER_TYPES[list(_PHASERS)] = True
 DIE_FACES = 6
 
 
-def weapon_ready_blocker(battle: Battle, w: int) -> str | None:
-    """Why weapon ``w`` cannot fire this impulse at all, or None (E1.5, E4.2 Chief Engineer)."""
+def weapon_ready_blocker(battle: Battle, w: int, shot: int = 1) -> str | None:
+    """Why weapon ``w`` cannot fire this impulse at all, or None (E1.5, E4.2 Chief Engineer).
+
+    ``shot``: the weapon's ``shot``-th shot of this impulse; only a phaser-G fires more than
+    one (E2.151: open while ``shot`` shots are left)."""
     st = battle.state
+    if shot != 1 and st.w_type[w] != _PHG:
+        return "E1.5 only a phaser-G fires more than once in an impulse (E2.151)"
     if st.status[st.w_owner[w]] != _ACTIVE:
         return "E1.2 the firing unit is not in play"
     if st.captured_by[st.w_owner[w]] >= 0:
@@ -118,7 +126,7 @@ def weapon_ready_blocker(battle: Battle, w: int) -> str | None:
     if kind == _FUSION:  # armed, cooling, fired this turn (E7.21, E7.22, E1.5)
         return fusion.can_fire(fusion_beam(battle, w), st.turn)[1] or None
     if kind == _PHG:  # four a turn, four a quarter turn (E2.151); no E1.5 limits
-        return phaser_g.can_fire(gatling(battle, w), st.turn, st.impulse)[1] or None
+        return phaser_g.can_fire(gatling(battle, w), st.turn, st.impulse, shot)[1] or None
     if kind == _PPD:  # armed with >= 2 pulses, not pulsing (E11.21, E11.23, E11.25)
         return ppd_fire.ready_blocker(battle, w)
     if st.turn < st.w_ready_turn[w]:
@@ -230,12 +238,14 @@ def target_reason(battle: Battle, w: int, target: int, code: int, rng: int,
     return "D2.1 the target is outside the weapon's firing arc"
 
 
-def fire_blockers(battle: Battle, w: int, targets: np.ndarray | None = None) -> list[str | None]:
+def fire_blockers(battle: Battle, w: int, targets: np.ndarray | None = None,
+                  shot: int = 1) -> list[str | None]:
     """For each target unit row, the rule that forbids weapon ``w`` firing at it, or None
-    (``weapon_ready_blocker``, then ``target_codes``: the one fire predicate)."""
+    (``weapon_ready_blocker``, then ``target_codes``: the one fire predicate). ``shot``: the
+    weapon's ``shot``-th shot of this impulse (a phaser-G's shots 2..4, E2.151)."""
     st = battle.state
     targets = np.arange(len(st.kind)) if targets is None else np.asarray(targets, dtype=np.int64)
-    ready = weapon_ready_blocker(battle, w)
+    ready = weapon_ready_blocker(battle, w, shot)
     if ready is not None:
         return [ready] * len(targets)
     codes, rng, effective = target_codes(battle, np.array([w]), targets)
@@ -260,6 +270,12 @@ def _range_rule(kind: int, long: bool = False) -> str:
     if kind == WeaponType.PHOTON:
         return "E4.0"
     return "E2.4"
+
+
+def gatling_shot_blocker(battle: Battle, w: int, shot: int) -> str | None:
+    """Why phaser-G ``w`` cannot fire a ``shot``-th shot in this impulse, or None (E2.151;
+    ``weapon_ready_blocker`` with the shot number)."""
+    return weapon_ready_blocker(battle, w, shot)
 
 
 def ready_weapons(battle: Battle, weapons) -> dict[int, bool]:
@@ -297,7 +313,7 @@ def resolve_fire(battle: Battle, shots: list[tuple[int, int]]) -> None:
         owner = int(st.w_owner[w])
         kind = WeaponType(int(st.w_type[w]))
         rng = int(hexmap.distance_np(st.x[owner], st.z[owner], st.x[t], st.z[t]))
-        die = int(battle.rng.integers(1, 7))
+        die = int(battle.rng.integers(1, 7))  # one die per shot, each phaser-G shot too (E2.151)
         damage, hit, effective = _score(battle, kind, t, rng, die, int(st.w_max_range[w]),
                                         owner)
         shield = shields.struck_shield(battle, t, owner, range0=rng == 0) if damage else 0

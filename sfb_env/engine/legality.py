@@ -23,6 +23,7 @@ from sfb_env.engine import (
     energy,
     esg_field,
     movement,
+    phaser_g,
     ppd_fire,
     probes,
     seeking,
@@ -40,6 +41,7 @@ from sfb_env.engine.types import (
     Maneuver,
     Orders,
     UnitKind,
+    WeaponType,
 )
 
 if TYPE_CHECKING:
@@ -129,9 +131,12 @@ def maneuver_blockers(battle: Battle, unit: int, speed: int | None = None) -> di
     }
 
 
-def fire_blockers(battle: Battle, weapon: int, targets=None) -> list[str | None]:
-    """Per target, the rule forbidding ``weapon`` to fire at it now (None = allowed)."""
-    return direct_fire.fire_blockers(battle, weapon, targets)
+def fire_blockers(battle: Battle, weapon: int, targets=None, shot: int = 1) -> list[str | None]:
+    """Per target, the rule forbidding ``weapon`` to fire at it now (None = allowed).
+
+    ``shot``: the weapon's ``shot``-th shot of this impulse; a phaser-G may fire shots 2..4
+    while that many shots are left (E2.151; ``Orders.gatling``)."""
+    return direct_fire.fire_blockers(battle, weapon, targets, shot)
 
 
 def launch_blockers(battle: Battle, rack: int, targets=None) -> list[str | None]:
@@ -221,6 +226,7 @@ def validate(battle: Battle, orders: Mapping[int, Orders]) -> None:
                 if rule is not None:
                     raise IllegalOrderError(name, f"{component}[{battle.weapon_ids[w]}]",
                                             battle.unit_ids[t], rule)
+        _validate_gatling(battle, order, own, name)  # (E2.151) a phaser-G's shots 2..4
         energy.validate(battle, unit, order, name)  # (B3.0) arm, capacitor, recharge, cloak
         ppd_fire.validate(battle, unit, order, name)  # (E11.362) drop the wave-lock
         small_craft.validate(battle, unit, order, name)  # (J4.34) launch and send fighters
@@ -241,3 +247,28 @@ def validate(battle: Battle, orders: Mapping[int, Orders]) -> None:
             if rule is not None:
                 raise IllegalOrderError(name, f"esg[{battle.weapon_ids[w]}]",
                                         EsgOrder(int(value)).name, rule)
+
+
+def _validate_gatling(battle: Battle, order: Orders, own: set[int], name: str) -> None:
+    """(E2.151) ``Orders.gatling``: shots 2..4 of the unit's own phaser-Gs, each at a target
+    the fire predicate allows for that shot number (``fire_blockers(..., shot)``)."""
+    st = battle.state
+    for w, more in order.gatling.items():
+        if w not in own:
+            what = (f"weapon {battle.weapon_ids[w]} is not on {name}"
+                    if 0 <= w < len(battle.weapon_ids) else f"no weapon row {w}")
+            raise IllegalOrderError(name, "gatling", w, what)
+        component = f"gatling[{battle.weapon_ids[w]}]"
+        if st.w_type[w] != WeaponType.PHG:
+            raise IllegalOrderError(name, component, dict(more), "E1.5 only a phaser-G fires "
+                                    "more than once in an impulse (E2.151)")
+        for shot, t in more.items():
+            if isinstance(shot, bool) or shot not in range(2, phaser_g.SHOTS_PER_TURN + 1):
+                raise IllegalOrderError(name, component, shot, "E2.151 a phaser-G's extra "
+                                        f"shots are numbered 2..{phaser_g.SHOTS_PER_TURN}")
+            if not 0 <= t < len(st.kind):
+                raise IllegalOrderError(name, component, t, "no such target unit")
+            rule = battle.fire_blockers(w, [t], int(shot))[0]
+            if rule is not None:
+                raise IllegalOrderError(name, f"{component}.shot{shot}", battle.unit_ids[t],
+                                        rule)

@@ -253,6 +253,8 @@ def _launch_seeking_weapons(battle: Battle, orders: dict[int, Orders]) -> None:
 def _fire_direct_fire(battle: Battle, orders: dict[int, Orders]) -> None:
     """Fire and Resolve Direct-Fire Weapons, simultaneously for every unit (E1)."""
     shots = [(w, t) for order in orders.values() for w, t in order.fire.items()]
+    shots += [(w, t) for order in orders.values()  # (E2.151) a phaser-G's shots 2..4
+              for w, more in order.gatling.items() for _, t in sorted(more.items())]
     shots += robots.fire_orders(battle)
     # (J4.32) the fighters' built-in pilots (engine.small_craft)
     if battle.rules.small_craft_in_play:

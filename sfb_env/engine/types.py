@@ -364,11 +364,16 @@ class Orders:
     maneuver comes with every TAC plot (C5.3). On the Energy Allocation Form the plot is paid
     with movement: a hex of warp energy per warp maneuver (C5.22), 1 impulse energy for the
     sublight one (C5.12). ``esg`` maps ESG weapon rows to an ``EsgOrder``
-    for this impulse's Launch Seeking Weapons step (G23.31, G23.33, G23.47).
+    for this impulse's Launch Seeking Weapons step (G23.31, G23.33, G23.47). ``gatling`` gives
+    a phaser-G more shots in this impulse, at the same or different targets (E2.151): weapon
+    row -> {shot number 2..4 -> target unit row}; ``fire[w]`` is its first shot. Shot ``k`` is
+    legal only while the gun has ``k`` shots left, this turn and in the quarter-turn window.
     """
 
     maneuver: Maneuver = Maneuver.NONE
     fire: dict[int, int] = field(default_factory=dict)
+    gatling: dict[int, dict[int, int]] = field(default_factory=dict)  # (E2.151) phaser-G row
+    #   -> {shot number 2..4 -> target unit row}, shots beyond ``fire[w]`` in this impulse
     launch: dict[int, int] = field(default_factory=dict)
     speed: int | None = None
     tactical: bool = False

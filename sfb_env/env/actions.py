@@ -30,6 +30,7 @@ from sfb_env.engine import (
     suicide_shuttles,
     unit_rules,
 )
+from sfb_env.engine.phaser_g import SHOTS_PER_TURN
 from sfb_env.engine.types import (
     BASIC_MANEUVERS,
     DIRECT_FIRE,
@@ -47,6 +48,7 @@ from sfb_env.env.components import (
     Disengage,
     Esg,
     Fire,
+    GatlingShot,
     Launch,
     ManeuverChoice,
     Ppd,
@@ -115,6 +117,8 @@ class ActionLayout:
     suicide: bool = False  # (J2.22) the ``suicide`` launch component (rules.suicide_shuttles)
     rule_features: tuple[str, ...] = ()  # the observation's rule-features sub-blocks
     #   (env.rule_features: reinforcement, damage_control, lock_on, cloak, esg_fields)
+    gatling: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # weapon
+    #   rows of phaser-Gs (padded entries = -1): shots 2..4 of an impulse (E2.151)
 
     @classmethod
     def build(
@@ -122,15 +126,17 @@ class ActionLayout:
         n_weapons: int | None = None, n_esgs: int | None = None,
         pad_power: EnergyLayout | None = None, n_ppds: int | None = None,
         pad_craft: tuple[bool, bool] | None = None, pad_tractors: int | None = None,
-        pad_transport: TransportLayout | None = None,
+        pad_transport: TransportLayout | None = None, n_gatling: int | None = None,
     ) -> ActionLayout:
-        """Layout for ``unit``; ``n_racks``/``n_weapons``/``n_esgs`` pad it (uniform spaces)."""
+        """Layout for ``unit``; ``n_racks``/``n_weapons``/``n_esgs``/``n_gatling`` pad it
+        (uniform spaces)."""
         st = battle.state
         rows = battle.weapons_of(unit)
         rows = rows[st.w_enabled[rows]]
         racks = np.concatenate([rows[st.w_type[rows] == WeaponType.DRONE_RACK],
                                 rows[np.isin(st.w_type[rows], PLASMA_LAUNCHERS)]])
         weapons = rows[np.isin(st.w_type[rows], DIRECT_FIRE)]
+        gatling = pad_rows(weapons[st.w_type[weapons] == WeaponType.PHG], n_gatling)
         racks = pad_rows(racks, n_racks)
         weapons = pad_rows(weapons, n_weapons)
         esgs = pad_rows(battle.esg_rows(unit), n_esgs)
@@ -144,7 +150,7 @@ class ActionLayout:
         power = EnergyLayout.build(battle, unit, pad_power)
         return cls(unit, racks, weapons, slots, int(battle.rules.max_speed),
                    maneuver_count(battle), tactical_plot_count(battle), esgs, power,
-                   plasma_threats=bool(battle.rules.plasma_in_play), ppds=ppds,
+                   gatling=gatling, plasma_threats=bool(battle.rules.plasma_in_play), ppds=ppds,
                    ppd_orders=ppd_fire.order_values(battle), craft=craft,
                    disengage=2 if disengagement.has_component(battle, unit) else 0,
                    probe=probes.PROBE_ORDERS if probes.has_component(battle, unit) else 0,
@@ -165,6 +171,8 @@ class ActionLayout:
         k, u = self.slots, self.unit
         out: list[Component] = [Launch(i, int(r), k) for i, r in enumerate(self.racks)]
         out += [Fire(i, int(w), k) for i, w in enumerate(self.weapons)]
+        out += [GatlingShot(g, int(w), shot, k) for g, w in enumerate(self.gatling)  # (E2.151)
+                for shot in range(2, SHOTS_PER_TURN + 1)]
         out += [Esg(g, int(w)) for g, w in enumerate(self.esgs)]
         out += [Ppd(p, int(w), self.ppd_orders) for p, w in enumerate(self.ppds)]
         out += [Craft(name, kind, real, k, u) for name, kind, real in self.craft]

@@ -9,6 +9,9 @@ components with their offsets, computed once. Masks and reasons come from the en
 predicates; no rule lives here. The energy components are in ``env.energy_actions``, the
 transporter components in ``env.transport_actions``.
 
+A phaser-G has ``fire[w]`` for its first shot of an impulse and ``gatling[g].shot2..shot4`` for
+the others (E2.151); each shot component is judged alone (shot k: k shots left).
+
 Target slots: value k (1..K) of a slot component means target slot k; slots are filled as a
 prefix, so the first n values after 0 are the n units in the slots.
 """
@@ -34,7 +37,7 @@ from sfb_env.engine import (
     suicide_shuttles,
     tractors,
 )
-from sfb_env.engine.direct_fire import fire_mask
+from sfb_env.engine.direct_fire import fire_mask, gatling_shot_blocker
 from sfb_env.engine.types import ESG_ORDERS, PPD_ORDERS, WEAPON_NAMES, EsgOrder, PpdOrder
 
 NO_WEAPON = "uniform_spaces padding: no weapon in this position"
@@ -196,6 +199,43 @@ class Fire(Launch):
     def to_orders(self, d: Decision, value: int, orders: Orders) -> None:
         if value and self.row >= 0:
             orders.fire[self.row] = int(d.slots[value - 1])
+
+
+@dataclass
+class GatlingShot(Component):
+    """``gatling[g].shot{k}``: shot k (2..4) of phaser-G g in this impulse, after its
+    ``fire[w]`` shot (E2.151): 0 hold, j fire at slot j. Open while k shots are left."""
+
+    kind: ClassVar[str] = "gatling"
+    index: int  # the ship's g-th phaser-G
+    row: int  # weapon row (-1: uniform_spaces padding)
+    shot: int  # 2..4
+    slots: int
+
+    def __post_init__(self) -> None:
+        self.name, self.size = f"gatling[{self.index}].shot{self.shot}", self.slots + 1
+
+    def mask(self, d: Decision) -> np.ndarray:
+        table = None
+        if self.row >= 0 and gatling_shot_blocker(d.battle, self.row, self.shot) is None:
+            table = d.fire_mask.get(self.row)  # the same targets as its first shot
+        return open_slots(self.size, 1, None if table is None else table[d.targets])
+
+    def reasons(self, d: Decision) -> dict[int, str]:
+        if self.row < 0:
+            return {k: "uniform_spaces padding: no phaser-G in this position"
+                    for k in range(1, len(d.slots) + 1)}
+        return slot_reasons(d, lambda t: d.battle.fire_blockers(self.row, [t], self.shot)[0])
+
+    def to_orders(self, d: Decision, value: int, orders: Orders) -> None:
+        if value and self.row >= 0:
+            orders.gatling.setdefault(self.row, {})[self.shot] = int(d.slots[value - 1])
+
+    def describe(self, battle: Battle) -> dict[str, Any]:
+        out = {**super().describe(battle), "shot": self.shot}
+        if self.row >= 0:
+            out.update(_weapon_entry(battle, self.row))
+        return out
 
 
 @dataclass

@@ -1,6 +1,13 @@
 """The PettingZoo ``ParallelEnv`` over the engine: one step = one impulse.
 
-Version history: ``sfb_v0`` - first release (scenarios cth-01..cth-03).
+Version history:
+
+* ``sfb_v1`` - a phaser-G fires up to four shots in one impulse (E2.151): each phaser-G mount
+  has ``gatling[g].shot2..shot4`` action components after the ``fire[w]`` components. Only
+  scenarios where an agent's ship has a phaser-G (the Hydran) change; every other action and
+  observation space, and the engine's behaviour on the same actions, are as in ``sfb_v0``
+  (``changes_since``: replays of ``sfb_v0`` still run there).
+* ``sfb_v0`` - first release (scenarios cth-01..cth-03).
 """
 
 from __future__ import annotations
@@ -44,9 +51,10 @@ class SFBParallelEnv(ParallelEnv):
 
     **Action** (``MaskedMultiDiscrete``; see ``sfb_env.env.actions`` for the table):
     ``launch[r]`` per drone rack and plasma launcher and ``fire[w]`` per direct-fire weapon (0
-    hold, k = target slot k), ``maneuver`` (none / straight / left / right; + sideslip left /
-    right with ``rules.sideslip``, + tactical left / right with ``rules.tactical_maneuvers``)
-    and ``speed``
+    hold, k = target slot k), ``gatling[g].shot2..shot4`` per phaser-G (its 2nd..4th shot of
+    the impulse, E2.151; since ``sfb_v1``), ``maneuver`` (none / straight / left / right;
+    + sideslip left / right with ``rules.sideslip``, + tactical left / right with
+    ``rules.tactical_maneuvers``) and ``speed``
     (open where the scenario lets the player choose, at impulse 0 and the last impulse of each
     turn; with ``rules.tactical_maneuvers`` max + 1 + n plots TAC with n warp maneuvers). Under
     ``rules.energy: cadet`` the Energy Allocation components ``arm[h]``, ``capacitor``,
@@ -80,7 +88,7 @@ class SFBParallelEnv(ParallelEnv):
     #   to check that the masks and the engine's validation never disagree)
 
     metadata = {
-        "name": "sfb_v0",
+        "name": "sfb_v1",
         "render_modes": ["rgb_array", "human"],
         "render_fps": 4,
         "is_parallelizable": True,
@@ -132,6 +140,8 @@ class SFBParallelEnv(ParallelEnv):
                     max(len(p.ppds) for p in probe),  # (E11.362) ppd[p] components
                     tuple(any(c[i] for c in (craft_components(self.battle, p.unit)
                                              for p in probe)) for i in range(2)))  # (J4.34)
+        gatling_pad = (max(len(p.gatling) for p in probe)  # (E2.151) phaser-G shots 2..4
+                       if uniform_spaces else None)
         tractor_pad = (max(int(self.battle.tractor_beams[self.battle.unit_index[a]])
                            for a in self.possible_agents) if uniform_spaces else None)  # (G7.0)
         transport_pad = (TransportLayout.widest(  # (G8.0) transporter components
@@ -139,10 +149,26 @@ class SFBParallelEnv(ParallelEnv):
              for a in self.possible_agents]) if uniform_spaces else None)
         self._layouts = {
             a: ActionLayout.build(self.battle, self.battle.unit_index[a], target_slots, *pads,
-                                  pad_tractors=tractor_pad, pad_transport=transport_pad)
+                                  pad_tractors=tractor_pad, pad_transport=transport_pad,
+                                  n_gatling=gatling_pad)
             for a in self.possible_agents
         }
         self._renderer = None
+
+    def changes_since(self, version: str) -> list[str]:
+        """What differs in this env's spaces from env ``version`` (e.g. ``"sfb_v0"``), in
+        words; empty when an action recorded under ``version`` means the same here (see the
+        version history). Raises ``ValueError`` for an env version this one does not know."""
+        name = self.metadata["name"]
+        if version == name:
+            return []
+        if version != "sfb_v0":
+            raise ValueError(f"unknown env version {version!r}; this sfb-env provides "
+                             f"{name!r} (and reads replays of 'sfb_v0')")
+        if any(len(layout.gatling) for layout in self._layouts.values()):
+            return [f"in {name} the phaser-G mounts of {self.scenario.name} have extra shot "
+                    "components (E2.151)"]
+        return []
 
     # ------------------------------------------------------------------ spaces
 

@@ -11,6 +11,8 @@ terminations, truncations and ``state()``, and every 8th step of ``mask_reasons`
 
 A battle is re-recorded only when a rule change legitimately changes it, named in the commit:
 cth-12 after C5.12 masked the zero-warp TAC plot of a ship without impulse power (issue 11).
+The phaser-G battles were recorded again under ``sfb_v1`` into ``sfb_v1/`` (E2.151 added shot
+components); their ``sfb_v0`` files stay, as replays ``sfb_v1`` must refuse with a message.
 """
 
 from __future__ import annotations
@@ -95,7 +97,8 @@ def name_of(scenario: str, seed: int) -> str:
     return f"{scenario}-s{seed}"
 
 
-def record(scenario: str, blue: str, red: str, max_turns: int | None, seed: int) -> None:
+def record(scenario: str, blue: str, red: str, max_turns: int | None, seed: int,
+           folder: Path = HERE) -> None:
     import sfb_env
     from agents import make_policy
     from agents.base import bind_policy
@@ -109,7 +112,8 @@ def record(scenario: str, blue: str, red: str, max_turns: int | None, seed: int)
         side = sides[int(env.battle.state.side[env.battle.unit_index[agent]])]
         policies[agent] = make_policy(blue if side == sides[0] else red)
         policies[agent].reset(seed=seed + 1 + k)
-    path = HERE / f"{name_of(scenario, seed)}.jsonl"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name_of(scenario, seed)}.jsonl"
     digests = []
     with ReplayRecorder(path, env, scenario, seed, options,
                         meta={"blue": blue, "red": red}) as rec:
@@ -123,15 +127,21 @@ def record(scenario: str, blue: str, red: str, max_turns: int | None, seed: int)
             obs, rewards, terms, truncs, _ = rec.step(actions)
             k += 1
             digests.append(step_digest(env, obs, rewards, terms, truncs, k))
-    (HERE / f"{name_of(scenario, seed)}.digest.json").write_text(
+    (folder / f"{name_of(scenario, seed)}.digest.json").write_text(
         json.dumps(digests, separators=(",", ":")) + "\n")
     print(f"{path.name}: {k} steps, {env.battle.end_reason}", flush=True)
 
 
 if __name__ == "__main__":
-    only = set(sys.argv[1:])
+    # ``--into sfb_v1 NAME ...``: record into that subfolder (battles whose spaces changed in a
+    # later env version; the sfb_v0 recordings stay as the old version's refusal cases)
+    args = sys.argv[1:]
+    folder = HERE
+    if args[:1] == ["--into"]:
+        folder, args = HERE / args[1], args[2:]
+    only = set(args)
     for scenario, blue, red, max_turns in BATTLES:
         if only and scenario not in only:
             continue
         for seed in SEEDS:
-            record(scenario, blue, red, max_turns, seed)
+            record(scenario, blue, red, max_turns, seed, folder)

@@ -27,7 +27,7 @@ import sfb_env
 from sfb_env.engine.scenario import load_scenario
 from training.rllib.masking import MaskedPPOTorchRLModule
 
-ENV_NAME = "sfb_v0"
+ENV_NAME = "sfb_v1"
 
 
 def make_env(env_config: dict[str, Any]) -> ParallelPettingZooEnv:
