@@ -5,7 +5,7 @@ later (the D3.3411 note of rules file 004), a drone's launch facing (FD1.2)."""
 from __future__ import annotations
 
 import pytest
-from engine_helpers import of, row, run_to, scenario, unit
+from engine_helpers import battle, of, row, run_to, scenario, unit, weapon
 
 from sfb_env.engine import IllegalOrderError, Orders, energy, make_battle
 
@@ -148,3 +148,61 @@ def test_d3_3411_held_general_reinforcement_ends_with_the_turn():
     assert s.reinf_held[u]
     run_to(b, 2, 1)
     assert not s.reinf_held[u] and s.reinf_general[u] == 0
+
+
+# ----------------------------------------------------------------------------- FD1.2 facing
+
+
+def drone_duel(target_hex: str, launch_facing: bool = True, k_hex: str = "0808"):
+    """A Klingon cadet (agent, ``k_hex`` facing A) and a Federation cadet in ``target_hex``,
+    at impulse 1 (drones launch from the first impulse)."""
+    b = battle([unit("k", "klingon-cadet", "red", k_hex, "A", 0),
+                unit("fed", "fed-cadet", "blue", target_hex, "A", 0)],
+               rules={"launch_facing": launch_facing})
+    run_to(b, 1, 1)
+    return b, row(b, "k"), weapon(b, "k", "DRONE-1"), row(b, "fed")
+
+
+def test_fd1_2_the_owner_picks_any_facing_with_the_target_in_the_drone_fa():
+    """FD1.2 "facing any direction at the option of the owning player so long as the target is
+    in the drone's FA": 0803 lies straight ahead (direction A) of 0808, so F, A and B keep it in
+    the FA (on its edges for F and B) and C, D, E do not."""
+    for facing, letter in ((1, "B"), (5, "F"), (0, "A")):
+        b, k, rack, fed = drone_duel("0803")
+        assert [b.launch_facing_blocker(rack, fed, f) is None for f in range(6)] == [
+            True, True, False, False, False, True]
+        b.step({k: Orders(launch={rack: fed}, launch_facing={rack: facing})})
+        (ev,) = of(b, "Launched")
+        assert (ev.hex, ev.facing) == ("0808", letter)
+        assert b.state.facing[row(b, ev.drone)] == facing
+
+
+def test_fd1_2_a_facing_without_the_target_in_the_fa_is_refused_with_the_mask_rule():
+    b, k, rack, fed = drone_duel("0803")
+    rule = b.launch_facing_blocker(rack, fed, 3)
+    assert rule == "FD1.2 facing D does not put the target in the drone's FA"
+    with pytest.raises(IllegalOrderError) as err:
+        b.validate({k: Orders(launch={rack: fed}, launch_facing={rack: 3})})
+    assert err.value.rule == rule
+    with pytest.raises(IllegalOrderError, match="goes with a launch order"):
+        b.validate({k: Orders(launch_facing={rack: 0})})
+
+
+def test_fd1_2_automatic_facing_without_the_switch_and_the_facing_order_refused():
+    """Without ``rules.launch_facing`` the engine's facing (closing fastest) as before."""
+    b, k, rack, fed = drone_duel("0803", launch_facing=False)
+    rule = b.launch_facing_blocker(rack, fed, 1)
+    assert rule is not None and rule.startswith("FD1.2 the engine picks")
+    with pytest.raises(IllegalOrderError) as err:
+        b.validate({k: Orders(launch={rack: fed}, launch_facing={rack: 1})})
+    assert err.value.rule == rule
+    b.step({k: Orders(launch={rack: fed})})
+    assert of(b, "Launched")[0].facing == "A"
+
+
+def test_f2_3_in_the_targets_hex_only_the_launchers_facing():
+    """F2.3 (CTH-DATA §1.5): launched in the target's hex the drone is judged from the hex
+    astern, the target straight ahead: it takes the launcher's facing."""
+    b, k, rack, fed = drone_duel("0808")
+    assert [b.launch_facing_blocker(rack, fed, f) is None for f in range(6)] == [
+        True, False, False, False, False, False]

@@ -247,8 +247,8 @@ def _launch_seeking_weapons(battle: Battle, orders: dict[int, Orders]) -> None:
     """Launch Seeking Weapons: drones leave their racks (FD1.2), plasma torpedoes their
     launchers (FP1.3)."""
     for order in orders.values():
-        for rack, target in order.launch.items():
-            seeking.launch(battle, rack, target)
+        for rack, target in order.launch.items():  # (FD1.2) the owner's facing, if given
+            seeking.launch(battle, rack, target, order.launch_facing.get(rack))
     for rack, target in robots.launch_orders(battle):  # (SCENARIOS §2.5) robot ships
         seeking.launch(battle, rack, target)
 

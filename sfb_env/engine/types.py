@@ -370,6 +370,8 @@ class Orders:
     maneuver: Maneuver = Maneuver.NONE
     fire: dict[int, int] = field(default_factory=dict)
     launch: dict[int, int] = field(default_factory=dict)
+    launch_facing: dict[int, int] = field(default_factory=dict)  # (FD1.2, rule launch_facing)
+    #   drone-rack row in ``launch`` -> the drone's facing 0..5 (A..F); absent = automatic
     speed: int | None = None
     tactical: bool = False
     esg: dict[int, int] = field(default_factory=dict)  # ESG weapon row -> EsgOrder (G23.3)
