@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from engine_helpers import battle, of, row, run_to, scenario, unit, weapon
 
-from sfb_env.engine import IllegalOrderError, Orders, energy, make_battle
+from sfb_env.engine import IllegalOrderError, Orders, dac, energy, make_battle
 
 # ----------------------------------------------------------------------------- D9.2 spread
 
@@ -78,6 +78,22 @@ def test_d9_2_no_box_in_anticipation_and_half_the_rating_with_the_mask_rule():
     with pytest.raises(IllegalOrderError) as err:
         b.validate({u: bare(b, u, repair_boxes={1: 2})})
     assert err.value.rule == closed[2]
+
+
+def test_d9_2_a_rating_cut_to_2_repairs_one_box_a_turn():
+    """D9.1, D9.2: two damage-control boxes lost leave the Fed CA track [4, 4, 2, 2, 2, 0] at
+    rating 2: 2 energy, one box, on either shield."""
+    b = duel(damage_control=True)
+    u = row(b, "fed")
+    hit_turn_1(b, u, {1: 2, 2: 2})
+    b.state.dac_boxes[u, dac.DacBox.DAMAGE_CONTROL] = 4
+    assert energy.dc_rating(b, u) == 2
+    for shield in (1, 2):
+        closed = energy.repair_box_blockers(b, u, shield)
+        assert set(closed) == {2}
+        assert closed[2].startswith("D9.2 the damage control rating is 2: at most 1 boxes")
+    b.step({u: bare(b, u, repair_boxes={1: 1, 2: 1})})  # together over the rating: #1 first
+    assert tuple(b.state.dc_repairs[u]) == (1, 0, 0, 0, 0, 0)
 
 
 def test_d9_2_repair_boxes_closed_between_energy_allocations():

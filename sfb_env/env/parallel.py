@@ -44,7 +44,8 @@ class SFBParallelEnv(ParallelEnv):
 
     **Action** (``MaskedMultiDiscrete``; see ``sfb_env.env.actions`` for the table):
     ``launch[r]`` per drone rack and plasma launcher and ``fire[w]`` per direct-fire weapon (0
-    hold, k = target slot k), ``maneuver`` (none / straight / left / right; + sideslip left /
+    hold, k = target slot k; with ``rules.launch_facing`` a launch also names the drone's
+    facing, FD1.2), ``maneuver`` (none / straight / left / right; + sideslip left /
     right with ``rules.sideslip``, + tactical left / right with ``rules.tactical_maneuvers``)
     and ``speed``
     (open where the scenario lets the player choose, at impulse 0 and the last impulse of each
@@ -52,6 +53,8 @@ class SFBParallelEnv(ParallelEnv):
     ``rules.energy: cadet`` the Energy Allocation components ``arm[h]``, ``capacitor``,
     ``recharge`` (and ``cloak``) come before ``maneuver``; ``infos[agent]["energy_shortfall"]``
     is the energy the last allocation ordered but could not pay (``sfb_env.engine.energy``).
+    The standard form's scenario-10 rules add ``reinforce_general``, ``reinforce[s]``,
+    ``reinforce_hold`` (D3.34, D3.3411) and ``repair[s]`` (D9.2; docs/observation.md).
     With ``rules.disengage_by_announcement`` (SCENARIOS #5) a ``disengage`` component announces
     disengagement at the end of the impulse (``sfb_env.engine.disengagement``).
 
