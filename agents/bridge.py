@@ -80,7 +80,7 @@ class ShipLayout:
             kind = c["kind"]
             if kind in ("launch", "fire"):
                 n_weapons += 1
-                slots = int(c["size"]) - 1
+                slots = (int(c["size"]) - 1) // (7 if "facings" in c else 1)  # (FD1.2) facings
                 if "weapon_type" not in c:
                     continue  # uniform_spaces padding
                 types.append(c["weapon_type"])

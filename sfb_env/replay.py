@@ -15,7 +15,7 @@ also carries the events the step produced, for readers and for checking a re-run
 ``turn``/``impulse`` of a step line are the decision point the actions answered. A shipped
 scenario is stored by name with a fingerprint of its file, any other (a path or a dict) in
 full. A replay of an earlier env version runs where that version's spaces are unchanged
-(``SFBParallelEnv.changes_since``; ``sfb_v0`` outside the phaser-G scenarios, E2.151) and is
+(``SFBParallelEnv.changes_since``; ``sfb_v0`` outside the scenarios ``sfb_v1`` changed) and is
 refused, naming the change, elsewhere. ``ReplayRecorder`` wraps an env while playing;
 ``load_replay`` and ``rerun`` read one back and re-run it, checking every step's events
 against the recording.

@@ -41,7 +41,7 @@ def test_cth_10_and_13_wire_the_scenario_10_rules(name):
     env = sfb_env.parallel_env(name)
     env.reset(seed=0)
     names = env._layouts[env.agents[0]].component_names()
-    assert {"reinforce_general", "reinforce[5]", "repair"} <= set(names)
+    assert {"reinforce_general", "reinforce[5]", "reinforce_hold", "repair[5]"} <= set(names)
 
 
 def test_cth_12_three_cadet_cruisers_among_full_size_rules():

@@ -201,6 +201,72 @@ def test_j2_22_suicide_shuttle_components_masks_and_engine_agree_both_ways(seed,
     _engine_refuses_masked_choice("cth-09", seed, steps, pick)
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.sampled_from([0, 1, 2, 5, 31, 32]),
+       hits=st.lists(st.tuples(st.integers(0, 5), st.integers(0, 4)), max_size=4),
+       held=st.booleans())
+def test_d9_2_repair_and_d3_3411_reinforce_hold_components_masks_and_engine_agree_both_ways(
+        seed, steps, hits, held):
+    """cth-10: ``repair[s]`` (D9.2 boxes per shield within the rating, lost boxes only) and
+    ``reinforce_hold`` (the D3.3411 note: hold GR at Energy Allocation, switch it on later),
+    each value alone, with shields damaged on earlier turns and general reinforcement held."""
+    env = _env("cth-10")
+    if _advance_staying(env, np.random.default_rng(seed), steps) is None:
+        return
+    b = env.battle
+    for agent in env.agents:
+        layout = env._layouts[agent]
+        for k, n in hits:  # boxes lost before: damage control comes into play
+            b.state.shields[layout.unit, k] = max(0, int(b.state.shields[layout.unit, k]) - n)
+        if held:
+            b.state.reinf_general[layout.unit] = max(1, int(b.state.reinf_general[layout.unit]))
+            b.state.reinf_held[layout.unit] = True
+        now = {agent: {"action_mask": layout.mask(b, env._slots[agent])}}
+        for i in _components(env, agent, ("repair[", "reinforce_hold")):
+            component_values_agree(env, agent, now, i, range(1, int(layout.nvec[i])))
+
+
+def _advance_staying(env, rng, steps):
+    """Random masked play that stays in the fight (no disengagement, SCENARIOS #5): the last
+    observations, or None once the battle has ended."""
+    obs, _ = env.reset(seed=int(rng.integers(1000)))
+    for _ in range(steps):
+        actions = masked_actions(env, obs, rng)
+        for agent in env.agents:
+            for i in _components(env, agent, ("disengage",)):
+                actions[agent][i] = 0
+        obs, *_ = env.step(actions)
+        if not env.agents:
+            return None
+    return obs
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.sampled_from([1, 2, 3, 5, 9, 17]))
+def test_fd1_2_launch_facing_values_masks_and_engine_agree_both_ways(seed, steps):
+    """cth-10 (``rules.launch_facing``): every ``launch[r]`` value of the D7's racks alone, the
+    facing values K + 6 (k - 1) + f + 1 included (FD1.2: the target in the drone's FA)."""
+    env = _env("cth-10")
+    obs = _advance_staying(env, np.random.default_rng(seed), steps)
+    if obs is None:
+        return
+    for agent in env.agents:
+        layout = env._layouts[agent]
+        for i in _components(env, agent, ("launch[",)):
+            assert layout.nvec[i] == 7 * layout.slots + 1
+            component_values_agree(env, agent, obs, i, range(1, int(layout.nvec[i])))
+
+
+def test_fd1_2_launch_facing_values_only_where_the_rule_is_on():
+    for name, facings in (("cth-10", True), ("cth-03", False), ("duel-klingon-vs-federation",
+                                                                 False)):
+        env = _env(name)
+        env.reset(seed=0)
+        layout = env._layouts[env.agents[0]]
+        sizes = {int(layout.nvec[i]) for i in _components(env, env.agents[0], ("launch[",))}
+        assert sizes == {(7 if facings else 1) * layout.slots + 1}, name
+
+
 def test_g8_0_transporter_components_only_where_the_rule_is_on():
     env = _env(TRANSPORTER_DUEL)
     env.reset(seed=0)

@@ -471,6 +471,10 @@ class Battle:
         """Per target, the rule forbidding ``rack`` to launch at it now (None = allowed)."""
         return legality.launch_blockers(self, rack, targets)
 
+    def launch_facing_blocker(self, rack: int, target: int, facing: int) -> str | None:
+        """The rule forbidding a drone of ``rack`` at ``target`` to take ``facing`` (FD1.2)."""
+        return legality.launch_facing_blocker(self, rack, target, facing)
+
     def esg_blockers(self, generator: int) -> dict[int, str]:
         """``EsgOrder`` values the ESG row ``generator`` may not be given now, with the rule."""
         return legality.esg_blockers(self, generator)

@@ -164,7 +164,7 @@ def _general_reinforcement(battle: Battle, unit: int, split: dict[int, int]) -> 
     Returns the damage left per shield; the points left stay in ``st.reinf_general``."""
     st = battle.state
     general = int(st.reinf_general[unit])
-    if not general:
+    if not general or st.reinf_held[unit]:  # (D3.3411 note) held GR absorbs nothing
         return split
     if general >= sum(split.values()):
         left, spare = ppd.absorb_general_reinforcement(split, general)

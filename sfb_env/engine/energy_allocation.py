@@ -27,6 +27,7 @@ from sfb_env.engine import events as ev
 from sfb_env.engine.energy_form import (
     CYCLE,
     HOLD_COST,
+    HOLD_GENERAL,
     N_SHIELDS,
     ROLL_COST,
     SINGLE_TURN,
@@ -405,17 +406,8 @@ def _pay_repair_and_reinforcement(battle: Battle, u: int, order: Orders, purse: 
     specific only): those two are paid from ship power (line 4) alone."""
     st = battle.state
     turn, uid = st.turn, battle.unit_ids[u]
-    shortfall = 0
-    if order.repair:
-        s = int(order.repair)
-        cost = repair_energy(battle, u, s)  # boxes lost since the orders only add to it
-        if cost and purse.pay(cost, batteries=batteries_pay(ReserveUse.DAMAGE_CONTROL)):
-            plan = damage_control.plan_damage_control(
-                dc_rating(battle, u), {s: cost}, destroyed_before(battle, u))
-            st.dc_repairs[u] = plan.repairs
-        elif cost:
-            shortfall += cost
-            battle.log(ev.EnergyShortfall(turn, 0, uid, f"repair:#{s}", cost))
+    shortfall = _pay_repair(battle, u, order, purse)
+    st.reinf_held[u] = False
     if not (order.reinforce or order.reinforce_general):
         return shortfall
     shields = [int(v) for v in st.shields[u]]
@@ -439,6 +431,43 @@ def _pay_repair_and_reinforcement(battle: Battle, u: int, order: Orders, purse: 
     st.reinf_general[u] = bought.general
     st.reinf_specific[u] = bought.specific
     battle.log(ev.ShieldsReinforced(turn, 0, uid, bought.general, tuple(bought.specific)))
+    if order.reinforce_hold == HOLD_GENERAL and bought.general:  # (D3.3411 note) held inactive
+        st.reinf_held[u] = True
+        battle.log(ev.GeneralReinforcementHeld(turn, 0, uid, bought.general, False))
+    return shortfall
+
+
+def _pay_repair(battle: Battle, u: int, order: Orders, purse: Purse) -> int:
+    """Damage control (D9.2): ``repair`` (one shield, the most the rating allows) then
+    ``repair_boxes`` in shield order, each trimmed to the rating left and to the boxes lost on
+    earlier turns (PROPOSAL [P-034]: the clamp of a spread over the rating); returns the energy
+    ordered but not paid."""
+    if not (order.repair or order.repair_boxes):
+        return 0
+    st = battle.state
+    turn, uid = st.turn, battle.unit_ids[u]
+    rating, lost = dc_rating(battle, u), destroyed_before(battle, u)
+    dc_batteries = batteries_pay(ReserveUse.DAMAGE_CONTROL)  # (D9.2) never reserve power
+    spent: dict[int, int] = {}
+    shortfall = 0
+    if order.repair:
+        s = int(order.repair)
+        cost = repair_energy(battle, u, s)  # boxes lost since the orders only add to it
+        if cost and purse.pay(cost, batteries=dc_batteries):
+            spent[s] = cost
+        elif cost:
+            shortfall += cost
+            battle.log(ev.EnergyShortfall(turn, 0, uid, f"repair:#{s}", cost))
+    for s, boxes in sorted(order.repair_boxes.items()):
+        room = min(lost[s - 1] - spent.get(s, 0) // 2, (rating - sum(spent.values())) // 2)
+        cost = 2 * max(0, min(int(boxes), room))
+        if cost and purse.pay(cost, batteries=dc_batteries):
+            spent[s] = spent.get(s, 0) + cost
+        elif cost:
+            shortfall += cost
+            battle.log(ev.EnergyShortfall(turn, 0, uid, f"repair:#{s}", cost))
+    if spent:
+        st.dc_repairs[u] = damage_control.plan_damage_control(rating, spent, lost).repairs
     return shortfall
 
 
@@ -459,6 +488,7 @@ def end_of_turn(battle: Battle) -> None:
         battle.log(ev.ShieldsRepaired(st.turn, st.impulse, battle.unit_ids[u], plan.repairs))
     st.dc_repairs[:] = 0
     st.reinf_general[:] = 0  # (D3.341, D3.342) reinforcement.end_of_turn: nothing carries over
+    st.reinf_held[:] = False
     st.reinf_specific[:] = 0
 
 

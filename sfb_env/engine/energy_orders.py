@@ -9,13 +9,17 @@ import numpy as np
 
 from sfb_env.engine import cloak, fusion, ppd_fire
 from sfb_env.engine.energy_form import (
+    ACTIVATE_GENERAL,
     ARMING_RULE,
     CADET_ACCELERATION,
     CYCLE,
     HOLD_COST,
+    HOLD_GENERAL,
     N_SHIELDS,
     REINFORCE_GENERAL_MAX,
+    REINFORCE_HOLD_VALUES,
     REINFORCE_SPECIFIC_MAX,
+    REPAIR_BOX_VALUES,
     REPAIR_VALUES,
     ROLL_COST,
     SINGLE_TURN,
@@ -241,13 +245,52 @@ def repair_blockers(battle: Battle, unit: int) -> dict[int, str]:
     return out
 
 
+def repair_box_blockers(battle: Battle, unit: int, shield: int) -> dict[int, str]:
+    """``repair[s]`` values (boxes damage control repairs on shield #``shield``) not open now:
+    within the rating, 2 energy a box, only boxes lost on earlier turns (D9.2)."""
+    values = range(1, REPAIR_BOX_VALUES)
+    if not battle.rules.damage_control:
+        return {k: "D9.0 damage control is not in use in this scenario (rules.damage_control)"
+                for k in values}
+    if not allocation_open(battle):
+        return {k: NOT_NOW for k in values}
+    rating = dc_rating(battle, unit)
+    lost = destroyed_before(battle, unit)[shield - 1]
+    out = {k: f"D9.2 the damage control rating is {rating}: at most {rating // 2} boxes a turn "
+              "(2 energy each)" for k in values if 2 * k > rating}
+    out.update({k: f"D9.2 shield #{shield} lost {lost} boxes on earlier turns (no energy in "
+                   "anticipation of damage)" for k in values if k not in out and k > lost})
+    out.update(_over_power(battle, unit, {k: 2 * k for k in values if k not in out},
+                           ReserveUse.DAMAGE_CONTROL))  # (D9.2) no reserve power (H7.0)
+    return out
+
+
+def reinforce_hold_blockers(battle: Battle, unit: int) -> dict[int, str]:
+    """``reinforce_hold`` values not open now (D3.3411 note of rules file 004): hold the general
+    reinforcement inactive at Energy Allocation (1), switch held GR on during the turn (2)."""
+    values = range(1, REINFORCE_HOLD_VALUES)
+    if not battle.rules.reinforcement:
+        return {k: "D3.34 shield reinforcement is not in use in this scenario "
+                   "(rules.reinforcement)" for k in values}
+    st = battle.state
+    if allocation_open(battle):
+        return {ACTIVATE_GENERAL: "D3.3411 at Energy Allocation the order is the next turn's: "
+                                  "general reinforcement is switched on during the turn"}  # [P-033]
+    out = {HOLD_GENERAL: "D3.3411 general reinforcement is held inactive from Energy "
+                         "Allocation only"}
+    if not (st.reinf_held[unit] and st.reinf_general[unit] > 0):
+        out[ACTIVATE_GENERAL] = "D3.3411 no general reinforcement is held inactive"
+    return out
+
+
 def validate(battle: Battle, unit: int, order: Orders, name: str) -> None:
     """Raise ``IllegalOrderError`` for an energy order the rules forbid (same predicates as
     the masks). Units the form does not govern may give no energy orders."""
     st = battle.state
     if not governed(battle, unit):
         if (order.arm or order.capacitor or order.recharge or order.cloak
-                or order.reinforce_general or order.reinforce or order.repair):
+                or order.reinforce_general or order.reinforce or order.repair
+                or order.repair_boxes or order.reinforce_hold):
             raise IllegalOrderError(name, "energy", "", "B3.0 this unit has no Energy Allocation "
                                     f"(rules.energy is {battle.rules.energy!r})")
         return
@@ -290,7 +333,17 @@ def _validate_standard(battle: Battle, unit: int, order: Orders, name: str) -> N
     """The scenario-10 components: reinforcement (D3.34) and damage control (D9.2)."""
     checks = [("reinforce_general", order.reinforce_general, REINFORCE_GENERAL_MAX,
                lambda: reinforce_general_blockers(battle, unit)),
-              ("repair", order.repair, REPAIR_VALUES - 1, lambda: repair_blockers(battle, unit))]
+              ("repair", order.repair, REPAIR_VALUES - 1, lambda: repair_blockers(battle, unit)),
+              ("reinforce_hold", order.reinforce_hold, REINFORCE_HOLD_VALUES - 1,
+               lambda: reinforce_hold_blockers(battle, unit))]
+    if not isinstance(order.repair_boxes, dict):
+        raise IllegalOrderError(name, "repair_boxes", order.repair_boxes,
+                                "D9.2 repair_boxes maps a shield 1..6 to boxes")
+    for shield, value in order.repair_boxes.items():
+        if isinstance(shield, bool) or shield not in range(1, N_SHIELDS + 1):
+            raise IllegalOrderError(name, "repair_boxes", shield, "D9.2 shields are #1..#6")
+        checks.append((f"repair[#{shield}]", value, REPAIR_BOX_VALUES - 1,
+                       lambda s=shield: repair_box_blockers(battle, unit, s)))
     if not isinstance(order.reinforce, dict):
         raise IllegalOrderError(name, "reinforce", order.reinforce,
                                 "D3.342 reinforce maps a shield 1..6 to energy")

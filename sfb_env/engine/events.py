@@ -357,6 +357,16 @@ class ShieldsReinforced(Event):
 
 
 @dataclass(frozen=True)
+class GeneralReinforcementHeld(Event):
+    """General reinforcement held inactive (D3.3411 note of rules file 004): ``active`` False at
+    Energy Allocation, True when the owner switches it on; ``general`` points it holds."""
+
+    unit: str
+    general: int
+    active: bool
+
+
+@dataclass(frozen=True)
 class ReserveDischarged(Event):
     """Batteries discharged during the turn (H7.1, H7.2): ``use`` "fire:<weapon>" or
     "reinforce:#<shield>", ``energy`` batteries drawn, ``left`` charged batteries left."""

@@ -36,6 +36,18 @@ def _owner_geometry(battle: Battle, o: int):
     return table.range[o], table.fire_arc_bits[o], table.shared_hex[o]
 
 
+def fa_facings(battle: Battle, owner: int, target: int) -> np.ndarray:
+    """(FD1.2) bool (6,): the facings A..F a drone launched by ``owner`` may take, those that
+    put ``target`` in its FA. In the target's hex only the launcher's facing (F2.3, CTH-DATA
+    §1.5: judged from the hex astern, the target lies straight ahead)."""
+    st = battle.state
+    x, z = st.x[owner], st.z[owner]
+    if x == st.x[target] and z == st.z[target]:
+        return np.arange(6) == int(st.facing[owner])
+    bits = hexmap.arc_bits_np(x, z, np.arange(6), st.x[target], st.z[target])
+    return (bits & hexmap.ARC_BITS["FA"]) != 0
+
+
 def launch_facing(battle: Battle, owner: int, target: int) -> int:
     """(FD1.2) A facing that puts the target in the drone's FA, closing fastest (ties: the one
     nearest the launcher's facing). A target in the launcher's own hex is judged with the

@@ -145,6 +145,12 @@ def launch_blockers(battle: Battle, rack: int, targets=None) -> list[str | None]
     return seeking.launch_blockers(battle, rack, targets)
 
 
+def launch_facing_blocker(battle: Battle, rack: int, target: int, facing: int) -> str | None:
+    """The rule forbidding a drone of ``rack`` launched at ``target`` to take ``facing`` (0..5,
+    FD1.2), or None (the launch itself: ``launch_blockers``)."""
+    return seeking.facing_blocker(battle, rack, target, facing)
+
+
 def esg_blockers(battle: Battle, generator: int) -> dict[int, str]:
     """``EsgOrder`` values 1..6 the ESG weapon row ``generator`` may not be given now,
     with the rule (see ``esg_field.order_blockers``)."""
@@ -227,6 +233,17 @@ def validate(battle: Battle, orders: Mapping[int, Orders]) -> None:
                     raise IllegalOrderError(name, f"{component}[{battle.weapon_ids[w]}]",
                                             battle.unit_ids[t], rule)
         _validate_gatling(battle, order, own, name)  # (E2.151) a phaser-G's shots 2..4
+        for w, facing in order.launch_facing.items():  # (FD1.2) the owner's launch facing
+            if w not in order.launch:
+                raise IllegalOrderError(name, "launch_facing", w,
+                                        "FD1.2 a launch facing goes with a launch order")
+            if isinstance(facing, bool) or facing not in range(6):
+                raise IllegalOrderError(name, f"launch_facing[{battle.weapon_ids[w]}]", facing,
+                                        "FD1.2 facings are 0..5 (A..F)")
+            rule = launch_facing_blocker(battle, w, order.launch[w], int(facing))
+            if rule is not None:
+                raise IllegalOrderError(name, f"launch_facing[{battle.weapon_ids[w]}]",
+                                        int(facing), rule)
         energy.validate(battle, unit, order, name)  # (B3.0) arm, capacitor, recharge, cloak
         ppd_fire.validate(battle, unit, order, name)  # (E11.362) drop the wave-lock
         small_craft.validate(battle, unit, order, name)  # (J4.34) launch and send fighters

@@ -57,6 +57,7 @@ from sfb_env.engine import (
     rule_tables,
     seeking,
     sensors,
+    shield_absorption,
     small_craft,
     suicide_shuttles,
     tractors,
@@ -85,6 +86,8 @@ def advance(battle: Battle, orders: dict[int, Orders]) -> None:
     st = battle.state
     rules = battle.rules
     if st.impulse >= 1:
+        if rules.reinforcement:  # (D3.3411 note) held general reinforcement switched on
+            shield_absorption.switch_on_general(battle, orders)
         # (G23.32, G23.31) the generators' own timing runs every impulse
         if battle.rules.esg_in_play:
             esg_field.launch_step(battle, orders)
@@ -244,8 +247,8 @@ def _launch_seeking_weapons(battle: Battle, orders: dict[int, Orders]) -> None:
     """Launch Seeking Weapons: drones leave their racks (FD1.2), plasma torpedoes their
     launchers (FP1.3)."""
     for order in orders.values():
-        for rack, target in order.launch.items():
-            seeking.launch(battle, rack, target)
+        for rack, target in order.launch.items():  # (FD1.2) the owner's facing, if given
+            seeking.launch(battle, rack, target, order.launch_facing.get(rack))
     for rack, target in robots.launch_orders(battle):  # (SCENARIOS §2.5) robot ships
         seeking.launch(battle, rack, target)
 

@@ -45,6 +45,7 @@ RULE_DEFAULTS: dict[str, Any] = {
     "drone_die_modifier": True,  # (FD1.52) +2 for disruptor/photon at drones
     "drone_warhead": 6,  # (FD1.6) cadet ships
     "drone_strength": 4,  # (FD1.54) points to destroy a drone
+    "launch_facing": False,  # (FD1.2) the agent picks a drone's launch facing (``launch[r]``)
     "weapons_allowed": None,  # weapon types in use, None = all (scen. 1: ph-1)
     "explosions": False,  # house rule of rules file 003 (CTH-DATA §8.10)
     "max_speed": None,  # ship speed cap; None = the chart size (C1.42)
@@ -91,6 +92,7 @@ class Rules:
     drone_die_modifier: bool = True
     drone_warhead: int = 6
     drone_strength: int = 4
+    launch_facing: bool = False
     weapons_allowed: tuple[str, ...] | None = None
     explosions: bool = False
     max_speed: int = 31

@@ -36,6 +36,7 @@ from sfb_env.engine import (
 )
 from sfb_env.engine import events as ev
 from sfb_env.engine.fighters import drone_damage_vs_fighter
+from sfb_env.engine.fire_geometry import fa_facings
 from sfb_env.engine.fire_geometry import launch_facing as launch_facing
 from sfb_env.engine.types import (
     ACTIVE,
@@ -111,6 +112,21 @@ def _launch_blockers(
     return out
 
 
+def facing_blocker(battle: Battle, rack: int, target: int, facing: int) -> str | None:
+    """(FD1.2) Why a drone of ``rack`` launched at ``target`` may not take ``facing`` (0..5,
+    A..F), or None: "facing any direction at the option of the owning player so long as the
+    target is in the drone's FA" (rule ``launch_facing``; the launch: ``launch_blockers``)."""
+    if not battle.rules.launch_facing:
+        return "FD1.2 the engine picks the launch facing in this scenario (rules.launch_facing)"
+    if plasma.is_launcher(battle, rack):
+        return "FP1.3 a plasma torpedo takes the engine's launch facing"  # [P-067]
+    owner = int(battle.state.w_owner[rack])
+    if not fa_facings(battle, owner, target)[facing]:
+        return (f"FD1.2 facing {hexmap.DIRECTION_LETTERS[facing]} does not put the target in "
+                "the drone's FA")
+    return None
+
+
 def rack_blocker(battle: Battle, rack: int) -> str | None:
     """Why ``rack`` (a drone rack or a plasma launcher) cannot launch at all this impulse, or
     None (FD1.2, E1.5; ``plasma.launcher_blocker``)."""
@@ -166,9 +182,10 @@ def ship_limit_blocker(battle: Battle, owner: int) -> str | None:
     return None
 
 
-def launch(battle: Battle, rack: int, target: int) -> None:
-    """Put the next drone of ``rack`` on the map in the launcher's hex (FD1.2); a plasma
-    launcher launches a torpedo (``plasma.launch``)."""
+def launch(battle: Battle, rack: int, target: int, facing: int | None = None) -> None:
+    """Put the next drone of ``rack`` on the map in the launcher's hex (FD1.2), facing
+    ``facing`` (the owner's pick, ``facing_blocker``) or, None, the one ``launch_facing`` picks;
+    a plasma launcher launches a torpedo (``plasma.launch``)."""
     if plasma.is_launcher(battle, rack):
         plasma.launch(battle, rack, target)
         return
@@ -186,7 +203,8 @@ def launch(battle: Battle, rack: int, target: int) -> None:
     st.w_ammo[rack] -= 1
     st.w_fired_turn[rack] = st.turn
     st.w_last_fired[rack] = st.absolute_impulse
-    facing = launch_facing(battle, owner, target)
+    if facing is None:  # (FD1.2) the automatic facing [P-061]
+        facing = launch_facing(battle, owner, target)
     st.status[drone] = Status.ACTIVE
     st.x[drone], st.z[drone] = st.x[owner], st.z[owner]
     st.prev_x[drone], st.prev_z[drone] = st.x[owner], st.z[owner]

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 
 from sfb_env.engine import energy_form, reinforcement, reserve_power
 from sfb_env.engine import events as ev
+from sfb_env.engine.energy_form import ACTIVATE_GENERAL
 from sfb_env.engine.energy_switches import governed
-from sfb_env.engine.types import Box
+from sfb_env.engine.types import Box, Orders
 
 if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
@@ -30,7 +31,8 @@ def apply_shield(battle: Battle, unit: int, shield: int, points: int) -> tuple[i
         return 0, points
     shields = [int(v) for v in st.shields[unit]]
     held = reinforcement.Reinforcement(int(st.reinf_general[unit]),
-                                       tuple(int(v) for v in st.reinf_specific[unit]))
+                                       tuple(int(v) for v in st.reinf_specific[unit]),
+                                       not bool(st.reinf_held[unit]))  # (D3.3411 note)
     result = reinforcement.absorb_volley(shields, held, shield, points)
     charged = energy_form.charged(battle, unit)
     left = result.shield + result.internal  # past the reinforcement: boxes, then internal
@@ -46,3 +48,15 @@ def apply_shield(battle: Battle, unit: int, shield: int, points: int) -> tuple[i
     st.reinf_general[unit] = result.reinforcement.general
     st.reinf_specific[unit] = result.reinforcement.specific
     return result.shield, result.internal
+
+
+def switch_on_general(battle: Battle, orders: dict[int, Orders]) -> None:
+    """An impulse's orders switch held general reinforcement on (D3.3411 note of rules file
+    004: held inactive, then made active after the first damage); it absorbs from this
+    impulse's Launch Seeking Weapons step on."""
+    st = battle.state
+    for u, order in orders.items():
+        if order.reinforce_hold == ACTIVATE_GENERAL and st.reinf_held[u]:
+            st.reinf_held[u] = False
+            battle.log(ev.GeneralReinforcementHeld(st.turn, st.impulse, battle.unit_ids[u],
+                                                   int(st.reinf_general[u]), True))

@@ -223,6 +223,8 @@ class BattleState:
     #   left this turn (D3.341)
     reinf_specific: np.ndarray = field(default=None)  # (U, 6) int64 specific reinforcement
     #   boxes left this turn on shields #1..#6 (D3.342)
+    reinf_held: np.ndarray = field(default=None)  # (U,) bool general reinforcement held
+    #   inactive: it absorbs nothing until switched on (D3.3411, rules file 004 note)
     dc_repairs: np.ndarray = field(default=None)  # (U, 6) int64 shield boxes damage control
     #   repairs at the end of this turn (D9.2)
     mutiny: np.ndarray = field(default=None)  # (U,) int8 Klingon mutiny (G6, engine.mutiny):
@@ -375,6 +377,8 @@ class Orders:
     gatling: dict[int, dict[int, int]] = field(default_factory=dict)  # (E2.151) phaser-G row
     #   -> {shot number 2..4 -> target unit row}, shots beyond ``fire[w]`` in this impulse
     launch: dict[int, int] = field(default_factory=dict)
+    launch_facing: dict[int, int] = field(default_factory=dict)  # (FD1.2, rule launch_facing)
+    #   drone-rack row in ``launch`` -> the drone's facing 0..5 (A..F); absent = automatic
     speed: int | None = None
     tactical: bool = False
     esg: dict[int, int] = field(default_factory=dict)  # ESG weapon row -> EsgOrder (G23.3)
@@ -389,7 +393,13 @@ class Orders:
     reinforce_general: int = 0  # general reinforcement points bought, 2 energy each (D3.341)
     reinforce: dict[int, int] = field(default_factory=dict)  # shield 1..6 -> specific
     #   reinforcement energy (D3.342)
-    repair: int = 0  # damage control: shield 1..6 to repair this turn, 0 = none (D9.2)
+    repair: int = 0  # damage control: shield 1..6 to repair this turn, 0 = none (D9.2); the
+    #   engine spends the most the rating allows there (the shorthand of ``repair_boxes``)
+    repair_boxes: dict[int, int] = field(default_factory=dict)  # (D9.2) shield 1..6 -> boxes
+    #   damage control repairs there this turn, 2 energy each; the rating spread over shields
+    reinforce_hold: int = 0  # (D3.3411 note) energy_form.HOLD_GENERAL: hold the general
+    #   reinforcement bought at Energy Allocation inactive; ACTIVATE_GENERAL: switch held GR on
+    #   now (an impulse's orders); 0 = automatic (GR active from Energy Allocation)
     fighters: int | None = None  # (J4.34) carrier: launch every fighter aboard and send all
     #   its fighters at this target unit row (engine.small_craft); None = hold
     shuttles: int | None = None  # (J1.0) launch one administrative shuttle and send all the

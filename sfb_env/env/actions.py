@@ -115,6 +115,7 @@ class ActionLayout:
     tractors: int = 0  # (G7.0) ``tractor[b]`` components, one per tractor beam (padded)
     transport: TransportLayout | None = None  # (G8.0, G8.24) env.transport_actions
     suicide: bool = False  # (J2.22) the ``suicide`` launch component (rules.suicide_shuttles)
+    launch_facing: bool = False  # (FD1.2, rules.launch_facing) ``launch[r]`` with facing values
     rule_features: tuple[str, ...] = ()  # the observation's rule-features sub-blocks
     #   (env.rule_features: reinforcement, damage_control, lock_on, cloak, esg_fields)
     gatling: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # weapon
@@ -157,6 +158,7 @@ class ActionLayout:
                    tractors=max(int(battle.tractor_beams[unit]), pad_tractors or 0),
                    transport=TransportLayout.build(battle, unit, slots, pad_transport),
                    suicide=suicide_shuttles.has_component(battle, unit),
+                   launch_facing=bool(battle.rules.launch_facing),
                    rule_features=rule_features.names(
                        battle, bool(power and power.reinforce), bool(power and power.repair)))
 
@@ -169,7 +171,8 @@ class ActionLayout:
     def _declare(self) -> list[Component]:
         """The agent's components, in action order (docs/observation.md, "Action components")."""
         k, u = self.slots, self.unit
-        out: list[Component] = [Launch(i, int(r), k) for i, r in enumerate(self.racks)]
+        out: list[Component] = [Launch(i, int(r), k, self.launch_facing)
+                                for i, r in enumerate(self.racks)]
         out += [Fire(i, int(w), k) for i, w in enumerate(self.weapons)]
         out += [GatlingShot(g, int(w), shot, k) for g, w in enumerate(self.gatling)  # (E2.151)
                 for shot in range(2, SHOTS_PER_TURN + 1)]

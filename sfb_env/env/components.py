@@ -146,33 +146,60 @@ def _weapon_entry(battle: Battle, row: int) -> dict[str, Any]:
 
 @dataclass
 class Launch(Component):
-    """``launch[r]``: a drone rack or plasma launcher (FP1.3): 0 hold, k launch at slot k."""
+    """``launch[r]``: a drone rack or plasma launcher (FP1.3): 0 hold, k launch at slot k with
+    the engine's facing; with ``rules.launch_facing`` also K + 6 (k - 1) + f + 1: launch at
+    slot k facing f (0..5, A..F), open where the target is in the drone's FA (FD1.2)."""
 
     kind: ClassVar[str] = "launch"
     index: int
     row: int  # weapon row (-1: uniform_spaces padding)
     slots: int
+    facings: bool = False  # (FD1.2) the facing values (rules.launch_facing)
 
     def __post_init__(self) -> None:
-        self.name, self.size = f"launch[{self.index}]", self.slots + 1
+        self.name = f"launch[{self.index}]"
+        self.size = self.slots + 1 + (6 * self.slots if self.facings else 0)
+
+    def value(self, k: int, facing: int) -> int:
+        """The value launching at slot k facing ``facing`` (FD1.2)."""
+        return self.slots + 6 * (k - 1) + facing + 1
 
     def mask(self, d: Decision) -> np.ndarray:
         ok = None
         if self.row >= 0 and len(d.targets):
             ok = [b is None for b in d.battle.launch_blockers(self.row, d.targets)]
-        return open_slots(self.size, 1, ok)
+        out = open_slots(self.size, 1, ok)
+        if self.facings and ok is not None:
+            for k, (t, open_) in enumerate(zip(d.targets, ok, strict=True), start=1):
+                for f in range(6):
+                    out[self.value(k, f)] = open_ and d.battle.launch_facing_blocker(
+                        self.row, int(t), f) is None
+        return out
 
     def reasons(self, d: Decision) -> dict[int, str]:
         if self.row < 0:
-            return {k: NO_WEAPON for k in range(1, len(d.slots) + 1)}
-        return slot_reasons(d, lambda t: d.battle.launch_blockers(self.row, [t])[0])
+            return {k: NO_WEAPON for k in range(1, len(d.slots) * (7 if self.facings else 1) + 1)}
+        why = slot_reasons(d, lambda t: d.battle.launch_blockers(self.row, [t])[0])
+        if self.facings:
+            for k, t in enumerate(d.slots, start=1):
+                for f in range(6):
+                    rule = why.get(k) or d.battle.launch_facing_blocker(self.row, int(t), f)
+                    if rule is not None:
+                        why[self.value(k, f)] = rule
+        return why
 
     def to_orders(self, d: Decision, value: int, orders: Orders) -> None:
         if value and self.row >= 0:
-            orders.launch[self.row] = int(d.slots[value - 1])
+            k, facing = (value, None) if value <= self.slots else (
+                (value - self.slots - 1) // 6 + 1, (value - self.slots - 1) % 6)
+            orders.launch[self.row] = int(d.slots[k - 1])
+            if facing is not None:  # (FD1.2) the owner's facing
+                orders.launch_facing[self.row] = facing
 
     def describe(self, battle: Battle) -> dict[str, Any]:
         out = super().describe(battle)
+        if self.facings:
+            out["facings"] = [hexmap.DIRECTION_LETTERS[f] for f in range(6)]
         if self.row >= 0:
             out.update(_weapon_entry(battle, self.row))
         return out

@@ -3,11 +3,11 @@
 Present only where the energy rule governs the ship, so every other scenario's action space
 is unchanged; in ``ActionLayout`` order after the transporter and suicide components, before
 ``maneuver``: ``arm[h]`` per heavy weapon, ``capacitor``, ``recharge``, ``cloak`` (ships with
-a cloak where the cadet rule allows it), ``reinforce_general`` and ``reinforce[s]`` (D3.34),
-``repair`` (D9.2), ``suicide_arm`` (J2.221). Each component is declared once below (see
-``env.components``); ``EnergyLayout`` says which an agent has and pads them for
-``uniform_spaces`` (padded values are closed with a "padding" reason). Masks and refusals are
-the engine's predicates; no rule lives here.
+a cloak where the cadet rule allows it), ``reinforce_general``, ``reinforce[s]`` and
+``reinforce_hold`` (D3.34, D3.3411), ``repair[s]`` (D9.2), ``suicide_arm`` (J2.221). Each
+component is declared once below (see ``env.components``); ``EnergyLayout`` says which an
+agent has and pads them for ``uniform_spaces`` (padded values are closed with a "padding"
+reason). Masks and refusals are the engine's predicates; no rule lives here.
 """
 
 from __future__ import annotations
@@ -167,19 +167,44 @@ class Reinforce(Component):
 
 
 @dataclass
-class Repair(Component):
-    """``repair``: the shield damage control works on (D9.2)."""
+class ReinforceHold(Component):
+    """``reinforce_hold``: 0 automatic (general reinforcement active from Energy Allocation),
+    1 hold it inactive (Energy Allocation), 2 switch held GR on now (an impulse); D3.3411 note."""
+
+    kind: ClassVar[str] = "reinforce_hold"
+    unit: int
+    size: int = energy.REINFORCE_HOLD_VALUES
+    name: str = "reinforce_hold"
+
+    def reasons(self, d: Decision) -> dict[int, str]:
+        return energy.reinforce_hold_blockers(d.battle, self.unit)
+
+    def to_orders(self, d: Decision, value: int, orders: Orders) -> None:
+        orders.reinforce_hold = int(value)
+
+    def describe(self, battle: Battle) -> dict[str, Any]:
+        return {**super().describe(battle), "values": ["automatic", "hold", "activate"]}
+
+
+@dataclass
+class RepairBoxes(Component):
+    """``repair[s]``: shield boxes damage control repairs on shield #s+1 this turn, 2 energy
+    each, the rating spread over the shields (D9.2)."""
 
     kind: ClassVar[str] = "repair"
     unit: int
-    size: int = energy.REPAIR_VALUES
-    name: str = "repair"
+    index: int
+    size: int = energy.REPAIR_BOX_VALUES
+
+    def __post_init__(self) -> None:
+        self.name = f"repair[{self.index}]"
 
     def reasons(self, d: Decision) -> dict[int, str]:
-        return energy.repair_blockers(d.battle, self.unit)
+        return energy.repair_box_blockers(d.battle, self.unit, self.index + 1)
 
     def to_orders(self, d: Decision, value: int, orders: Orders) -> None:
-        orders.repair = int(value)
+        if value:
+            orders.repair_boxes[self.index + 1] = int(value)
 
 
 @dataclass
@@ -286,8 +311,9 @@ class EnergyLayout:
         if self.reinforce:
             out.append(ReinforceGeneral(u))
             out += [Reinforce(u, s) for s in range(energy.N_SHIELDS)]
-        if self.repair:
-            out.append(Repair(u))
+            out.append(ReinforceHold(u))  # (D3.3411 note) hold general reinforcement inactive
+        if self.repair:  # (D9.2) the rating spread over the shields
+            out += [RepairBoxes(u, s) for s in range(energy.N_SHIELDS)]
         if self.suicide:  # (J2.221) warp energy into the suicide shuttle's bomb
             out.append(SuicideArm(u))
         return out

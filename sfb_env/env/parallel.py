@@ -3,10 +3,12 @@
 Version history:
 
 * ``sfb_v1`` - a phaser-G fires up to four shots in one impulse (E2.151): each phaser-G mount
-  has ``gatling[g].shot2..shot4`` action components after the ``fire[w]`` components. Only
-  scenarios where an agent's ship has a phaser-G (the Hydran) change; every other action and
-  observation space, and the engine's behaviour on the same actions, are as in ``sfb_v0``
-  (``changes_since``: replays of ``sfb_v0`` still run there).
+  has ``gatling[g].shot2..shot4`` action components after the ``fire[w]`` components; the
+  captain's own choices: damage control spread over the shields (``repair[s]`` replaces
+  ``repair``, D9.2), general reinforcement held inactive (``reinforce_hold``, D3.34), and, under
+  ``rules.launch_facing`` (cth-10, -12, -13), the drone's launch facing in ``launch[r]`` (FD1.2).
+  Scenarios with none of these (no phaser-G on an agent's ship, neither damage control nor
+  reinforcement) keep their ``sfb_v0`` spaces (``changes_since``: their replays still run).
 * ``sfb_v0`` - first release (scenarios cth-01..cth-03).
 """
 
@@ -51,8 +53,9 @@ class SFBParallelEnv(ParallelEnv):
 
     **Action** (``MaskedMultiDiscrete``; see ``sfb_env.env.actions`` for the table):
     ``launch[r]`` per drone rack and plasma launcher and ``fire[w]`` per direct-fire weapon (0
-    hold, k = target slot k), ``gatling[g].shot2..shot4`` per phaser-G (its 2nd..4th shot of
-    the impulse, E2.151; since ``sfb_v1``), ``maneuver`` (none / straight / left / right;
+    hold, k = target slot k; with ``rules.launch_facing`` a launch also names the drone's
+    facing, FD1.2), ``gatling[g].shot2..shot4`` per phaser-G (its 2nd..4th shot of the
+    impulse, E2.151; since ``sfb_v1``), ``maneuver`` (none / straight / left / right;
     + sideslip left / right with ``rules.sideslip``, + tactical left / right with
     ``rules.tactical_maneuvers``) and ``speed``
     (open where the scenario lets the player choose, at impulse 0 and the last impulse of each
@@ -60,6 +63,8 @@ class SFBParallelEnv(ParallelEnv):
     ``rules.energy: cadet`` the Energy Allocation components ``arm[h]``, ``capacitor``,
     ``recharge`` (and ``cloak``) come before ``maneuver``; ``infos[agent]["energy_shortfall"]``
     is the energy the last allocation ordered but could not pay (``sfb_env.engine.energy``).
+    The standard form's scenario-10 rules add ``reinforce_general``, ``reinforce[s]``,
+    ``reinforce_hold`` (D3.34, D3.3411) and ``repair[s]`` (D9.2; docs/observation.md).
     With ``rules.disengage_by_announcement`` (SCENARIOS #5) a ``disengage`` component announces
     disengagement at the end of the impulse (``sfb_env.engine.disengagement``).
 
@@ -165,10 +170,18 @@ class SFBParallelEnv(ParallelEnv):
         if version != "sfb_v0":
             raise ValueError(f"unknown env version {version!r}; this sfb-env provides "
                              f"{name!r} (and reads replays of 'sfb_v0')")
+        changes = []
         if any(len(layout.gatling) for layout in self._layouts.values()):
-            return [f"in {name} the phaser-G mounts of {self.scenario.name} have extra shot "
-                    "components (E2.151)"]
-        return []
+            changes.append(f"in {name} the phaser-G mounts of {self.scenario.name} have extra "
+                           "shot components (E2.151)")
+        rules = self.battle.rules
+        if rules.damage_control:
+            changes.append(f"in {name} damage control is spread over the shields: repair[s] "
+                           "replaces repair (D9.2)")
+        if rules.reinforcement:
+            changes.append(f"in {name} general reinforcement may be held: reinforce_hold "
+                           "(D3.34)")
+        return changes
 
     # ------------------------------------------------------------------ spaces
 
