@@ -1,6 +1,7 @@
 """The captain's own choices (issue 11), through the engine with the rule texts' values: damage
 control spread over several shields (D9.2), general reinforcement held inactive and switched on
-later (the D3.3411 note of rules file 004), a drone's launch facing (FD1.2)."""
+later (the D3.3411 note of rules file 004), a drone's launch facing (FD1.2), batteries kept out
+of a struck shield (H7.1, H7.2)."""
 
 from __future__ import annotations
 
@@ -164,6 +165,65 @@ def test_d3_3411_held_general_reinforcement_ends_with_the_turn():
     assert s.reinf_held[u]
     run_to(b, 2, 1)
     assert not s.reinf_held[u] and s.reinf_general[u] == 0
+
+
+# ----------------------------------------------------------------------------- H7.1 keep
+
+
+def h7_3_example(keep: int):
+    """The H7.3 example: a Federation CA, two phasers fired on battery power (2 of its 4
+    batteries left charged), shield #1 specifically reinforced with 2, then 4 damage on #1;
+    ``keep`` is the owner's ``reserve_shields`` order of the impulse."""
+    b = duel(reinforcement=True, reserve_power=True)
+    u, s = row(b, "fed"), b.state
+    b.step({u: bare(b, u, reinforce={1: 2}, reserve_shields=keep)})
+    s.batteries[u] = 2  # two units drawn for the phasers (H7.3 example)
+    before = int(s.shields[u, 0])
+    b.apply_damage(u, 1, 4)
+    return b, u, s, before
+
+
+def test_h7_3_example_automatic_discharges_the_last_two_batteries_into_the_front_shield():
+    """The no-op (PROPOSAL [P-031]): "none of the damage is permanent"."""
+    b, u, s, before = h7_3_example(0)
+    assert s.shields[u, 0] == before and s.internal[u] == 0
+    assert s.batteries[u] == 0
+    assert of(b, "ReserveDischarged", unit="fed", use="reinforce:#1")[0].energy == 2
+
+
+def test_h7_1_h7_3_example_with_the_batteries_kept_the_shield_takes_the_damage():
+    """H7.1 "at the option of the owning player": kept, the specific 2 stop two points, the
+    other two destroy two boxes of #1, and the two batteries stay charged."""
+    b, u, s, before = h7_3_example(energy.KEEP_RESERVE)
+    assert s.shields[u, 0] == before - 2 and s.internal[u] == 0
+    assert s.batteries[u] == 2 and s.reserve_kept[u]
+    assert not of(b, "ReserveDischarged", unit="fed")
+
+
+def test_h7_1_the_keep_order_lasts_until_the_next_decision_point():
+    """Kept at one impulse, automatic again at the next: a later volley takes the batteries."""
+    b, u, s, before = h7_3_example(energy.KEEP_RESERVE)
+    b.step({u: Orders()})
+    assert not s.reserve_kept[u]
+    b.apply_damage(u, 1, 2)
+    assert s.shields[u, 0] == before - 2 and s.batteries[u] == 0
+
+
+def test_h7_1_keep_order_at_an_impulse_and_refused_without_reserve_power():
+    """Open at every decision point under ``rules.reserve_power`` (H7.1 "at any time"), and
+    refused with the mask's rule where the scenario has no reserve power."""
+    b = duel(reinforcement=True, reserve_power=True)
+    u = row(b, "fed")
+    assert not energy.reserve_shields_blockers(b, u)
+    b.step({u: bare(b, u)})
+    assert not energy.reserve_shields_blockers(b, u)
+    b.validate({u: Orders(reserve_shields=energy.KEEP_RESERVE)})
+    b = duel(reinforcement=True)
+    closed = energy.reserve_shields_blockers(b, u)
+    assert set(closed) == {energy.KEEP_RESERVE}
+    with pytest.raises(IllegalOrderError) as err:
+        b.validate({u: bare(b, u, reserve_shields=energy.KEEP_RESERVE)})
+    assert err.value.rule == closed[energy.KEEP_RESERVE]
 
 
 # ----------------------------------------------------------------------------- FD1.2 facing

@@ -226,6 +226,31 @@ def test_d9_2_repair_and_d3_3411_reinforce_hold_components_masks_and_engine_agre
             component_values_agree(env, agent, now, i, range(1, int(layout.nvec[i])))
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.sampled_from([0, 1, 2, 5, 31, 32]),
+       scenario=st.sampled_from(["cth-10", "cth-12", "cth-13"]))
+def test_h7_1_reserve_shields_component_masks_and_engine_agree_both_ways(seed, steps, scenario):
+    """``reserve_shields`` (H7.1: keep the batteries out of struck shields, at any decision
+    point under ``rules.reserve_power``): every value alone, allowed accepted, masked refused."""
+    env = _env(scenario)
+    obs = _advance_staying(env, np.random.default_rng(seed), steps)
+    if obs is None:
+        return
+    for agent in env.agents:
+        layout = env._layouts[agent]
+        (i,) = _components(env, agent, ("reserve_shields",))
+        assert layout.nvec[i] == 2
+        component_values_agree(env, agent, obs, i, range(1, int(layout.nvec[i])))
+
+
+def test_h7_1_reserve_shields_component_only_under_reserve_power():
+    """cth-07 (standard form, no reserve power) keeps its space: no ``reserve_shields``."""
+    env = _env("cth-07")
+    env.reset(seed=0)
+    for agent in env.agents:
+        assert not _components(env, agent, ("reserve_shields",))
+
+
 def _advance_staying(env, rng, steps):
     """Random masked play that stays in the fight (no disengagement, SCENARIOS #5): the last
     observations, or None once the battle has ended."""

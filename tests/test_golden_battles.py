@@ -38,7 +38,8 @@ def test_golden_set_covers_the_scenarios_issue_10_names():
 
 
 #: battles recorded again under sfb_v1 in place, when the captain's own choices changed their
-#: spaces (D9.2 repair[s], D3.34 reinforce_hold, FD1.2 launch facing; issue 11)
+#: spaces (D9.2 repair[s], D3.34 reinforce_hold, FD1.2 launch facing, H7.1 reserve_shields;
+#: issue 11)
 RE_RECORDED = ("cth-10", "cth-12", "cth-13")
 
 

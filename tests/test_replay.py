@@ -156,12 +156,13 @@ def test_recorder_refuses_options_that_cannot_be_replayed(tmp_path):
 
 
 def test_sfb_v1_names_what_changed_since_sfb_v0_per_scenario():
-    """(D9.2, D3.34, E2.151) Only scenarios whose spaces changed refuse an sfb_v0 replay."""
+    """(D9.2, D3.34, H7.1, E2.151) Only scenarios whose spaces changed refuse an sfb_v0 replay."""
     import sfb_env
 
     assert sfb_env.parallel_env("cth-03").changes_since("sfb_v0") == []
     assert sfb_env.parallel_env("cth-07").changes_since("sfb_v0") == []
     changes = " ".join(sfb_env.parallel_env("cth-10").changes_since("sfb_v0"))
     assert "repair[s]" in changes and "reinforce_hold" in changes
+    assert "reserve_shields (H7.1)" in changes
     assert "E2.151" in " ".join(
         sfb_env.parallel_env("grad-hydran-vs-klingon").changes_since("sfb_v0"))

@@ -27,6 +27,8 @@ REPAIR_VALUES = N_SHIELDS + 1  # ``repair``: 0 none, 1..6 the shield damage cont
 REPAIR_BOX_VALUES = 3  # ``repair[s]``: 0..2 boxes on one shield (D9.2: rating 4 at most, CTH)
 HOLD_GENERAL, ACTIVATE_GENERAL = 1, 2  # ``reinforce_hold`` values (D3.3411 note); 0 automatic
 REINFORCE_HOLD_VALUES = 3
+KEEP_RESERVE = 1  # ``reserve_shields``: keep the batteries out of struck shields (H7.1); 0 auto
+RESERVE_SHIELD_VALUES = 2
 MAX_IMPULSE_TO_MOVEMENT = 1  # (B3.0 line 14) at most one impulse point, for one hex
 SUBLIGHT_TAC_IMPULSE = 1  # (C5.12) the sublight tactical maneuver: 1 impulse engine energy
 #: Energy per arming turn of each heavy weapon's cycle (E3.2, E4.2, E7.21, FP1.22, FP2.0).
@@ -93,6 +95,7 @@ def init_state(battle: Battle) -> None:
     st.reinf_general = np.zeros(n, dtype=np.int64)
     st.reinf_specific = np.zeros((n, N_SHIELDS), dtype=np.int64)
     st.reinf_held = np.zeros(n, dtype=bool)
+    st.reserve_kept = np.zeros(n, dtype=bool)
     st.dc_repairs = np.zeros((n, N_SHIELDS), dtype=np.int64)
     st.mutiny = np.zeros(n, dtype=np.int8)  # (G6) engine.mutiny
     st.w_arm_stage = np.zeros(m, dtype=np.int64)

@@ -15,12 +15,14 @@ from sfb_env.engine.energy_form import (
     CYCLE,
     HOLD_COST,
     HOLD_GENERAL,
+    KEEP_RESERVE,
     N_SHIELDS,
     REINFORCE_GENERAL_MAX,
     REINFORCE_HOLD_VALUES,
     REINFORCE_SPECIFIC_MAX,
     REPAIR_BOX_VALUES,
     REPAIR_VALUES,
+    RESERVE_SHIELD_VALUES,
     ROLL_COST,
     SINGLE_TURN,
     STANDARD_ACCELERATION,
@@ -283,6 +285,16 @@ def reinforce_hold_blockers(battle: Battle, unit: int) -> dict[int, str]:
     return out
 
 
+def reserve_shields_blockers(battle: Battle, unit: int) -> dict[int, str]:
+    """``reserve_shields`` values not open now: keeping the batteries out of struck shields
+    (1) is the owner's option at any decision point where reserve power is in use (H7.1: "a
+    battery may be discharged at any time ... at the option of the owning player"; H7.2)."""
+    if not battle.rules.reserve_power:
+        return {KEEP_RESERVE: "H7.0 reserve power is not in use in this scenario "
+                              "(rules.reserve_power)"}
+    return {}
+
+
 def validate(battle: Battle, unit: int, order: Orders, name: str) -> None:
     """Raise ``IllegalOrderError`` for an energy order the rules forbid (same predicates as
     the masks). Units the form does not govern may give no energy orders."""
@@ -290,7 +302,7 @@ def validate(battle: Battle, unit: int, order: Orders, name: str) -> None:
     if not governed(battle, unit):
         if (order.arm or order.capacitor or order.recharge or order.cloak
                 or order.reinforce_general or order.reinforce or order.repair
-                or order.repair_boxes or order.reinforce_hold):
+                or order.repair_boxes or order.reinforce_hold or order.reserve_shields):
             raise IllegalOrderError(name, "energy", "", "B3.0 this unit has no Energy Allocation "
                                     f"(rules.energy is {battle.rules.energy!r})")
         return
@@ -330,12 +342,15 @@ def validate(battle: Battle, unit: int, order: Orders, name: str) -> None:
 
 
 def _validate_standard(battle: Battle, unit: int, order: Orders, name: str) -> None:
-    """The scenario-10 components: reinforcement (D3.34) and damage control (D9.2)."""
+    """The scenario-10 components: reinforcement (D3.34), damage control (D9.2) and reserve
+    power kept out of struck shields (H7.1)."""
     checks = [("reinforce_general", order.reinforce_general, REINFORCE_GENERAL_MAX,
                lambda: reinforce_general_blockers(battle, unit)),
               ("repair", order.repair, REPAIR_VALUES - 1, lambda: repair_blockers(battle, unit)),
               ("reinforce_hold", order.reinforce_hold, REINFORCE_HOLD_VALUES - 1,
-               lambda: reinforce_hold_blockers(battle, unit))]
+               lambda: reinforce_hold_blockers(battle, unit)),
+              ("reserve_shields", order.reserve_shields, RESERVE_SHIELD_VALUES - 1,
+               lambda: reserve_shields_blockers(battle, unit))]
     if not isinstance(order.repair_boxes, dict):
         raise IllegalOrderError(name, "repair_boxes", order.repair_boxes,
                                 "D9.2 repair_boxes maps a shield 1..6 to boxes")

@@ -85,6 +85,8 @@ def advance(battle: Battle, orders: dict[int, Orders]) -> None:
     """Finish impulse i with ``orders``, then run impulse i+1 up to its decision point."""
     st = battle.state
     rules = battle.rules
+    if rules.reserve_power:  # (H7.1) batteries kept out of struck shields, or not, till next
+        shield_absorption.keep_reserve(battle, orders)
     if st.impulse >= 1:
         if rules.reinforcement:  # (D3.3411 note) held general reinforcement switched on
             shield_absorption.switch_on_general(battle, orders)

@@ -1,5 +1,5 @@
 """Shield absorption on the standard form (D3.34, D3.3411, H7.2; CTH-DATA §7.4): unpaid shields,
-reinforcement, reserve power discharged into the struck shield."""
+reinforcement, reserve power discharged into the struck shield unless the owner keeps it (H7.1)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from sfb_env.engine import energy_form, reinforcement, reserve_power
 from sfb_env.engine import events as ev
-from sfb_env.engine.energy_form import ACTIVATE_GENERAL
+from sfb_env.engine.energy_form import ACTIVATE_GENERAL, KEEP_RESERVE
 from sfb_env.engine.energy_switches import governed
 from sfb_env.engine.types import Box, Orders
 
@@ -25,7 +25,8 @@ def apply_shield(battle: Battle, unit: int, shield: int, points: int) -> tuple[i
     (shield boxes destroyed, points going on to internal damage). Unpaid shields stop nothing
     (CTH-DATA §7.4); otherwise general, then specific reinforcement, then boxes (D3.3411), with
     reserve power discharged into the struck shield first where ``rules.reserve_power`` (H7.2;
-    docs/engine/energy.md PROPOSAL [P-031])."""
+    docs/engine/energy.md PROPOSAL [P-031]) and the owner has not kept it (H7.1,
+    ``keep_reserve``)."""
     st = battle.state
     if not st.shields_active[unit]:
         return 0, points
@@ -36,7 +37,8 @@ def apply_shield(battle: Battle, unit: int, shield: int, points: int) -> tuple[i
     result = reinforcement.absorb_volley(shields, held, shield, points)
     charged = energy_form.charged(battle, unit)
     left = result.shield + result.internal  # past the reinforcement: boxes, then internal
-    if battle.rules.reserve_power and left and charged and shields[shield - 1] > 0:
+    if (battle.rules.reserve_power and left and charged and shields[shield - 1] > 0
+            and not st.reserve_kept[unit]):  # (H7.1) the owner's option: kept for fire
         need = min(left, charged)
         now = reserve_power.ReserveTurn(
             reserve_power.Batteries(int(st.boxes[unit, Box.BATTERY]), charged))
@@ -60,3 +62,14 @@ def switch_on_general(battle: Battle, orders: dict[int, Orders]) -> None:
             st.reinf_held[u] = False
             battle.log(ev.GeneralReinforcementHeld(st.turn, st.impulse, battle.unit_ids[u],
                                                    int(st.reinf_general[u]), True))
+
+
+def keep_reserve(battle: Battle, orders: dict[int, Orders]) -> None:
+    """A decision point's orders say, per ship, whether its batteries stay out of struck shields
+    until the next decision point (H7.1: discharged at any time, at the owner's option; H7.2);
+    a ship without the order (0) discharges into a struck shield as needed [P-031]."""
+    st = battle.state
+    st.reserve_kept[:] = False
+    for u, order in orders.items():
+        if order.reserve_shields == KEEP_RESERVE:
+            st.reserve_kept[u] = True

@@ -225,6 +225,8 @@ class BattleState:
     #   boxes left this turn on shields #1..#6 (D3.342)
     reinf_held: np.ndarray = field(default=None)  # (U,) bool general reinforcement held
     #   inactive: it absorbs nothing until switched on (D3.3411, rules file 004 note)
+    reserve_kept: np.ndarray = field(default=None)  # (U,) bool the owner keeps the batteries
+    #   out of struck shields until the next decision point (H7.1, ``Orders.reserve_shields``)
     dc_repairs: np.ndarray = field(default=None)  # (U, 6) int64 shield boxes damage control
     #   repairs at the end of this turn (D9.2)
     mutiny: np.ndarray = field(default=None)  # (U,) int8 Klingon mutiny (G6, engine.mutiny):
@@ -400,6 +402,9 @@ class Orders:
     reinforce_hold: int = 0  # (D3.3411 note) energy_form.HOLD_GENERAL: hold the general
     #   reinforcement bought at Energy Allocation inactive; ACTIVATE_GENERAL: switch held GR on
     #   now (an impulse's orders); 0 = automatic (GR active from Energy Allocation)
+    reserve_shields: int = 0  # (H7.1, H7.2; rule reserve_power) energy_form.KEEP_RESERVE: no
+    #   battery is discharged into a struck shield until the next decision point; 0 =
+    #   automatic (discharged into a struck shield as needed, PROPOSAL [P-031])
     fighters: int | None = None  # (J4.34) carrier: launch every fighter aboard and send all
     #   its fighters at this target unit row (engine.small_craft); None = hold
     shuttles: int | None = None  # (J1.0) launch one administrative shuttle and send all the

@@ -4,7 +4,8 @@ Present only where the energy rule governs the ship, so every other scenario's a
 is unchanged; in ``ActionLayout`` order after the transporter and suicide components, before
 ``maneuver``: ``arm[h]`` per heavy weapon, ``capacitor``, ``recharge``, ``cloak`` (ships with
 a cloak where the cadet rule allows it), ``reinforce_general``, ``reinforce[s]`` and
-``reinforce_hold`` (D3.34, D3.3411), ``repair[s]`` (D9.2), ``suicide_arm`` (J2.221). Each
+``reinforce_hold`` (D3.34, D3.3411), ``repair[s]`` (D9.2), ``reserve_shields`` (H7.1,
+``rules.reserve_power``), ``suicide_arm`` (J2.221). Each
 component is declared once below (see ``env.components``); ``EnergyLayout`` says which an
 agent has and pads them for ``uniform_spaces`` (padded values are closed with a "padding"
 reason). Masks and refusals are the engine's predicates; no rule lives here.
@@ -208,6 +209,26 @@ class RepairBoxes(Component):
 
 
 @dataclass
+class ReserveShields(Component):
+    """``reserve_shields``: 0 automatic (batteries discharged into a struck shield as needed,
+    [P-031]), 1 keep them out of struck shields until the next decision point (H7.1, H7.2)."""
+
+    kind: ClassVar[str] = "reserve_shields"
+    unit: int
+    size: int = energy.RESERVE_SHIELD_VALUES
+    name: str = "reserve_shields"
+
+    def reasons(self, d: Decision) -> dict[int, str]:
+        return energy.reserve_shields_blockers(d.battle, self.unit)
+
+    def to_orders(self, d: Decision, value: int, orders: Orders) -> None:
+        orders.reserve_shields = int(value)
+
+    def describe(self, battle: Battle) -> dict[str, Any]:
+        return {**super().describe(battle), "values": ["automatic", "keep"]}
+
+
+@dataclass
 class SuicideArm(Component):
     """``suicide_arm``: warp energy into the suicide shuttle's bomb, 1 = hold (J2.221)."""
 
@@ -255,6 +276,7 @@ class EnergyLayout:
     repair: bool = False  # the repair component (rules.damage_control)
     arm_sizes: tuple[int, ...] = ()  # size of each ``arm[h]`` (a PPD's 6, E11.25; else 3)
     suicide: bool = False  # the ``suicide_arm`` component (J2.221, rules.suicide_shuttles)
+    reserve: bool = False  # the ``reserve_shields`` component (H7.1, rules.reserve_power)
 
     @classmethod
     def build(cls, battle: Battle, unit: int, pad: EnergyLayout | None = None
@@ -271,7 +293,8 @@ class EnergyLayout:
                   battle.rules.standard_energy and bool(rules.damage_control),
                   tuple(energy.arm_values(battle, int(w))
                         for w in energy.heavy_rows(battle, unit)),
-                  suicide_shuttles.has_component(battle, unit))
+                  suicide_shuttles.has_component(battle, unit),
+                  battle.rules.standard_energy and bool(rules.reserve_power))
         if pad is not None:
             out.heavies = pad_rows(out.heavies, len(pad.heavies))
             out.arm_sizes = _widest_arms([out.arm_sizes, pad.arm_sizes])
@@ -281,6 +304,7 @@ class EnergyLayout:
             out.reinforce = out.reinforce or pad.reinforce
             out.repair = out.repair or pad.repair
             out.suicide = out.suicide or pad.suicide
+            out.reserve = out.reserve or pad.reserve
         return out
 
     @staticmethod
@@ -293,7 +317,7 @@ class EnergyLayout:
                             max(p.capacitor for p in real), max(p.recharge for p in real),
                             max(p.cloak for p in real), any(p.reinforce for p in real),
                             any(p.repair for p in real), _widest_arms([p.arm_sizes for p in real]),
-                            any(p.suicide for p in real))
+                            any(p.suicide for p in real), any(p.reserve for p in real))
 
     def arm_values(self) -> tuple[int, ...]:
         """Each ``arm[h]`` size (``ArmOrder``'s 3 where not given)."""
@@ -314,6 +338,8 @@ class EnergyLayout:
             out.append(ReinforceHold(u))  # (D3.3411 note) hold general reinforcement inactive
         if self.repair:  # (D9.2) the rating spread over the shields
             out += [RepairBoxes(u, s) for s in range(energy.N_SHIELDS)]
+        if self.reserve:  # (H7.1) keep the batteries out of struck shields
+            out.append(ReserveShields(u))
         if self.suicide:  # (J2.221) warp energy into the suicide shuttle's bomb
             out.append(SuicideArm(u))
         return out

@@ -6,9 +6,11 @@ Version history:
   has ``gatling[g].shot2..shot4`` action components after the ``fire[w]`` components; the
   captain's own choices: damage control spread over the shields (``repair[s]`` replaces
   ``repair``, D9.2), general reinforcement held inactive (``reinforce_hold``, D3.34), and, under
-  ``rules.launch_facing`` (cth-10, -12, -13), the drone's launch facing in ``launch[r]`` (FD1.2).
-  Scenarios with none of these (no phaser-G on an agent's ship, neither damage control nor
-  reinforcement) keep their ``sfb_v0`` spaces (``changes_since``: their replays still run).
+  ``rules.launch_facing`` (cth-10, -12, -13), the drone's launch facing in ``launch[r]`` (FD1.2);
+  under ``rules.reserve_power`` (cth-10, -12, -13) ``reserve_shields`` keeps the batteries out of
+  struck shields until the next decision point (H7.1, H7.2). Scenarios with none of these (no
+  phaser-G on an agent's ship, neither damage control, reinforcement nor reserve power) keep
+  their ``sfb_v0`` spaces (``changes_since``: their replays still run).
 * ``sfb_v0`` - first release (scenarios cth-01..cth-03).
 """
 
@@ -64,7 +66,8 @@ class SFBParallelEnv(ParallelEnv):
     ``recharge`` (and ``cloak``) come before ``maneuver``; ``infos[agent]["energy_shortfall"]``
     is the energy the last allocation ordered but could not pay (``sfb_env.engine.energy``).
     The standard form's scenario-10 rules add ``reinforce_general``, ``reinforce[s]``,
-    ``reinforce_hold`` (D3.34, D3.3411) and ``repair[s]`` (D9.2; docs/observation.md).
+    ``reinforce_hold`` (D3.34, D3.3411), ``repair[s]`` (D9.2) and, with ``rules.reserve_power``,
+    ``reserve_shields`` (H7.1; docs/observation.md).
     With ``rules.disengage_by_announcement`` (SCENARIOS #5) a ``disengage`` component announces
     disengagement at the end of the impulse (``sfb_env.engine.disengagement``).
 
@@ -181,6 +184,9 @@ class SFBParallelEnv(ParallelEnv):
         if rules.reinforcement:
             changes.append(f"in {name} general reinforcement may be held: reinforce_hold "
                            "(D3.34)")
+        if rules.reserve_power and rules.standard_energy:
+            changes.append(f"in {name} the batteries may be kept out of struck shields: "
+                           "reserve_shields (H7.1)")
         return changes
 
     # ------------------------------------------------------------------ spaces
