@@ -12,7 +12,8 @@ terminations, truncations and ``state()``, and every 8th step of ``mask_reasons`
 A battle is re-recorded only when a rule change legitimately changes it, named in the commit:
 cth-12 after C5.12 masked the zero-warp TAC plot of a ship without impulse power (issue 11);
 cth-10, -12, -13 under ``sfb_v1`` when the captain's own choices (D9.2 ``repair[s]``, D3.34
-``reinforce_hold``, FD1.2 launch facing) changed their spaces.
+``reinforce_hold``, FD1.2 launch facing) changed their spaces, and again when H7.1
+``reserve_shields`` did.
 The phaser-G battles were recorded again under ``sfb_v1`` into ``sfb_v1/`` (E2.151 added shot
 components); their ``sfb_v0`` files stay, as replays ``sfb_v1`` must refuse with a message.
 """
