@@ -1,7 +1,7 @@
 """The captain's own choices (issue 11), through the engine with the rule texts' values: damage
 control spread over several shields (D9.2), general reinforcement held inactive and switched on
 later (the D3.3411 note of rules file 004), a drone's launch facing (FD1.2), batteries kept out
-of a struck shield (H7.1, H7.2)."""
+of a struck shield (H7.1, H7.2), reserve power into an ESG generator (G23.212)."""
 
 from __future__ import annotations
 
@@ -224,6 +224,66 @@ def test_h7_1_keep_order_at_an_impulse_and_refused_without_reserve_power():
     with pytest.raises(IllegalOrderError) as err:
         b.validate({u: bare(b, u, reserve_shields=energy.KEEP_RESERVE)})
     assert err.value.rule == closed[energy.KEEP_RESERVE]
+
+
+# ----------------------------------------------------------------------------- G23.212
+
+
+def lyran_duel(reserve_power: bool = True):
+    """A Lyran Tiger (agent, two ESGs of 5) facing an idle D7, at turn 1 impulse 1."""
+    b = std([unit("ly", "lyran-tiger", "blue", "1010", "A", 0),
+             unit("d7", "klingon-d7", "red", "1007", "D", 0, controller="idle")],
+            reserve_power=reserve_power)
+    u = row(b, "ly")
+    b.step({u: bare(b, u)})
+    return b, u, [int(w) for w in b.esg_rows(u)]
+
+
+def test_g23_212_reserve_power_goes_into_the_generator_at_an_impulse():
+    """G23.212 "reserve power can be added to the ESG generator", at any time (H7.1): 3 of
+    the Tiger's 4 batteries into a generator holding 2 of 5 fill it."""
+    b, u, (w, _) = lyran_duel()
+    s = b.state
+    s.esg_stored[w], s.batteries[u] = 2, 4
+    assert not energy.esg_reserve_blockers(b, u, w).get(3)
+    b.step({u: Orders(esg_reserve={w: 3})})
+    assert (s.esg_stored[w], s.batteries[u]) == (5, 1)
+    (ev,) = of(b, "ReserveDischarged", unit="ly")
+    assert (ev.use, ev.energy, ev.left) == (f"esg:{b.weapon_ids[w]}", 3, 1)
+
+
+def test_g23_22_h7_1_room_and_charged_batteries_close_values_with_the_mask_rule():
+    """G23.22 at most 5 in the generator; H7.1 no more than the charged batteries."""
+    b, u, (w, _) = lyran_duel()
+    s = b.state
+    s.esg_stored[w], s.batteries[u] = 1, 2
+    closed = energy.esg_reserve_blockers(b, u, w)
+    assert set(closed) == {3, 4, 5}
+    assert closed[3] == "H7.1 only 2 batteries are charged"
+    s.esg_stored[w] = 4
+    closed = energy.esg_reserve_blockers(b, u, w)
+    assert set(closed) == {2, 3, 4, 5} and closed[2].startswith("G23.22 the generator has room")
+    with pytest.raises(IllegalOrderError) as err:
+        b.validate({u: Orders(esg_reserve={w: 2})})
+    assert err.value.rule == closed[2]
+
+
+def test_g23_212_two_generators_together_trimmed_to_the_batteries_in_row_order():
+    """[P-083] each ``esg_reserve[g]`` is masked alone; together over the batteries the first
+    generator is paid first and the second takes what is left."""
+    b, u, (w1, w2) = lyran_duel()
+    s = b.state
+    s.esg_stored[[w1, w2]], s.batteries[u] = 0, 4
+    b.step({u: Orders(esg_reserve={w1: 3, w2: 3})})
+    assert (s.esg_stored[w1], s.esg_stored[w2], s.batteries[u]) == (3, 1, 0)
+
+
+def test_g23_212_closed_without_reserve_power():
+    b, u, (w, _) = lyran_duel(reserve_power=False)
+    closed = energy.esg_reserve_blockers(b, u, w)
+    assert set(closed) == {1, 2, 3, 4, 5} and closed[1].startswith("H7.0")
+    with pytest.raises(IllegalOrderError):
+        b.validate({u: Orders(esg_reserve={w: 1})})
 
 
 # ----------------------------------------------------------------------------- FD1.2 facing

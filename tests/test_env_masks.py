@@ -26,6 +26,7 @@ from sfb_env.engine.scenario import SCENARIO_DIR
 ENERGY_DUEL = "energy-duel"  # a dict scenario: the cadet Energy Allocation Form (B3.0)
 TRANSPORTER_DUEL = "transporter-duel"  # a dict scenario: R8 transporters, boarding (G8, D7)
 HYDRAN_CLOSE = "hydran-close"  # a dict scenario: the Lyran-Hydran duel at close range (E2.151)
+LYRAN_RESERVE = "lyran-reserve"  # a dict scenario: G23.212 reserve power into the ESGs
 SCENARIOS = sorted(sfb_env.list_scenarios()) + [ENERGY_DUEL]
 
 
@@ -69,9 +70,20 @@ def hydran_close() -> dict:
     return doc
 
 
+def lyran_reserve() -> dict:
+    """grad-isc-full-vs-lyran (standard form) under ``rules.reserve_power``, the ships six
+    hexes apart: the Lyran Tiger's ``esg_reserve[g]`` (G23.212)."""
+    doc = dict(load_data_file(SCENARIO_DIR / "grad-isc-full-vs-lyran.yaml"))
+    doc.update(name=LYRAN_RESERVE, rules={**doc["rules"], "reserve_power": True})
+    doc["units"] = [dict(u) for u in doc["units"]]
+    doc["units"][0].update(hex="1016", facing="A", speed=4)
+    doc["units"][1].update(hex="1010", facing="D", speed=4)
+    return doc
+
+
 def _env(scenario: str, **kw):
     doc = {ENERGY_DUEL: energy_duel, TRANSPORTER_DUEL: transporter_duel,
-           HYDRAN_CLOSE: hydran_close}.get(scenario)
+           HYDRAN_CLOSE: hydran_close, LYRAN_RESERVE: lyran_reserve}.get(scenario)
     return sfb_env.parallel_env(doc() if doc else scenario, **kw)
 
 
@@ -241,6 +253,30 @@ def test_h7_1_reserve_shields_component_masks_and_engine_agree_both_ways(seed, s
         (i,) = _components(env, agent, ("reserve_shields",))
         assert layout.nvec[i] == 2
         component_values_agree(env, agent, obs, i, range(1, int(layout.nvec[i])))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.sampled_from([0, 1, 2, 5, 9, 31, 32]),
+       stored=st.integers(0, 5), batteries=st.integers(0, 5))
+def test_g23_212_esg_reserve_components_masks_and_engine_agree_both_ways(
+        seed, steps, stored, batteries):
+    """The Lyran of a dict scenario under ``rules.reserve_power``: every ``esg_reserve[g]``
+    value alone (G23.212 into the generator, G23.22 its room, H7.1 the charged batteries)."""
+    env = _env(LYRAN_RESERVE)
+    if _advance_staying(env, np.random.default_rng(seed), steps) is None:
+        return
+    b = env.battle
+    seen = 0
+    for agent in env.agents:
+        layout = env._layouts[agent]
+        for w in b.esg_rows(layout.unit):
+            b.state.esg_stored[w] = min(stored, int(b.state.esg_max[w]))
+        b.state.batteries[layout.unit] = batteries
+        now = {agent: {"action_mask": layout.mask(b, env._slots[agent])}}
+        for i in _components(env, agent, ("esg_reserve[",)):
+            seen += 1
+            component_values_agree(env, agent, now, i, range(1, int(layout.nvec[i])))
+    assert seen == sum(len(b.esg_rows(env._layouts[a].unit)) for a in env.agents)
 
 
 def test_h7_1_reserve_shields_component_only_under_reserve_power():

@@ -29,6 +29,7 @@ HOLD_GENERAL, ACTIVATE_GENERAL = 1, 2  # ``reinforce_hold`` values (D3.3411 note
 REINFORCE_HOLD_VALUES = 3
 KEEP_RESERVE = 1  # ``reserve_shields``: keep the batteries out of struck shields (H7.1); 0 auto
 RESERVE_SHIELD_VALUES = 2
+ESG_RESERVE_VALUES = 6  # ``esg_reserve[g]``: 0..5 batteries into a generator (G23.212, G23.22)
 MAX_IMPULSE_TO_MOVEMENT = 1  # (B3.0 line 14) at most one impulse point, for one hex
 SUBLIGHT_TAC_IMPULSE = 1  # (C5.12) the sublight tactical maneuver: 1 impulse engine energy
 #: Energy per arming turn of each heavy weapon's cycle (E3.2, E4.2, E7.21, FP1.22, FP2.0).

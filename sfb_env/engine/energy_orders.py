@@ -13,6 +13,7 @@ from sfb_env.engine.energy_form import (
     ARMING_RULE,
     CADET_ACCELERATION,
     CYCLE,
+    ESG_RESERVE_VALUES,
     HOLD_COST,
     HOLD_GENERAL,
     KEEP_RESERVE,
@@ -30,6 +31,7 @@ from sfb_env.engine.energy_form import (
     battery_boxes,
     capacitor_room,
     capacitor_values,
+    charged,
     dc_rating,
     destroyed_before,
     empty_batteries,
@@ -295,6 +297,35 @@ def reserve_shields_blockers(battle: Battle, unit: int) -> dict[int, str]:
     return {}
 
 
+def esg_reserve_blockers(battle: Battle, unit: int, w: int) -> dict[int, str]:
+    """``esg_reserve[g]`` values (batteries into ESG generator ``w`` in this impulse) not open
+    now: reserve power may be added to the generator, never to the active field (G23.212), at
+    any impulse (H7.1), up to its room (G23.22) and the charged batteries (H7.1)."""
+    values = range(1, ESG_RESERVE_VALUES)
+    st = battle.state
+    closed: str | None = None
+    if not battle.rules.reserve_power:
+        closed = "H7.0 reserve power is not in use in this scenario (rules.reserve_power)"
+    elif (w < 0 or w >= len(st.w_owner) or int(st.w_owner[w]) != unit
+          or int(st.w_type[w]) != _ESG or st.esg_max[w] <= 0):
+        closed = "G23.11 not an expanding sphere generator of this ship"
+    elif not st.w_enabled[w]:
+        closed = "scenario weapons_allowed: this ESG is not in use"
+    elif st.w_destroyed[w]:
+        closed = "G23.14 the generator is destroyed"
+    elif st.impulse < 1:
+        closed = ("G23.212 reserve power goes into the generator during the turn (impulses 1 "
+                  "and later)")
+    if closed is not None:
+        return dict.fromkeys(values, closed)
+    room, have = int(st.esg_max[w] - st.esg_stored[w]), charged(battle, unit)
+    out = {k: f"G23.22 the generator has room for {room} energy (it holds at most "
+              f"{int(st.esg_max[w])})" for k in values if k > room}
+    out.update({k: f"H7.1 only {have} batteries are charged" for k in values
+                if k not in out and k > have})
+    return out
+
+
 def validate(battle: Battle, unit: int, order: Orders, name: str) -> None:
     """Raise ``IllegalOrderError`` for an energy order the rules forbid (same predicates as
     the masks). Units the form does not govern may give no energy orders."""
@@ -302,7 +333,8 @@ def validate(battle: Battle, unit: int, order: Orders, name: str) -> None:
     if not governed(battle, unit):
         if (order.arm or order.capacitor or order.recharge or order.cloak
                 or order.reinforce_general or order.reinforce or order.repair
-                or order.repair_boxes or order.reinforce_hold or order.reserve_shields):
+                or order.repair_boxes or order.reinforce_hold or order.reserve_shields
+                or order.esg_reserve):
             raise IllegalOrderError(name, "energy", "", "B3.0 this unit has no Energy Allocation "
                                     f"(rules.energy is {battle.rules.energy!r})")
         return
@@ -351,6 +383,15 @@ def _validate_standard(battle: Battle, unit: int, order: Orders, name: str) -> N
                lambda: reinforce_hold_blockers(battle, unit)),
               ("reserve_shields", order.reserve_shields, RESERVE_SHIELD_VALUES - 1,
                lambda: reserve_shields_blockers(battle, unit))]
+    if not isinstance(order.esg_reserve, dict):
+        raise IllegalOrderError(name, "esg_reserve", order.esg_reserve,
+                                "G23.212 esg_reserve maps an ESG weapon row to batteries")
+    for w, value in order.esg_reserve.items():
+        label = (f"esg_reserve[{battle.weapon_ids[w]}]"
+                 if isinstance(w, (int, np.integer)) and 0 <= w < len(battle.weapon_ids)
+                 else "esg_reserve")
+        checks.append((label, value, ESG_RESERVE_VALUES - 1,
+                       lambda w=w: esg_reserve_blockers(battle, unit, w)))
     if not isinstance(order.repair_boxes, dict):
         raise IllegalOrderError(name, "repair_boxes", order.repair_boxes,
                                 "D9.2 repair_boxes maps a shield 1..6 to boxes")

@@ -22,6 +22,7 @@ import numpy as np
 from sfb_env import hexmap
 from sfb_env.engine import esg, planets, shields
 from sfb_env.engine import events as ev
+from sfb_env.engine.energy_form import charged
 from sfb_env.engine.esg import (
     Contact,
     ContactKind,
@@ -169,6 +170,27 @@ def energy_allocation(battle: Battle) -> None:
 
 
 # ---------------------------------------------------------------------- Launch Seeking Weapons
+
+
+def reserve_step(battle: Battle, orders: dict) -> None:
+    """Reserve power into the generators (G23.212, H7.1): each ``Orders.esg_reserve`` entry
+    discharges batteries into its generator (stored for the next release, never the active
+    field), in weapon-row order, each trimmed to the room and to the batteries left [P-083]."""
+    st = battle.state
+    for u, order in orders.items():
+        for w, energy in sorted(order.esg_reserve.items()):
+            have = charged(battle, u)
+            k = min(int(energy), int(st.esg_max[w] - st.esg_stored[w]), have)
+            if k <= 0 or st.w_destroyed[w]:
+                continue
+            store(battle, w, esg.charge(generator(battle, w), k))
+            st.batteries[u] = have - k
+            uid = battle.unit_ids[u]
+            battle.log(ev.ReserveDischarged(st.turn, st.impulse, uid,
+                                            f"esg:{battle.weapon_ids[w]}", k, have - k))
+            battle.log(ev.EsgCharged(st.turn, st.impulse, uid, battle.weapon_ids[w], k,
+                                     int(st.esg_stored[w])))
+
 
 
 def launch_step(battle: Battle, orders: dict) -> None:

@@ -92,6 +92,8 @@ def advance(battle: Battle, orders: dict[int, Orders]) -> None:
             shield_absorption.switch_on_general(battle, orders)
         # (G23.32, G23.31) the generators' own timing runs every impulse
         if battle.rules.esg_in_play:
+            if rules.reserve_power:  # (G23.212, H7.1) batteries into the generators first
+                esg_field.reserve_step(battle, orders)
             esg_field.launch_step(battle, orders)
         if battle.rules.standard_cloak and st.impulse < st.impulses_per_turn:
             cloak.cloak_step(battle, orders)  # (B2.0 advanced, G13) Cloak/Uncloak

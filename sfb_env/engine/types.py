@@ -402,6 +402,9 @@ class Orders:
     reinforce_hold: int = 0  # (D3.3411 note) energy_form.HOLD_GENERAL: hold the general
     #   reinforcement bought at Energy Allocation inactive; ACTIVATE_GENERAL: switch held GR on
     #   now (an impulse's orders); 0 = automatic (GR active from Energy Allocation)
+    esg_reserve: dict[int, int] = field(default_factory=dict)  # (G23.212, H7.1; rule
+    #   reserve_power) ESG weapon row -> batteries discharged into that generator at the start
+    #   of this impulse's Launch Seeking Weapons step (stored, never into an active field)
     reserve_shields: int = 0  # (H7.1, H7.2; rule reserve_power) energy_form.KEEP_RESERVE: no
     #   battery is discharged into a struck shield until the next decision point; 0 =
     #   automatic (discharged into a struck shield as needed, PROPOSAL [P-031])

@@ -4,8 +4,8 @@ Present only where the energy rule governs the ship, so every other scenario's a
 is unchanged; in ``ActionLayout`` order after the transporter and suicide components, before
 ``maneuver``: ``arm[h]`` per heavy weapon, ``capacitor``, ``recharge``, ``cloak`` (ships with
 a cloak where the cadet rule allows it), ``reinforce_general``, ``reinforce[s]`` and
-``reinforce_hold`` (D3.34, D3.3411), ``repair[s]`` (D9.2), ``reserve_shields`` (H7.1,
-``rules.reserve_power``), ``suicide_arm`` (J2.221). Each
+``reinforce_hold`` (D3.34, D3.3411), ``repair[s]`` (D9.2), ``reserve_shields`` (H7.1) and
+``esg_reserve[g]`` (G23.212) under ``rules.reserve_power``, ``suicide_arm`` (J2.221). Each
 component is declared once below (see ``env.components``); ``EnergyLayout`` says which an
 agent has and pads them for ``uniform_spaces`` (padded values are closed with a "padding"
 reason). Masks and refusals are the engine's predicates; no rule lives here.
@@ -13,7 +13,7 @@ reason). Masks and refusals are the engine's predicates; no rule lives here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
@@ -229,6 +229,37 @@ class ReserveShields(Component):
 
 
 @dataclass
+class EsgReserve(Component):
+    """``esg_reserve[g]``: batteries 0..5 discharged into ESG generator g in this impulse,
+    stored for its next field, never into the active one (G23.212, H7.1)."""
+
+    kind: ClassVar[str] = "esg_reserve"
+    unit: int
+    index: int
+    row: int  # ESG weapon row (-1: padding)
+    size: int = energy.ESG_RESERVE_VALUES
+
+    def __post_init__(self) -> None:
+        self.name = f"esg_reserve[{self.index}]"
+
+    def reasons(self, d: Decision) -> dict[int, str]:
+        if self.row < 0:
+            return {v: "uniform_spaces padding: no ESG in this position"
+                    for v in range(1, self.size)}
+        return energy.esg_reserve_blockers(d.battle, self.unit, self.row)
+
+    def to_orders(self, d: Decision, value: int, orders: Orders) -> None:
+        if value and self.row >= 0:
+            orders.esg_reserve[self.row] = int(value)
+
+    def describe(self, battle: Battle) -> dict[str, Any]:
+        out = super().describe(battle)
+        if self.row >= 0:
+            out["weapon"] = battle.weapon_ids[self.row]
+        return out
+
+
+@dataclass
 class SuicideArm(Component):
     """``suicide_arm``: warp energy into the suicide shuttle's bomb, 1 = hold (J2.221)."""
 
@@ -277,6 +308,8 @@ class EnergyLayout:
     arm_sizes: tuple[int, ...] = ()  # size of each ``arm[h]`` (a PPD's 6, E11.25; else 3)
     suicide: bool = False  # the ``suicide_arm`` component (J2.221, rules.suicide_shuttles)
     reserve: bool = False  # the ``reserve_shields`` component (H7.1, rules.reserve_power)
+    esg_reserve: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    #   ESG weapon rows taking reserve power (G23.212, rules.reserve_power; padded: -1)
 
     @classmethod
     def build(cls, battle: Battle, unit: int, pad: EnergyLayout | None = None
@@ -295,6 +328,8 @@ class EnergyLayout:
                         for w in energy.heavy_rows(battle, unit)),
                   suicide_shuttles.has_component(battle, unit),
                   battle.rules.standard_energy and bool(rules.reserve_power))
+        if out.reserve:  # (G23.212) reserve power into the ship's generators
+            out.esg_reserve = np.asarray(battle.esg_rows(unit), dtype=np.int64)
         if pad is not None:
             out.heavies = pad_rows(out.heavies, len(pad.heavies))
             out.arm_sizes = _widest_arms([out.arm_sizes, pad.arm_sizes])
@@ -305,6 +340,7 @@ class EnergyLayout:
             out.repair = out.repair or pad.repair
             out.suicide = out.suicide or pad.suicide
             out.reserve = out.reserve or pad.reserve
+            out.esg_reserve = pad_rows(out.esg_reserve, len(pad.esg_reserve))
         return out
 
     @staticmethod
@@ -317,7 +353,8 @@ class EnergyLayout:
                             max(p.capacitor for p in real), max(p.recharge for p in real),
                             max(p.cloak for p in real), any(p.reinforce for p in real),
                             any(p.repair for p in real), _widest_arms([p.arm_sizes for p in real]),
-                            any(p.suicide for p in real), any(p.reserve for p in real))
+                            any(p.suicide for p in real), any(p.reserve for p in real),
+                            np.full(max(len(p.esg_reserve) for p in real), -1, np.int64))
 
     def arm_values(self) -> tuple[int, ...]:
         """Each ``arm[h]`` size (``ArmOrder``'s 3 where not given)."""
@@ -340,6 +377,7 @@ class EnergyLayout:
             out += [RepairBoxes(u, s) for s in range(energy.N_SHIELDS)]
         if self.reserve:  # (H7.1) keep the batteries out of struck shields
             out.append(ReserveShields(u))
+        out += [EsgReserve(u, g, int(w)) for g, w in enumerate(self.esg_reserve)]  # (G23.212)
         if self.suicide:  # (J2.221) warp energy into the suicide shuttle's bomb
             out.append(SuicideArm(u))
         return out

@@ -8,9 +8,10 @@ Version history:
   ``repair``, D9.2), general reinforcement held inactive (``reinforce_hold``, D3.34), and, under
   ``rules.launch_facing`` (cth-10, -12, -13), the drone's launch facing in ``launch[r]`` (FD1.2);
   under ``rules.reserve_power`` (cth-10, -12, -13) ``reserve_shields`` keeps the batteries out of
-  struck shields until the next decision point (H7.1, H7.2). Scenarios with none of these (no
-  phaser-G on an agent's ship, neither damage control, reinforcement nor reserve power) keep
-  their ``sfb_v0`` spaces (``changes_since``: their replays still run).
+  struck shields until the next decision point (H7.1, H7.2), and ``esg_reserve[g]`` puts
+  batteries into an ESG generator (G23.212; a Lyran ship under the rule). Scenarios with none
+  of these (no phaser-G on an agent's ship, neither damage control, reinforcement nor reserve
+  power) keep their ``sfb_v0`` spaces (``changes_since``: their replays still run).
 * ``sfb_v0`` - first release (scenarios cth-01..cth-03).
 """
 
@@ -67,7 +68,7 @@ class SFBParallelEnv(ParallelEnv):
     is the energy the last allocation ordered but could not pay (``sfb_env.engine.energy``).
     The standard form's scenario-10 rules add ``reinforce_general``, ``reinforce[s]``,
     ``reinforce_hold`` (D3.34, D3.3411), ``repair[s]`` (D9.2) and, with ``rules.reserve_power``,
-    ``reserve_shields`` (H7.1; docs/observation.md).
+    ``reserve_shields`` (H7.1) and ``esg_reserve[g]`` (G23.212; docs/observation.md).
     With ``rules.disengage_by_announcement`` (SCENARIOS #5) a ``disengage`` component announces
     disengagement at the end of the impulse (``sfb_env.engine.disengagement``).
 
@@ -187,6 +188,9 @@ class SFBParallelEnv(ParallelEnv):
         if rules.reserve_power and rules.standard_energy:
             changes.append(f"in {name} the batteries may be kept out of struck shields: "
                            "reserve_shields (H7.1)")
+            if rules.esg_in_play:
+                changes.append(f"in {name} reserve power may go into an ESG generator: "
+                               "esg_reserve[g] (G23.212)")
         return changes
 
     # ------------------------------------------------------------------ spaces
