@@ -284,6 +284,11 @@ def test_g23_212_closed_without_reserve_power():
     assert set(closed) == {1, 2, 3, 4, 5} and closed[1].startswith("H7.0")
     with pytest.raises(IllegalOrderError):
         b.validate({u: Orders(esg_reserve={w: 1})})
+    b, u, (w, _) = lyran_duel()
+    assert set(energy.esg_reserve_blockers(b, u, 0)) == {1, 2, 3, 4, 5}  # not an ESG row
+    for bad in ({"ESG-1": 1}, {w: 6}, {0: 1}):
+        with pytest.raises(IllegalOrderError):
+            b.validate({u: Orders(esg_reserve=bad)})
 
 
 # ----------------------------------------------------------------------------- FD1.2 facing

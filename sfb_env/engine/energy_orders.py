@@ -387,8 +387,10 @@ def _validate_standard(battle: Battle, unit: int, order: Orders, name: str) -> N
         raise IllegalOrderError(name, "esg_reserve", order.esg_reserve,
                                 "G23.212 esg_reserve maps an ESG weapon row to batteries")
     for w, value in order.esg_reserve.items():
-        label = (f"esg_reserve[{battle.weapon_ids[w]}]"
-                 if isinstance(w, (int, np.integer)) and 0 <= w < len(battle.weapon_ids)
+        if isinstance(w, bool) or not isinstance(w, (int, np.integer)):
+            raise IllegalOrderError(name, "esg_reserve", w,
+                                    "G23.212 esg_reserve maps an ESG weapon row to batteries")
+        label = (f"esg_reserve[{battle.weapon_ids[w]}]" if 0 <= w < len(battle.weapon_ids)
                  else "esg_reserve")
         checks.append((label, value, ESG_RESERVE_VALUES - 1,
                        lambda w=w: esg_reserve_blockers(battle, unit, w)))
