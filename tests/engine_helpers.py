@@ -308,3 +308,30 @@ def component_values_agree(env, agent: str, obs: Mapping[str, Any], i: int,
                 env.battle.validate({layout.unit: orders})
             assert err.value.rule == reasons[v], (name, v)
     return allowed
+
+
+# ----------------------------------------------------------------------------- standard form
+
+
+def standard_battle(units: Iterable[Mapping[str, Any]], **rules: Any) -> Battle:
+    """A 32-impulse battle on the standard Energy Allocation Form and the standard DAC."""
+    doc = scenario(units, rules={"energy": "standard", "damage": "standard_dac", **rules})
+    doc["impulses_per_turn"] = 32
+    return make_battle(doc, seed=0)
+
+
+def standard_duel(**rules: Any) -> Battle:
+    """Federation CA (agent, 1010-A) facing a motionless Klingon D7 (idle) 3 hexes ahead."""
+    return standard_battle([unit("fed", "fed-ca", "blue", "1010", "A", 0),
+                            unit("d7", "klingon-d7", "red", "1007", "D", 0, controller="idle")],
+                           **rules)
+
+
+def bare_orders(b: Battle, u: int, **fields: Any) -> Orders:
+    """Energy orders with nothing armed, nothing into the capacitor, no recharge."""
+    from sfb_env.engine import energy
+
+    base = dict(speed=0, capacitor=0, recharge=0,
+                arm={int(w): 0 for w in energy.heavy_rows(b, u)})
+    base.update(fields)
+    return Orders(**base)

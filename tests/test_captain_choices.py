@@ -6,32 +6,25 @@ of a struck shield (H7.1, H7.2), reserve power into an ESG generator (G23.212)."
 from __future__ import annotations
 
 import pytest
-from engine_helpers import battle, of, row, run_to, scenario, unit, weapon
+from engine_helpers import (
+    bare_orders,
+    battle,
+    of,
+    row,
+    run_to,
+    standard_battle,
+    standard_duel,
+    unit,
+    weapon,
+)
 
-from sfb_env.engine import IllegalOrderError, Orders, dac, energy, make_battle
+from sfb_env.engine import IllegalOrderError, Orders, dac, energy
 
 # ----------------------------------------------------------------------------- D9.2 spread
 
 
-def std(units, **rules):
-    """A 32-impulse battle on the standard form and the standard DAC."""
-    doc = scenario(units, rules={"energy": "standard", "damage": "standard_dac", **rules})
-    doc["impulses_per_turn"] = 32
-    return make_battle(doc, seed=0)
+std, duel, bare = standard_battle, standard_duel, bare_orders
 
-
-def duel(**rules):
-    """Federation CA (agent, 1010-A) facing a motionless Klingon D7 (idle) 3 hexes ahead."""
-    return std([unit("fed", "fed-ca", "blue", "1010", "A", 0),
-                unit("d7", "klingon-d7", "red", "1007", "D", 0, controller="idle")], **rules)
-
-
-def bare(b, u: int, **fields) -> Orders:
-    """Energy orders with nothing armed, nothing into the capacitor, no recharge."""
-    base = dict(speed=0, capacitor=0, recharge=0,
-                arm={int(w): 0 for w in energy.heavy_rows(b, u)})
-    base.update(fields)
-    return Orders(**base)
 
 
 def hit_turn_1(b, u: int, lost: dict[int, int]) -> None:

@@ -9,7 +9,19 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from engine_helpers import Dice, advance_masked, of, row, run_to, scenario, unit, weapon
+from engine_helpers import (
+    Dice,
+    advance_masked,
+    bare_orders,
+    of,
+    row,
+    run_to,
+    scenario,
+    standard_battle,
+    standard_duel,
+    unit,
+    weapon,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,25 +43,8 @@ from sfb_env.engine.types import Box, Status
 R10 = {"reinforcement": True, "damage_control": True, "reserve_power": True}
 
 
-def std(units, **rules) -> object:
-    """A 32-impulse battle on the standard form and the standard DAC."""
-    doc = scenario(units, rules={"energy": "standard", "damage": "standard_dac", **rules})
-    doc["impulses_per_turn"] = 32
-    return make_battle(doc, seed=0)
+std, duel, bare = standard_battle, standard_duel, bare_orders
 
-
-def duel(**rules):
-    """Federation CA (agent, 1010-A) facing a motionless Klingon D7 (idle) 3 hexes ahead."""
-    return std([unit("fed", "fed-ca", "blue", "1010", "A", 0),
-                unit("d7", "klingon-d7", "red", "1007", "D", 0, controller="idle")], **rules)
-
-
-def bare(b, u: int, **fields) -> Orders:
-    """Energy orders with nothing armed, nothing into the capacitor, no recharge."""
-    base = dict(speed=0, capacitor=0, recharge=0,
-                arm={int(w): 0 for w in energy.heavy_rows(b, u)})
-    base.update(fields)
-    return Orders(**base)
 
 
 def allocated(b, uid: str):

@@ -228,14 +228,23 @@ def reinforce_blockers(battle: Battle, unit: int, shield: int) -> dict[int, str]
     return _over_power(battle, unit, {k: k for k in values})
 
 
-def repair_blockers(battle: Battle, unit: int) -> dict[int, str]:
-    """``repair`` values (the shield damage control works on) not open now (D9.2)."""
-    values = range(1, REPAIR_VALUES)
+def _damage_control_closed(battle: Battle, values: range) -> dict[int, str] | None:
+    """Every damage-control value closed, with the rule, where the scenario has no damage
+    control or the form is not open now; None otherwise."""
     if not battle.rules.damage_control:
         return {k: "D9.0 damage control is not in use in this scenario (rules.damage_control)"
                 for k in values}
     if not allocation_open(battle):
         return {k: NOT_NOW for k in values}
+    return None
+
+
+def repair_blockers(battle: Battle, unit: int) -> dict[int, str]:
+    """``repair`` values (the shield damage control works on) not open now (D9.2)."""
+    values = range(1, REPAIR_VALUES)
+    closed = _damage_control_closed(battle, values)
+    if closed is not None:
+        return closed
     rating = dc_rating(battle, unit)
     if rating < 2:
         return {k: f"D9.2 the damage control rating is {rating}: 2 energy repair one box"
@@ -253,11 +262,9 @@ def repair_box_blockers(battle: Battle, unit: int, shield: int) -> dict[int, str
     """``repair[s]`` values (boxes damage control repairs on shield #``shield``) not open now:
     within the rating, 2 energy a box, only boxes lost on earlier turns (D9.2)."""
     values = range(1, REPAIR_BOX_VALUES)
-    if not battle.rules.damage_control:
-        return {k: "D9.0 damage control is not in use in this scenario (rules.damage_control)"
-                for k in values}
-    if not allocation_open(battle):
-        return {k: NOT_NOW for k in values}
+    closed = _damage_control_closed(battle, values)
+    if closed is not None:
+        return closed
     rating = dc_rating(battle, unit)
     lost = destroyed_before(battle, unit)[shield - 1]
     out = {k: f"D9.2 the damage control rating is {rating}: at most {rating // 2} boxes a turn "
