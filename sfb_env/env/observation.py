@@ -306,3 +306,21 @@ def global_state(battle: Battle, max_turns: int) -> np.ndarray:
     ])
     clock = [st.turn / max_turns, st.impulse / st.impulses_per_turn]
     return np.concatenate([per_unit.ravel(), clock]).astype(np.float32)
+
+
+def global_state_bounds(battle: Battle, max_turns: int) -> tuple[np.ndarray, np.ndarray]:
+    """``env.state_space``: the bounds every entry of ``global_state`` keeps, per unit row:
+    status, side (-1: a unit of no side), kind, column and row (the printed map), facing,
+    then speed, shields and damage and the turn fraction, which no rule caps at 1 (unbounded
+    above rather than clipped)."""
+    n_sides = len(battle.scenario.sides)
+    low = np.concatenate([[0.0, -1.0, 0.0, 0.0, 0.0], np.zeros(6), [0.0],
+                          np.zeros(battle.state.shields.shape[1]), [0.0]])
+    high = np.concatenate([[1.0, n_sides - 1, max(UnitKind),
+                            hexmap.PRINTED_COLUMNS / 28.0, hexmap.PRINTED_ROWS / 32.0],
+                           np.ones(6), [np.inf],
+                           np.full(battle.state.shields.shape[1], np.inf), [np.inf]])
+    units = len(battle.unit_ids)
+    low = np.concatenate([np.tile(low, units), [0.0, 0.0]]).astype(np.float32)
+    high = np.concatenate([np.tile(high, units), [np.inf, 1.0]]).astype(np.float32)
+    return low, high

@@ -17,7 +17,6 @@ Version history:
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -80,6 +79,20 @@ class SFBParallelEnv(ParallelEnv):
     **Reward**: ``"shaped"`` (0.05 per internal point dealt minus taken, plus +1/-1/0 at the
     end) or ``"sparse"`` (end result only), or a callable.
 
+    **Seeding** (Gymnasium's convention): ``reset(seed=s)`` plays the battle whose dice are
+    ``numpy.random.default_rng(s)`` (same seed and actions, same battle; replays record ``s``)
+    and seeds the env's own generator ``np_random`` with ``s``; a plain ``reset()`` continues
+    that generator: the next battle's seed is ``int(np_random.integers(2**31 - 1))`` (the
+    battle's ``seed``), so successive episodes differ and the sequence is reproducible. The
+    constructor's ``seed`` stands in for the first reset's when that gives none; with neither,
+    the generator starts from fresh entropy.
+
+    **Errors**: ``step()`` before ``reset()`` raises ``RuntimeError``; an action that is not an
+    integer array of the agent's ``nvec`` shape (a string, ``None``, floats, another shape)
+    raises ``TypeError`` / ``ValueError`` naming the agent; an action keyed by an unknown or
+    departed agent raises ``ValueError`` naming the live agents; ``action_space`` /
+    ``observation_space`` of an unknown agent raise ``KeyError`` naming the possible agents.
+
     **Termination**: the ship destroyed or gone, or the scenario decided; **truncation**: the
     turn limit (scenario's, else ``max_turns``, default 30). ``infos[agent]["outcome"]`` at the end.
 
@@ -132,7 +145,10 @@ class SFBParallelEnv(ParallelEnv):
         self.max_turns = max_turns or self.scenario.turn_limit or DEFAULT_MAX_TURNS
         self.target_slots = target_slots
         self.threat_slots = threat_slots
-        self._seed = seed
+        self._seed = seed  # the first reset's seed when it gives none
+        self.np_random: np.random.Generator | None = None  # seeded by reset (see Seeding)
+        self._spaces: dict[tuple[str, str], spaces.Space] = {}  # one space object per agent
+        self._event_cursor: int | None = None  # None until the first reset
         self.battle = Battle(self.scenario, seed=seed, max_turns=self.max_turns)
         self.possible_agents = [
             self.battle.unit_ids[u] for u in range(len(self.battle.unit_ids))
@@ -195,26 +211,51 @@ class SFBParallelEnv(ParallelEnv):
 
     # ------------------------------------------------------------------ spaces
 
-    @functools.cache  # noqa: B019 - one space object per agent (PettingZoo)
     def observation_space(self, agent: str) -> spaces.Space:
-        layout = self._layouts[agent]
-        n = obs_mod.observation_size(layout, self.threat_slots)
-        return spaces.Dict({
-            "observation": spaces.Box(-1.0, 1.0, shape=(n,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, shape=(int(layout.nvec.sum()),), dtype=np.int8),
-        })
+        key = ("observation", agent)
+        if key not in self._spaces:
+            layout = self._layout_of(agent)
+            n = obs_mod.observation_size(layout, self.threat_slots)
+            self._spaces[key] = spaces.Dict({
+                "observation": spaces.Box(-1.0, 1.0, shape=(n,), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(int(layout.nvec.sum()),),
+                                          dtype=np.int8),
+            })
+        return self._spaces[key]
 
-    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> MaskedMultiDiscrete:
-        return MaskedMultiDiscrete(self._layouts[agent].nvec)
+        key = ("action", agent)
+        if key not in self._spaces:
+            self._spaces[key] = MaskedMultiDiscrete(self._layout_of(agent).nvec)
+        return self._spaces[key]
+
+    @property
+    def state_space(self) -> spaces.Box:
+        """The space of ``state()`` (PettingZoo's state test): its true bounds per entry."""
+        key = ("state", "")
+        if key not in self._spaces:
+            low, high = obs_mod.global_state_bounds(self.battle, self.max_turns)
+            self._spaces[key] = spaces.Box(low, high, dtype=np.float32)
+        return self._spaces[key]
+
+    def _layout_of(self, agent: str) -> ActionLayout:
+        if agent not in self._layouts:
+            raise KeyError(f"{agent!r} is not an agent of {self.scenario.name}; possible "
+                           f"agents: {self.possible_agents}")
+        return self._layouts[agent]
 
     # ------------------------------------------------------------------ API
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is None:
-            seed = self._seed
+            seed, self._seed = self._seed, None  # the constructor's seed, once
+        if seed is not None:
+            self.np_random = np.random.default_rng(seed)
+        else:  # continue the env's generator (Gymnasium): the next battle's seed comes from it
+            if self.np_random is None:
+                self.np_random = np.random.default_rng()
+            seed = int(self.np_random.integers(2**31 - 1))
         self.battle.reset(seed)
-        self._seed = None if seed is None else seed  # same seed on a plain reset()
         self.agents = [a for a in self.possible_agents  # (or arriving later: unit_rules)
                        if unit_rules.in_play_or_coming(self.battle, self.battle.unit_index[a])]
         self._event_cursor = len(self.battle.events)
@@ -223,6 +264,18 @@ class SFBParallelEnv(ParallelEnv):
         return {a: self._obs[a] for a in self.agents}, infos
 
     def step(self, actions: Mapping[str, Any]):
+        if self._event_cursor is None:
+            raise RuntimeError("step() before reset(): call reset() first")
+        if not isinstance(actions, Mapping):
+            raise TypeError(f"step() takes a dict agent -> action, got {type(actions).__name__}")
+        strangers = [a for a in actions if a not in self.agents]
+        if strangers:
+            gone = [a for a in strangers if a in self.possible_agents]
+            unknown = [a for a in strangers if a not in self.possible_agents]
+            why = "; ".join(part for part in (
+                f"unknown agent(s) {unknown}" if unknown else "",
+                f"agent(s) {gone} no longer in play" if gone else "") if part)
+            raise ValueError(f"step() actions for {why}; live agents: {self.agents}")
         battle = self.battle
         reports: dict[str, list[dict]] = {a: [] for a in self.agents}
         orders, unchecked = {}, {}
@@ -231,7 +284,7 @@ class SFBParallelEnv(ParallelEnv):
             if agent not in actions:
                 action = layout.noop(battle)
             else:
-                action = np.asarray(actions[agent], dtype=np.int64).reshape(-1)
+                action = self._as_action(agent, actions[agent])
                 action = self._check(agent, action, reports[agent])
             orders[layout.unit] = layout.to_orders(battle, action, self._slots[agent])
             if agent not in actions or reports[agent]:  # the no-op stood in: not mask-checked
@@ -261,6 +314,25 @@ class SFBParallelEnv(ParallelEnv):
         if self.render_mode == "human":
             self.render()
         return {a: self._obs[a] for a in previous}, rewards, terminations, truncations, infos
+
+    def _as_action(self, agent: str, action: Any) -> np.ndarray:
+        """``agent``'s action as an int64 vector of its ``nvec`` shape; anything else (a string,
+        ``None``, floats, another shape) is refused rather than coerced."""
+        nvec = self._layouts[agent].nvec
+        if action is None or isinstance(action, (str, bytes)):
+            raise TypeError(f"action for {agent!r} must be integers of shape {nvec.shape}, "
+                            f"got {action!r}")
+        array = np.asarray(action)
+        if array.dtype.kind not in "iu":
+            raise TypeError(f"action for {agent!r} must be integers of shape {nvec.shape}, "
+                            f"got dtype {array.dtype} ({action!r})")
+        if array.ndim == 0:  # a numpy int scalar flies a one-component action
+            array = array.reshape(1)
+        if array.shape != nvec.shape:
+            raise IllegalActionError(
+                agent, "action", -1, f"expected {len(nvec)} components, got shape {array.shape}"
+            )
+        return array.astype(np.int64)
 
     def _check(self, agent: str, action: np.ndarray, report: list[dict]) -> np.ndarray:
         """Refuse (or replace by the no-op) every component the mask forbids."""
