@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from pettingzoo.test import parallel_api_test, parallel_seed_test
+from pettingzoo.test.state_test import test_parallel_env as parallel_state_test
 from scenario_tiers import ci_params
 
 import sfb_env
@@ -27,6 +28,12 @@ def test_pettingzoo_parallel_api(scenario):
 @pytest.mark.parametrize("scenario", ci_params(SCENARIOS))
 def test_pettingzoo_parallel_seed(scenario):
     parallel_seed_test(lambda: sfb_env.parallel_env(scenario, illegal_action="noop"))
+
+
+@pytest.mark.parametrize("scenario", ci_params(SCENARIOS))
+def test_pettingzoo_parallel_state(scenario):
+    # pettingzoo 1.27's state_test needs an AEC env too; its parallel half is this one
+    parallel_state_test(sfb_env.parallel_env(scenario))
 
 
 def test_metadata_is_versioned_and_parallelizable():
