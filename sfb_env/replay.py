@@ -298,7 +298,11 @@ def make_env(replay: Replay, **overrides: Any) -> SFBParallelEnv:
 
 def rerun(replay: Replay, env: SFBParallelEnv | None = None) -> Iterator[SFBParallelEnv]:
     """Re-run a replay: yields the env after reset and after each step, having checked that
-    the step produced exactly the recorded events (``ReplayError`` names the first difference)."""
+    the step produced exactly the recorded events and the end line matches the re-run
+    (``ReplayError`` names the first difference; a replay without an end line is refused)."""
+    if replay.end is None:  # before any work: nothing could say the re-run matches
+        raise ReplayError(f"no end line after {len(replay.steps)} steps: the replay is "
+                          "truncated (or its recording was interrupted)")
     env = env or make_env(replay)
     env.reset(seed=replay.seed)
     cursor = len(env.battle.events)
@@ -324,9 +328,7 @@ def rerun(replay: Replay, env: SFBParallelEnv | None = None) -> Iterator[SFBPara
 def _compare_end(replay: Replay, env: SFBParallelEnv) -> None:
     """The end line is required and must match the re-run: a truncated or edited replay is
     not "every event as recorded"."""
-    if replay.end is None:
-        raise ReplayError(f"no end line after {len(replay.steps)} steps: the replay is "
-                          "truncated (or its recording was interrupted)")
+    assert replay.end is not None  # rerun refused a replay without one
     got = end_line(env, len(replay.steps))
     for key in END_FIELDS:
         if replay.end.get(key) != got[key]:
