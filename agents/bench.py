@@ -119,6 +119,10 @@ def check_match(match: Match) -> None:
             raise ValueError(f"policy {spec!r} cannot fly {'/'.join(side_names)} in "
                              f"{match.scenario}: that side has no agents (the scenario's robots "
                              f"fly it; use 'robot')")
+        if spec.endswith(".zip"):
+            from agents.sb3_policy import check_checkpoint
+
+            check_checkpoint(spec, load_scenario(match.scenario).name)
         if spec != ROBOT:
             load_policy(spec)  # a bad name or path fails here, naming it
 

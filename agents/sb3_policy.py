@@ -42,6 +42,26 @@ def read_sidecar(path: str | Path) -> dict[str, Any] | None:
     return json.loads(side.read_text()) if side.exists() else None
 
 
+def check_checkpoint(path: str | Path, scenario: str) -> None:
+    """Refuse, naming both, a checkpoint without its sidecar or trained for another scenario
+    (``ValueError``); its padding (``fixed_spaces``) is for the ships of that scenario."""
+    path = Path(path)
+    if not path.exists():
+        raise ValueError(f"SB3 checkpoint {str(path)!r} does not exist")
+    try:
+        sidecar = read_sidecar(path)
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"checkpoint {str(path)!r}: unreadable sidecar "
+                         f"{str(sidecar_path(path))!r}: {exc}") from None
+    if sidecar is None:
+        raise ValueError(f"checkpoint {str(path)!r} has no sidecar {str(sidecar_path(path))!r} "
+                         f"saying which scenario it flies; cannot check it against {scenario!r}")
+    trained = sidecar.get("scenario")
+    if trained != scenario:
+        raise ValueError(f"checkpoint {str(path)!r} was trained for scenario {trained!r}, "
+                         f"not {scenario!r}")
+
+
 class SB3Policy:
     """A MaskablePPO checkpoint acting through the ``Policy`` protocol.
 

@@ -184,12 +184,7 @@ class ReplayRecorder:
         """Write the end line and close the file."""
         if self._file is None:
             return
-        battle = self.env.battle
-        self._write({
-            "type": "end", "steps": self.steps, "turn": int(battle.state.turn),
-            "impulse": int(battle.state.impulse), "done": bool(battle.done),
-            "outcome": _jsonable(battle.outcome), "reason": battle.end_reason,
-        })
+        self._write(end_line(self.env, self.steps))
         self._file.close()
         self._file = None
 
@@ -209,6 +204,17 @@ class ReplayRecorder:
         assert self._file is not None
         self._file.write(json.dumps(line, separators=(",", ":")) + "\n")
         self._file.flush()
+
+
+END_FIELDS = ("steps", "turn", "impulse", "done", "outcome", "reason")
+
+
+def end_line(env: SFBParallelEnv, steps: int) -> dict[str, Any]:
+    """The replay's last line: where the battle stood after ``steps`` steps."""
+    battle = env.battle
+    return {"type": "end", "steps": steps, "turn": int(battle.state.turn),
+            "impulse": int(battle.state.impulse), "done": bool(battle.done),
+            "outcome": _jsonable(battle.outcome), "reason": battle.end_reason}
 
 
 def _version() -> str:
@@ -237,17 +243,30 @@ def load_replay(path: str | Path) -> Replay:
                           f"sfb-env {_version()} reads version {VERSION}")
     replay = Replay(header)
     for number, line in enumerate(lines[1:], 2):
-        kind = line.get("type")
-        if kind == "reset":
-            replay.reset_events = line["events"]
-        elif kind == "step":
-            replay.steps.append(ReplayStep(line["turn"], line["impulse"], line["actions"],
-                                           line["events"]))
-        elif kind == "end":
-            replay.end = line
-        else:
-            raise ReplayError(f"{path}: line {number}: unknown line type {kind!r}")
+        try:
+            _read_line(replay, line)
+        except ReplayError as exc:
+            raise ReplayError(f"{path}: line {number}: {exc}") from None
+        except (AttributeError, KeyError, TypeError) as exc:  # an edited or cut line
+            raise ReplayError(f"{path}: line {number}: malformed replay line (field {exc} "
+                              "missing or of the wrong type)") from None
     return replay
+
+
+def _read_line(replay: Replay, line: dict[str, Any]) -> None:
+    """Add one line after the header to ``replay``."""
+    kind = line.get("type")
+    if kind == "reset":
+        replay.reset_events = line["events"]
+    elif kind == "step":
+        if not isinstance(line["actions"], dict):
+            raise TypeError("actions")
+        replay.steps.append(ReplayStep(line["turn"], line["impulse"], line["actions"],
+                                       line["events"]))
+    elif kind == "end":
+        replay.end = line
+    else:
+        raise ReplayError(f"unknown line type {kind!r}")
 
 
 def make_env(replay: Replay, **overrides: Any) -> SFBParallelEnv:
@@ -279,7 +298,11 @@ def make_env(replay: Replay, **overrides: Any) -> SFBParallelEnv:
 
 def rerun(replay: Replay, env: SFBParallelEnv | None = None) -> Iterator[SFBParallelEnv]:
     """Re-run a replay: yields the env after reset and after each step, having checked that
-    the step produced exactly the recorded events (``ReplayError`` names the first difference)."""
+    the step produced exactly the recorded events and the end line matches the re-run
+    (``ReplayError`` names the first difference; a replay without an end line is refused)."""
+    if replay.end is None:  # before any work: nothing could say the re-run matches
+        raise ReplayError(f"no end line after {len(replay.steps)} steps: the replay is "
+                          "truncated (or its recording was interrupted)")
     env = env or make_env(replay)
     env.reset(seed=replay.seed)
     cursor = len(env.battle.events)
@@ -290,11 +313,27 @@ def rerun(replay: Replay, env: SFBParallelEnv | None = None) -> Iterator[SFBPara
         if unknown:
             raise ReplayError(f"step {k}: actions for {sorted(unknown)}, not live agents "
                               f"{env.agents} (the re-run has diverged)")
-        env.step({a: np.asarray(v, dtype=np.int64) for a, v in step.actions.items()})
+        try:
+            env.step({a: np.asarray(v, dtype=np.int64) for a, v in step.actions.items()})
+        except (ValueError, TypeError, IndexError, KeyError) as exc:  # edited actions
+            raise ReplayError(f"step {k} (turn {step.turn}, impulse {step.impulse}): the "
+                              f"recorded actions do not play: {exc}") from None
         new = events_to_json(env.battle.events[cursor:])
         cursor = len(env.battle.events)
         _compare(new, step.events, f"step {k} (turn {step.turn}, impulse {step.impulse})")
         yield env
+    _compare_end(replay, env)
+
+
+def _compare_end(replay: Replay, env: SFBParallelEnv) -> None:
+    """The end line is required and must match the re-run: a truncated or edited replay is
+    not "every event as recorded"."""
+    assert replay.end is not None  # rerun refused a replay without one
+    got = end_line(env, len(replay.steps))
+    for key in END_FIELDS:
+        if replay.end.get(key) != got[key]:
+            raise ReplayError(f"end line differs from the re-run: {key} recorded "
+                              f"{replay.end.get(key)!r}, got {got[key]!r}")
 
 
 def _compare(got: list[dict], recorded: list[dict], where: str) -> None:

@@ -62,7 +62,7 @@ def test_replay_command_refuses_a_replay_of_another_version(tmp_path, capsys):
     header["version"] = 99
     path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
     capsys.readouterr()
-    assert cli.main(["replay", str(path)]) == 1
+    assert cli.main(["replay", str(path)]) == 2
     assert "version 99" in capsys.readouterr().err
 
 

@@ -12,6 +12,7 @@ index, no timing) are printed and written to DIR as JSON, CSV, markdown and a PN
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
 
@@ -31,14 +32,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
+BENCH_EXTRA = ("openskill", "matplotlib", "tqdm")  # ratings, the plot, the progress bar
+
+
+def _require_bench_extra() -> None:
+    """Import what the bench needs now, not after the games (``RuntimeError`` naming it)."""
+    for module in BENCH_EXTRA:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            raise RuntimeError(f"the bench extra is missing ({module} cannot be imported): "
+                               "pip install -e '.[bench]'") from None
+
+
 def run(args: argparse.Namespace) -> int:
     from agents import bench
     from agents.bench_report import report, write_outputs
+    from sfb_env.commands.play import check_writable
 
     try:
-        matches = _matches(args, bench)
+        _require_bench_extra()
         if args.games < 1:
             raise ValueError("--games must be at least 1")
+        if args.workers is not None and args.workers < 1:
+            raise ValueError(f"--workers must be at least 1, got {args.workers}")
+        if args.out:
+            check_writable(args.out, "--out", folder=True)
+        matches = _matches(args, bench)
         for match in matches:
             bench.check_match(match)
         if args.ray:

@@ -1,8 +1,10 @@
 """``sfb play``: play a scenario with policies; optionally write a video and a replay.
 
 Sides: ``--blue`` flies the agents of the scenario's first side, ``--red`` those of every
-other side; a side without agents is flown by the scenario's robots. A policy is a registry
-name of ``agents.make_policy`` (``random``, ...).
+other side; a side without agents is flown by the scenario's robots. A policy is what
+``agents.load_policy`` takes: a registry name (``random``, ...), ``module:object`` or an SB3
+checkpoint ``*.zip`` (its sidecar must name the scenario played). Every argument is checked
+before the game starts; a bad one is one line on stderr and exit code 2.
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+import tempfile
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from sfb_env.engine.types import Status, UnitKind
@@ -43,17 +47,70 @@ def add_video_arguments(parser: argparse.ArgumentParser) -> None:
                         help="frame size in pixels (default 1280x720)")
 
 
+VIDEO_FORMATS = (".mp4", ".gif")  # sfb_env.render.video.FORMATS (not imported: Pillow)
+MIN_SIZE = (480, 120)  # Renderer: the 320-pixel HUD beside a map at least 160x120
+
+
+def check_video_arguments(args: argparse.Namespace) -> None:
+    """Refuse ``--fps``, ``--size`` and ``--video`` values that would fail mid-render."""
+    if not args.fps > 0:
+        raise ValueError(f"--fps must be positive, got {args.fps:g}")
+    width, height = args.size
+    if width < MIN_SIZE[0] or height < MIN_SIZE[1]:
+        raise ValueError(f"--size {width}x{height} is too small to draw: at least "
+                         f"{MIN_SIZE[0]}x{MIN_SIZE[1]} (the HUD is 320 pixels wide)")
+    if args.video:
+        suffix = Path(args.video).suffix.lower()
+        if suffix not in VIDEO_FORMATS:
+            raise ValueError(f"--video {args.video}: unsupported format {suffix or '(none)'!r}; "
+                             f"supported: {', '.join(VIDEO_FORMATS)}")
+        check_writable(args.video, "--video")
+
+
+def check_writable(path: str | Path, flag: str, folder: bool = False) -> None:
+    """Refuse an output whose folder (``path`` itself if ``folder``) cannot be written: the
+    nearest existing folder above it must take a new file."""
+    target = Path(path).absolute()
+    existing = target if folder else target.parent
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ValueError(f"{flag} {path}: {existing} is a file, not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=existing):
+            pass
+    except OSError as exc:
+        raise ValueError(f"{flag} {path}: folder {existing} is not writable "
+                         f"({exc.strerror or exc})") from None
+
+
+def check_arguments(args: argparse.Namespace) -> None:
+    """Refuse arguments that cannot play (``ValueError`` naming the flag)."""
+    if args.seed is not None and args.seed < 0:
+        raise ValueError(f"--seed must be >= 0, got {args.seed}")
+    if args.max_turns is not None and args.max_turns < 1:
+        raise ValueError(f"--max-turns must be at least 1, got {args.max_turns}")
+    check_video_arguments(args)
+    if args.replay:
+        check_writable(args.replay, "--replay")
+
+
 def run(args: argparse.Namespace) -> int:
     import sfb_env
     from sfb_env.replay import ReplayRecorder
 
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    options = {"max_turns": args.max_turns} if args.max_turns else {}
+    options = {"max_turns": args.max_turns} if args.max_turns is not None else {}
     try:
+        check_arguments(args)
         env = sfb_env.parallel_env(args.scenario, **options)
         policies, by_side = _policies(env, args.blue, args.red, seed)
-    except ValueError as exc:  # unknown scenario or policy: the message says which
+    except ValueError as exc:  # the message names the argument, scenario or policy
         print(f"sfb play: {exc}", file=sys.stderr)
+        return 2
+    except ImportError as exc:  # a checkpoint without the train extra
+        print(f"sfb play: {exc.name or exc} missing: a checkpoint needs the train extra "
+              "(pip install -e '.[train]')", file=sys.stderr)
         return 2
     recorder = None
     if args.replay:
@@ -133,7 +190,8 @@ def _play(env: SFBParallelEnv, stepper: Any, policies: Mapping[str, Any]) -> Ite
 
 def _policies(env: SFBParallelEnv, blue: str | None, red: str | None, seed: int):
     """One policy per agent, and the policy name per side ("robots" where no agent flies)."""
-    from agents import make_policy
+    from agents import load_policy
+    from agents.sb3_policy import check_checkpoint
 
     battle = env.battle
     sides = battle.scenario.sides
@@ -141,13 +199,19 @@ def _policies(env: SFBParallelEnv, blue: str | None, red: str | None, seed: int)
     policies = {}
     for k, agent in enumerate(env.possible_agents):
         side = sides[int(battle.state.side[battle.unit_index[agent]])]
+        flag = "--blue" if side == sides[0] else "--red"
         name = (blue if side == sides[0] else red) or "random"
-        policy = make_policy(name)
+        if name == "robot":
+            raise ValueError(f"{flag} robot cannot fly {side} in {battle.scenario.name}: its "
+                             f"ships are agents (the scenario's robots fly only sides without)")
+        if name.endswith(".zip"):
+            check_checkpoint(name, battle.scenario.name)
+        policy = load_policy(name)
         policy.reset(seed=seed + 1 + k)
         policies[agent] = policy
         by_side[side] = name
     for flag, name, flown in (("--blue", blue, sides[:1]), ("--red", red, sides[1:])):
-        if name and all(by_side[s] == "robots" for s in flown):
+        if name and name != "robot" and all(by_side[s] == "robots" for s in flown):
             print(f"note: {flag} {name} ignored: {', '.join(flown)} has no agents; "
                   "the scenario's robots fly it", file=sys.stderr)
     return policies, by_side

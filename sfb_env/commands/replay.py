@@ -5,7 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sfb_env.commands.play import VideoOutput, add_video_arguments, print_result
+from sfb_env.commands.play import (
+    VideoOutput,
+    add_video_arguments,
+    check_video_arguments,
+    print_result,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,11 +22,12 @@ def run(args: argparse.Namespace) -> int:
     from sfb_env.replay import ReplayError, load_replay, make_env, rerun
 
     try:
+        check_video_arguments(args)
         replay = load_replay(args.file)
         env = make_env(replay)
-    except (OSError, ReplayError) as exc:
+    except (OSError, ValueError) as exc:  # ReplayError is a ValueError
         print(f"sfb replay: {exc}", file=sys.stderr)
-        return 1
+        return 2
     video = VideoOutput(args) if args.video else None
     states = rerun(replay, env)
     try:
@@ -30,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
                 video.add(env.battle)
     except ReplayError as exc:
         print(f"sfb replay: {exc}", file=sys.stderr)
-        return 1
+        return 2
     finally:
         if video:
             video.close()

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+from typing import Any
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,6 +34,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.seed is not None:
         config = replace(config, seed=args.seed)
+    if args.resume:
+        try:
+            _check_resume(args.resume, config)
+        except ValueError as exc:
+            print(f"sfb train: {exc}", file=sys.stderr)
+            return 2
     try:
         from training.sb3_train import train
     except ImportError as exc:
@@ -42,3 +50,24 @@ def run(args: argparse.Namespace) -> int:
                   progress=not args.no_progress, config_path=args.config)
     print(f"final checkpoint: {final}")
     return 0
+
+
+def _check_resume(path: str, config: Any) -> None:
+    """Refuse ``--resume`` of a missing file, or of a checkpoint (its sidecar) of another
+    config or scenario, before anything is trained."""
+    from agents.sb3_policy import read_sidecar, sidecar_path
+
+    checkpoint = Path(path)
+    if checkpoint.suffix != ".zip" or not checkpoint.is_file():
+        raise ValueError(f"--resume {path}: no such checkpoint file (a .zip written by sfb train)")
+    try:
+        sidecar = read_sidecar(checkpoint)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"--resume {path}: unreadable sidecar {sidecar_path(checkpoint)}: "
+                         f"{exc}") from None
+    if sidecar is None:
+        raise ValueError(f"--resume {path}: no sidecar {sidecar_path(checkpoint)} saying which "
+                         "run wrote it")
+    if sidecar.get("run") != config.name:
+        raise ValueError(f"--resume {path}: a checkpoint of run {sidecar.get('run')!r}, not of "
+                         f"this config's {config.name!r}")

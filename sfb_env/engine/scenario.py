@@ -174,6 +174,8 @@ def parse_scenario(doc: Any, source: str) -> Scenario:
     if not sides or not all(isinstance(s, str) for s in sides) or len(set(sides)) != len(sides):
         raise ScenarioError(source, "sides", "expected a list of distinct side names")
     raw_units = need("units", list)
+    if not raw_units:
+        raise ScenarioError(source, "units", "a scenario needs at least one unit, got []")
     units = []
     ids: set[str] = set()
     for i, raw in enumerate(raw_units):
