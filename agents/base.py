@@ -75,16 +75,30 @@ class ScenarioRobots:
 
 
 _REGISTRY: dict[str, Callable[..., Any]] = {"random": RandomMaskedPolicy, "robot": ScenarioRobots}
+_DESCRIPTIONS: dict[str, str] = {
+    "random": "uniformly random among the values the action mask allows",
+    "robot": "the scenario's own robots fly that side (sides without agents only)",
+}
 
 
-def register_policy(name: str, factory: Callable[..., Any]) -> None:
-    """Make ``make_policy(name)`` build policies with ``factory(**kwargs)``."""
+def register_policy(name: str, factory: Callable[..., Any], description: str = "") -> None:
+    """Make ``make_policy(name)`` build policies with ``factory(**kwargs)``; ``description`` is
+    the one line ``sfb policies`` prints (the factory's docstring's first line by default)."""
     _REGISTRY[name] = factory
+    if not description:
+        doc = (getattr(factory, "__doc__", None) or "").strip()
+        description = doc.splitlines()[0] if doc else ""
+    _DESCRIPTIONS[name] = description
 
 
 def registered_policies() -> list[str]:
     """Registry names, sorted."""
     return sorted(_REGISTRY)
+
+
+def policy_descriptions() -> dict[str, str]:
+    """Registry name -> its one-line description, sorted by name."""
+    return {name: _DESCRIPTIONS.get(name, "") for name in sorted(_REGISTRY)}
 
 
 def make_policy(name: str, **kwargs: Any) -> Policy:

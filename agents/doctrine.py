@@ -239,5 +239,7 @@ def _factory(race: str | None):
 
 
 for _race in DOCTRINES:
-    register_policy(f"{_race}-doctrine", _factory(_race))
-register_policy("doctrine", _factory(None))
+    register_policy(f"{_race}-doctrine", _factory(_race),
+                    description=f"{_race} race doctrine captain (scripted, deterministic)")
+register_policy("doctrine", _factory(None),
+                description="race doctrine captain, race recognised from the ship's weapons")

@@ -242,6 +242,12 @@ def _esg(row: np.ndarray, ipt: int) -> EsgState:
     )
 
 
+def own_ship(vector: np.ndarray, max_speed: int = 1) -> OwnShip:
+    """The own-ship row alone (it opens every observation vector): place, edges, facing, ...
+    (``speed`` is exact only with the scenario's ``max_speed``)."""
+    return _own(np.asarray(vector), max_speed)
+
+
 def _own(v: np.ndarray, max_speed: int) -> OwnShip:
     edges = tuple(round(x * EDGE_SCALE) for x in v[OWN.slice("edges")])
     return OwnShip(

@@ -160,4 +160,5 @@ class RobotBridge(Bridge):
                 return
 
 
-register_policy("robot-captain", RobotCaptain)
+register_policy("robot-captain", RobotCaptain,
+                description="the scenario-4 robot ship (SCENARIOS §2.5) flying an agent ship")

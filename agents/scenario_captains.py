@@ -664,8 +664,9 @@ class ResearcherCaptain(ScenarioCaptain):
                        fire_range={"photon": 6, "ph-1": 6}, cruise_speed=12)
 
 
-register_policy("pirate", PirateCaptain)
-register_policy("defender", DefenderCaptain)
-register_policy("rescuer", RescuerCaptain)
-register_policy("rescue-opponent", RescueOpponentCaptain)
-register_policy("researcher", ResearcherCaptain)
+register_policy("pirate", PirateCaptain, description="cth-08 pirate captain")
+register_policy("defender", DefenderCaptain, description="cth-08 defender captain")
+register_policy("rescuer", RescuerCaptain, description="cth-09 rescuing captain")
+register_policy("rescue-opponent", RescueOpponentCaptain,
+                description="cth-09 captain opposing the rescue")
+register_policy("researcher", ResearcherCaptain, description="cth-11 research captain")

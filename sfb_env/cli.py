@@ -15,6 +15,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("sfb_env.commands.bench", "benchmark policies over scenarios and seeds"),
     "train": ("sfb_env.commands.train", "train a captain from a YAML config"),
     "scenarios": ("sfb_env.commands.scenarios", "list the shipped scenarios"),
+    "policies": ("sfb_env.commands.policies", "list the registered policies"),
 }
 
 
