@@ -401,22 +401,20 @@ def _validate_standard(battle: Battle, unit: int, order: Orders, name: str) -> N
                  else "esg_reserve")
         checks.append((label, value, ESG_RESERVE_VALUES - 1,
                        lambda w=w: esg_reserve_blockers(battle, unit, w)))
-    if not isinstance(order.repair_boxes, dict):
-        raise IllegalOrderError(name, "repair_boxes", order.repair_boxes,
-                                "D9.2 repair_boxes maps a shield 1..6 to boxes")
-    for shield, value in order.repair_boxes.items():
-        if isinstance(shield, bool) or shield not in range(1, N_SHIELDS + 1):
-            raise IllegalOrderError(name, "repair_boxes", shield, "D9.2 shields are #1..#6")
-        checks.append((f"repair[#{shield}]", value, REPAIR_BOX_VALUES - 1,
-                       lambda s=shield: repair_box_blockers(battle, unit, s)))
-    if not isinstance(order.reinforce, dict):
-        raise IllegalOrderError(name, "reinforce", order.reinforce,
-                                "D3.342 reinforce maps a shield 1..6 to energy")
-    for shield, value in order.reinforce.items():
-        if isinstance(shield, bool) or shield not in range(1, N_SHIELDS + 1):
-            raise IllegalOrderError(name, "reinforce", shield, "D3.342 shields are #1..#6")
-        checks.append((f"reinforce[#{shield}]", value, REINFORCE_SPECIFIC_MAX,
-                       lambda s=shield: reinforce_blockers(battle, unit, s)))
+    for field, rule, what, label, top, blockers in (
+        ("repair_boxes", "D9.2", "boxes", "repair", REPAIR_BOX_VALUES - 1, repair_box_blockers),
+        ("reinforce", "D3.342", "energy", "reinforce", REINFORCE_SPECIFIC_MAX,
+         reinforce_blockers),
+    ):  # per-shield orders: a map of shields #1..#6 to a value
+        by_shield = getattr(order, field)
+        if not isinstance(by_shield, dict):
+            raise IllegalOrderError(name, field, by_shield,
+                                    f"{rule} {field} maps a shield 1..6 to {what}")
+        for shield, value in by_shield.items():
+            if isinstance(shield, bool) or shield not in range(1, N_SHIELDS + 1):
+                raise IllegalOrderError(name, field, shield, f"{rule} shields are #1..#6")
+            checks.append((f"{label}[#{shield}]", value, top,
+                           lambda s=shield, of=blockers: of(battle, unit, s)))
     for component, value, top, blockers in checks:
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
                 0 <= value <= top):
