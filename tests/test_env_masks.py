@@ -206,10 +206,7 @@ def test_j2_22_suicide_shuttle_components_masks_and_engine_agree_both_ways(seed,
     obs = _advance(env, rng, steps)
     if obs is None:
         return
-    for agent in env.agents:
-        layout = env._layouts[agent]
-        for i in _components(env, agent, ("suicide",)):
-            component_values_agree(env, agent, obs, i, range(1, int(layout.nvec[i])))
+    _every_value_agrees(env, obs, ("suicide",))
     _engine_refuses_masked_choice("cth-09", seed, steps, pick)
 
 
@@ -373,10 +370,7 @@ def test_e2_151_phaser_g_shot_components_masks_and_engine_agree_both_ways(seed, 
     obs = _advance(env, rng, steps)
     if obs is None:
         return
-    for agent in env.agents:
-        layout = env._layouts[agent]
-        for i in _components(env, agent, ("gatling",)):
-            component_values_agree(env, agent, obs, i, range(1, int(layout.nvec[i])))
+    _every_value_agrees(env, obs, ("gatling",))
     _engine_refuses_masked_choice(HYDRAN_CLOSE, seed, steps, pick)
 
 
@@ -411,6 +405,15 @@ def test_e2_151_shot_k_closes_when_fewer_than_k_shots_are_left():
         assert not parts[i][1:].any()
         assert reasons[names[i]][1] == "E2.151 3 of 4 shots already fired this turn"
         component_values_agree(env, agent, obs, i, [1])
+
+
+def _every_value_agrees(env, obs, kinds: tuple[str, ...]) -> None:
+    """Every value 1.. of each live agent's components named ``kinds`` both ways: accepted if
+    the mask allows it, refused with the mask's rule if not."""
+    for agent in env.agents:
+        layout = env._layouts[agent]
+        for i in _components(env, agent, kinds):
+            component_values_agree(env, agent, obs, i, range(1, int(layout.nvec[i])))
 
 
 def _engine_refuses_masked_choice(scenario, seed, steps, pick):
