@@ -141,10 +141,7 @@ def encode(
     for i, w in enumerate(layout.weapons, start=len(layout.racks)):
         if w >= 0:
             at = weapons.index("usable", i)
-            usable = (ready[int(w)] if ready is not None and int(w) in ready
-                      else weapon_ready_blocker(battle, int(w)) is None)
-            out[at:at + 3] = (usable,
-                              st.w_destroyed[w], 0.0)
+            out[at:at + 3] = (_ready(battle, int(w), ready), st.w_destroyed[w], 0.0)
     clock = where.part("clock")
     out[clock.index("turn")] = st.turn / max_turns
     out[clock.index("impulse")] = st.impulse / st.impulses_per_turn
@@ -169,18 +166,26 @@ def encode(
     ppds = where.part("ppd")
     for p, w in enumerate(layout.ppds):
         if w >= 0:
-            out[ppds.offset + p * PPD_SIZE:ppds.offset + (p + 1) * PPD_SIZE] = _ppd(battle, int(w))
+            start = ppds.offset + p * PPD_SIZE
+            out[start:start + PPD_SIZE] = _ppd(battle, int(w), ready)
     if layout.rule_features:  # (D3.34, D9, D6, G13) only where the scenario uses the rules
         start = where.span(layout.rule_features[0]).start
         out[start:] = rule_features.encode(battle, u, layout.rule_features, slots)
     return out
 
 
-def _ppd(battle: Battle, w: int) -> list[float]:
+def _ready(battle: Battle, w: int, ready: dict | None) -> bool:
+    """Whether weapon ``w`` may fire this impulse: from ``ready`` (``direct_fire.ready_weapons``
+    of this decision point) when it has the row, else asked."""
+    if ready is not None and w in ready:
+        return ready[w]
+    return weapon_ready_blocker(battle, w) is None
+
+
+def _ppd(battle: Battle, w: int, ready: dict | None = None) -> list[float]:
     """One PPD's block (docs/observation.md, "PPD blocks")."""
     st = battle.state
-    ready = weapon_ready_blocker(battle, w) is None
-    armed = ppd_fire.charge(battle, w).pulses if ready else 0
+    armed = ppd_fire.charge(battle, w).pulses if _ready(battle, w, ready) else 0
     left = int(st.ppd_pulses[w] - st.ppd_resolved[w]) if ppd_fire.pulsing(battle, w) else 0
     return lay.PPD.values(
         armed_pulses=armed / ppd.MAX_PULSES, pulsing=float(ppd_fire.pulsing(battle, w)),
