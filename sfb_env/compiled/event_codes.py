@@ -1,0 +1,151 @@
+"""Events in compiled code: fixed-size integer rows, decoded into ``engine.events`` on request.
+
+Each battle has a ``(CAPACITY, WIDTH)`` int64 buffer and a count (``BatchState.ev``,
+``BatchState.ev_count``); the buffer holds the events of the current step. A row is
+``[code, turn, impulse, v0, v1, ...]``: ``code`` is the event class's index in ``CLASSES``,
+then the fields in declared order, each encoded by its kind:
+
+* a unit (``unit``, ``target``, ``drone``, ...): the unit row, -1 for none ("");
+* a weapon (``weapon``, ``rack``, ...): the weapon row;
+* a hex (``hex``, ``src``, ``dst``): two values, axial x and z;
+* ``facing``: 0..5 (A..F); ``weapon_type``: the ``WeaponType``; ``side``: the side index;
+* int and bool: the value; float: its float64 bits;
+* a tuple: its length, then its values (``boxes``: codes of ``VOCAB["boxes"]``, or a
+  weapon row + ``BOX_WEAPON``);
+* any other str: its index in ``VOCAB[field name]``;
+* ``outcome`` (``BattleEnded``): nothing; the decoder is given the outcome.
+
+Kernels write rows with ``begin`` (code, turn, impulse) and ``put`` (a value at a slot); the
+constants ``CODE`` and ``WORD`` name codes and vocabulary words for them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+
+import numba as nb
+import numpy as np
+
+from sfb_env import hexmap
+from sfb_env.engine import events as ev
+from sfb_env.engine.types import WEAPON_NAMES
+
+CAPACITY = 64  # events one battle may log in one step (``layout.pack`` may ask for more)
+WIDTH = 32  # code, turn, impulse and up to 29 values
+BOX_WEAPON = 1000  # a ``boxes`` item >= this is the weapon row + BOX_WEAPON
+
+CLASSES: tuple[type, ...] = tuple(
+    c for c in vars(ev).values()
+    if isinstance(c, type) and issubclass(c, ev.Event) and c is not ev.Event)
+CODE: dict[str, int] = {c.__name__: i for i, c in enumerate(CLASSES)}
+
+UNIT_FIELDS = {"unit", "target", "drone", "source", "other_unit", "carrier", "shuttle"}
+WEAPON_FIELDS = {"weapon", "rack", "generator", "other_generator", "torpedo"}
+HEX_FIELDS = {"hex", "src", "dst"}
+FACINGS = "ABCDEF"
+
+# Words of the free-text fields; kernels write their index (append only: codes are stable).
+VOCAB: dict[str, list[str]] = {
+    "boxes": ["hull", "warp", "impulse", "apr", "battery", "lab", "transporter", "shuttle",
+              "excess", "other"],
+    "reason": [],
+    "method": [],
+    "rule": [],
+    "how": [],
+    "what": [],
+    "contact": [],
+    "paid_with": [],
+    "item": [],
+    "use": [],
+    "result": [],
+}
+
+
+def word(field: str, text: str) -> int:
+    """The code of ``text`` in ``VOCAB[field]`` (for kernels' constants)."""
+    try:
+        return VOCAB[field].index(text)
+    except (KeyError, ValueError) as exc:
+        raise KeyError(f"event vocabulary has no {field}={text!r}: add it to "
+                       f"sfb_env.compiled.event_codes.VOCAB") from exc
+
+
+def _hints(cls: type) -> list[tuple[str, object]]:
+    hints = typing.get_type_hints(cls)
+    return [(f.name, hints[f.name]) for f in dataclasses.fields(cls)
+            if f.name not in ("turn", "impulse")]
+
+
+_FIELDS = {c: _hints(c) for c in CLASSES}
+
+
+@nb.njit(cache=True)
+def begin(ev_buf: np.ndarray, ev_count: np.ndarray, b: int, code: int, turn: int,
+          impulse: int) -> int:
+    """Open a row for battle ``b``; returns its index (the buffer must not overflow)."""
+    r = ev_count[b]
+    if r >= ev_buf.shape[1]:
+        raise IndexError("compiled event buffer full (raise event_codes.CAPACITY)")
+    ev_count[b] = r + 1
+    ev_buf[b, r, 0] = code
+    ev_buf[b, r, 1] = turn
+    ev_buf[b, r, 2] = impulse
+    for k in range(3, ev_buf.shape[2]):
+        ev_buf[b, r, k] = 0
+    return r
+
+
+class Decoder:
+    """Turns event rows into ``engine.events`` objects for one setup."""
+
+    def __init__(self, unit_ids: list[str], weapon_ids: list[str], sides: list[str],
+                 parity: str) -> None:
+        self.unit_ids, self.weapon_ids, self.sides, self.parity = (
+            unit_ids, weapon_ids, sides, parity)
+
+    def decode(self, rows: np.ndarray, outcome: dict | None = None) -> list[ev.Event]:
+        """The events of ``rows`` ((n, WIDTH) int64), in order."""
+        return [self.decode_row(r, outcome) for r in rows]
+
+    def decode_row(self, row: np.ndarray, outcome: dict | None = None) -> ev.Event:
+        cls = CLASSES[int(row[0])]
+        values: list[object] = [int(row[1]), int(row[2])]
+        at = 3
+        for name, hint in _FIELDS[cls]:
+            value, at = self._field(name, hint, row, at, outcome)
+            values.append(value)
+        return cls(*values)
+
+    def _field(self, name: str, hint: object, row: np.ndarray, at: int,
+               outcome: dict | None) -> tuple[object, int]:
+        v = int(row[at])
+        if name == "outcome":
+            return outcome, at
+        if name in HEX_FIELDS:
+            return hexmap.axial_to_label(v, int(row[at + 1]), self.parity), at + 2
+        if name in UNIT_FIELDS and hint is str:
+            return (self.unit_ids[v] if v >= 0 else ""), at + 1
+        if name in WEAPON_FIELDS and hint is str:
+            return (self.weapon_ids[v] if v >= 0 else ""), at + 1
+        if name == "facing":
+            return FACINGS[v], at + 1
+        if name == "weapon_type":
+            return WEAPON_NAMES[v], at + 1
+        if name == "side":
+            return self.sides[v], at + 1
+        if hint is bool:
+            return bool(v), at + 1
+        if hint is int:
+            return v, at + 1
+        if hint is float:
+            return float(np.array([v], dtype=np.int64).view(np.float64)[0]), at + 1
+        if hint is str:
+            return VOCAB[name][v], at + 1
+        # a tuple: length, then the values
+        n = v
+        items = [int(x) for x in row[at + 1: at + 1 + n]]
+        if name == "boxes":
+            return tuple(self.weapon_ids[i - BOX_WEAPON] if i >= BOX_WEAPON
+                         else VOCAB["boxes"][i] for i in items), at + 1 + n
+        return tuple(items), at + 1 + n

@@ -1,0 +1,135 @@
+"""The compiled state: ``BattleState``'s arrays with a leading battle axis, in one namedtuple.
+
+A batch holds B battles of one scenario (one ``BattleSetup``), so every battle has the same
+unit and weapon capacity. ``BatchState`` has one field per ndarray field of ``BattleState``
+(same name, same dtype, shape ``(B, *shape)``), the scalars of the course as ``(B,)`` arrays
+(``turn``, ``impulse``, ``done``, ``time_up``), the dice (``(B, 6)`` uint64, ``compiled.dice``)
+and the event buffer (``compiled.event_codes``). numba kernels take it as one argument and
+read ``s.x[b, u]``; ``pack`` and ``unpack`` convert to and from reference ``BattleState``s.
+
+Fields that the compiled tiers do not read are carried all the same, so a battle converts to
+a reference ``Battle`` at any step with nothing lost.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import fields
+
+import numpy as np
+
+from sfb_env.compiled import dice as dice_mod
+from sfb_env.compiled import event_codes
+from sfb_env.engine.types import BattleState
+
+_SKIP = {"rng", "events", "controllers", "outcome", "cache", "seed", "end_reason"}
+ARRAY_FIELDS: tuple[str, ...] = tuple(
+    f.name for f in fields(BattleState)
+    if f.name not in _SKIP and f.name not in ("impulses_per_turn", "turn", "impulse", "done",
+                                               "time_up"))
+SCALAR_FIELDS = ("turn", "impulse", "done", "time_up", "outcome_code")
+COURSE_FIELDS = ("dice", "ev", "ev_count")
+
+BatchState = namedtuple("BatchState", ARRAY_FIELDS + SCALAR_FIELDS + COURSE_FIELDS)
+
+
+def pack(states: list[BattleState], event_capacity: int = event_codes.CAPACITY) -> BatchState:
+    """Stack reference states (of one setup) into a ``BatchState``; events start empty (the
+    buffer holds the events of the current step only)."""
+    if not states:
+        raise ValueError("pack needs at least one battle state")
+    out = {}
+    for name in ARRAY_FIELDS:
+        out[name] = np.stack([np.asarray(getattr(s, name)) for s in states]).copy()
+    out["turn"] = np.array([s.turn for s in states], dtype=np.int64)
+    out["impulse"] = np.array([s.impulse for s in states], dtype=np.int64)
+    out["done"] = np.array([s.done for s in states], dtype=np.bool_)
+    out["time_up"] = np.array([s.time_up for s in states], dtype=np.bool_)
+    out["outcome_code"] = np.full(len(states), -1, dtype=np.int64)
+    out["dice"] = np.stack([dice_mod.dice_row(s.rng) for s in states])
+    out["ev"] = np.zeros((len(states), event_capacity, event_codes.WIDTH), dtype=np.int64)
+    out["ev_count"] = np.zeros(len(states), dtype=np.int64)
+    return BatchState(**out)
+
+
+def unpack_into(batch: BatchState, b: int, state: BattleState) -> BattleState:
+    """Write battle ``b`` of ``batch`` into ``state`` (arrays copied, dice rebuilt); events,
+    controllers and the outcome are the caller's (``compiled.backend``)."""
+    for name in ARRAY_FIELDS:
+        setattr(state, name, getattr(batch, name)[b].copy())
+    state.turn = int(batch.turn[b])
+    state.impulse = int(batch.impulse[b])
+    state.done = bool(batch.done[b])
+    state.time_up = bool(batch.time_up[b])
+    state.rng = dice_mod.generator_of(batch.dice[b])
+    state.cache = {}
+    return state
+
+
+def differences(batch: BatchState, b: int, state: BattleState) -> list[str]:
+    """Names (with the first differing index) of the arrays and scalars of battle ``b`` that
+    differ from the reference ``state``; dice compared by generator state."""
+    out = []
+    for name in ARRAY_FIELDS:
+        mine, ref = getattr(batch, name)[b], np.asarray(getattr(state, name))
+        if mine.shape != ref.shape or not np.array_equal(mine, ref):
+            idx = np.argwhere(mine != ref) if mine.shape == ref.shape else "shape"
+            first = idx[0].tolist() if not isinstance(idx, str) and len(idx) else idx
+            out.append(f"{name}{first}: compiled {mine.tolist()} reference {ref.tolist()}")
+    for name in ("turn", "impulse", "done", "time_up"):
+        mine, ref = getattr(batch, name)[b], getattr(state, name)
+        if mine != ref:
+            out.append(f"{name}: compiled {mine} reference {ref}")
+    if not np.array_equal(batch.dice[b], dice_mod.dice_row(state.rng)):
+        out.append(f"dice: compiled {batch.dice[b].tolist()} "
+                   f"reference {dice_mod.dice_row(state.rng).tolist()}")
+    return out
+
+
+# ---------------------------------------------------------------------- orders
+
+ORDER_FIELDS = ("maneuver", "speed", "tactical", "fire", "launch", "launch_facing")
+BatchOrders = namedtuple("BatchOrders", ORDER_FIELDS)
+NO_ORDER = -1  # no speed order / no target / automatic facing
+
+
+def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:
+    """Orders arrays for a batch: per unit ``maneuver`` (Maneuver), ``speed`` (-1 = none),
+    ``tactical`` (bool); per weapon ``fire`` and ``launch`` (target unit row, -1 = none) and
+    ``launch_facing`` (0..5, -1 = automatic)."""
+    u, w = (n_battles, n_units), (n_battles, n_weapons)
+    return BatchOrders(maneuver=np.zeros(u, np.int64), speed=np.full(u, NO_ORDER, np.int64),
+                       tactical=np.zeros(u, np.bool_), fire=np.full(w, NO_ORDER, np.int64),
+                       launch=np.full(w, NO_ORDER, np.int64),
+                       launch_facing=np.full(w, NO_ORDER, np.int64))
+
+
+def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
+    """Reference orders (one ``{unit row: Orders}`` per battle) as ``BatchOrders``. Raises on
+    an order the compiled tiers do not carry (energy, ESG, gatling, ... orders)."""
+    out = empty_orders(len(orders), n_units, n_weapons)
+    for b, per_unit in enumerate(orders):
+        for u, o in (per_unit or {}).items():
+            unported = [name for name in ("gatling", "esg", "arm", "ppd", "reinforce",
+                                          "repair_boxes", "esg_reserve", "tractor", "transport")
+                        if getattr(o, name)]
+            unported += [name for name in ("fighters", "shuttles", "suicide", "suicide_arm",
+                                           "capacitor", "recharge")
+                         if getattr(o, name) is not None]
+            unported += [name for name in ("cloak", "disengage", "probe", "drop_shield",
+                                           "repair", "reinforce_general", "reinforce_hold",
+                                           "reserve_shields", "transporters")
+                         if getattr(o, name)]
+            if unported:
+                raise ValueError(f"unit row {u}: orders {unported} are not in the compiled "
+                                 "tiers")
+            out.maneuver[b, u] = int(o.maneuver)
+            out.speed[b, u] = NO_ORDER if o.speed is None else int(o.speed)
+            out.tactical[b, u] = bool(o.tactical)
+            for w, t in o.fire.items():
+                out.fire[b, w] = int(t)
+            for w, t in o.launch.items():
+                out.launch[b, w] = int(t)
+            for w, f in o.launch_facing.items():
+                out.launch_facing[b, w] = int(f)
+    return out
