@@ -14,8 +14,9 @@ benchmarks sit on it):
 * ``sample_actions(rng) -> (B, A, k)`` random masked actions (vectorised).
 
 Agents are the scenario's ``possible_agents`` in order (every battle has the same). An agent
-whose ship left the battle gets a zero observation and a mask open on value 0 of each
-component until its battle resets (``alive`` is False).
+whose ship left the battle (or whose battle ended) is not ``alive``: it is still observed, its
+mask is all 0 (as the reference env reports a departed agent's last step); a vector env turns
+that into its black-dead convention with ``dead_masks``.
 """
 
 from __future__ import annotations
@@ -191,26 +192,24 @@ def _sample(masks, nvec, u, out):
 
 @nb.njit(cache=True)
 def _observe_battle(s, ot, b, obs, masks, alive):
+    """Every agent's observation (a ship that left is still observed, as the reference env
+    does for its last step); the mask of an agent out of play, or of an ended battle, is 0."""
     for a in range(ot.agent_units.shape[0]):
         u = ot.agent_units[a]
-        alive[b, a] = procedure.commanded(s, b, u)
-        if alive[b, a]:
-            observe.observe(s, ot, b, a, obs[b, a], masks[b, a])
-        else:
-            _dead_observation(ot, a, obs[b, a], masks[b, a])
+        alive[b, a] = procedure.commanded(s, b, u) and not s.done[b]
+        observe.observe(s, ot, b, a, obs[b, a], masks[b, a])
+        if not alive[b, a]:
+            masks[b, a] = 0
 
 
-@nb.njit(cache=True)
-def _dead_observation(ot, a, obs, mask):
-    """A black-dead agent: zero observation, value 0 of each component open."""
-    obs[:] = 0.0
-    mask[:] = 0
-    at = 0
-    for c in range(ot.nvec.shape[1]):
-        n = ot.nvec[a, c]
-        if n > 0:
-            mask[at] = 1
-            at += n
+def dead_masks(nvec: np.ndarray, n_mask: int) -> np.ndarray:
+    """(A, m) int8: value 0 of each component open (a black-dead agent's mask in a vector
+    env, where every action must stay legal until its battle resets)."""
+    out = np.zeros((nvec.shape[0], n_mask), np.int8)
+    for a, sizes in enumerate(nvec):
+        starts = np.concatenate([[0], np.cumsum(sizes[sizes > 0])[:-1]])
+        out[a, starts] = 1
+    return out
 
 
 @nb.njit(cache=True)

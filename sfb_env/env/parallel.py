@@ -106,6 +106,7 @@ class SFBParallelEnv(ParallelEnv):
             obs, rewards, terms, truncs, infos = env.step(actions)
     """
 
+    backend = "reference"  # the engine underneath (``sfb_env.backends``)
     validate_in_engine = False  # True: the engine validates every order again (tests use it
     #   to check that the masks and the engine's validation never disagree)
 
