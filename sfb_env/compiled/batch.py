@@ -103,13 +103,14 @@ class BattleBatch:
 
     # ------------------------------------------------------------------ seeds
 
-    def _draw_seed(self) -> int:
+    def draw_seed(self) -> int:
+        """The next battle seed from the batch's generator."""
         return int(self._seed_rng.integers(SEED_RANGE))
 
     def _prepare(self, rows: np.ndarray) -> None:
         """Draw the next battle's seed and dice for the battles ``rows``."""
         for b in rows:
-            s = self._draw_seed()
+            s = self.draw_seed()
             self._next_seeds[b] = s
             self.reset_dice[b] = dice_mod.seeded_row(s)
 
@@ -120,7 +121,7 @@ class BattleBatch:
         from the batch's generator when None)."""
         n_b = self.num_battles
         if seeds is None:
-            seeds = [self._draw_seed() for _ in range(n_b)]
+            seeds = [self.draw_seed() for _ in range(n_b)]
         if len(seeds) != n_b:
             raise ValueError(f"reset needs {n_b} seeds, got {len(seeds)}")
         for b, s in enumerate(seeds):
@@ -130,6 +131,16 @@ class BattleBatch:
                    self.obs, self.masks, self.alive)
         self._prepare(np.arange(n_b))
         return self.obs, self.masks
+
+    def restart(self, b: int, seed: int) -> None:
+        """Battle ``b`` from the start with the dice of ``default_rng(seed)`` (without
+        autoreset, the caller restarts ended battles)."""
+        self.seeds[b] = int(seed)
+        self.reset_dice[b] = dice_mod.seeded_row(int(seed))
+        _restart_one(self.state, self._start, self.reset_dice, self.observe_tables, b,
+                     self.obs, self.masks, self.alive)
+        if self.autoreset:
+            self._prepare(np.array([b]))
 
     def step(self, actions: np.ndarray):
         """One impulse of every battle (see the module docstring)."""
@@ -214,16 +225,23 @@ def dead_masks(nvec: np.ndarray, n_mask: int) -> np.ndarray:
 
 @nb.njit(cache=True)
 def _restart(s, start, reset_dice, b):
+    """Battle ``b`` back to the start with its prepared dice (its events stay: they are the
+    ended battle's last step)."""
     copy_battle(s, b, start, 0)
     s.dice[b] = reset_dice[b]
+
+
+@nb.njit(cache=True)
+def _restart_one(s, start, reset_dice, ot, b, obs, masks, alive):
+    _restart(s, start, reset_dice, b)
     s.ev_count[b] = 0
+    _observe_battle(s, ot, b, obs, masks, alive)
 
 
 @nb.njit(cache=True)
 def _reset_all(s, start, reset_dice, tb, ot, obs, masks, alive):
     for b in range(s.turn.shape[0]):
-        _restart(s, start, reset_dice, b)
-        _observe_battle(s, ot, b, obs, masks, alive)
+        _restart_one(s, start, reset_dice, ot, b, obs, masks, alive)
 
 
 @nb.njit(cache=True)
