@@ -6,12 +6,13 @@ Layers (each imports only from the ones before it): ``sfb_env.data`` (rules data
 """
 
 from sfb_env import hexmap, impulse, tables
+from sfb_env.backends import backend_of, parallel_env, vector_env
 from sfb_env.engine import list_scenarios, make_battle
-from sfb_env.backends import backend_of, parallel_env
 
 __version__ = "0.1.0"
 
 __all__ = [
     "hexmap", "impulse", "tables", "list_scenarios", "make_battle", "parallel_env", "backend_of",
+    "vector_env",
     "__version__",
 ]
