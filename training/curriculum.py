@@ -98,7 +98,7 @@ class Curriculum:
             opponents = self.league.opponent
         venv = agent_vector_env(stage.scenario, num_envs=battles, learners=learners,
                                 opponents=opponents, fixed_spaces=self.fixed_spaces, seed=seed,
-                                **self.env_options())
+                                backend=self.config.env.backend, **self.env_options())
         if venv.num_slots != n_slots:
             raise ValueError(f"stage {stage.name!r} has {venv.num_slots} slots, expected {n_slots}")
         return venv
