@@ -28,8 +28,10 @@ printed under the table.
 
 Output: the machine (CPU count and affinity, CPU model, Python, numpy, numba and the peers'
 versions), then a markdown table: env, backend, env steps/s, agent-steps/s (env steps x agents
-acting), env steps/s relative to mpe2's, the sampler's share of the timed loop, and the set-up
-time (construction + warm-up, numba compilation included).  Exit status 1 if a row failed
+acting), env steps/s relative to mpe2's, env steps per CPU-second of this process (steadier
+than the wall clock when other processes load the machine: compare the load average printed
+with the CPU count), the sampler's share of the timed loop, and the set-up time (construction
++ warm-up, numba compilation included).  Exit status 1 if a row failed
 with an error (the table is still printed), else 0.
 
 ``--quick`` is a tiny run (0.2 s a row, 2 warm-up steps) for the tests.  For steadier figures
@@ -140,6 +142,7 @@ class Row:
     agent_steps_per_s: float | None = None
     sampler_share: float | None = None
     setup_s: float | None = None
+    steps_per_cpu_s: float | None = None
     note: str = ""
     sampler_s: float | None = None  # the sampler alone, one call
     sampler_what: str = ""
@@ -154,6 +157,7 @@ class Played:
     steps: int
     agent_steps: int
     seconds: float
+    cpu_seconds: float  # of this process, in the timed loop
     sampling: float
     warmup_s: float
 
@@ -176,6 +180,7 @@ def play(env: Any, policy: Policy, seconds: float, seed: int, warmup: int) -> Pl
     steps = agent_steps = 0
     sampling = 0.0
     clock = time.perf_counter
+    c0 = time.process_time()
     t0 = now = clock()
     deadline = t0 + seconds
     while now < deadline:
@@ -189,12 +194,13 @@ def play(env: Any, policy: Policy, seconds: float, seed: int, warmup: int) -> Pl
         steps += 1
         agent_steps += len(actions)
         now = clock()
-    return Played(steps, agent_steps, now - t0, sampling, warm)
+    return Played(steps, agent_steps, now - t0, time.process_time() - c0, sampling, warm)
 
 
 def fill(row: Row, played: Played, built: float) -> None:
     row.steps_per_s = played.steps / played.seconds
     row.agent_steps_per_s = played.agent_steps / played.seconds
+    row.steps_per_cpu_s = played.steps / played.cpu_seconds
     row.sampler_share = played.sampling / played.seconds
     row.setup_s = built + played.warmup_s
 
@@ -298,12 +304,19 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
+def load() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
 def machine() -> list[str]:
     affinity = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                 else os.cpu_count())
     return [
         f"machine: {cpu_model()}, {os.cpu_count()} CPUs ({affinity} usable by this process), "
-        f"{platform.system()} {platform.release()}",
+        f"{platform.system()} {platform.release()}, load average {load()}",
         f"python {platform.python_version()} ({platform.python_implementation()}), "
         f"numpy {np.__version__}, numba {version('numba')}, pettingzoo {version('pettingzoo')}, "
         f"mpe2 {version('mpe2')}, magent2 {version('magent2')}",
@@ -315,18 +328,21 @@ def table(rows: list[Row]) -> list[str]:
     base = next((r.steps_per_s for r in rows if r.env.startswith("mpe2") and r.steps_per_s),
                 None)
     lines = [
-        "| env | backend | env steps/s | agent-steps/s | vs mpe2 | sampler share | set-up s |",
-        "|---|---|---:|---:|---:|---:|---:|",
+        "| env | backend | env steps/s | agent-steps/s | vs mpe2 | steps per CPU-s "
+        "| sampler share | set-up s |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         if r.steps_per_s is None:
-            lines.append(f"| {r.env} | {r.backend} | {r.note} | | | | |")
+            lines.append(f"| {r.env} | {r.backend} | {r.note} | | | | | |")
             continue
         ratio = f"{r.steps_per_s / base:.3f}" if base else "n/a"
         backend = f"{r.backend} ({r.note})" if r.note else r.backend
+        cpu = f"{r.steps_per_cpu_s:,.0f}" if r.steps_per_cpu_s else "n/a"
         lines.append(
             f"| {r.env} | {backend} | {r.steps_per_s:,.0f} | {r.agent_steps_per_s:,.0f} | "
-            f"{ratio} | {r.sampler_share:.1%} | {r.setup_s:.1f} |"
+            f"{ratio} | {cpu} | {r.sampler_share:.1%} | "
+            f"{r.setup_s:.1f} |"
         )
     return lines
 
