@@ -32,7 +32,7 @@ acting), env steps/s relative to mpe2's, env steps per CPU-second of this proces
 than the wall clock when other processes load the machine: compare the load average printed
 with the CPU count), the sampler's share of the timed loop, and the set-up time (construction
 + warm-up, numba compilation included).  Exit status 1 if a row failed
-with an error (the table is still printed), else 0.
+with an error (``FAILED`` in the table, which is still printed), else 0.
 
 ``--quick`` is a tiny run (0.2 s a row, 2 warm-up steps) for the tests.  For steadier figures
 run on one core: ``taskset -c 0 python benchmarks/peers.py``.
@@ -43,6 +43,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -222,7 +223,7 @@ def measure_peer(name: str, seconds: float, seed: int, warmup: int, calls: int) 
         row.note = NOT_INSTALLED
         return row
     except Exception as error:  # e.g. pygame and pygame-ce in one environment
-        row.note = f"import failed ({type(error).__name__}: {error})"
+        row.note = f"import FAILED ({type(error).__name__}: {brief(error)})"
         row.failed = True
         return row
     (n,) = {int(env.action_space(a).n) for a in env.possible_agents}  # one Discrete(n) for all
@@ -237,7 +238,9 @@ def measure_peer(name: str, seconds: float, seed: int, warmup: int, calls: int) 
 
 def make_sfb(scenario: str, backend: str) -> tuple[Any, str]:
     """The env of ``scenario`` on ``backend`` and a note; raises ``LookupError`` if this tree
-    has no such backend."""
+    has no such backend: ``parallel_env`` refuses the keyword or the value, or (any backend but
+    the reference) cannot import its modules or refuses the scenario (``NotCompiledError``, a
+    ``ValueError``)."""
     import sfb_env
 
     try:
@@ -248,10 +251,23 @@ def make_sfb(scenario: str, backend: str) -> tuple[Any, str]:
         if backend == "reference":  # a tree from before the keyword: the reference is all
             return sfb_env.parallel_env(scenario), "no backend= keyword: parallel_env(scenario)"
         raise LookupError(NOT_AVAILABLE) from error
-    except ValueError as error:
-        if "backend" not in str(error):
+    except (ImportError, ValueError) as error:
+        if backend == "reference" and "backend" not in str(error):
             raise
-        raise LookupError(NOT_AVAILABLE) from error
+        raise LookupError(f"{NOT_AVAILABLE[:-1]}: {brief(error)})") from error
+
+
+def brief(error: BaseException, width: int = 90) -> str:
+    """The first line of ``error``'s message, without file paths in parentheses, cut short."""
+    text = str(error).splitlines()[0] if str(error) else type(error).__name__
+    text = re.sub(r" \(/[^)]*\)", "", text)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def failed(row: Row, error: BaseException) -> Row:
+    row.note = f"FAILED ({type(error).__name__}: {brief(error)})"
+    row.failed = True
+    return row
 
 
 def measure_sfb(scenario: str, backend: str, seconds: float, seed: int, warmup: int,
@@ -264,17 +280,13 @@ def measure_sfb(scenario: str, backend: str, seconds: float, seed: int, warmup: 
         row.note = str(error)
         return row
     except Exception as error:
-        row.note = f"error ({type(error).__name__}: {error})"
-        row.failed = True
-        return row
+        return failed(row, error)
     built = time.perf_counter() - t0
     policy, alone = masked_policy(env, seed)
     try:
         fill(row, play(env, policy, seconds, seed, warmup), built)
     except Exception as error:
-        row.note = f"error ({type(error).__name__}: {error})"
-        row.failed = True
-        return row
+        return failed(row, error)
     row.sampler_s = alone(calls)
     nvecs = {a: env.action_space(a).nvec for a in env.possible_agents}
     widest = max(nvecs.values(), key=lambda nvec: int(nvec.sum()))

@@ -56,12 +56,12 @@ def test_peers_quick_prints_the_machine_and_a_row_per_env_and_backend():
     for module, prefix in PEER_ROWS.items():
         line = row_of(out, prefix)
         if installed(module):
-            assert "not installed" not in line and "failed" not in line
+            assert "not installed" not in line and "FAILED" not in line
         else:
             assert "not installed" in line
     for prefix in SFB_ROWS:
         line = row_of(out, prefix)
-        assert "error" not in line
+        assert "FAILED" not in line
     # the reference engine is always there (with or without the backend= keyword)
     reference = row_of(out, SFB_ROWS[0])
     assert "n/a" not in reference.split("|")[3]
