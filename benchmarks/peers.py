@@ -93,7 +93,7 @@ class MaskedSampler:
         return counts.searchsorted(before + rank + 1) - self.starts
 
 
-def masked_policy(env: Any, seed: int) -> tuple[Policy, Callable[[], float]]:
+def masked_policy(env: Any, seed: int) -> tuple[Policy, Callable[[int], tuple[float, str]]]:
     """The random-masked policy of an sfb-env env and the timer of its sampler alone."""
     rng = np.random.default_rng(seed)
     samplers = {a: MaskedSampler(env.action_space(a).nvec) for a in env.possible_agents}
@@ -104,17 +104,20 @@ def masked_policy(env: Any, seed: int) -> tuple[Policy, Callable[[], float]]:
         last["agent"], last["obs"] = env.agents[0], obs  # a mask of an agent that acts
         return actions
 
-    def alone(calls: int) -> float:
-        mask, sample = last["obs"][last["agent"]]["action_mask"], samplers[last["agent"]]
+    def alone(calls: int) -> tuple[float, str]:
+        agent = last["agent"]
+        mask, sample = last["obs"][agent]["action_mask"], samplers[agent]
         t0 = time.perf_counter()
         for _ in range(calls):
             sample(rng, mask)
-        return (time.perf_counter() - t0) / calls
+        seconds = (time.perf_counter() - t0) / calls
+        return seconds, f"agent {agent}: mask of {len(mask)} entries, {sample.n} components"
 
     return policy, alone
 
 
-def discrete_policy(n: int, seed: int) -> tuple[Policy, Callable[[int], float]]:
+def discrete_policy(n: int, seed: int
+                    ) -> tuple[Policy, Callable[[int, int], tuple[float, str]]]:
     """Random actions for envs whose agents all have ``Discrete(n)``: one call per step."""
     rng = np.random.default_rng(seed)
 
@@ -123,11 +126,12 @@ def discrete_policy(n: int, seed: int) -> tuple[Policy, Callable[[int], float]]:
         return dict(zip(env.agents, rng.integers(0, n, size=len(env.agents)).tolist(),
                         strict=True))
 
-    def alone(calls: int, agents: int = 24) -> float:
+    def alone(calls: int, agents: int) -> tuple[float, str]:
         t0 = time.perf_counter()
         for _ in range(calls):
             dict(zip(range(agents), rng.integers(0, n, size=agents).tolist(), strict=True))
-        return (time.perf_counter() - t0) / calls
+        seconds = (time.perf_counter() - t0) / calls
+        return seconds, f"{agents} agents x Discrete({n}), one call"
 
     return policy, alone
 
@@ -230,8 +234,7 @@ def measure_peer(name: str, seconds: float, seed: int, warmup: int, calls: int) 
     policy, alone = discrete_policy(n, seed)
     built = time.perf_counter() - t0
     fill(row, play(env, policy, seconds, seed, warmup), built)
-    row.sampler_s = alone(calls, len(env.possible_agents))
-    row.sampler_what = f"{len(env.possible_agents)} agents x Discrete({n}), one call"
+    row.sampler_s, row.sampler_what = alone(calls, len(env.possible_agents))
     env.close()
     return row
 
@@ -287,11 +290,7 @@ def measure_sfb(scenario: str, backend: str, seconds: float, seed: int, warmup: 
         fill(row, play(env, policy, seconds, seed, warmup), built)
     except Exception as error:
         return failed(row, error)
-    row.sampler_s = alone(calls)
-    nvecs = {a: env.action_space(a).nvec for a in env.possible_agents}
-    widest = max(nvecs.values(), key=lambda nvec: int(nvec.sum()))
-    row.sampler_what = (f"one agent, mask of {int(widest.sum())} entries, "
-                        f"{len(widest)} components")
+    row.sampler_s, row.sampler_what = alone(calls)
     env.close()
     return row
 
