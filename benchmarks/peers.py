@@ -28,9 +28,10 @@ printed under the table.
 
 Output: the machine (CPU count and affinity, CPU model, Python, numpy, numba and the peers'
 versions), then a markdown table: env, backend, env steps/s, agent-steps/s (env steps x agents
-acting), env steps/s relative to mpe2's, env steps per CPU-second of this process (steadier
-than the wall clock when other processes load the machine: compare the load average printed
-with the CPU count), the sampler's share of the timed loop, and the set-up time (construction
+acting), env steps/s relative to mpe2's, env steps per CPU-second of this process and its
+ratio to mpe2's (steadier than the wall clock when other processes load the machine: compare
+the load average printed with the CPU count; but a backend that runs threads spends more CPU
+than wall clock), the sampler's share of the timed loop, and the set-up time (construction
 + warm-up, numba compilation included).  Exit status 1 if a row failed
 with an error (``FAILED`` in the table, which is still printed), else 0.
 
@@ -336,23 +337,24 @@ def machine() -> list[str]:
 
 
 def table(rows: list[Row]) -> list[str]:
-    base = next((r.steps_per_s for r in rows if r.env.startswith("mpe2") and r.steps_per_s),
-                None)
+    mpe2 = next((r for r in rows if r.env.startswith("mpe2") and r.steps_per_s), None)
     lines = [
         "| env | backend | env steps/s | agent-steps/s | vs mpe2 | steps per CPU-s "
-        "| sampler share | set-up s |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
+        "| vs mpe2 (CPU-s) | sampler share | set-up s |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         if r.steps_per_s is None:
-            lines.append(f"| {r.env} | {r.backend} | {r.note} | | | | | |")
+            lines.append(f"| {r.env} | {r.backend} | {r.note} | | | | | | |")
             continue
-        ratio = f"{r.steps_per_s / base:.3f}" if base else "n/a"
+        ratio = f"{r.steps_per_s / mpe2.steps_per_s:.3f}" if mpe2 else "n/a"
+        cpu_ratio = (f"{r.steps_per_cpu_s / mpe2.steps_per_cpu_s:.3f}"
+                     if mpe2 and mpe2.steps_per_cpu_s and r.steps_per_cpu_s else "n/a")
         backend = f"{r.backend} ({r.note})" if r.note else r.backend
         cpu = f"{r.steps_per_cpu_s:,.0f}" if r.steps_per_cpu_s else "n/a"
         lines.append(
             f"| {r.env} | {backend} | {r.steps_per_s:,.0f} | {r.agent_steps_per_s:,.0f} | "
-            f"{ratio} | {cpu} | {r.sampler_share:.1%} | "
+            f"{ratio} | {cpu} | {cpu_ratio} | {r.sampler_share:.1%} | "
             f"{r.setup_s:.1f} |"
         )
     return lines

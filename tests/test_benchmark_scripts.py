@@ -80,7 +80,7 @@ def test_peers_that_cannot_be_imported_get_not_installed_rows(bench_modules, mon
     sfb = peers.Row("sfb-env x", "reference", 100.0, 200.0, 0.05, 0.1)
     table = "\n".join(peers.table([*rows, sfb]))
     assert "| mpe2 simple_spread_v3 | - | not installed |" in table
-    assert "| sfb-env x | reference | 100 | 200 | n/a | n/a | 5.0% | 0.1 |" in table
+    assert "| sfb-env x | reference | 100 | 200 | n/a | n/a | n/a | 5.0% | 0.1 |" in table
 
 
 def test_masked_sampler_draws_each_allowed_value_uniformly(bench_modules):
