@@ -12,6 +12,12 @@ Version history:
   batteries into an ESG generator (G23.212; a Lyran ship under the rule). Scenarios with none
   of these (no phaser-G on an agent's ship, neither damage control, reinforcement nor reserve
   power) keep their ``sfb_v0`` spaces (``changes_since``: their replays still run).
+  Within ``sfb_v1`` (issue 13) the default ``illegal_action`` became ``"noop"`` (was
+  ``"raise"``): a masked value is replaced by the component's no-op and reported in
+  ``infos[agent]["illegal_action"]``; the spaces and the outcome of every legal action are
+  unchanged (a masked policy never sees the difference, and replays, which hold only actions
+  that were flown, still run), so the env name stays ``sfb_v1``. Pass ``illegal_action="raise"``
+  for the old behaviour.
 * ``sfb_v0`` - first release (scenarios cth-01..cth-03).
 """
 
@@ -87,6 +93,14 @@ class SFBParallelEnv(ParallelEnv):
     constructor's ``seed`` stands in for the first reset's when that gives none; with neither,
     the generator starts from fresh entropy.
 
+    **Illegal actions** (``illegal_action``): with ``"noop"`` (the default) every component
+    value the mask forbids is replaced by that component's no-op and reported in
+    ``infos[agent]["illegal_action"]`` (a list of ``{"component", "value", "rule"}``), so
+    checkers and learners that sample unmasked actions (PettingZoo's ``parallel_seed_test``,
+    Gymnasium's and SB3's ``check_env``) keep flying and see what was refused; with
+    ``"raise"`` the first such value raises ``IllegalActionError`` naming the agent,
+    component, value and rule (the strict mode the mask tests use).
+
     **Errors**: ``step()`` before ``reset()`` raises ``RuntimeError``; an action that is not an
     integer array of the agent's ``nvec`` shape (a string, ``None``, floats, another shape)
     raises ``TypeError`` / ``ValueError`` naming the agent; an action keyed by an unknown or
@@ -121,7 +135,7 @@ class SFBParallelEnv(ParallelEnv):
         scenario: str | Mapping[str, Any] = "cth-01",
         render_mode: str | None = None,
         seed: int | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "noop",
         uniform_spaces: bool = False,
         reward: str | RewardFn = "shaped",
         max_turns: int | None = None,
@@ -423,7 +437,6 @@ class SFBParallelEnv(ParallelEnv):
             vector = obs_mod.encode(
                 self.battle, layout, slots, self.threat_slots, self.max_turns, blocked, ready
             )
-            np.clip(vector, -1.0, 1.0, out=vector)
             self._obs[a] = {"observation": vector, "action_mask": mask}
 
     def _info(self, agent: str) -> dict:
