@@ -46,6 +46,20 @@ from sfb_env.env.spaces import MaskedMultiDiscrete
 from sfb_env.env.transport_actions import TransportLayout
 
 
+class UnknownAgentError(KeyError):
+    """``action_space`` / ``observation_space`` of a name that is no agent of the scenario:
+    a ``KeyError`` whose message names the agent and lists the possible agents."""
+
+    def __init__(self, agent: object, scenario: str, possible: list[str]) -> None:
+        super().__init__(agent)
+        self.agent, self.possible_agents = agent, list(possible)
+        self.message = (f"{agent!r} is not an agent of {scenario}; possible agents: "
+                        f"{self.possible_agents}")
+
+    def __str__(self) -> str:  # KeyError would print the message as a repr
+        return self.message
+
+
 class SFBParallelEnv(ParallelEnv):
     """Star Fleet Battles as a PettingZoo parallel environment.
 
@@ -105,7 +119,8 @@ class SFBParallelEnv(ParallelEnv):
     integer array of the agent's ``nvec`` shape (a string, ``None``, floats, another shape)
     raises ``TypeError`` / ``ValueError`` naming the agent; an action keyed by an unknown or
     departed agent raises ``ValueError`` naming the live agents; ``action_space`` /
-    ``observation_space`` of an unknown agent raise ``KeyError`` naming the possible agents.
+    ``observation_space`` of an unknown agent raise ``UnknownAgentError`` (a ``KeyError``) naming
+    it and the possible agents.
 
     **Termination**: the ship destroyed or gone, or the scenario decided; **truncation**: the
     turn limit (scenario's, else ``max_turns``, default 30). ``infos[agent]["outcome"]`` at the end.
@@ -254,8 +269,7 @@ class SFBParallelEnv(ParallelEnv):
 
     def _layout_of(self, agent: str) -> ActionLayout:
         if agent not in self._layouts:
-            raise KeyError(f"{agent!r} is not an agent of {self.scenario.name}; possible "
-                           f"agents: {self.possible_agents}")
+            raise UnknownAgentError(agent, self.scenario.name, self.possible_agents)
         return self._layouts[agent]
 
     # ------------------------------------------------------------------ API
