@@ -145,7 +145,7 @@ def encode(
             at = weapons.index("usable", i)
             out[at:at + 3] = (_ready(battle, int(w), ready), st.w_destroyed[w], 0.0)
     clock = where.part("clock")
-    out[clock.index("turn")] = st.turn / max_turns
+    out[clock.index("turn")] = _turn_fraction(st.turn, max_turns)
     out[clock.index("impulse")] = st.impulse / st.impulses_per_turn
     out[clock.index("impulses_per_turn")] = (st.impulses_per_turn
                                              / _scale(lay.CLOCK, "impulses_per_turn"))
@@ -240,6 +240,12 @@ def _fraction(now: np.ndarray, start: np.ndarray) -> np.ndarray:
     return np.where(start > 0, now / np.maximum(start, 1), 0.0)
 
 
+def _turn_fraction(turn: int, max_turns: int) -> float:
+    """Turn / max turns, capped at 1: after the last turn the clock reads turn max + 1, the
+    battle's end (observation and state)."""
+    return min(int(turn), max_turns) / max_turns
+
+
 def _damage_fraction(damage: np.ndarray, strength: np.ndarray) -> np.ndarray:
     """Damage taken / the points that destroy the unit, capped at 1 (observation and state)."""
     return np.minimum(damage / np.maximum(strength, 1), 1.0)
@@ -318,7 +324,7 @@ def global_state(battle: Battle, max_turns: int) -> np.ndarray:
         st.speed / STATE_SPEED_SCALE, _fraction(st.shields, init.shields),
         _damage_fraction(st.damage, init.strength),
     ])
-    clock = [st.turn / max_turns, st.impulse / st.impulses_per_turn]
+    clock = [_turn_fraction(st.turn, max_turns), st.impulse / st.impulses_per_turn]
     return np.concatenate([per_unit.ravel(), clock]).astype(np.float32)
 
 

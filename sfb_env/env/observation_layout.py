@@ -116,7 +116,7 @@ WEAPON = Row((
     _f("drones_left", 1, 4.0, "drones left / 4 (a plasma launcher: 1 if armed, FP1.22)"),
 ))
 CLOCK = Row((
-    _f("turn", 1, "max turns", "turn / max turns"),
+    _f("turn", 1, "max turns", "turn / max turns (capped at 1: the end of the last turn)"),
     _f("impulse", 1, "impulses per turn", "impulse / impulses per turn"),
     _f("impulses_per_turn", 1, 32.0, "impulses per turn / 32"),
 ))
