@@ -17,6 +17,11 @@ cth-10, -12, -13 under ``sfb_v1`` when the captain's own choices (D9.2 ``repair[
 ``reserve_shields`` did.
 The phaser-G battles were recorded again under ``sfb_v1`` into ``sfb_v1/`` (E2.151 added shot
 components); their ``sfb_v0`` files stay, as replays ``sfb_v1`` must refuse with a message.
+Issue 13 re-digested every battle (``--redigest``: the replays, their headers and events, stay
+as recorded) when ``state()`` capped its damage fraction at 1 (a destroyed unit's overkill had
+gone past ``state_space``'s bound) and its turn fraction at 1 (the clock reads max turns + 1
+once the last turn is over): only ``state`` digests changed; the observation, which the env had
+clipped to the same values, now caps those fields itself.
 """
 
 from __future__ import annotations
