@@ -295,3 +295,11 @@ def test_the_projects_own_vec_env_gives_maskable_ppo_its_masks_in_place_of_super
                                                              np.cumsum(space.nvec)[:-1])))
                             for m in masks])
         venv.step(actions)
+
+
+def test_readme_entry_points_block_runs():
+    text = (ROOT / "README.md").read_text()
+    block = text.split("The other standard entry points:", 1)[1].split("```python", 1)[1]
+    scope: dict = {"sfb_env": sfb_env}
+    exec(block.split("```", 1)[0], scope)  # noqa: S102 - the README's own example
+    assert scope["single"].spec.id == SINGLE_ID and scope["aec"].metadata["name"] == "sfb_v1"
