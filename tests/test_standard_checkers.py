@@ -93,6 +93,25 @@ def test_a_replaced_value_flies_exactly_as_the_components_noop():
     assert [repr(e) for e in env.battle.events] == [repr(e) for e in twin.battle.events]
 
 
+def test_a_replay_of_unmasked_play_records_the_actions_as_flown_and_reruns_strictly(tmp_path):
+    from sfb_env.replay import ReplayRecorder, rerun
+
+    env = readme_env(max_turns=2)
+    path = tmp_path / "unmasked.jsonl"
+    replaced = 0
+    with ReplayRecorder(path, env, "cth-03", seed=4, env_options={"max_turns": 2}) as rec:
+        rec.reset()
+        env.action_space("destruction").seed(4)
+        while env.agents:
+            *_, infos = rec.step({a: env.action_space(a).sample() for a in env.agents})
+            replaced += sum(len(i.get("illegal_action", [])) for i in infos.values())
+    assert replaced
+    replay = load_replay(path)
+    assert make_env(replay).illegal_action == "raise"
+    for _ in rerun(replay):  # raises ReplayError at the first difference
+        pass
+
+
 def test_gymnasium_check_env_passes_on_the_single_ship_view():
     from gymnasium.utils.env_checker import check_env
 

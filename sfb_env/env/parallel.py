@@ -208,6 +208,9 @@ class SFBParallelEnv(ParallelEnv):
             for a in self.possible_agents
         }
         self._renderer = None
+        #: the last step's actions as flown: each given action with every value the mask
+        #: forbade replaced by its no-op (``illegal_action="noop"``); what replays record
+        self.flown_actions: dict[str, np.ndarray] = {}
 
     def changes_since(self, version: str) -> list[str]:
         """What differs in this env's spaces from env ``version`` (e.g. ``"sfb_v0"``), in
@@ -307,6 +310,7 @@ class SFBParallelEnv(ParallelEnv):
         battle = self.battle
         reports: dict[str, list[dict]] = {a: [] for a in self.agents}
         orders, unchecked = {}, {}
+        self.flown_actions = {}
         for agent in self.agents:
             layout = self._layouts[agent]
             if agent not in actions:
@@ -314,6 +318,7 @@ class SFBParallelEnv(ParallelEnv):
             else:
                 action = self._as_action(agent, actions[agent])
                 action = self._check(agent, action, reports[agent])
+                self.flown_actions[agent] = action
             orders[layout.unit] = layout.to_orders(battle, action, self._slots[agent])
             if agent not in actions or reports[agent]:  # the no-op stood in: not mask-checked
                 unchecked[layout.unit] = orders[layout.unit]
