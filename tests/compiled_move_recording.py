@@ -153,3 +153,58 @@ def compare_phase(phase: str, kernel, items: list) -> tuple[list[str], list]:
         if mine != theirs:
             problems.append(f"{where}: events {mine} != reference {theirs}")
     return problems, ref_events
+
+
+@contextlib.contextmanager
+def compiled_phases(names=("speed_determination", "move_ships", "move_seeking_weapons")):
+    """Replace the reference phases ``names`` by the compiled kernels for the duration: each
+    call packs the battle, runs the kernel, unpacks the state and appends the decoded events
+    (a whole game then runs with compiled movement)."""
+    from sfb_env.compiled import event_codes, layout, movement
+
+    kernels = {"speed_determination": movement.speed_determination,
+               "move_ships": movement.move_ships,
+               "move_seeking_weapons": movement.move_seeking_weapons}
+    saved = {n: getattr(procedure, PHASES[n][1]) for n in names}
+    tables: dict[int, tuple] = {}
+
+    def make(name):
+        def compiled(battle, orders=None):
+            setup = battle.setup
+            if id(setup) not in tables:
+                tables[id(setup)] = (setup, movement.move_tables(setup), event_codes.Decoder(
+                    setup.unit_ids, setup.weapon_ids, list(setup.scenario.sides),
+                    setup.scenario.parity))
+            _, mt, decoder = tables[id(setup)]
+            st = battle.state
+            batch = layout.pack([st])
+            bo = layout.pack_orders([orders or {}], len(st.kind), len(st.w_owner))
+            kernels[name](batch, mt, 0, bo)
+            layout.unpack_into(batch, 0, st)
+            battle.events.extend(decoder.decode(batch.ev[0, :batch.ev_count[0]]))
+        return compiled
+
+    for n in names:
+        setattr(procedure, PHASES[n][1], make(n))
+    try:
+        yield
+    finally:
+        for n, f in saved.items():
+            setattr(procedure, PHASES[n][1], f)
+
+
+def play(scenario: str, seed: int, policy: str, max_steps: int = 400):
+    """One game's final battle (``policy`` on every side)."""
+    env = sfb_env.parallel_env(scenario)
+    obs, _ = env.reset(seed=seed)
+    pilots = {}
+    for k, a in enumerate(env.possible_agents):
+        pilots[a] = agents.make_policy(policy)
+        agents.bind_policy(pilots[a], env, a)
+        pilots[a].reset(seed * 10 + k)
+    steps = 0
+    while env.agents and steps < max_steps:
+        actions = {a: pilots[a].act(obs[a], env.action_space(a)) for a in env.agents}
+        obs, *_ = env.step(actions)
+        steps += 1
+    return env.battle

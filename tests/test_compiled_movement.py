@@ -115,3 +115,4 @@ def test_kernels_leave_other_battles_alone():
     for name, arr in before.items():
         mine = getattr(batch, name)
         assert np.array_equal(np.delete(mine, 1, axis=0), np.delete(arr, 1, axis=0)), name
+
