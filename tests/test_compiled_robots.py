@@ -46,6 +46,7 @@ def test_convoy_fire_orders_match_reference_on_reachable_states():
                 legal[w] = [why is None for why in direct_fire.fire_blockers(battle, w)]
         crobots.robot_fire_orders(batch, mt, b, fire, legal)
         shots = robots.fire_orders(battle)
+        assert crobots.robot_fire_due(batch, mt, b) or not shots
         assert [w for w, _ in shots] == sorted(w for w, _ in shots)
         assert {w: t for w, t in shots} == {int(w): int(fire[b, w])
                                             for w in np.flatnonzero(fire[b] >= 0)}

@@ -143,70 +143,70 @@ def moves_on(mt, speed: int, imp: int) -> bool:
 
 
 @nb.njit(cache=True)
-def _is_mover(s, mt, b: int, u: int, seeking: bool) -> bool:
+def _is_mover(a, mt, b: int, u: int, seeking: bool) -> bool:
     """``movement.movers``: active, of the phase's kinds, not on tactical maneuvers, not held
     in a tractor beam, moving on this impulse by the chart."""
-    if s.status[b, u] != ACTIVE:
+    if a.status[b, u] != ACTIVE:
         return False
-    k = s.kind[b, u]
+    k = a.kind[b, u]
     if seeking:
         if k not in (K_DRONE, K_TARGET_DRONE, K_PLASMA):
             return False
     elif k not in (K_SHIP, K_FREIGHTER, K_SHUTTLE):
         return False
-    if s.tactical[b, u] or s.tractor_holder[b, u] >= 0:
+    if a.tactical[b, u] or a.tractor_holder[b, u] >= 0:
         return False
-    return moves_on(mt, s.speed[b, u], s.impulse[b])
+    return moves_on(mt, a.speed[b, u], a.impulse[b])
 
 
 @nb.njit(cache=True)
-def move_unit(s, mt, b: int, u: int, m: int) -> None:
+def move_unit(a, mt, b: int, u: int, m: int) -> None:
     """``engine.movement.move_unit``: turn first if ordered (C3.1), then enter the hex in front
     (or sideslip, C4.2); off the play area the unit disengages (LeftMap) unless it may not
     leave (StayedOnMap); else Moved."""
     turned = -1 if m == _TURN_LEFT else (1 if m == _TURN_RIGHT else 0)
     slipped = -1 if m == _SLIP_LEFT else (1 if m == _SLIP_RIGHT else 0)
     if turned != 0:
-        s.facing[b, u] = (s.facing[b, u] + turned + 6) % 6
-        s.straight[b, u] = 0  # (C3.4)
-        s.slip[b, u] = 0
-    f = s.facing[b, u]
+        a.facing[b, u] = (a.facing[b, u] + turned + 6) % 6
+        a.straight[b, u] = 0  # (C3.4)
+        a.slip[b, u] = 0
+    f = a.facing[b, u]
     d = (f + slipped + 6) % 6
-    sx, sz = s.x[b, u], s.z[b, u]
+    sx, sz = a.x[b, u], a.z[b, u]
     nx, nz = sx + DX[d], sz + DZ[d]
     if not in_area(mt, nx, nz):
-        if not mt.may_leave[u] and not robots.captured_by_enemy(s, b, u):
-            r = event_codes.begin(s.ev, s.ev_count, b, STAYED_ON_MAP, s.turn[b], s.impulse[b])
-            s.ev[b, r, 3] = u
-            s.ev[b, r, 4] = sx
-            s.ev[b, r, 5] = sz
+        if not mt.may_leave[u] and not robots.captured_by_enemy(a, b, u):
+            r = event_codes.begin(a.ev, a.ev_count, b, STAYED_ON_MAP, a.turn[b], a.impulse[b])
+            a.ev[b, r, 3] = u
+            a.ev[b, r, 4] = sx
+            a.ev[b, r, 5] = sz
             return
-        s.status[b, u] = DISENGAGED
-        r = event_codes.begin(s.ev, s.ev_count, b, LEFT_MAP, s.turn[b], s.impulse[b])
-        s.ev[b, r, 3] = u
-        s.ev[b, r, 4] = sx
-        s.ev[b, r, 5] = sz
-        s.ev[b, r, 6] = f
+        a.status[b, u] = DISENGAGED
+        r = event_codes.begin(a.ev, a.ev_count, b, LEFT_MAP, a.turn[b], a.impulse[b])
+        a.ev[b, r, 3] = u
+        a.ev[b, r, 4] = sx
+        a.ev[b, r, 5] = sz
+        a.ev[b, r, 6] = f
         return
-    s.x[b, u] = nx
-    s.z[b, u] = nz
-    s.straight[b, u] = min(s.straight[b, u] + 1, SATISFIED)  # (C3.41, C4.32)
-    s.slip[b, u] = 0 if slipped != 0 else min(s.slip[b, u] + 1, SATISFIED)  # (C4.31)
-    r = event_codes.begin(s.ev, s.ev_count, b, MOVED, s.turn[b], s.impulse[b])
-    s.ev[b, r, 3] = u
-    s.ev[b, r, 4] = sx
-    s.ev[b, r, 5] = sz
-    s.ev[b, r, 6] = nx
-    s.ev[b, r, 7] = nz
-    s.ev[b, r, 8] = f
-    s.ev[b, r, 9] = turned
-    s.ev[b, r, 10] = slipped
+    a.x[b, u] = nx
+    a.z[b, u] = nz
+    a.straight[b, u] = min(a.straight[b, u] + 1, SATISFIED)  # (C3.41, C4.32)
+    a.slip[b, u] = 0 if slipped != 0 else min(a.slip[b, u] + 1, SATISFIED)  # (C4.31)
+    r = event_codes.begin(a.ev, a.ev_count, b, MOVED, a.turn[b], a.impulse[b])
+    a.ev[b, r, 3] = u
+    a.ev[b, r, 4] = sx
+    a.ev[b, r, 5] = sz
+    a.ev[b, r, 6] = nx
+    a.ev[b, r, 7] = nz
+    a.ev[b, r, 8] = f
+    a.ev[b, r, 9] = turned
+    a.ev[b, r, 10] = slipped
 
 
 # ---------------------------------------------------------------------- phases
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def speed_determination(s, mt, b: int, o) -> None:
     """``engine.procedure._speed_determination`` (B2.0 Speed Determination) for battle ``b``:
     per active unit in row order, ``movement.start_turn_tactical`` (the TAC plot is
@@ -250,7 +250,7 @@ def speed_determination(s, mt, b: int, o) -> None:
                 s.ev[b, r, 4] = s.speed[b, u]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def move_ships(s, mt, b: int, o) -> None:
     """``engine.procedure._move_ships`` (C1.3) for battle ``b``: the previous positions kept
     for every unit (D3.42); ships, freighters and shuttles that move on this impulse plan their
@@ -261,28 +261,29 @@ def move_ships(s, mt, b: int, o) -> None:
         s.prev_x[b, u] = s.x[b, u]
         s.prev_z[b, u] = s.z[b, u]
         s.prev_facing[b, u] = s.facing[b, u]
+    a = robots.arrays(s)
     plan = np.empty(n_units, dtype=np.int64)
     keys = np.empty(n_units, dtype=np.int64)
     n = 0
     for u in range(n_units):
-        if not _is_mover(s, mt, b, u, False):
+        if not _is_mover(a, mt, b, u, False):
             continue
-        if mt.suicide_rule and s.suicide_launched[b, u]:
+        if mt.suicide_rule and a.suicide_launched[b, u]:
             continue
         if mt.controller[u] == AGENT:
             m = o.maneuver[b, u]
             plan[u] = m if m != NONE else STRAIGHT
         else:
-            plan[u] = robots.robot_maneuver(s, mt, b, u)
+            plan[u] = robots.robot_maneuver(a, mt, b, u)
         keys[n] = s.speed[b, u] * n_units + u
         n += 1
     keys = np.sort(keys[:n])
     for i in range(n):
         u = keys[i] % n_units
-        move_unit(s, mt, b, u, plan[u])
+        move_unit(a, mt, b, u, plan[u])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def move_seeking_weapons(s, mt, b: int, o) -> None:
     """``engine.procedure._move_seeking_weapons`` (F2.0, F2.1, FP1.4) for battle ``b``: drones,
     target drones and plasma torpedoes that move on this impulse (chosen before any of them
@@ -290,14 +291,15 @@ def move_seeking_weapons(s, mt, b: int, o) -> None:
     may roll a die on a tie; NONE = in its target's hex, it stays). ``o`` is unused (the
     common phase signature)."""
     n_units = s.kind.shape[1]
+    a = robots.arrays(s)
     movers = np.empty(n_units, dtype=np.int64)
     n = 0
     for u in range(n_units):
-        if _is_mover(s, mt, b, u, True):
+        if _is_mover(a, mt, b, u, True):
             movers[n] = u
             n += 1
     for i in range(n):
         d = movers[i]
-        m = robots.robot_maneuver(s, mt, b, d)
+        m = robots.robot_maneuver(a, mt, b, d)
         if m != NONE:
-            move_unit(s, mt, b, d, m)
+            move_unit(a, mt, b, d, m)

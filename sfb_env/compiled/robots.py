@@ -13,6 +13,8 @@ tables ``mt`` (``movement.MoveTables``) as its static argument.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numba as nb
 import numpy as np
 
@@ -34,6 +36,22 @@ TURN_LEFT = int(Maneuver.TURN_LEFT)
 TURN_RIGHT = int(Maneuver.TURN_RIGHT)
 SIDESLIP_LEFT = int(Maneuver.SIDESLIP_LEFT)
 SIDESLIP_RIGHT = int(Maneuver.SIDESLIP_RIGHT)
+
+# The state arrays the movement helpers read (``arrays(s)``): helpers take this short tuple,
+# not the whole ``BatchState``, whose ~120 fields make every function taking it slow to compile.
+MoveArrays = namedtuple("MoveArrays", (
+    "kind", "side", "status", "x", "z", "facing", "speed", "straight", "slip", "tactical",
+    "tractor_holder", "target", "captured_by", "suicide_launched", "dice", "ev", "ev_count",
+    "turn", "impulse"))
+
+
+@nb.njit(cache=True, inline="always")
+def arrays(s) -> MoveArrays:
+    """The ``MoveArrays`` of a ``BatchState`` (views, no copies)."""
+    return MoveArrays(s.kind, s.side, s.status, s.x, s.z, s.facing, s.speed, s.straight, s.slip,
+                      s.tactical, s.tractor_holder, s.target, s.captured_by, s.suicide_launched,
+                      s.dice, s.ev, s.ev_count, s.turn, s.impulse)
+
 
 DX = np.array([0, 1, 1, 0, -1, -1], dtype=np.int64)  # hexmap.DIR_TO_AXIAL, directions A..F
 DZ = np.array([-1, -1, 0, 1, 1, 0], dtype=np.int64)
@@ -66,29 +84,29 @@ def in_area(mt, x: int, z: int) -> bool:
 
 
 @nb.njit(cache=True)
-def captured_by_enemy(s, b: int, u: int) -> bool:
+def captured_by_enemy(a, b: int, u: int) -> bool:
     """``unit_rules.captured_by_enemy``."""
-    c = s.captured_by[b, u]
-    return c >= 0 and c != s.side[b, u]
+    c = a.captured_by[b, u]
+    return c >= 0 and c != a.side[b, u]
 
 
 @nb.njit(cache=True)
-def destination(s, b: int, u: int, m: int) -> tuple[int, int]:
+def destination(a, b: int, u: int, m: int) -> tuple[int, int]:
     """``unit_rules.destination``: the hex a move would enter."""
     turn = -1 if m == TURN_LEFT else (1 if m == TURN_RIGHT else 0)
     slip = -1 if m == SIDESLIP_LEFT else (1 if m == SIDESLIP_RIGHT else 0)
-    d = (s.facing[b, u] + turn + slip + 12) % 6
-    return s.x[b, u] + DX[d], s.z[b, u] + DZ[d]
+    d = (a.facing[b, u] + turn + slip + 12) % 6
+    return a.x[b, u] + DX[d], a.z[b, u] + DZ[d]
 
 
 @nb.njit(cache=True)
-def edge_course(s, mt, b: int, u: int) -> int:
+def edge_course(a, mt, b: int, u: int) -> int:
     """``unit_rules.edge_course`` (PROPOSAL [P-037]): a captured freighter's move toward the
     nearest map edge; off the map is nearest; ties straight, then left."""
     best = STRAIGHT
     best_d = 1 << 40
     for m in (STRAIGHT, TURN_LEFT, TURN_RIGHT):
-        x, z = destination(s, b, u, m)
+        x, z = destination(a, b, u, m)
         cell = area_cell(mt, x, z)
         if cell < 0:
             d = -1
@@ -115,55 +133,66 @@ def pursuit_choice(straight: int, left: int, right: int, can_turn: bool, die: in
 
 
 @nb.njit(cache=True)
-def homing_maneuver(s, mt, b: int, d: int) -> int:
+def homing_maneuver(a, mt, b: int, d: int) -> int:
     """``robots._homing``: ``seeking.target_in_hex`` -> NONE, else
     ``seeking.robot_drone_maneuver`` (a die only on a tie). A target row of -1 reads the last
     unit row, as the reference's numpy indexing does (never the case for a drone in play)."""
-    t = s.target[b, d]
-    x, z = s.x[b, d], s.z[b, d]
-    if t >= 0 and s.x[b, t] == x and s.z[b, t] == z:
+    t = a.target[b, d]
+    x, z = a.x[b, d], a.z[b, d]
+    if t >= 0 and a.x[b, t] == x and a.z[b, t] == z:
         return NONE
-    tt = t if t >= 0 else s.target.shape[1] + t
-    tx, tz = s.x[b, tt], s.z[b, tt]
-    f = s.facing[b, d]
+    tt = t if t >= 0 else a.target.shape[1] + t
+    tx, tz = a.x[b, tt], a.z[b, tt]
+    f = a.facing[b, d]
     fl = (f + 5) % 6
     fr = (f + 1) % 6
     straight = distance(x + DX[f], z + DZ[f], tx, tz)
     left = distance(x + DX[fl], z + DZ[fl], tx, tz)
     right = distance(x + DX[fr], z + DZ[fr], tx, tz)
-    can_turn = s.straight[b, d] >= 1  # (FD1.2) turn mode 1, first move straight
+    can_turn = a.straight[b, d] >= 1  # (FD1.2) turn mode 1, first move straight
     tie = can_turn and left < straight and left == right
-    roll = dice.die(s.dice, b) if tie else 1
+    roll = dice.die(a.dice, b) if tie else 1
     return pursuit_choice(straight, left, right, can_turn, roll)
 
 
 @nb.njit(cache=True)
-def freighter_maneuver(s, mt, b: int, u: int) -> int:
+def freighter_maneuver(a, mt, b: int, u: int) -> int:
     """``robots._freighter_maneuver`` (SCENARIOS §2.4): straight until standing in the turn
     column, then turn to the heading; a captured freighter flies to the nearest edge."""
-    if captured_by_enemy(s, b, u):
-        return edge_course(s, mt, b, u)
+    if captured_by_enemy(a, b, u):
+        return edge_course(a, mt, b, u)
     if mt.turn_column < 0:  # (SCENARIOS §2.9 scenario 8) no turns
         return STRAIGHT
-    col = s.x[b, u] + 1  # (hexmap.axial_to_offset_np) the column is x + 1 in either parity
-    f = s.facing[b, u]
+    col = a.x[b, u] + 1  # (hexmap.axial_to_offset_np) the column is x + 1 in either parity
+    f = a.facing[b, u]
     if col == mt.turn_column and f != mt.new_heading:
         return TURN_RIGHT if (mt.new_heading - f + 6) % 6 <= 3 else TURN_LEFT
     return STRAIGHT
 
 
 @nb.njit(cache=True)
-def robot_maneuver(s, mt, b: int, u: int) -> int:
+def robot_maneuver(a, mt, b: int, u: int) -> int:
     """``robots.maneuver``: the robot's maneuver for ``u``'s move on the current impulse."""
     c = mt.controller[u]
     if c == HOMING:
-        return homing_maneuver(s, mt, b, u)
+        return homing_maneuver(a, mt, b, u)
     if c == CONVOY_FREIGHTER:
-        return freighter_maneuver(s, mt, b, u)
+        return freighter_maneuver(a, mt, b, u)
     return STRAIGHT
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
+def robot_fire_due(s, mt, b: int) -> bool:
+    """Whether some active convoy freighter fires on this impulse (its ``fire_impulses``
+    entry): the step kernel needs the ``legal`` matrix of ``robot_fire_orders`` only then."""
+    for u in range(s.kind.shape[1]):
+        if (s.status[b, u] == ACTIVE and mt.controller[u] == CONVOY_FREIGHTER
+                and mt.fire_impulse[u] == s.impulse[b]):
+            return True
+    return False
+
+
+@nb.njit(cache=True, inline="always")
 def robot_fire_orders(s, mt, b: int, fire_out: np.ndarray, legal: np.ndarray) -> None:
     """``robots.fire_orders`` for the compiled tiers' robots (convoy freighters, SCENARIOS §2.4;
     the robot ship is not ported): on its ``fire_impulses`` impulse each freighter's weapons,
