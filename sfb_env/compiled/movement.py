@@ -8,9 +8,16 @@ scenario and refuses one that needs what is not ported (monster, tractors, fight
 shuttles, planets, suicide shuttles, the robot ship).
 
 Order inside ``procedure.advance`` (the step kernel calls them the same way):
-``speed_determination`` where the reference calls ``_speed_determination`` (impulse 0 or the
-last impulse, after End of Turn), then ``st.impulse`` is set; ``move_ships``;
-(tractor towing, fighters: not ported); ``move_seeking_weapons``.
+``speed_determination`` where the reference calls ``_speed_determination`` (at impulse 0 or
+after End of Turn of the last impulse, when ``st.impulse`` is 0, with that decision point's
+orders; before the energy form, tractors and lock-on, all off in the compiled tiers), then
+``st.impulse`` becomes 1 (else ``+= 1``); ``move_ships``; (tractor towing, fighters: not in
+the tiers); ``move_seeking_weapons``; then (suicide shuttles, planets, tactical maneuvers,
+ESG, monster: not in the tiers) ``seeking.resolve_impacts`` (the fire helper's).
+
+Compile time: every numba function taking the whole ``BatchState`` (~120 fields) costs about
+3 s of CPU to compile, so the helpers take ``robots.MoveArrays`` (19 arrays) and the phase
+entry points are ``inline="always"``: a step kernel calling them pays for ``BatchState`` once.
 """
 
 from __future__ import annotations
@@ -287,9 +294,9 @@ def move_ships(s, mt, b: int, o) -> None:
 def move_seeking_weapons(s, mt, b: int, o) -> None:
     """``engine.procedure._move_seeking_weapons`` (F2.0, F2.1, FP1.4) for battle ``b``: drones,
     target drones and plasma torpedoes that move on this impulse (chosen before any of them
-    moves), in row order, each with its pilot's maneuver (``robots.maneuver``: homing drones
-    may roll a die on a tie; NONE = in its target's hex, it stays). ``o`` is unused (the
-    common phase signature)."""
+    moves), in row order, each with its pilot's maneuver (``robots.maneuver``; a homing drone
+    in its target's hex stays; its tie die is ported but never drawn on a hex grid, see
+    ``robots.homing_maneuver``). ``o`` is unused (the common phase signature)."""
     n_units = s.kind.shape[1]
     a = robots.arrays(s)
     movers = np.empty(n_units, dtype=np.int64)

@@ -135,8 +135,10 @@ def pursuit_choice(straight: int, left: int, right: int, can_turn: bool, die: in
 @nb.njit(cache=True)
 def homing_maneuver(a, mt, b: int, d: int) -> int:
     """``robots._homing``: ``seeking.target_in_hex`` -> NONE, else
-    ``seeking.robot_drone_maneuver`` (a die only on a tie). A target row of -1 reads the last
-    unit row, as the reference's numpy indexing does (never the case for a drone in play)."""
+    ``seeking.robot_drone_maneuver`` (a die only on a tie: both turns strictly closer than
+    straight and equally close, which no target position on a hex grid gives, so it is never
+    drawn without planets). A target row of -1 reads the last unit row, as the reference's
+    numpy indexing does (never the case for a drone in play)."""
     t = a.target[b, d]
     x, z = a.x[b, d], a.z[b, d]
     if t >= 0 and a.x[b, t] == x and a.z[b, t] == z:
