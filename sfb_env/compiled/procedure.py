@@ -72,7 +72,7 @@ def advance(s, tb, b: int, o) -> None:
     else:
         s.impulse[b] += 1
     movement.move_ships(s, tb.move, b, o)
-    movement.move_seeking(s, tb.move, b, o)
+    movement.move_seeking_weapons(s, tb.move, b, o)
     if tb.seeking_weapons:
         seeking_impacts.resolve_impacts(s, tb.fire, b, o)
     ending.check_end(s, tb.end, b, False)
