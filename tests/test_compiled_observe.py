@@ -19,7 +19,7 @@ import agents
 import sfb_env
 from sfb_env.compiled import event_codes, layout
 from sfb_env.compiled import observe as cob
-from sfb_env.compiled.actions import decision_point
+from sfb_env.compiled.actions import decision_point, noop_action
 from sfb_env.engine.events import Damaged
 from sfb_env.env import reward as reward_mod
 
@@ -66,11 +66,14 @@ class Player:
         return out
 
 
-def play_and_compare(scenario: str, seed: int, captains: bool, steps: int = STEPS) -> dict:
-    """Play ``steps`` decision points, comparing at each; returns counts of what was seen."""
-    env = sfb_env.parallel_env(scenario)
+def play_and_compare(scenario: str, seed: int, captains: bool, steps: int = STEPS,
+                     full_state: bool = False, **options) -> dict:
+    """Play ``steps`` decision points, comparing at each; returns counts of what was seen.
+    ``full_state``: the kernels get the whole ``BatchState`` rather than ``state_view``;
+    ``options``: the env's (``uniform_spaces``, ``target_slots``, ...)."""
+    env = sfb_env.parallel_env(scenario, **options)
     setup = env.battle.setup
-    ot = cob.observe_tables(setup, {"max_turns": env.max_turns})
+    ot = cob.observe_tables(setup, {"max_turns": env.max_turns, **options})
     names = cob.agent_names(setup)
     assert names == env.possible_agents
     n_units, n_weapons = len(setup.unit_ids), len(setup.weapon_ids)
@@ -81,7 +84,8 @@ def play_and_compare(scenario: str, seed: int, captains: bool, steps: int = STEP
     seen = {"steps": 0, "fire": 0, "launch": 0, "internal": 0}
     for _ in range(steps + 1):
         battle = env.battle
-        s = cob.state_view(layout.pack([battle.state]))
+        s = layout.pack([battle.state])
+        s = s if full_state else cob.state_view(s)
         rows = _damaged_rows(events, battle)
         s.ev[0, :len(rows)] = rows
         s.ev_count[0] = len(rows)
@@ -113,6 +117,11 @@ def play_and_compare(scenario: str, seed: int, captains: bool, steps: int = STEP
         assert np.array_equal(state, env.state()), f"{where} state()"
         if not env.agents:
             break
+        for a, name in enumerate(names):
+            if name in env.agents:
+                noop = np.zeros(len(env.action_space(name).nvec), np.int64)
+                noop_action(s, ot, 0, a, noop)
+                assert np.array_equal(noop, env._layouts[name].noop(battle)), f"{where} noop"
         ref = {}
         for name, action in actions.items():
             lay_ = env._layouts[name]
@@ -141,6 +150,21 @@ def test_observation_mask_state_orders_and_damage_balance_match_the_env(scenario
         totals = {k: totals[k] + seen[k] for k in totals}
     assert totals["steps"] >= (60 if scenario in ("cth-01", "cth-02") else 200)
     assert totals["fire"] > 0  # the comparison covered fire orders
+
+
+def test_uniform_spaces_and_other_slot_counts_match_the_env():
+    """Padded layouts (``uniform_spaces``: the Federation's missing racks and sixth weapon are
+    -1 rows) and fewer target and threat slots than the defaults."""
+    for seed in range(2):
+        play_and_compare("duel-federation-vs-kzinti", seed, True, uniform_spaces=True)
+        play_and_compare("duel-kzinti-vs-orion", seed, True, target_slots=3, threat_slots=2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", ["cth-02", "duel-klingon-vs-kzinti"])
+def test_the_kernels_take_the_whole_batch_state(scenario):
+    """As the step kernel will call them: with the whole ``BatchState`` (a long compile)."""
+    play_and_compare(scenario, 0, True, full_state=True)
 
 
 def test_some_games_launch_drones_and_score_internal_damage():
