@@ -12,6 +12,14 @@ Ports, for the tier-1 scenarios (cadet 8-impulse: cth-01..03 and the cadet duels
 * ``damage_balance``: the damage part of the ``shaped`` reward (``env.reward.damage_balance``)
   read from the compiled event rows.
 
+``compiled.actions`` decodes actions (``decode_action``, ``noop_action``) and has
+``decision_point``, all of the above for every agent of one battle in one call.
+
+Kernels take ``(s, ot, b, ...)``: ``s`` a ``BatchState`` or any namedtuple with the
+``STATE_FIELDS`` (``state_view(s)``: numba compiles each function taking the 123-field
+``BatchState`` in seconds of CPU, a few times what the view costs), ``ot`` the
+``ObserveTables`` of ``observe_tables(setup, env_options)``, ``b`` the battle, ``a`` the agent.
+
 The masks are the engine predicates of the tier-1 rules, written out: ``legality``
 ``maneuver_blockers`` / ``speed_blockers`` (``movement.moves_next``, turn modes), the direct-fire
 predicate (``direct_fire.weapon_ready_blocker`` and ``target_codes``), the drone-rack predicate
@@ -316,16 +324,14 @@ def _shield_bits(x, z, f, fx, fz):
     vx = fx - x
     vz = fz - z
     vy = -vx - vz
-    scores = np.empty(6, np.int64)
     top = -(1 << 62)
     for k in range(6):
         d = (f + k) % 6
-        scores[k] = vx * _DIR_CUBE[d, 0] + vy * _DIR_CUBE[d, 1] + vz * _DIR_CUBE[d, 2]
-        if scores[k] > top:
-            top = scores[k]
+        top = max(top, vx * _DIR_CUBE[d, 0] + vy * _DIR_CUBE[d, 1] + vz * _DIR_CUBE[d, 2])
     bits = 0
     for k in range(6):
-        if scores[k] == top:
+        d = (f + k) % 6
+        if vx * _DIR_CUBE[d, 0] + vy * _DIR_CUBE[d, 1] + vz * _DIR_CUBE[d, 2] == top:
             bits |= 1 << k
     return bits
 
