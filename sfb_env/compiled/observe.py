@@ -1,0 +1,741 @@
+"""The env side of the compiled core: target slots, observation vector, action mask, state().
+
+Ports, for the tier-1 scenarios (cadet 8-impulse: cth-01..03 and the cadet duels), what
+``env.parallel.SFBParallelEnv._observe`` computes per decision point for one agent:
+
+* ``target_slots``: ``ActionLayout.target_slots`` (enemy units in play, nearest first, ties by
+  unit row; K slots, -1 empty);
+* ``observe``: ``obs["observation"]`` (``env.observation.encode`` then the clip to [-1, 1];
+  blocks own, own weapons, clock, targets, threats; float32) and ``obs["action_mask"]``
+  (``ActionLayout.mask``: ``launch[r]``, ``fire[w]``, ``maneuver``, ``speed``; int8);
+* ``global_state``: ``env.state()`` (``env.observation.global_state``);
+* ``damage_balance``: the damage part of the ``shaped`` reward (``env.reward.damage_balance``)
+  read from the compiled event rows.
+
+``compiled.actions`` decodes actions (``decode_action``, ``noop_action``) and has
+``decision_point``, all of the above for every agent of one battle in one call.
+
+Kernels take ``(s, ot, b, ...)``: ``s`` a ``BatchState`` or any namedtuple with the
+``STATE_FIELDS`` (``state_view(s)``: numba compiles each function taking the 123-field
+``BatchState`` in seconds of CPU, a few times what the view costs), ``ot`` the
+``ObserveTables`` of ``observe_tables(setup, env_options)``, ``b`` the battle, ``a`` the agent.
+
+The masks are the engine predicates of the tier-1 rules, written out: ``legality``
+``maneuver_blockers`` / ``speed_blockers`` (``movement.moves_next``, turn modes), the direct-fire
+predicate (``direct_fire.weapon_ready_blocker`` and ``target_codes``), the drone-rack predicate
+(``seeking.rack_blocker`` and ``launch_blockers``). ``observe_tables`` refuses a setup that
+switches on anything else (energy form, lock-on, cloak, plasma, small craft, planets, sideslip,
+tactical maneuvers, launch facings, arrivals, ESG, PPD, phaser-G, fusion, ...).
+
+Bearings: the reference takes ``np.arctan2`` of cartesian hex centres; numpy's arctan2 (SIMD)
+and the C library's (numba) differ in the last bit for about 6% of hex pairs, so the tables
+carry numpy's arctan2 of every pair of hex-centre values of the printed map
+(``ObserveTables.atan2``), computed once with the reference expressions. ``sin``/``cos`` are
+numba's (the C library's); ``tests/test_compiled_observe.py`` checks they equal numpy's on
+every bearing the map allows.
+
+Agents are numbered in ``possible_agents`` order (the units whose controller is ``agent``);
+``ot.agent_unit[a]`` is agent ``a``'s unit row. Layout arrays are per agent, padded with -1.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numba as nb
+import numpy as np
+
+from sfb_env import hexmap, impulse, tables
+from sfb_env.engine import Battle
+from sfb_env.engine.battle import DEFAULT_MAX_TURNS
+from sfb_env.engine.events import Damaged
+from sfb_env.engine.types import Maneuver, Status, UnitKind, WeaponType
+from sfb_env.env import observation as obs_mod
+from sfb_env.env import observation_layout as lay
+from sfb_env.env.actions import ActionLayout, EnergyLayout, craft_components
+from sfb_env.env.reward import DAMAGE_SCALE as _DAMAGE_SCALE
+from sfb_env.env.transport_actions import TransportLayout
+
+from . import event_codes
+
+# ---------------------------------------------------------------------- constants (frozen)
+
+DAMAGE_SCALE = _DAMAGE_SCALE
+_ACTIVE = int(Status.ACTIVE)
+_SHIP, _FREIGHTER = int(UnitKind.SHIP), int(UnitKind.FREIGHTER)
+_DRONE, _TARGET_DRONE = int(UnitKind.DRONE), int(UnitKind.TARGET_DRONE)
+_PLASMA, _FIGHTER, _SHUTTLE = int(UnitKind.PLASMA), int(UnitKind.FIGHTER), int(UnitKind.SHUTTLE)
+_PH1, _PH2, _PH3, _PHG = (int(WeaponType.PH1), int(WeaponType.PH2), int(WeaponType.PH3),
+                          int(WeaponType.PHG))
+_DRONE_RACK, _ESG = int(WeaponType.DRONE_RACK), int(WeaponType.ESG)
+_PLASMA_S, _PLASMA_F = int(WeaponType.PLASMA_S), int(WeaponType.PLASMA_F)
+_M_NONE, _M_STRAIGHT = int(Maneuver.NONE), int(Maneuver.STRAIGHT)
+_M_LEFT, _M_RIGHT = int(Maneuver.TURN_LEFT), int(Maneuver.TURN_RIGHT)
+_N_MANEUVERS = 4
+_ASTERN = hexmap.ASTERN_ROW_BITS
+_MAX_FIGHTER_RANGE = 5  # (J4.47) engine.fighters.MAX_FIGHTER_TARGET_RANGE
+_DAMAGED = event_codes.CODE["Damaged"]
+_DMG_UNIT, _DMG_INTERNAL = 3, 6  # Damaged row: code turn impulse unit shield to_shield internal
+assert [f for f, _ in event_codes._FIELDS[Damaged]][:4] == ["unit", "shield", "to_shield",
+                                                           "internal"]
+_PI3 = np.pi / 3
+_SQRT3 = obs_mod.SQRT3
+
+# observation rows (env.observation_layout): field offsets within their row
+_O_COLUMN, _O_ROW, _O_EDGES = lay.OWN.at("column"), lay.OWN.at("row"), lay.OWN.at("edges")
+_O_FACING, _O_SPEED = lay.OWN.at("facing"), lay.OWN.at("speed")
+_O_MOVES, _O_CAN_TURN = lay.OWN.at("moves_next"), lay.OWN.at("can_turn")
+_O_STRAIGHT, _O_SHIELDS = lay.OWN.at("straight"), lay.OWN.at("shields")
+_O_INTERNAL = lay.OWN.at("internal")
+_S_COLUMN, _S_ROW = float(lay.OWN.field("column").scale), float(lay.OWN.field("row").scale)
+_S_EDGE, _S_STRAIGHT = float(lay.OWN.field("edges").scale), float(lay.OWN.field("straight").scale)
+_WEAPON_SIZE = lay.WEAPON.size
+_W_USABLE = lay.WEAPON.at("usable")
+_S_DRONES = float(lay.WEAPON.field("drones_left").scale)
+_C_TURN, _C_IMPULSE, _C_IPT = lay.CLOCK.at("turn"), lay.CLOCK.at("impulse"), lay.CLOCK.at(
+    "impulses_per_turn")
+_S_IPT = float(lay.CLOCK.field("impulses_per_turn").scale)
+_SLOT_SIZE = lay.SLOT.size
+_SL_PRESENT, _SL_KIND, _SL_RANGE = lay.SLOT.at("present"), lay.SLOT.at("kind"), lay.SLOT.at(
+    "range")
+_SL_BEARING, _SL_REL = lay.SLOT.at("bearing"), lay.SLOT.at("relative_facing")
+_SL_FACING_US, _SL_SHIELDS = lay.SLOT.at("shield_facing_us"), lay.SLOT.at("shields")
+_SL_DAMAGE, _SL_SEEKING, _SL_ARCS = lay.SLOT.at("damage"), lay.SLOT.at("seeking_us"), \
+    lay.SLOT.at("arcs")
+_THREAT_SIZE = lay.THREAT.size
+_T_PRESENT, _T_RANGE = lay.THREAT.at("present"), lay.THREAT.at("range")
+_T_BEARING, _T_SHIELD = lay.THREAT.at("bearing"), lay.THREAT.at("shield")
+_RANGE_SCALE = float(lay.RANGE_SCALE)
+STATE_ROW = 19  # env.state(): values per unit (then turn and impulse)
+
+_DIR_AXIAL = hexmap.DIR_TO_AXIAL.copy()
+_DIR_CUBE = hexmap.DIR_TO_CUBE.copy()
+
+# The ``BatchState`` fields the env side reads. The kernels take any namedtuple with these
+# fields: ``state_view(s)`` is one (numba compiles a function taking the whole 123-field
+# ``BatchState`` in seconds of CPU more than one taking this view; same arrays, no copy).
+STATE_FIELDS = (
+    "x", "z", "facing", "prev_x", "prev_z", "prev_facing", "speed", "straight", "tactical",
+    "shields", "internal", "damage", "target", "kind", "side", "status", "captured_by",
+    "cloaked", "cloaked_before", "w_type", "w_owner", "w_arcs", "w_astern", "w_min_range",
+    "w_max_range", "w_ammo", "w_fired_turn", "w_last_fired", "w_ready_turn", "w_enabled",
+    "w_destroyed", "turn", "impulse", "ev", "ev_count")
+StateView = namedtuple("StateView", STATE_FIELDS)
+
+
+def state_view(s) -> StateView:
+    """The env side's fields of ``s`` (a ``BatchState``): the same arrays, not copies."""
+    return StateView(*(getattr(s, name) for name in STATE_FIELDS))
+
+
+ObserveTables = namedtuple("ObserveTables", [
+    "n_agents", "agent_unit", "slots", "threats", "max_turns", "ipt", "quarter_turn",
+    "max_speed", "speed_scale", "speed_choice", "launching", "odd_down",
+    "first_column", "last_column", "first_row", "last_row",
+    "racks", "n_racks", "weapons", "n_weapons", "drone_limit", "turn_mode",
+    "obs_size", "mask_size", "off_weapons", "off_clock", "off_targets", "off_threats",
+    "m_fire", "m_maneuver", "m_speed",
+    "init_shields", "init_internal", "init_strength", "craft_carrier", "move_chart",
+    "atan2", "atan2_dx", "atan2_k0", "rel_sin", "rel_cos",
+])
+
+# rules / layout features observe_tables refuses (not in the tier-1 port)
+_RULES_OFF = ("energy_form", "lock_on", "standard_cloak", "planets_in_play", "hold_fire",
+              "may_not_leave", "sideslip", "tactical_maneuvers", "launch_facing",
+              "plasma_in_play", "small_craft_in_play", "arrivals", "esg_in_play")
+_TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON)}
+
+
+def _layouts(battle: Battle, slots: int, uniform: bool) -> dict[str, ActionLayout]:
+    """The agents' action layouts as ``SFBParallelEnv.__init__`` builds them."""
+    agents = [battle.unit_ids[u] for u in range(len(battle.unit_ids))
+              if battle.controllers[u] == "agent"]
+    pads: tuple = (None, None)
+    gatling_pad = tractor_pad = transport_pad = None
+    if uniform:
+        probe = [ActionLayout.build(battle, battle.unit_index[a], slots) for a in agents]
+        pads = (max(len(p.racks) for p in probe), max(len(p.weapons) for p in probe),
+                max(len(p.esgs) for p in probe), EnergyLayout.widest([p.power for p in probe]),
+                max(len(p.ppds) for p in probe),
+                tuple(any(c[i] for c in (craft_components(battle, p.unit) for p in probe))
+                      for i in range(2)))
+        gatling_pad = max(len(p.gatling) for p in probe)
+        tractor_pad = max(int(battle.tractor_beams[battle.unit_index[a]]) for a in agents)
+        transport_pad = TransportLayout.widest(
+            [TransportLayout.build(battle, battle.unit_index[a], slots) for a in agents])
+    return {a: ActionLayout.build(battle, battle.unit_index[a], slots, *pads,
+                                  pad_tractors=tractor_pad, pad_transport=transport_pad,
+                                  n_gatling=gatling_pad) for a in agents}
+
+
+def _atan2_table(battle: Battle) -> tuple[np.ndarray, int, int]:
+    """numpy's arctan2 as the reference's ``_bearing`` calls it, for every pair of hex centres
+    of the printed map: ``[dx + DX, k_other - K0, k_own - K0]`` with ``k = 2 z + x``."""
+    cols, rows = np.meshgrid(np.arange(1, hexmap.PRINTED_COLUMNS + 1),
+                             np.arange(1, hexmap.PRINTED_ROWS + 1), indexing="ij")
+    x, z = hexmap.offset_to_axial_np(cols.ravel(), rows.ravel(), battle.scenario.parity)
+    k = 2 * z + x
+    dx_max = int(x.max() - x.min())
+    k0, k1 = int(k.min()), int(k.max())
+    dx = np.arange(-dx_max, dx_max + 1)
+    ks = np.arange(k0, k1 + 1)
+    # the reference: theta = arctan2(ox - ux, -(oy - uy)) with ox = 1.5 x, oy = SQRT3 (z + x / 2)
+    ox = 1.5 * dx.astype(np.float64)  # 1.5 x_o - 1.5 x_u is exact: 1.5 (x_o - x_u)
+    oy = _SQRT3 * (ks / 2.0)  # z + x / 2.0 is exactly k / 2
+    a = np.broadcast_to(ox[:, None, None], (len(dx), len(ks), len(ks)))
+    b = -(oy[None, :, None] - oy[None, None, :])
+    b = np.broadcast_to(b, a.shape)
+    return np.ascontiguousarray(np.arctan2(a, b)), dx_max, k0
+
+
+def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
+    """Static tables of the env side for one scenario (``setup``: its ``BattleSetup``);
+    ``env_options``: the env's ``target_slots``, ``threat_slots``, ``max_turns`` and
+    ``uniform_spaces`` (defaults as ``SFBParallelEnv``). Raises ``NotImplementedError`` for a
+    scenario outside the tier-1 port (see the module docstring)."""
+    opts = {"target_slots": 8, "threat_slots": 4, "max_turns": None, "uniform_spaces": False,
+            **(env_options or {})}
+    battle = Battle.from_parts(setup, setup.start_state.copy())
+    rules = battle.rules
+    on = [name for name in _RULES_OFF if getattr(rules, name)]
+    if on:
+        raise NotImplementedError(f"compiled observe: rules {on} are not ported")
+    if tuple(int(m) for m in battle.maneuvers) != (0, 1, 2, 3):
+        raise NotImplementedError("compiled observe: only the four basic maneuvers")
+    if np.any(battle.craft_gun >= 0):
+        raise NotImplementedError("compiled observe: small craft are not ported")
+    k, n_threats = int(opts["target_slots"]), int(opts["threat_slots"])
+    layouts = _layouts(battle, k, bool(opts["uniform_spaces"]))
+    agents = list(layouts)
+    n = len(agents)
+    st = battle.state
+    max_r = max([1] + [len(lo.racks) for lo in layouts.values()])
+    max_w = max([1] + [len(lo.weapons) for lo in layouts.values()])
+    racks = np.full((n, max_r), -1, np.int64)
+    weapons = np.full((n, max_w), -1, np.int64)
+    ints = {name: np.zeros(n, np.int64) for name in (
+        "agent_unit", "n_racks", "n_weapons", "drone_limit", "obs_size", "mask_size",
+        "off_weapons", "off_clock", "off_targets", "off_threats", "m_fire", "m_maneuver",
+        "m_speed")}
+    turn_mode = np.zeros((n, impulse.IMPULSES_PER_TURN[-1] + 1), np.int64)
+    for a, name in enumerate(agents):
+        lo = layouts[name]
+        u = lo.unit
+        extra = [what for what, has in (
+            ("esg", len(lo.esgs)), ("ppd", len(lo.ppds)), ("craft", lo.craft),
+            ("disengage", lo.disengage), ("probe", lo.probe), ("tractor", lo.tractors),
+            ("transport", lo.transport), ("suicide", lo.suicide), ("energy", lo.power),
+            ("rule features", lo.rule_features), ("phaser-G", len(lo.gatling)),
+            ("plasma threats", lo.plasma_threats), ("launch facings", lo.launch_facing),
+            ("tactical plots", lo.tactical_plots)) if has]
+        kinds = {int(st.w_type[w]) for w in lo.weapons if w >= 0}
+        if extra or not kinds <= _TIER1_WEAPONS or any(
+                int(st.w_type[r]) != _DRONE_RACK for r in lo.racks if r >= 0):
+            raise NotImplementedError(f"compiled observe: {name} has {extra or sorted(kinds)}")
+        if int(st.kind[u]) != _SHIP or lo.maneuvers != _N_MANEUVERS:
+            raise NotImplementedError(f"compiled observe: {name} is not a plain ship")
+        ints["agent_unit"][a] = u
+        racks[a, :len(lo.racks)] = lo.racks
+        weapons[a, :len(lo.weapons)] = lo.weapons
+        ints["n_racks"][a], ints["n_weapons"][a] = len(lo.racks), len(lo.weapons)
+        limit = getattr(battle.ship_classes[u], "drone_launch_limit", None)
+        ints["drone_limit"][a] = -1 if limit is None else int(limit)
+        chart = tables.turn_mode_chart(battle.turn_mode_chart[u])
+        turn_mode[a, :len(chart)] = chart
+        where = obs_mod.placement(lo, n_threats)
+        ints["obs_size"][a] = where.size
+        ints["mask_size"][a] = lo.size
+        ints["off_weapons"][a] = where.part("own", "weapons").offset
+        ints["off_clock"][a] = where.part("clock").offset
+        ints["off_targets"][a] = where.part("targets").offset
+        ints["off_threats"][a] = where.part("threats").offset
+        names = lo.component_names()
+        n_r, n_w = len(lo.racks), len(lo.weapons)
+        ints["m_fire"][a] = lo.offsets[n_r] if n_w else n_r * (k + 1)
+        ints["m_maneuver"][a] = lo.offsets[names.index("maneuver")]
+        ints["m_speed"][a] = lo.offsets[names.index("speed")]
+        expected = ([f"launch[{i}]" for i in range(n_r)] + [f"fire[{i}]" for i in range(n_w)]
+                    + ["maneuver", "speed"])
+        if names != expected or ints["m_fire"][a] != n_r * (k + 1) or (
+                ints["m_maneuver"][a] != (n_r + n_w) * (k + 1)):
+            raise NotImplementedError(f"compiled observe: {name}'s components {names}")
+    max_turns = int(opts["max_turns"] or battle.scenario.turn_limit or DEFAULT_MAX_TURNS)
+    ipt = int(st.impulses_per_turn)
+    area = battle.scenario.map_area
+    atan2, dx_max, k0 = _atan2_table(battle)
+    rel = np.arange(-5, 6) * (np.pi / 3)  # the reference: (f_o - f_u) * (pi / 3)
+    init = battle.initial
+    return ObserveTables(
+        n_agents=n, slots=k, threats=n_threats, max_turns=max_turns, ipt=ipt,
+        quarter_turn=int(battle.quarter_turn), max_speed=int(rules.max_speed),
+        speed_scale=max(1, int(rules.max_speed)), speed_choice=bool(rules.speed_choice),
+        launching=bool(rules.seeking_weapons and rules.launch_seeking_weapons),
+        odd_down=battle.scenario.parity == "odd-down",
+        first_column=int(area.first_column), last_column=int(area.last_column),
+        first_row=int(area.first_row), last_row=int(area.last_row),
+        racks=racks, weapons=weapons, turn_mode=turn_mode,
+        init_shields=np.asarray(init.shields, np.int64).copy(),
+        init_internal=np.asarray(init.internal_boxes, np.int64).copy(),
+        init_strength=np.asarray(init.strength, np.int64).copy(),
+        craft_carrier=np.asarray(battle.craft_carrier, np.int64).copy(),
+        move_chart=np.ascontiguousarray(impulse.movement_chart(ipt)),
+        atan2=atan2, atan2_dx=dx_max, atan2_k0=k0,
+        rel_sin=np.sin(rel), rel_cos=np.cos(rel), **ints)
+
+
+def agent_names(setup) -> list[str]:
+    """The agents of ``setup`` in ``ObserveTables`` order (the env's ``possible_agents``)."""
+    st = setup.start_state
+    return [setup.unit_ids[u] for u in range(len(setup.unit_ids))
+            if st.controllers[u] == "agent"]
+
+
+# ---------------------------------------------------------------------- geometry
+
+
+@nb.njit(cache=True)
+def _distance(x1, z1, x2, z2):
+    """(D1.4) ``hexmap.distance_np``."""
+    dx = x2 - x1
+    dz = z2 - z1
+    return max(max(abs(dx), abs(dz)), abs(dx + dz))
+
+
+@nb.njit(cache=True)
+def _arc_bits(x, z, f, tx, tz):
+    """(D2.1) ``hexmap.arc_bits_np`` (the formula its lookup table is built from)."""
+    vx = tx - x
+    vz = tz - z
+    bits = 0
+    for k in range(6):
+        d1 = (f + k) % 6
+        d2 = (f + k + 1) % 6
+        a = vx * _DIR_AXIAL[d2, 1] - vz * _DIR_AXIAL[d2, 0]
+        b = _DIR_AXIAL[d1, 0] * vz - _DIR_AXIAL[d1, 1] * vx
+        if a >= 0 and b >= 0:
+            bits |= 1 << k
+    return bits
+
+
+@nb.njit(cache=True)
+def _shield_bits(x, z, f, fx, fz):
+    """(D3.4) ``hexmap.shield_bits_np``: shields of a unit at (x, z) facing f struck from
+    (fx, fz), as a 6-bit mask."""
+    vx = fx - x
+    vz = fz - z
+    vy = -vx - vz
+    top = -(1 << 62)
+    for k in range(6):
+        d = (f + k) % 6
+        top = max(top, vx * _DIR_CUBE[d, 0] + vy * _DIR_CUBE[d, 1] + vz * _DIR_CUBE[d, 2])
+    bits = 0
+    for k in range(6):
+        d = (f + k) % 6
+        if vx * _DIR_CUBE[d, 0] + vy * _DIR_CUBE[d, 1] + vz * _DIR_CUBE[d, 2] == top:
+            bits |= 1 << k
+    return bits
+
+
+@nb.njit(cache=True)
+def _bearing(ot, xu, zu, fu, xo, zo):
+    """``env.observation._bearing`` of a unit at (xo, zo) from one at (xu, zu) facing fu."""
+    dx = xo - xu
+    ko = 2 * zo + xo - ot.atan2_k0
+    ku = 2 * zu + xu - ot.atan2_k0
+    n = ot.atan2.shape[1]
+    if abs(dx) <= ot.atan2_dx and 0 <= ko < n and 0 <= ku < n:
+        theta = ot.atan2[dx + ot.atan2_dx, ko, ku]
+    else:  # off the printed map (not reached in play): the C library's arctan2
+        oy = _SQRT3 * (zo + xo / 2.0)
+        uy = _SQRT3 * (zu + xu / 2.0)
+        theta = np.arctan2(1.5 * xo - 1.5 * xu, -(oy - uy))
+    return theta - fu * _PI3
+
+
+@nb.njit(cache=True)
+def _column_row(ot, x, z):
+    """``hexmap.axial_to_offset_np``: 1-based (column, row)."""
+    odd = x & 1
+    row = z + (x + odd) // 2 if ot.odd_down else z + (x - odd) // 2
+    return x + 1, row + 1
+
+
+@nb.njit(cache=True)
+def _flag(value):
+    return 1.0 if value else 0.0
+
+
+@nb.njit(cache=True)
+def _fraction(now, start):
+    return now / max(start, 1) if start > 0 else 0.0
+
+
+# ---------------------------------------------------------------------- target and threat slots
+
+
+@nb.njit(cache=True)
+def _nearest(s, b, u, cand, n, out):
+    """Write into ``out`` the first ``len(out)`` of ``cand[:n]`` by (range from u, row)
+    (``np.lexsort((rows, ranges))``); -1 pads. Returns how many were written."""
+    m = len(out)
+    for i in range(m):
+        out[i] = -1
+    rng = np.empty(n, np.int64)
+    for i in range(n):
+        t = cand[i]
+        rng[i] = _distance(s.x[b, u], s.z[b, u], s.x[b, t], s.z[b, t])
+    used = np.zeros(n, np.bool_)
+    count = 0
+    for j in range(min(m, n)):
+        best = -1
+        for i in range(n):
+            if used[i]:
+                continue
+            if best < 0 or rng[i] < rng[best] or (rng[i] == rng[best] and cand[i] < cand[best]):
+                best = i
+        used[best] = True
+        out[j] = cand[best]
+        count += 1
+    return count
+
+
+@nb.njit(cache=True)
+def target_slots(s, ot, b, u, out):
+    """``ActionLayout.target_slots``: unit rows of the enemy units in play nearest ``u`` (ties:
+    lower row first) into ``out`` (K,), -1 for empty slots; returns how many are filled."""
+    n_units = s.kind.shape[1]
+    cand = np.empty(n_units, np.int64)
+    n = 0
+    for t in range(n_units):
+        if s.status[b, t] == _ACTIVE and s.side[b, t] != s.side[b, u]:
+            cand[n] = t
+            n += 1
+    return _nearest(s, b, u, cand, n, out)
+
+
+@nb.njit(cache=True)
+def _threat_rows(s, b, u, out):
+    """``knowledge.threats_to`` ordered by (range, row), the first ``len(out)``."""
+    n_units = s.kind.shape[1]
+    cand = np.empty(n_units, np.int64)
+    n = 0
+    for t in range(n_units):
+        k = s.kind[b, t]
+        if (s.target[b, t] == u and s.status[b, t] == _ACTIVE
+                and k in (_DRONE, _PLASMA, _FIGHTER, _SHUTTLE)):
+            cand[n] = t
+            n += 1
+    return _nearest(s, b, u, cand, n, out)
+
+
+# ---------------------------------------------------------------------- predicates
+
+
+@nb.njit(cache=True)
+def speed_choice_open(s, ot, b):
+    """``legality.speed_choice_open`` (no energy form in tier 1)."""
+    imp = s.impulse[b]
+    return ot.speed_choice and (imp == 0 or imp == ot.ipt)
+
+
+@nb.njit(cache=True)
+def _blocked_at(s, ot, b, a, u, can_move, speed):
+    """``movement.maneuver_blockers`` as a bit mask over the four maneuvers (bit m closed);
+    ``speed`` -1: the unit's current speed."""
+    if not can_move:
+        return (1 << _M_STRAIGHT) | (1 << _M_LEFT) | (1 << _M_RIGHT)
+    bits = 1 << _M_NONE
+    sp = s.speed[b, u] if speed < 0 else speed
+    need = ot.turn_mode[a, max(sp, 1)]  # (C3.2) an agent is a ship
+    if s.straight[b, u] < need:
+        bits |= (1 << _M_LEFT) | (1 << _M_RIGHT)
+    return bits
+
+
+@nb.njit(cache=True)
+def maneuver_blocked(s, ot, b, a):
+    """``legality.maneuver_blockers(battle, unit)`` of agent ``a`` as a bit mask (bit m: value m
+    closed); where the orders pick next turn's speed, the maneuvers no allowed speed permits."""
+    u = ot.agent_unit[a]
+    imp = s.impulse[b]
+    nxt = 1 if (imp == 0 or imp == ot.ipt) else imp + 1
+    active = s.status[b, u] == _ACTIVE
+    if not speed_choice_open(s, ot, b):
+        can = active and not s.tactical[b, u] and ot.move_chart[s.speed[b, u], nxt - 1]
+        return _blocked_at(s, ot, b, a, u, can, -1)
+    acc = (1 << _N_MANEUVERS) - 1
+    for sp in range(ot.max_speed + 1):
+        can = active and ot.move_chart[sp, nxt - 1]
+        acc &= _blocked_at(s, ot, b, a, u, can, sp)
+    return acc
+
+
+@nb.njit(cache=True)
+def _cloak_blocked(s, b, u):
+    """``cloak.fire_blocker`` under the cadet rule."""
+    return s.cloaked[b, u] or (s.cloaked_before[b, u] and s.impulse[b] == 1)
+
+
+@nb.njit(cache=True)
+def weapon_ready(s, ot, b, w):
+    """``direct_fire.weapon_ready_blocker(battle, w) is None`` for a tier-1 direct-fire weapon
+    (phasers 1-3, disruptors, photons; Chief Engineer energy)."""
+    owner = s.w_owner[b, w]
+    kind = s.w_type[b, w]
+    if s.status[b, owner] != _ACTIVE or s.captured_by[b, owner] >= 0:
+        return False
+    if not s.w_enabled[b, w] or s.w_destroyed[b, w]:
+        return False
+    if kind in (_DRONE_RACK, _ESG) or _PLASMA_S <= kind <= _PLASMA_F:
+        return False
+    if s.impulse[b] < 1 or _cloak_blocked(s, b, owner):
+        return False
+    turn = s.turn[b]
+    if turn < s.w_ready_turn[b, w] or s.w_fired_turn[b, w] == turn:
+        return False
+    now = (turn - 1) * ot.ipt + s.impulse[b]
+    return now - s.w_last_fired[b, w] >= ot.quarter_turn
+
+
+@nb.njit(cache=True)
+def fire_open(s, ot, b, w, t):
+    """``direct_fire.target_codes(...) == OPEN`` for a ready weapon ``w`` at unit ``t``."""
+    owner = s.w_owner[b, w]
+    if s.status[b, t] != _ACTIVE or s.side[b, t] == s.side[b, owner]:
+        return False
+    xo, zo, xt, zt = s.x[b, owner], s.z[b, owner], s.x[b, t], s.z[b, t]
+    rng = _distance(xo, zo, xt, zt)
+    if ot.craft_carrier[t] >= 0 and rng > _MAX_FIGHTER_RANGE:
+        return False
+    if rng == 0:  # (D3.42) judged from the previous impulse's positions
+        px, pz, pf = s.prev_x[b, owner], s.prev_z[b, owner], s.prev_facing[b, owner]
+        qx, qz = s.prev_x[b, t], s.prev_z[b, t]
+        bits = _arc_bits(px, pz, pf, qx, qz)
+        shared = px == qx and pz == qz
+    else:
+        bits = _arc_bits(xo, zo, s.facing[b, owner], xt, zt)
+        shared = False
+    in_arc = ((bits & s.w_arcs[b, w]) != 0 or shared
+              or (s.w_astern[b, w] and (bits & _ASTERN) == _ASTERN))
+    if not in_arc:
+        return False
+    effective = 2 * rng + 5 if s.cloaked[b, t] else rng  # (G13 cadet rule)
+    if effective > s.w_max_range[b, w] or rng < s.w_min_range[b, w]:
+        return False
+    kind = s.w_type[b, w]
+    return not (s.kind[b, t] == _PLASMA and not (_PH1 <= kind <= _PHG))  # (FP1.6)
+
+
+@nb.njit(cache=True)
+def rack_ready(s, ot, b, a, r):
+    """``seeking.rack_blocker(battle, r) is None`` for a drone rack of agent ``a``."""
+    owner = s.w_owner[b, r]
+    if s.w_type[b, r] != _DRONE_RACK or s.status[b, owner] != _ACTIVE or not ot.launching:
+        return False
+    if not s.w_enabled[b, r] or s.w_destroyed[b, r] or s.impulse[b] < 1:
+        return False
+    turn = s.turn[b]
+    if s.w_ammo[b, r] <= 0 or s.w_fired_turn[b, r] == turn:
+        return False
+    now = (turn - 1) * ot.ipt + s.impulse[b]
+    if now - s.w_last_fired[b, r] < ot.quarter_turn:
+        return False
+    limit = ot.drone_limit[a]
+    if limit >= 0:  # (FD4.21)
+        fired = 0
+        for w in range(s.w_type.shape[1]):
+            if (s.w_owner[b, w] == owner and s.w_type[b, w] == _DRONE_RACK
+                    and s.w_fired_turn[b, w] == turn):
+                fired += 1
+        if fired >= limit:
+            return False
+    return not _cloak_blocked(s, b, owner)
+
+
+@nb.njit(cache=True)
+def launch_open(s, b, r, t):
+    """``seeking.launch_blockers`` per target, for a rack that ``rack_ready`` allows."""
+    owner = s.w_owner[b, r]
+    if s.captured_by[b, owner] >= 0:
+        return False
+    return (s.status[b, t] == _ACTIVE and s.side[b, t] != s.side[b, owner]
+            and s.kind[b, t] != _PLASMA)
+
+
+# ---------------------------------------------------------------------- observation and mask
+
+
+@nb.njit(cache=True)
+def observe(s, ot, b, a, live, obs_out, mask_out):
+    """Agent ``a``'s ``obs["observation"]`` into ``obs_out[:ot.obs_size[a]]`` (float32, clipped
+    to [-1, 1]) and ``obs["action_mask"]`` into ``mask_out[:ot.mask_size[a]]`` (int8; all 0
+    where ``live`` is False: an agent the step just ended, as the env does)."""
+    u = ot.agent_unit[a]
+    k = ot.slots
+    slots = np.empty(k, np.int64)
+    n_slots = target_slots(s, ot, b, u, slots)
+    blocked = maneuver_blocked(s, ot, b, a)
+    n_r, n_w = ot.n_racks[a], ot.n_weapons[a]
+    ready = np.zeros(max(n_w, 1), np.bool_)
+    for i in range(n_w):
+        w = ot.weapons[a, i]
+        if w >= 0:
+            ready[i] = weapon_ready(s, ot, b, w)
+
+    # ------------------------------------------------------------------ the mask
+    m = mask_out
+    for i in range(ot.mask_size[a]):
+        m[i] = 0
+    if live:
+        at = 0
+        for i in range(n_r):
+            r = ot.racks[a, i]
+            m[at] = 1
+            if r >= 0 and rack_ready(s, ot, b, a, r):
+                for j in range(n_slots):
+                    m[at + 1 + j] = launch_open(s, b, r, slots[j])
+            at += k + 1
+        for i in range(n_w):
+            w = ot.weapons[a, i]
+            m[at] = 1
+            if w >= 0 and ready[i]:
+                for j in range(n_slots):
+                    m[at + 1 + j] = fire_open(s, ot, b, w, slots[j])
+            at += k + 1
+        at = ot.m_maneuver[a]
+        for v in range(_N_MANEUVERS):
+            m[at + v] = not (blocked >> v) & 1
+        at = ot.m_speed[a]
+        choice = speed_choice_open(s, ot, b)
+        for v in range(ot.max_speed + 1):
+            m[at + v] = choice or v == s.speed[b, u]
+
+    # ------------------------------------------------------------------ the vector
+    out = obs_out
+    for i in range(ot.obs_size[a]):
+        out[i] = 0.0
+    x, z, f = s.x[b, u], s.z[b, u], s.facing[b, u]
+    col, row = _column_row(ot, x, z)
+    out[_O_COLUMN] = col / _S_COLUMN
+    out[_O_ROW] = row / _S_ROW
+    out[_O_EDGES] = (col - ot.first_column) / _S_EDGE
+    out[_O_EDGES + 1] = (ot.last_column - col) / _S_EDGE
+    out[_O_EDGES + 2] = (row - ot.first_row) / _S_EDGE
+    out[_O_EDGES + 3] = (ot.last_row - row) / _S_EDGE
+    out[_O_FACING + f] = 1.0
+    out[_O_SPEED] = s.speed[b, u] / ot.speed_scale
+    none_closed = (blocked >> _M_NONE) & 1
+    out[_O_MOVES] = _flag(none_closed)
+    out[_O_CAN_TURN] = _flag(((blocked >> _M_LEFT) & 1) == 0 and none_closed)
+    out[_O_STRAIGHT] = min(s.straight[b, u], int(_S_STRAIGHT)) / _S_STRAIGHT
+    for j in range(6):
+        out[_O_SHIELDS + j] = _fraction(s.shields[b, u, j], ot.init_shields[u, j])
+    out[_O_INTERNAL] = s.internal[b, u] / max(1, ot.init_internal[u])
+    base = ot.off_weapons[a]
+    for i in range(n_r):
+        r = ot.racks[a, i]
+        if r >= 0:
+            at = base + i * _WEAPON_SIZE + _W_USABLE
+            out[at] = _flag(rack_ready(s, ot, b, a, r))
+            out[at + 1] = _flag(s.w_destroyed[b, r])
+            out[at + 2] = s.w_ammo[b, r] / _S_DRONES
+    for i in range(n_w):
+        w = ot.weapons[a, i]
+        if w >= 0:
+            at = base + (n_r + i) * _WEAPON_SIZE + _W_USABLE
+            out[at] = _flag(ready[i])
+            out[at + 1] = _flag(s.w_destroyed[b, w])
+    at = ot.off_clock[a]
+    out[at + _C_TURN] = s.turn[b] / ot.max_turns
+    out[at + _C_IMPULSE] = s.impulse[b] / ot.ipt
+    out[at + _C_IPT] = ot.ipt / _S_IPT
+    for j in range(n_slots):
+        t = slots[j]
+        at = ot.off_targets[a] + j * _SLOT_SIZE
+        xt, zt, ft = s.x[b, t], s.z[b, t], s.facing[b, t]
+        rng = _distance(x, z, xt, zt)
+        kind = s.kind[b, t]
+        out[at + _SL_PRESENT] = 1.0
+        out[at + _SL_KIND] = _flag(kind == _SHIP)
+        out[at + _SL_KIND + 1] = _flag(kind == _FREIGHTER)
+        out[at + _SL_KIND + 2] = _flag(kind in (_DRONE, _TARGET_DRONE, _PLASMA))
+        out[at + _SL_RANGE] = min(rng / _RANGE_SCALE, 1.0)
+        theta = _bearing(ot, x, z, f, xt, zt)
+        out[at + _SL_BEARING] = np.sin(theta)
+        out[at + _SL_BEARING + 1] = np.cos(theta)
+        out[at + _SL_REL] = ot.rel_sin[ft - f + 5]
+        out[at + _SL_REL + 1] = ot.rel_cos[ft - f + 5]
+        if rng != 0:
+            facing_us = _shield_bits(xt, zt, ft, x, z)
+            for c in range(6):
+                out[at + _SL_FACING_US + c] = _flag((facing_us >> c) & 1)
+        for c in range(6):
+            out[at + _SL_SHIELDS + c] = _fraction(s.shields[b, t, c], ot.init_shields[t, c])
+        out[at + _SL_DAMAGE] = s.damage[b, t] / max(ot.init_strength[t], 1)
+        out[at + _SL_SEEKING] = _flag(s.target[b, t] == u)
+        arcs = _arc_bits(x, z, f, xt, zt)
+        for c in range(6):
+            out[at + _SL_ARCS + c] = _flag((arcs >> c) & 1)
+    threats = np.empty(ot.threats, np.int64)
+    n_threats = _threat_rows(s, b, u, threats)
+    for j in range(n_threats):
+        t = threats[j]
+        at = ot.off_threats[a] + j * _THREAT_SIZE
+        xt, zt = s.x[b, t], s.z[b, t]
+        out[at + _T_PRESENT] = 1.0
+        out[at + _T_RANGE] = min(_distance(x, z, xt, zt) / _RANGE_SCALE, 1.0)
+        theta = _bearing(ot, x, z, f, xt, zt)
+        out[at + _T_BEARING] = np.sin(theta)
+        out[at + _T_BEARING + 1] = np.cos(theta)
+        shield = _shield_bits(x, z, f, xt, zt)
+        for c in range(6):
+            out[at + _T_SHIELD + c] = _flag((shield >> c) & 1)
+    for i in range(ot.obs_size[a]):  # the env clips the vector to the space's bounds
+        if out[i] > 1.0:
+            out[i] = 1.0
+        elif out[i] < -1.0:
+            out[i] = -1.0
+
+
+@nb.njit(cache=True)
+def global_state(s, ot, b, out):
+    """``env.state()`` into ``out`` (float32, ``U * STATE_ROW + 2``)."""
+    n_units = s.kind.shape[1]
+    for u in range(n_units):
+        at = u * STATE_ROW
+        active = 1.0 if s.status[b, u] == _ACTIVE else 0.0
+        col, row = _column_row(ot, s.x[b, u], s.z[b, u])
+        out[at] = active
+        out[at + 1] = s.side[b, u]
+        out[at + 2] = s.kind[b, u]
+        out[at + 3] = col / 28.0 * active
+        out[at + 4] = row / 32.0 * active
+        for c in range(6):
+            out[at + 5 + c] = active if c == s.facing[b, u] else 0.0
+        out[at + 11] = s.speed[b, u] / 32.0
+        for c in range(6):
+            out[at + 12 + c] = _fraction(s.shields[b, u, c], ot.init_shields[u, c])
+        out[at + 18] = s.damage[b, u] / max(ot.init_strength[u], 1)
+    out[n_units * STATE_ROW] = s.turn[b] / ot.max_turns
+    out[n_units * STATE_ROW + 1] = s.impulse[b] / ot.ipt
+
+
+@nb.njit(cache=True)
+def damage_balance(s, b, agent_unit, side):
+    """``env.reward.damage_balance``: internal points of this step's ``Damaged`` rows scored on
+    units of other sides than ``side`` minus those taken by ``agent_unit`` (float). The shaped
+    reward is ``DAMAGE_SCALE * damage_balance(...) + end result``."""
+    dealt = 0
+    taken = 0
+    for r in range(s.ev_count[b]):
+        if s.ev[b, r, 0] != _DAMAGED:
+            continue
+        internal = s.ev[b, r, _DMG_INTERNAL]
+        if internal == 0:
+            continue
+        u = s.ev[b, r, _DMG_UNIT]
+        if s.side[b, u] != side:
+            dealt += internal
+        elif u == agent_unit:
+            taken += internal
+    return float(dealt - taken)
