@@ -28,6 +28,7 @@ from typing import Any
 import numba as nb
 import numpy as np
 
+from sfb_env.compiled import actions as actions_mod
 from sfb_env.compiled import dice as dice_mod
 from sfb_env.compiled import ending, layout, observe, procedure, rewards
 from sfb_env.compiled.copy_battle import copy_battle
@@ -72,14 +73,21 @@ class BattleBatch:
         self.tables = procedure.step_tables(setup)
         self.reward_kind = rewards.reward_kind(reward)
         self.autoreset = autoreset
-        self.observe_tables = observe.observe_tables(setup, target_slots=target_slots,
-                                                     threat_slots=threat_slots,
-                                                     max_turns=setup.max_turns)
+        options = {"target_slots": target_slots, "threat_slots": threat_slots,
+                   "max_turns": setup.max_turns}
+        try:
+            self.observe_tables = observe.observe_tables(setup, options)
+        except NotImplementedError as exc:
+            raise NotCompiledError(f"scenario {setup.scenario.name!r}: {exc}") from exc
         ot = self.observe_tables
-        self.agents = list(ot.agent_ids)
-        self.agent_units = np.asarray(ot.agent_units, dtype=np.int64)
-        self.nvec = np.asarray(ot.nvec, dtype=np.int64)  # (A, k), padded with 1
-        self.n_obs, self.n_mask = int(ot.n_obs), int(ot.n_mask)
+        self.agents = observe.agent_names(setup)
+        self.agent_units = np.asarray(ot.agent_unit, dtype=np.int64)
+        layouts = observe._layouts(self.reference, target_slots, False)
+        width = max(len(layouts[a].nvec) for a in self.agents)
+        self.nvec = np.zeros((len(self.agents), width), np.int64)  # (A, k), 0-padded
+        for i, a in enumerate(self.agents):
+            self.nvec[i, :len(layouts[a].nvec)] = layouts[a].nvec
+        self.n_obs, self.n_mask = int(max(ot.obs_size)), int(max(ot.mask_size))
         self.ships_per_battle = sum(1 for c in setup.ship_classes if c is not None)
         n_a = len(self.agents)
         start = self.reference.copy()
@@ -205,12 +213,10 @@ def _sample(masks, nvec, u, out):
 def _observe_battle(s, ot, b, obs, masks, alive):
     """Every agent's observation (a ship that left is still observed, as the reference env
     does for its last step); the mask of an agent out of play, or of an ended battle, is 0."""
-    for a in range(ot.agent_units.shape[0]):
-        u = ot.agent_units[a]
+    for a in range(ot.n_agents):
+        u = ot.agent_unit[a]
         alive[b, a] = procedure.commanded(s, b, u) and not s.done[b]
-        observe.observe(s, ot, b, a, obs[b, a], masks[b, a])
-        if not alive[b, a]:
-            masks[b, a] = 0
+        observe.observe(s, ot, b, a, alive[b, a], obs[b, a], masks[b, a])
 
 
 def dead_masks(nvec: np.ndarray, n_mask: int) -> np.ndarray:
@@ -247,7 +253,7 @@ def _reset_all(s, start, reset_dice, tb, ot, obs, masks, alive):
 @nb.njit(cache=True)
 def _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_obs, rewards_,
                 terminated, truncated, alive, ended, outcomes, reward_kind, autoreset):
-    n_agents = ot.agent_units.shape[0]
+    n_agents = ot.n_agents
     for b in range(s.turn.shape[0]):
         s.ev_count[b] = 0
         ended[b] = False
@@ -257,10 +263,10 @@ def _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_o
             continue
         for a in range(n_agents):
             if alive[b, a]:
-                observe.decode_action(s, ot, b, a, actions[b, a], o)
+                actions_mod.decode_action(s, ot, b, a, actions[b, a], o)
         procedure.advance(s, tb, b, o)
         for a in range(n_agents):
-            u = ot.agent_units[a]
+            u = ot.agent_unit[a]
             if not alive[b, a]:
                 rewards_[b, a] = 0.0
                 terminated[b, a] = True

@@ -715,8 +715,8 @@ def global_state(s, ot, b, out):
         out[at + 11] = s.speed[b, u] / 32.0
         for c in range(6):
             out[at + 12 + c] = _fraction(s.shields[b, u, c], ot.init_shields[u, c])
-        out[at + 18] = s.damage[b, u] / max(ot.init_strength[u], 1)
-    out[n_units * STATE_ROW] = s.turn[b] / ot.max_turns
+        out[at + 18] = min(s.damage[b, u] / max(ot.init_strength[u], 1), 1.0)
+    out[n_units * STATE_ROW] = min(s.turn[b], ot.max_turns) / ot.max_turns
     out[n_units * STATE_ROW + 1] = s.impulse[b] / ot.ipt
 
 

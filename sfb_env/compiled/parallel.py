@@ -43,7 +43,7 @@ class CompiledParallelEnv(SFBParallelEnv):
         self._index = {a: i for i, a in enumerate(self._batch.agents)}
         self._obs_size = np.asarray(ot.obs_size)
         self._mask_size = np.asarray(ot.mask_size)
-        self._actions = np.zeros((1, len(self._batch.agents), ot.nvec.shape[1]), np.int64)
+        self._actions = np.zeros((1, len(self._batch.agents), self._batch.nvec.shape[1]), np.int64)
         self._decoder = event_codes.Decoder(self.battle_setup.unit_ids,
                                             self.battle_setup.weapon_ids,
                                             list(self.scenario.sides), self.scenario.parity)
