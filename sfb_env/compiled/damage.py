@@ -169,126 +169,86 @@ def fire_tables(setup) -> FireTables:
 
 
 @nb.njit(cache=True)
-def destroy(a, ft, b, unit):
+def destroy(status, ev, ev_count, turn, impulse, b, unit):
     """``damage._destroy``: the unit is destroyed (``Destroyed``); explosions are not ported."""
-    a.status[b, unit] = DESTROYED
-    event_codes.begin(a.ev, a.ev_count, b, DESTROYED_EV, a.turn[b], a.impulse[b])
-    a.ev[b, a.ev_count[b] - 1, 3] = unit
+    status[b, unit] = DESTROYED
+    r = event_codes.begin(ev, ev_count, b, DESTROYED_EV, turn[b], impulse[b])
+    ev[b, r, 3] = unit
 
 
 @nb.njit(cache=True)
-def _weapon_value(a, ft, b, w):
-    """``damage._weapon_value``: an empty drone rack is worth 0."""
-    kind = a.w_type[b, w]
-    if kind == _DRONE_RACK and a.w_ammo[b, w] == 0:
-        return 0
-    return ft.weapon_value[kind]
-
-
-@nb.njit(cache=True)
-def _least_weapon(a, ft, b, unit):
-    """The working weapon of ``unit`` with the lowest value, ties the highest row; -1 if none
+def _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit):
+    """The working weapon of ``unit`` with the lowest value (``damage._weapon_value``: an empty
+    drone rack is worth 0), ties the highest row; -1 if none
     (``min(weapons, key=lambda w: (_weapon_value(w), -w))``)."""
     best, best_v = -1, 0
     for k in range(ft.unit_n_weapons[unit]):
         w = ft.unit_weapons[unit, k]
-        if a.w_destroyed[b, w]:
+        if w_destroyed[b, w]:
             continue
-        v = _weapon_value(a, ft, b, w)
+        kind = w_type[b, w]
+        v = 0 if kind == _DRONE_RACK and w_ammo[b, w] == 0 else ft.weapon_value[kind]
         if best < 0 or v < best_v or (v == best_v and w > best):
             best, best_v = w, v
     return best
 
 
 @nb.njit(cache=True)
-def _put_box(a, b, r, code):
+def _put_box(ev, b, r, code):
     """Append one ``boxes`` item to the open Damaged row ``r``."""
-    n = a.ev[b, r, _EV_BOX_START - 1]
+    n = ev[b, r, _EV_BOX_START - 1]
     at = _EV_BOX_START + n
-    if at >= a.ev.shape[2]:
+    if at >= ev.shape[2]:
         raise IndexError("Damaged boxes overflow the event row (raise event_codes.WIDTH)")
-    a.ev[b, r, at] = code
-    a.ev[b, r, _EV_BOX_START - 1] = n + 1
+    ev[b, r, at] = code
+    ev[b, r, _EV_BOX_START - 1] = n + 1
 
 
 @nb.njit(cache=True)
-def _interim_internal(a, ft, b, unit, points, r):
+def _interim_internal(boxes, w_destroyed, w_type, w_ammo, ev, ft, b, unit, points, r):
     """``damage._interim_internal`` (D4.0): one point on a weapon, the rest by BOX_ORDER, then
     weapons; the boxes go into Damaged row ``r``."""
-    w = _least_weapon(a, ft, b, unit)
+    w = _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit)
     if w >= 0:
-        a.w_destroyed[b, w] = True
-        _put_box(a, b, r, w + BOX_WEAPON)
+        w_destroyed[b, w] = True
+        _put_box(ev, b, r, w + BOX_WEAPON)
         points -= 1
     for _ in range(points):
         done = False
         for k in range(ft.box_order.shape[0]):
             box = ft.box_order[k]
-            if a.boxes[b, unit, box] > 0:
-                a.boxes[b, unit, box] -= 1
-                _put_box(a, b, r, box)
+            if boxes[b, unit, box] > 0:
+                boxes[b, unit, box] -= 1
+                _put_box(ev, b, r, box)
                 done = True
                 break
         if not done:
-            w = _least_weapon(a, ft, b, unit)
+            w = _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit)
             if w < 0:
                 break
-            a.w_destroyed[b, w] = True
-            _put_box(a, b, r, w + BOX_WEAPON)
+            w_destroyed[b, w] = True
+            _put_box(ev, b, r, w + BOX_WEAPON)
 
 
 @nb.njit(cache=True)
-def _nothing_left(a, ft, b, unit):
+def _nothing_left(boxes, w_destroyed, ft, b, unit):
     """``damage._nothing_left``: no box and no working weapon."""
     total = 0
-    for k in range(a.boxes.shape[2]):
-        total += a.boxes[b, unit, k]
+    for k in range(boxes.shape[2]):
+        total += boxes[b, unit, k]
     if total != 0:
         return False
     for k in range(ft.unit_n_weapons[unit]):
-        if not a.w_destroyed[b, ft.unit_weapons[unit, k]]:
+        if not w_destroyed[b, ft.unit_weapons[unit, k]]:
             return False
     return True
 
 
 @nb.njit(cache=True)
-def _internal_volley(a, ft, b, unit, shield, absorbed, internal):
-    """``damage._internal_volley`` for the ``none``/``interim`` rules and freighters."""
-    kind = a.kind[b, unit]
-    r = event_codes.begin(a.ev, a.ev_count, b, DAMAGED, a.turn[b], a.impulse[b])
-    a.ev[b, r, 3] = unit
-    a.ev[b, r, 4] = shield
-    a.ev[b, r, 5] = absorbed
-    a.ev[b, r, 6] = internal
-    a.ev[b, r, 7] = 0
-    if internal:
-        a.internal[b, unit] += internal
-        if kind == K_FREIGHTER:
-            # (R1.6) thresholds; a Destroyed logged here precedes the Damaged event
-            if a.internal[b, unit] >= ft.fr_disabled_at[unit]:
-                for k in range(ft.unit_n_weapons[unit]):
-                    a.w_destroyed[b, ft.unit_weapons[unit, k]] = True
-            if a.internal[b, unit] >= ft.fr_destroyed_at[unit]:
-                a.status[b, unit] = DESTROYED
-                # Destroyed first, then Damaged: rewrite the two rows in that order
-                row = a.ev[b, r].copy()
-                for k in range(3, a.ev.shape[2]):
-                    a.ev[b, r, k] = 0
-                a.ev[b, r, 0] = DESTROYED_EV
-                a.ev[b, r, 3] = unit
-                r2 = event_codes.begin(a.ev, a.ev_count, b, DAMAGED, a.turn[b], a.impulse[b])
-                a.ev[b, r2] = row
-                return
-        else:
-            _interim_internal(a, ft, b, unit, internal, r)
-    if kind == K_SHIP and ft.damage_rule == RULE_INTERIM and _nothing_left(a, ft, b, unit):
-        destroy(a, ft, b, unit)
-
-
-@nb.njit(cache=True)
 def apply_damage_a(a, ft, b, unit, shield, points):
-    """``engine.damage.apply_damage`` on the view ``a``: one volley of ``points`` striking ``shield`` (1..6,
-    0 = none) of ``unit`` (tier-1 rules: see the module docstring)."""
+    """``engine.damage.apply_damage`` (with ``_internal_volley``) on the view ``a``: one volley
+    of ``points`` striking ``shield`` (1..6, 0 = none) of ``unit`` (tier-1 rules: see the
+    module docstring)."""
     if a.status[b, unit] != ACTIVE or points <= 0:
         return
     kind = a.kind[b, unit]
@@ -300,7 +260,7 @@ def apply_damage_a(a, ft, b, unit, shield, points):
         a.ev[b, r, 3] = unit
         a.ev[b, r, 6] = points
         if a.damage[b, unit] >= ft.drone_strength:  # (FD1.54)
-            destroy(a, ft, b, unit)
+            destroy(a.status, a.ev, a.ev_count, a.turn, a.impulse, b, unit)
         return
     if kind == K_SHIP and ft.damage_rule == RULE_NONE:  # scenario 1: no damage
         r = event_codes.begin(a.ev, a.ev_count, b, DAMAGED, a.turn[b], a.impulse[b])
@@ -313,7 +273,36 @@ def apply_damage_a(a, ft, b, unit, shield, points):
         idx += a.shields.shape[2]  # as numpy: shield 0 of a six-shield unit reads shield #6
     absorbed = min(points, a.shields[b, unit, idx])
     a.shields[b, unit, idx] -= absorbed
-    _internal_volley(a, ft, b, unit, shield, absorbed, points - absorbed)
+    internal = points - absorbed
+    # ``damage._internal_volley`` for the ``none``/``interim`` rules and freighters
+    r = event_codes.begin(a.ev, a.ev_count, b, DAMAGED, a.turn[b], a.impulse[b])
+    a.ev[b, r, 3] = unit
+    a.ev[b, r, 4] = shield
+    a.ev[b, r, 5] = absorbed
+    a.ev[b, r, 6] = internal
+    if internal:
+        a.internal[b, unit] += internal
+        if kind == K_FREIGHTER:  # (R1.6) thresholds
+            if a.internal[b, unit] >= ft.fr_disabled_at[unit]:
+                for k in range(ft.unit_n_weapons[unit]):
+                    a.w_destroyed[b, ft.unit_weapons[unit, k]] = True
+            if a.internal[b, unit] >= ft.fr_destroyed_at[unit]:
+                # the reference logs Destroyed before Damaged: swap the rows' order
+                a.status[b, unit] = DESTROYED
+                row = a.ev[b, r].copy()
+                for k in range(3, a.ev.shape[2]):
+                    a.ev[b, r, k] = 0
+                a.ev[b, r, 0] = DESTROYED_EV
+                a.ev[b, r, 3] = unit
+                r2 = event_codes.begin(a.ev, a.ev_count, b, DAMAGED, a.turn[b], a.impulse[b])
+                a.ev[b, r2] = row
+                return
+        else:
+            _interim_internal(a.boxes, a.w_destroyed, a.w_type, a.w_ammo, a.ev, ft, b, unit,
+                              internal, r)
+    if (kind == K_SHIP and ft.damage_rule == RULE_INTERIM
+            and _nothing_left(a.boxes, a.w_destroyed, ft, b, unit)):
+        destroy(a.status, a.ev, a.ev_count, a.turn, a.impulse, b, unit)
 
 
 @nb.njit(cache=True)

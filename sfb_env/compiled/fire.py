@@ -42,12 +42,12 @@ _PPD = int(WeaponType.PPD)
 
 
 @nb.njit(cache=True)
-def _score(a, ft, b, kind, target, rng, die, max_range):
+def _score(cloaked, unit_kind, ft, b, kind, target, rng, die, max_range):
     """``direct_fire._score`` for phasers, disruptors and photons: (damage, hit, effective)."""
-    effective = 2 * rng + 5 if a.cloaked[b, target] else rng  # (G13 cadet rule)
+    effective = 2 * rng + 5 if cloaked[b, target] else rng  # (G13 cadet rule)
     if effective > max_range:
         return 0, False, effective
-    tk = a.kind[b, target]
+    tk = unit_kind[b, target]
     is_drone = tk == K_DRONE or tk == K_TARGET_DRONE
     modified = die
     if is_drone and ft.drone_die_modifier and (kind == _DISRUPTOR or kind == _PHOTON
@@ -90,7 +90,8 @@ def fire_direct_fire_a(a, ft, b, o):
         kind = a.w_type[b, w]
         rng = shields.distance(a.x[b, owner], a.z[b, owner], a.x[b, t], a.z[b, t])
         die = dice.die(a.dice, b)
-        dmg, hit, effective = _score(a, ft, b, kind, t, rng, die, a.w_max_range[b, w])
+        dmg, hit, effective = _score(a.cloaked, a.kind, ft, b, kind, t, rng, die,
+                                     a.w_max_range[b, w])
         shield = shields.struck_shield(a, ft, b, t, owner, rng == 0) if dmg else 0
         a.w_fired_turn[b, w] = turn
         a.w_last_fired[b, w] = now

@@ -24,12 +24,12 @@ _DRONE_RACK = int(WeaponType.DRONE_RACK)
 
 
 @nb.njit(cache=True)
-def launch_facing(a, ft, b, owner, target):
+def launch_facing(x_arr, z_arr, facing_arr, ft, b, owner, target):
     """``fire_geometry.launch_facing`` (FD1.2, F2.3, [P-061]): a facing that puts the target
     in the drone's FA, closing fastest, ties the one nearest the launcher's facing."""
-    x, z = a.x[b, owner], a.z[b, owner]
-    tx, tz = a.x[b, target], a.z[b, target]
-    own = a.facing[b, owner]
+    x, z = x_arr[b, owner], z_arr[b, owner]
+    tx, tz = x_arr[b, target], z_arr[b, target]
+    own = facing_arr[b, owner]
     if x == tx and z == tz:
         x, z = shields.neighbor(x, z, (own + 3) % 6)
     vx, vz = tx - x, tz - z
@@ -85,7 +85,7 @@ def launch_seeking_weapons_a(a, ft, b, o):
         a.w_last_fired[b, rack] = now
         facing = o.launch_facing[b, rack]
         if facing < 0:
-            facing = launch_facing(a, ft, b, owner, target)
+            facing = launch_facing(a.x, a.z, a.facing, ft, b, owner, target)
         a.status[b, drone] = ACTIVE
         a.x[b, drone], a.z[b, drone] = a.x[b, owner], a.z[b, owner]
         a.prev_x[b, drone], a.prev_z[b, drone] = a.x[b, owner], a.z[b, owner]

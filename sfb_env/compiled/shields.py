@@ -48,33 +48,33 @@ def shield_bits(ft, x, z, facing, fx, fz):
 
 
 @nb.njit(cache=True)
-def has_facing_shields(a, b, unit):
+def has_facing_shields(kind, shield_pool, b, unit):
     """``shields.has_facing_shields``: ships and freighters without a shield pool."""
-    k = a.kind[b, unit]
-    return (k == K_SHIP or k == K_FREIGHTER) and not a.shield_pool[b, unit]
+    k = kind[b, unit]
+    return (k == K_SHIP or k == K_FREIGHTER) and not shield_pool[b, unit]
 
 
 @nb.njit(cache=True)
-def _strongest(a, b, target, mask_bits):
+def _strongest(shields, b, target, mask_bits):
     """``shields._strongest``: the masked shield with most boxes (lowest number on ties)."""
     best, best_v = 0, -2
     for k in range(6):
-        v = a.shields[b, target, k] if (mask_bits >> k) & 1 else -1
+        v = shields[b, target, k] if (mask_bits >> k) & 1 else -1
         if v > best_v:
             best, best_v = k, v
     return best + 1
 
 
 @nb.njit(cache=True)
-def impulses_until_move(a, ft, b, unit):
+def impulses_until_move(speed, tactical, impulse, ft, b, unit):
     """``shields.impulses_until_move``: impulses until the unit's next move on the chart."""
-    speed = a.speed[b, unit]
+    v = speed[b, unit]
     ipt = ft.ipt
-    if speed == 0 or a.tactical[b, unit]:
+    if v == 0 or tactical[b, unit]:
         return NEVER_MOVES
     for ahead in range(1, ipt + 1):
-        i = (a.impulse[b] + ahead - 1) % ipt + 1
-        if ft.move_chart[speed, i - 1]:
+        i = (impulse[b] + ahead - 1) % ipt + 1
+        if ft.move_chart[v, i - 1]:
             return ahead
     return NEVER_MOVES
 
@@ -90,18 +90,18 @@ def _single(bits):
 
 
 @nb.njit(cache=True)
-def _temporary_move(a, ft, b, target, source, tx, tz, tf, sx, sz, sf):
+def _temporary_move(speed, tactical, impulse, ft, b, target, source, tx, tz, tf, sx, sz, sf):
     """``shields._temporary_move`` (D3.41): move the next mover(s) one hex ahead, slower
     first; 0 if still tied."""
-    wt = impulses_until_move(a, ft, b, target)
-    ws = impulses_until_move(a, ft, b, source)
+    wt = impulses_until_move(speed, tactical, impulse, ft, b, target)
+    ws = impulses_until_move(speed, tactical, impulse, ft, b, source)
     soonest = min(wt, ws)
     if soonest >= NEVER_MOVES:
         return 0
     mt = wt == soonest
     ms = ws == soonest
-    vt = a.speed[b, target]
-    vs = a.speed[b, source]
+    vt = speed[b, target]
+    vs = speed[b, source]
     # speeds of the movers, ascending, each once
     n = 0
     speeds = np.empty(2, dtype=np.int64)
@@ -133,7 +133,7 @@ def shield_from(a, ft, b, target, tx, tz, tf, sx, sz, source, sf):
     """``shields.shield_from``: the shield of ``target`` (at tx, tz facing tf) crossed by the
     line from (sx, sz); 0 if it has none. ``source`` -1 = None (no temporary movement);
     ``sf`` -1 = the source's facing. An exact boundary logs ``ShieldBoundary`` (D3.41)."""
-    if not has_facing_shields(a, b, target):
+    if not has_facing_shields(a.kind, a.shield_pool, b, target):
         return 0
     bits = shield_bits(ft, tx, tz, tf, sx, sz)
     one = _single(bits)
@@ -144,10 +144,11 @@ def shield_from(a, ft, b, target, tx, tz, tf, sx, sz, source, sf):
         if source >= 0:
             if sf < 0:
                 sf = a.facing[b, source]
-            chosen = _temporary_move(a, ft, b, target, source, tx, tz, tf, sx, sz, sf)
+            chosen = _temporary_move(a.speed, a.tactical, a.impulse, ft, b, target, source,
+                                     tx, tz, tf, sx, sz, sf)
         how = HOW_TEMPORARY
         if chosen == 0:
-            chosen = _strongest(a, b, target, bits)
+            chosen = _strongest(a.shields, b, target, bits)
             how = HOW_OWNER
     else:
         die = dice.die(a.dice, b)
@@ -180,13 +181,13 @@ def shield_from(a, ft, b, target, tx, tz, tf, sx, sz, source, sf):
 def struck_shield(a, ft, b, target, source, range0):
     """``shields.struck_shield``: shield 1..6 of ``target`` hit by fire from unit ``source``;
     0 if it has none; at range 0 the previous impulse's positions (D3.42)."""
-    if not has_facing_shields(a, b, target):
+    if not has_facing_shields(a.kind, a.shield_pool, b, target):
         return 0
     if range0:
         tx, tz, tf = a.prev_x[b, target], a.prev_z[b, target], a.prev_facing[b, target]
         sx, sz, sf = a.prev_x[b, source], a.prev_z[b, source], a.prev_facing[b, source]
         if tx == sx and tz == sz:  # shared the hex then too: the strongest, no event
-            return _strongest(a, b, target, 63)
+            return _strongest(a.shields, b, target, 63)
     else:
         tx, tz, tf = a.x[b, target], a.z[b, target], a.facing[b, target]
         sx, sz, sf = a.x[b, source], a.z[b, source], a.facing[b, source]
