@@ -8,8 +8,6 @@ from __future__ import annotations
 import copy
 import functools
 
-import numpy as np
-
 import agents
 import sfb_env
 from sfb_env.compiled import event_codes, layout

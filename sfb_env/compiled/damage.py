@@ -238,7 +238,7 @@ def _nothing_left(boxes, w_destroyed, ft, b, unit):
         total += boxes[b, unit, k]
     if total != 0:
         return False
-    for k in range(ft.unit_n_weapons[unit]):
+    for k in range(ft.unit_n_weapons[unit]):  # noqa: SIM110 (a plain loop for numba)
         if not w_destroyed[b, ft.unit_weapons[unit, k]]:
             return False
     return True
@@ -252,10 +252,10 @@ def apply_damage_a(a, ft, b, unit, shield, points):
     if a.status[b, unit] != ACTIVE or points <= 0:
         return
     kind = a.kind[b, unit]
-    if kind == K_PLASMA or kind == K_FIGHTER or kind == K_SHUTTLE or kind == K_MONSTER:
+    if kind in (K_PLASMA, K_FIGHTER, K_SHUTTLE, K_MONSTER):
         raise NotImplementedError("compiled damage: damage handlers are not ported")
     a.damage[b, unit] += points
-    if kind == K_DRONE or kind == K_TARGET_DRONE:
+    if kind in (K_DRONE, K_TARGET_DRONE):
         r = event_codes.begin(a.ev, a.ev_count, b, DAMAGED, a.turn[b], a.impulse[b])
         a.ev[b, r, 3] = unit
         a.ev[b, r, 6] = points

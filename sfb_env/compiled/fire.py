@@ -48,12 +48,11 @@ def _score(cloaked, unit_kind, ft, b, kind, target, rng, die, max_range):
     if effective > max_range:
         return 0, False, effective
     tk = unit_kind[b, target]
-    is_drone = tk == K_DRONE or tk == K_TARGET_DRONE
+    is_drone = tk in (K_DRONE, K_TARGET_DRONE)
     modified = die
-    if is_drone and ft.drone_die_modifier and (kind == _DISRUPTOR or kind == _PHOTON
-                                               or kind == _FUSION or kind == _PPD):
+    if is_drone and ft.drone_die_modifier and (kind in (_DISRUPTOR, _PHOTON, _FUSION, _PPD)):
         modified = die + 2  # (FD1.52)
-    if kind == _PH1 or kind == _PH2 or kind == _PH3 or kind == _PHG:
+    if kind in (_PH1, _PH2, _PH3, _PHG):
         if effective >= ft.phaser_len[kind]:
             raise ValueError("compiled fire: phaser range off its chart")
         dmg = ft.phaser_chart[kind, die - 1, effective]
@@ -122,5 +121,6 @@ def fire_direct_fire_a(a, ft, b, o):
 
 @nb.njit(cache=True)
 def fire_direct_fire(s, ft, b, o):
-    """The phase entry point on BatchState ``s``: ``fire_direct_fire_a`` on ``damage.fire_view(s)``."""
+    """The phase entry point on BatchState ``s``: ``fire_direct_fire_a`` on
+    ``damage.fire_view(s)``."""
     fire_direct_fire_a(damage.fire_view(s), ft, b, o)

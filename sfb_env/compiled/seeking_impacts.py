@@ -121,7 +121,7 @@ def resolve_seeking_weapons_a(a, ft, b, o):
     now = (a.turn[b] - 1) * ft.ipt + a.impulse[b]
     for d in range(n_u):
         kd = a.kind[b, d]
-        if a.status[b, d] != ACTIVE or not (kd == K_DRONE or kd == K_PLASMA):
+        if a.status[b, d] != ACTIVE or kd not in (K_DRONE, K_PLASMA):
             continue
         if kd == K_PLASMA:
             raise NotImplementedError("compiled seeking: plasma torpedoes are not ported")
@@ -167,11 +167,13 @@ def resolve_seeking_weapons_a(a, ft, b, o):
 
 @nb.njit(cache=True)
 def launch_seeking_weapons(s, ft, b, o):
-    """The phase entry point on BatchState ``s``: ``launch_seeking_weapons_a`` on ``damage.fire_view(s)``."""
+    """The phase entry point on BatchState ``s``: ``launch_seeking_weapons_a`` on
+    ``damage.fire_view(s)``."""
     launch_seeking_weapons_a(damage.fire_view(s), ft, b, o)
 
 
 @nb.njit(cache=True)
 def resolve_seeking_weapons(s, ft, b, o):
-    """The phase entry point on BatchState ``s``: ``resolve_seeking_weapons_a`` on ``damage.fire_view(s)``."""
+    """The phase entry point on BatchState ``s``: ``resolve_seeking_weapons_a`` on
+    ``damage.fire_view(s)``."""
     resolve_seeking_weapons_a(damage.fire_view(s), ft, b, o)

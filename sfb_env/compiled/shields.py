@@ -51,7 +51,7 @@ def shield_bits(ft, x, z, facing, fx, fz):
 def has_facing_shields(kind, shield_pool, b, unit):
     """``shields.has_facing_shields``: ships and freighters without a shield pool."""
     k = kind[b, unit]
-    return (k == K_SHIP or k == K_FREIGHTER) and not shield_pool[b, unit]
+    return (k in (K_SHIP, K_FREIGHTER)) and not shield_pool[b, unit]
 
 
 @nb.njit(cache=True)
@@ -108,10 +108,9 @@ def _temporary_move(speed, tactical, impulse, ft, b, target, source, tx, tz, tf,
     if mt:
         speeds[n] = vt
         n += 1
-    if ms:
-        if n == 0 or vs != speeds[0]:
-            speeds[n] = vs
-            n += 1
+    if ms and (n == 0 or vs != speeds[0]):
+        speeds[n] = vs
+        n += 1
     if n == 2 and speeds[1] < speeds[0]:
         speeds[0], speeds[1] = speeds[1], speeds[0]
     for i in range(n):
