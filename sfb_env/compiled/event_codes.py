@@ -32,7 +32,8 @@ from sfb_env.engine import events as ev
 from sfb_env.engine.types import WEAPON_NAMES
 
 CAPACITY = 64  # events one battle may log in one step (``layout.pack`` may ask for more)
-WIDTH = 32  # code, turn, impulse and up to 29 values
+WIDTH = 56  # code, turn, impulse and up to 53 values (a Damaged row of a cadet ship losing every
+#   box and weapon in one volley: 8 + up to 41 boxes in tier 1, the Kzinti cadet)
 BOX_WEAPON = 1000  # a ``boxes`` item >= this is the weapon row + BOX_WEAPON
 
 CLASSES: tuple[type, ...] = tuple(
