@@ -18,7 +18,20 @@ Engineer governs none); a photon may fire from turn ``w_ready_turn`` (2 at the s
 ``robot_ship.start_turn`` is not in tier 1). The E1.5 rate (once a turn, a quarter turn apart)
 is read from ``w_fired_turn`` and ``w_last_fired``, both written here.
 
-Tables: ``damage.FireTables`` (``fire_tables(setup)``).
+Where the step calls it (``engine.procedure.advance``): in the first half of ``advance``
+(finishing impulse i >= 1 with its orders), after Launch Seeking Weapons
+(``seeking_impacts.launch_seeking_weapons``) and before End of Impulse
+(``seeking.end_of_impulse``), every impulse 1..I. The robot units' shots must be computed on
+the state at that point (after the launches), as ``robots.fire_orders`` is called inside
+``_fire_direct_fire``, and written into ``o.fire``. Shots are resolved in weapon row order: the
+reference resolves them in the orders dict's order (agents in unit row order, each agent's fire
+components in weapon row order), then the robots' shots; the two agree for every tier-1
+scenario (robot units' weapon rows come after the agents'). No start- or end-of-turn
+bookkeeping is needed for tier-1 fire.
+
+Entry points: ``fire_direct_fire(s, ft, b, o)`` on the BatchState; ``fire_direct_fire_a(a, ft,
+b, o)`` on the ``damage.FireArrays`` view (``damage.fire_view(s)``), for a step kernel that
+holds the view already. Tables: ``damage.FireTables`` (``fire_tables(setup)``).
 """
 
 from __future__ import annotations

@@ -2,6 +2,17 @@
 FD1.6, F2.3, FD4.21). Not ported (not in tier 1; ``damage.fire_tables`` refuses the rules):
 plasma torpedoes, suicide shuttles, tractor-held drones, cloaked targets, fighters, robot
 ships' launches (``robots.launch_orders``: robot ships only). Tables: ``damage.FireTables``.
+
+Where the step calls them (``engine.procedure.advance``):
+
+* ``launch_seeking_weapons(s, ft, b, o)``: in the first half of ``advance`` (finishing impulse
+  i >= 1), where ``rules.seeking_weapons and rules.launch_seeking_weapons`` (off in cth-01 and
+  cth-02: the step must skip it there), before Fire Direct-Fire.
+* ``resolve_seeking_weapons(s, ft, b, o)``: last in the second half (after Move Ships and Move
+  Seeking Weapons of impulse i + 1), where ``rules.seeking_weapons`` (off in cth-01), before
+  the end-of-battle check.
+
+Each has an ``_a`` twin on the ``damage.FireArrays`` view (``damage.fire_view(s)``).
 """
 
 from __future__ import annotations
