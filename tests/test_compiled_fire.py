@@ -6,7 +6,7 @@ decoded events after Fire Direct-Fire, Launch Seeking Weapons and Resolve Seekin
 from __future__ import annotations
 
 import pytest
-from compiled_phase_helpers import TIER1, run_parity, snapshots
+from compiled_phase_helpers import TIER1, run_parity, run_parity_batched, snapshots
 
 from sfb_env.compiled import damage, fire, seeking_impacts
 from sfb_env.engine import procedure, seeking
@@ -57,3 +57,17 @@ def test_the_snapshots_cover_hits_damage_destruction_and_drones():
     assert fired.get("Destroyed", 0) > 0 and fired.get("ShieldBoundary", 0) > 0
     assert launch.get("Launched", 0) > 0
     assert impacts.get("SeekingHit", 0) > 0 and impacts.get("Destroyed", 0) > 0
+
+
+@pytest.mark.parametrize("scenario", ["cth-03", "duel-klingon-vs-kzinti"])
+def test_phases_step_each_battle_of_a_batch_alone(scenario):
+    """Many snapshots as the battles of one batch: each kernel call changes battle b only."""
+    snaps = snapshots(scenario)
+    shots = [x for x in snaps.fire if any(o.fire for o in x[1].values()) or x[2]]
+    assert run_parity_batched(shots, lambda b, o, r: procedure._fire_direct_fire(b, o),
+                              fire.fire_direct_fire, damage.fire_tables) > 0
+    assert run_parity_batched(snaps.launch,
+                              lambda b, o, r: procedure._launch_seeking_weapons(b, o),
+                              seeking_impacts.launch_seeking_weapons, damage.fire_tables) > 0
+    assert run_parity_batched(snaps.impacts, lambda b, o, r: seeking.resolve_impacts(b),
+                              seeking_impacts.resolve_seeking_weapons, damage.fire_tables) > 0
