@@ -5,10 +5,19 @@ decoded events after Fire Direct-Fire, Launch Seeking Weapons and Resolve Seekin
 
 from __future__ import annotations
 
-import pytest
-from compiled_phase_helpers import TIER1, run_parity, run_parity_batched, snapshots
+import dataclasses
 
-from sfb_env.compiled import damage, fire, seeking_impacts
+import pytest
+from compiled_phase_helpers import (
+    TIER1,
+    batch_orders,
+    decoder,
+    run_parity,
+    run_parity_batched,
+    snapshots,
+)
+
+from sfb_env.compiled import damage, fire, layout, seeking_impacts
 from sfb_env.engine import procedure, seeking
 
 SEEN: dict[str, dict[str, int]] = {}
@@ -71,3 +80,32 @@ def test_phases_step_each_battle_of_a_batch_alone(scenario):
                               seeking_impacts.launch_seeking_weapons, damage.fire_tables) > 0
     assert run_parity_batched(snaps.impacts, lambda b, o, r: seeking.resolve_impacts(b),
                               seeking_impacts.resolve_seeking_weapons, damage.fire_tables) > 0
+
+
+def test_a_second_launch_beyond_the_ships_limit_is_refused_as_in_the_reference():
+    """(FD4.21, [P-063]) No tier-1 sheet has a ``drone_launch_limit``: give every ship with
+    racks a limit of 1 (as the D6/D7) on reachable launch states; launches from a second rack
+    in the same turn are refused with ``LaunchRefused`` as in the reference."""
+    refused = launched = 0
+    for scenario in ("duel-klingon-vs-kzinti", "duel-kzinti-vs-orion"):
+        for battle, orders, _ in snapshots(scenario).launch:
+            classes = [c if c is None or not any(w.type == "drone-rack" for w in c.weapons)
+                       else dataclasses.replace(c, drone_launch_limit=1)
+                       for c in battle.ship_classes]
+            ref = battle.copy()
+            ref.ship_classes = classes
+            n0 = len(ref.events)
+            procedure._launch_seeking_weapons(ref, orders)
+            ft = damage.fire_tables(battle.setup)
+            limit = ft.launch_limit.copy()
+            limit[[u for u, c in enumerate(classes) if c is not None
+                   and c.drone_launch_limit == 1]] = 1
+            s = layout.pack([battle.copy().state])
+            seeking_impacts.launch_seeking_weapons(s, ft._replace(launch_limit=limit), 0,
+                                                   batch_orders(battle, orders))
+            assert layout.differences(s, 0, ref.state) == []
+            got = decoder(battle).decode(s.ev[0, :s.ev_count[0]])
+            assert got == ref.events[n0:]
+            refused += sum(e.kind == "LaunchRefused" for e in got)
+            launched += sum(e.kind == "Launched" for e in got)
+    assert refused > 0 and launched > 0
