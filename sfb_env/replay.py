@@ -170,9 +170,12 @@ class ReplayRecorder:
         st = self.env.battle.state
         turn, impulse = int(st.turn), int(st.impulse)
         out = self.env.step(actions)
+        # the actions as flown (a masked value replaced by its no-op, illegal_action="noop"),
+        # so a replay holds only legal actions and re-runs under illegal_action="raise"
+        flown = getattr(self.env, "flown_actions", {})
         line = {
             "type": "step", "turn": turn, "impulse": impulse,
-            "actions": {a: np.asarray(v, dtype=np.int64).reshape(-1).tolist()
+            "actions": {a: np.asarray(flown.get(a, v), dtype=np.int64).reshape(-1).tolist()
                         for a, v in actions.items()},
             "events": self._new_events(),
         }
@@ -284,8 +287,10 @@ def make_env(replay: Replay, **overrides: Any) -> SFBParallelEnv:
     if fingerprint(doc) != header.get("scenario_sha256"):
         raise ReplayError(f"scenario {name!r} does not match the one the replay was recorded "
                           "with (its file or dict changed since); re-record the replay")
+    # strict unless the recording says otherwise: a replay holds the actions as flown, so a
+    # masked value in one is an edit (and replays before issue 13 were recorded under "raise")
     env = parallel_env(doc if isinstance(stored, dict) else stored,
-                       **{**replay.env_options, **overrides})
+                       **{"illegal_action": "raise", **replay.env_options, **overrides})
     changes = env.changes_since(recorded)
     if changes:  # e.g. sfb_v0 -> sfb_v1: the phaser-G's extra shot components (E2.151)
         raise ReplayError(f"recorded with {recorded}; {'; '.join(changes)}: re-record the "

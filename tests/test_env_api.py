@@ -22,12 +22,13 @@ def test_scenarios_are_listed_with_descriptions():
 
 @pytest.mark.parametrize("scenario", ci_params(SCENARIOS))  # scenario_tiers: CI / slow
 def test_pettingzoo_parallel_api(scenario):
-    parallel_api_test(sfb_env.parallel_env(scenario), num_cycles=1000)
+    # strict: parallel_api_test samples with the mask, so no action may be refused
+    parallel_api_test(sfb_env.parallel_env(scenario, illegal_action="raise"), num_cycles=1000)
 
 
 @pytest.mark.parametrize("scenario", ci_params(SCENARIOS))
 def test_pettingzoo_parallel_seed(scenario):
-    parallel_seed_test(lambda: sfb_env.parallel_env(scenario, illegal_action="noop"))
+    parallel_seed_test(lambda: sfb_env.parallel_env(scenario))  # the default: noop + report
 
 
 @pytest.mark.parametrize("scenario", ci_params(SCENARIOS))
@@ -64,7 +65,7 @@ def test_flat_mask_sampling_respects_the_mask():
 
 
 def test_illegal_action_raises_naming_agent_component_value_and_rule():
-    env = sfb_env.parallel_env("cth-01")
+    env = sfb_env.parallel_env("cth-01", illegal_action="raise")
     obs, _ = env.reset(seed=0)
     agent = env.agents[0]
     action = env.action_space(agent).sample(mask=obs[agent]["action_mask"])

@@ -387,7 +387,7 @@ def test_only_the_lyran_gets_an_esg_component(name):
 
 
 def test_env_masks_the_esg_component_and_refuses_with_the_rule():
-    env = sfb_env.parallel_env("grad-lyran-vs-klingon", seed=0)
+    env = sfb_env.parallel_env("grad-lyran-vs-klingon", seed=0, illegal_action="raise")
     obs, _ = env.reset(seed=0)
     names = env._layouts[LYRAN].component_names()
     k = names.index("esg[0]")

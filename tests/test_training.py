@@ -213,7 +213,7 @@ def test_sfb_train_smoke_never_takes_a_masked_action_and_writes_a_loadable_check
 
     policy = SB3Policy(final)
     for scenario in ("cth-03", DUEL):  # padded spaces: any ship that fits
-        env = sfb_env.parallel_env(scenario)  # illegal_action="raise": a masked action fails
+        env = sfb_env.parallel_env(scenario, illegal_action="raise")  # a masked action fails
         obs, _ = env.reset(seed=3)
         policy.reset(3)
         while env.agents:

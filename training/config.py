@@ -11,6 +11,9 @@ Schema (defaults in brackets)::
     env:
       reward: shaped                 # shaped | sparse [shaped]
       max_turns: null                # cap for scenarios without a turn limit [env default]
+      backend: auto                  # auto | compiled | reference [auto]: the engine under the
+                                     #   envs (sfb_env.backends; auto takes the compiled core
+                                     #   where it plays the stage's scenario and opponents)
       fixed_spaces:                  # one obs/action shape for every ship (null: the first
         positions: 12                #   stage's own spaces, every stage must then match)
         max_speed: 31
@@ -65,6 +68,7 @@ import yaml
 
 OPPONENT_KINDS = ("self", "league")  # plus registry names, robot[:controller], *.zip paths
 REWARDS = ("shaped", "sparse")
+BACKENDS = ("auto", "compiled", "reference")  # sfb_env.backends.BACKENDS
 
 
 class ConfigError(ValueError):
@@ -88,6 +92,7 @@ class FixedSpacesConfig:
 class EnvConfig:
     reward: str = "shaped"
     max_turns: int | None = None
+    backend: str = "auto"
     fixed_spaces: FixedSpacesConfig | None = field(default_factory=FixedSpacesConfig)
 
 
@@ -302,16 +307,19 @@ def _dataclass(sec: _Section, cls: type) -> Any:
 
 
 def _env(sec: _Section) -> EnvConfig:
-    sec.only(("reward", "max_turns", "fixed_spaces"))
+    sec.only(("reward", "max_turns", "backend", "fixed_spaces"))
     reward = sec.typed("reward", str, "shaped")
     if reward not in REWARDS:
         raise sec.error("reward", f"unknown reward {reward!r}; expected one of {list(REWARDS)}")
+    backend = sec.typed("backend", str, "auto")
+    if backend not in BACKENDS:
+        raise sec.error("backend", f"unknown backend {backend!r}; expected one of {list(BACKENDS)}")
     if "fixed_spaces" in sec.doc and sec.doc["fixed_spaces"] is None:
         fixed = None
     else:
         fixed = _dataclass(sec.section("fixed_spaces"), FixedSpacesConfig)
     return EnvConfig(reward=reward, max_turns=sec.typed("max_turns", int, None, minimum=1),
-                     fixed_spaces=fixed)
+                     backend=backend, fixed_spaces=fixed)
 
 
 def _league(sec: _Section) -> LeagueConfig:

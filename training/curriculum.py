@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sfb_env.backends import agent_vector_env
 from sfb_env.env.padding import FixedSpaces
 from sfb_env.env.parallel import SFBParallelEnv
 from sfb_env.env.vector import AgentVectorEnv
@@ -95,9 +96,9 @@ class Curriculum:
             if self.league is None:
                 raise ValueError(f"stage {stage.name!r}: opponent 'league' needs a league")
             opponents = self.league.opponent
-        venv = AgentVectorEnv(stage.scenario, num_envs=battles, learners=learners,
-                              opponents=opponents, fixed_spaces=self.fixed_spaces, seed=seed,
-                              **self.env_options())
+        venv = agent_vector_env(stage.scenario, num_envs=battles, learners=learners,
+                                opponents=opponents, fixed_spaces=self.fixed_spaces, seed=seed,
+                                backend=self.config.env.backend, **self.env_options())
         if venv.num_slots != n_slots:
             raise ValueError(f"stage {stage.name!r} has {venv.num_slots} slots, expected {n_slots}")
         return venv

@@ -13,7 +13,7 @@ then the fields in declared order, each encoded by its kind:
 * a tuple: its length, then its values (``boxes``: codes of ``VOCAB["boxes"]``, or a
   weapon row + ``BOX_WEAPON``);
 * any other str: its index in ``VOCAB[field name]``;
-* ``outcome`` (``BattleEnded``): nothing; the decoder is given the outcome.
+* ``BattleEnded``: the code only; the decoder is given the outcome and reason.
 
 Kernels write rows with ``begin`` (code, turn, impulse) and ``put`` (a value at a slot); the
 constants ``CODE`` and ``WORD`` name codes and vocabulary words for them.
@@ -46,11 +46,13 @@ WEAPON_FIELDS = {"weapon", "rack", "generator", "other_generator", "torpedo"}
 HEX_FIELDS = {"hex", "src", "dst"}
 FACINGS = "ABCDEF"
 
-# Words of the free-text fields; kernels write their index (append only: codes are stable).
+# Words of the free-text fields; kernels write their index. Declared here only, append only:
+# cached kernels hold these codes as constants, so they must not depend on import order.
 VOCAB: dict[str, list[str]] = {
     "boxes": ["hull", "warp", "impulse", "apr", "battery", "lab", "transporter", "shuttle",
               "excess", "other"],
-    "reason": [],
+    "reason": ["FD1.4 endurance of 3 turns ran out", "D4.41 the controlling ship was destroyed",
+               "FD1.3 the target is no longer in play"],
     "method": ["D3.41 temporary movement", "D3.41 owner's choice (stronger shield)",
                "D3.41 die roll 1", "D3.41 die roll 2", "D3.41 die roll 3", "D3.41 die roll 4",
                "D3.41 die roll 5", "D3.41 die roll 6"],
@@ -107,24 +109,26 @@ class Decoder:
         self.unit_ids, self.weapon_ids, self.sides, self.parity = (
             unit_ids, weapon_ids, sides, parity)
 
-    def decode(self, rows: np.ndarray, outcome: dict | None = None) -> list[ev.Event]:
-        """The events of ``rows`` ((n, WIDTH) int64), in order."""
-        return [self.decode_row(r, outcome) for r in rows]
+    def decode(self, rows: np.ndarray, outcome: dict | None = None,
+               reason: str = "") -> list[ev.Event]:
+        """The events of ``rows`` ((n, WIDTH) int64), in order; a ``BattleEnded`` row gets
+        ``outcome`` and ``reason`` (the battle's verdict, computed in Python)."""
+        return [self.decode_row(r, outcome, reason) for r in rows]
 
-    def decode_row(self, row: np.ndarray, outcome: dict | None = None) -> ev.Event:
+    def decode_row(self, row: np.ndarray, outcome: dict | None = None,
+                   reason: str = "") -> ev.Event:
         cls = CLASSES[int(row[0])]
+        if cls is ev.BattleEnded:
+            return ev.BattleEnded(int(row[1]), int(row[2]), outcome, reason)
         values: list[object] = [int(row[1]), int(row[2])]
         at = 3
         for name, hint in _FIELDS[cls]:
-            value, at = self._field(name, hint, row, at, outcome)
+            value, at = self._field(name, hint, row, at)
             values.append(value)
         return cls(*values)
 
-    def _field(self, name: str, hint: object, row: np.ndarray, at: int,
-               outcome: dict | None) -> tuple[object, int]:
+    def _field(self, name: str, hint: object, row: np.ndarray, at: int) -> tuple[object, int]:
         v = int(row[at])
-        if name == "outcome":
-            return outcome, at
         if name in HEX_FIELDS:
             return hexmap.axial_to_label(v, int(row[at + 1]), self.parity), at + 2
         if name in UNIT_FIELDS and hint is str:

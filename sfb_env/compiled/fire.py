@@ -137,3 +137,6 @@ def fire_direct_fire(s, ft, b, o):
     """The phase entry point on BatchState ``s``: ``fire_direct_fire_a`` on
     ``damage.fire_view(s)``."""
     fire_direct_fire_a(damage.fire_view(s), ft, b, o)
+
+
+fire_direct = fire_direct_fire  # the name ``compiled.procedure.advance`` calls

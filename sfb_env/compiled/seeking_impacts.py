@@ -188,3 +188,6 @@ def resolve_seeking_weapons(s, ft, b, o):
     """The phase entry point on BatchState ``s``: ``resolve_seeking_weapons_a`` on
     ``damage.fire_view(s)``."""
     resolve_seeking_weapons_a(damage.fire_view(s), ft, b, o)
+
+
+resolve_impacts = resolve_seeking_weapons  # the name ``compiled.procedure.advance`` calls

@@ -46,6 +46,7 @@ ENERGY_WEAPON_SIZE = lay.ENERGY_WEAPON.size
 PPD_SIZE = lay.PPD.size
 ESG_STRENGTH_SCALE = lay.ESG_STRENGTH_SCALE
 RANGE_SCALE = lay.RANGE_SCALE
+STATE_SPEED_SCALE = 32.0  # the movement chart's columns (C1.41): no unit is faster
 SQRT3 = np.sqrt(3.0)
 
 
@@ -130,7 +131,8 @@ def encode(
     straight = _scale(lay.OWN, "straight")
     out[own.index("straight")] = min(int(st.straight[u]), int(straight)) / straight
     out[own.slice("shields")] = _fraction(st.shields[u], init.shields[u])
-    out[own.index("internal")] = st.internal[u] / max(1, init.internal_boxes[u])
+    # capped (not scaled): internal damage past the last box adds nothing a captain can use
+    out[own.index("internal")] = min(1.0, st.internal[u] / max(1, init.internal_boxes[u]))
     weapons = where.part("own", "weapons")
     for i, w in enumerate(layout.racks):
         if w >= 0:  # a plasma launcher's third value: armed (FP1.22)
@@ -143,7 +145,7 @@ def encode(
             at = weapons.index("usable", i)
             out[at:at + 3] = (_ready(battle, int(w), ready), st.w_destroyed[w], 0.0)
     clock = where.part("clock")
-    out[clock.index("turn")] = st.turn / max_turns
+    out[clock.index("turn")] = _turn_fraction(st.turn, max_turns)
     out[clock.index("impulse")] = st.impulse / st.impulses_per_turn
     out[clock.index("impulses_per_turn")] = (st.impulses_per_turn
                                              / _scale(lay.CLOCK, "impulses_per_turn"))
@@ -238,6 +240,17 @@ def _fraction(now: np.ndarray, start: np.ndarray) -> np.ndarray:
     return np.where(start > 0, now / np.maximum(start, 1), 0.0)
 
 
+def _turn_fraction(turn: int, max_turns: int) -> float:
+    """Turn / max turns, capped at 1: after the last turn the clock reads turn max + 1, the
+    battle's end (observation and state)."""
+    return min(int(turn), max_turns) / max_turns
+
+
+def _damage_fraction(damage: np.ndarray, strength: np.ndarray) -> np.ndarray:
+    """Damage taken / the points that destroy the unit, capped at 1 (observation and state)."""
+    return np.minimum(damage / np.maximum(strength, 1), 1.0)
+
+
 def _slots(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     st = battle.state
     table = np.zeros((len(slots), SLOT_SIZE), dtype=np.float64)
@@ -267,7 +280,9 @@ def _slots(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     table[:n, col("relative_facing") + 1] = np.cos(rel_facing)
     table[:n, lay.SLOT.slice("shield_facing_us")] = facing_us
     table[:n, lay.SLOT.slice("shields")] = _fraction(st.shields[rows], init.shields[rows])
-    table[:n, col("damage")] = st.damage[rows] / np.maximum(init.strength[rows], 1)
+    # capped: points past those that destroy it (the last volley's overkill; a planet killer
+    # no points destroy, whose method-3 damage the research block shows) say nothing more
+    table[:n, col("damage")] = _damage_fraction(st.damage[rows], init.strength[rows])
     table[:n, col("seeking_us")] = st.target[rows] == u
     table[:n, lay.SLOT.slice("arcs")] = arc_bits
     return table
@@ -306,26 +321,27 @@ def global_state(battle: Battle, max_turns: int) -> np.ndarray:
     per_unit = np.column_stack([
         active, st.side, st.kind, col / 28.0 * active, row / 32.0 * active,
         np.eye(6)[st.facing] * active[:, None],
-        st.speed / 32.0, _fraction(st.shields, init.shields),
-        st.damage / np.maximum(init.strength, 1),
+        st.speed / STATE_SPEED_SCALE, _fraction(st.shields, init.shields),
+        _damage_fraction(st.damage, init.strength),
     ])
-    clock = [st.turn / max_turns, st.impulse / st.impulses_per_turn]
+    clock = [_turn_fraction(st.turn, max_turns), st.impulse / st.impulses_per_turn]
     return np.concatenate([per_unit.ravel(), clock]).astype(np.float32)
 
 
 def global_state_bounds(battle: Battle, max_turns: int) -> tuple[np.ndarray, np.ndarray]:
     """``env.state_space``: the bounds every entry of ``global_state`` keeps, per unit row:
     status, side (-1: a unit of no side), kind, column and row (the printed map), facing,
-    then speed, shields and damage and the turn fraction, which no rule caps at 1 (unbounded
-    above rather than clipped)."""
+    speed (no unit moves more than once an impulse on the 32-impulse chart, C1.41), shields
+    (remaining boxes never exceed the sheet's: repair restores, reinforcement is kept apart,
+    D9.2, D3.34), damage (capped at 1, as in the observation), then the turn fraction (the
+    battle ends after turn ``max_turns``) and the impulse fraction."""
     n_sides = len(battle.scenario.sides)
     low = np.concatenate([[0.0, -1.0, 0.0, 0.0, 0.0], np.zeros(6), [0.0],
                           np.zeros(battle.state.shields.shape[1]), [0.0]])
     high = np.concatenate([[1.0, n_sides - 1, max(UnitKind),
                             hexmap.PRINTED_COLUMNS / 28.0, hexmap.PRINTED_ROWS / 32.0],
-                           np.ones(6), [np.inf],
-                           np.full(battle.state.shields.shape[1], np.inf), [np.inf]])
+                           np.ones(6), [1.0], np.ones(battle.state.shields.shape[1]), [1.0]])
     units = len(battle.unit_ids)
     low = np.concatenate([np.tile(low, units), [0.0, 0.0]]).astype(np.float32)
-    high = np.concatenate([np.tile(high, units), [np.inf, 1.0]]).astype(np.float32)
+    high = np.concatenate([np.tile(high, units), [1.0, 1.0]]).astype(np.float32)
     return low, high

@@ -108,14 +108,15 @@ OWN = Row((
     _f("can_turn", 1, None, "1 if the ship moves next and its turn mode is satisfied"),
     _f("straight", 1, 8.0, "straight hexes since the last turn / 8 (clipped)"),
     _f("shields", 6, "initial", "shields #1..#6 remaining fraction"),
-    _f("internal", 1, "internal boxes", "internal points taken / internal boxes at the start"),
+    _f("internal", 1, "internal boxes",
+       "internal points taken / internal boxes at the start (capped at 1: excess damage)"),
 ))
 WEAPON = Row((
     _f("usable", 1, None, "usable now"), _f("destroyed", 1, None, "destroyed"),
     _f("drones_left", 1, 4.0, "drones left / 4 (a plasma launcher: 1 if armed, FP1.22)"),
 ))
 CLOCK = Row((
-    _f("turn", 1, "max turns", "turn / max turns"),
+    _f("turn", 1, "max turns", "turn / max turns (capped at 1: the end of the last turn)"),
     _f("impulse", 1, "impulses per turn", "impulse / impulses per turn"),
     _f("impulses_per_turn", 1, 32.0, "impulses per turn / 32"),
 ))
@@ -127,7 +128,8 @@ SLOT = Row((
     _f("relative_facing", 2, None, "relative facing sin, cos (its facing minus ours)"),
     _f("shield_facing_us", 6, None, "which of its shields faces us, one-hot"),
     _f("shields", 6, "initial", "its shields #1..#6 remaining fraction"),
-    _f("damage", 1, "strength", "damage taken / points that destroy it"),
+    _f("damage", 1, "strength", "damage taken / points that destroy it (capped at 1: a "
+       "planet killer's damage toward method 3 is in the research block)"),
     _f("seeking_us", 1, None, "1 if it is a seeking weapon aimed at us"),
     _f("arcs", 6, None, "which of our base arcs hold it: RF, R, RR, LR, L, LF"),
 ))

@@ -12,6 +12,12 @@ Version history:
   batteries into an ESG generator (G23.212; a Lyran ship under the rule). Scenarios with none
   of these (no phaser-G on an agent's ship, neither damage control, reinforcement nor reserve
   power) keep their ``sfb_v0`` spaces (``changes_since``: their replays still run).
+  Within ``sfb_v1`` (issue 13) the default ``illegal_action`` became ``"noop"`` (was
+  ``"raise"``): a masked value is replaced by the component's no-op and reported in
+  ``infos[agent]["illegal_action"]``; the spaces and the outcome of every legal action are
+  unchanged (a masked policy never sees the difference, and replays, which hold only actions
+  that were flown, still run), so the env name stays ``sfb_v1``. Pass ``illegal_action="raise"``
+  for the old behaviour.
 * ``sfb_v0`` - first release (scenarios cth-01..cth-03).
 """
 
@@ -38,6 +44,20 @@ from sfb_env.env.actions import (
 from sfb_env.env.reward import REWARDS, RewardFn
 from sfb_env.env.spaces import MaskedMultiDiscrete
 from sfb_env.env.transport_actions import TransportLayout
+
+
+class UnknownAgentError(KeyError):
+    """``action_space`` / ``observation_space`` of a name that is no agent of the scenario:
+    a ``KeyError`` whose message names the agent and lists the possible agents."""
+
+    def __init__(self, agent: object, scenario: str, possible: list[str]) -> None:
+        super().__init__(agent)
+        self.agent, self.possible_agents = agent, list(possible)
+        self.message = (f"{agent!r} is not an agent of {scenario}; possible agents: "
+                        f"{self.possible_agents}")
+
+    def __str__(self) -> str:  # KeyError would print the message as a repr
+        return self.message
 
 
 class SFBParallelEnv(ParallelEnv):
@@ -87,11 +107,20 @@ class SFBParallelEnv(ParallelEnv):
     constructor's ``seed`` stands in for the first reset's when that gives none; with neither,
     the generator starts from fresh entropy.
 
+    **Illegal actions** (``illegal_action``): with ``"noop"`` (the default) every component
+    value the mask forbids is replaced by that component's no-op and reported in
+    ``infos[agent]["illegal_action"]`` (a list of ``{"component", "value", "rule"}``), so
+    checkers and learners that sample unmasked actions (PettingZoo's ``parallel_seed_test``,
+    Gymnasium's and SB3's ``check_env``) keep flying and see what was refused; with
+    ``"raise"`` the first such value raises ``IllegalActionError`` naming the agent,
+    component, value and rule (the strict mode the mask tests use).
+
     **Errors**: ``step()`` before ``reset()`` raises ``RuntimeError``; an action that is not an
     integer array of the agent's ``nvec`` shape (a string, ``None``, floats, another shape)
     raises ``TypeError`` / ``ValueError`` naming the agent; an action keyed by an unknown or
     departed agent raises ``ValueError`` naming the live agents; ``action_space`` /
-    ``observation_space`` of an unknown agent raise ``KeyError`` naming the possible agents.
+    ``observation_space`` of an unknown agent raise ``UnknownAgentError`` (a ``KeyError``) naming
+    it and the possible agents.
 
     **Termination**: the ship destroyed or gone, or the scenario decided; **truncation**: the
     turn limit (scenario's, else ``max_turns``, default 30). ``infos[agent]["outcome"]`` at the end.
@@ -106,6 +135,7 @@ class SFBParallelEnv(ParallelEnv):
             obs, rewards, terms, truncs, infos = env.step(actions)
     """
 
+    backend = "reference"  # the engine underneath (``sfb_env.backends``)
     validate_in_engine = False  # True: the engine validates every order again (tests use it
     #   to check that the masks and the engine's validation never disagree)
 
@@ -121,7 +151,7 @@ class SFBParallelEnv(ParallelEnv):
         scenario: str | Mapping[str, Any] = "cth-01",
         render_mode: str | None = None,
         seed: int | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "noop",
         uniform_spaces: bool = False,
         reward: str | RewardFn = "shaped",
         max_turns: int | None = None,
@@ -179,6 +209,9 @@ class SFBParallelEnv(ParallelEnv):
             for a in self.possible_agents
         }
         self._renderer = None
+        #: the last step's actions as flown: each given action with every value the mask
+        #: forbade replaced by its no-op (``illegal_action="noop"``); what replays record
+        self.flown_actions: dict[str, np.ndarray] = {}
 
     def changes_since(self, version: str) -> list[str]:
         """What differs in this env's spaces from env ``version`` (e.g. ``"sfb_v0"``), in
@@ -240,8 +273,7 @@ class SFBParallelEnv(ParallelEnv):
 
     def _layout_of(self, agent: str) -> ActionLayout:
         if agent not in self._layouts:
-            raise KeyError(f"{agent!r} is not an agent of {self.scenario.name}; possible "
-                           f"agents: {self.possible_agents}")
+            raise UnknownAgentError(agent, self.scenario.name, self.possible_agents)
         return self._layouts[agent]
 
     # ------------------------------------------------------------------ API
@@ -279,6 +311,7 @@ class SFBParallelEnv(ParallelEnv):
         battle = self.battle
         reports: dict[str, list[dict]] = {a: [] for a in self.agents}
         orders, unchecked = {}, {}
+        self.flown_actions = {}
         for agent in self.agents:
             layout = self._layouts[agent]
             if agent not in actions:
@@ -286,6 +319,7 @@ class SFBParallelEnv(ParallelEnv):
             else:
                 action = self._as_action(agent, actions[agent])
                 action = self._check(agent, action, reports[agent])
+                self.flown_actions[agent] = action
             orders[layout.unit] = layout.to_orders(battle, action, self._slots[agent])
             if agent not in actions or reports[agent]:  # the no-op stood in: not mask-checked
                 unchecked[layout.unit] = orders[layout.unit]
@@ -423,7 +457,6 @@ class SFBParallelEnv(ParallelEnv):
             vector = obs_mod.encode(
                 self.battle, layout, slots, self.threat_slots, self.max_turns, blocked, ready
             )
-            np.clip(vector, -1.0, 1.0, out=vector)
             self._obs[a] = {"observation": vector, "action_mask": mask}
 
     def _info(self, agent: str) -> dict:

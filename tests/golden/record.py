@@ -4,6 +4,7 @@ Run once with the code whose behaviour is the reference (issue 10 recorded them 
 engine was re-layered); ``tests/test_golden_battles.py`` re-runs every file and compares::
 
     python tests/golden/record.py            # rewrites tests/golden/*.jsonl and *.digest.json
+    python tests/golden/record.py --redigest # rewrites only the digests (replays kept)
 
 Each battle is a replay (``sfb_env.replay``) flown by scripted captains on both sides, and a
 digest file with, per step, SHA-256 digests of the observations, flat masks, rewards,
@@ -16,6 +17,11 @@ cth-10, -12, -13 under ``sfb_v1`` when the captain's own choices (D9.2 ``repair[
 ``reserve_shields`` did.
 The phaser-G battles were recorded again under ``sfb_v1`` into ``sfb_v1/`` (E2.151 added shot
 components); their ``sfb_v0`` files stay, as replays ``sfb_v1`` must refuse with a message.
+Issue 13 re-digested every battle (``--redigest``: the replays, their headers and events, stay
+as recorded) when ``state()`` capped its damage fraction at 1 (a destroyed unit's overkill had
+gone past ``state_space``'s bound) and its turn fraction at 1 (the clock reads max turns + 1
+once the last turn is over): only ``state`` digests changed; the observation, which the env had
+clipped to the same values, now caps those fields itself.
 """
 
 from __future__ import annotations
@@ -135,7 +141,40 @@ def record(scenario: str, blue: str, red: str, max_turns: int | None, seed: int,
     print(f"{path.name}: {k} steps, {env.battle.end_reason}", flush=True)
 
 
+def redigest(path: Path) -> None:
+    """Rewrite the digest file of the replay at ``path`` from a re-run of its own actions,
+    keeping the replay (its header, env version and events) as recorded: for a change of what
+    the env returns that leaves every battle event for event the same."""
+    from sfb_env.replay import events_to_json, load_replay, make_env
+
+    replay = load_replay(path)
+    env = make_env(replay)
+    obs, _ = env.reset(seed=replay.seed)
+    digests = [step_digest(env, obs, {}, {}, {}, 0)]
+    cursor = len(env.battle.events)
+    for k, step in enumerate(replay.steps, start=1):
+        actions = {a: np.asarray(v, dtype=np.int64) for a, v in step.actions.items()}
+        obs, rewards, terms, truncs, _ = env.step(actions)
+        if events_to_json(env.battle.events[cursor:]) != step.events:
+            raise SystemExit(f"{path.name}: step {k} differs: re-record, not re-digest")
+        cursor = len(env.battle.events)
+        digests.append(step_digest(env, obs, rewards, terms, truncs, k))
+    path.with_suffix("").with_suffix(".digest.json").write_text(
+        json.dumps(digests, separators=(",", ":")) + "\n")
+    print(f"{path.name}: {len(digests) - 1} steps re-digested", flush=True)
+
+
 if __name__ == "__main__":
+    # ``--redigest``: rewrite only the digests of every replay that still runs (see redigest)
+    if sys.argv[1:] == ["--redigest"]:
+        from sfb_env.replay import ReplayError
+
+        for path in sorted(HERE.glob("*.jsonl")) + sorted(HERE.glob("sfb_v1/*.jsonl")):
+            try:
+                redigest(path)
+            except ReplayError:  # an sfb_v0 phaser-G battle, kept as a refusal case
+                print(f"{path.name}: refused, kept", flush=True)
+        sys.exit(0)
     # ``--into sfb_v1 NAME ...``: record into that subfolder (battles whose spaces changed in a
     # later env version; the sfb_v0 recordings stay as the old version's refusal cases)
     args = sys.argv[1:]

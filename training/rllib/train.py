@@ -33,6 +33,7 @@ ENV_NAME = "sfb_v1"
 def make_env(env_config: dict[str, Any]) -> ParallelPettingZooEnv:
     """The RLlib env: ``env_config`` = scenario + ``sfb_env.parallel_env`` options."""
     options = dict(env_config)
+    options.setdefault("illegal_action", "raise")  # the masks always apply: refuse, not patch
     return ParallelPettingZooEnv(sfb_env.parallel_env(options.pop("scenario"), **options))
 
 

@@ -1,0 +1,282 @@
+"""``BattleBatch``: B battles of one scenario stepped by one compiled call per impulse.
+
+One ``step(actions)`` runs, for every battle, the orders' decoding, the Sequence of Play up to
+the next decision point (``compiled.procedure``), the rewards, terminations and truncations,
+the autoreset of a battle that ended (its next battle's dice prepared in Python beforehand, so
+the kernel never seeds a generator) and every agent's observation and flat mask, written into
+preallocated buffers. Framework-free numpy API (the PettingZoo env, the SB3 vector env and the
+benchmarks sit on it):
+
+* ``reset() -> obs (B, A, n) float32, masks (B, A, m) int8``;
+* ``step(actions (B, A, k) int64) -> obs, masks, rewards (B, A), terminated (B, A),
+  truncated (B, A)``; ``ended`` (B,) says which battles ended in that step (their last
+  observation is in ``terminal_obs``, their verdict in ``outcomes``) and were replaced;
+* ``sample_actions(rng) -> (B, A, k)`` random masked actions (vectorised).
+
+Agents are the scenario's ``possible_agents`` in order (every battle has the same). An agent
+whose ship left the battle (or whose battle ended) is not ``alive``: it is still observed, its
+mask is all 0 (as the reference env reports a departed agent's last step); a vector env turns
+that into its black-dead convention with ``dead_masks``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numba as nb
+import numpy as np
+
+from sfb_env.compiled import dice as dice_mod
+from sfb_env.compiled import ending, layout, observe, procedure, rewards
+from sfb_env.compiled.copy_battle import copy_battle
+from sfb_env.engine import make_battle
+from sfb_env.engine.battle import Battle
+from sfb_env.engine.scenario import Scenario, load_scenario
+
+SEED_RANGE = 2**31 - 1
+
+
+class NotCompiledError(ValueError):
+    """A scenario that uses a rule the compiled core has not ported (``compiled.tiers``)."""
+
+
+def build_reference(scenario: str | Path | Mapping[str, Any] | Scenario,
+                    max_turns: int | None = None) -> Battle:
+    """The reference battle whose setup a batch plays (refuses scenarios outside the tiers)."""
+    from sfb_env.compiled import tiers
+    from sfb_env.env.parallel import DEFAULT_MAX_TURNS
+
+    sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+    battle = make_battle(sc, max_turns=max_turns or sc.turn_limit or DEFAULT_MAX_TURNS)
+    why = tiers.why_not(battle.setup)
+    if why is not None:
+        raise NotCompiledError(f"scenario {sc.name!r} is not on the compiled core: {why}")
+    return battle
+
+
+class BattleBatch:
+    """B battles of ``scenario`` (see the module docstring)."""
+
+    def __init__(self, scenario: str | Path | Mapping[str, Any] | Scenario,
+                 num_battles: int = 1, seed: int | None = None, max_turns: int | None = None,
+                 target_slots: int = 8, threat_slots: int = 4, reward: object = "shaped",
+                 autoreset: bool = True, event_capacity: int = 64) -> None:
+        if num_battles < 1:
+            raise ValueError(f"num_battles must be >= 1, got {num_battles}")
+        self.reference = build_reference(scenario, max_turns)
+        setup = self.reference.setup
+        self.setup = setup
+        self.num_battles = n_b = num_battles
+        self.tables = procedure.step_tables(setup)
+        self.reward_kind = rewards.reward_kind(reward)
+        self.autoreset = autoreset
+        self.observe_tables = observe.observe_tables(setup, target_slots=target_slots,
+                                                     threat_slots=threat_slots,
+                                                     max_turns=setup.max_turns)
+        ot = self.observe_tables
+        self.agents = list(ot.agent_ids)
+        self.agent_units = np.asarray(ot.agent_units, dtype=np.int64)
+        self.nvec = np.asarray(ot.nvec, dtype=np.int64)  # (A, k), padded with 1
+        self.n_obs, self.n_mask = int(ot.n_obs), int(ot.n_mask)
+        self.ships_per_battle = sum(1 for c in setup.ship_classes if c is not None)
+        n_a = len(self.agents)
+        start = self.reference.copy()
+        start.reset(None)
+        self._start = layout.pack([start.state], event_capacity)
+        self.state = layout.pack([start.state] * n_b, event_capacity)
+        self.orders = layout.empty_orders(n_b, len(setup.unit_ids), len(setup.weapon_ids))
+        self.obs = np.zeros((n_b, n_a, self.n_obs), np.float32)
+        self.masks = np.zeros((n_b, n_a, self.n_mask), np.int8)
+        self.terminal_obs = np.zeros_like(self.obs)
+        self.rewards = np.zeros((n_b, n_a), np.float64)
+        self.terminated = np.zeros((n_b, n_a), np.bool_)
+        self.truncated = np.zeros((n_b, n_a), np.bool_)
+        self.alive = np.zeros((n_b, n_a), np.bool_)
+        self.ended = np.zeros(n_b, np.bool_)
+        self.outcomes = np.full(n_b, -1, np.int64)
+        self.reset_dice = np.zeros((n_b, dice_mod.DICE_WORDS), np.uint64)
+        self.seeds = np.zeros(n_b, np.int64)
+        self._seed_rng = np.random.default_rng(seed)
+        self._next_seeds = np.zeros(n_b, np.int64)
+
+    # ------------------------------------------------------------------ seeds
+
+    def draw_seed(self) -> int:
+        """The next battle seed from the batch's generator."""
+        return int(self._seed_rng.integers(SEED_RANGE))
+
+    def _prepare(self, rows: np.ndarray) -> None:
+        """Draw the next battle's seed and dice for the battles ``rows``."""
+        for b in rows:
+            s = self.draw_seed()
+            self._next_seeds[b] = s
+            self.reset_dice[b] = dice_mod.seeded_row(s)
+
+    # ------------------------------------------------------------------ API
+
+    def reset(self, seeds: list[int] | np.ndarray | None = None):
+        """Every battle from the start; battle b's dice are ``default_rng(seeds[b])`` (drawn
+        from the batch's generator when None)."""
+        n_b = self.num_battles
+        if seeds is None:
+            seeds = [self.draw_seed() for _ in range(n_b)]
+        if len(seeds) != n_b:
+            raise ValueError(f"reset needs {n_b} seeds, got {len(seeds)}")
+        for b, s in enumerate(seeds):
+            self.seeds[b] = int(s)
+            self.reset_dice[b] = dice_mod.seeded_row(int(s))
+        _reset_all(self.state, self._start, self.reset_dice, self.tables, self.observe_tables,
+                   self.obs, self.masks, self.alive)
+        self._prepare(np.arange(n_b))
+        return self.obs, self.masks
+
+    def restart(self, b: int, seed: int) -> None:
+        """Battle ``b`` from the start with the dice of ``default_rng(seed)`` (without
+        autoreset, the caller restarts ended battles)."""
+        self.seeds[b] = int(seed)
+        self.reset_dice[b] = dice_mod.seeded_row(int(seed))
+        _restart_one(self.state, self._start, self.reset_dice, self.observe_tables, b,
+                     self.obs, self.masks, self.alive)
+        if self.autoreset:
+            self._prepare(np.array([b]))
+
+    def step(self, actions: np.ndarray):
+        """One impulse of every battle (see the module docstring)."""
+        actions = np.ascontiguousarray(actions, dtype=np.int64)
+        _step_batch(self.state, self.orders, self.tables, self.observe_tables, self._start,
+                    self.reset_dice, actions, self.obs, self.masks, self.terminal_obs,
+                    self.rewards, self.terminated, self.truncated, self.alive, self.ended,
+                    self.outcomes, self.reward_kind, self.autoreset)
+        if self.autoreset and self.ended.any():
+            rows = np.flatnonzero(self.ended)
+            self.seeds[rows] = self._next_seeds[rows]
+            self._prepare(rows)
+        return self.obs, self.masks, self.rewards, self.terminated, self.truncated
+
+    def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """Random masked actions (B, A, k): per component a uniform open value."""
+        return sample_masked(self.masks, self.nvec, rng)
+
+    # ------------------------------------------------------------------ reference views
+
+    def to_battle(self, b: int = 0) -> Battle:
+        """Battle ``b`` as a reference ``Battle`` (state, dice; events of this step only)."""
+        battle = self.reference.copy()
+        layout.unpack_into(self.state, b, battle.state)
+        battle.state.seed = int(self.seeds[b])
+        return battle
+
+
+def sample_masked(masks: np.ndarray, nvec: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniform open value per component of every (battle, agent): ``masks`` (B, A, m) int8
+    flat masks aligned with ``nvec`` (A, k); vectorised with one uniform draw per component."""
+    n_b, n_a, _ = masks.shape
+    u = rng.random((n_b, n_a, nvec.shape[1]))
+    out = np.zeros((n_b, n_a, nvec.shape[1]), np.int64)
+    _sample(masks, nvec, u, out)
+    return out
+
+
+@nb.njit(cache=True)
+def _sample(masks, nvec, u, out):
+    for b in range(masks.shape[0]):
+        for a in range(masks.shape[1]):
+            at = 0
+            for c in range(nvec.shape[1]):
+                n = nvec[a, c]
+                open_ = 0
+                for v in range(n):
+                    open_ += masks[b, a, at + v]
+                pick = int(u[b, a, c] * open_)
+                value = 0
+                for v in range(n):
+                    if masks[b, a, at + v]:
+                        if pick == 0:
+                            value = v
+                            break
+                        pick -= 1
+                out[b, a, c] = value
+                at += n
+
+
+@nb.njit(cache=True)
+def _observe_battle(s, ot, b, obs, masks, alive):
+    """Every agent's observation (a ship that left is still observed, as the reference env
+    does for its last step); the mask of an agent out of play, or of an ended battle, is 0."""
+    for a in range(ot.agent_units.shape[0]):
+        u = ot.agent_units[a]
+        alive[b, a] = procedure.commanded(s, b, u) and not s.done[b]
+        observe.observe(s, ot, b, a, obs[b, a], masks[b, a])
+        if not alive[b, a]:
+            masks[b, a] = 0
+
+
+def dead_masks(nvec: np.ndarray, n_mask: int) -> np.ndarray:
+    """(A, m) int8: value 0 of each component open (a black-dead agent's mask in a vector
+    env, where every action must stay legal until its battle resets)."""
+    out = np.zeros((nvec.shape[0], n_mask), np.int8)
+    for a, sizes in enumerate(nvec):
+        starts = np.concatenate([[0], np.cumsum(sizes[sizes > 0])[:-1]])
+        out[a, starts] = 1
+    return out
+
+
+@nb.njit(cache=True)
+def _restart(s, start, reset_dice, b):
+    """Battle ``b`` back to the start with its prepared dice (its events stay: they are the
+    ended battle's last step)."""
+    copy_battle(s, b, start, 0)
+    s.dice[b] = reset_dice[b]
+
+
+@nb.njit(cache=True)
+def _restart_one(s, start, reset_dice, ot, b, obs, masks, alive):
+    _restart(s, start, reset_dice, b)
+    s.ev_count[b] = 0
+    _observe_battle(s, ot, b, obs, masks, alive)
+
+
+@nb.njit(cache=True)
+def _reset_all(s, start, reset_dice, tb, ot, obs, masks, alive):
+    for b in range(s.turn.shape[0]):
+        _restart_one(s, start, reset_dice, ot, b, obs, masks, alive)
+
+
+@nb.njit(cache=True)
+def _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_obs, rewards_,
+                terminated, truncated, alive, ended, outcomes, reward_kind, autoreset):
+    n_agents = ot.agent_units.shape[0]
+    for b in range(s.turn.shape[0]):
+        s.ev_count[b] = 0
+        ended[b] = False
+        outcomes[b] = -1
+        procedure.clear_orders(o, b)
+        if s.done[b]:  # (autoreset off) an ended battle stays as it is
+            continue
+        for a in range(n_agents):
+            if alive[b, a]:
+                observe.decode_action(s, ot, b, a, actions[b, a], o)
+        procedure.advance(s, tb, b, o)
+        for a in range(n_agents):
+            u = ot.agent_units[a]
+            if not alive[b, a]:
+                rewards_[b, a] = 0.0
+                terminated[b, a] = True
+                truncated[b, a] = False
+                continue
+            gone = not procedure.commanded(s, b, u)
+            truncated[b, a] = s.done[b] and s.time_up[b] and not gone
+            terminated[b, a] = gone or (s.done[b] and not truncated[b, a])
+            rewards_[b, a] = rewards.reward(s, b, u, reward_kind)
+        _observe_battle(s, ot, b, obs, masks, alive)
+        if s.done[b] and autoreset:
+            ended[b] = True
+            outcomes[b] = s.outcome_code[b]
+            terminal_obs[b] = obs[b]
+            _restart(s, start, reset_dice, b)
+            _observe_battle(s, ot, b, obs, masks, alive)
+
+
+__all__ = ["BattleBatch", "NotCompiledError", "build_reference", "ending", "sample_masked"]

@@ -1,0 +1,312 @@
+"""Speed Determination, Move Ships and Move Seeking Weapons in compiled code.
+
+Mirrors ``engine.procedure._speed_determination``, ``engine.procedure._move_ships`` and
+``engine.procedure._move_seeking_weapons`` with ``engine.movement`` (``movers``,
+``move_unit``, ``start_turn_tactical``) and the robots' maneuvers (``compiled.robots``), for the
+rules of the compiled tiers. ``move_tables(setup)`` builds the static ``MoveTables`` of a
+scenario and refuses one that needs what is not ported (monster, tractors, fighters or
+shuttles, planets, suicide shuttles, the robot ship).
+
+Order inside ``procedure.advance`` (the step kernel calls them the same way):
+``speed_determination`` where the reference calls ``_speed_determination`` (at impulse 0 or
+after End of Turn of the last impulse, when ``st.impulse`` is 0, with that decision point's
+orders; before the energy form, tractors and lock-on, all off in the compiled tiers), then
+``st.impulse`` becomes 1 (else ``+= 1``); ``move_ships``; (tractor towing, fighters: not in
+the tiers); ``move_seeking_weapons``; then (suicide shuttles, planets, tactical maneuvers,
+ESG, monster: not in the tiers) ``seeking.resolve_impacts`` (the fire helper's).
+
+Compile time: every numba function taking the whole ``BatchState`` (~120 fields) costs about
+3 s of CPU to compile, so the helpers take ``robots.MoveArrays`` (19 arrays) and the phase
+entry points are ``inline="always"``: a step kernel calling them pays for ``BatchState`` once.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numba as nb
+import numpy as np
+
+from sfb_env import hexmap
+from sfb_env.compiled import event_codes, robots
+from sfb_env.compiled.robots import AGENT, DX, DZ, NONE, STRAIGHT, in_area
+from sfb_env.engine.movement import SATISFIED
+from sfb_env.engine.types import (
+    ACTIVE,
+    DISENGAGED,
+    K_DRONE,
+    K_FREIGHTER,
+    K_PLASMA,
+    K_SHIP,
+    K_SHUTTLE,
+    K_TARGET_DRONE,
+    Box,
+    Maneuver,
+)
+
+MOVED = event_codes.CODE["Moved"]
+LEFT_MAP = event_codes.CODE["LeftMap"]
+STAYED_ON_MAP = event_codes.CODE["StayedOnMap"]
+SPEED_SET = event_codes.CODE["SpeedSet"]
+TACTICAL_PLOTTED = event_codes.CODE["TacticalPlotted"]
+_IMPULSE_BOX = int(Box.IMPULSE)
+_TURN_LEFT, _TURN_RIGHT = int(Maneuver.TURN_LEFT), int(Maneuver.TURN_RIGHT)
+_SLIP_LEFT, _SLIP_RIGHT = int(Maneuver.SIDESLIP_LEFT), int(Maneuver.SIDESLIP_RIGHT)
+MAX_REDUCTIONS = 8
+
+MoveTables = namedtuple("MoveTables", (
+    "ipt",  # impulses per turn
+    "chart",  # (ipt + 1, ipt) bool impulse.movement_chart
+    "area",  # (NX, NZ) bool play area over axial x - area_x0, z - area_z0
+    "area_x0", "area_z0",
+    "area_col", "area_row",  # (NX, NZ) int64 the hex's printed column and row (edge_course)
+    "first_column", "last_column", "first_row", "last_row",  # the map area (edge_course)
+    "controller",  # (U,) int64 robots.AGENT / STRAIGHT_PILOT / HOMING / CONVOY_FREIGHTER
+    "may_leave",  # (U,) bool BattleSetup.may_leave
+    "freighter",  # (U,) bool has a FreighterRules sheet (R1.6)
+    "start_speed",  # (U,) int64 BattleSetup.start_speed
+    "n_reductions",  # (U,) int64 freighter speed reductions
+    "red_at", "red_loss",  # (U, MAX_REDUCTIONS) int64 (internal points, speed lost)
+    "tactical_rule",  # bool rules.tactical_maneuvers
+    "suicide_rule",  # bool rules.suicide_shuttles (never in the compiled tiers)
+    "turn_column", "new_heading",  # convoy-freighter robot: -1 = no turns (SCENARIOS §2.4)
+    "fire_impulse",  # (U,) int64 a convoy freighter's fire impulse, -1 none
+    "fire_max_range",  # int convoy-freighter max_range, -1 none
+    "weapon_owner",  # (W,) int64 weapon owner rows
+))
+
+
+def move_tables(setup) -> MoveTables:
+    """The static movement tables of a scenario (a ``BattleSetup``); raises ValueError on a
+    scenario using what this module does not port."""
+    rules = setup.rules
+    unported = [name for name in ("monster_in_play", "tractors", "small_craft_in_play",
+                                  "planets_in_play", "suicide_shuttles", "esg_in_play")
+                if getattr(rules, name)]
+    controllers = list(setup.start_state.controllers)
+    unported += [c for c in controllers if c in robots.UNPORTED_CONTROLLERS]
+    if unported:
+        raise ValueError(f"compiled movement does not port {unported}")
+    ipt = int(setup.start_state.impulses_per_turn)
+    from sfb_env import impulse
+    chart = np.ascontiguousarray(impulse.movement_chart(ipt), dtype=np.bool_)
+    xs = [x for x, _ in setup.area_labels]
+    zs = [z for _, z in setup.area_labels]
+    x0, z0 = min(xs), min(zs)
+    shape = (max(xs) - x0 + 1, max(zs) - z0 + 1)
+    area = np.zeros(shape, dtype=np.bool_)
+    area_col = np.zeros(shape, dtype=np.int64)
+    area_row = np.zeros(shape, dtype=np.int64)
+    for (x, z), label in setup.area_labels.items():
+        area[x - x0, z - z0] = True
+        area_col[x - x0, z - z0], area_row[x - x0, z - z0] = hexmap.parse_label(label)
+    n_units = len(setup.unit_ids)
+    controller = np.array([robots.CONTROLLER_CODES.get(c, robots.STRAIGHT_PILOT)
+                           for c in controllers], dtype=np.int64)
+    freighter = np.zeros(n_units, dtype=np.bool_)
+    n_red = np.zeros(n_units, dtype=np.int64)
+    red_at = np.zeros((n_units, MAX_REDUCTIONS), dtype=np.int64)
+    red_loss = np.zeros((n_units, MAX_REDUCTIONS), dtype=np.int64)
+    for u, ship in enumerate(setup.ship_classes):
+        if ship is None or ship.freighter is None:
+            continue
+        freighter[u] = True
+        reds = list(ship.freighter.speed_reductions)
+        if len(reds) > MAX_REDUCTIONS:
+            raise ValueError("raise compiled.movement.MAX_REDUCTIONS")
+        n_red[u] = len(reds)
+        for k, (at, loss) in enumerate(reds):
+            red_at[u, k], red_loss[u, k] = at, loss
+    cfg = dict(setup.scenario.robots.get("convoy-freighter", {}) or {})
+    column = cfg.get("turn_column", 15)
+    schedule = cfg.get("fire_impulses", {}) or {}
+    fire_impulse = np.array([int(schedule.get(uid, -1)) for uid in setup.unit_ids],
+                            dtype=np.int64)
+    reach = cfg.get("max_range")
+    area_def = setup.scenario.map_area
+    return MoveTables(
+        ipt=ipt, chart=chart, area=area, area_x0=int(x0), area_z0=int(z0),
+        area_col=area_col, area_row=area_row,
+        first_column=int(area_def.first_column), last_column=int(area_def.last_column),
+        first_row=int(area_def.first_row), last_row=int(area_def.last_row),
+        controller=controller, may_leave=np.asarray(setup.may_leave, dtype=np.bool_).copy(),
+        freighter=freighter, start_speed=np.asarray(setup.start_speed, dtype=np.int64).copy(),
+        n_reductions=n_red, red_at=red_at, red_loss=red_loss,
+        tactical_rule=bool(rules.tactical_maneuvers), suicide_rule=bool(rules.suicide_shuttles),
+        turn_column=-1 if column is None else int(column),
+        new_heading=hexmap.direction_index(cfg.get("new_heading", "C")),
+        fire_impulse=fire_impulse, fire_max_range=-1 if reach is None else int(reach),
+        weapon_owner=np.asarray(setup.start_state.w_owner, dtype=np.int64).copy(),
+    )
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+@nb.njit(cache=True)
+def moves_on(mt, speed: int, imp: int) -> bool:
+    """``impulse.moves_on`` (C1.41): a unit at ``speed`` moves on impulse ``imp``."""
+    return mt.chart[speed, imp - 1]
+
+
+@nb.njit(cache=True)
+def _is_mover(a, mt, b: int, u: int, seeking: bool) -> bool:
+    """``movement.movers``: active, of the phase's kinds, not on tactical maneuvers, not held
+    in a tractor beam, moving on this impulse by the chart."""
+    if a.status[b, u] != ACTIVE:
+        return False
+    k = a.kind[b, u]
+    if seeking:
+        if k not in (K_DRONE, K_TARGET_DRONE, K_PLASMA):
+            return False
+    elif k not in (K_SHIP, K_FREIGHTER, K_SHUTTLE):
+        return False
+    if a.tactical[b, u] or a.tractor_holder[b, u] >= 0:
+        return False
+    return moves_on(mt, a.speed[b, u], a.impulse[b])
+
+
+@nb.njit(cache=True)
+def move_unit(a, mt, b: int, u: int, m: int) -> None:
+    """``engine.movement.move_unit``: turn first if ordered (C3.1), then enter the hex in front
+    (or sideslip, C4.2); off the play area the unit disengages (LeftMap) unless it may not
+    leave (StayedOnMap); else Moved."""
+    turned = -1 if m == _TURN_LEFT else (1 if m == _TURN_RIGHT else 0)
+    slipped = -1 if m == _SLIP_LEFT else (1 if m == _SLIP_RIGHT else 0)
+    if turned != 0:
+        a.facing[b, u] = (a.facing[b, u] + turned + 6) % 6
+        a.straight[b, u] = 0  # (C3.4)
+        a.slip[b, u] = 0
+    f = a.facing[b, u]
+    d = (f + slipped + 6) % 6
+    sx, sz = a.x[b, u], a.z[b, u]
+    nx, nz = sx + DX[d], sz + DZ[d]
+    if not in_area(mt, nx, nz):
+        if not mt.may_leave[u] and not robots.captured_by_enemy(a, b, u):
+            r = event_codes.begin(a.ev, a.ev_count, b, STAYED_ON_MAP, a.turn[b], a.impulse[b])
+            a.ev[b, r, 3] = u
+            a.ev[b, r, 4] = sx
+            a.ev[b, r, 5] = sz
+            return
+        a.status[b, u] = DISENGAGED
+        r = event_codes.begin(a.ev, a.ev_count, b, LEFT_MAP, a.turn[b], a.impulse[b])
+        a.ev[b, r, 3] = u
+        a.ev[b, r, 4] = sx
+        a.ev[b, r, 5] = sz
+        a.ev[b, r, 6] = f
+        return
+    a.x[b, u] = nx
+    a.z[b, u] = nz
+    a.straight[b, u] = min(a.straight[b, u] + 1, SATISFIED)  # (C3.41, C4.32)
+    a.slip[b, u] = 0 if slipped != 0 else min(a.slip[b, u] + 1, SATISFIED)  # (C4.31)
+    r = event_codes.begin(a.ev, a.ev_count, b, MOVED, a.turn[b], a.impulse[b])
+    a.ev[b, r, 3] = u
+    a.ev[b, r, 4] = sx
+    a.ev[b, r, 5] = sz
+    a.ev[b, r, 6] = nx
+    a.ev[b, r, 7] = nz
+    a.ev[b, r, 8] = f
+    a.ev[b, r, 9] = turned
+    a.ev[b, r, 10] = slipped
+
+
+# ---------------------------------------------------------------------- phases
+
+
+@nb.njit(cache=True, inline="always")
+def speed_determination(s, mt, b: int, o) -> None:
+    """``engine.procedure._speed_determination`` (B2.0 Speed Determination) for battle ``b``:
+    per active unit in row order, ``movement.start_turn_tactical`` (the TAC plot is
+    ``o.tactical`` where the rule is on: the compiled orders cannot tell a missing order from
+    one without TAC), the speed order, (robot ships' ``robots.start_turn``: not ported), the
+    freighters' R1.6 speed, then SpeedSet (and TacticalPlotted) for ships and freighters.
+    Called where the reference calls it: impulse 0 or the last impulse, after End of Turn, with
+    that decision point's orders; SpeedSet is logged at impulse 0."""
+    n_units = s.kind.shape[1]
+    for u in range(n_units):
+        if s.status[b, u] != ACTIVE:
+            continue
+        plot = mt.tactical_rule and o.tactical[b, u]
+        # movement.start_turn_tactical (C5.4, C5.11, C5.12)
+        if s.tactical[b, u]:
+            s.previous_speed[b, u] = 0
+            s.straight[b, u] = 0
+            s.slip[b, u] = 0
+        else:
+            s.previous_speed[b, u] = s.speed[b, u]
+        s.tactical[b, u] = plot
+        s.tac_earned[b, u] = False
+        s.tac_sublight[b, u] = plot and s.boxes[b, u, _IMPULSE_BOX] > 0
+        if o.speed[b, u] >= 0:
+            s.speed[b, u] = o.speed[b, u]
+        if mt.freighter[u]:  # (R1.6) the scenario's speed less the loss for internal damage
+            internal = s.internal[b, u]
+            lost = 0
+            for k in range(mt.n_reductions[u]):
+                if internal >= mt.red_at[u, k] and mt.red_loss[u, k] > lost:
+                    lost = mt.red_loss[u, k]
+            s.speed[b, u] = max(0, mt.start_speed[u] - lost)
+        k = s.kind[b, u]
+        if k in (K_SHIP, K_FREIGHTER):
+            r = event_codes.begin(s.ev, s.ev_count, b, SPEED_SET, s.turn[b], 0)
+            s.ev[b, r, 3] = u
+            s.ev[b, r, 4] = s.speed[b, u]
+            if s.tactical[b, u]:
+                r = event_codes.begin(s.ev, s.ev_count, b, TACTICAL_PLOTTED, s.turn[b], 0)
+                s.ev[b, r, 3] = u
+                s.ev[b, r, 4] = s.speed[b, u]
+
+
+@nb.njit(cache=True, inline="always")
+def move_ships(s, mt, b: int, o) -> None:
+    """``engine.procedure._move_ships`` (C1.3) for battle ``b``: the previous positions kept
+    for every unit (D3.42); ships, freighters and shuttles that move on this impulse plan their
+    maneuver first (an agent's ``o.maneuver``, NONE meaning straight; a robot's pilot, in row
+    order), then move slower first, equal speeds in row order."""
+    n_units = s.kind.shape[1]
+    for u in range(n_units):
+        s.prev_x[b, u] = s.x[b, u]
+        s.prev_z[b, u] = s.z[b, u]
+        s.prev_facing[b, u] = s.facing[b, u]
+    a = robots.arrays(s)
+    plan = np.empty(n_units, dtype=np.int64)
+    keys = np.empty(n_units, dtype=np.int64)
+    n = 0
+    for u in range(n_units):
+        if not _is_mover(a, mt, b, u, False):
+            continue
+        if mt.suicide_rule and a.suicide_launched[b, u]:
+            continue
+        if mt.controller[u] == AGENT:
+            m = o.maneuver[b, u]
+            plan[u] = m if m != NONE else STRAIGHT
+        else:
+            plan[u] = robots.robot_maneuver(a, mt, b, u)
+        keys[n] = s.speed[b, u] * n_units + u
+        n += 1
+    keys = np.sort(keys[:n])
+    for i in range(n):
+        u = keys[i] % n_units
+        move_unit(a, mt, b, u, plan[u])
+
+
+@nb.njit(cache=True, inline="always")
+def move_seeking_weapons(s, mt, b: int, o) -> None:
+    """``engine.procedure._move_seeking_weapons`` (F2.0, F2.1, FP1.4) for battle ``b``: drones,
+    target drones and plasma torpedoes that move on this impulse (chosen before any of them
+    moves), in row order, each with its pilot's maneuver (``robots.maneuver``; a homing drone
+    in its target's hex stays; its tie die is ported but never drawn on a hex grid, see
+    ``robots.homing_maneuver``). ``o`` is unused (the common phase signature)."""
+    n_units = s.kind.shape[1]
+    a = robots.arrays(s)
+    movers = np.empty(n_units, dtype=np.int64)
+    n = 0
+    for u in range(n_units):
+        if _is_mover(a, mt, b, u, True):
+            movers[n] = u
+            n += 1
+    for i in range(n):
+        d = movers[i]
+        m = robots.robot_maneuver(a, mt, b, d)
+        if m != NONE:
+            move_unit(a, mt, b, d, m)

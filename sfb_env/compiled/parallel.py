@@ -1,0 +1,208 @@
+"""``CompiledParallelEnv``: the PettingZoo env of ``SFBParallelEnv`` on the compiled core.
+
+Same spaces, observations, masks, rewards, terminations, infos, seeding and errors as the
+reference env (the parity harness, ``compiled.parity``, checks it step by step); a step is one
+compiled call over a ``BattleBatch`` of one battle. The reference ``Battle`` is rebuilt from
+the compiled state only when something asks for it (``env.battle``: ``mask_reasons``,
+``state()``, rendering, replays, a custom reward function, the outcome's wording at the end,
+the no-op of an agent that gave no action, and the joint speed-and-maneuver check that the
+engine makes at the impulses where speeds are chosen, C3.2); its event log is decoded from
+the compiled event rows then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from sfb_env.compiled import batch as batch_mod
+from sfb_env.compiled import event_codes, layout
+from sfb_env.engine import victory
+from sfb_env.engine.battle import Battle
+from sfb_env.env.parallel import SFBParallelEnv
+from sfb_env.env.reward import REWARDS
+
+
+class CompiledParallelEnv(SFBParallelEnv):
+    """``SFBParallelEnv`` whose battle runs on the compiled core (tier-1 scenarios)."""
+
+    backend = "compiled"
+
+    def __init__(self, scenario: str | Mapping[str, Any] = "cth-01", **options: Any) -> None:
+        if options.get("uniform_spaces"):
+            raise batch_mod.NotCompiledError("uniform_spaces is not on the compiled core yet")
+        reward = options.get("reward", "shaped")
+        super().__init__(scenario, **options)
+        self._batch = batch_mod.BattleBatch(
+            self.scenario, 1, max_turns=self.max_turns, target_slots=self.target_slots,
+            threat_slots=self.threat_slots, reward=reward, autoreset=False)
+        self._custom_reward = not (isinstance(reward, str) or reward in REWARDS.values())
+        ot = self._batch.observe_tables
+        self._index = {a: i for i, a in enumerate(self._batch.agents)}
+        self._obs_size = np.asarray(ot.obs_size)
+        self._mask_size = np.asarray(ot.mask_size)
+        self._actions = np.zeros((1, len(self._batch.agents), ot.nvec.shape[1]), np.int64)
+        self._decoder = event_codes.Decoder(self.battle_setup.unit_ids,
+                                            self.battle_setup.weapon_ids,
+                                            list(self.scenario.sides), self.scenario.parity)
+        self._starts = {a: np.concatenate([[0], np.cumsum(lay.nvec)[:-1]]).astype(np.int64)
+                        for a, lay in self._layouts.items()}
+        self._rows: list[np.ndarray] = []  # event rows since the reset, one array per step
+        self._stale = False
+
+    # ------------------------------------------------------------------ the reference view
+
+    @property
+    def battle(self) -> Battle:
+        """The battle as a reference ``Battle`` (rebuilt from the compiled state on demand)."""
+        if self._stale:
+            self._sync()
+        return self._reference
+
+    @battle.setter
+    def battle(self, value: Battle) -> None:
+        self._reference = value
+        self._stale = False
+
+    @property
+    def battle_setup(self):
+        return self._reference.setup
+
+    def _sync(self) -> None:
+        ref = self._reference
+        st = ref.state
+        layout.unpack_into(self._batch.state, 0, st)
+        st.outcome, st.end_reason = None, ""
+        if st.done:
+            st.outcome, st.end_reason = victory.evaluate(ref, st.time_up)
+        rows = np.concatenate(self._rows) if self._rows else np.zeros((0, event_codes.WIDTH))
+        st.events = self._decoder.decode(rows, st.outcome, st.end_reason)
+        self._stale = False
+
+    # ------------------------------------------------------------------ API
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        if seed is None:
+            seed, self._seed = self._seed, None
+        if seed is not None:
+            self.np_random = np.random.default_rng(seed)
+        else:
+            if self.np_random is None:
+                self.np_random = np.random.default_rng()
+            seed = int(self.np_random.integers(2**31 - 1))
+        self._reference.reset(seed)
+        self._batch.reset([seed])
+        self._rows = []
+        self._stale = True
+        self.agents = [a for a in self.possible_agents if self._batch.alive[0, self._index[a]]]
+        self._event_cursor = 0
+        self._collect(self.agents)
+        return {a: self._obs[a] for a in self.agents}, {a: self._info(a) for a in self.agents}
+
+    def step(self, actions: Mapping[str, Any]):
+        if self._event_cursor is None:
+            raise RuntimeError("step() before reset(): call reset() first")
+        if not isinstance(actions, Mapping):
+            raise TypeError(f"step() takes a dict agent -> action, got {type(actions).__name__}")
+        strangers = [a for a in actions if a not in self.agents]
+        if strangers:
+            gone = [a for a in strangers if a in self.possible_agents]
+            unknown = [a for a in strangers if a not in self.possible_agents]
+            why = "; ".join(part for part in (
+                f"unknown agent(s) {unknown}" if unknown else "",
+                f"agent(s) {gone} no longer in play" if gone else "") if part)
+            raise ValueError(f"step() actions for {why}; live agents: {self.agents}")
+        reports: dict[str, list[dict]] = {a: [] for a in self.agents}
+        chosen = {}
+        for agent in self.agents:
+            if agent not in actions:
+                chosen[agent] = self._layouts[agent].noop(self.battle)
+            else:
+                action = self._as_action(agent, actions[agent])
+                chosen[agent] = self._check(agent, action, reports[agent])
+        battle = self.battle if self._joint_check_due() else None
+        if battle is not None:  # (C3.2) the speed and the maneuver judged together
+            battle.validate({self._layouts[a].unit: self._layouts[a].to_orders(
+                battle, chosen[a], self._slots[a]) for a in self.agents})
+        self._actions[:] = 0
+        for agent, action in chosen.items():
+            self._actions[0, self._index[agent], :len(action)] = action
+        before_done = bool(self._batch.state.done[0])
+        self._batch.step(self._actions)
+        st = self._batch.state
+        self._rows.append(st.ev[0, :st.ev_count[0]].copy())
+        self._stale = True
+        previous = list(self.agents)
+        rewards, terminations, truncations = {}, {}, {}
+        custom = self._custom_reward
+        if custom:
+            new_events = self.battle.events[self._event_cursor:]
+        for a in previous:
+            i = self._index[a]
+            rewards[a] = (float(self.reward_fn(self, a, new_events)) if custom
+                          else float(self._batch.rewards[0, i]))
+            terminations[a] = bool(self._batch.terminated[0, i])
+            truncations[a] = bool(self._batch.truncated[0, i])
+        self._event_cursor += len(self._rows[-1])
+        del before_done
+        self.agents = [a for a in previous if not (terminations[a] or truncations[a])]
+        self._collect(previous)
+        infos = {a: self._info(a) for a in previous}
+        for a, lines in reports.items():
+            if lines:
+                infos[a]["illegal_action"] = lines
+        if self.render_mode == "human":
+            self.render()
+        return {a: self._obs[a] for a in previous}, rewards, terminations, truncations, infos
+
+    # ------------------------------------------------------------------ helpers
+
+    def _check(self, agent: str, action: np.ndarray, report: list[dict]) -> np.ndarray:
+        """The reference check, with a vectorised fast path for an action whose every
+        component is open (the usual case: masked sampling, trained policies)."""
+        starts = self._starts[agent]
+        nvec = self._layouts[agent].nvec
+        if (action.shape == nvec.shape and (action >= 0).all() and (action < nvec).all()
+                and self._obs[agent]["action_mask"][starts + action].all()):
+            return action
+        return super()._check(agent, action, report)
+
+    def _joint_check_due(self) -> bool:
+        """Whether this decision point sets next turn's speed (``legality.speed_choice_open``
+        for tier 1: the speed choice rule, at impulse 0 or the turn's last)."""
+        st = self._batch.state
+        return bool(self.scenario.rules.speed_choice
+                    and int(st.impulse[0]) in (0, self.scenario.impulses_per_turn))
+
+    def _collect(self, agents: list[str]) -> None:
+        """Observations of ``agents`` from the compiled buffers; the target slots for
+        ``mask_reasons`` and orders are read from the reference view when asked."""
+        self._obs = {}
+        for a in agents:
+            i = self._index[a]
+            live = a in self.agents
+            mask = (self._batch.masks[0, i, :self._mask_size[i]].copy() if live
+                    else np.zeros(self._mask_size[i], np.int8))
+            self._obs[a] = {"observation": self._batch.obs[0, i, :self._obs_size[i]].copy(),
+                            "action_mask": mask}
+
+    @property
+    def _slots(self) -> dict[str, np.ndarray]:
+        battle = self.battle
+        return {a: self._layouts[a].target_slots(battle) for a in self.agents}
+
+    @_slots.setter
+    def _slots(self, value: dict) -> None:  # the reference env's _observe writes it
+        pass
+
+    def _info(self, agent: str) -> dict:
+        st = self._batch.state
+        info: dict[str, Any] = {"turn": int(st.turn[0]), "impulse": int(st.impulse[0])}
+        if st.done[0]:
+            battle = self.battle
+            if battle.outcome is not None:
+                side = battle.scenario.sides[battle.state.side[battle.unit_index[agent]]]
+                info["outcome"] = {**battle.outcome[side], "reason": battle.end_reason}
+        return info

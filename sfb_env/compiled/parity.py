@@ -1,0 +1,209 @@
+"""The lockstep parity harness: the compiled core against the reference engine, step by step.
+
+``lockstep(scenario, num_battles, steps, seed, policy)`` plays a ``BattleBatch`` of B battles
+(autoreset on) beside B reference envs (``SFBParallelEnv``), feeding both the same actions,
+and after every step compares, battle by battle: every state array and scalar and the dice
+(``layout.differences``), every agent's observation and flat mask, rewards, terminations and
+truncations, the decoded events against the reference's new events, and at a battle's end its
+verdict and last observations; a reference env whose battle ended is reset with the seed the
+batch drew for that slot. The first difference raises ``ParityError`` naming the step, the
+battle, the seed and the array. ``policy``: ``"random"`` (uniform masked actions from the
+reference masks) or a captain name of ``agents`` (e.g. ``"random-fighter"``, doctrine
+captains), bound to each reference env.
+
+Used by ``tests/test_compiled_parity.py`` (short runs in CI, the full runs marked slow) and by
+``benchmarks/parity.py``; ``python -m sfb_env.compiled.parity SCENARIO ...`` runs it alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sfb_env.compiled import ending, event_codes, layout
+from sfb_env.compiled.batch import BattleBatch
+from sfb_env.env.parallel import SFBParallelEnv
+
+
+class ParityError(AssertionError):
+    """The compiled core and the reference engine disagree (the first difference)."""
+
+
+@dataclass
+class ParityReport:
+    """What a lockstep run covered."""
+
+    scenario: str
+    battles: int
+    steps: int = 0
+    episodes: int = 0
+    turns_reached: int = 0
+    events: dict[str, int] = field(default_factory=dict)
+
+    def line(self) -> str:
+        kinds = ", ".join(f"{k} {v}" for k, v in sorted(self.events.items()))
+        return (f"{self.scenario}: B={self.battles}, {self.steps} steps, {self.episodes} "
+                f"battles ended, turn {self.turns_reached} reached, no difference; events: "
+                f"{kinds}")
+
+
+def _policies(policy: str, envs: list[SFBParallelEnv], seed: int):
+    if policy == "random":
+        return None
+    import agents
+
+    out = []
+    for e, env in enumerate(envs):
+        pilots = {}
+        for k, a in enumerate(env.possible_agents):
+            p = agents.load_policy(policy)
+            agents.bind_policy(p, env, a)
+            p.reset(seed * 1000 + e * 10 + k)
+            pilots[a] = p
+        out.append(pilots)
+    return out
+
+
+def lockstep(scenario: str, num_battles: int = 1, steps: int = 500, seed: int = 0,
+             policy: str = "random", autoreset: bool = True) -> ParityReport:
+    """Play both engines in lockstep (see the module docstring); raises ``ParityError``.
+    With ``autoreset`` off the batch keeps an ended battle until the harness restarts it, so
+    the last step's state is compared too."""
+    batch = BattleBatch(scenario, num_battles, seed=seed, autoreset=autoreset)
+    envs = [SFBParallelEnv(scenario, max_turns=batch.setup.max_turns)
+            for _ in range(num_battles)]
+    pilots = _policies(policy, envs, seed)
+    for b, env in enumerate(envs):
+        for k, a in enumerate(env.possible_agents):
+            env.action_space(a).seed(seed * 1000 + b * 10 + k)
+    decoder = event_codes.Decoder(batch.setup.unit_ids, batch.setup.weapon_ids,
+                                  list(batch.setup.scenario.sides), batch.setup.scenario.parity)
+    report = ParityReport(scenario, num_battles)
+    batch.reset()
+    obs = []
+    for b, env in enumerate(envs):
+        o, _ = env.reset(seed=int(batch.seeds[b]))
+        obs.append(o)
+        _compare_start(batch, b, env, o, f"reset, battle {b}")
+    actions = np.zeros((num_battles, len(batch.agents), batch.nvec.shape[1]), np.int64)
+    for step in range(1, steps + 1):
+        per_env = []
+        actions[:] = 0
+        for b, env in enumerate(envs):
+            chosen = {}
+            for a in env.agents:
+                if pilots is None:
+                    act = env.action_space(a).sample(mask=obs[b][a]["action_mask"])
+                else:
+                    act = pilots[b][a].act(obs[b][a], env.action_space(a))
+                chosen[a] = np.asarray(act, dtype=np.int64)
+                actions[b, batch.agents.index(a), :len(act)] = chosen[a]
+            per_env.append(chosen)
+        seeds_before = batch.seeds.copy()
+        batch.step(actions)
+        for b, env in enumerate(envs):
+            where = f"step {step}, battle {b} (seed {seeds_before[b]})"
+            n_before = len(env.battle.events)
+            o, rew, term, trunc, _ = env.step(per_env[b])
+            new = env.battle.events[n_before:]
+            _compare_step(batch, b, env, o, rew, term, trunc, new, decoder, where)
+            for e in new:
+                report.events[e.kind] = report.events.get(e.kind, 0) + 1
+            report.turns_reached = max(report.turns_reached, env.battle.state.turn)
+            if env.battle.done:
+                report.episodes += 1
+                if not autoreset:
+                    batch.restart(b, batch.draw_seed())
+                o, _ = env.reset(seed=int(batch.seeds[b]))
+                _compare_start(batch, b, env, o, f"{where}, after the autoreset")
+            obs[b] = o
+        report.steps = step
+    return report
+
+
+def _fail(where: str, what: str) -> None:
+    raise ParityError(f"first difference at {where}: {what}")
+
+
+def _compare_start(batch: BattleBatch, b: int, env: SFBParallelEnv, obs: dict,
+                   where: str) -> None:
+    diff = layout.differences(batch.state, b, env.battle.state)
+    if diff:
+        _fail(where, "state " + "; ".join(diff[:3]))
+    _compare_obs(batch.obs, batch.masks, batch, b, env, obs, where)
+
+
+def _compare_obs(obs_buf: np.ndarray, mask_buf: np.ndarray, batch: BattleBatch, b: int,
+                 env: SFBParallelEnv, obs: dict, where: str) -> None:
+    ot = batch.observe_tables
+    for a, o in obs.items():
+        i = batch.agents.index(a)
+        mine = obs_buf[b, i, :ot.obs_size[i]]
+        if not np.array_equal(mine, o["observation"]):
+            at = int(np.flatnonzero(mine != o["observation"])[0])
+            _fail(where, f"observation of {a} at index {at}: compiled {mine[at]} reference "
+                         f"{o['observation'][at]}")
+        mask = mask_buf[b, i, :ot.mask_size[i]]
+        if not np.array_equal(mask, o["action_mask"]):
+            at = int(np.flatnonzero(mask != o["action_mask"])[0])
+            _fail(where, f"action mask of {a} at index {at}: compiled {mask[at]} reference "
+                         f"{o['action_mask'][at]}")
+
+
+def _compare_step(batch, b, env, obs, rew, term, trunc, new_events, decoder, where) -> None:
+    st = batch.state
+    ended = bool(batch.ended[b])
+    ref = env.battle
+    if ended:
+        # the batch already restarted the battle: compare the ending through what it kept
+        code = int(batch.outcomes[b])
+        results = ending.outcome_results(code, len(ref.scenario.sides))
+        want = [ref.outcome[s]["result"] for s in ref.scenario.sides] if ref.done else None
+        if want != results:
+            _fail(where, f"verdict: compiled {results} reference {want}")
+        _compare_obs(batch.terminal_obs, np.zeros_like(batch.masks), batch, b, env, obs, where)
+    else:
+        if ref.done and not st.done[b]:
+            _fail(where, "the reference battle ended, the compiled one goes on")
+        diff = layout.differences(st, b, ref.state)
+        if diff:
+            _fail(where, "state " + "; ".join(diff[:3]))
+        if ref.done:
+            results = ending.outcome_results(int(st.outcome_code[b]), len(ref.scenario.sides))
+            want = [ref.outcome[s]["result"] for s in ref.scenario.sides]
+            if want != results:
+                _fail(where, f"verdict: compiled {results} reference {want}")
+        _compare_obs(batch.obs, batch.masks, batch, b, env, obs, where)
+        rows = st.ev[b, :st.ev_count[b]]
+        mine = decoder.decode(rows, ref.outcome, ref.end_reason)
+        if mine != list(new_events):
+            k = next((k for k, (x, y) in enumerate(zip(mine, new_events, strict=False))
+                      if x != y), min(len(mine), len(new_events)))
+            _fail(where, f"event {k}: compiled {mine[k] if k < len(mine) else None} "
+                         f"reference {new_events[k] if k < len(new_events) else None}")
+    for a in rew:
+        i = batch.agents.index(a)
+        got = (float(batch.rewards[b, i]), bool(batch.terminated[b, i]),
+               bool(batch.truncated[b, i]))
+        if got != (rew[a], term[a], trunc[a]):
+            _fail(where, f"{a} reward/terminated/truncated: compiled {got} reference "
+                         f"{(rew[a], term[a], trunc[a])}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("scenarios", nargs="+")
+    p.add_argument("--battles", type=int, default=1)
+    p.add_argument("--steps", type=int, default=500)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--policy", default="random")
+    args = p.parse_args(argv)
+    for sc in args.scenarios:
+        print(lockstep(sc, args.battles, args.steps, args.seed, args.policy).line(), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,78 @@
+"""The Sequence of Play, compiled (tier 1): ``advance`` is ``engine.procedure.advance``.
+
+Tier 1 switches on none of the advanced steps (energy form, ESG, cloak, tractors,
+transporters, small craft, tactical maneuvers, disengagement by announcement), so an impulse
+is: Launch Seeking Weapons -> Fire and Resolve Direct-Fire (the agents' orders, then the
+robots') -> End of Impulse -> the verdict; on the last impulse End of Turn and the verdict at
+the turn limit; then Speed Determination on a new turn; then Move Ships -> Move Seeking
+Weapons -> Resolve Seeking Weapons -> the verdict. Each step is the rule area's own kernel
+(``compiled.movement``, ``compiled.fire``, ``compiled.seeking_impacts``, ``compiled.ending``).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numba as nb
+
+from sfb_env.compiled import ending, fire, movement, seeking_impacts
+from sfb_env.engine.setup import BattleSetup
+from sfb_env.engine.types import ACTIVE
+
+StepTables = namedtuple("StepTables", ("move", "fire", "end", "launch_seeking",
+                                       "seeking_weapons"))
+
+
+def step_tables(setup: BattleSetup) -> StepTables:
+    """Every kernel's static tables for ``setup``."""
+    rules = setup.rules
+    return StepTables(movement.move_tables(setup), fire.fire_tables(setup),
+                      ending.end_tables(setup),
+                      bool(rules.seeking_weapons and rules.launch_seeking_weapons),
+                      bool(rules.seeking_weapons))
+
+
+@nb.njit(cache=True)
+def clear_orders(o, b: int) -> None:
+    """No orders for battle ``b`` (maneuver NONE, no speed, no fire, no launch)."""
+    o.maneuver[b, :] = 0
+    o.speed[b, :] = -1
+    o.tactical[b, :] = False
+    o.fire[b, :] = -1
+    o.launch[b, :] = -1
+    o.launch_facing[b, :] = -1
+
+
+@nb.njit(cache=True)
+def commanded(s, b: int, u: int) -> bool:
+    """(knowledge.commanded_by_player, tier 1: no arrivals) in play and not captured."""
+    return s.status[b, u] == ACTIVE and s.captured_by[b, u] < 0
+
+
+@nb.njit(cache=True)
+def advance(s, tb, b: int, o) -> None:
+    """(engine.procedure.advance) Finish impulse i with the orders ``o``, then run impulse
+    i + 1 up to its decision point."""
+    last = tb.end.impulses_per_turn
+    if s.impulse[b] >= 1:
+        if tb.launch_seeking:
+            seeking_impacts.launch_seeking_weapons(s, tb.fire, b, o)
+        movement.robot_fire_orders(s, tb.move, b, o)
+        fire.fire_direct(s, tb.fire, b, o)
+        ending.end_of_impulse(s, tb.end, b)
+        if ending.check_end(s, tb.end, b, False):
+            return
+    if s.impulse[b] == 0 or s.impulse[b] == last:
+        if s.impulse[b] == last:
+            ending.end_of_turn(s, tb.end, b)
+            if ending.check_end(s, tb.end, b, s.turn[b] > tb.end.max_turns):
+                return
+        movement.speed_determination(s, tb.move, b, o)
+        s.impulse[b] = 1
+    else:
+        s.impulse[b] += 1
+    movement.move_ships(s, tb.move, b, o)
+    movement.move_seeking(s, tb.move, b, o)
+    if tb.seeking_weapons:
+        seeking_impacts.resolve_impacts(s, tb.fire, b, o)
+    ending.check_end(s, tb.end, b, False)

@@ -1,0 +1,65 @@
+"""Rewards, compiled: ``env.reward`` (``shaped`` and ``sparse``) read from the event rows.
+
+``shaped`` = ``DAMAGE_SCALE`` x (internal points this step's ``Damaged`` events scored on
+enemy units - those the agent's own ship took) + the end result (+1 win, -1 loss, 0 draw from
+``s.outcome_code``); ``sparse`` = the end result only.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+
+from sfb_env.compiled import event_codes
+from sfb_env.compiled.ending import DRAW, LOSS, WIN
+from sfb_env.env.reward import DAMAGE_SCALE, REWARDS
+
+DAMAGED = event_codes.CODE["Damaged"]
+UNIT_AT, INTERNAL_AT = 3, 6  # Damaged(unit, shield, to_shield, internal, boxes)
+SHAPED, SPARSE = 0, 1
+REWARD_KINDS = ("shaped", "sparse")
+
+
+def reward_kind(reward: object) -> int:
+    """The compiled reward of the env's ``reward`` option (a name or one of its functions)."""
+    for i, name in enumerate(REWARD_KINDS):
+        if reward == name or reward is REWARDS[name]:
+            return i
+    raise ValueError(f"reward {reward!r} is not compiled (compiled: {list(REWARD_KINDS)})")
+
+
+@nb.njit(cache=True)
+def end_result(s, b: int, side: int) -> float:
+    """+1 / -1 / 0 once battle ``b`` is decided, else 0 (``reward.end_result``)."""
+    if not s.done[b] or s.outcome_code[b] < 0:
+        return 0.0
+    r = (s.outcome_code[b] // 3 ** side) % 3
+    return 1.0 if r == WIN else -1.0 if r == LOSS else 0.0 if r == DRAW else 0.0
+
+
+@nb.njit(cache=True)
+def damage_balance(s, b: int, me: int) -> float:
+    """(reward.damage_balance) internal points dealt to enemies minus taken by ``me``."""
+    my_side = s.side[b, me]
+    dealt = 0
+    taken = 0
+    for r in range(s.ev_count[b]):
+        if s.ev[b, r, 0] != DAMAGED:
+            continue
+        internal = s.ev[b, r, INTERNAL_AT]
+        if internal == 0:
+            continue
+        u = s.ev[b, r, UNIT_AT]
+        if s.side[b, u] != my_side:
+            dealt += internal
+        elif u == me:
+            taken += internal
+    return float(dealt - taken)
+
+
+@nb.njit(cache=True)
+def reward(s, b: int, me: int, kind: int) -> float:
+    """The reward of the agent flying unit ``me`` for this step."""
+    result = end_result(s, b, s.side[b, me])
+    if kind == SPARSE:
+        return result
+    return DAMAGE_SCALE * damage_balance(s, b, me) + result

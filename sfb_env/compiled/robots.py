@@ -1,0 +1,241 @@
+"""The book's automatic controllers in compiled code (``engine.robots``): the robots' maneuvers
+and the convoy freighters' fire orders, for the compiled tiers' controllers.
+
+Controllers are static per scenario in the compiled tiers (no capture: rule ``boarding`` is
+off), so ``movement.move_tables`` turns ``battle.controllers`` into the codes below
+(``MoveTables.controller``). The robot ship (``robot-ship``, SCENARIOS §2.5) and the shuttle
+pilots (J1.0) are not ported: ``move_tables`` refuses a scenario that has them.
+
+Hex helpers (axial neighbours, distances, the play area) live here too, so that
+``compiled.movement`` can import them without a cycle. Every function takes the movement
+tables ``mt`` (``movement.MoveTables``) as its static argument.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numba as nb
+import numpy as np
+
+from sfb_env.compiled import dice
+from sfb_env.engine.types import ACTIVE, K_DRONE, K_SHIP, Maneuver
+
+# controller codes (MoveTables.controller)
+AGENT = 0
+STRAIGHT_PILOT = 1  # no pilot in engine.robots.PILOTS (target drones, SCENARIOS §2.2): straight
+HOMING = 2  # robot-drone, robot-plasma: engine.robots._homing
+CONVOY_FREIGHTER = 3  # engine.robots._freighter_maneuver, engine.robots.fire_orders
+CONTROLLER_CODES = {"agent": AGENT, "robot-drone": HOMING, "robot-plasma": HOMING,
+                    "convoy-freighter": CONVOY_FREIGHTER}
+UNPORTED_CONTROLLERS = ("robot-ship", "shuttle-pilot", "fighter-pilot")
+
+NONE = int(Maneuver.NONE)
+STRAIGHT = int(Maneuver.STRAIGHT)
+TURN_LEFT = int(Maneuver.TURN_LEFT)
+TURN_RIGHT = int(Maneuver.TURN_RIGHT)
+SIDESLIP_LEFT = int(Maneuver.SIDESLIP_LEFT)
+SIDESLIP_RIGHT = int(Maneuver.SIDESLIP_RIGHT)
+
+# The state arrays the movement helpers read (``arrays(s)``): helpers take this short tuple,
+# not the whole ``BatchState``, whose ~120 fields make every function taking it slow to compile.
+MoveArrays = namedtuple("MoveArrays", (
+    "kind", "side", "status", "x", "z", "facing", "speed", "straight", "slip", "tactical",
+    "tractor_holder", "target", "captured_by", "suicide_launched", "dice", "ev", "ev_count",
+    "turn", "impulse"))
+
+
+@nb.njit(cache=True, inline="always")
+def arrays(s) -> MoveArrays:
+    """The ``MoveArrays`` of a ``BatchState`` (views, no copies)."""
+    return MoveArrays(s.kind, s.side, s.status, s.x, s.z, s.facing, s.speed, s.straight, s.slip,
+                      s.tactical, s.tractor_holder, s.target, s.captured_by, s.suicide_launched,
+                      s.dice, s.ev, s.ev_count, s.turn, s.impulse)
+
+
+DX = np.array([0, 1, 1, 0, -1, -1], dtype=np.int64)  # hexmap.DIR_TO_AXIAL, directions A..F
+DZ = np.array([-1, -1, 0, 1, 1, 0], dtype=np.int64)
+
+
+@nb.njit(cache=True, inline="always")
+def distance(x1: int, z1: int, x2: int, z2: int) -> int:
+    """(D1.4) ``hexmap.distance_np`` for one pair."""
+    dx = x2 - x1
+    dz = z2 - z1
+    return max(max(abs(dx), abs(dz)), abs(dx + dz))
+
+
+@nb.njit(cache=True)
+def area_cell(mt, x: int, z: int) -> int:
+    """Flat index of axial (x, z) in the play-area grid, -1 off the map (``Battle.in_area``)."""
+    ix = x - mt.area_x0
+    iz = z - mt.area_z0
+    if ix < 0 or iz < 0 or ix >= mt.area.shape[0] or iz >= mt.area.shape[1]:
+        return -1
+    if not mt.area[ix, iz]:
+        return -1
+    return ix * mt.area.shape[1] + iz
+
+
+@nb.njit(cache=True)
+def in_area(mt, x: int, z: int) -> bool:
+    """``Battle.in_area``: whether the axial hex lies in the scenario's play area."""
+    return area_cell(mt, x, z) >= 0
+
+
+@nb.njit(cache=True)
+def captured_by_enemy(a, b: int, u: int) -> bool:
+    """``unit_rules.captured_by_enemy``."""
+    c = a.captured_by[b, u]
+    return c >= 0 and c != a.side[b, u]
+
+
+@nb.njit(cache=True)
+def destination(a, b: int, u: int, m: int) -> tuple[int, int]:
+    """``unit_rules.destination``: the hex a move would enter."""
+    turn = -1 if m == TURN_LEFT else (1 if m == TURN_RIGHT else 0)
+    slip = -1 if m == SIDESLIP_LEFT else (1 if m == SIDESLIP_RIGHT else 0)
+    d = (a.facing[b, u] + turn + slip + 12) % 6
+    return a.x[b, u] + DX[d], a.z[b, u] + DZ[d]
+
+
+@nb.njit(cache=True)
+def edge_course(a, mt, b: int, u: int) -> int:
+    """``unit_rules.edge_course`` (PROPOSAL [P-037]): a captured freighter's move toward the
+    nearest map edge; off the map is nearest; ties straight, then left."""
+    best = STRAIGHT
+    best_d = 1 << 40
+    for m in (STRAIGHT, TURN_LEFT, TURN_RIGHT):
+        x, z = destination(a, b, u, m)
+        cell = area_cell(mt, x, z)
+        if cell < 0:
+            d = -1
+        else:
+            col = mt.area_col.ravel()[cell]
+            row = mt.area_row.ravel()[cell]
+            d = min(min(col - mt.first_column, mt.last_column - col),
+                    min(row - mt.first_row, mt.last_row - row))
+        if d < best_d:
+            best, best_d = m, d
+    return best
+
+
+@nb.njit(cache=True)
+def pursuit_choice(straight: int, left: int, right: int, can_turn: bool, die: int) -> int:
+    """``seeking.pursuit_choice`` (SCENARIOS §2.3)."""
+    if not can_turn or (left >= straight and right >= straight):
+        return STRAIGHT
+    if left < straight and (right >= straight or left < right):
+        return TURN_LEFT
+    if right < straight and (left >= straight or right < left):
+        return TURN_RIGHT
+    return TURN_LEFT if die % 2 else TURN_RIGHT
+
+
+@nb.njit(cache=True)
+def homing_maneuver(a, mt, b: int, d: int) -> int:
+    """``robots._homing``: ``seeking.target_in_hex`` -> NONE, else
+    ``seeking.robot_drone_maneuver`` (a die only on a tie: both turns strictly closer than
+    straight and equally close, which no target position on a hex grid gives, so it is never
+    drawn without planets). A target row of -1 reads the last unit row, as the reference's
+    numpy indexing does (never the case for a drone in play)."""
+    t = a.target[b, d]
+    x, z = a.x[b, d], a.z[b, d]
+    if t >= 0 and a.x[b, t] == x and a.z[b, t] == z:
+        return NONE
+    tt = t if t >= 0 else a.target.shape[1] + t
+    tx, tz = a.x[b, tt], a.z[b, tt]
+    f = a.facing[b, d]
+    fl = (f + 5) % 6
+    fr = (f + 1) % 6
+    straight = distance(x + DX[f], z + DZ[f], tx, tz)
+    left = distance(x + DX[fl], z + DZ[fl], tx, tz)
+    right = distance(x + DX[fr], z + DZ[fr], tx, tz)
+    can_turn = a.straight[b, d] >= 1  # (FD1.2) turn mode 1, first move straight
+    tie = can_turn and left < straight and left == right
+    roll = dice.die(a.dice, b) if tie else 1
+    return pursuit_choice(straight, left, right, can_turn, roll)
+
+
+@nb.njit(cache=True)
+def freighter_maneuver(a, mt, b: int, u: int) -> int:
+    """``robots._freighter_maneuver`` (SCENARIOS §2.4): straight until standing in the turn
+    column, then turn to the heading; a captured freighter flies to the nearest edge."""
+    if captured_by_enemy(a, b, u):
+        return edge_course(a, mt, b, u)
+    if mt.turn_column < 0:  # (SCENARIOS §2.9 scenario 8) no turns
+        return STRAIGHT
+    col = a.x[b, u] + 1  # (hexmap.axial_to_offset_np) the column is x + 1 in either parity
+    f = a.facing[b, u]
+    if col == mt.turn_column and f != mt.new_heading:
+        return TURN_RIGHT if (mt.new_heading - f + 6) % 6 <= 3 else TURN_LEFT
+    return STRAIGHT
+
+
+@nb.njit(cache=True)
+def robot_maneuver(a, mt, b: int, u: int) -> int:
+    """``robots.maneuver``: the robot's maneuver for ``u``'s move on the current impulse."""
+    c = mt.controller[u]
+    if c == HOMING:
+        return homing_maneuver(a, mt, b, u)
+    if c == CONVOY_FREIGHTER:
+        return freighter_maneuver(a, mt, b, u)
+    return STRAIGHT
+
+
+@nb.njit(cache=True, inline="always")
+def robot_fire_due(s, mt, b: int) -> bool:
+    """Whether some active convoy freighter fires on this impulse (its ``fire_impulses``
+    entry): the step kernel needs the ``legal`` matrix of ``robot_fire_orders`` only then."""
+    for u in range(s.kind.shape[1]):
+        if (s.status[b, u] == ACTIVE and mt.controller[u] == CONVOY_FREIGHTER
+                and mt.fire_impulse[u] == s.impulse[b]):
+            return True
+    return False
+
+
+@nb.njit(cache=True, inline="always")
+def robot_fire_orders(s, mt, b: int, fire_out: np.ndarray, legal: np.ndarray) -> None:
+    """``robots.fire_orders`` for the compiled tiers' robots (convoy freighters, SCENARIOS §2.4;
+    the robot ship is not ported): on its ``fire_impulses`` impulse each freighter's weapons,
+    in row order, fire at the closest drone aimed at it, else at the closest ship (within
+    ``max_range`` if set; lowest row on ties). Writes target rows into ``fire_out[b, w]``
+    (a ``BatchOrders.fire``-like array; untouched where no shot).
+
+    ``legal``: (W, U) bool, ``legal[w, t]`` = ``direct_fire.fire_blockers(battle, w)[t] is
+    None`` at this moment (the fire helper's predicate). Only the rows of the weapons of the
+    firing freighters are read.
+
+    The reference calls it inside ``procedure._fire_direct_fire``, after the players' orders
+    (and phaser-G shots) are gathered: ``shots += robots.fire_orders(battle)``, i.e. in the
+    impulse's Fire Direct-Fire step, after launches and before ``direct_fire.resolve_fire``;
+    its shots come after every player's shot in the volley list."""
+    n_units = s.kind.shape[1]
+    imp = s.impulse[b]
+    for u in range(n_units):
+        if s.status[b, u] != ACTIVE or mt.controller[u] != CONVOY_FREIGHTER:
+            continue
+        if mt.fire_impulse[u] != imp:
+            continue
+        x, z = s.x[b, u], s.z[b, u]
+        for w in range(mt.weapon_owner.shape[0]):
+            if mt.weapon_owner[w] != u:
+                continue
+            best = -1
+            best_d = 0
+            for t in range(n_units):  # the closest drone aimed at this freighter
+                if legal[w, t] and s.kind[b, t] == K_DRONE and s.target[b, t] == u:
+                    dt = distance(x, z, s.x[b, t], s.z[b, t])
+                    if best < 0 or dt < best_d:
+                        best, best_d = t, dt
+            if best < 0:  # else the raiding ship
+                for t in range(n_units):
+                    if not (legal[w, t] and s.kind[b, t] == K_SHIP):
+                        continue
+                    dt = distance(x, z, s.x[b, t], s.z[b, t])
+                    if mt.fire_max_range >= 0 and dt > mt.fire_max_range:
+                        continue
+                    if best < 0 or dt < best_d:
+                        best, best_d = t, dt
+            if best >= 0:
+                fire_out[b, w] = best

@@ -1,0 +1,69 @@
+"""Which scenarios the compiled core plays: every rule they switch on must be ported.
+
+Tier 1 (issue 12) is the cadet 8-impulse game of cth-01..03 and the six cadet duels: movement
+and turn modes, direct fire (phasers, disruptors, photons), shields, drones and target drones,
+freighters and the scenario robots, damage (``none`` / ``interim``), victory, observation, masks
+and rewards. ``why_not(setup)`` names the first rule or unit that keeps a battle on the
+reference engine, or returns None when the compiled core may play it; ``parallel_env``'s
+``backend="auto"`` takes the compiled core exactly then.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+from sfb_env.engine.rules import RULE_DEFAULTS
+from sfb_env.engine.setup import BattleSetup
+
+# Rules whose value may differ from the default on a compiled battle, with the values ported.
+PORTED_VALUES: dict[str, tuple] = {
+    "chief_engineer": (True,),
+    "energy": ("chief",),
+    "speed_choice": (True, False),
+    "damage": ("none", "interim"),
+    "shield_boundary": ("advanced",),
+    "seeking_weapons": (True, False),
+    "launch_seeking_weapons": (True, False),
+    "drone_endurance": (True, False),
+    "drone_die_modifier": (True, False),
+    "weapons_allowed": "any",
+    "max_speed": "any",  # the speed component's size; movement reads the speed
+}
+PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "freighter",
+                  "drone", "target-drone"}
+PORTED_CONTROLLERS = {"agent", "target-drone", "robot-drone", "convoy-freighter"}
+PORTED_VICTORY = {"battle_drill", "under_attack", "convoy_raid", "duel"}
+IMPULSES_PER_TURN = (8,)
+
+
+def why_not(setup: BattleSetup) -> str | None:
+    """The first reason ``setup`` needs the reference engine, or None if tier 1 covers it."""
+    sc = setup.scenario
+    if sc.impulses_per_turn not in IMPULSES_PER_TURN:
+        return f"impulses_per_turn {sc.impulses_per_turn} (tier 1: 8)"
+    if sc.victory["kind"] not in PORTED_VICTORY:
+        return f"victory kind {sc.victory['kind']!r} not ported"
+    for spec in sc.units:
+        if spec.unit_class not in PORTED_CLASSES:
+            return f"unit {spec.id!r} of class {spec.unit_class!r} not ported"
+        if spec.controller not in PORTED_CONTROLLERS:
+            return f"unit {spec.id!r} flown by {spec.controller!r}, not ported"
+    rules = setup.rules
+    for f in fields(rules):
+        value = getattr(rules, f.name)
+        allowed = PORTED_VALUES.get(f.name)
+        if allowed == "any":
+            continue
+        if allowed is not None:
+            if value not in allowed:
+                return f"rule {f.name}={value!r} not ported (ported: {list(allowed)})"
+            continue
+        default = RULE_DEFAULTS.get(f.name, _derived_default(f.name))
+        if value != default:
+            return f"rule {f.name}={value!r} not ported (only {default!r})"
+    return None
+
+
+def _derived_default(name: str) -> object:
+    """Derived and in-play flags of ``Rules`` that tier 1 needs off (False / empty)."""
+    return False

@@ -1,0 +1,210 @@
+"""``CompiledAgentVectorEnv``: ``env.vector.AgentVectorEnv``'s API over a ``BattleBatch``.
+
+Slots are (battle, learner agent) pairs as in the reference view: ``learners="all"`` (shared
+policy self-play), ``"alternate"``, an agent id or a list. The other agents are flown by
+``opponents``: ``"random"`` (uniform masked actions, vectorised) or ``"noop"`` (value 0 of
+each component). Python captains (the doctrine, checkpoints) would need a reference view of
+every battle at every step, which costs more than the compiled step itself; they stay on the
+reference vector env (``sfb_env.vector_env`` picks it), and asking for them here raises
+``NotCompiledError``.
+
+Black death as in the reference view: a learner ship that left (or whose battle ended) reports
+a zero observation, reward 0, ``terminated=True`` and a mask open on value 0 of each component
+until its battle resets; the battle resets (inside the compiled step) when it ends. Episode
+statistics (``episode``: return and length, ``result``) and ``terminal_observation`` go into
+the slot's info when its ship leaves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from sfb_env.compiled import ending
+from sfb_env.compiled.batch import BattleBatch, NotCompiledError
+from sfb_env.env.padding import FixedSpaces
+from sfb_env.env.spaces import MaskedMultiDiscrete
+from sfb_env.env.vector import learner_agents
+
+OPPONENTS = ("random", "noop")
+
+
+class CompiledAgentVectorEnv:
+    """``num_envs`` battles on the compiled core; slots = battles x learner agents."""
+
+    render_mode = None
+
+    def __init__(self, scenario: str | Mapping[str, Any], num_envs: int = 1,
+                 learners: str | Sequence[str] | None = "all", opponents: Any = None,
+                 fixed_spaces: FixedSpaces | None = None, seed: int | None = None,
+                 **env_options: Any) -> None:
+        unknown = set(env_options) - {"max_turns", "target_slots", "threat_slots", "reward"}
+        if unknown:
+            raise NotCompiledError(f"options {sorted(unknown)} are not on the compiled core")
+        if fixed_spaces is not None:
+            env_options = {**env_options, "target_slots": fixed_spaces.target_slots,
+                           "threat_slots": fixed_spaces.threat_slots}
+        self.batch = BattleBatch(scenario, num_envs, seed=seed, **env_options)
+        agents = self.batch.agents
+        self.learners_of = [learner_agents(learners, agents, e) for e in range(num_envs)]
+        if opponents is None and any(len(g) < len(agents) for g in self.learners_of):
+            opponents = "random"
+        if opponents is not None and opponents not in OPPONENTS:
+            raise NotCompiledError(
+                f"opponents {opponents!r} on the compiled core: only {OPPONENTS} (Python "
+                "captains run on the reference vector env)")
+        self.opponents = opponents
+        self.slots = [(e, a) for e, group in enumerate(self.learners_of) for a in group]
+        self._battle_of = np.array([e for e, _ in self.slots], np.int64)
+        self._agent_of = np.array([agents.index(a) for _, a in self.slots], np.int64)
+        self._pads = _Padding(self.batch, fixed_spaces)
+        self.observation_space = self._pads.observation_space
+        self.action_space = self._pads.action_space
+        self.n_obs = self.observation_space.shape[0]
+        self.n_mask = int(self.action_space.nvec.sum())
+        self.num_envs = num_envs
+        self.num_slots = len(self.slots)
+        self._learner = np.zeros((num_envs, len(agents)), np.bool_)
+        self._learner[self._battle_of, self._agent_of] = True
+        self._rng = np.random.default_rng(None if seed is None else seed + 1)
+        self._returns = np.zeros(self.num_slots, np.float64)
+        self._lengths = np.zeros(self.num_slots, np.int64)
+        self._live = np.zeros(self.num_slots, np.bool_)
+
+    # ------------------------------------------------------------------ API
+
+    def reset(self, seed: int | None = None) -> np.ndarray:
+        """Reset every battle (``seed`` seeds the sequence of battle seeds)."""
+        if seed is not None:
+            self.batch._seed_rng = np.random.default_rng(seed)
+            self._rng = np.random.default_rng(seed + 1)
+        self.batch.reset()
+        self._returns[:] = 0.0
+        self._lengths[:] = 0
+        self._live[:] = self.batch.alive[self._battle_of, self._agent_of]
+        return self._obs()
+
+    def action_masks(self) -> np.ndarray:
+        """The flat masks of every slot (bool, ``(num_slots, sum(nvec))``)."""
+        masks = self._pads.masks(self.batch.masks[self._battle_of, self._agent_of],
+                                 self._agent_of)
+        masks[~self._live] = self._pads.dead_mask
+        return masks
+
+    def step(self, actions: np.ndarray):
+        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_slots, -1)
+        batch = self.batch
+        if self.opponents == "random":
+            full = batch.sample_actions(self._rng)
+        else:
+            full = np.zeros((self.num_envs, len(batch.agents), batch.nvec.shape[1]), np.int64)
+        full[self._battle_of, self._agent_of] = self._pads.actions(actions, self._agent_of,
+                                                                   full.shape[2])
+        full[self._battle_of[~self._live], self._agent_of[~self._live]] = 0
+        batch.step(full)
+        b, a = self._battle_of, self._agent_of
+        rewards = np.where(self._live, batch.rewards[b, a], 0.0).astype(np.float32)
+        self._returns += rewards
+        self._lengths += self._live
+        left = self._live & (batch.terminated[b, a] | batch.truncated[b, a])
+        truncated = left & batch.truncated[b, a]
+        terminated = ~self._live | (left & ~truncated)
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_slots)]
+        terminal = self._pads.observations(
+            np.where(batch.ended[b][:, None], batch.terminal_obs[b, a], batch.obs[b, a]), a)
+        for i in np.flatnonzero(left):
+            info = {"terminal_observation": terminal[i].copy(),
+                    "episode": {"r": float(self._returns[i]), "l": int(self._lengths[i]),
+                                "t": 0.0}}
+            code = int(batch.outcomes[b[i]]) if batch.ended[b[i]] else -1
+            if code >= 0:
+                side = int(batch.setup.start_state.side[batch.agent_units[a[i]]])
+                info["result"] = ending.outcome_results(code, side + 1)[side]
+            infos[i] = info
+        self._live &= ~left
+        ended = batch.ended[b]
+        self._live |= ended & batch.alive[b, a]
+        self._returns[ended] = 0.0
+        self._lengths[ended] = 0
+        return self._obs(), rewards, terminated, truncated, infos
+
+    def close(self) -> None:
+        pass
+
+    def _obs(self) -> np.ndarray:
+        out = self._pads.observations(self.batch.obs[self._battle_of, self._agent_of],
+                                      self._agent_of)
+        out[~self._live] = 0.0
+        return out
+
+
+class _Padding:
+    """Each learner agent's observation, mask and action in the slots' common spaces: its own
+    where every learner has the same spaces, else ``FixedSpaces``' padding, applied through
+    index maps computed once from ``FixedSpaces``' own functions (so both views agree)."""
+
+    def __init__(self, batch: BattleBatch, fixed: FixedSpaces | None) -> None:
+        ot = batch.observe_tables
+        n_agents = len(batch.agents)
+        own_nvec = [batch.nvec[i][batch.nvec[i] > 0] for i in range(n_agents)]
+        if fixed is None:
+            if len({tuple(v) for v in own_nvec}) > 1 or len(set(ot.obs_size)) > 1:
+                raise ValueError("learner agents have different action spaces; pass "
+                                 "fixed_spaces")
+            nvec, n_obs = own_nvec[0], int(ot.obs_size[0])
+            self.observation_space = spaces.Box(-1.0, 1.0, (n_obs,), np.float32)
+            self.action_space = MaskedMultiDiscrete(nvec)
+        else:
+            for v in own_nvec:
+                fixed.check(v)
+            self.observation_space = fixed.observation_space()
+            self.action_space = fixed.action_space()
+        n_obs = self.observation_space.shape[0]
+        n_mask = int(self.action_space.nvec.sum())
+        k = len(self.action_space.nvec)
+        # per agent: source index of every padded position (-1: padding, its constant value)
+        self.obs_src = np.full((n_agents, n_obs), -1, np.int64)
+        self.mask_src = np.full((n_agents, n_mask), -1, np.int64)
+        self.mask_const = np.zeros((n_agents, n_mask), np.bool_)
+        self.action_src = np.full((n_agents, k), -1, np.int64)
+        for i, v in enumerate(own_nvec):
+            n, m = int(ot.obs_size[i]), int(v.sum())
+            if fixed is None:
+                self.obs_src[i, :n] = np.arange(n)
+                self.mask_src[i, :m] = np.arange(m)
+                self.action_src[i, :len(v)] = np.arange(len(v))
+                continue
+            for j in range(n):
+                self.obs_src[i, np.flatnonzero(fixed.pad_observation(np.eye(n)[j], v))] = j
+            base = fixed.pad_mask(np.zeros(m, np.int8), v).astype(bool)
+            self.mask_const[i] = base
+            for j in range(m):
+                hit = fixed.pad_mask(np.eye(m, dtype=np.int8)[j], v).astype(bool) & ~base
+                self.mask_src[i, hit] = j
+            src = fixed.unpad_action(np.arange(k), v)
+            self.action_src[i, src] = np.arange(len(src))
+        self.dead_mask = np.zeros(n_mask, np.bool_)
+        self.dead_mask[np.concatenate([[0], np.cumsum(self.action_space.nvec)[:-1]])] = True
+
+    def observations(self, raw: np.ndarray, agents: np.ndarray) -> np.ndarray:
+        src = self.obs_src[agents]
+        out = np.take_along_axis(raw, np.maximum(src, 0), axis=1)
+        out[src < 0] = 0.0
+        return out
+
+    def masks(self, raw: np.ndarray, agents: np.ndarray) -> np.ndarray:
+        src = self.mask_src[agents]
+        out = np.take_along_axis(raw, np.maximum(src, 0), axis=1).astype(bool)
+        out[src < 0] = self.mask_const[agents][src < 0]
+        return out
+
+    def actions(self, padded: np.ndarray, agents: np.ndarray, width: int) -> np.ndarray:
+        """The agents' own actions (zero-filled to ``width`` components)."""
+        out = np.zeros((len(agents), width), np.int64)
+        src = self.action_src[agents]  # padded component -> the agent's own component
+        rows, cols = np.nonzero(src >= 0)
+        out[rows, src[rows, cols]] = padded[rows, cols]
+        return out

@@ -1,0 +1,146 @@
+"""benchmarks/peers.py and benchmarks/batched.py: quick runs print every row and exit 0, with or
+without the peers (mpe2, magent2: the ``peers`` extra, not in dev/CI) and the compiled batch
+API; the masked sampler draws only allowed values, uniformly."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCHMARKS = ROOT / "benchmarks"
+SFB_ROWS = [f"| sfb-env {scenario} | {backend}"
+            for scenario in ("cth-03", "duel-klingon-vs-federation")
+            for backend in ("reference", "compiled")]
+PEER_ROWS = {"mpe2": "| mpe2 simple_spread_v3 |", "magent2": "| magent2 battle_v4 (map_size=20) |"}
+
+
+def installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ValueError:
+        return False
+
+
+def script(name: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(BENCHMARKS / name), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture
+def bench_modules(monkeypatch):
+    """``peers`` and ``batched`` imported from benchmarks/ (as the scripts import each other)."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    for name in ("peers", "batched"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    return importlib.import_module("peers"), importlib.import_module("batched")
+
+
+def row_of(output: str, prefix: str) -> str:
+    (line,) = [line for line in output.splitlines() if line.startswith(prefix)]
+    return line
+
+
+def test_peers_quick_prints_the_machine_and_a_row_per_env_and_backend():
+    run = script("peers.py", "--quick")
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "CPUs" in out and "numpy" in out and "numba" in out
+    assert "| env | backend | env steps/s | agent-steps/s | vs mpe2 |" in out
+    for module, prefix in PEER_ROWS.items():
+        line = row_of(out, prefix)
+        if installed(module):
+            assert "not installed" not in line and "FAILED" not in line
+        else:
+            assert "not installed" in line
+    for prefix in SFB_ROWS:
+        line = row_of(out, prefix)
+        assert "FAILED" not in line
+    # the reference engine is always there (with or without the backend= keyword)
+    reference = row_of(out, SFB_ROWS[0])
+    assert "n/a" not in reference.split("|")[3]
+    if installed("mpe2"):
+        assert row_of(out, PEER_ROWS["mpe2"]).split("|")[5].strip() == "1.000"
+    assert "sampler alone" in out
+
+
+def test_peers_that_cannot_be_imported_get_not_installed_rows(bench_modules, monkeypatch):
+    peers, _ = bench_modules
+    for module in ("mpe2", "magent2", "magent2.environments"):
+        monkeypatch.setitem(sys.modules, module, None)  # import raises ImportError
+    rows = [peers.measure_peer(name, 0.05, 0, 1, 10) for name in ("mpe2", "magent2")]
+    assert [r.note for r in rows] == ["not installed", "not installed"]
+    assert not any(r.failed for r in rows)
+    sfb = peers.Row("sfb-env x", "reference", 100.0, 200.0, 0.05, 0.1)
+    table = "\n".join(peers.table([*rows, sfb]))
+    assert "| mpe2 simple_spread_v3 | - | not installed |" in table
+    assert "| sfb-env x | reference | 100 | 200 | n/a | n/a | n/a | 5.0% | 0.1 |" in table
+
+
+def test_masked_sampler_draws_each_allowed_value_uniformly(bench_modules):
+    peers, _ = bench_modules
+    nvec = np.array([3, 1, 5, 2, 7])
+    mask = np.array([1, 0, 1,  1,  0, 0, 1, 1, 0,  0, 1,  1, 1, 1, 1, 1, 1, 1], dtype=np.int8)
+    sample = peers.MaskedSampler(nvec)
+    rng = np.random.default_rng(3)
+    draws = np.array([sample(rng, mask) for _ in range(7000)])
+    bounds = np.concatenate([[0], np.cumsum(nvec)])
+    for k, n in enumerate(nvec):
+        counts = np.bincount(draws[:, k], minlength=n)
+        allowed = mask[bounds[k]:bounds[k + 1]].astype(bool)
+        assert len(counts) == n and not counts[~allowed].any()
+        expected = len(draws) / allowed.sum()
+        assert np.all(np.abs(counts[allowed] - expected) < 0.1 * expected)
+
+
+def test_batched_quick_exits_0_with_or_without_the_batch_api():
+    run = script("batched.py", "--quick")
+    assert run.returncode == 0, run.stderr
+    assert "running on CPUs" in run.stdout
+    if "compiled batch API not available" not in run.stdout:
+        for prefix in ("| compiled B=1 |", "| compiled B=64 |", "| reference env (1 battle) |"):
+            row_of(run.stdout, prefix)
+
+
+class StandInBatch:
+    """The compiled batch API's shapes (``sfb_env.compiled.batch.BattleBatch``), no rules."""
+
+    ships_per_battle = 2
+
+    def __init__(self, scenario, num_battles, seed):
+        self.battles, self.nvec = num_battles, np.array([3, 4, 2])
+
+    def reset(self):
+        b = self.battles
+        return np.zeros((b, 2, 5), np.float32), np.ones((b, 2, int(self.nvec.sum())), np.int8)
+
+    def sample_actions(self, rng):
+        return rng.integers(0, self.nvec, size=(self.battles, 2, len(self.nvec)))
+
+    def step(self, actions):
+        assert actions.shape == (self.battles, 2, len(self.nvec))
+        obs, masks = self.reset()
+        zeros = np.zeros((self.battles, 2))
+        return obs, masks, zeros, zeros.astype(bool), zeros.astype(bool)
+
+
+def test_batched_table_counts_ship_impulses_per_batch_size(bench_modules, monkeypatch, capsys):
+    _, batched = bench_modules
+    module = type(sys)("sfb_env.compiled.batch")
+    module.BattleBatch = StandInBatch
+    monkeypatch.setitem(sys.modules, "sfb_env.compiled.batch", module)
+    assert batched.main(["--sizes", "1", "8", "--seconds", "0.05", "--no-reference"]) == 0
+    out = capsys.readouterr().out
+    assert "2 ships per battle" in out and "obs (1, 2, 5) float32, masks (1, 2, 9) int8" in out
+    for battles in (1, 8):
+        cells = row_of(out, f"| compiled B={battles} |").split("|")
+        steps = int(cells[2].replace(",", ""))
+        battle_rate, ship_rate = (float(c.replace(",", "")) for c in cells[3:5])
+        assert steps > 0 and ship_rate == pytest.approx(2 * battle_rate, rel=1e-3, abs=1)
+    assert "vs reference" not in out

@@ -1,0 +1,59 @@
+"""Lockstep parity of the compiled core with the reference engine on every tier-1 scenario.
+
+The short runs are CI's (about 500 steps per scenario over the policies and batch shapes);
+the full runs of issue 12 are marked slow: 10,000 random-masked steps per scenario, 200 games
+of the scripted captains, and B=64 batches of mixed seeds with autoreset.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sfb_env.compiled import parity, tiers  # noqa: F401 - tiers: the scenarios' list
+
+TIER1 = ["cth-01", "cth-02", "cth-03", "duel-klingon-vs-federation", "duel-klingon-vs-kzinti",
+         "duel-klingon-vs-orion", "duel-federation-vs-kzinti", "duel-federation-vs-orion",
+         "duel-kzinti-vs-orion"]
+
+
+@pytest.mark.parametrize("scenario", TIER1)
+def test_random_masked_play_matches_the_reference_one_battle(scenario):
+    report = parity.lockstep(scenario, num_battles=1, steps=250, seed=1, autoreset=False)
+    assert report.steps == 250 and report.episodes >= 1
+
+
+@pytest.mark.parametrize("scenario", TIER1)
+def test_fighting_captains_match_the_reference_batched_with_autoreset(scenario):
+    report = parity.lockstep(scenario, num_battles=4, steps=60, seed=2,
+                             policy="random-fighter")
+    assert report.steps == 60
+    assert report.events.get("Fired", 0) > 0 or scenario == "cth-02"
+
+
+@pytest.mark.parametrize("scenario", ["cth-03", "duel-klingon-vs-federation",
+                                      "duel-kzinti-vs-orion"])
+def test_doctrine_captains_match_the_reference(scenario):
+    report = parity.lockstep(scenario, num_battles=2, steps=120, seed=3, policy="doctrine")
+    assert report.events.get("Fired", 0) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", TIER1)
+def test_ten_thousand_random_masked_steps_match(scenario):
+    report = parity.lockstep(scenario, num_battles=1, steps=10_000, seed=11, autoreset=False)
+    print(report.line())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", TIER1)
+def test_batched_mixed_seeds_with_autoreset_match(scenario):
+    report = parity.lockstep(scenario, num_battles=64, steps=400, seed=12,
+                             policy="random-fighter")
+    print(report.line())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", TIER1)
+def test_scripted_captains_games_match(scenario):
+    report = parity.lockstep(scenario, num_battles=25, steps=2_000, seed=13, policy="doctrine")
+    print(report.line())
