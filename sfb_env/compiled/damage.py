@@ -74,9 +74,10 @@ FireTables = namedtuple("FireTables", [
 ])
 
 # The BatchState arrays these kernels read and write, under the same names. Only the phase
-# entry points take the whole ``BatchState`` (123 arrays: every function taking it costs
-# seconds of numba compile time); they build this view once (``fire_view``) and every helper takes
-# the view (``a``).
+# entry points take the whole ``BatchState`` (123 arrays: every function taking it costs ~7 s
+# of numba compile time); they build this view once (``fire_view``), the phase kernels (``_a``)
+# take the view (``a``), the small helpers only the arrays they read. The entry points are
+# ``inline="always"``: a step kernel calling them pays for ``BatchState`` once.
 FIRE_FIELDS = ("status", "kind", "damage", "shields", "shield_pool", "internal",
                "boxes", "w_destroyed", "w_type", "w_ammo", "w_owner", "w_max_range",
                "w_fired_turn", "w_last_fired", "w_ready_turn", "w_drone_rows", "x", "z",
@@ -305,7 +306,7 @@ def apply_damage_a(a, ft, b, unit, shield, points):
         destroy(a.status, a.ev, a.ev_count, a.turn, a.impulse, b, unit)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def apply_damage(s, ft, b, unit, shield, points):
     """``engine.damage.apply_damage``: one volley of ``points`` striking ``shield`` (1..6,
     0 = none) of ``unit`` of battle ``b`` of BatchState ``s`` (kernels that already hold the

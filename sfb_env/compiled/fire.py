@@ -132,7 +132,7 @@ def fire_direct_fire_a(a, ft, b, o):
         damage.apply_damage_a(a, ft, b, vt[k], vs[k], vp[k])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def fire_direct_fire(s, ft, b, o):
     """The phase entry point on BatchState ``s``: ``fire_direct_fire_a`` on
     ``damage.fire_view(s)``."""

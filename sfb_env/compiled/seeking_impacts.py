@@ -176,14 +176,14 @@ def resolve_seeking_weapons_a(a, ft, b, o):
         damage.apply_damage_a(a, ft, b, vt[k], vs[k], vp[k])
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def launch_seeking_weapons(s, ft, b, o):
     """The phase entry point on BatchState ``s``: ``launch_seeking_weapons_a`` on
     ``damage.fire_view(s)``."""
     launch_seeking_weapons_a(damage.fire_view(s), ft, b, o)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def resolve_seeking_weapons(s, ft, b, o):
     """The phase entry point on BatchState ``s``: ``resolve_seeking_weapons_a`` on
     ``damage.fire_view(s)``."""
