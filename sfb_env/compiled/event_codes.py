@@ -32,7 +32,8 @@ from sfb_env.engine import events as ev
 from sfb_env.engine.types import WEAPON_NAMES
 
 CAPACITY = 64  # events one battle may log in one step (``layout.pack`` may ask for more)
-WIDTH = 32  # code, turn, impulse and up to 29 values
+WIDTH = 56  # code, turn, impulse and up to 53 values (a Damaged row of a cadet ship losing every
+#   box and weapon in one volley: 8 + up to 41 boxes in tier 1, the Kzinti cadet)
 BOX_WEAPON = 1000  # a ``boxes`` item >= this is the weapon row + BOX_WEAPON
 
 CLASSES: tuple[type, ...] = tuple(
@@ -52,8 +53,10 @@ VOCAB: dict[str, list[str]] = {
               "excess", "other"],
     "reason": ["FD1.4 endurance of 3 turns ran out", "D4.41 the controlling ship was destroyed",
                "FD1.3 the target is no longer in play"],
-    "method": [],
-    "rule": [],
+    "method": ["D3.41 temporary movement", "D3.41 owner's choice (stronger shield)",
+               "D3.41 die roll 1", "D3.41 die roll 2", "D3.41 die roll 3", "D3.41 die roll 4",
+               "D3.41 die roll 5", "D3.41 die roll 6"],
+    "rule": ["FD4.21 the ship launches at most 1 drone(s) per turn from all its racks"],
     "how": [],
     "what": [],
     "contact": [],

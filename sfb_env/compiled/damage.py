@@ -1,0 +1,318 @@
+"""Damage in compiled code: ``engine.damage.apply_damage`` for the tier-1 rules.
+
+Ported: drones and target drones (FD1.54), the ``none`` rule (scenario 1) and the ``interim``
+rule (D4.0: one point on the least valuable weapon, the rest by ``BOX_ORDER``; a ship with
+nothing left is destroyed), abstract freighters (R1.6: one shield pool, phaser dead and
+destroyed at thresholds), ``Damaged`` and ``Destroyed`` events. Not ported (the tier-1
+scenarios switch them off; ``fire_tables`` refuses them): the ``s4``, ``cadet_dac`` and
+``standard_dac`` rules, the standard form's shield absorption (D3.34, H7.2), ship explosions
+(``rules.explosions``), the damage handlers of plasma torpedoes, fighters, shuttles and monsters.
+
+``FireTables`` (built by ``fire_tables(setup)``) are the static tables of every fire, damage,
+shield and seeking kernel of this package (``compiled.fire``, ``compiled.shields``,
+``compiled.seeking_impacts``).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numba as nb
+import numpy as np
+
+from sfb_env import hexmap, impulse
+from sfb_env.compiled import event_codes
+from sfb_env.data.charts import load_weapons
+from sfb_env.engine import damage as ref_damage
+from sfb_env.engine.types import (
+    ACTIVE,
+    DESTROYED,
+    K_DRONE,
+    K_FIGHTER,
+    K_FREIGHTER,
+    K_MONSTER,
+    K_PLASMA,
+    K_SHIP,
+    K_SHUTTLE,
+    K_TARGET_DRONE,
+    WeaponType,
+)
+
+DAMAGED = event_codes.CODE["Damaged"]
+DESTROYED_EV = event_codes.CODE["Destroyed"]
+BOX_WEAPON = event_codes.BOX_WEAPON
+RULE_NONE, RULE_INTERIM = 0, 1
+_DRONE_RACK = int(WeaponType.DRONE_RACK)
+N_TYPES = max(int(k) for k in WeaponType) + 1
+BOX_ORDER = np.array([int(b) for b in ref_damage.BOX_ORDER], dtype=np.int64)
+_EV_BOX_START = 8  # Damaged: code, turn, impulse, unit, shield, to_shield, internal, n, boxes...
+
+FireTables = namedtuple("FireTables", [
+    "ipt",  # impulses per turn
+    "quarter_turn",  # impulses in a quarter turn (E1.5)
+    "damage_rule",  # RULE_NONE / RULE_INTERIM
+    "drone_strength",  # (FD1.54)
+    "drone_warhead",  # (FD1.6)
+    "drone_die_modifier",  # (FD1.52) bool
+    "boundary_advanced",  # (D3.41) True: advanced, False: die
+    "chief_engineer",  # bool (SCENARIOS §2.1)
+    "unit_weapons",  # (U, maxW) int64 weapon rows of each unit, -1 padded
+    "unit_n_weapons",  # (U,) int64
+    "weapon_value",  # (N_TYPES,) int64 D4.0 owner's sacrifice order (damage.WEAPON_VALUE)
+    "fr_disabled_at",  # (U,) int64 (R1.6) freighter phaser dead at this internal; big if none
+    "fr_destroyed_at",  # (U,) int64 (R1.6)
+    "box_order",  # (10,) int64 damage.BOX_ORDER
+    "phaser_chart",  # (N_TYPES, 6, 76) int64 damage by [type, die - 1, range]
+    "phaser_len",  # (N_TYPES,) int64 chart columns (0 = not a phaser)
+    "disr_hit", "disr_dmg",  # (41,) int64 (E3.31)
+    "phot_hit", "phot_dmg",  # (31,) int64 (E4.0)
+    "shield_lut",  # hexmap.SHIELD_LUT (6, 129, 129)
+    "arc_lut",  # hexmap.ARC_LUT
+    "move_chart",  # (ipt + 1, ipt) bool impulse.movement_chart
+    "rack_capacity",  # (W,) int64
+    "launch_limit",  # (U,) int64 (FD4.21) drones per turn from all racks, -1 none
+])
+
+# The BatchState arrays these kernels read and write, under the same names. Only the phase
+# entry points take the whole ``BatchState`` (123 arrays: every function taking it costs
+# seconds of numba compile time); they build this view once (``fire_view``) and every helper takes
+# the view (``a``).
+FIRE_FIELDS = ("status", "kind", "damage", "shields", "shield_pool", "internal",
+               "boxes", "w_destroyed", "w_type", "w_ammo", "w_owner", "w_max_range",
+               "w_fired_turn", "w_last_fired", "w_ready_turn", "w_drone_rows", "x", "z",
+               "facing", "prev_x", "prev_z", "prev_facing", "speed", "tactical",
+               "cloaked", "straight", "target", "launcher", "launched_at", "tractor_holder",
+               "turn", "impulse", "dice", "ev", "ev_count")
+FireArrays = namedtuple("FireArrays", FIRE_FIELDS)
+
+
+@nb.njit(cache=True, inline="always")
+def fire_view(s):
+    """The ``FireArrays`` view of BatchState ``s`` (the same arrays, no copy)."""
+    return FireArrays(s.status, s.kind, s.damage, s.shields, s.shield_pool,
+                      s.internal, s.boxes, s.w_destroyed, s.w_type, s.w_ammo,
+                      s.w_owner, s.w_max_range, s.w_fired_turn, s.w_last_fired, s.w_ready_turn,
+                      s.w_drone_rows, s.x, s.z, s.facing, s.prev_x,
+                      s.prev_z, s.prev_facing, s.speed, s.tactical, s.cloaked,
+                      s.straight, s.target, s.launcher, s.launched_at, s.tractor_holder,
+                      s.turn, s.impulse, s.dice, s.ev, s.ev_count)
+
+
+_BIG = 1 << 40
+
+
+def fire_tables(setup) -> FireTables:
+    """The static tables of the fire, damage, shield and seeking kernels for one setup; raises
+    ``NotImplementedError`` on a rule these kernels do not port."""
+    rules = setup.rules
+    if rules.damage not in ("none", "interim"):
+        raise NotImplementedError(f"compiled damage: rule damage={rules.damage!r} not ported")
+    if rules.explosions:
+        raise NotImplementedError("compiled damage: rules.explosions not ported")
+    if rules.energy != "chief":
+        raise NotImplementedError("compiled fire: only energy 'chief' is ported")
+    for flag in ("standard_cloak", "lock_on", "ppd_in_play", "plasma_in_play",
+                 "small_craft_in_play", "planets_in_play", "monster_in_play", "esg_in_play",
+                 "suicide_shuttles", "tractors", "hold_fire", "reserve_power"):
+        if getattr(rules, flag):
+            raise NotImplementedError(f"compiled fire: rules.{flag} not ported")
+    n_units = len(setup.unit_ids)
+    rows = setup.weapon_rows
+    width = max([len(r) for r in rows] + [1])
+    unit_weapons = np.full((n_units, width), -1, dtype=np.int64)
+    for u, r in enumerate(rows):
+        unit_weapons[u, :len(r)] = r
+    weapon_value = np.zeros(N_TYPES, dtype=np.int64)
+    for k, v in ref_damage.WEAPON_VALUE.items():
+        weapon_value[int(k)] = v
+    fr_disabled = np.full(n_units, _BIG, dtype=np.int64)
+    fr_destroyed = np.full(n_units, _BIG, dtype=np.int64)
+    limit = np.full(n_units, -1, dtype=np.int64)
+    for u, ship in enumerate(setup.ship_classes):
+        if ship is not None and ship.freighter is not None:
+            fr_disabled[u] = ship.freighter.phaser_disabled_at
+            fr_destroyed[u] = ship.freighter.destroyed_at
+        lim = getattr(ship, "drone_launch_limit", None) if ship is not None else None
+        if lim is not None:
+            if lim != 1:
+                raise NotImplementedError("compiled launch: drone_launch_limit other than 1")
+            limit[u] = lim
+    weapons = load_weapons()
+    chart = np.zeros((N_TYPES, 6, 76), dtype=np.int64)
+    plen = np.zeros(N_TYPES, dtype=np.int64)
+    for key, kind in (("ph-1", WeaponType.PH1), ("ph-2", WeaponType.PH2),
+                      ("ph-3", WeaponType.PH3), ("ph-g", WeaponType.PHG)):
+        c = np.asarray(weapons.phasers[key], dtype=np.int64)
+        chart[int(kind), :, :c.shape[1]] = c
+        plen[int(kind)] = c.shape[1]
+    ipt = int(setup.start_state.impulses_per_turn)
+    return FireTables(
+        ipt=ipt, quarter_turn=int(setup.quarter_turn),
+        damage_rule=RULE_NONE if rules.damage == "none" else RULE_INTERIM,
+        drone_strength=int(rules.drone_strength), drone_warhead=int(rules.drone_warhead),
+        drone_die_modifier=bool(rules.drone_die_modifier),
+        boundary_advanced=rules.shield_boundary == "advanced",
+        chief_engineer=bool(rules.chief_engineer),
+        unit_weapons=unit_weapons, unit_n_weapons=np.array([len(r) for r in rows], np.int64),
+        weapon_value=weapon_value, fr_disabled_at=fr_disabled, fr_destroyed_at=fr_destroyed,
+        box_order=BOX_ORDER.copy(), phaser_chart=chart, phaser_len=plen,
+        disr_hit=np.asarray(weapons.disruptor.hit_number, np.int64),
+        disr_dmg=np.asarray(weapons.disruptor.damage, np.int64),
+        phot_hit=np.asarray(weapons.photon.hit_number, np.int64),
+        phot_dmg=np.asarray(weapons.photon.damage, np.int64),
+        shield_lut=np.ascontiguousarray(hexmap.SHIELD_LUT, dtype=np.int64),
+        arc_lut=np.ascontiguousarray(hexmap.ARC_LUT, dtype=np.int64),
+        move_chart=np.ascontiguousarray(impulse.movement_chart(ipt)),
+        rack_capacity=np.asarray(setup.rack_capacity, dtype=np.int64).copy(),
+        launch_limit=limit,
+    )
+
+
+@nb.njit(cache=True)
+def destroy(status, ev, ev_count, turn, impulse, b, unit):
+    """``damage._destroy``: the unit is destroyed (``Destroyed``); explosions are not ported."""
+    status[b, unit] = DESTROYED
+    r = event_codes.begin(ev, ev_count, b, DESTROYED_EV, turn[b], impulse[b])
+    ev[b, r, 3] = unit
+
+
+@nb.njit(cache=True)
+def _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit):
+    """The working weapon of ``unit`` with the lowest value (``damage._weapon_value``: an empty
+    drone rack is worth 0), ties the highest row; -1 if none
+    (``min(weapons, key=lambda w: (_weapon_value(w), -w))``)."""
+    best, best_v = -1, 0
+    for k in range(ft.unit_n_weapons[unit]):
+        w = ft.unit_weapons[unit, k]
+        if w_destroyed[b, w]:
+            continue
+        kind = w_type[b, w]
+        v = 0 if kind == _DRONE_RACK and w_ammo[b, w] == 0 else ft.weapon_value[kind]
+        if best < 0 or v < best_v or (v == best_v and w > best):
+            best, best_v = w, v
+    return best
+
+
+@nb.njit(cache=True)
+def _put_box(ev, b, r, code):
+    """Append one ``boxes`` item to the open Damaged row ``r``."""
+    n = ev[b, r, _EV_BOX_START - 1]
+    at = _EV_BOX_START + n
+    if at >= ev.shape[2]:
+        raise IndexError("Damaged boxes overflow the event row (raise event_codes.WIDTH)")
+    ev[b, r, at] = code
+    ev[b, r, _EV_BOX_START - 1] = n + 1
+
+
+@nb.njit(cache=True)
+def _interim_internal(boxes, w_destroyed, w_type, w_ammo, ev, ft, b, unit, points, r):
+    """``damage._interim_internal`` (D4.0): one point on a weapon, the rest by BOX_ORDER, then
+    weapons; the boxes go into Damaged row ``r``."""
+    w = _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit)
+    if w >= 0:
+        w_destroyed[b, w] = True
+        _put_box(ev, b, r, w + BOX_WEAPON)
+        points -= 1
+    for _ in range(points):
+        done = False
+        for k in range(ft.box_order.shape[0]):
+            box = ft.box_order[k]
+            if boxes[b, unit, box] > 0:
+                boxes[b, unit, box] -= 1
+                _put_box(ev, b, r, box)
+                done = True
+                break
+        if not done:
+            w = _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit)
+            if w < 0:
+                break
+            w_destroyed[b, w] = True
+            _put_box(ev, b, r, w + BOX_WEAPON)
+
+
+@nb.njit(cache=True)
+def _nothing_left(boxes, w_destroyed, ft, b, unit):
+    """``damage._nothing_left``: no box and no working weapon."""
+    total = 0
+    for k in range(boxes.shape[2]):
+        total += boxes[b, unit, k]
+    if total != 0:
+        return False
+    for k in range(ft.unit_n_weapons[unit]):  # noqa: SIM110 (a plain loop for numba)
+        if not w_destroyed[b, ft.unit_weapons[unit, k]]:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def apply_damage_a(a, ft, b, unit, shield, points):
+    """``engine.damage.apply_damage`` (with ``_internal_volley``) on the view ``a``: one volley
+    of ``points`` striking ``shield`` (1..6, 0 = none) of ``unit`` (tier-1 rules: see the
+    module docstring)."""
+    if a.status[b, unit] != ACTIVE or points <= 0:
+        return
+    kind = a.kind[b, unit]
+    if kind in (K_PLASMA, K_FIGHTER, K_SHUTTLE, K_MONSTER):
+        raise NotImplementedError("compiled damage: damage handlers are not ported")
+    a.damage[b, unit] += points
+    if kind in (K_DRONE, K_TARGET_DRONE):
+        r = event_codes.begin(a.ev, a.ev_count, b, DAMAGED, a.turn[b], a.impulse[b])
+        a.ev[b, r, 3] = unit
+        a.ev[b, r, 6] = points
+        if a.damage[b, unit] >= ft.drone_strength:  # (FD1.54)
+            destroy(a.status, a.ev, a.ev_count, a.turn, a.impulse, b, unit)
+        return
+    if kind == K_SHIP and ft.damage_rule == RULE_NONE:  # scenario 1: no damage
+        r = event_codes.begin(a.ev, a.ev_count, b, DAMAGED, a.turn[b], a.impulse[b])
+        a.ev[b, r, 3] = unit
+        a.ev[b, r, 4] = shield
+        return
+    # (D3.2) the struck shield absorbs what it has left; a freighter has one pool (R1.6)
+    idx = 0 if a.shield_pool[b, unit] else shield - 1
+    if idx < 0:
+        idx += a.shields.shape[2]  # as numpy: shield 0 of a six-shield unit reads shield #6
+    absorbed = min(points, a.shields[b, unit, idx])
+    a.shields[b, unit, idx] -= absorbed
+    internal = points - absorbed
+    # ``damage._internal_volley`` for the ``none``/``interim`` rules and freighters
+    r = event_codes.begin(a.ev, a.ev_count, b, DAMAGED, a.turn[b], a.impulse[b])
+    a.ev[b, r, 3] = unit
+    a.ev[b, r, 4] = shield
+    a.ev[b, r, 5] = absorbed
+    a.ev[b, r, 6] = internal
+    if internal:
+        a.internal[b, unit] += internal
+        if kind == K_FREIGHTER:  # (R1.6) thresholds
+            if a.internal[b, unit] >= ft.fr_disabled_at[unit]:
+                for k in range(ft.unit_n_weapons[unit]):
+                    a.w_destroyed[b, ft.unit_weapons[unit, k]] = True
+            if a.internal[b, unit] >= ft.fr_destroyed_at[unit]:
+                # the reference logs Destroyed before Damaged: swap the rows' order
+                a.status[b, unit] = DESTROYED
+                row = a.ev[b, r].copy()
+                for k in range(3, a.ev.shape[2]):
+                    a.ev[b, r, k] = 0
+                a.ev[b, r, 0] = DESTROYED_EV
+                a.ev[b, r, 3] = unit
+                r2 = event_codes.begin(a.ev, a.ev_count, b, DAMAGED, a.turn[b], a.impulse[b])
+                a.ev[b, r2] = row
+                return
+        else:
+            _interim_internal(a.boxes, a.w_destroyed, a.w_type, a.w_ammo, a.ev, ft, b, unit,
+                              internal, r)
+    if (kind == K_SHIP and ft.damage_rule == RULE_INTERIM
+            and _nothing_left(a.boxes, a.w_destroyed, ft, b, unit)):
+        destroy(a.status, a.ev, a.ev_count, a.turn, a.impulse, b, unit)
+
+
+@nb.njit(cache=True)
+def apply_damage(s, ft, b, unit, shield, points):
+    """``engine.damage.apply_damage``: one volley of ``points`` striking ``shield`` (1..6,
+    0 = none) of ``unit`` of battle ``b`` of BatchState ``s`` (kernels that already hold the
+    view call ``apply_damage_a``)."""
+    apply_damage_a(fire_view(s), ft, b, unit, shield, points)
+
+
+def view_of(s) -> FireArrays:
+    """``fire_view`` in plain Python (tests call the helpers on it)."""
+    return FireArrays(*(getattr(s, f) for f in FIRE_FIELDS))

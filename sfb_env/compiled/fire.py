@@ -1,0 +1,142 @@
+"""Fire Direct-Fire and Resolve Direct-Fire in compiled code, for the tier-1 weapons: phasers
+(ph-1, ph-2, ph-3: E2.4), disruptors (E3.31) and photon torpedoes (E4.0) under the Chief
+Engineer (SCENARIOS §2.1).
+
+``fire_direct_fire(s, ft, b, o)`` mirrors ``engine.procedure._fire_direct_fire`` with
+``engine.direct_fire.resolve_fire``: every shot of ``o.fire[b]`` (the agents' orders and the
+robot units' orders, ``robots.fire_orders``, already merged in) is rolled and scored in weapon
+row order, then all damage is applied volley by volley (E1.0). The engine does not judge a
+given order here (the env and ``Battle.validate`` do, with ``direct_fire.fire_blockers``):
+every order is carried out.
+
+Arming under the Chief Engineer (``chief_engineer: true``, the only energy rule of tier 1):
+phasers and disruptors are always armed (``w_armed`` is True from the start and is never
+spent: ``fire_energy.fired`` and ``pay_shot`` act on governed ships only, and the Chief
+Engineer governs none); a photon may fire from turn ``w_ready_turn`` (2 at the start,
+``Battle._state``) and its firing on turn t sets it to t + 2, here in the fire step
+(``resolve_fire``). No other per-turn arming bookkeeping runs for tier-1 units (robot ships'
+``robot_ship.start_turn`` is not in tier 1). The E1.5 rate (once a turn, a quarter turn apart)
+is read from ``w_fired_turn`` and ``w_last_fired``, both written here.
+
+Where the step calls it (``engine.procedure.advance``): in the first half of ``advance``
+(finishing impulse i >= 1 with its orders), after Launch Seeking Weapons
+(``seeking_impacts.launch_seeking_weapons``) and before End of Impulse
+(``seeking.end_of_impulse``), every impulse 1..I. The robot units' shots must be computed on
+the state at that point (after the launches), as ``robots.fire_orders`` is called inside
+``_fire_direct_fire``, and written into ``o.fire``. Shots are resolved in weapon row order: the
+reference resolves them in the orders dict's order (agents in unit row order, each agent's fire
+components in weapon row order), then the robots' shots; the two agree for every tier-1
+scenario (robot units' weapon rows come after the agents'). No start- or end-of-turn
+bookkeeping is needed for tier-1 fire.
+
+Entry points: ``fire_direct_fire(s, ft, b, o)`` on the BatchState; ``fire_direct_fire_a(a, ft,
+b, o)`` on the ``damage.FireArrays`` view (``damage.fire_view(s)``), for a step kernel that
+holds the view already. Tables: ``damage.FireTables`` (``fire_tables(setup)``).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from sfb_env.compiled import damage, dice, event_codes, shields
+from sfb_env.compiled.damage import FireTables, fire_tables
+from sfb_env.engine.types import K_DRONE, K_TARGET_DRONE, WeaponType
+
+__all__ = ["FireTables", "fire_tables", "fire_direct_fire"]
+
+FIRED = event_codes.CODE["Fired"]
+_PH1, _PH2, _PH3, _PHG = (int(WeaponType.PH1), int(WeaponType.PH2), int(WeaponType.PH3),
+                          int(WeaponType.PHG))
+_DISRUPTOR = int(WeaponType.DISRUPTOR)
+_PHOTON = int(WeaponType.PHOTON)
+_FUSION = int(WeaponType.FUSION)
+_PPD = int(WeaponType.PPD)
+
+
+@nb.njit(cache=True)
+def _score(cloaked, unit_kind, ft, b, kind, target, rng, die, max_range):
+    """``direct_fire._score`` for phasers, disruptors and photons: (damage, hit, effective)."""
+    effective = 2 * rng + 5 if cloaked[b, target] else rng  # (G13 cadet rule)
+    if effective > max_range:
+        return 0, False, effective
+    tk = unit_kind[b, target]
+    is_drone = tk in (K_DRONE, K_TARGET_DRONE)
+    modified = die
+    if is_drone and ft.drone_die_modifier and (kind in (_DISRUPTOR, _PHOTON, _FUSION, _PPD)):
+        modified = die + 2  # (FD1.52)
+    if kind in (_PH1, _PH2, _PH3, _PHG):
+        if effective >= ft.phaser_len[kind]:
+            raise ValueError("compiled fire: phaser range off its chart")
+        dmg = ft.phaser_chart[kind, die - 1, effective]
+        return dmg, dmg > 0, effective
+    if kind == _DISRUPTOR:  # (E3.31) hit number at effective range, damage at true range
+        dmg = ft.disr_dmg[rng] if modified <= ft.disr_hit[effective] else 0
+        return dmg, dmg > 0, effective
+    if kind == _PHOTON:
+        dmg = ft.phot_dmg[effective] if modified <= ft.phot_hit[effective] else 0
+        return dmg, dmg > 0, effective
+    raise NotImplementedError("compiled fire: weapon type not in tier 1")
+
+
+@nb.njit(cache=True)
+def fire_direct_fire_a(a, ft, b, o):
+    """``engine.procedure._fire_direct_fire`` -> ``engine.direct_fire.resolve_fire`` (E1):
+    each ordered shot (``o.fire[b, w]`` = target row, -1 none; weapon rows ascending) rolls one
+    die, scores, picks the struck shield (``shields.struck_shield``, only if it scored) and logs
+    ``Fired``; then the volleys (target, shield) are applied in first-shot order
+    (``damage.apply_damage``). Tier 1: no PPD, phaser-G, probe or monster fire, no fighters'
+    pilots, the Chief Engineer's energy (nothing paid per shot)."""
+    n_w = o.fire.shape[1]
+    vt = np.empty(n_w, dtype=np.int64)
+    vs = np.empty(n_w, dtype=np.int64)
+    vp = np.empty(n_w, dtype=np.int64)
+    nv = 0
+    turn = a.turn[b]
+    now = (turn - 1) * ft.ipt + a.impulse[b]
+    for w in range(n_w):
+        t = o.fire[b, w]
+        if t < 0:
+            continue
+        owner = a.w_owner[b, w]
+        kind = a.w_type[b, w]
+        rng = shields.distance(a.x[b, owner], a.z[b, owner], a.x[b, t], a.z[b, t])
+        die = dice.die(a.dice, b)
+        dmg, hit, effective = _score(a.cloaked, a.kind, ft, b, kind, t, rng, die,
+                                     a.w_max_range[b, w])
+        shield = shields.struck_shield(a, ft, b, t, owner, rng == 0) if dmg else 0
+        a.w_fired_turn[b, w] = turn
+        a.w_last_fired[b, w] = now
+        if kind == _PHOTON and ft.chief_engineer:
+            a.w_ready_turn[b, w] = turn + 2  # (SCENARIOS §2.1) fired on turn t -> ready t+2
+        r = event_codes.begin(a.ev, a.ev_count, b, FIRED, turn, a.impulse[b])
+        a.ev[b, r, 3] = owner
+        a.ev[b, r, 4] = w
+        a.ev[b, r, 5] = kind
+        a.ev[b, r, 6] = t
+        a.ev[b, r, 7] = rng
+        a.ev[b, r, 8] = effective
+        a.ev[b, r, 9] = die
+        a.ev[b, r, 10] = hit
+        a.ev[b, r, 11] = dmg
+        a.ev[b, r, 12] = shield
+        if dmg:
+            k = 0
+            while k < nv and not (vt[k] == t and vs[k] == shield):
+                k += 1
+            if k == nv:
+                vt[k], vs[k], vp[k] = t, shield, 0
+                nv += 1
+            vp[k] += dmg
+    for k in range(nv):  # (E1.0) all damage of the step, now applied
+        damage.apply_damage_a(a, ft, b, vt[k], vs[k], vp[k])
+
+
+@nb.njit(cache=True)
+def fire_direct_fire(s, ft, b, o):
+    """The phase entry point on BatchState ``s``: ``fire_direct_fire_a`` on
+    ``damage.fire_view(s)``."""
+    fire_direct_fire_a(damage.fire_view(s), ft, b, o)
+
+
+fire_direct = fire_direct_fire  # the name ``compiled.procedure.advance`` calls

@@ -1,0 +1,193 @@
+"""Launch Seeking Weapons and Resolve Seeking Weapons in compiled code, for drones (FD1.2,
+FD1.6, F2.3, FD4.21). Not ported (not in tier 1; ``damage.fire_tables`` refuses the rules):
+plasma torpedoes, suicide shuttles, tractor-held drones, cloaked targets, fighters, robot
+ships' launches (``robots.launch_orders``: robot ships only). Tables: ``damage.FireTables``.
+
+Where the step calls them (``engine.procedure.advance``):
+
+* ``launch_seeking_weapons(s, ft, b, o)``: in the first half of ``advance`` (finishing impulse
+  i >= 1), where ``rules.seeking_weapons and rules.launch_seeking_weapons`` (off in cth-01 and
+  cth-02: the step must skip it there), before Fire Direct-Fire.
+* ``resolve_seeking_weapons(s, ft, b, o)``: last in the second half (after Move Ships and Move
+  Seeking Weapons of impulse i + 1), where ``rules.seeking_weapons`` (off in cth-01), before
+  the end-of-battle check.
+
+Each has an ``_a`` twin on the ``damage.FireArrays`` view (``damage.fire_view(s)``).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from sfb_env import hexmap
+from sfb_env.compiled import damage, event_codes, shields
+from sfb_env.engine.types import ACTIVE, EXPENDED, K_DRONE, K_PLASMA, WeaponType
+
+LAUNCHED = event_codes.CODE["Launched"]
+LAUNCH_REFUSED = event_codes.CODE["LaunchRefused"]
+SEEKING_HIT = event_codes.CODE["SeekingHit"]
+RULE_LIMIT_1 = event_codes.word(
+    "rule", "FD4.21 the ship launches at most 1 drone(s) per turn from all its racks")
+FA_BITS = hexmap.ARC_BITS["FA"]
+R = hexmap.LUT_RADIUS
+_DRONE_RACK = int(WeaponType.DRONE_RACK)
+
+
+@nb.njit(cache=True)
+def launch_facing(x_arr, z_arr, facing_arr, ft, b, owner, target):
+    """``fire_geometry.launch_facing`` (FD1.2, F2.3, [P-061]): a facing that puts the target
+    in the drone's FA, closing fastest, ties the one nearest the launcher's facing."""
+    x, z = x_arr[b, owner], z_arr[b, owner]
+    tx, tz = x_arr[b, target], z_arr[b, target]
+    own = facing_arr[b, owner]
+    if x == tx and z == tz:
+        x, z = shields.neighbor(x, z, (own + 3) % 6)
+    vx, vz = tx - x, tz - z
+    if abs(vx) > R or abs(vz) > R:
+        raise IndexError("compiled launch: offset beyond hexmap.LUT_RADIUS")
+    best, best_key = 0, -1
+    for f in range(6):
+        bits = ft.arc_lut[f, vx + R, vz + R]
+        if (bits & FA_BITS) != 0:
+            nx, nz = shields.neighbor(x, z, f)
+            turn_away = min((f - own) % 6, (own - f) % 6)
+            key = shields.distance(nx, nz, tx, tz) * 10 + turn_away
+        else:
+            key = 10**9
+        if best_key < 0 or key < best_key:
+            best, best_key = f, key
+    return best
+
+
+@nb.njit(cache=True)
+def launch_seeking_weapons_a(a, ft, b, o):
+    """``engine.procedure._launch_seeking_weapons`` -> ``engine.seeking.launch`` for drone
+    racks: each order ``o.launch[b, r]`` (target row, -1 none; rack rows ascending; facing
+    ``o.launch_facing[b, r]``, -1 = ``launch_facing``) puts the rack's next drone on the map
+    (``Launched``), unless the ship's per-turn limit (FD4.21) refuses it (``LaunchRefused``).
+    Orders are carried out as given (the env validates them with ``launch_blockers``)."""
+    turn = a.turn[b]
+    now = (turn - 1) * ft.ipt + a.impulse[b]
+    for rack in range(o.launch.shape[1]):
+        target = o.launch[b, rack]
+        if target < 0:
+            continue
+        if a.w_type[b, rack] != _DRONE_RACK:
+            raise NotImplementedError("compiled launch: only drone racks are ported")
+        owner = a.w_owner[b, rack]
+        limit = ft.launch_limit[owner]
+        if limit >= 0:  # (FD4.21) PROPOSAL [P-063]
+            fired = 0
+            for k in range(ft.unit_n_weapons[owner]):
+                w = ft.unit_weapons[owner, k]
+                if a.w_type[b, w] == _DRONE_RACK and a.w_fired_turn[b, w] == turn:
+                    fired += 1
+            if fired >= limit:
+                r = event_codes.begin(a.ev, a.ev_count, b, LAUNCH_REFUSED, turn, a.impulse[b])
+                a.ev[b, r, 3] = owner
+                a.ev[b, r, 4] = rack
+                a.ev[b, r, 5] = RULE_LIMIT_1
+                continue
+        slot = ft.rack_capacity[rack] - a.w_ammo[b, rack]
+        drone = a.w_drone_rows[b, rack, slot]
+        a.w_ammo[b, rack] -= 1
+        a.w_fired_turn[b, rack] = turn
+        a.w_last_fired[b, rack] = now
+        facing = o.launch_facing[b, rack]
+        if facing < 0:
+            facing = launch_facing(a.x, a.z, a.facing, ft, b, owner, target)
+        a.status[b, drone] = ACTIVE
+        a.x[b, drone], a.z[b, drone] = a.x[b, owner], a.z[b, owner]
+        a.prev_x[b, drone], a.prev_z[b, drone] = a.x[b, owner], a.z[b, owner]
+        a.facing[b, drone] = facing
+        a.prev_facing[b, drone] = facing
+        a.speed[b, drone] = ft.ipt  # (FD1.1) scenario maximum
+        a.straight[b, drone] = 0  # (FD1.2) one hex straight before turning
+        a.target[b, drone] = target
+        a.launcher[b, drone] = owner
+        a.launched_at[b, drone] = now
+        r = event_codes.begin(a.ev, a.ev_count, b, LAUNCHED, turn, a.impulse[b])
+        a.ev[b, r, 3] = owner
+        a.ev[b, r, 4] = rack
+        a.ev[b, r, 5] = drone
+        a.ev[b, r, 6] = target
+        a.ev[b, r, 7] = a.x[b, drone]
+        a.ev[b, r, 8] = a.z[b, drone]
+        a.ev[b, r, 9] = facing
+
+
+@nb.njit(cache=True)
+def resolve_seeking_weapons_a(a, ft, b, o):
+    """``engine.seeking.resolve_impacts`` (FD1.6, F2.2, F2.3) for drones: each active drone in
+    its active target's hex strikes the shield facing its approach (``shields.shield_from``,
+    no temporary movement), is expended and logs ``SeekingHit``; the warheads striking one
+    shield of one unit are one volley (D4.0), applied after all strikes in first-strike order.
+    ``o`` is not read (the signature of the phase kernels)."""
+    n_u = a.kind.shape[1]
+    vt = np.empty(n_u, dtype=np.int64)
+    vs = np.empty(n_u, dtype=np.int64)
+    vp = np.empty(n_u, dtype=np.int64)
+    nv = 0
+    now = (a.turn[b] - 1) * ft.ipt + a.impulse[b]
+    for d in range(n_u):
+        kd = a.kind[b, d]
+        if a.status[b, d] != ACTIVE or kd not in (K_DRONE, K_PLASMA):
+            continue
+        if kd == K_PLASMA:
+            raise NotImplementedError("compiled seeking: plasma torpedoes are not ported")
+        t = a.target[b, d]
+        if t < 0 or a.status[b, t] != ACTIVE:
+            continue
+        if not (a.x[b, t] == a.x[b, d] and a.z[b, t] == a.z[b, d]):
+            continue
+        if a.tractor_holder[b, d] >= 0:  # (G7.0)
+            continue
+        in_hex = (a.launched_at[b, d] == now - 1
+                  and a.prev_x[b, d] == a.x[b, d] and a.prev_z[b, d] == a.z[b, d]
+                  and a.prev_x[b, t] == a.x[b, t] and a.prev_z[b, t] == a.z[b, t])
+        if in_hex:  # (F2.3) from the hex astern of the launcher
+            bx, bz = shields.neighbor(a.x[b, d], a.z[b, d], (a.facing[b, d] + 3) % 6)
+            shield = shields.shield_from(a, ft, b, t, a.x[b, t], a.z[b, t], a.facing[b, t],
+                                         bx, bz, -1, -1)
+        elif a.prev_x[b, d] == a.x[b, d] and a.prev_z[b, d] == a.z[b, d]:
+            shield = shields.shield_from(a, ft, b, t, a.prev_x[b, t], a.prev_z[b, t],
+                                         a.facing[b, t], a.x[b, d], a.z[b, d], -1, -1)
+        else:
+            shield = shields.shield_from(a, ft, b, t, a.x[b, t], a.z[b, t], a.facing[b, t],
+                                         a.prev_x[b, d], a.prev_z[b, d], -1, -1)
+        warhead = ft.drone_warhead
+        a.status[b, d] = EXPENDED
+        if a.cloaked[b, t]:
+            raise NotImplementedError("compiled seeking: cloaked targets are not ported")
+        r = event_codes.begin(a.ev, a.ev_count, b, SEEKING_HIT, a.turn[b], a.impulse[b])
+        a.ev[b, r, 3] = d
+        a.ev[b, r, 4] = t
+        a.ev[b, r, 5] = shield
+        a.ev[b, r, 6] = warhead
+        k = 0
+        while k < nv and not (vt[k] == t and vs[k] == shield):
+            k += 1
+        if k == nv:
+            vt[k], vs[k], vp[k] = t, shield, 0
+            nv += 1
+        vp[k] += warhead
+    for k in range(nv):
+        damage.apply_damage_a(a, ft, b, vt[k], vs[k], vp[k])
+
+
+@nb.njit(cache=True)
+def launch_seeking_weapons(s, ft, b, o):
+    """The phase entry point on BatchState ``s``: ``launch_seeking_weapons_a`` on
+    ``damage.fire_view(s)``."""
+    launch_seeking_weapons_a(damage.fire_view(s), ft, b, o)
+
+
+@nb.njit(cache=True)
+def resolve_seeking_weapons(s, ft, b, o):
+    """The phase entry point on BatchState ``s``: ``resolve_seeking_weapons_a`` on
+    ``damage.fire_view(s)``."""
+    resolve_seeking_weapons_a(damage.fire_view(s), ft, b, o)
+
+
+resolve_impacts = resolve_seeking_weapons  # the name ``compiled.procedure.advance`` calls

@@ -1,0 +1,148 @@
+"""Reachable reference states for the compiled phase parity tests: tier-1 games played by
+``random-fighter`` captains on every side, with the battle copied (and the orders kept) at the
+entry of the phases under test (``procedure._fire_direct_fire``,
+``procedure._launch_seeking_weapons``, ``seeking.resolve_impacts``)."""
+
+from __future__ import annotations
+
+import copy
+import functools
+
+import agents
+import sfb_env
+from sfb_env.compiled import event_codes, layout
+from sfb_env.engine import procedure, robots, seeking
+
+TIER1 = ("cth-01", "cth-02", "cth-03", "duel-klingon-vs-federation", "duel-klingon-vs-kzinti",
+         "duel-klingon-vs-orion", "duel-federation-vs-kzinti", "duel-federation-vs-orion",
+         "duel-kzinti-vs-orion")
+
+
+class Snapshots:
+    """Per phase name: a list of (battle copy at the phase's entry, orders dict, extra)."""
+
+    def __init__(self) -> None:
+        self.fire: list = []
+        self.launch: list = []
+        self.impacts: list = []
+
+
+def _play(scenario: str, seed: int, steps: int, snaps: Snapshots) -> None:
+    env = sfb_env.parallel_env(scenario)
+    obs, _ = env.reset(seed=seed)
+    pilots = {}
+    for k, a in enumerate(env.possible_agents):
+        pilots[a] = agents.make_policy("random-fighter")
+        agents.bind_policy(pilots[a], env, a)
+        pilots[a].reset(seed * 10 + k)
+    n = 0
+    while env.agents and n < steps:
+        actions = {a: pilots[a].act(obs[a], env.action_space(a)) for a in env.agents}
+        obs, *_ = env.step(actions)
+        n += 1
+
+
+@functools.cache
+def snapshots(scenario: str, seeds: tuple[int, ...] = (0, 1, 2), steps: int = 400) -> Snapshots:
+    """Play ``scenario`` on ``seeds`` and collect the phase-entry snapshots (cached)."""
+    snaps = Snapshots()
+    fire, launch, impacts = (procedure._fire_direct_fire, procedure._launch_seeking_weapons,
+                             seeking.resolve_impacts)
+
+    def fire_hook(battle, orders):
+        robot = robots.fire_orders(battle.copy())
+        snaps.fire.append((battle.copy(), copy.deepcopy(dict(orders)), robot))
+        fire(battle, orders)
+
+    def launch_hook(battle, orders):
+        snaps.launch.append((battle.copy(), copy.deepcopy(dict(orders)), None))
+        launch(battle, orders)
+
+    def impacts_hook(battle):
+        snaps.impacts.append((battle.copy(), {}, None))
+        impacts(battle)
+
+    procedure._fire_direct_fire = fire_hook
+    procedure._launch_seeking_weapons = launch_hook
+    seeking.resolve_impacts = impacts_hook
+    try:
+        for seed in seeds:
+            _play(scenario, seed, steps, snaps)
+    finally:
+        procedure._fire_direct_fire = fire
+        procedure._launch_seeking_weapons = launch
+        seeking.resolve_impacts = impacts
+    return snaps
+
+
+def decoder(battle) -> event_codes.Decoder:
+    setup = battle.setup
+    return event_codes.Decoder(setup.unit_ids, setup.weapon_ids, list(setup.scenario.sides),
+                               setup.scenario.parity)
+
+
+def batch_orders(battle, orders: dict, robot_shots=None) -> layout.BatchOrders:
+    """``layout.pack_orders`` of one battle's orders, the robot units' shots merged into
+    ``fire`` (the compiled step's robot helper does that)."""
+    st = battle.state
+    o = layout.pack_orders([orders], len(st.kind), len(st.w_type))
+    for w, t in robot_shots or ():
+        o.fire[0, w] = t
+    return o
+
+
+def run_parity(snaps: list, reference, compiled, tables) -> dict:
+    """For each (battle, orders, robot_shots): the reference phase on one copy, the compiled
+    phase on the packed state of another; asserts identical arrays, dice and events. Returns
+    counts of the event kinds seen (coverage)."""
+    seen: dict[str, int] = {}
+    tb = None
+    for battle, orders, robot in snaps:
+        ref = battle.copy()
+        n0 = len(ref.events)
+        reference(ref, orders, robot)
+        mine = battle.copy()
+        s = layout.pack([mine.state])
+        if tb is None:
+            tb = tables(battle.setup)
+        compiled(s, tb, 0, batch_orders(battle, orders, robot))
+        diffs = layout.differences(s, 0, ref.state)
+        assert diffs == [], (battle.state.turn, battle.state.impulse, diffs)
+        got = decoder(battle).decode(s.ev[0, :s.ev_count[0]])
+        want = ref.events[n0:]
+        assert got == want, (got, want)
+        for e in want:
+            seen[e.kind] = seen.get(e.kind, 0) + 1
+    return seen
+
+
+def states_of(snaps: list) -> list:
+    return [b for b, _, _ in snaps]
+
+
+
+def run_parity_batched(snaps: list, reference, compiled, tables) -> int:
+    """``run_parity`` with every snapshot a battle of ONE batch (battle b of the batch is
+    snapshot b): proves the kernels touch battle ``b`` only. Returns the events compared."""
+    if not snaps:
+        return 0
+    first = snaps[0][0]
+    st = first.state
+    s = layout.pack([b.copy().state for b, _, _ in snaps])
+    o = layout.pack_orders([orders for _, orders, _ in snaps], len(st.kind), len(st.w_type))
+    for k, (_, _, robot) in enumerate(snaps):
+        for w, t in robot or ():
+            o.fire[k, w] = t
+    tb = tables(first.setup)
+    for k in range(len(snaps)):
+        compiled(s, tb, k, o)
+    n = 0
+    dec = decoder(first)
+    for k, (battle, orders, robot) in enumerate(snaps):
+        ref = battle.copy()
+        n0 = len(ref.events)
+        reference(ref, orders, robot)
+        assert layout.differences(s, k, ref.state) == [], k
+        assert dec.decode(s.ev[k, :s.ev_count[k]]) == ref.events[n0:], k
+        n += len(ref.events) - n0
+    return n
