@@ -70,7 +70,6 @@ class BattleBatch:
         setup = self.reference.setup
         self.setup = setup
         self.num_battles = n_b = num_battles
-        self.tables = procedure.step_tables(setup)
         self.reward_kind = rewards.reward_kind(reward)
         self.autoreset = autoreset
         options = {"target_slots": target_slots, "threat_slots": threat_slots,
@@ -80,6 +79,10 @@ class BattleBatch:
         except NotImplementedError as exc:
             raise NotCompiledError(f"scenario {setup.scenario.name!r}: {exc}") from exc
         ot = self.observe_tables
+        try:
+            self.tables = procedure.step_tables(setup, ot)
+        except NotImplementedError as exc:
+            raise NotCompiledError(f"scenario {setup.scenario.name!r}: {exc}") from exc
         self.agents = observe.agent_names(setup)
         self.agent_units = np.asarray(ot.agent_unit, dtype=np.int64)
         layouts = observe._layouts(self.reference, target_slots, False)

@@ -14,22 +14,39 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numba as nb
+import numpy as np
 
-from sfb_env.compiled import ending, fire, movement, seeking_impacts
+from sfb_env.compiled import damage, ending, fire, movement, observe, robots, seeking_impacts
 from sfb_env.engine.setup import BattleSetup
 from sfb_env.engine.types import ACTIVE
 
-StepTables = namedtuple("StepTables", ("move", "fire", "end", "launch_seeking",
+StepTables = namedtuple("StepTables", ("move", "fire", "end", "observe", "launch_seeking",
                                        "seeking_weapons"))
 
 
-def step_tables(setup: BattleSetup) -> StepTables:
-    """Every kernel's static tables for ``setup``."""
+def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
+    """Every kernel's static tables for ``setup`` (``observe_tables``: the env side's, whose
+    fire predicate the robots' fire orders read)."""
     rules = setup.rules
-    return StepTables(movement.move_tables(setup), fire.fire_tables(setup),
-                      ending.end_tables(setup),
+    return StepTables(movement.move_tables(setup), damage.fire_tables(setup),
+                      ending.end_tables(setup), observe_tables,
                       bool(rules.seeking_weapons and rules.launch_seeking_weapons),
                       bool(rules.seeking_weapons))
+
+
+@nb.njit(cache=True)
+def _robot_fire(s, tb, b: int, o) -> None:
+    """(robots.fire_orders) the convoy freighters' shots, after the players' (SCENARIOS
+    §2.4), judged by the fire predicate (``direct_fire.fire_blockers``)."""
+    if not robots.robot_fire_due(s, tb.move, b):
+        return
+    n_w, n_u = s.w_owner.shape[1], s.kind.shape[1]
+    legal = np.zeros((n_w, n_u), np.bool_)
+    for w in range(n_w):
+        if observe.weapon_ready(s, tb.observe, b, w):
+            for t in range(n_u):
+                legal[w, t] = observe.fire_open(s, tb.observe, b, w, t)
+    robots.robot_fire_orders(s, tb.move, b, o.fire, legal)
 
 
 @nb.njit(cache=True)
@@ -57,8 +74,8 @@ def advance(s, tb, b: int, o) -> None:
     if s.impulse[b] >= 1:
         if tb.launch_seeking:
             seeking_impacts.launch_seeking_weapons(s, tb.fire, b, o)
-        movement.robot_fire_orders(s, tb.move, b, o)
-        fire.fire_direct(s, tb.fire, b, o)
+        _robot_fire(s, tb, b, o)
+        fire.fire_direct_fire(s, tb.fire, b, o)
         ending.end_of_impulse(s, tb.end, b)
         if ending.check_end(s, tb.end, b, False):
             return
@@ -74,5 +91,5 @@ def advance(s, tb, b: int, o) -> None:
     movement.move_ships(s, tb.move, b, o)
     movement.move_seeking_weapons(s, tb.move, b, o)
     if tb.seeking_weapons:
-        seeking_impacts.resolve_impacts(s, tb.fire, b, o)
+        seeking_impacts.resolve_seeking_weapons(s, tb.fire, b, o)
     ending.check_end(s, tb.end, b, False)
