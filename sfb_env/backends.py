@@ -10,6 +10,7 @@ SB3 ``VecEnv``) and ``agent_vector_env`` (its framework-free core) choose the sa
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,11 +18,23 @@ from sfb_env.env.parallel import SFBParallelEnv
 
 BACKENDS = ("auto", "compiled", "reference")
 COMPILED_READY = False  # set once the tier-1 parity harness passes (issue 12)
+BACKEND_VARIABLE = "SFB_BACKEND"  # the default backend of a process (the CLI's --backend)
 
 
-def parallel_env(scenario: str | Mapping[str, Any] = "cth-01", backend: str = "auto",
+def default_backend() -> str:
+    """``$SFB_BACKEND`` if set (``sfb play/replay/bench --backend`` set it, so worker
+    processes follow), else ``"auto"``."""
+    backend = os.environ.get(BACKEND_VARIABLE, "auto")
+    if backend not in BACKENDS:
+        raise ValueError(f"{BACKEND_VARIABLE}={backend!r}: expected one of {BACKENDS}")
+    return backend
+
+
+def parallel_env(scenario: str | Mapping[str, Any] = "cth-01", backend: str | None = None,
                  **options: Any) -> SFBParallelEnv:
-    """Build the parallel environment on ``backend`` (see ``SFBParallelEnv`` for options)."""
+    """Build the parallel environment on ``backend`` (None: ``default_backend()``; see
+    ``SFBParallelEnv`` for the options)."""
+    backend = default_backend() if backend is None else backend
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     if backend == "reference" or (backend == "auto" and not COMPILED_READY):
@@ -39,10 +52,11 @@ def parallel_env(scenario: str | Mapping[str, Any] = "cth-01", backend: str = "a
 
 def agent_vector_env(scenario: str | Mapping[str, Any], num_envs: int = 1,
                      learners: Any = "all", opponents: Any = None, fixed_spaces: Any = None,
-                     seed: int | None = None, backend: str = "auto", **env_options: Any):
+                     seed: int | None = None, backend: str | None = None, **env_options: Any):
     """The framework-free vector view (``env.vector.AgentVectorEnv``'s API) on ``backend``:
     ``compiled.vector.CompiledAgentVectorEnv`` where the compiled core plays the scenario with
     these options and opponents (random or none: Python captains stay on the reference)."""
+    backend = default_backend() if backend is None else backend
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     options = dict(num_envs=num_envs, learners=learners, opponents=opponents,
@@ -62,7 +76,7 @@ def agent_vector_env(scenario: str | Mapping[str, Any], num_envs: int = 1,
 
 
 def vector_env(scenario: str | Mapping[str, Any], num_envs: int = 1, seed: int | None = None,
-               backend: str = "auto", learners: Any = "all", opponents: Any = None,
+               backend: str | None = None, learners: Any = "all", opponents: Any = None,
                **env_options: Any):
     """A stable-baselines3 ``VecEnv`` over ``num_envs`` battles whose slots are the learner
     ships (``num_envs`` of the VecEnv counts slots); ``action_masks()`` gives the

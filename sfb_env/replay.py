@@ -276,7 +276,7 @@ def make_env(replay: Replay, **overrides: Any) -> SFBParallelEnv:
     """The env a replay was recorded with (``overrides``: e.g. ``render_mode``); raises
     ``ReplayError`` if its scenario or env version no longer match the recording."""
     header = replay.header
-    from sfb_env.env import parallel_env
+    from sfb_env.backends import parallel_env
 
     recorded = header.get("env")
     if recorded not in (SFBParallelEnv.metadata["name"], *EARLIER_ENVS):

@@ -30,6 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="parallel processes (default min(2, CPUs))")
     parser.add_argument("--ray", metavar="ADDRESS", help="run games as Ray tasks at ADDRESS")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    from sfb_env.commands.play import add_backend_argument
+
+    add_backend_argument(parser)
 
 
 BENCH_EXTRA = ("openskill", "matplotlib", "tqdm")  # ratings, the plot, the progress bar
@@ -48,8 +51,9 @@ def _require_bench_extra() -> None:
 def run(args: argparse.Namespace) -> int:
     from agents import bench
     from agents.bench_report import report, write_outputs
-    from sfb_env.commands.play import check_writable
+    from sfb_env.commands.play import apply_backend, check_writable
 
+    apply_backend(args)
     try:
         _require_bench_extra()
         if args.games < 1:

@@ -34,7 +34,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-turns", type=int, default=None,
                         help="truncate after this many turns (default: the scenario's, else 30)")
     parser.add_argument("--replay", metavar="FILE.jsonl", help="write the replay here")
+    add_backend_argument(parser)
     add_video_arguments(parser)
+
+
+def add_backend_argument(parser: argparse.ArgumentParser) -> None:
+    """``--backend`` (shared by play, replay and bench)."""
+    parser.add_argument("--backend", choices=("auto", "compiled", "reference"), default=None,
+                        help="engine: the compiled core, the reference engine, or auto (the "
+                             "compiled core where it plays the scenario; default)")
+
+
+def apply_backend(args: argparse.Namespace) -> None:
+    """Make ``--backend`` the process's default (``sfb_env.backends``: $SFB_BACKEND, which
+    worker processes inherit)."""
+    import os
+
+    from sfb_env.backends import BACKEND_VARIABLE
+
+    if getattr(args, "backend", None):
+        os.environ[BACKEND_VARIABLE] = args.backend
 
 
 def add_video_arguments(parser: argparse.ArgumentParser) -> None:
@@ -101,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
 
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     options = {"max_turns": args.max_turns} if args.max_turns is not None else {}
+    apply_backend(args)
     try:
         check_arguments(args)
         env = sfb_env.parallel_env(args.scenario, **options)

@@ -7,7 +7,9 @@ import sys
 
 from sfb_env.commands.play import (
     VideoOutput,
+    add_backend_argument,
     add_video_arguments,
+    apply_backend,
     check_video_arguments,
     print_result,
 )
@@ -16,11 +18,13 @@ from sfb_env.commands.play import (
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="a replay written by `sfb play --replay`")
     add_video_arguments(parser)
+    add_backend_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from sfb_env.replay import ReplayError, load_replay, make_env, rerun
 
+    apply_backend(args)
     try:
         check_video_arguments(args)
         replay = load_replay(args.file)

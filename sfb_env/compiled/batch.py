@@ -97,6 +97,7 @@ class BattleBatch:
         start.reset(None)
         self._start = layout.pack([start.state], event_capacity)
         self.state = layout.pack([start.state] * n_b, event_capacity)
+        self.cold = layout.pack_cold([start.state] * n_b)  # never changed by a kernel
         self.orders = layout.empty_orders(n_b, len(setup.unit_ids), len(setup.weapon_ids))
         self.obs = np.zeros((n_b, n_a, self.n_obs), np.float32)
         self.masks = np.zeros((n_b, n_a, self.n_mask), np.int8)
@@ -175,7 +176,7 @@ class BattleBatch:
     def to_battle(self, b: int = 0) -> Battle:
         """Battle ``b`` as a reference ``Battle`` (state, dice; events of this step only)."""
         battle = self.reference.copy()
-        layout.unpack_into(self.state, b, battle.state)
+        layout.unpack_into(self.state, b, battle.state, self.cold)
         battle.state.seed = int(self.seeds[b])
         return battle
 

@@ -2,13 +2,17 @@
 
 A batch holds B battles of one scenario (one ``BattleSetup``), so every battle has the same
 unit and weapon capacity. ``BatchState`` has one field per ndarray field of ``BattleState``
-(same name, same dtype, shape ``(B, *shape)``), the scalars of the course as ``(B,)`` arrays
-(``turn``, ``impulse``, ``done``, ``time_up``), the dice (``(B, 6)`` uint64, ``compiled.dice``)
-and the event buffer (``compiled.event_codes``). numba kernels take it as one argument and
-read ``s.x[b, u]``; ``pack`` and ``unpack`` convert to and from reference ``BattleState``s.
+that the compiled tiers read or write (``HOT_FIELDS``: same name, same dtype, shape
+``(B, *shape)``), the scalars of the course as ``(B,)`` arrays (``turn``, ``impulse``,
+``done``, ``time_up``, ``outcome_code``), the dice (``(B, 6)`` uint64, ``compiled.dice``) and
+the event buffer (``compiled.event_codes``). numba kernels take it as one argument and read
+``s.x[b, u]``; ``pack`` and ``unpack_into`` convert to and from reference ``BattleState``s.
 
-Fields that the compiled tiers do not read are carried all the same, so a battle converts to
-a reference ``Battle`` at any step with nothing lost.
+The other ``BattleState`` arrays (``COLD_FIELDS``: the rules no compiled tier ports) stay in
+Python beside the batch (``pack_cold``), at their start values: no kernel can change them, and
+the parity harness checks that the reference does not either. Keeping them out of the
+namedtuple matters: numba's compile time grows steeply with the fields of an argument
+(about 2.6 s per function at 123 arrays, 0.35 s at 35).
 """
 
 from __future__ import annotations
@@ -27,10 +31,27 @@ ARRAY_FIELDS: tuple[str, ...] = tuple(
     f.name for f in fields(BattleState)
     if f.name not in _SKIP and f.name not in ("impulses_per_turn", "turn", "impulse", "done",
                                                "time_up"))
+HOT_FIELDS: tuple[str, ...] = (
+    # units
+    "kind", "side", "status", "x", "z", "facing", "prev_x", "prev_z", "prev_facing", "speed",
+    "straight", "slip", "tactical", "tac_earned", "tac_sublight", "previous_speed", "cloaked",
+    "cloaked_before", "suicide_launched", "capacitor", "shields", "shield_pool", "internal",
+    "damage", "boxes", "target", "launcher", "launched_at", "captured_by", "tractor_holder",
+    # weapons
+    "w_owner", "w_type", "w_arcs", "w_astern", "w_min_range", "w_max_range", "w_destroyed",
+    "w_enabled", "w_last_fired", "w_fired_turn", "w_ready_turn", "w_ammo", "w_drone_rows",
+)
+COLD_FIELDS: tuple[str, ...] = tuple(f for f in ARRAY_FIELDS if f not in HOT_FIELDS)
 SCALAR_FIELDS = ("turn", "impulse", "done", "time_up", "outcome_code")
 COURSE_FIELDS = ("dice", "ev", "ev_count")
 
-BatchState = namedtuple("BatchState", ARRAY_FIELDS + SCALAR_FIELDS + COURSE_FIELDS)
+BatchState = namedtuple("BatchState", HOT_FIELDS + SCALAR_FIELDS + COURSE_FIELDS)
+
+
+def pack_cold(states: list[BattleState]) -> dict[str, np.ndarray]:
+    """The ``COLD_FIELDS`` of reference states, stacked (kept beside a ``BatchState``)."""
+    return {name: np.stack([np.asarray(getattr(s, name)) for s in states]).copy()
+            for name in COLD_FIELDS}
 
 
 def pack(states: list[BattleState], event_capacity: int = event_codes.CAPACITY) -> BatchState:
@@ -39,7 +60,7 @@ def pack(states: list[BattleState], event_capacity: int = event_codes.CAPACITY) 
     if not states:
         raise ValueError("pack needs at least one battle state")
     out = {}
-    for name in ARRAY_FIELDS:
+    for name in HOT_FIELDS:
         out[name] = np.stack([np.asarray(getattr(s, name)) for s in states]).copy()
     out["turn"] = np.array([s.turn for s in states], dtype=np.int64)
     out["impulse"] = np.array([s.impulse for s in states], dtype=np.int64)
@@ -52,11 +73,16 @@ def pack(states: list[BattleState], event_capacity: int = event_codes.CAPACITY) 
     return BatchState(**out)
 
 
-def unpack_into(batch: BatchState, b: int, state: BattleState) -> BattleState:
-    """Write battle ``b`` of ``batch`` into ``state`` (arrays copied, dice rebuilt); events,
-    controllers and the outcome are the caller's (``compiled.backend``)."""
-    for name in ARRAY_FIELDS:
+def unpack_into(batch: BatchState, b: int, state: BattleState,
+                cold: dict[str, np.ndarray] | None = None) -> BattleState:
+    """Write battle ``b`` of ``batch`` (and of ``cold``, if given; else ``state`` keeps its
+    own cold arrays) into ``state``: arrays copied, dice rebuilt; events, controllers and the
+    outcome are the caller's (``compiled.parallel``)."""
+    for name in HOT_FIELDS:
         setattr(state, name, getattr(batch, name)[b].copy())
+    if cold is not None:
+        for name in COLD_FIELDS:
+            setattr(state, name, cold[name][b].copy())
     state.turn = int(batch.turn[b])
     state.impulse = int(batch.impulse[b])
     state.done = bool(batch.done[b])
@@ -66,12 +92,16 @@ def unpack_into(batch: BatchState, b: int, state: BattleState) -> BattleState:
     return state
 
 
-def differences(batch: BatchState, b: int, state: BattleState) -> list[str]:
+def differences(batch: BatchState, b: int, state: BattleState,
+                cold: dict[str, np.ndarray] | None = None) -> list[str]:
     """Names (with the first differing index) of the arrays and scalars of battle ``b`` that
-    differ from the reference ``state``; dice compared by generator state."""
+    differ from the reference ``state`` (the cold arrays too where ``cold`` is given); dice
+    compared by generator state."""
     out = []
-    for name in ARRAY_FIELDS:
-        mine, ref = getattr(batch, name)[b], np.asarray(getattr(state, name))
+    hot = batch._asdict()
+    for name in HOT_FIELDS + (COLD_FIELDS if cold is not None else ()):
+        source = hot if name in hot else cold
+        mine, ref = source[name][b], np.asarray(getattr(state, name))
         if mine.shape != ref.shape or not np.array_equal(mine, ref):
             idx = np.argwhere(mine != ref) if mine.shape == ref.shape else "shape"
             first = idx[0].tolist() if not isinstance(idx, str) and len(idx) else idx
@@ -153,6 +183,6 @@ def copy_kernel_source() -> str:
         "def copy_battle(dst, b, src, a):",
         '    """Battle ``a`` of ``src`` into battle ``b`` of ``dst`` (not dice or events)."""',
     ]
-    for name in ARRAY_FIELDS + SCALAR_FIELDS:
+    for name in HOT_FIELDS + SCALAR_FIELDS:
         lines.append(f"    dst.{name}[b] = src.{name}[a]")
     return "\n".join(lines) + "\n"

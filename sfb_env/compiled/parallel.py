@@ -73,7 +73,7 @@ class CompiledParallelEnv(SFBParallelEnv):
     def _sync(self) -> None:
         ref = self._reference
         st = ref.state
-        layout.unpack_into(self._batch.state, 0, st)
+        layout.unpack_into(self._batch.state, 0, st, self._batch.cold)
         st.outcome, st.end_reason = None, ""
         if st.done:
             st.outcome, st.end_reason = victory.evaluate(ref, st.time_up)

@@ -129,7 +129,7 @@ def _fail(where: str, what: str) -> None:
 
 def _compare_start(batch: BattleBatch, b: int, env: SFBParallelEnv, obs: dict,
                    where: str) -> None:
-    diff = layout.differences(batch.state, b, env.battle.state)
+    diff = layout.differences(batch.state, b, env.battle.state, batch.cold)
     if diff:
         _fail(where, "state " + "; ".join(diff[:3]))
     _compare_obs(batch.obs, batch.masks, batch, b, env, obs, where)
@@ -167,7 +167,7 @@ def _compare_step(batch, b, env, obs, rew, term, trunc, new_events, decoder, whe
     else:
         if ref.done and not st.done[b]:
             _fail(where, "the reference battle ended, the compiled one goes on")
-        diff = layout.differences(st, b, ref.state)
+        diff = layout.differences(st, b, ref.state, batch.cold)
         if diff:
             _fail(where, "state " + "; ".join(diff[:3]))
         if ref.done:
