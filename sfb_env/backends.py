@@ -17,7 +17,7 @@ from typing import Any
 from sfb_env.env.parallel import SFBParallelEnv
 
 BACKENDS = ("auto", "compiled", "reference")
-COMPILED_READY = False  # set once the tier-1 parity harness passes (issue 12)
+COMPILED_READY = True  # tier 1 passes the lockstep parity harness (tests/test_compiled_parity.py)
 BACKEND_VARIABLE = "SFB_BACKEND"  # the default backend of a process (the CLI's --backend)
 
 

@@ -63,7 +63,8 @@ class BattleBatch:
     def __init__(self, scenario: str | Path | Mapping[str, Any] | Scenario,
                  num_battles: int = 1, seed: int | None = None, max_turns: int | None = None,
                  target_slots: int = 8, threat_slots: int = 4, reward: object = "shaped",
-                 autoreset: bool = True, event_capacity: int = 64) -> None:
+                 uniform_spaces: bool = False, autoreset: bool = True,
+                 event_capacity: int = 64) -> None:
         if num_battles < 1:
             raise ValueError(f"num_battles must be >= 1, got {num_battles}")
         self.reference = build_reference(scenario, max_turns)
@@ -73,7 +74,7 @@ class BattleBatch:
         self.reward_kind = rewards.reward_kind(reward)
         self.autoreset = autoreset
         options = {"target_slots": target_slots, "threat_slots": threat_slots,
-                   "max_turns": setup.max_turns}
+                   "max_turns": setup.max_turns, "uniform_spaces": uniform_spaces}
         try:
             self.observe_tables = observe.observe_tables(setup, options)
         except NotImplementedError as exc:
@@ -85,7 +86,7 @@ class BattleBatch:
             raise NotCompiledError(f"scenario {setup.scenario.name!r}: {exc}") from exc
         self.agents = observe.agent_names(setup)
         self.agent_units = np.asarray(ot.agent_unit, dtype=np.int64)
-        layouts = observe._layouts(self.reference, target_slots, False)
+        layouts = observe._layouts(self.reference, target_slots, uniform_spaces)
         width = max(len(layouts[a].nvec) for a in self.agents)
         self.nvec = np.zeros((len(self.agents), width), np.int64)  # (A, k), 0-padded
         for i, a in enumerate(self.agents):
@@ -112,6 +113,11 @@ class BattleBatch:
         self.seeds = np.zeros(n_b, np.int64)
         self._seed_rng = np.random.default_rng(seed)
         self._next_seeds = np.zeros(n_b, np.int64)
+
+    @staticmethod
+    def agents_of(scenario: str | Path | Mapping[str, Any] | Scenario) -> list[str]:
+        """The agents a batch of ``scenario`` would have (no kernel built)."""
+        return observe.agent_names(build_reference(scenario).setup)
 
     # ------------------------------------------------------------------ seeds
 

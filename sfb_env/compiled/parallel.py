@@ -31,14 +31,14 @@ class CompiledParallelEnv(SFBParallelEnv):
     backend = "compiled"
 
     def __init__(self, scenario: str | Mapping[str, Any] = "cth-01", **options: Any) -> None:
-        if options.get("uniform_spaces"):
-            raise batch_mod.NotCompiledError("uniform_spaces is not on the compiled core yet")
         reward = options.get("reward", "shaped")
+        custom = not (isinstance(reward, str) or reward in REWARDS.values())
         super().__init__(scenario, **options)
         self._batch = batch_mod.BattleBatch(
             self.scenario, 1, max_turns=self.max_turns, target_slots=self.target_slots,
-            threat_slots=self.threat_slots, reward=reward, autoreset=False)
-        self._custom_reward = not (isinstance(reward, str) or reward in REWARDS.values())
+            threat_slots=self.threat_slots, reward="shaped" if custom else reward,
+            uniform_spaces=bool(options.get("uniform_spaces")), autoreset=False)
+        self._custom_reward = custom  # computed in Python on the reference view
         ot = self._batch.observe_tables
         self._index = {a: i for i, a in enumerate(self._batch.agents)}
         self._obs_size = np.asarray(ot.obs_size)

@@ -41,15 +41,18 @@ class CompiledAgentVectorEnv:
                  learners: str | Sequence[str] | None = "all", opponents: Any = None,
                  fixed_spaces: FixedSpaces | None = None, seed: int | None = None,
                  **env_options: Any) -> None:
-        unknown = set(env_options) - {"max_turns", "target_slots", "threat_slots", "reward"}
+        unknown = set(env_options) - {"max_turns", "target_slots", "threat_slots", "reward",
+                                      "uniform_spaces"}
         if unknown:
             raise NotCompiledError(f"options {sorted(unknown)} are not on the compiled core")
         if fixed_spaces is not None:
             env_options = {**env_options, "target_slots": fixed_spaces.target_slots,
                            "threat_slots": fixed_spaces.threat_slots}
-        self.batch = BattleBatch(scenario, num_envs, seed=seed, **env_options)
-        agents = self.batch.agents
+        agents = BattleBatch.agents_of(scenario)
         self.learners_of = [learner_agents(learners, agents, e) for e in range(num_envs)]
+        if len({a for g in self.learners_of for a in g}) > 1 and fixed_spaces is None:
+            env_options.setdefault("uniform_spaces", True)  # as the reference vector env
+        self.batch = BattleBatch(scenario, num_envs, seed=seed, **env_options)
         if opponents is None and any(len(g) < len(agents) for g in self.learners_of):
             opponents = "random"
         if opponents is not None and opponents not in OPPONENTS:

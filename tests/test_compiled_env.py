@@ -1,0 +1,137 @@
+"""The PettingZoo env on the compiled core: the standard checkers, the reference view, the
+CLI and the vector env, on the tier-1 scenarios."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from pettingzoo.test import parallel_api_test, parallel_seed_test
+
+import sfb_env
+from sfb_env.backends import agent_vector_env, backend_of
+from sfb_env.compiled.batch import NotCompiledError
+
+TIER1 = ["cth-01", "cth-02", "cth-03", "duel-klingon-vs-federation", "duel-klingon-vs-kzinti",
+         "duel-klingon-vs-orion", "duel-federation-vs-kzinti", "duel-federation-vs-orion",
+         "duel-kzinti-vs-orion"]
+
+
+@pytest.mark.parametrize("scenario", TIER1)
+def test_pettingzoo_parallel_api_and_seed_tests_pass_on_the_compiled_core(scenario):
+    env = sfb_env.parallel_env(scenario, backend="compiled")
+    assert backend_of(env) == "compiled"
+    parallel_api_test(env, num_cycles=200)
+    parallel_seed_test(lambda: sfb_env.parallel_env(scenario, backend="compiled"))
+
+
+def test_auto_takes_the_compiled_core_for_tier_one_only():
+    assert backend_of(sfb_env.parallel_env("cth-03")) == "compiled"
+    assert backend_of(sfb_env.parallel_env("cth-05")) == "reference"
+    assert backend_of(sfb_env.parallel_env("cth-03", backend="reference")) == "reference"
+
+
+def test_compiled_refuses_a_scenario_it_has_not_ported_naming_the_rule():
+    with pytest.raises(NotCompiledError, match="cth-05.*impulses_per_turn 16"):
+        sfb_env.parallel_env("cth-05", backend="compiled")
+
+
+def test_reference_view_serves_mask_reasons_state_and_render():
+    env = sfb_env.parallel_env("duel-klingon-vs-federation", backend="compiled",
+                               render_mode="rgb_array")
+    ref = sfb_env.parallel_env("duel-klingon-vs-federation", backend="reference",
+                               render_mode="rgb_array")
+    obs, _ = env.reset(seed=4)
+    ref_obs, _ = ref.reset(seed=4)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        if not env.agents:
+            break
+        actions = {a: env.action_space(a).sample(mask=obs[a]["action_mask"])
+                   for a in env.agents}
+        obs, *_ = env.step(actions)
+        ref_obs, *_ = ref.step(actions)
+        rng.random()
+    for a in env.agents:
+        assert env.mask_reasons(a) == ref.mask_reasons(a)
+    np.testing.assert_array_equal(env.state(), ref.state())
+    assert env.battle.events == ref.battle.events
+    np.testing.assert_array_equal(env.render(), ref.render())
+
+
+def test_illegal_action_is_refused_or_replaced_as_on_the_reference():
+    for mode in ("raise", "noop"):
+        env = sfb_env.parallel_env("cth-03", backend="compiled", illegal_action=mode)
+        ref = sfb_env.parallel_env("cth-03", backend="reference", illegal_action=mode)
+        obs, _ = env.reset(seed=1)
+        ref.reset(seed=1)
+        agent = env.agents[0]
+        bad = np.zeros(len(env.action_space(agent).nvec), np.int64)
+        bad[0] = env.action_space(agent).nvec[0] - 1  # the last target slot: empty now
+        if mode == "raise":
+            with pytest.raises(ValueError) as mine:
+                env.step({agent: bad})
+            with pytest.raises(ValueError) as theirs:
+                ref.step({agent: bad})
+            assert str(mine.value) == str(theirs.value)
+        else:
+            out = env.step({agent: bad})
+            want = ref.step({agent: bad})
+            assert out[4][agent]["illegal_action"] == want[4][agent]["illegal_action"]
+            np.testing.assert_array_equal(out[0][agent]["observation"],
+                                          want[0][agent]["observation"])
+
+
+def test_vector_env_on_the_compiled_core_steps_slots_with_masks():
+    venv = agent_vector_env("duel-klingon-vs-federation", num_envs=6, learners="all",
+                            seed=0, backend="compiled")
+    obs = venv.reset(seed=0)
+    assert obs.shape == (12, venv.observation_space.shape[0])
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(120):
+        masks = venv.action_masks()
+        assert masks.shape == (12, int(venv.action_space.nvec.sum()))
+        starts = np.concatenate([[0], np.cumsum(venv.action_space.nvec)[:-1]])
+        acts = np.stack([[rng.choice(np.flatnonzero(m[s:s + n]))
+                          for s, n in zip(starts, venv.action_space.nvec, strict=True)]
+                         for m in masks])
+        obs, rewards, term, trunc, infos = venv.step(acts)
+        ended += sum("episode" in i for i in infos)
+    assert ended > 0
+
+
+def test_vector_env_refuses_python_captains_on_the_compiled_core():
+    with pytest.raises(NotCompiledError, match="Python captains"):
+        agent_vector_env("duel-klingon-vs-federation", num_envs=2, learners="alternate",
+                         opponents="doctrine", backend="compiled")
+    venv = agent_vector_env("duel-klingon-vs-federation", num_envs=2, learners="alternate",
+                            opponents="doctrine")
+    assert type(venv).__name__ == "AgentVectorEnv"
+
+
+@pytest.mark.parametrize("command", [
+    ["play", "cth-03", "--backend", "compiled", "--seed", "3", "--max-turns", "2"],
+    ["bench", "duel-klingon-vs-federation", "--blue", "random-fighter", "--red", "doctrine",
+     "--games", "2", "--workers", "1", "--no-progress", "--backend", "compiled"],
+])
+def test_cli_runs_on_the_compiled_core(command):
+    out = subprocess.run([sys.executable, "-m", "sfb_env.cli", *command], capture_output=True,
+                         text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_replay_recorded_on_one_backend_reruns_on_the_other(tmp_path):
+    path = tmp_path / "r.jsonl"
+    run = [sys.executable, "-m", "sfb_env.cli"]
+    rec = subprocess.run([*run, "play", "duel-kzinti-vs-orion", "--seed", "5", "--backend",
+                          "compiled", "--replay", str(path)], capture_output=True, text=True,
+                         timeout=600)
+    assert rec.returncode == 0, rec.stderr
+    again = subprocess.run([*run, "replay", str(path), "--backend", "reference"],
+                           capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert "every event as recorded" in again.stdout
