@@ -135,7 +135,7 @@ def compare_phase(phase: str, kernel, items: list) -> tuple[list[str], list]:
     expected = layout.pack([r.state for r in refs])
     problems = []
     bad = set()
-    for name in layout.ARRAY_FIELDS + ("turn", "impulse", "done", "time_up", "dice"):
+    for name in layout.HOT_FIELDS + ("turn", "impulse", "done", "time_up", "dice"):
         mine, ref = getattr(batch, name), getattr(expected, name)
         if not np.array_equal(mine, ref):
             bad.update(np.flatnonzero((mine != ref).reshape(len(items), -1).any(axis=1)).tolist())

@@ -11,6 +11,17 @@ import agents  # noqa: F401 - installs the loader of named opponents (sfb_env.en
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+# The suite tests the rules on the reference engine, the specification: many tests reach into
+# ``env.battle`` or replace an engine predicate. The compiled core is tested against it by the
+# parity harness and on its own API (tests/test_compiled_*.py, which choose their backend), and
+# the README's envs by tests/test_standard_checkers.py (``auto``, via ``readme_backend``).
+os.environ.setdefault("SFB_BACKEND", "reference")
+
+
+@pytest.fixture
+def readme_backend(monkeypatch):
+    """Envs built as the README builds them: the default backend (``auto``)."""
+    monkeypatch.delenv("SFB_BACKEND", raising=False)
 
 
 def require(module: str):

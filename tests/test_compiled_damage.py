@@ -18,6 +18,10 @@ from sfb_env.compiled import damage, layout, shields
 from sfb_env.engine import shields as ref_shields
 from sfb_env.engine.types import ACTIVE
 
+# Phase by phase against the reference: the whole-step lockstep parity (test_compiled_parity)
+# covers CI; these compile their own kernel variants (minutes cold), so they run with -m slow.
+pytestmark = pytest.mark.slow
+
 POINTS = (1, 2, 4, 7, 12, 25, 60)
 
 

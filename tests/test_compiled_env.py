@@ -14,6 +14,8 @@ import sfb_env
 from sfb_env.backends import agent_vector_env, backend_of
 from sfb_env.compiled.batch import NotCompiledError
 
+pytestmark = pytest.mark.usefixtures("readme_backend")  # auto unless a test names one
+
 TIER1 = ["cth-01", "cth-02", "cth-03", "duel-klingon-vs-federation", "duel-klingon-vs-kzinti",
          "duel-klingon-vs-orion", "duel-federation-vs-kzinti", "duel-federation-vs-orion",
          "duel-kzinti-vs-orion"]

@@ -20,6 +20,10 @@ from compiled_phase_helpers import (
 from sfb_env.compiled import damage, fire, layout, seeking_impacts
 from sfb_env.engine import procedure, seeking
 
+# Phase by phase against the reference: the whole-step lockstep parity (test_compiled_parity)
+# covers CI; these compile their own kernel variants (minutes cold), so they run with -m slow.
+pytestmark = pytest.mark.slow
+
 SEEN: dict[str, dict[str, int]] = {}
 
 

@@ -17,6 +17,10 @@ from sfb_env.compiled import damage, ending, fire, layout, movement, seeking_imp
 from sfb_env.engine import procedure, robots
 from sfb_env.engine.battle import Battle
 
+# Phase by phase against the reference: the whole-step lockstep parity (test_compiled_parity)
+# covers CI; these compile their own kernel variants (minutes cold), so they run with -m slow.
+pytestmark = pytest.mark.slow
+
 
 def composed_advance(s, tables, o, setup) -> None:
     """``engine.procedure.advance`` for tier 1, battle 0 of ``s``, from the compiled phases."""

@@ -15,12 +15,15 @@ from sfb_env.engine.types import Maneuver, Orders
 def test_every_battle_state_array_is_packed_with_a_battle_axis():
     battles = [make_battle("duel-klingon-vs-federation", seed=s) for s in range(3)]
     batch = layout.pack([b.state for b in battles])
+    cold = layout.pack_cold([b.state for b in battles])
+    assert set(layout.HOT_FIELDS) | set(layout.COLD_FIELDS) == set(layout.ARRAY_FIELDS)
     for name in layout.ARRAY_FIELDS:
         ref = getattr(battles[0].state, name)
-        assert getattr(batch, name).shape == (3, *ref.shape), name
-        assert getattr(batch, name).dtype == ref.dtype, name
+        mine = getattr(batch, name) if name in layout.HOT_FIELDS else cold[name]
+        assert mine.shape == (3, *ref.shape), name
+        assert mine.dtype == ref.dtype, name
     for b, battle in enumerate(battles):
-        assert layout.differences(batch, b, battle.state) == []
+        assert layout.differences(batch, b, battle.state, cold) == []
 
 
 def test_unpack_gives_back_the_state_and_its_dice():

@@ -9,6 +9,10 @@ from compiled_move_recording import TIER1, compiled_phases, games, play
 
 from sfb_env.compiled import layout
 
+# Phase by phase against the reference: the whole-step lockstep parity (test_compiled_parity)
+# covers CI; these compile their own kernel variants (minutes cold), so they run with -m slow.
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize("scenario", TIER1)
 def test_whole_games_with_compiled_movement_match_the_reference(scenario):

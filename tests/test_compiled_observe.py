@@ -23,6 +23,10 @@ from sfb_env.compiled.actions import decision_point, noop_action
 from sfb_env.engine.events import Damaged
 from sfb_env.env import reward as reward_mod
 
+# Phase by phase against the reference: the whole-step lockstep parity (test_compiled_parity)
+# covers CI; these compile their own kernel variants (minutes cold), so they run with -m slow.
+pytestmark = pytest.mark.slow
+
 TIER1 = ["cth-01", "cth-02", "cth-03", "duel-klingon-vs-federation", "duel-klingon-vs-kzinti",
          "duel-klingon-vs-orion", "duel-federation-vs-kzinti", "duel-federation-vs-orion",
          "duel-kzinti-vs-orion"]

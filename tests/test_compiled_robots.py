@@ -19,6 +19,10 @@ from sfb_env.engine.battle import Battle
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import K_DRONE, K_SHIP
 
+# Phase by phase against the reference: the whole-step lockstep parity (test_compiled_parity)
+# covers CI; these compile their own kernel variants (minutes cold), so they run with -m slow.
+pytestmark = pytest.mark.slow
+
 
 def _fire_items():
     out = []

@@ -25,6 +25,8 @@ from sfb_env.replay import load_replay, make_env
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"
 
+pytestmark = pytest.mark.usefixtures("readme_backend")  # the default backend (auto)
+
 
 def readme_env(**options):
     """The env exactly as README's "The environment" builds it."""

@@ -116,13 +116,16 @@ class CompiledParallelEnv(SFBParallelEnv):
             raise ValueError(f"step() actions for {why}; live agents: {self.agents}")
         reports: dict[str, list[dict]] = {a: [] for a in self.agents}
         chosen = {}
+        self.flown_actions = {}
         for agent in self.agents:
             if agent not in actions:
                 chosen[agent] = self._layouts[agent].noop(self.battle)
             else:
                 action = self._as_action(agent, actions[agent])
                 chosen[agent] = self._check(agent, action, reports[agent])
-        battle = self.battle if self._joint_check_due() else None
+                self.flown_actions[agent] = chosen[agent]
+        battle = (self.battle if self.validate_in_engine or self._joint_check_due()
+                  or any(reports.values()) or len(chosen) > len(self.flown_actions) else None)
         if battle is not None:  # (C3.2) the speed and the maneuver judged together
             battle.validate({self._layouts[a].unit: self._layouts[a].to_orders(
                 battle, chosen[a], self._slots[a]) for a in self.agents})
