@@ -5,6 +5,7 @@ outcome once the battle is over."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -60,8 +61,8 @@ def draw_hud(image: Image.Image, battle: Battle, unit_colors, left: int,
     drones = int(np.sum((st.status == Status.ACTIVE) & (st.kind == UnitKind.DRONE)))
     torpedoes = int(np.sum((st.status == Status.ACTIVE) & (st.kind == UnitKind.PLASMA)))
     footer = 56 if battle.done else 24
-    types = _weapon_types(battle)
-    legend = _legend_height(draw, types, width - 2 * pad)
+    panel, items = legend_panel(tuple(_weapon_types(battle)), width - 2 * pad)
+    legend = panel.height
     # the legend only where it leaves each ship at least a compact entry
     if height - y - footer - legend < min(len(ships), 4) * 52:
         legend = 0
@@ -70,10 +71,14 @@ def draw_hud(image: Image.Image, battle: Battle, unit_colors, left: int,
     for u in ships:
         if y > height - footer - legend - 30:
             break
+        scene.append(SceneItem("hud-ship", battle.unit_ids[u], ((x, y),), names[u]))
         y = _ship_entry(draw, battle, u, unit_colors[u], names[u], x, y, width - 2 * pad,
                         compact)
     if legend:
-        _legend(draw, types, x, height - footer - legend, width - 2 * pad, scene)
+        top = height - footer - legend
+        image.paste(panel, (x, top))
+        scene.extend(SceneItem(i.kind, i.unit, tuple((px + x, py + top) for px, py in i.points),
+                               i.text, i.style) for i in items)
     y = height - footer
     draw.line([(left + pad, y), (image.width - pad, y)], fill=colors.HUD_RULE)
     seeking = f"drones in flight: {drones}" + (f", plasma: {torpedoes}" if torpedoes else "")
@@ -156,6 +161,17 @@ def _weapon_rows(draw: ImageDraw.ImageDraw, types: list[str], width: int) -> lis
         rows[-1].append(key)
         used += need
     return [r for r in rows if r]
+
+
+@lru_cache(maxsize=16)
+def legend_panel(types: tuple[str, ...], width: int) -> tuple[Image.Image, tuple[SceneItem, ...]]:
+    """The legend drawn once per battle's weapon types and panel width (cached: it never
+    changes during a battle), with its draw-list items relative to its top-left corner."""
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    image = Image.new("RGB", (width, _legend_height(probe, list(types), width)), colors.HUD_FILL)
+    items: list[SceneItem] = []
+    _legend(ImageDraw.Draw(image), list(types), 0, 0, width, items)
+    return image, tuple(items)
 
 
 def _legend(draw: ImageDraw.ImageDraw, types: list[str], x: int, y: int, width: int,
