@@ -35,6 +35,7 @@ from sfb_env.render import colors
 from sfb_env.render.colors import RGB
 from sfb_env.render.fonts import font
 from sfb_env.render.geometry import (
+    SQRT3,
     Camera,
     direction_angle,
     direction_vector,
@@ -189,8 +190,11 @@ def draw_map_view(canvas: Canvas, events: Sequence[ev.Event]) -> None:
     st = canvas.battle.state
     live = np.flatnonzero(st.status == Status.ACTIVE)
     wrecks = _wrecks(canvas, events)
-    _erase_hex_labels(canvas, [canvas.unit_xy(int(u)) for u in live]
-                      + [canvas.unit_xy(u, at) for u, at in wrecks])
+    counters = [canvas.unit_xy(int(u)) for u in live] + [canvas.unit_xy(u, at) for u, at in wrecks]
+    named = [canvas.unit_xy(int(u)) for u in live if st.kind[u] in BIG_UNITS]
+    named += [canvas.unit_xy(u, at) for u, at in wrecks if st.kind[u] in BIG_UNITS]
+    below = SQRT3 * canvas.radius  # a name label runs into the label of the hex below
+    _erase_hex_labels(canvas, counters + [(x, y + below) for x, y in named])
     for field_drawer in FIELD_DRAWERS:
         field_drawer(canvas)
     for u in live:

@@ -139,7 +139,7 @@ def _weapon_types(battle: Battle) -> list[str]:
 
 LEGEND_SYMBOLS = (  # (symbol, words), two to a line
     ("drone", "drone (launcher D#)"), ("target", "drone's target"),
-    ("wreck", "destroyed"), ("cloaked", "cloaked ship"),
+    ("wreck", "wreck (destroyed)"), ("cloaked", "cloaked ship"),
     ("trail", "last hexes moved"), ("miss", "shot missed"),
 )
 LEGEND_LINE = 16
@@ -147,7 +147,7 @@ LEGEND_LINE = 16
 
 def _legend_height(draw: ImageDraw.ImageDraw, types: list[str], width: int) -> int:
     rows = 1 + len(_weapon_rows(draw, types, width))
-    return 18 + 36 + (rows + (len(LEGEND_SYMBOLS) + 1) // 2) * LEGEND_LINE + 8
+    return 18 + 42 + (rows + (len(LEGEND_SYMBOLS) + 1) // 2) * LEGEND_LINE + 8
 
 
 def _weapon_rows(draw: ImageDraw.ImageDraw, types: list[str], width: int) -> list[list[str]]:
@@ -184,7 +184,7 @@ def _legend(draw: ImageDraw.ImageDraw, types: list[str], x: int, y: int, width: 
     scene.append(SceneItem("legend", points=((x, y),), text="Legend"))
     y += 22
     # shield order: a counter heading up, #1 ahead then clockwise (D3.1)
-    cx, cy, r = x + 16, y + 15, 10
+    cx, cy, r = x + 18, y + 19, 10
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colors.shield_color(1, 1), width=2)
     draw.polygon([(cx, cy - 6), (cx - 4, cy + 4), (cx, cy + 2), (cx + 4, cy + 4)],
                  fill=colors.TEXT)
@@ -196,7 +196,7 @@ def _legend(draw: ImageDraw.ImageDraw, types: list[str], x: int, y: int, width: 
     draw.text((x + 40, cy - 13), words, fill=dim, font=f)
     draw.text((x + 40, cy + 1), "ring: green full, red low, grey down", fill=dim, font=f)
     scene.append(SceneItem("legend", points=((x, y),), text=words, style="shields"))
-    y += 36
+    y += 42
     for row in _weapon_rows(draw, types, width):
         cx = x
         for key in row:
@@ -234,10 +234,13 @@ def _symbol(draw: ImageDraw.ImageDraw, symbol: str, cx: int, cy: int) -> None:
         draw.ellipse((cx - 5, cy - 5, cx + 5, cy + 5), fill=colors.WRECK)
         draw.line([(cx - 6, cy - 6), (cx + 6, cy + 6)], fill=colors.WRECK_X, width=2)
         draw.line([(cx - 6, cy + 6), (cx + 6, cy - 6)], fill=colors.WRECK_X, width=2)
-    elif symbol == "cloaked":
-        for a, b in (((cx, cy - 7), (cx - 2, cy - 2)), ((cx - 4, cy + 1), (cx - 6, cy + 6)),
-                     ((cx + 6, cy + 6), (cx + 4, cy + 1))):
-            draw.line([a, b], fill=colors.TEXT, width=2)
+    elif symbol == "cloaked":  # a ghost arrow counter, dashed
+        pts = [(cx, cy - 7), (cx + 6, cy + 6), (cx, cy + 3), (cx - 6, cy + 6)]
+        draw.polygon(pts, fill=colors.mix(colors.TEXT, colors.HUD_FILL, 0.75))
+        for (ax, ay), (bx, by) in zip(pts, [*pts[1:], pts[0]], strict=True):
+            for t0, t1 in ((0.0, 0.35), (0.65, 1.0)):
+                draw.line([(ax + (bx - ax) * t0, ay + (by - ay) * t0),
+                           (ax + (bx - ax) * t1, ay + (by - ay) * t1)], fill=colors.TEXT)
     elif symbol == "trail":
         draw.line([(cx - 7, cy + 3), (cx + 7, cy - 3)], fill=colors.TEXT_DIM, width=2)
     elif symbol == "miss":

@@ -141,7 +141,8 @@ class Renderer:
         live = np.flatnonzero(st.status == Status.ACTIVE)
         if self.view == "map" or len(live) == 0:
             return fit_camera(area, None, width, height)
-        px, py = hex_to_plane(st.x[live], st.z[live])
+        x, z = self._framed(battle, live)
+        px, py = hex_to_plane(x, z)
         focus = Bounds(float(px.min()), float(py.min()), float(px.max()), float(py.max()))
         focus = focus.grown(*FOCUS_MARGIN)
         focus = focus.grown(max(0.0, FOCUS_MIN[0] - focus.width) / 2,
@@ -151,11 +152,25 @@ class Renderer:
         if old is None or (old.width, old.height) != (width, height):
             self._easing = False
             return wanted
-        sx, sy = old.to_screen(st.x[live], st.z[live])
+        sx, sy = old.to_screen(x, z)
         if not self._easing and old.contains(sx, sy, 1.3 * old.radius) \
                 and wanted.radius < 1.5 * old.radius:
             return old
-        return self._ease(area, old, wanted, st.x[live], st.z[live])
+        return self._ease(area, old, wanted, x, z)
+
+    def _framed(self, battle: Battle, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Axial hexes the units view keeps in frame: the units in play and, on the frame of
+        their destruction, the units destroyed (the wreck where a shot ended)."""
+        st = battle.state
+        xs, zs = [int(v) for v in st.x[live]], [int(v) for v in st.z[live]]
+        for event in self._effects:
+            if event.kind == "Destroyed":
+                u = battle.unit_index[event.unit]
+                x, z = self._positions.get(id(event), {}).get(event.unit,
+                                                           (int(st.x[u]), int(st.z[u])))
+                xs.append(x)
+                zs.append(z)
+        return np.array(xs, dtype=np.int64), np.array(zs, dtype=np.int64)
 
     def _ease(self, area: Bounds, old: Camera, wanted: Camera, x, z) -> Camera:
         """A step from ``old`` toward ``wanted``: the radius changes by at most ``ZOOM_STEP``,
