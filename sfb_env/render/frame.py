@@ -12,7 +12,8 @@ Three registries are the hooks for what the engine does not have yet:
   :func:`hex_ring`).
 
 Drawing order, bottom to top: hex labels of occupied hexes erased, fields, movement trails,
-"under" effects (shots), wrecks, unit labels, unit counters, "over" effects. Every drawer notes
+"under" effects (shots), wrecks, unit labels, unit counters, "over" effects, then what a
+drawer put in ``Canvas.on_top`` (the points a shot scored). Every drawer notes
 what it drew in ``Canvas.scene`` (kind, unit, screen points, text): the frame's draw list,
 which tests and tools read instead of pixels.
 """
@@ -24,6 +25,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
@@ -79,6 +81,7 @@ class Canvas:
     positions: dict[int, dict[str, tuple[int, int]]] = field(default_factory=dict)
     trails: Trails | None = None
     scene: list[SceneItem] = field(default_factory=list)
+    on_top: list[Callable[[], None]] = field(default_factory=list)  # drawn last (shot damage)
 
     def __post_init__(self) -> None:
         if not self.names:
@@ -213,6 +216,8 @@ def draw_map_view(canvas: Canvas, events: Sequence[ev.Event]) -> None:
     for u in order:
         UNIT_DRAWERS.get(int(st.kind[u]), _generic_unit)(canvas, int(u))
     _effects(canvas, by_kind, "over")
+    for draw_late in canvas.on_top:
+        draw_late()
 
 
 def _wrecks(canvas: Canvas, events: Sequence[ev.Event]) -> list[tuple[int, ev.Event | None]]:
@@ -568,8 +573,9 @@ def draw_shots(canvas: Canvas, shots: list[ev.Event]) -> None:
                              fill=color, width=width if shot.damage > 0 else max(1, width // 2))
         mx, my = (ax + bx) / 2, (ay + by) / 2
         size = max(10, round(canvas.radius * 0.42))
-        canvas.text((mx, my), str(total) if total else "miss", size,
-                    fill=colors.TEXT if total else colors.TEXT_DIM)
+        canvas.on_top.append(partial(  # the points scored stay readable over any counter
+            canvas.text, (mx, my), str(total) if total else "miss", size,
+            colors.TEXT if total else colors.TEXT_DIM))
 
 
 @event_drawer(ev.SeekingHit)
