@@ -164,7 +164,7 @@ class Renderer:
         st = battle.state
         xs, zs = [int(v) for v in st.x[live]], [int(v) for v in st.z[live]]
         for event in self._effects:
-            if event.kind == "Destroyed":
+            if event.kind == "Destroyed" and event.unit in battle.unit_index:
                 u = battle.unit_index[event.unit]
                 x, z = self._positions.get(id(event), {}).get(event.unit,
                                                            (int(st.x[u]), int(st.z[u])))
