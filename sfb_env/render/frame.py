@@ -37,7 +37,6 @@ from sfb_env.render import colors
 from sfb_env.render.colors import RGB
 from sfb_env.render.fonts import font
 from sfb_env.render.geometry import (
-    SQRT3,
     Camera,
     direction_angle,
     direction_vector,
@@ -96,16 +95,19 @@ class Canvas:
         sx, sy = self.camera.to_screen(x, z)
         return float(sx), float(sy)
 
-    def unit_xy(self, unit: int, at: ev.Event | None = None) -> XY:
-        """Screen centre of a unit's hex now, or when event ``at`` (one of the latest
-        impulse's) happened: a shot is drawn where it was fired, not where the units moved
-        after it."""
+    def unit_hex(self, unit: int, at: ev.Event | None = None) -> tuple[int, int]:
+        """A unit's axial hex now, or when event ``at`` (one of the latest impulse's)
+        happened: a shot is drawn where it was fired, not where the units moved after it."""
         st = self.battle.state
         where = self.positions.get(id(at)) if at is not None else None
         uid = self.battle.unit_ids[unit]
         if where and uid in where:
-            return self.hex_xy(*where[uid])
-        return self.hex_xy(int(st.x[unit]), int(st.z[unit]))
+            return where[uid]
+        return int(st.x[unit]), int(st.z[unit])
+
+    def unit_xy(self, unit: int, at: ev.Event | None = None) -> XY:
+        """Screen centre of a unit's hex now, or when event ``at`` happened (``unit_hex``)."""
+        return self.hex_xy(*self.unit_hex(unit, at))
 
     def note(self, kind: str, unit: int | None = None, points: Sequence[XY] = (),
              text: str = "", style: str = "") -> None:
@@ -193,11 +195,12 @@ def draw_map_view(canvas: Canvas, events: Sequence[ev.Event]) -> None:
     st = canvas.battle.state
     live = np.flatnonzero(st.status == Status.ACTIVE)
     wrecks = _wrecks(canvas, events)
-    counters = [canvas.unit_xy(int(u)) for u in live] + [canvas.unit_xy(u, at) for u, at in wrecks]
-    named = [canvas.unit_xy(int(u)) for u in live if st.kind[u] in BIG_UNITS]
-    named += [canvas.unit_xy(u, at) for u, at in wrecks if st.kind[u] in BIG_UNITS]
-    below = SQRT3 * canvas.radius  # a name label runs into the label of the hex below
-    _erase_hex_labels(canvas, counters + [(x, y + below) for x, y in named])
+    held = [(int(u), None) for u in live] + wrecks
+    hexes = [canvas.unit_hex(u, at) for u, at in held]
+    # a ship's name label runs into the label of the hex below (axial z + 1)
+    hexes += [(x, z + 1) for (u, _), (x, z) in zip(held, hexes, strict=True)
+              if st.kind[u] in BIG_UNITS]
+    _erase_hex_labels(canvas, [h for h in hexes if h in canvas.battle.area_labels])
     for field_drawer in FIELD_DRAWERS:
         field_drawer(canvas)
     for u in live:
@@ -236,11 +239,12 @@ def _wrecks(canvas: Canvas, events: Sequence[ev.Event]) -> list[tuple[int, ev.Ev
     return out
 
 
-def _erase_hex_labels(canvas: Canvas, centres: Sequence[XY]) -> None:
+def _erase_hex_labels(canvas: Canvas, hexes: Sequence[tuple[int, int]]) -> None:
     """Paint over the XXYY label (top of the hex, from the cached background) of each hex a
     unit or wreck stands in: the counter is drawn over a clean hex, never under a label."""
     r = canvas.radius
-    for cx, cy in dict.fromkeys((round(x), round(y)) for x, y in centres):
+    for x, z in dict.fromkeys(hexes):
+        cx, cy = canvas.hex_xy(x, z)
         canvas.draw.rectangle((cx - 0.45 * r, cy - 0.8 * r, cx + 0.45 * r, cy - 0.36 * r),
                               fill=colors.MAP_FILL)
 
