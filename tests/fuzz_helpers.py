@@ -168,12 +168,13 @@ def fuzz_games(scenario: Any, seeds: Iterable[int], styles: Iterable[str] = STYL
 
 
 def fuzz_steps(scenario: Any, n: int, per_game: int, first_seed: int = 0,
-               env: Any = None, **options: Any) -> Coverage:
+               env: Any = None, after_game: Callable[[Any], None] | None = None,
+               **options: Any) -> Coverage:
     """``n`` fuzz steps of ``scenario`` over as many games as it takes (seeds ``first_seed``,
     ``first_seed + 1``, ..., the styles in turn), each game cut at ``per_game`` steps, with
     ``illegal_action="raise"`` and the engine validating every order the masks allowed
     (``validate_in_engine``): no allowed action may be refused. ``env``: one built already
-    (the ``options`` then unused)."""
+    (the ``options`` then unused); ``after_game(battle)`` runs after each game."""
     import sfb_env
 
     name = scenario if isinstance(scenario, str) else str(scenario.get("name", ""))
@@ -184,6 +185,8 @@ def fuzz_steps(scenario: Any, n: int, per_game: int, first_seed: int = 0,
     while cov.steps < n:
         cov.merge(fuzz_game(env, name, seed, STYLES[seed % len(STYLES)],
                             min(per_game, n - cov.steps)))
+        if after_game is not None:
+            after_game(env.battle)
         seed += 1
     return cov
 
