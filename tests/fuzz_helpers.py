@@ -228,3 +228,10 @@ def markdown_table(rows: Mapping[str, Coverage]) -> str:
         lines.append(f"| {name} | {c.games} | {c.steps} | {c.turns} | "
                      f"{' '.join(sorted(c.weapons)) or '-'} | {' '.join(events) or '-'} |")
     return "\n".join(lines)
+
+
+def assert_fights(name: str, cov: Coverage, turns: int = 2) -> None:
+    """A fuzz run fought: it reached ``turns`` (past turn 1, where random play stopped) and
+    fired or launched something. The per-scenario floors are ``test_fuzz.COVERAGE``."""
+    assert cov.turns >= turns, (name, "turns", cov.turns, turns)
+    assert cov.weapons, (name, "nothing fired or launched")
