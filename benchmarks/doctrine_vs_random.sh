@@ -19,7 +19,9 @@ bench() { sfb bench "$@" --games "$GAMES" --seed "$SEED" --no-progress | grep '^
 for path in configs/scenarios/duel-*.yaml; do
   name=$(basename "$path" .yaml)
   pair=${name#duel-}
+  pair=${pair#full-}  # duel-full-<race>-vs-<race>: the same race captains, full-size ships
   blue=${pair%-vs-*}
+  blue=${blue%-kr}  # duel-full-romulan-kr-vs-klingon: the Romulan KR, a romulan-doctrine ship
   red=${pair#*-vs-}
   bench "$name" --blue "$blue-doctrine" --red "$RND" --out "$OUT/$name-$blue"
   bench "$name" --blue "$RND" --red "$red-doctrine" --out "$OUT/$name-$red"
