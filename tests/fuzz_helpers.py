@@ -183,8 +183,10 @@ def fuzz_steps(scenario: Any, n: int, per_game: int, first_seed: int = 0,
     env.validate_in_engine = True  # the env skips it (masks checked); here it must agree
     cov, seed = Coverage(), first_seed
     while cov.steps < n:
-        cov.merge(fuzz_game(env, name, seed, STYLES[seed % len(STYLES)],
-                            min(per_game, n - cov.steps)))
+        game = fuzz_game(env, name, seed, STYLES[seed % len(STYLES)],
+                         min(per_game, n - cov.steps))
+        assert game.steps > 0, (name, seed)
+        cov.merge(game)
         if after_game is not None:
             after_game(env.battle)
         seed += 1
