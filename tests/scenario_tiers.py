@@ -1,6 +1,7 @@
-"""Which shipped scenarios run the per-scenario PettingZoo API, seed and 1,000-step mask tests
-in the CI suite, and which only under ``-m slow`` (issue #7: the full-size graduate pairings
-added 18 scenarios, about 9 s each in those tests, well over the ~60 s budget).
+"""Which shipped scenarios run the per-scenario PettingZoo API, seed and fuzz tests (the
+``test_fuzz.py`` runs, which replaced the 1,000-step mask tests) in the CI suite, and which
+only under ``-m slow`` (issue #7: the full-size graduate pairings added 18 scenarios, about
+9 s each in those tests, well over the ~60 s budget).
 
 Only the full-size graduate pairings beyond the original three against the Klingon D7 are
 tiered: one representative per graduate race runs in CI, chosen to cover the most graduate

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from engine_helpers import (
     play_random,
-    random_masked_games,
     row,
     scenario,
     unit,
     weapon,
 )
+from fuzz_helpers import assert_fights, fuzz_games
 
 import agents
 import sfb_env
@@ -295,19 +295,17 @@ def test_victory_fields_are_validated():
 # ----------------------------------------------------------------------------- random play
 
 
-def _random_games(name: str, seeds) -> None:
-    random_masked_games(name, seeds)
-
-
 @pytest.mark.parametrize("name", NAMES)
-def test_random_masked_play_5_seeds_without_error(name):
-    _random_games(name, range(5))
+def test_fuzz_2_seeds_to_the_end_of_turn_3(name):
+    # captains that fight (fuzz_helpers): random play announced disengagement at once in
+    # cth-05; the full coverage floors are test_fuzz.py's
+    assert_fights(name, fuzz_games(name, range(2), to_the_end=True, max_turns=3))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
-def test_random_masked_play_100_seeds_without_error(name):
-    _random_games(name, range(100))
+def test_fuzz_100_seeds_to_the_end(name):
+    assert_fights(name, fuzz_games(name, range(100), to_the_end=True))
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from engine_helpers import play_random, random_masked_games, random_orders, row
+from engine_helpers import play_random, random_orders, row
+from fuzz_helpers import assert_fights, fuzz_games
 
 import sfb_env
 from sfb_env.engine import energy, make_battle
@@ -54,19 +55,19 @@ def test_cth_12_three_cadet_cruisers_among_full_size_rules():
     assert b.state.dac_boxes[row(b, "destruction")].sum() > 0
 
 
-def _random_games(name: str, seeds) -> None:
-    random_masked_games(name, seeds, max_turns=MAX_TURNS)
-
-
 @pytest.mark.parametrize("name", NAMES)
-def test_random_masked_play_3_seeds_without_error(name):
-    _random_games(name, range(3))
+def test_fuzz_a_mixed_game_to_the_end_of_turn_2(name):
+    # captains that fight (fuzz_helpers; seed 2 plays "mixed": a doctrine captain with random
+    # components against random-fighter): random play announced disengagement at once here
+    # (SCENARIOS #5 rule); the full coverage floors are test_fuzz.py's
+    assert_fights(name, fuzz_games(name, [2], to_the_end=True, max_turns=2))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
-def test_random_masked_play_100_seeds_without_error(name):
-    _random_games(name, range(100))
+def test_fuzz_30_seeds_to_the_end(name):
+    cov = fuzz_games(name, range(30), to_the_end=True, max_turns=MAX_TURNS)
+    assert_fights(name, cov, turns=5)
 
 
 @pytest.mark.parametrize("name", NAMES)

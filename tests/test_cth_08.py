@@ -9,7 +9,8 @@ import copy
 
 import numpy as np
 import pytest
-from engine_helpers import random_masked_games, row
+from engine_helpers import row
+from fuzz_helpers import assert_fights, fuzz_games
 
 import sfb_env
 from sfb_env import hexmap
@@ -266,22 +267,28 @@ def test_scenario_8_captured_freighter_is_flown_off_by_the_nearest_edge_and_coun
     assert outcome["orion"]["level"] == "break even"
 
 
-def test_scenario_8_random_masked_games():
-    random_masked_games("cth-08", range(3))
+def test_scenario_8_fuzz_2_seeds_to_the_end_of_turn_3():
+    # captains that fight (fuzz_helpers: the pirate and defender captains with random
+    # components, random-fighter); the full coverage floors are test_fuzz.py's
+    cov = fuzz_games("cth-08", range(2), to_the_end=True, max_turns=3)
+    assert_fights("cth-08", cov, turns=3)
+    assert {"TractorAttached", "Transported"} <= cov.events
 
 
-def test_scenario_8_random_masked_games_pirate_staying_and_defender_on_turn_2():
-    """Random play that reaches the defender and the freighters: the pirate may not leave."""
+def test_scenario_8_fuzz_pirate_staying_and_defender_on_turn_2():
+    """Fuzzing that reaches the defender and the freighters: the pirate may not leave."""
     doc = _doc()
     doc["units"][0]["may_leave"] = False
     doc["units"][1]["arrives"] = {"turn": 2}
     doc["turn_limit"] = 3
-    random_masked_games(doc, range(2))
+    cov = fuzz_games(doc, range(2), to_the_end=True)
+    assert_fights("cth-08 variant", cov, turns=3)
+    assert "UnitArrived" in cov.events
 
 
 @pytest.mark.slow
-def test_scenario_8_runs_seeds_0_to_99():
-    random_masked_games("cth-08", range(100))
+def test_scenario_8_fuzz_seeds_0_to_99():
+    assert_fights("cth-08", fuzz_games("cth-08", range(100), to_the_end=True), turns=6)
 
 
 def test_g7_observation_tractors_block_shows_the_link():

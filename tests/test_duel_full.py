@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from engine_helpers import play_random, random_masked_game, random_masked_games, random_orders
+from engine_helpers import play_random, random_masked_game, random_orders
+from fuzz_helpers import assert_fights, fuzz_games
 
 import sfb_env
 from sfb_env import hexmap
@@ -49,13 +50,11 @@ def test_cloak_component_present_for_the_cloak_ship(name):
     assert cloakers == [env.agents[0]]  # side A carries the cloak
 
 
-def _games(name: str, seeds) -> None:
-    random_masked_games(name, seeds)
-
-
 @pytest.mark.parametrize("name", DUELS)
-def test_full_size_duel_random_masked_play_3_seeds(name):
-    _games(name, range(3))
+def test_full_size_duel_fuzz_a_mixed_game_to_the_end_of_turn_2(name):
+    # captains that fight (fuzz_helpers; seed 2 plays "mixed": a doctrine captain with random
+    # components against random-fighter); the full coverage floors are test_fuzz.py's
+    assert_fights(name, fuzz_games(name, [2], to_the_end=True, max_turns=2))
 
 
 def test_g13_masked_play_announces_cloaks_during_the_turn():
@@ -72,8 +71,8 @@ def test_g13_masked_play_announces_cloaks_during_the_turn():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", DUELS)
-def test_full_size_duel_random_masked_play_100_seeds(name):
-    _games(name, range(100))
+def test_full_size_duel_fuzz_30_seeds_to_the_end(name):
+    assert_fights(name, fuzz_games(name, range(30), to_the_end=True), turns=6)
 
 
 def test_g13_standard_cloak_and_d6_lock_on_happen_in_random_play():

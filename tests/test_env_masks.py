@@ -1,6 +1,8 @@
 """Masks and engine agree both ways (DESIGN "Spaces and masks").
 
-1. No action the mask allows is refused: long random-masked runs with ``illegal_action="raise"``.
+1. No action the mask allows is refused: long fuzz runs by captains that fight with
+   ``illegal_action="raise"`` and ``validate_in_engine`` (``test_fuzz.py`` for the listed
+   scenarios, the dict scenarios here).
 2. Every masked choice the engine can judge is refused by the engine with the same rule that
    ``mask_reasons`` gives (hypothesis picks the state and the choice).
 """
@@ -14,9 +16,9 @@ from collections import Counter
 import numpy as np
 import pytest
 from engine_helpers import advance_masked, component_values_agree, masked_actions
+from fuzz_helpers import assert_covers, expect, fuzz_steps
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from scenario_tiers import ci_params
 
 import sfb_env
 from sfb_env.data import load_data_file
@@ -87,47 +89,51 @@ def _env(scenario: str, **kw):
     return sfb_env.parallel_env(doc() if doc else scenario, **kw)
 
 
-SHORT, LONG = 1_000, 10_000  # the short run in every suite (60+ scenarios); the long one
-#   with -m slow
+# 1. lives in test_fuzz.py for the listed scenarios: captains that fight (random-fighter,
+# doctrine captains with random components) play each with the engine validating every order
+# the masks allowed, and each run reaches its scenario's coverage. Here the same fuzzing runs on
+# the test-only dict scenarios.
+SHORT, LONG, PER_GAME = 240, 10_000, 80  # CI; -m slow
+DICT_COVERAGE = {  # the least a fuzz run reaches (measured as test_fuzz.COVERAGE)
+    # the cadet Energy Allocation Form and the cadet cloak: photons, plasma, drones struck
+    ENERGY_DUEL: expect(4, "ph-1 photon plasma", "Damaged Launched SeekingHit"),
+    # transporters and boarding: shields dropped, parties transported, reinforcement
+    TRANSPORTER_DUEL: expect(3, "disruptor drone ph-1 ph-2 photon",
+                             "Damaged Destroyed ShieldDropped ShieldsReinforced Transported"),
+    # reserve power into the ESGs (G23.212): the ESG cycle and reserve discharged
+    LYRAN_RESERVE: expect(3, "disruptor ph-1 ph-3 plasma ppd",
+                          "EsgAnnounced EsgCharged EsgReleased EsgStruck ReserveDischarged"),
+}
 
 
-@pytest.mark.parametrize("scenario", ci_params(SCENARIOS))  # scenario_tiers: CI / slow
-def test_no_allowed_action_is_refused_over_1000_random_masked_steps(scenario):
-    _random_masked_steps(scenario, SHORT)
+@pytest.mark.parametrize("scenario", sorted(DICT_COVERAGE))
+def test_no_allowed_action_is_refused_over_240_fuzzed_steps(scenario):
+    cov = fuzz_steps(scenario, SHORT, PER_GAME, env=_env(scenario, illegal_action="raise"))
+    assert_covers(scenario, cov, DICT_COVERAGE[scenario])
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("scenario", SCENARIOS)
-def test_no_allowed_action_is_refused_over_10000_random_masked_steps(scenario):
-    _random_masked_steps(scenario, LONG)
+@pytest.mark.parametrize("scenario", sorted(DICT_COVERAGE))
+def test_no_allowed_action_is_refused_over_10000_fuzzed_steps(scenario):
+    cov = fuzz_steps(scenario, LONG, 600, env=_env(scenario, illegal_action="raise"))
+    assert_covers(scenario, cov, DICT_COVERAGE[scenario])
 
 
-def test_e2_151_no_allowed_phaser_g_shot_is_refused_over_1000_random_masked_steps():
-    """The Hydran at close range: random masked play fires a phaser-G up to four times in one
+def test_e2_151_no_allowed_phaser_g_shot_is_refused_over_480_fuzzed_steps():
+    """The Hydran at close range: captains that fight fire a phaser-G up to four times in one
     impulse (``gatling[g].shot{k}``), and the engine accepts every allowed combination."""
-    most = _random_masked_steps(HYDRAN_CLOSE, SHORT)
-    assert most >= 3  # (E2.151) three or four shots of the phaser-G in one impulse
+    most = 0
 
-
-def _random_masked_steps(scenario: str, n: int) -> int:
-    """``n`` random masked steps (over as many episodes as it takes); returns the most shots
-    one phaser-G fired in one impulse."""
-    env = _env(scenario, illegal_action="raise")
-    env.validate_in_engine = True  # the env skips it (masks checked); here it must agree
-    rng = np.random.default_rng(0)
-    steps, episode, most = 0, 0, 0
-    while steps < n:
-        obs, _ = env.reset(seed=episode)
-        while env.agents and steps < n:
-            # raises IllegalActionError/IllegalOrderError if refused
-            obs, *_ = env.step(masked_actions(env, obs, rng))
-            steps += 1
-        shots = Counter((e.turn, e.impulse, e.weapon) for e in env.battle.events
+    def count(battle) -> None:
+        nonlocal most
+        shots = Counter((e.turn, e.impulse, e.weapon) for e in battle.events
                         if e.kind == "Fired" and e.weapon_type == "ph-g")
         most = max(most, *shots.values(), 0)
-        episode += 1
-    assert steps == n
-    return most
+
+    cov = fuzz_steps(HYDRAN_CLOSE, 480, 120, env=_env(HYDRAN_CLOSE, illegal_action="raise"),
+                     after_game=count)
+    assert cov.turns >= 5 and "fusion" in cov.weapons
+    assert most >= 3  # (E2.151) three or four shots of the phaser-G in one impulse
 
 
 def _advance(env, rng, n):
@@ -161,10 +167,6 @@ def test_b3_standard_form_and_r10_components_masks_and_engine_agree_both_ways(se
     """cth-10 (standard form, reinforcement D3.34, damage control D9.2, reserve power H7) at and
     between its Energy Allocation points (impulses 0, 32)."""
     _engine_refuses_masked_choice("cth-10", seed, steps, pick)
-
-
-def test_g8_0_no_allowed_transporter_action_is_refused_over_300_random_masked_steps():
-    _random_masked_steps(TRANSPORTER_DUEL, 300)
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -5,7 +5,7 @@ Star Cruiser (PPD, plasma-S) against the Klingon D7."""
 from __future__ import annotations
 
 import pytest
-from engine_helpers import random_masked_games
+from fuzz_helpers import assert_fights, fuzz_games
 
 import agents
 import sfb_env
@@ -27,14 +27,16 @@ def test_gt_full_layout_under_the_standard_rules(name):
 
 
 @pytest.mark.parametrize("name", FULL)
-def test_random_masked_play_3_seeds_without_error(name):
-    random_masked_games(name, range(3), to_the_end=True)
+def test_fuzz_a_mixed_game_to_the_end_of_turn_2(name):
+    # captains that fight (fuzz_helpers; seed 2 plays "mixed": a doctrine captain with random
+    # components against random-fighter); the full coverage floors are test_fuzz.py's
+    assert_fights(name, fuzz_games(name, [2], to_the_end=True, max_turns=2))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", FULL)
-def test_random_masked_play_100_seeds_without_error(name):
-    random_masked_games(name, range(100), rng_seed=1)
+def test_fuzz_30_seeds_to_the_end(name):
+    assert_fights(name, fuzz_games(name, range(30), to_the_end=True), turns=8)
 
 
 def _doctrine_game(name: str, seed: int = 0):

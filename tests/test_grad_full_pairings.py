@@ -6,7 +6,8 @@ Romulan War Eagle and Gorn CA, and against each other."""
 from __future__ import annotations
 
 import pytest
-from engine_helpers import of, random_masked_games, row, scenario, step, unit, weapon
+from engine_helpers import of, row, scenario, step, unit, weapon
+from fuzz_helpers import assert_fights, fuzz_games
 
 import sfb_env
 from sfb_env.engine import Orders, make_battle
@@ -48,14 +49,17 @@ def test_gt_full_pairing_layout_under_the_standard_rules(name):
 
 
 @pytest.mark.parametrize("name", NEW)
-def test_random_masked_play_3_seeds_without_error(name):
-    random_masked_games(name, range(3))
+def test_fuzz_a_mixed_game_to_the_end_of_turn_2(name):
+    # captains that fight (fuzz_helpers): seed 2 plays "mixed", a doctrine captain with random
+    # components against random-fighter; these pairings' coverage floors are test_fuzz.py's
+    # (under -m slow, scenario_tiers)
+    assert_fights(name, fuzz_games(name, [2], to_the_end=True, max_turns=2))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NEW)
-def test_random_masked_play_100_seeds_without_error(name):
-    random_masked_games(name, range(100), rng_seed=1)
+def test_fuzz_30_seeds_to_the_end(name):
+    assert_fights(name, fuzz_games(name, range(30), to_the_end=True), turns=8)
 
 
 def test_g13_cloak_announced_with_the_fire_orders_puts_a_fusion_shot_past_its_chart():

@@ -14,13 +14,13 @@ import pytest
 from engine_helpers import (
     Dice,
     of,
-    random_masked_games,
     row,
     run_to,
     scenario,
     unit,
     weapon,
 )
+from fuzz_helpers import assert_fights, fuzz_games
 
 import agents
 import sfb_env
@@ -71,14 +71,17 @@ def test_hydran_action_layout_has_a_fire_component_per_fusion_beam_and_phaser_g(
 
 
 @pytest.mark.parametrize("name", GRAD)
-def test_random_masked_play_10_seeds_without_error(name):
-    random_masked_games(name, range(10), to_the_end=True)
+def test_fuzz_2_seeds_to_the_end_of_turn_3(name):
+    # captains that fight (fuzz_helpers); the full coverage floors are test_fuzz.py's
+    cov = fuzz_games(name, range(2), to_the_end=True, max_turns=3)
+    assert_fights(name, cov, turns=3)
+    assert {"fusion", "ph-g"} <= cov.weapons
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", GRAD)
-def test_random_masked_play_100_seeds_without_error(name):
-    random_masked_games(name, range(100), rng_seed=1)
+def test_fuzz_100_seeds_to_the_end(name):
+    assert_fights(name, fuzz_games(name, range(100), to_the_end=True), turns=8)
 
 
 def test_e7_e2_15_fusion_and_phaser_g_masks_are_the_engine_verdicts():
@@ -206,8 +209,9 @@ def test_hydran_doctrine_is_registered_and_recognised_from_the_weapons():
 
 
 def test_hydran_doctrine_beats_random_in_the_graduate_duels():
-    matches = [bench.Match(name, "hydran-doctrine", "random") for name in GRAD]
-    games = bench.run_games(bench.plan_games(matches, games=4, seed=0), progress=False)
+    # random-fighter: plain random flies off the map in turn 1 in half these games (issue 13)
+    matches = [bench.Match(name, "hydran-doctrine", "random-fighter") for name in GRAD]
+    games = bench.run_games(bench.plan_games(matches, games=2, seed=0), progress=False)
     wins = sum(g.result == "win" for g in games)
     losses = sum(g.result == "loss" for g in games)
     assert wins >= 0.6 * len(games) and wins > 2 * losses

@@ -264,8 +264,9 @@ def test_e11_31_gunnery_rates_a_ppd_train_by_its_lock_chance_and_pulses():
 
 
 def test_isc_doctrine_beats_random_in_the_graduate_duels():
-    matches = [bench.Match(name, "isc-doctrine", "random") for name in GRAD[:4]]
-    games = bench.run_games(bench.plan_games(matches, games=4, seed=0), progress=False)
+    # random-fighter: plain random flies off the map in turn 1 in half these games (issue 13)
+    matches = [bench.Match(name, "isc-doctrine", "random-fighter") for name in GRAD[:4]]
+    games = bench.run_games(bench.plan_games(matches, games=2, seed=0), progress=False)
     wins = sum(g.result == "win" for g in games)
     losses = sum(g.result == "loss" for g in games)
     assert wins >= 0.6 * len(games) and wins > 2 * losses

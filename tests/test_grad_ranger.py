@@ -14,9 +14,8 @@ import pytest
 from engine_helpers import (
     component_values_agree,
     masked_actions,
-    random_masked_game,
-    random_masked_games,
 )
+from fuzz_helpers import assert_fights, fuzz_games
 
 import sfb_env
 from sfb_env.engine import small_craft
@@ -50,16 +49,16 @@ def test_j4_0_the_ranger_carries_nine_stinger_f_aboard_at_the_start():
     assert env.possible_agents == ["tenacity", "destruction"]  # fighters are not agents
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_random_masked_play_without_error(seed):
-    env = sfb_env.parallel_env(FULL, illegal_action="raise")
-    assert random_masked_game(env, seed, np.random.default_rng(seed)) > 0
-    assert env.battle.done and env.battle.outcome
+def test_fuzz_2_seeds_to_the_end_of_turn_2_launches_the_fighters():
+    # captains that fight (fuzz_helpers); the full coverage floors are test_fuzz.py's
+    cov = fuzz_games(FULL, range(2), to_the_end=True, max_turns=2)
+    assert_fights(FULL, cov)
+    assert {"fighter", "ph-g", "fusion"} <= cov.weapons
 
 
 @pytest.mark.slow
-def test_random_masked_play_100_seeds_without_error():
-    random_masked_games(FULL, range(100), rng_seed=1)
+def test_fuzz_30_seeds_to_the_end():
+    assert_fights(FULL, fuzz_games(FULL, range(30), to_the_end=True), turns=8)
 
 
 # ---------------------------------------------------------------------- the fighters component

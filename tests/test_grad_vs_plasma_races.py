@@ -5,7 +5,7 @@ cloak, G13.0) and the Gorn (plasma-F), on the gt-cadet layout under R1-R6 (B3.0,
 from __future__ import annotations
 
 import pytest
-from engine_helpers import random_masked_games
+from fuzz_helpers import assert_fights, fuzz_games
 
 import agents
 import sfb_env
@@ -44,14 +44,15 @@ def test_the_plasma_ship_launches_and_the_romulan_may_cloak(name):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_random_masked_play_3_seeds_without_error(name):
-    random_masked_games(name, range(3), to_the_end=True)
+def test_fuzz_2_seeds_to_the_end_of_turn_2(name):
+    # captains that fight (fuzz_helpers); the full coverage floors are test_fuzz.py's
+    assert_fights(name, fuzz_games(name, range(2), to_the_end=True, max_turns=2))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
-def test_random_masked_play_100_seeds_without_error(name):
-    random_masked_games(name, range(100), rng_seed=1)
+def test_fuzz_100_seeds_to_the_end(name):
+    assert_fights(name, fuzz_games(name, range(100), to_the_end=True), turns=8)
 
 
 @pytest.mark.parametrize("name", NAMES)

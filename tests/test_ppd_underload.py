@@ -249,7 +249,7 @@ def test_e11_25_ppd_components_masks_and_engine_agree_both_ways(seed):
 def test_e11_25_uniform_spaces_pad_the_ppd_arm_component_for_every_ship():
     """Under ``uniform_spaces`` a position that is a PPD on one ship and another heavy weapon
     on the other takes the PPD's 6 values; the extra ones are masked as padding."""
-    from engine_helpers import random_masked_games
+    from fuzz_helpers import assert_fights, fuzz_games
 
     env = sfb_env.parallel_env("grad-isc-full-vs-lyran", uniform_spaces=True)
     obs, _ = env.reset(seed=0)
@@ -258,4 +258,5 @@ def test_e11_25_uniform_spaces_pad_the_ppd_arm_component_for_every_ship():
     names = env._layouts[lyran].component_names()
     why = env.mask_reasons(lyran)[names[names.index("arm[0]")]]
     assert all("padding" in why[v] for v in range(3, PPD_ARM_ORDERS))
-    random_masked_games("grad-isc-full-vs-lyran", range(2), uniform_spaces=True)
+    cov = fuzz_games("grad-isc-full-vs-lyran", range(2), max_turns=2, uniform_spaces=True)
+    assert_fights("grad-isc-full-vs-lyran", cov)  # captains that fight, padded spaces

@@ -62,6 +62,8 @@ EXPLOSION: RGB = (255, 140, 26)
 EXPLOSION_CORE: RGB = (255, 244, 200)
 SEEKING_HIT: RGB = (255, 100, 200)
 ESG: RGB = (120, 220, 255)
+WRECK: RGB = (92, 94, 102)  # a destroyed unit's counter, greyed
+WRECK_X: RGB = (236, 80, 70)  # the X over it
 
 # --- HUD ---------------------------------------------------------------------------------
 HUD_FILL: RGB = (18, 22, 34)

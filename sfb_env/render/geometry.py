@@ -109,6 +109,12 @@ class Camera:
         px, py = hex_to_plane(x, z)
         return px * self.radius - self.left, py * self.radius - self.top
 
+    @property
+    def center(self) -> tuple[float, float]:
+        """The plane point (``R = 1``) at the middle of the view."""
+        return ((self.left + self.width / 2) / self.radius,
+                (self.top + self.height / 2) / self.radius)
+
     def contains(self, sx: np.ndarray, sy: np.ndarray, margin: float) -> bool:
         """Whether every screen point lies at least ``margin`` pixels inside the view."""
         sx, sy = np.asarray(sx), np.asarray(sy)
@@ -126,7 +132,7 @@ def fit_camera(
     """The camera showing ``focus`` (plane bounds, ``R = 1``) as large as allowed, or the whole
     play area when ``focus`` is None; it never zooms out past the whole area and keeps the view
     on the area (plus half a hex, for labels) where the area is larger than the view."""
-    whole = max(6, int(min(width / area.width, height / area.height)))
+    whole = whole_radius(area, width, height)
     if focus is None:
         radius = whole
         cx, cy = area.center
@@ -135,6 +141,19 @@ def fit_camera(
         radius = max(whole, min(max_radius, radius))
         radius -= radius % 2 if radius > whole + 1 else 0  # even steps: fewer cached backgrounds
         cx, cy = focus.center
+    return camera_at(area, (cx, cy), radius, width, height)
+
+
+def whole_radius(area: Bounds, width: int, height: int) -> int:
+    """The hex radius that shows the whole play area (the widest a camera ever zooms out)."""
+    return max(6, int(min(width / area.width, height / area.height)))
+
+
+def camera_at(area: Bounds, center: tuple[float, float], radius: int, width: int,
+              height: int) -> Camera:
+    """The camera of ``radius`` centred on plane point ``center`` (``R = 1``), kept on the
+    play area (plus half a hex, for labels) where the area is larger than the view."""
+    cx, cy = center
     room = area.grown(0.5, 0.5)
     left = _clamp(cx * radius - width / 2, room.left * radius, room.right * radius, width)
     top = _clamp(cy * radius - height / 2, room.top * radius, room.bottom * radius, height)
