@@ -181,23 +181,32 @@ def test_shipped_training_configs_are_valid(name):
 
 
 def test_sfb_train_smoke_never_takes_a_masked_action_and_writes_a_loadable_checkpoint(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, readme_backend
 ):
+    """On the default backend: the stages the compiled core plays (the drill, self-play) run
+    on its vector env, the league on the reference one; both are checked."""
     sb3_contrib = require("sb3_contrib")
     from sfb_env.cli import main
+    from sfb_env.compiled.vector import CompiledAgentVectorEnv
 
-    counts = {"steps": 0, "masked": 0}
-    step = AgentVectorEnv.step
+    counts = {"steps": 0, "masked": 0, "compiled": 0}
 
-    def checked_step(self, actions):
-        for mask, action in zip(self.action_masks(), np.asarray(actions), strict=True):
-            counts["masked"] += not allowed(mask, self.action_space.nvec, action)
-        counts["steps"] += len(self.slots)
-        return step(self, actions)
+    def checked(cls):
+        step = cls.step
 
-    monkeypatch.setattr(AgentVectorEnv, "step", checked_step)
+        def checked_step(self, actions):
+            for mask, action in zip(self.action_masks(), np.asarray(actions), strict=True):
+                counts["masked"] += not allowed(mask, self.action_space.nvec, action)
+            counts["steps"] += len(self.slots)
+            counts["compiled"] += cls is CompiledAgentVectorEnv
+            return step(self, actions)
+
+        monkeypatch.setattr(cls, "step", checked_step)
+
+    checked(AgentVectorEnv)
+    checked(CompiledAgentVectorEnv)
     assert main(["train", str(SMOKE), "--output", str(tmp_path), "--no-progress"]) == 0
-    assert counts["steps"] >= 1792 and counts["masked"] == 0
+    assert counts["steps"] >= 1792 and counts["masked"] == 0 and counts["compiled"] > 0
 
     final = tmp_path / "final.zip"
     model = sb3_contrib.MaskablePPO.load(final, device="cpu")
