@@ -7,6 +7,8 @@ import pytest
 
 from sfb_env.compiled import dice
 
+pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels (.ci/run)
+
 
 @pytest.mark.parametrize("seed", [0, 7, 123456789, 2**31 - 2])
 def test_roll_draws_what_generator_integers_draws(seed):

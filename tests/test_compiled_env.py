@@ -14,7 +14,8 @@ import sfb_env
 from sfb_env.backends import agent_vector_env, backend_of
 from sfb_env.compiled.batch import NotCompiledError
 
-pytestmark = pytest.mark.usefixtures("readme_backend")  # auto unless a test names one
+# auto unless a test names one; one xdist worker compiles the kernels (.ci/run: --dist loadgroup)
+pytestmark = [pytest.mark.usefixtures("readme_backend"), pytest.mark.xdist_group("compiled")]
 
 TIER1 = ["cth-01", "cth-02", "cth-03", "duel-klingon-vs-federation", "duel-klingon-vs-kzinti",
          "duel-klingon-vs-orion", "duel-federation-vs-kzinti", "duel-federation-vs-orion",

@@ -5,11 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from sfb_env import make_battle
 from sfb_env.compiled import event_codes, layout
 from sfb_env.engine import events as ev
 from sfb_env.engine.types import Maneuver, Orders
+
+pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels (.ci/run)
 
 
 def test_every_battle_state_array_is_packed_with_a_battle_axis():

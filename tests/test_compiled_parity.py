@@ -11,6 +11,8 @@ import pytest
 
 from sfb_env.compiled import parity, tiers  # noqa: F401 - tiers: the scenarios' list
 
+pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels (.ci/run)
+
 TIER1 = ["cth-01", "cth-02", "cth-03", "duel-klingon-vs-federation", "duel-klingon-vs-kzinti",
          "duel-klingon-vs-orion", "duel-federation-vs-kzinti", "duel-federation-vs-orion",
          "duel-kzinti-vs-orion"]

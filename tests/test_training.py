@@ -180,6 +180,7 @@ def test_shipped_training_configs_are_valid(name):
 # ---------------------------------------------------------------------- sfb train
 
 
+@pytest.mark.xdist_group("compiled")
 def test_sfb_train_smoke_never_takes_a_masked_action_and_writes_a_loadable_checkpoint(
     tmp_path, monkeypatch, readme_backend
 ):
