@@ -50,6 +50,8 @@ class CompiledParallelEnv(SFBParallelEnv):
         self._starts = {a: np.concatenate([[0], np.cumsum(lay.nvec)[:-1]]).astype(np.int64)
                         for a, lay in self._layouts.items()}
         self._rows: list[np.ndarray] = []  # event rows since the reset, one array per step
+        self._events: list = []  # the decoded events of the first ``_decoded_steps`` steps
+        self._decoded_steps = 0
         self._stale = False
 
     # ------------------------------------------------------------------ the reference view
@@ -77,8 +79,10 @@ class CompiledParallelEnv(SFBParallelEnv):
         st.outcome, st.end_reason = None, ""
         if st.done:
             st.outcome, st.end_reason = victory.evaluate(ref, st.time_up)
-        rows = np.concatenate(self._rows) if self._rows else np.zeros((0, event_codes.WIDTH))
-        st.events = self._decoder.decode(rows, st.outcome, st.end_reason)
+        for rows in self._rows[self._decoded_steps:]:  # decoded once, as they come
+            self._events.extend(self._decoder.decode(rows, st.outcome, st.end_reason))
+        self._decoded_steps = len(self._rows)
+        st.events = list(self._events)
         self._stale = False
 
     # ------------------------------------------------------------------ API
@@ -94,7 +98,7 @@ class CompiledParallelEnv(SFBParallelEnv):
             seed = int(self.np_random.integers(2**31 - 1))
         self._reference.reset(seed)
         self._batch.reset([seed])
-        self._rows = []
+        self._rows, self._events, self._decoded_steps = [], [], 0
         self._stale = True
         self.agents = [a for a in self.possible_agents if self._batch.alive[0, self._index[a]]]
         self._event_cursor = 0
