@@ -138,3 +138,42 @@ def test_replay_recorded_on_one_backend_reruns_on_the_other(tmp_path):
                            capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
     assert "every event as recorded" in again.stdout
+
+
+@pytest.mark.parametrize("scenario", ["cth-03", "duel-klingon-vs-federation",
+                                      "duel-kzinti-vs-orion"])
+def test_tier_one_masks_leave_no_speed_and_maneuver_pair_the_engine_refuses(scenario):
+    """(C3.2) Why the compiled env skips the joint speed-and-maneuver check of the speed
+    choice (``tiers.JOINT_SPEED_MANEUVER_CHECK``): every pair the masks leave open passes the
+    engine's validation on the 8-impulse chart."""
+    from sfb_env.compiled import tiers
+    from sfb_env.engine.types import IllegalOrderError
+
+    assert not tiers.JOINT_SPEED_MANEUVER_CHECK
+    checked = 0
+    for seed in range(2):
+        env = sfb_env.parallel_env(scenario, backend="reference", illegal_action="raise")
+        obs, _ = env.reset(seed=seed)
+        for a in env.agents:
+            env.action_space(a).seed(seed)
+        while env.agents:
+            battle = env.battle
+            if battle.speed_choice_open():
+                for a in env.agents:
+                    lay = env._layouts[a]
+                    names = lay.component_names()
+                    im, isp = names.index("maneuver"), names.index("speed")
+                    parts = env.action_space(a).split_mask(obs[a]["action_mask"])
+                    for m in np.flatnonzero(parts[im]):
+                        for s in np.flatnonzero(parts[isp]):
+                            act = lay.noop(battle)
+                            act[im], act[isp] = m, s
+                            try:
+                                battle.validate({lay.unit: lay.to_orders(battle, act,
+                                                                         env._slots[a])})
+                            except IllegalOrderError as exc:
+                                pytest.fail(f"{scenario} seed {seed}: {exc}")
+                            checked += 1
+            obs, *_ = env.step({a: env.action_space(a).sample(mask=obs[a]["action_mask"])
+                                for a in env.agents})
+    assert checked > 300

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from sfb_env.compiled import batch as batch_mod
-from sfb_env.compiled import event_codes, layout
+from sfb_env.compiled import event_codes, layout, tiers
 from sfb_env.engine import victory
 from sfb_env.engine.battle import Battle
 from sfb_env.env.parallel import SFBParallelEnv
@@ -177,8 +177,11 @@ class CompiledParallelEnv(SFBParallelEnv):
         return super()._check(agent, action, report)
 
     def _joint_check_due(self) -> bool:
-        """Whether this decision point sets next turn's speed (``legality.speed_choice_open``
-        for tier 1: the speed choice rule, at impulse 0 or the turn's last)."""
+        """Whether the engine must judge speed and maneuver together here (C3.2): never on
+        the tiers ported so far (``tiers.JOINT_SPEED_MANEUVER_CHECK``), else where orders set
+        next turn's speed (``legality.speed_choice_open``: impulse 0 or the turn's last)."""
+        if not tiers.JOINT_SPEED_MANEUVER_CHECK:
+            return False
         st = self._batch.state
         return bool(self.scenario.rules.speed_choice
                     and int(st.impulse[0]) in (0, self.scenario.impulses_per_turn))
