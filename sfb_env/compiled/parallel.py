@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numba as nb
 import numpy as np
 
 from sfb_env.compiled import batch as batch_mod
@@ -23,6 +24,17 @@ from sfb_env.engine import victory
 from sfb_env.engine.battle import Battle
 from sfb_env.env.parallel import SFBParallelEnv
 from sfb_env.env.reward import REWARDS
+
+
+@nb.njit(cache=True)
+def _all_open(action: np.ndarray, nvec: np.ndarray, starts: np.ndarray,
+              mask: np.ndarray) -> bool:
+    """Every component's value in range and open in the flat ``mask``."""
+    for i in range(action.shape[0]):
+        v = action[i]
+        if v < 0 or v >= nvec[i] or mask[starts[i] + v] == 0:
+            return False
+    return True
 
 
 class CompiledParallelEnv(SFBParallelEnv):
@@ -169,12 +181,18 @@ class CompiledParallelEnv(SFBParallelEnv):
     def _check(self, agent: str, action: np.ndarray, report: list[dict]) -> np.ndarray:
         """The reference check, with a vectorised fast path for an action whose every
         component is open (the usual case: masked sampling, trained policies)."""
-        starts = self._starts[agent]
         nvec = self._layouts[agent].nvec
-        if (action.shape == nvec.shape and (action >= 0).all() and (action < nvec).all()
-                and self._obs[agent]["action_mask"][starts + action].all()):
+        if action.shape == nvec.shape and _all_open(action, nvec, self._starts[agent],
+                                                    self._obs[agent]["action_mask"]):
             return action
         return super()._check(agent, action, report)
+
+    def _as_action(self, agent: str, action: Any) -> np.ndarray:
+        """The reference conversion, skipped for an int64 array of the right shape."""
+        if (type(action) is np.ndarray and action.dtype == np.int64
+                and action.shape == self._layouts[agent].nvec.shape):
+            return action
+        return super()._as_action(agent, action)
 
     def _joint_check_due(self) -> bool:
         """Whether the engine must judge speed and maneuver together here (C3.2): never on
