@@ -118,18 +118,7 @@ class CompiledParallelEnv(SFBParallelEnv):
         return {a: self._obs[a] for a in self.agents}, {a: self._info(a) for a in self.agents}
 
     def step(self, actions: Mapping[str, Any]):
-        if self._event_cursor is None:
-            raise RuntimeError("step() before reset(): call reset() first")
-        if not isinstance(actions, Mapping):
-            raise TypeError(f"step() takes a dict agent -> action, got {type(actions).__name__}")
-        strangers = [a for a in actions if a not in self.agents]
-        if strangers:
-            gone = [a for a in strangers if a in self.possible_agents]
-            unknown = [a for a in strangers if a not in self.possible_agents]
-            why = "; ".join(part for part in (
-                f"unknown agent(s) {unknown}" if unknown else "",
-                f"agent(s) {gone} no longer in play" if gone else "") if part)
-            raise ValueError(f"step() actions for {why}; live agents: {self.agents}")
+        self._refuse_bad_call(actions)
         reports: dict[str, list[dict]] = {a: [] for a in self.agents}
         chosen = {}
         self.flown_actions = {}

@@ -296,18 +296,7 @@ class SFBParallelEnv(ParallelEnv):
         return {a: self._obs[a] for a in self.agents}, infos
 
     def step(self, actions: Mapping[str, Any]):
-        if self._event_cursor is None:
-            raise RuntimeError("step() before reset(): call reset() first")
-        if not isinstance(actions, Mapping):
-            raise TypeError(f"step() takes a dict agent -> action, got {type(actions).__name__}")
-        strangers = [a for a in actions if a not in self.agents]
-        if strangers:
-            gone = [a for a in strangers if a in self.possible_agents]
-            unknown = [a for a in strangers if a not in self.possible_agents]
-            why = "; ".join(part for part in (
-                f"unknown agent(s) {unknown}" if unknown else "",
-                f"agent(s) {gone} no longer in play" if gone else "") if part)
-            raise ValueError(f"step() actions for {why}; live agents: {self.agents}")
+        self._refuse_bad_call(actions)
         battle = self.battle
         reports: dict[str, list[dict]] = {a: [] for a in self.agents}
         orders, unchecked = {}, {}
@@ -348,6 +337,22 @@ class SFBParallelEnv(ParallelEnv):
         if self.render_mode == "human":
             self.render()
         return {a: self._obs[a] for a in previous}, rewards, terminations, truncations, infos
+
+    def _refuse_bad_call(self, actions: Any) -> None:
+        """``step()`` before ``reset()``, actions that are not a dict, or actions keyed by an
+        unknown or departed agent: refused, naming the live agents."""
+        if self._event_cursor is None:
+            raise RuntimeError("step() before reset(): call reset() first")
+        if not isinstance(actions, Mapping):
+            raise TypeError(f"step() takes a dict agent -> action, got {type(actions).__name__}")
+        strangers = [a for a in actions if a not in self.agents]
+        if strangers:
+            gone = [a for a in strangers if a in self.possible_agents]
+            unknown = [a for a in strangers if a not in self.possible_agents]
+            why = "; ".join(part for part in (
+                f"unknown agent(s) {unknown}" if unknown else "",
+                f"agent(s) {gone} no longer in play" if gone else "") if part)
+            raise ValueError(f"step() actions for {why}; live agents: {self.agents}")
 
     def _as_action(self, agent: str, action: Any) -> np.ndarray:
         """``agent``'s action as an int64 vector of its ``nvec`` shape; anything else (a string,
