@@ -234,7 +234,7 @@ def _sample(masks, nvec, u, out):
                 at += n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _observe_battle(s, ot, b, obs, masks, alive):
     """Every agent's observation (a ship that left is still observed, as the reference env
     does for its last step); the mask of an agent out of play, or of an ended battle, is 0."""

@@ -71,7 +71,7 @@ def outcome_results(code: int, n_sides: int) -> list[str]:
     return [RESULTS[(code // 3 ** s) % 3] for s in range(n_sides)]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _pair(et, side: int, result: int) -> int:
     """(victory._pair) ``result`` for ``side``, its opposite for the others."""
     other = LOSS if result == WIN else WIN if result == LOSS else DRAW
@@ -83,7 +83,7 @@ def _pair(et, side: int, result: int) -> int:
     return code
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _all_draw(et) -> int:
     code = 0
     p = 1
@@ -93,7 +93,7 @@ def _all_draw(et) -> int:
     return code
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _held(s, b: int, u: int) -> bool:
     c = s.captured_by[b, u]
     return s.status[b, u] == ACTIVE and (c < 0 or c == s.side[b, u])
@@ -207,7 +207,7 @@ def verdict(s, et, b: int, time_up: bool) -> int:
     return _pair(et, leader, WIN)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def check_end(s, et, b: int, time_up: bool) -> bool:
     """(procedure._check_end) Ends battle ``b`` on a verdict: done, time_up, the outcome code
     and a ``BattleEnded`` row (its outcome and reason are decoded in Python)."""
@@ -245,7 +245,7 @@ def end_of_impulse(s, et, b: int) -> None:
             s.ev[b, r, 4] = reason
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def end_of_turn(s, et, b: int) -> None:
     """(procedure._end_of_turn under the Chief Engineer) ``TurnEnded``; the turn moves on."""
     event_codes.begin(s.ev, s.ev_count, b, TURN_ENDED, s.turn[b], s.impulse[b])

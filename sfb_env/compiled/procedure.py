@@ -49,7 +49,7 @@ def _robot_fire(s, tb, b: int, o) -> None:
     robots.robot_fire_orders(s, tb.move, b, o.fire, legal)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def clear_orders(o, b: int) -> None:
     """No orders for battle ``b`` (maneuver NONE, no speed, no fire, no launch)."""
     o.maneuver[b, :] = 0
@@ -60,7 +60,7 @@ def clear_orders(o, b: int) -> None:
     o.launch_facing[b, :] = -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def commanded(s, b: int, u: int) -> bool:
     """(knowledge.commanded_by_player, tier 1: no arrivals) in play and not captured."""
     return s.status[b, u] == ACTIVE and s.captured_by[b, u] < 0

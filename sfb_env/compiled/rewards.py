@@ -27,7 +27,7 @@ def reward_kind(reward: object) -> int:
     raise ValueError(f"reward {reward!r} is not compiled (compiled: {list(REWARD_KINDS)})")
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def end_result(s, b: int, side: int) -> float:
     """+1 / -1 / 0 once battle ``b`` is decided, else 0 (``reward.end_result``)."""
     if not s.done[b] or s.outcome_code[b] < 0:
@@ -36,7 +36,7 @@ def end_result(s, b: int, side: int) -> float:
     return 1.0 if r == WIN else -1.0 if r == LOSS else 0.0 if r == DRAW else 0.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def damage_balance(s, b: int, me: int) -> float:
     """(reward.damage_balance) internal points dealt to enemies minus taken by ``me``."""
     my_side = s.side[b, me]
@@ -56,7 +56,7 @@ def damage_balance(s, b: int, me: int) -> float:
     return float(dealt - taken)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def reward(s, b: int, me: int, kind: int) -> float:
     """The reward of the agent flying unit ``me`` for this step."""
     result = end_result(s, b, s.side[b, me])
