@@ -135,8 +135,12 @@ def fire_direct_fire_a(a, ft, b, o):
 @nb.njit(cache=True, inline="always")
 def fire_direct_fire(s, ft, b, o):
     """The phase entry point on BatchState ``s``: ``fire_direct_fire_a`` on
-    ``damage.fire_view(s)``."""
-    fire_direct_fire_a(damage.fire_view(s), ft, b, o)
+    ``damage.fire_view(s)``, called only where some shot is ordered (a call that passes the
+    view and the tables costs an incref and a decref of each of their arrays)."""
+    for w in range(o.fire.shape[1]):
+        if o.fire[b, w] >= 0:
+            fire_direct_fire_a(damage.fire_view(s), ft, b, o)
+            return
 
 
 fire_direct = fire_direct_fire  # the name ``compiled.procedure.advance`` calls
