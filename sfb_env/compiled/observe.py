@@ -342,7 +342,7 @@ def _bearing(ot, xu, zu, fu, xo, zo):
     return _bearing_a(ot.atan2, ot.atan2_dx, ot.atan2_k0, xu, zu, fu, xo, zo)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _bearing_a(atan2, atan2_dx, atan2_k0, xu, zu, fu, xo, zo):
     """``_bearing`` on the table arrays (the hot kernels pass arrays, not namedtuples: numba
     increfs and decrefs every array of a namedtuple argument on each call)."""
@@ -365,7 +365,7 @@ def _column_row(ot, x, z):
     return _column_row_a(ot.odd_down, x, z)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _column_row_a(odd_down, x, z):
     odd = x & 1
     row = z + (x + odd) // 2 if odd_down else z + (x - odd) // 2
@@ -445,7 +445,7 @@ def speed_choice_open(s, ot, b):
     return ot.speed_choice and (imp == 0 or imp == ot.ipt)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _blocked_bits(turn_mode, straight, a, can_move, sp):
     """``movement.maneuver_blockers`` as a bit mask over the four maneuvers (bit m closed) at
     speed ``sp`` for a ship ``straight`` hexes straight."""
@@ -458,7 +458,7 @@ def _blocked_bits(turn_mode, straight, a, can_move, sp):
     return bits
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _maneuver_blocked_a(status, tactical, speed, straight, move_chart, turn_mode, b, a, u, imp,
                         ipt, choice, max_speed):
     """``maneuver_blocked`` on arrays (``choice``: ``speed_choice_open``)."""
@@ -484,7 +484,7 @@ def maneuver_blocked(s, ot, b, a):
                                speed_choice_open(s, ot, b), ot.max_speed)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _weapon_ready_a(status, captured_by, cloaked, cloaked_before, w_owner, w_type, w_enabled,
                     w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt,
                     quarter_turn, b, w):
@@ -514,7 +514,7 @@ def weapon_ready(s, ot, b, w):
                            s.w_last_fired, s.turn[b], s.impulse[b], ot.ipt, ot.quarter_turn, b, w)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _target_geometry(x, z, facing, prev_x, prev_z, prev_facing, b, owner, t):
     """(range, arc bits of ``t`` from ``owner``, shared hex) as ``direct_fire.target_codes``
     judges them: at range 0 from the previous impulse's positions (D3.42)."""
@@ -526,7 +526,7 @@ def _target_geometry(x, z, facing, prev_x, prev_z, prev_facing, b, owner, t):
     return rng, _arc_bits(x[b, owner], z[b, owner], facing[b, owner], x[b, t], z[b, t]), False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _weapon_open(w_arcs, w_astern, w_min_range, w_max_range, w_type, b, w, rng, bits, shared,
                  effective, plasma):
     """The weapon's part of ``fire_open`` for a target at ``rng`` (``effective``: the cloak
@@ -556,7 +556,7 @@ def fire_open(s, ot, b, w, t):
                         rng, bits, shared, effective, s.kind[b, t] == _PLASMA)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _rack_ready_a(status, cloaked, cloaked_before, w_owner, w_type, w_enabled, w_destroyed,
                   w_ammo, w_fired_turn, w_last_fired, turn, imp, ipt, quarter_turn, launching,
                   limit, b, r):
