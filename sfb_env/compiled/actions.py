@@ -21,6 +21,7 @@ import numpy as np
 
 from sfb_env.compiled.observe import (
     _nearest_rows,
+    borrow,
     damage_balance,
     global_state,
     maneuver_blocked,
@@ -38,9 +39,11 @@ def decode_action(s, ot, b, a, action, o):
     array of a namedtuple argument on each call of a function that keeps it.)"""
     imp = s.impulse[b]
     choice = ot.speed_choice and (imp == 0 or imp == ot.ipt)
-    _decode_a(s.status, s.side, s.kind, s.target, s.x, s.z, s.speed, ot.agent_unit[a],
-              ot.slots, ot.n_racks[a], ot.n_weapons[a], ot.racks, ot.weapons, choice, b, a,
-              action, o.launch, o.launch_facing, o.fire, o.maneuver, o.tactical, o.speed)
+    _decode_a(borrow(s.status), borrow(s.side), borrow(s.kind), borrow(s.target), borrow(s.x),
+              borrow(s.z), borrow(s.speed), ot.agent_unit[a], ot.slots, ot.n_racks[a],
+              ot.n_weapons[a], borrow(ot.racks), borrow(ot.weapons), choice, b, a,
+              borrow(action), borrow(o.launch), borrow(o.launch_facing), borrow(o.fire),
+              borrow(o.maneuver), borrow(o.tactical), borrow(o.speed))
 
 
 @nb.njit(cache=True)

@@ -29,6 +29,7 @@ import numpy as np
 
 from sfb_env import hexmap
 from sfb_env.compiled import event_codes, robots
+from sfb_env.compiled.observe import borrow
 from sfb_env.compiled.robots import AGENT, DX, DZ, NONE, STRAIGHT
 from sfb_env.engine.movement import SATISFIED
 from sfb_env.engine.types import (
@@ -316,9 +317,10 @@ def move_ships(s, mt, b: int, o) -> None:
     turn = s.turn[b]
     for i in range(n):
         u = plan[n_units + i] % n_units
-        _move_unit_a(s.facing, s.straight, s.slip, s.x, s.z, status, s.captured_by, s.side,
-                     s.ev, s.ev_count, turn, imp, mt.area, mt.area_x0, mt.area_z0,
-                     mt.may_leave, b, u, plan[u])
+        _move_unit_a(borrow(s.facing), borrow(s.straight), borrow(s.slip), borrow(s.x),
+                     borrow(s.z), borrow(status), borrow(s.captured_by), borrow(s.side),
+                     borrow(s.ev), borrow(s.ev_count), turn, imp, borrow(mt.area), mt.area_x0,
+                     mt.area_z0, borrow(mt.may_leave), b, u, plan[u])
 
 
 @nb.njit(cache=True, inline="always")
@@ -346,10 +348,13 @@ def move_seeking_weapons(s, mt, b: int, o) -> None:
     for i in range(n):
         d = movers[i]
         if mt.controller[d] == robots.HOMING:
-            m = robots.homing_maneuver_a(s.target, s.x, s.z, s.facing, s.straight, s.dice, b, d)
+            m = robots.homing_maneuver_a(borrow(s.target), borrow(s.x), borrow(s.z),
+                                         borrow(s.facing), borrow(s.straight), borrow(s.dice),
+                                         b, d)
         else:
             m = robots.robot_maneuver(a, mt, b, d)
         if m != NONE:
-            _move_unit_a(s.facing, s.straight, s.slip, s.x, s.z, status, s.captured_by,
-                         s.side, s.ev, s.ev_count, turn, imp, mt.area, mt.area_x0, mt.area_z0,
-                         mt.may_leave, b, d, m)
+            _move_unit_a(borrow(s.facing), borrow(s.straight), borrow(s.slip), borrow(s.x),
+                         borrow(s.z), borrow(status), borrow(s.captured_by), borrow(s.side),
+                         borrow(s.ev), borrow(s.ev_count), turn, imp, borrow(mt.area),
+                         mt.area_x0, mt.area_z0, borrow(mt.may_leave), b, d, m)

@@ -44,6 +44,8 @@ from collections import namedtuple
 
 import numba as nb
 import numpy as np
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from sfb_env import hexmap, impulse, tables
 from sfb_env.engine import Battle
@@ -291,6 +293,72 @@ def agent_names(setup) -> list[str]:
 
 
 # ---------------------------------------------------------------------- geometry
+
+
+@intrinsic
+def borrow(typingctx, arr):
+    """``arr`` without its memory owner (meminfo and parent NULL): numba's incref and decref
+    of it are no-ops instead of atomic operations. Only for an argument of a callee that does
+    not keep it (the caller's ``arr`` keeps the memory alive for the call): the hot kernels
+    pass tens of arrays to each call, and numba increfs and decrefs every one of them."""
+    if not isinstance(arr, nb.types.Array):
+        return arr(arr), lambda context, builder, sig, args: args[0]
+
+    def codegen(context, builder, sig, args):
+        out = context.make_array(arr)(context, builder, value=args[0])
+        out.meminfo = cgutils.get_null_value(out.meminfo.type)
+        out.parent = cgutils.get_null_value(out.parent.type)
+        return out._getvalue()
+    return arr(arr), codegen
+
+
+
+@nb.njit(cache=True, inline="always")
+def borrowed_tables(ot):
+    """``ot`` with every array ``borrow``ed (for a hot callee that takes the whole namedtuple)."""
+    return ObserveTables(
+        borrow(ot.n_agents),
+        borrow(ot.agent_unit),
+        borrow(ot.slots),
+        borrow(ot.threats),
+        borrow(ot.max_turns),
+        borrow(ot.ipt),
+        borrow(ot.quarter_turn),
+        borrow(ot.max_speed),
+        borrow(ot.speed_scale),
+        borrow(ot.speed_choice),
+        borrow(ot.launching),
+        borrow(ot.odd_down),
+        borrow(ot.first_column),
+        borrow(ot.last_column),
+        borrow(ot.first_row),
+        borrow(ot.last_row),
+        borrow(ot.racks),
+        borrow(ot.n_racks),
+        borrow(ot.weapons),
+        borrow(ot.n_weapons),
+        borrow(ot.drone_limit),
+        borrow(ot.turn_mode),
+        borrow(ot.obs_size),
+        borrow(ot.mask_size),
+        borrow(ot.off_weapons),
+        borrow(ot.off_clock),
+        borrow(ot.off_targets),
+        borrow(ot.off_threats),
+        borrow(ot.m_fire),
+        borrow(ot.m_maneuver),
+        borrow(ot.m_speed),
+        borrow(ot.init_shields),
+        borrow(ot.init_internal),
+        borrow(ot.init_strength),
+        borrow(ot.craft_carrier),
+        borrow(ot.move_chart),
+        borrow(ot.atan2),
+        borrow(ot.atan2_dx),
+        borrow(ot.atan2_k0),
+        borrow(ot.rel_sin),
+        borrow(ot.rel_cos))
+
 
 
 @nb.njit(cache=True)
@@ -616,12 +684,18 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
     x, z, facing = s.x, s.z, s.facing
     status, side, kind, target = s.status, s.side, s.kind, s.target
     w_owner, w_type = s.w_owner, s.w_type
-    return _observe_a(x, z, facing, s.prev_x, s.prev_z, s.prev_facing, s.speed, s.straight,
-                      s.tactical, s.shields, s.internal, s.damage, target, kind, side, status,
-                      s.captured_by, s.cloaked, s.cloaked_before, w_type, w_owner, s.w_arcs,
-                      s.w_astern, s.w_min_range, s.w_max_range, s.w_ammo, s.w_fired_turn,
-                      s.w_last_fired, s.w_ready_turn, s.w_enabled, s.w_destroyed,
-                      s.turn[b], s.impulse[b], ot, b, a, live, obs_out, mask_out)
+    return _observe_a(borrow(x), borrow(z), borrow(facing), borrow(s.prev_x), borrow(s.prev_z),
+                      borrow(s.prev_facing), borrow(s.speed), borrow(s.straight),
+                      borrow(s.tactical), borrow(s.shields), borrow(s.internal),
+                      borrow(s.damage), borrow(target), borrow(kind), borrow(side),
+                      borrow(status), borrow(s.captured_by), borrow(s.cloaked),
+                      borrow(s.cloaked_before), borrow(w_type), borrow(w_owner),
+                      borrow(s.w_arcs), borrow(s.w_astern), borrow(s.w_min_range),
+                      borrow(s.w_max_range), borrow(s.w_ammo), borrow(s.w_fired_turn),
+                      borrow(s.w_last_fired), borrow(s.w_ready_turn), borrow(s.w_enabled),
+                      borrow(s.w_destroyed), s.turn[b], s.impulse[b], borrowed_tables(ot), b, a,
+                      live,
+                      borrow(obs_out), borrow(mask_out))
 
 
 @nb.njit(cache=True)
