@@ -577,9 +577,23 @@ def _weapon_ready_a(status, captured_by, cloaked, cloaked_before, w_owner, w_typ
 def weapon_ready(s, ot, b, w):
     """``direct_fire.weapon_ready_blocker(battle, w) is None`` for a tier-1 direct-fire weapon
     (phasers 1-3, disruptors, photons; Chief Engineer energy)."""
-    return _weapon_ready_a(s.status, s.captured_by, s.cloaked, s.cloaked_before, s.w_owner,
-                           s.w_type, s.w_enabled, s.w_destroyed, s.w_ready_turn, s.w_fired_turn,
-                           s.w_last_fired, s.turn[b], s.impulse[b], ot.ipt, ot.quarter_turn, b, w)
+    return _weapon_ready_call(borrow(s.status), borrow(s.captured_by), borrow(s.cloaked),
+                              borrow(s.cloaked_before), borrow(s.w_owner), borrow(s.w_type),
+                              borrow(s.w_enabled), borrow(s.w_destroyed),
+                              borrow(s.w_ready_turn), borrow(s.w_fired_turn),
+                              borrow(s.w_last_fired), s.turn[b], s.impulse[b], ot.ipt,
+                              ot.quarter_turn, b, w)
+
+
+@nb.njit(cache=True)
+def _weapon_ready_call(status, captured_by, cloaked, cloaked_before, w_owner, w_type, w_enabled,
+                       w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt,
+                       quarter_turn, b, w):
+    """``_weapon_ready_a`` as a call (``weapon_ready`` stays a thin wrapper: numba then drops
+    the incref and decref of every array of its namedtuple arguments)."""
+    return _weapon_ready_a(status, captured_by, cloaked, cloaked_before, w_owner, w_type,
+                           w_enabled, w_destroyed, w_ready_turn, w_fired_turn, w_last_fired,
+                           turn, imp, ipt, quarter_turn, b, w)
 
 
 @nb.njit(cache=True, inline="always")
@@ -612,16 +626,28 @@ def _weapon_open(w_arcs, w_astern, w_min_range, w_max_range, w_type, b, w, rng, 
 @nb.njit(cache=True)
 def fire_open(s, ot, b, w, t):
     """``direct_fire.target_codes(...) == OPEN`` for a ready weapon ``w`` at unit ``t``."""
-    owner = s.w_owner[b, w]
-    if s.status[b, t] != _ACTIVE or s.side[b, t] == s.side[b, owner]:
+    return _fire_open_a(borrow(s.w_owner), borrow(s.status), borrow(s.side), borrow(s.x),
+                        borrow(s.z), borrow(s.facing), borrow(s.prev_x), borrow(s.prev_z),
+                        borrow(s.prev_facing), borrow(ot.craft_carrier), borrow(s.cloaked),
+                        borrow(s.w_arcs), borrow(s.w_astern), borrow(s.w_min_range),
+                        borrow(s.w_max_range), borrow(s.w_type), borrow(s.kind), b, w, t)
+
+
+@nb.njit(cache=True)
+def _fire_open_a(w_owner, status, side, x, z, facing, prev_x, prev_z, prev_facing,
+                 craft_carrier, cloaked, w_arcs, w_astern, w_min_range, w_max_range, w_type,
+                 kind, b, w, t):
+    """``fire_open`` on arrays (``fire_open`` stays a thin wrapper: numba then drops the incref
+    and decref of every array of its namedtuple arguments)."""
+    owner = w_owner[b, w]
+    if status[b, t] != _ACTIVE or side[b, t] == side[b, owner]:
         return False
-    rng, bits, shared = _target_geometry(s.x, s.z, s.facing, s.prev_x, s.prev_z,
-                                         s.prev_facing, b, owner, t)
-    if ot.craft_carrier[t] >= 0 and rng > _MAX_FIGHTER_RANGE:
+    rng, bits, shared = _target_geometry(x, z, facing, prev_x, prev_z, prev_facing, b, owner, t)
+    if craft_carrier[t] >= 0 and rng > _MAX_FIGHTER_RANGE:
         return False
-    effective = 2 * rng + 5 if s.cloaked[b, t] else rng  # (G13 cadet rule)
-    return _weapon_open(s.w_arcs, s.w_astern, s.w_min_range, s.w_max_range, s.w_type, b, w,
-                        rng, bits, shared, effective, s.kind[b, t] == _PLASMA)
+    effective = 2 * rng + 5 if cloaked[b, t] else rng  # (G13 cadet rule)
+    return _weapon_open(w_arcs, w_astern, w_min_range, w_max_range, w_type, b, w, rng, bits,
+                        shared, effective, kind[b, t] == _PLASMA)
 
 
 @nb.njit(cache=True, inline="always")
