@@ -20,12 +20,12 @@ import numba as nb
 import numpy as np
 
 from sfb_env.compiled.observe import (
+    _nearest_rows,
+    borrow,
     damage_balance,
     global_state,
     maneuver_blocked,
     observe,
-    speed_choice_open,
-    target_slots,
 )
 
 NO_ORDER = -1  # compiled.layout.NO_ORDER
@@ -34,40 +34,52 @@ NO_ORDER = -1  # compiled.layout.NO_ORDER
 @nb.njit(cache=True)
 def decode_action(s, ot, b, a, action, o):
     """Write agent ``a``'s ``action`` (int64, its ``nvec`` shape) into ``o`` (``BatchOrders``)
-    for battle ``b``: the agent's unit row and weapon rows are reset to "no order" first."""
-    u = ot.agent_unit[a]
-    k = ot.slots
+    for battle ``b``: the agent's unit row and weapon rows are reset to "no order" first.
+    (The arrays are taken out of the namedtuples here, once: numba increfs and decrefs every
+    array of a namedtuple argument on each call of a function that keeps it.)"""
+    imp = s.impulse[b]
+    choice = ot.speed_choice and (imp == 0 or imp == ot.ipt)
+    _decode_a(borrow(s.status), borrow(s.side), borrow(s.kind), borrow(s.target), borrow(s.x),
+              borrow(s.z), borrow(s.speed), ot.agent_unit[a], ot.slots, ot.n_racks[a],
+              ot.n_weapons[a], borrow(ot.racks), borrow(ot.weapons), choice, b, a,
+              borrow(action), borrow(o.launch), borrow(o.launch_facing), borrow(o.fire),
+              borrow(o.maneuver), borrow(o.tactical), borrow(o.speed))
+
+
+@nb.njit(cache=True)
+def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, weapons, choice,
+              b, a, action, launch, launch_facing, fire, maneuver, tactical, speed_order):
+    """``decode_action`` on arrays."""
     slots = np.empty(k, np.int64)
-    target_slots(s, ot, b, u, slots)
-    n_r, n_w = ot.n_racks[a], ot.n_weapons[a]
+    _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
     c = 0
     for i in range(n_r):
-        r = ot.racks[a, i]
+        r = racks[a, i]
         if r >= 0:
-            o.launch[b, r] = NO_ORDER
-            o.launch_facing[b, r] = NO_ORDER
-            o.fire[b, r] = NO_ORDER
+            launch[b, r] = NO_ORDER
+            launch_facing[b, r] = NO_ORDER
+            fire[b, r] = NO_ORDER
             v = action[c]
             if v > 0:
-                o.launch[b, r] = slots[v - 1]
+                launch[b, r] = slots[v - 1]
         c += 1
     for i in range(n_w):
-        w = ot.weapons[a, i]
+        w = weapons[a, i]
         if w >= 0:
-            o.fire[b, w] = NO_ORDER
-            o.launch[b, w] = NO_ORDER
-            o.launch_facing[b, w] = NO_ORDER
+            fire[b, w] = NO_ORDER
+            launch[b, w] = NO_ORDER
+            launch_facing[b, w] = NO_ORDER
             v = action[c]
             if v > 0:
-                o.fire[b, w] = slots[v - 1]
+                fire[b, w] = slots[v - 1]
         c += 1
-    o.maneuver[b, u] = action[c]
-    o.tactical[b, u] = False
+    maneuver[b, u] = action[c]
+    tactical[b, u] = False
     v = action[c + 1]
-    if speed_choice_open(s, ot, b) or v != s.speed[b, u]:
-        o.speed[b, u] = v
+    if choice or v != speed[b, u]:
+        speed_order[b, u] = v
     else:
-        o.speed[b, u] = NO_ORDER
+        speed_order[b, u] = NO_ORDER
 
 
 @nb.njit(cache=True)

@@ -57,24 +57,34 @@ _PPD = int(WeaponType.PPD)
 @nb.njit(cache=True)
 def _score(cloaked, unit_kind, ft, b, kind, target, rng, die, max_range):
     """``direct_fire._score`` for phasers, disruptors and photons: (damage, hit, effective)."""
+    return _score_a(cloaked, unit_kind, ft.drone_die_modifier, ft.phaser_len, ft.phaser_chart,
+                    ft.disr_hit, ft.disr_dmg, ft.phot_hit, ft.phot_dmg, b, kind, target, rng,
+                    die, max_range)
+
+
+@nb.njit(cache=True, inline="always")
+def _score_a(cloaked, unit_kind, drone_die_modifier, phaser_len, phaser_chart, disr_hit,
+             disr_dmg, phot_hit, phot_dmg, b, kind, target, rng, die, max_range):
+    """``_score`` on the chart arrays (a call passing the ``FireTables`` namedtuple increfs and
+    decrefs each of its arrays)."""
     effective = 2 * rng + 5 if cloaked[b, target] else rng  # (G13 cadet rule)
     if effective > max_range:
         return 0, False, effective
     tk = unit_kind[b, target]
     is_drone = tk in (K_DRONE, K_TARGET_DRONE)
     modified = die
-    if is_drone and ft.drone_die_modifier and (kind in (_DISRUPTOR, _PHOTON, _FUSION, _PPD)):
+    if is_drone and drone_die_modifier and (kind in (_DISRUPTOR, _PHOTON, _FUSION, _PPD)):
         modified = die + 2  # (FD1.52)
     if kind in (_PH1, _PH2, _PH3, _PHG):
-        if effective >= ft.phaser_len[kind]:
+        if effective >= phaser_len[kind]:
             raise ValueError("compiled fire: phaser range off its chart")
-        dmg = ft.phaser_chart[kind, die - 1, effective]
+        dmg = phaser_chart[kind, die - 1, effective]
         return dmg, dmg > 0, effective
     if kind == _DISRUPTOR:  # (E3.31) hit number at effective range, damage at true range
-        dmg = ft.disr_dmg[rng] if modified <= ft.disr_hit[effective] else 0
+        dmg = disr_dmg[rng] if modified <= disr_hit[effective] else 0
         return dmg, dmg > 0, effective
     if kind == _PHOTON:
-        dmg = ft.phot_dmg[effective] if modified <= ft.phot_hit[effective] else 0
+        dmg = phot_dmg[effective] if modified <= phot_hit[effective] else 0
         return dmg, dmg > 0, effective
     raise NotImplementedError("compiled fire: weapon type not in tier 1")
 
@@ -88,23 +98,40 @@ def fire_direct_fire_a(a, ft, b, o):
     (``damage.apply_damage``). Tier 1: no PPD, phaser-G, probe or monster fire, no fighters'
     pilots, the Chief Engineer's energy (nothing paid per shot)."""
     n_w = o.fire.shape[1]
-    vt = np.empty(n_w, dtype=np.int64)
-    vs = np.empty(n_w, dtype=np.int64)
-    vp = np.empty(n_w, dtype=np.int64)
+    vt = np.empty(3 * n_w, dtype=np.int64)  # volleys: target, shield, points
     nv = 0
     turn = a.turn[b]
     now = (turn - 1) * ft.ipt + a.impulse[b]
+    x, z, facing, prev_x, prev_z, prev_facing = a.x, a.z, a.facing, a.prev_x, a.prev_z, \
+        a.prev_facing
+    unit_kind, shield_pool, cloaked, dice_ = a.kind, a.shield_pool, a.cloaked, a.dice
+    w_owner, w_type, w_max_range = a.w_owner, a.w_type, a.w_max_range
+    lut = ft.shield_lut
     for w in range(n_w):
         t = o.fire[b, w]
         if t < 0:
             continue
-        owner = a.w_owner[b, w]
-        kind = a.w_type[b, w]
-        rng = shields.distance(a.x[b, owner], a.z[b, owner], a.x[b, t], a.z[b, t])
-        die = dice.die(a.dice, b)
-        dmg, hit, effective = _score(a.cloaked, a.kind, ft, b, kind, t, rng, die,
-                                     a.w_max_range[b, w])
-        shield = shields.struck_shield(a, ft, b, t, owner, rng == 0) if dmg else 0
+        owner = w_owner[b, w]
+        kind = w_type[b, w]
+        rng = shields.distance(x[b, owner], z[b, owner], x[b, t], z[b, t])
+        die = dice.die(dice_, b)
+        dmg, hit, effective = _score_a(cloaked, unit_kind, ft.drone_die_modifier, ft.phaser_len,
+                                       ft.phaser_chart, ft.disr_hit, ft.disr_dmg, ft.phot_hit,
+                                       ft.phot_dmg, b, kind, t, rng, die, w_max_range[b, w])
+        shield = 0
+        if dmg and shields.has_facing_shields(unit_kind, shield_pool, b, t):
+            # shields.struck_shield's common case (one shield faces the shooter) here; the
+            # rest (shared hex, exact boundaries and their events, off the LUT) there
+            if rng == 0:
+                tx, tz, tf = prev_x[b, t], prev_z[b, t], prev_facing[b, t]
+                vx, vz = prev_x[b, owner] - tx, prev_z[b, owner] - tz
+            else:
+                tx, tz, tf = x[b, t], z[b, t], facing[b, t]
+                vx, vz = x[b, owner] - tx, z[b, owner] - tz
+            if (vx != 0 or vz != 0) and abs(vx) <= shields.R and abs(vz) <= shields.R:
+                shield = shields._single(lut[tf % 6, vx + shields.R, vz + shields.R])
+            if shield == 0:
+                shield = shields.struck_shield(a, ft, b, t, owner, rng == 0)
         a.w_fired_turn[b, w] = turn
         a.w_last_fired[b, w] = now
         if kind == _PHOTON and ft.chief_engineer:
@@ -122,21 +149,25 @@ def fire_direct_fire_a(a, ft, b, o):
         a.ev[b, r, 12] = shield
         if dmg:
             k = 0
-            while k < nv and not (vt[k] == t and vs[k] == shield):
+            while k < nv and not (vt[3 * k] == t and vt[3 * k + 1] == shield):
                 k += 1
             if k == nv:
-                vt[k], vs[k], vp[k] = t, shield, 0
+                vt[3 * k], vt[3 * k + 1], vt[3 * k + 2] = t, shield, 0
                 nv += 1
-            vp[k] += dmg
+            vt[3 * k + 2] += dmg
     for k in range(nv):  # (E1.0) all damage of the step, now applied
-        damage.apply_damage_a(a, ft, b, vt[k], vs[k], vp[k])
+        damage.apply_damage_a(a, ft, b, vt[3 * k], vt[3 * k + 1], vt[3 * k + 2])
 
 
 @nb.njit(cache=True, inline="always")
 def fire_direct_fire(s, ft, b, o):
     """The phase entry point on BatchState ``s``: ``fire_direct_fire_a`` on
-    ``damage.fire_view(s)``."""
-    fire_direct_fire_a(damage.fire_view(s), ft, b, o)
+    ``damage.fire_view(s)``, called only where some shot is ordered (a call that passes the
+    view and the tables costs an incref and a decref of each of their arrays)."""
+    for w in range(o.fire.shape[1]):
+        if o.fire[b, w] >= 0:
+            fire_direct_fire_a(damage.fire_view(s), ft, b, o)
+            return
 
 
 fire_direct = fire_direct_fire  # the name ``compiled.procedure.advance`` calls

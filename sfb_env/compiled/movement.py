@@ -29,7 +29,8 @@ import numpy as np
 
 from sfb_env import hexmap
 from sfb_env.compiled import event_codes, robots
-from sfb_env.compiled.robots import AGENT, DX, DZ, NONE, STRAIGHT, in_area
+from sfb_env.compiled.observe import borrow
+from sfb_env.compiled.robots import AGENT, DX, DZ, NONE, STRAIGHT
 from sfb_env.engine.movement import SATISFIED
 from sfb_env.engine.types import (
     ACTIVE,
@@ -153,17 +154,25 @@ def moves_on(mt, speed: int, imp: int) -> bool:
 def _is_mover(a, mt, b: int, u: int, seeking: bool) -> bool:
     """``movement.movers``: active, of the phase's kinds, not on tactical maneuvers, not held
     in a tractor beam, moving on this impulse by the chart."""
-    if a.status[b, u] != ACTIVE:
+    return _is_mover_a(a.status, a.kind, a.tactical, a.tractor_holder, a.speed, mt.chart,
+                       a.impulse[b], b, u, seeking)
+
+
+@nb.njit(cache=True)
+def _is_mover_a(status, kind, tactical, tractor_holder, speed, chart, imp, b, u, seeking):
+    """``_is_mover`` on arrays (the hot loops pass arrays: numba increfs and decrefs every
+    array of a namedtuple argument on each call)."""
+    if status[b, u] != ACTIVE:
         return False
-    k = a.kind[b, u]
+    k = kind[b, u]
     if seeking:
         if k not in (K_DRONE, K_TARGET_DRONE, K_PLASMA):
             return False
     elif k not in (K_SHIP, K_FREIGHTER, K_SHUTTLE):
         return False
-    if a.tactical[b, u] or a.tractor_holder[b, u] >= 0:
+    if tactical[b, u] or tractor_holder[b, u] >= 0:
         return False
-    return moves_on(mt, a.speed[b, u], a.impulse[b])
+    return chart[speed[b, u], imp - 1]
 
 
 @nb.njit(cache=True)
@@ -171,43 +180,56 @@ def move_unit(a, mt, b: int, u: int, m: int) -> None:
     """``engine.movement.move_unit``: turn first if ordered (C3.1), then enter the hex in front
     (or sideslip, C4.2); off the play area the unit disengages (LeftMap) unless it may not
     leave (StayedOnMap); else Moved."""
+    _move_unit_a(a.facing, a.straight, a.slip, a.x, a.z, a.status, a.captured_by, a.side,
+                 a.ev, a.ev_count, a.turn[b], a.impulse[b], mt.area, mt.area_x0, mt.area_z0,
+                 mt.may_leave, b, u, m)
+
+
+@nb.njit(cache=True)
+def _move_unit_a(facing, straight, slip, x, z, status, captured_by, side, ev, ev_count, turn,
+                 imp, area, area_x0, area_z0, may_leave, b, u, m):
+    """``move_unit`` on arrays (``turn``, ``imp``: battle ``b``'s)."""
     turned = -1 if m == _TURN_LEFT else (1 if m == _TURN_RIGHT else 0)
     slipped = -1 if m == _SLIP_LEFT else (1 if m == _SLIP_RIGHT else 0)
     if turned != 0:
-        a.facing[b, u] = (a.facing[b, u] + turned + 6) % 6
-        a.straight[b, u] = 0  # (C3.4)
-        a.slip[b, u] = 0
-    f = a.facing[b, u]
+        facing[b, u] = (facing[b, u] + turned + 6) % 6
+        straight[b, u] = 0  # (C3.4)
+        slip[b, u] = 0
+    f = facing[b, u]
     d = (f + slipped + 6) % 6
-    sx, sz = a.x[b, u], a.z[b, u]
+    sx, sz = x[b, u], z[b, u]
     nx, nz = sx + DX[d], sz + DZ[d]
-    if not in_area(mt, nx, nz):
-        if not mt.may_leave[u] and not robots.captured_by_enemy(a, b, u):
-            r = event_codes.begin(a.ev, a.ev_count, b, STAYED_ON_MAP, a.turn[b], a.impulse[b])
-            a.ev[b, r, 3] = u
-            a.ev[b, r, 4] = sx
-            a.ev[b, r, 5] = sz
+    ix, iz = nx - area_x0, nz - area_z0
+    inside = (0 <= ix < area.shape[0] and 0 <= iz < area.shape[1]
+              and area[ix, iz])  # (robots.in_area)
+    if not inside:
+        c = captured_by[b, u]
+        if not may_leave[u] and not (c >= 0 and c != side[b, u]):
+            r = event_codes.begin(ev, ev_count, b, STAYED_ON_MAP, turn, imp)
+            ev[b, r, 3] = u
+            ev[b, r, 4] = sx
+            ev[b, r, 5] = sz
             return
-        a.status[b, u] = DISENGAGED
-        r = event_codes.begin(a.ev, a.ev_count, b, LEFT_MAP, a.turn[b], a.impulse[b])
-        a.ev[b, r, 3] = u
-        a.ev[b, r, 4] = sx
-        a.ev[b, r, 5] = sz
-        a.ev[b, r, 6] = f
+        status[b, u] = DISENGAGED
+        r = event_codes.begin(ev, ev_count, b, LEFT_MAP, turn, imp)
+        ev[b, r, 3] = u
+        ev[b, r, 4] = sx
+        ev[b, r, 5] = sz
+        ev[b, r, 6] = f
         return
-    a.x[b, u] = nx
-    a.z[b, u] = nz
-    a.straight[b, u] = min(a.straight[b, u] + 1, SATISFIED)  # (C3.41, C4.32)
-    a.slip[b, u] = 0 if slipped != 0 else min(a.slip[b, u] + 1, SATISFIED)  # (C4.31)
-    r = event_codes.begin(a.ev, a.ev_count, b, MOVED, a.turn[b], a.impulse[b])
-    a.ev[b, r, 3] = u
-    a.ev[b, r, 4] = sx
-    a.ev[b, r, 5] = sz
-    a.ev[b, r, 6] = nx
-    a.ev[b, r, 7] = nz
-    a.ev[b, r, 8] = f
-    a.ev[b, r, 9] = turned
-    a.ev[b, r, 10] = slipped
+    x[b, u] = nx
+    z[b, u] = nz
+    straight[b, u] = min(straight[b, u] + 1, SATISFIED)  # (C3.41, C4.32)
+    slip[b, u] = 0 if slipped != 0 else min(slip[b, u] + 1, SATISFIED)  # (C4.31)
+    r = event_codes.begin(ev, ev_count, b, MOVED, turn, imp)
+    ev[b, r, 3] = u
+    ev[b, r, 4] = sx
+    ev[b, r, 5] = sz
+    ev[b, r, 6] = nx
+    ev[b, r, 7] = nz
+    ev[b, r, 8] = f
+    ev[b, r, 9] = turned
+    ev[b, r, 10] = slipped
 
 
 # ---------------------------------------------------------------------- phases
@@ -269,25 +291,36 @@ def move_ships(s, mt, b: int, o) -> None:
         s.prev_z[b, u] = s.z[b, u]
         s.prev_facing[b, u] = s.facing[b, u]
     a = robots.arrays(s)
-    plan = np.empty(n_units, dtype=np.int64)
-    keys = np.empty(n_units, dtype=np.int64)
+    status, kind, tactical, holder, speed = s.status, s.kind, s.tactical, s.tractor_holder, \
+        s.speed
+    chart = mt.chart
+    imp = s.impulse[b]
+    plan = np.empty(2 * n_units, dtype=np.int64)  # plan[u], then the sorted movers
     n = 0
     for u in range(n_units):
-        if not _is_mover(a, mt, b, u, False):
+        if not _is_mover_a(status, kind, tactical, holder, speed, chart, imp, b, u, False):
             continue
-        if mt.suicide_rule and a.suicide_launched[b, u]:
+        if mt.suicide_rule and s.suicide_launched[b, u]:
             continue
         if mt.controller[u] == AGENT:
             m = o.maneuver[b, u]
             plan[u] = m if m != NONE else STRAIGHT
         else:
             plan[u] = robots.robot_maneuver(a, mt, b, u)
-        keys[n] = s.speed[b, u] * n_units + u
+        key = speed[b, u] * n_units + u  # slower first, equal speeds in row order
+        i = n
+        while i > 0 and plan[n_units + i - 1] > key:
+            plan[n_units + i] = plan[n_units + i - 1]
+            i -= 1
+        plan[n_units + i] = key
         n += 1
-    keys = np.sort(keys[:n])
+    turn = s.turn[b]
     for i in range(n):
-        u = keys[i] % n_units
-        move_unit(a, mt, b, u, plan[u])
+        u = plan[n_units + i] % n_units
+        _move_unit_a(borrow(s.facing), borrow(s.straight), borrow(s.slip), borrow(s.x),
+                     borrow(s.z), borrow(status), borrow(s.captured_by), borrow(s.side),
+                     borrow(s.ev), borrow(s.ev_count), turn, imp, borrow(mt.area), mt.area_x0,
+                     mt.area_z0, borrow(mt.may_leave), b, u, plan[u])
 
 
 @nb.njit(cache=True, inline="always")
@@ -298,15 +331,30 @@ def move_seeking_weapons(s, mt, b: int, o) -> None:
     in its target's hex stays; its tie die is ported but never drawn on a hex grid, see
     ``robots.homing_maneuver``). ``o`` is unused (the common phase signature)."""
     n_units = s.kind.shape[1]
-    a = robots.arrays(s)
     movers = np.empty(n_units, dtype=np.int64)
+    status, kind, tactical, holder, speed = s.status, s.kind, s.tactical, s.tractor_holder, \
+        s.speed
+    chart = mt.chart
+    imp = s.impulse[b]
     n = 0
     for u in range(n_units):
-        if _is_mover(a, mt, b, u, True):
+        if _is_mover_a(status, kind, tactical, holder, speed, chart, imp, b, u, True):
             movers[n] = u
             n += 1
+    if n == 0:
+        return
+    a = robots.arrays(s)
+    turn = s.turn[b]
     for i in range(n):
         d = movers[i]
-        m = robots.robot_maneuver(a, mt, b, d)
+        if mt.controller[d] == robots.HOMING:
+            m = robots.homing_maneuver_a(borrow(s.target), borrow(s.x), borrow(s.z),
+                                         borrow(s.facing), borrow(s.straight), borrow(s.dice),
+                                         b, d)
+        else:
+            m = robots.robot_maneuver(a, mt, b, d)
         if m != NONE:
-            move_unit(a, mt, b, d, m)
+            _move_unit_a(borrow(s.facing), borrow(s.straight), borrow(s.slip), borrow(s.x),
+                         borrow(s.z), borrow(status), borrow(s.captured_by), borrow(s.side),
+                         borrow(s.ev), borrow(s.ev_count), turn, imp, borrow(mt.area),
+                         mt.area_x0, mt.area_z0, borrow(mt.may_leave), b, d, m)

@@ -44,6 +44,8 @@ from collections import namedtuple
 
 import numba as nb
 import numpy as np
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from sfb_env import hexmap, impulse, tables
 from sfb_env.engine import Battle
@@ -293,6 +295,72 @@ def agent_names(setup) -> list[str]:
 # ---------------------------------------------------------------------- geometry
 
 
+@intrinsic
+def borrow(typingctx, arr):
+    """``arr`` without its memory owner (meminfo and parent NULL): numba's incref and decref
+    of it are no-ops instead of atomic operations. Only for an argument of a callee that does
+    not keep it (the caller's ``arr`` keeps the memory alive for the call): the hot kernels
+    pass tens of arrays to each call, and numba increfs and decrefs every one of them."""
+    if not isinstance(arr, nb.types.Array):
+        return arr(arr), lambda context, builder, sig, args: args[0]
+
+    def codegen(context, builder, sig, args):
+        out = context.make_array(arr)(context, builder, value=args[0])
+        out.meminfo = cgutils.get_null_value(out.meminfo.type)
+        out.parent = cgutils.get_null_value(out.parent.type)
+        return out._getvalue()
+    return arr(arr), codegen
+
+
+
+@nb.njit(cache=True, inline="always")
+def borrowed_tables(ot):
+    """``ot`` with every array ``borrow``ed (for a hot callee that takes the whole namedtuple)."""
+    return ObserveTables(
+        borrow(ot.n_agents),
+        borrow(ot.agent_unit),
+        borrow(ot.slots),
+        borrow(ot.threats),
+        borrow(ot.max_turns),
+        borrow(ot.ipt),
+        borrow(ot.quarter_turn),
+        borrow(ot.max_speed),
+        borrow(ot.speed_scale),
+        borrow(ot.speed_choice),
+        borrow(ot.launching),
+        borrow(ot.odd_down),
+        borrow(ot.first_column),
+        borrow(ot.last_column),
+        borrow(ot.first_row),
+        borrow(ot.last_row),
+        borrow(ot.racks),
+        borrow(ot.n_racks),
+        borrow(ot.weapons),
+        borrow(ot.n_weapons),
+        borrow(ot.drone_limit),
+        borrow(ot.turn_mode),
+        borrow(ot.obs_size),
+        borrow(ot.mask_size),
+        borrow(ot.off_weapons),
+        borrow(ot.off_clock),
+        borrow(ot.off_targets),
+        borrow(ot.off_threats),
+        borrow(ot.m_fire),
+        borrow(ot.m_maneuver),
+        borrow(ot.m_speed),
+        borrow(ot.init_shields),
+        borrow(ot.init_internal),
+        borrow(ot.init_strength),
+        borrow(ot.craft_carrier),
+        borrow(ot.move_chart),
+        borrow(ot.atan2),
+        borrow(ot.atan2_dx),
+        borrow(ot.atan2_k0),
+        borrow(ot.rel_sin),
+        borrow(ot.rel_cos))
+
+
+
 @nb.njit(cache=True)
 def _distance(x1, z1, x2, z2):
     """(D1.4) ``hexmap.distance_np``."""
@@ -339,12 +407,19 @@ def _shield_bits(x, z, f, fx, fz):
 @nb.njit(cache=True)
 def _bearing(ot, xu, zu, fu, xo, zo):
     """``env.observation._bearing`` of a unit at (xo, zo) from one at (xu, zu) facing fu."""
+    return _bearing_a(ot.atan2, ot.atan2_dx, ot.atan2_k0, xu, zu, fu, xo, zo)
+
+
+@nb.njit(cache=True, inline="always")
+def _bearing_a(atan2, atan2_dx, atan2_k0, xu, zu, fu, xo, zo):
+    """``_bearing`` on the table arrays (the hot kernels pass arrays, not namedtuples: numba
+    increfs and decrefs every array of a namedtuple argument on each call)."""
     dx = xo - xu
-    ko = 2 * zo + xo - ot.atan2_k0
-    ku = 2 * zu + xu - ot.atan2_k0
-    n = ot.atan2.shape[1]
-    if abs(dx) <= ot.atan2_dx and 0 <= ko < n and 0 <= ku < n:
-        theta = ot.atan2[dx + ot.atan2_dx, ko, ku]
+    ko = 2 * zo + xo - atan2_k0
+    ku = 2 * zu + xu - atan2_k0
+    n = atan2.shape[1]
+    if abs(dx) <= atan2_dx and 0 <= ko < n and 0 <= ku < n:
+        theta = atan2[dx + atan2_dx, ko, ku]
     else:  # off the printed map (not reached in play): the C library's arctan2
         oy = _SQRT3 * (zo + xo / 2.0)
         uy = _SQRT3 * (zu + xu / 2.0)
@@ -355,8 +430,13 @@ def _bearing(ot, xu, zu, fu, xo, zo):
 @nb.njit(cache=True)
 def _column_row(ot, x, z):
     """``hexmap.axial_to_offset_np``: 1-based (column, row)."""
+    return _column_row_a(ot.odd_down, x, z)
+
+
+@nb.njit(cache=True, inline="always")
+def _column_row_a(odd_down, x, z):
     odd = x & 1
-    row = z + (x + odd) // 2 if ot.odd_down else z + (x - odd) // 2
+    row = z + (x + odd) // 2 if odd_down else z + (x - odd) // 2
     return x + 1, row + 1
 
 
@@ -374,58 +454,53 @@ def _fraction(now, start):
 
 
 @nb.njit(cache=True)
-def _nearest(s, b, u, cand, n, out):
-    """Write into ``out`` the first ``len(out)`` of ``cand[:n]`` by (range from u, row)
-    (``np.lexsort((rows, ranges))``); -1 pads. Returns how many were written."""
+def _nearest_rows(status, side, kind, target, x, z, b, u, threats, out):
+    """Into ``out`` the first ``len(out)`` candidates by (range from u, row)
+    (``np.lexsort((rows, ranges))``), -1 padded; returns how many were written. Candidates:
+    ``threats`` False, the enemy units in play (``ActionLayout.target_slots``); True,
+    ``knowledge.threats_to(u)`` (seeking weapons and craft in play aimed at u). No allocation:
+    an insertion into ``out`` (rows ascending, so a tie goes after the equal ranges)."""
     m = len(out)
     for i in range(m):
         out[i] = -1
-    rng = np.empty(n, np.int64)
-    for i in range(n):
-        t = cand[i]
-        rng[i] = _distance(s.x[b, u], s.z[b, u], s.x[b, t], s.z[b, t])
-    used = np.zeros(n, np.bool_)
-    count = 0
-    for j in range(min(m, n)):
-        best = -1
-        for i in range(n):
-            if used[i]:
+    xu, zu = x[b, u], z[b, u]
+    my_side = side[b, u]
+    n = 0
+    for t in range(status.shape[1]):
+        if status[b, t] != _ACTIVE:
+            continue
+        if threats:
+            k = kind[b, t]
+            if target[b, t] != u or k not in (_DRONE, _PLASMA, _FIGHTER, _SHUTTLE):
                 continue
-            if best < 0 or rng[i] < rng[best] or (rng[i] == rng[best] and cand[i] < cand[best]):
-                best = i
-        used[best] = True
-        out[j] = cand[best]
-        count += 1
-    return count
+        elif side[b, t] == my_side:
+            continue
+        r = _distance(xu, zu, x[b, t], z[b, t])
+        p = n
+        while p > 0 and _distance(xu, zu, x[b, out[p - 1]], z[b, out[p - 1]]) > r:
+            p -= 1
+        if p >= m:
+            continue
+        last = n if n < m else m - 1
+        for i in range(last, p, -1):
+            out[i] = out[i - 1]
+        out[p] = t
+        if n < m:
+            n += 1
+    return n
 
 
 @nb.njit(cache=True)
 def target_slots(s, ot, b, u, out):
     """``ActionLayout.target_slots``: unit rows of the enemy units in play nearest ``u`` (ties:
     lower row first) into ``out`` (K,), -1 for empty slots; returns how many are filled."""
-    n_units = s.kind.shape[1]
-    cand = np.empty(n_units, np.int64)
-    n = 0
-    for t in range(n_units):
-        if s.status[b, t] == _ACTIVE and s.side[b, t] != s.side[b, u]:
-            cand[n] = t
-            n += 1
-    return _nearest(s, b, u, cand, n, out)
+    return _nearest_rows(s.status, s.side, s.kind, s.target, s.x, s.z, b, u, False, out)
 
 
 @nb.njit(cache=True)
 def _threat_rows(s, b, u, out):
     """``knowledge.threats_to`` ordered by (range, row), the first ``len(out)``."""
-    n_units = s.kind.shape[1]
-    cand = np.empty(n_units, np.int64)
-    n = 0
-    for t in range(n_units):
-        k = s.kind[b, t]
-        if (s.target[b, t] == u and s.status[b, t] == _ACTIVE
-                and k in (_DRONE, _PLASMA, _FIGHTER, _SHUTTLE)):
-            cand[n] = t
-            n += 1
-    return _nearest(s, b, u, cand, n, out)
+    return _nearest_rows(s.status, s.side, s.kind, s.target, s.x, s.z, b, u, True, out)
 
 
 # ---------------------------------------------------------------------- predicates
@@ -438,118 +513,176 @@ def speed_choice_open(s, ot, b):
     return ot.speed_choice and (imp == 0 or imp == ot.ipt)
 
 
-@nb.njit(cache=True)
-def _blocked_at(s, ot, b, a, u, can_move, speed):
-    """``movement.maneuver_blockers`` as a bit mask over the four maneuvers (bit m closed);
-    ``speed`` -1: the unit's current speed."""
+@nb.njit(cache=True, inline="always")
+def _blocked_bits(turn_mode, straight, a, can_move, sp):
+    """``movement.maneuver_blockers`` as a bit mask over the four maneuvers (bit m closed) at
+    speed ``sp`` for a ship ``straight`` hexes straight."""
     if not can_move:
         return (1 << _M_STRAIGHT) | (1 << _M_LEFT) | (1 << _M_RIGHT)
     bits = 1 << _M_NONE
-    sp = s.speed[b, u] if speed < 0 else speed
-    need = ot.turn_mode[a, max(sp, 1)]  # (C3.2) an agent is a ship
-    if s.straight[b, u] < need:
+    need = turn_mode[a, max(sp, 1)]  # (C3.2) an agent is a ship
+    if straight < need:
         bits |= (1 << _M_LEFT) | (1 << _M_RIGHT)
     return bits
+
+
+@nb.njit(cache=True, inline="always")
+def _maneuver_blocked_a(status, tactical, speed, straight, move_chart, turn_mode, b, a, u, imp,
+                        ipt, choice, max_speed):
+    """``maneuver_blocked`` on arrays (``choice``: ``speed_choice_open``)."""
+    nxt = 1 if (imp == 0 or imp == ipt) else imp + 1
+    active = status[b, u] == _ACTIVE
+    st = straight[b, u]
+    if not choice:
+        can = active and not tactical[b, u] and move_chart[speed[b, u], nxt - 1]
+        return _blocked_bits(turn_mode, st, a, can, speed[b, u])
+    acc = (1 << _N_MANEUVERS) - 1
+    for sp in range(max_speed + 1):
+        can = active and move_chart[sp, nxt - 1]
+        acc &= _blocked_bits(turn_mode, st, a, can, sp)
+    return acc
 
 
 @nb.njit(cache=True)
 def maneuver_blocked(s, ot, b, a):
     """``legality.maneuver_blockers(battle, unit)`` of agent ``a`` as a bit mask (bit m: value m
     closed); where the orders pick next turn's speed, the maneuvers no allowed speed permits."""
-    u = ot.agent_unit[a]
-    imp = s.impulse[b]
-    nxt = 1 if (imp == 0 or imp == ot.ipt) else imp + 1
-    active = s.status[b, u] == _ACTIVE
-    if not speed_choice_open(s, ot, b):
-        can = active and not s.tactical[b, u] and ot.move_chart[s.speed[b, u], nxt - 1]
-        return _blocked_at(s, ot, b, a, u, can, -1)
-    acc = (1 << _N_MANEUVERS) - 1
-    for sp in range(ot.max_speed + 1):
-        can = active and ot.move_chart[sp, nxt - 1]
-        acc &= _blocked_at(s, ot, b, a, u, can, sp)
-    return acc
+    return _maneuver_blocked_a(s.status, s.tactical, s.speed, s.straight, ot.move_chart,
+                               ot.turn_mode, b, a, ot.agent_unit[a], s.impulse[b], ot.ipt,
+                               speed_choice_open(s, ot, b), ot.max_speed)
 
 
-@nb.njit(cache=True)
-def _cloak_blocked(s, b, u):
-    """``cloak.fire_blocker`` under the cadet rule."""
-    return s.cloaked[b, u] or (s.cloaked_before[b, u] and s.impulse[b] == 1)
+@nb.njit(cache=True, inline="always")
+def _weapon_ready_a(status, captured_by, cloaked, cloaked_before, w_owner, w_type, w_enabled,
+                    w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt,
+                    quarter_turn, b, w):
+    """``weapon_ready`` on arrays."""
+    owner = w_owner[b, w]
+    kind = w_type[b, w]
+    if status[b, owner] != _ACTIVE or captured_by[b, owner] >= 0:
+        return False
+    if not w_enabled[b, w] or w_destroyed[b, w]:
+        return False
+    if kind in (_DRONE_RACK, _ESG) or _PLASMA_S <= kind <= _PLASMA_F:
+        return False
+    if imp < 1 or cloaked[b, owner] or (cloaked_before[b, owner] and imp == 1):
+        return False  # (cloak.fire_blocker under the cadet rule)
+    if turn < w_ready_turn[b, w] or w_fired_turn[b, w] == turn:
+        return False
+    now = (turn - 1) * ipt + imp
+    return now - w_last_fired[b, w] >= quarter_turn
 
 
 @nb.njit(cache=True)
 def weapon_ready(s, ot, b, w):
     """``direct_fire.weapon_ready_blocker(battle, w) is None`` for a tier-1 direct-fire weapon
     (phasers 1-3, disruptors, photons; Chief Engineer energy)."""
-    owner = s.w_owner[b, w]
-    kind = s.w_type[b, w]
-    if s.status[b, owner] != _ACTIVE or s.captured_by[b, owner] >= 0:
+    return _weapon_ready_call(borrow(s.status), borrow(s.captured_by), borrow(s.cloaked),
+                              borrow(s.cloaked_before), borrow(s.w_owner), borrow(s.w_type),
+                              borrow(s.w_enabled), borrow(s.w_destroyed),
+                              borrow(s.w_ready_turn), borrow(s.w_fired_turn),
+                              borrow(s.w_last_fired), s.turn[b], s.impulse[b], ot.ipt,
+                              ot.quarter_turn, b, w)
+
+
+@nb.njit(cache=True)
+def _weapon_ready_call(status, captured_by, cloaked, cloaked_before, w_owner, w_type, w_enabled,
+                       w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt,
+                       quarter_turn, b, w):
+    """``_weapon_ready_a`` as a call (``weapon_ready`` stays a thin wrapper: numba then drops
+    the incref and decref of every array of its namedtuple arguments)."""
+    return _weapon_ready_a(status, captured_by, cloaked, cloaked_before, w_owner, w_type,
+                           w_enabled, w_destroyed, w_ready_turn, w_fired_turn, w_last_fired,
+                           turn, imp, ipt, quarter_turn, b, w)
+
+
+@nb.njit(cache=True, inline="always")
+def _target_geometry(x, z, facing, prev_x, prev_z, prev_facing, b, owner, t):
+    """(range, arc bits of ``t`` from ``owner``, shared hex) as ``direct_fire.target_codes``
+    judges them: at range 0 from the previous impulse's positions (D3.42)."""
+    rng = _distance(x[b, owner], z[b, owner], x[b, t], z[b, t])
+    if rng == 0:
+        px, pz = prev_x[b, owner], prev_z[b, owner]
+        qx, qz = prev_x[b, t], prev_z[b, t]
+        return rng, _arc_bits(px, pz, prev_facing[b, owner], qx, qz), px == qx and pz == qz
+    return rng, _arc_bits(x[b, owner], z[b, owner], facing[b, owner], x[b, t], z[b, t]), False
+
+
+@nb.njit(cache=True, inline="always")
+def _weapon_open(w_arcs, w_astern, w_min_range, w_max_range, w_type, b, w, rng, bits, shared,
+                 effective, plasma):
+    """The weapon's part of ``fire_open`` for a target at ``rng`` (``effective``: the cloak
+    rule's range) seen in ``bits``, in play, enemy and within fighter range."""
+    in_arc = ((bits & w_arcs[b, w]) != 0 or shared
+              or (w_astern[b, w] and (bits & _ASTERN) == _ASTERN))
+    if not in_arc:
         return False
-    if not s.w_enabled[b, w] or s.w_destroyed[b, w]:
+    if effective > w_max_range[b, w] or rng < w_min_range[b, w]:
         return False
-    if kind in (_DRONE_RACK, _ESG) or _PLASMA_S <= kind <= _PLASMA_F:
-        return False
-    if s.impulse[b] < 1 or _cloak_blocked(s, b, owner):
-        return False
-    turn = s.turn[b]
-    if turn < s.w_ready_turn[b, w] or s.w_fired_turn[b, w] == turn:
-        return False
-    now = (turn - 1) * ot.ipt + s.impulse[b]
-    return now - s.w_last_fired[b, w] >= ot.quarter_turn
+    kind = w_type[b, w]
+    return not (plasma and not (_PH1 <= kind <= _PHG))  # (FP1.6)
 
 
 @nb.njit(cache=True)
 def fire_open(s, ot, b, w, t):
     """``direct_fire.target_codes(...) == OPEN`` for a ready weapon ``w`` at unit ``t``."""
-    owner = s.w_owner[b, w]
-    if s.status[b, t] != _ACTIVE or s.side[b, t] == s.side[b, owner]:
+    return _fire_open_a(borrow(s.w_owner), borrow(s.status), borrow(s.side), borrow(s.x),
+                        borrow(s.z), borrow(s.facing), borrow(s.prev_x), borrow(s.prev_z),
+                        borrow(s.prev_facing), borrow(ot.craft_carrier), borrow(s.cloaked),
+                        borrow(s.w_arcs), borrow(s.w_astern), borrow(s.w_min_range),
+                        borrow(s.w_max_range), borrow(s.w_type), borrow(s.kind), b, w, t)
+
+
+@nb.njit(cache=True)
+def _fire_open_a(w_owner, status, side, x, z, facing, prev_x, prev_z, prev_facing,
+                 craft_carrier, cloaked, w_arcs, w_astern, w_min_range, w_max_range, w_type,
+                 kind, b, w, t):
+    """``fire_open`` on arrays (``fire_open`` stays a thin wrapper: numba then drops the incref
+    and decref of every array of its namedtuple arguments)."""
+    owner = w_owner[b, w]
+    if status[b, t] != _ACTIVE or side[b, t] == side[b, owner]:
         return False
-    xo, zo, xt, zt = s.x[b, owner], s.z[b, owner], s.x[b, t], s.z[b, t]
-    rng = _distance(xo, zo, xt, zt)
-    if ot.craft_carrier[t] >= 0 and rng > _MAX_FIGHTER_RANGE:
+    rng, bits, shared = _target_geometry(x, z, facing, prev_x, prev_z, prev_facing, b, owner, t)
+    if craft_carrier[t] >= 0 and rng > _MAX_FIGHTER_RANGE:
         return False
-    if rng == 0:  # (D3.42) judged from the previous impulse's positions
-        px, pz, pf = s.prev_x[b, owner], s.prev_z[b, owner], s.prev_facing[b, owner]
-        qx, qz = s.prev_x[b, t], s.prev_z[b, t]
-        bits = _arc_bits(px, pz, pf, qx, qz)
-        shared = px == qx and pz == qz
-    else:
-        bits = _arc_bits(xo, zo, s.facing[b, owner], xt, zt)
-        shared = False
-    in_arc = ((bits & s.w_arcs[b, w]) != 0 or shared
-              or (s.w_astern[b, w] and (bits & _ASTERN) == _ASTERN))
-    if not in_arc:
+    effective = 2 * rng + 5 if cloaked[b, t] else rng  # (G13 cadet rule)
+    return _weapon_open(w_arcs, w_astern, w_min_range, w_max_range, w_type, b, w, rng, bits,
+                        shared, effective, kind[b, t] == _PLASMA)
+
+
+@nb.njit(cache=True, inline="always")
+def _rack_ready_a(status, cloaked, cloaked_before, w_owner, w_type, w_enabled, w_destroyed,
+                  w_ammo, w_fired_turn, w_last_fired, turn, imp, ipt, quarter_turn, launching,
+                  limit, b, r):
+    """``rack_ready`` on arrays (``limit``: the agent's drone launch limit, -1 none)."""
+    owner = w_owner[b, r]
+    if w_type[b, r] != _DRONE_RACK or status[b, owner] != _ACTIVE or not launching:
         return False
-    effective = 2 * rng + 5 if s.cloaked[b, t] else rng  # (G13 cadet rule)
-    if effective > s.w_max_range[b, w] or rng < s.w_min_range[b, w]:
+    if not w_enabled[b, r] or w_destroyed[b, r] or imp < 1:
         return False
-    kind = s.w_type[b, w]
-    return not (s.kind[b, t] == _PLASMA and not (_PH1 <= kind <= _PHG))  # (FP1.6)
+    if w_ammo[b, r] <= 0 or w_fired_turn[b, r] == turn:
+        return False
+    now = (turn - 1) * ipt + imp
+    if now - w_last_fired[b, r] < quarter_turn:
+        return False
+    if limit >= 0:  # (FD4.21)
+        fired = 0
+        for w in range(w_type.shape[1]):
+            if (w_owner[b, w] == owner and w_type[b, w] == _DRONE_RACK
+                    and w_fired_turn[b, w] == turn):
+                fired += 1
+        if fired >= limit:
+            return False
+    return not (cloaked[b, owner] or (cloaked_before[b, owner] and imp == 1))
 
 
 @nb.njit(cache=True)
 def rack_ready(s, ot, b, a, r):
     """``seeking.rack_blocker(battle, r) is None`` for a drone rack of agent ``a``."""
-    owner = s.w_owner[b, r]
-    if s.w_type[b, r] != _DRONE_RACK or s.status[b, owner] != _ACTIVE or not ot.launching:
-        return False
-    if not s.w_enabled[b, r] or s.w_destroyed[b, r] or s.impulse[b] < 1:
-        return False
-    turn = s.turn[b]
-    if s.w_ammo[b, r] <= 0 or s.w_fired_turn[b, r] == turn:
-        return False
-    now = (turn - 1) * ot.ipt + s.impulse[b]
-    if now - s.w_last_fired[b, r] < ot.quarter_turn:
-        return False
-    limit = ot.drone_limit[a]
-    if limit >= 0:  # (FD4.21)
-        fired = 0
-        for w in range(s.w_type.shape[1]):
-            if (s.w_owner[b, w] == owner and s.w_type[b, w] == _DRONE_RACK
-                    and s.w_fired_turn[b, w] == turn):
-                fired += 1
-        if fired >= limit:
-            return False
-    return not _cloak_blocked(s, b, owner)
+    return _rack_ready_a(s.status, s.cloaked, s.cloaked_before, s.w_owner, s.w_type,
+                         s.w_enabled, s.w_destroyed, s.w_ammo, s.w_fired_turn, s.w_last_fired,
+                         s.turn[b], s.impulse[b], ot.ipt, ot.quarter_turn, ot.launching,
+                         ot.drone_limit[a], b, r)
 
 
 @nb.njit(cache=True)
@@ -569,18 +702,74 @@ def launch_open(s, b, r, t):
 def observe(s, ot, b, a, live, obs_out, mask_out):
     """Agent ``a``'s ``obs["observation"]`` into ``obs_out[:ot.obs_size[a]]`` (float32, clipped
     to [-1, 1]) and ``obs["action_mask"]`` into ``mask_out[:ot.mask_size[a]]`` (int8; all 0
-    where ``live`` is False: an agent the step just ended, as the env does)."""
-    u = ot.agent_unit[a]
-    k = ot.slots
-    slots = np.empty(k, np.int64)
-    n_slots = target_slots(s, ot, b, u, slots)
-    blocked = maneuver_blocked(s, ot, b, a)
+    where ``live`` is False: an agent the step just ended, as the env does).
+
+    Speed: the arrays are taken out of ``s`` and ``ot`` once here (numba increfs and decrefs
+    every array of a namedtuple passed to a function, ~75 atomic pairs per call), the helpers
+    take arrays and scalars, and the target geometry is computed once per slot."""
+    x, z, facing = s.x, s.z, s.facing
+    status, side, kind, target = s.status, s.side, s.kind, s.target
+    w_owner, w_type = s.w_owner, s.w_type
+    return _observe_a(borrow(x), borrow(z), borrow(facing), borrow(s.prev_x), borrow(s.prev_z),
+                      borrow(s.prev_facing), borrow(s.speed), borrow(s.straight),
+                      borrow(s.tactical), borrow(s.shields), borrow(s.internal),
+                      borrow(s.damage), borrow(target), borrow(kind), borrow(side),
+                      borrow(status), borrow(s.captured_by), borrow(s.cloaked),
+                      borrow(s.cloaked_before), borrow(w_type), borrow(w_owner),
+                      borrow(s.w_arcs), borrow(s.w_astern), borrow(s.w_min_range),
+                      borrow(s.w_max_range), borrow(s.w_ammo), borrow(s.w_fired_turn),
+                      borrow(s.w_last_fired), borrow(s.w_ready_turn), borrow(s.w_enabled),
+                      borrow(s.w_destroyed), s.turn[b], s.impulse[b], borrowed_tables(ot), b, a,
+                      live,
+                      borrow(obs_out), borrow(mask_out))
+
+
+@nb.njit(cache=True)
+def _observe_a(x, z, facing, prev_x, prev_z, prev_facing, speed, straight, tactical, shields,
+               internal, damage, target, kind, side, status, captured_by, cloaked,
+               cloaked_before, w_type, w_owner, w_arcs, w_astern, w_min_range, w_max_range,
+               w_ammo, w_fired_turn, w_last_fired, w_ready_turn, w_enabled, w_destroyed,
+               turn, imp, ot, b, a, live, obs_out, mask_out):
+    """``observe`` on the state arrays (``ot`` read once into locals at the top)."""
+    agent_unit, racks, weapons = ot.agent_unit, ot.racks, ot.weapons
+    init_shields, init_strength = ot.init_shields, ot.init_strength
+    craft_carrier = ot.craft_carrier
+    atan2, rel_sin, rel_cos = ot.atan2, ot.rel_sin, ot.rel_cos
+    ipt, quarter, k = ot.ipt, ot.quarter_turn, ot.slots
+    u = agent_unit[a]
     n_r, n_w = ot.n_racks[a], ot.n_weapons[a]
-    ready = np.zeros(max(n_w, 1), np.bool_)
+    choice = ot.speed_choice and (imp == 0 or imp == ipt)
+    # one scratch array: slots, threats, per-slot (range, bits, shared), ready flags
+    n_t = ot.threats
+    scratch = np.empty(k + n_t + 3 * k + n_w + n_r, np.int64)
+    slots = scratch[:k]
+    threats = scratch[k:k + n_t]
+    g_rng = scratch[k + n_t:2 * k + n_t]
+    g_bits = scratch[2 * k + n_t:3 * k + n_t]
+    g_arcs = scratch[3 * k + n_t:4 * k + n_t]  # arc bits from the current positions
+    ready = scratch[4 * k + n_t:4 * k + n_t + n_w]
+    rready = scratch[4 * k + n_t + n_w:]
+    n_slots = _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
+    xu, zu, fu = x[b, u], z[b, u], facing[b, u]
+    for j in range(n_slots):
+        t = slots[j]
+        rng, bits, shared = _target_geometry(x, z, facing, prev_x, prev_z, prev_facing, b, u, t)
+        g_rng[j] = rng
+        g_bits[j] = bits | (64 if shared else 0)
+        g_arcs[j] = bits if rng != 0 else _arc_bits(xu, zu, fu, x[b, t], z[b, t])
+    blocked = _maneuver_blocked_a(status, tactical, speed, straight, ot.move_chart,
+                                  ot.turn_mode, b, a, u, imp, ipt, choice, ot.max_speed)
     for i in range(n_w):
-        w = ot.weapons[a, i]
-        if w >= 0:
-            ready[i] = weapon_ready(s, ot, b, w)
+        w = weapons[a, i]
+        ready[i] = w >= 0 and _weapon_ready_a(
+            status, captured_by, cloaked, cloaked_before, w_owner, w_type, w_enabled,
+            w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt, quarter, b, w)
+    for i in range(n_r):
+        r = racks[a, i]
+        rready[i] = r >= 0 and _rack_ready_a(
+            status, cloaked, cloaked_before, w_owner, w_type, w_enabled, w_destroyed, w_ammo,
+            w_fired_turn, w_last_fired, turn, imp, ipt, quarter, ot.launching,
+            ot.drone_limit[a], b, r)
 
     # ------------------------------------------------------------------ the mask
     m = mask_out
@@ -589,105 +778,123 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
     if live:
         at = 0
         for i in range(n_r):
-            r = ot.racks[a, i]
+            r = racks[a, i]
             m[at] = 1
-            if r >= 0 and rack_ready(s, ot, b, a, r):
-                for j in range(n_slots):
-                    m[at + 1 + j] = launch_open(s, b, r, slots[j])
+            if rready[i]:
+                owner = w_owner[b, r]
+                if captured_by[b, owner] < 0:
+                    for j in range(n_slots):
+                        t = slots[j]
+                        m[at + 1 + j] = (status[b, t] == _ACTIVE
+                                         and side[b, t] != side[b, owner]
+                                         and kind[b, t] != _PLASMA)
             at += k + 1
         for i in range(n_w):
-            w = ot.weapons[a, i]
+            w = weapons[a, i]
             m[at] = 1
-            if w >= 0 and ready[i]:
+            if ready[i]:
+                owner = w_owner[b, w]
                 for j in range(n_slots):
-                    m[at + 1 + j] = fire_open(s, ot, b, w, slots[j])
+                    t = slots[j]
+                    if owner != u:  # (never for an agent's own weapons) the general case
+                        if status[b, t] != _ACTIVE or side[b, t] == side[b, owner]:
+                            continue
+                        rng, bits, shared = _target_geometry(x, z, facing, prev_x, prev_z,
+                                                             prev_facing, b, owner, t)
+                    else:  # slots hold enemy units in play
+                        rng = g_rng[j]
+                        bits = g_bits[j] & 63
+                        shared = g_bits[j] >= 64
+                    if craft_carrier[t] >= 0 and rng > _MAX_FIGHTER_RANGE:
+                        continue
+                    effective = 2 * rng + 5 if cloaked[b, t] else rng  # (G13 cadet rule)
+                    m[at + 1 + j] = _weapon_open(w_arcs, w_astern, w_min_range, w_max_range,
+                                                 w_type, b, w, rng, bits, shared, effective,
+                                                 kind[b, t] == _PLASMA)
             at += k + 1
         at = ot.m_maneuver[a]
         for v in range(_N_MANEUVERS):
             m[at + v] = not (blocked >> v) & 1
         at = ot.m_speed[a]
-        choice = speed_choice_open(s, ot, b)
         for v in range(ot.max_speed + 1):
-            m[at + v] = choice or v == s.speed[b, u]
+            m[at + v] = choice or v == speed[b, u]
 
     # ------------------------------------------------------------------ the vector
     out = obs_out
     for i in range(ot.obs_size[a]):
         out[i] = 0.0
-    x, z, f = s.x[b, u], s.z[b, u], s.facing[b, u]
-    col, row = _column_row(ot, x, z)
+    col, row = _column_row_a(ot.odd_down, xu, zu)
     out[_O_COLUMN] = col / _S_COLUMN
     out[_O_ROW] = row / _S_ROW
     out[_O_EDGES] = (col - ot.first_column) / _S_EDGE
     out[_O_EDGES + 1] = (ot.last_column - col) / _S_EDGE
     out[_O_EDGES + 2] = (row - ot.first_row) / _S_EDGE
     out[_O_EDGES + 3] = (ot.last_row - row) / _S_EDGE
-    out[_O_FACING + f] = 1.0
-    out[_O_SPEED] = s.speed[b, u] / ot.speed_scale
+    out[_O_FACING + fu] = 1.0
+    out[_O_SPEED] = speed[b, u] / ot.speed_scale
     none_closed = (blocked >> _M_NONE) & 1
     out[_O_MOVES] = _flag(none_closed)
     out[_O_CAN_TURN] = _flag(((blocked >> _M_LEFT) & 1) == 0 and none_closed)
-    out[_O_STRAIGHT] = min(s.straight[b, u], int(_S_STRAIGHT)) / _S_STRAIGHT
+    out[_O_STRAIGHT] = min(straight[b, u], int(_S_STRAIGHT)) / _S_STRAIGHT
     for j in range(6):
-        out[_O_SHIELDS + j] = _fraction(s.shields[b, u, j], ot.init_shields[u, j])
-    out[_O_INTERNAL] = s.internal[b, u] / max(1, ot.init_internal[u])
+        out[_O_SHIELDS + j] = _fraction(shields[b, u, j], init_shields[u, j])
+    out[_O_INTERNAL] = internal[b, u] / max(1, ot.init_internal[u])
     base = ot.off_weapons[a]
     for i in range(n_r):
-        r = ot.racks[a, i]
+        r = racks[a, i]
         if r >= 0:
             at = base + i * _WEAPON_SIZE + _W_USABLE
-            out[at] = _flag(rack_ready(s, ot, b, a, r))
-            out[at + 1] = _flag(s.w_destroyed[b, r])
-            out[at + 2] = s.w_ammo[b, r] / _S_DRONES
+            out[at] = _flag(rready[i])
+            out[at + 1] = _flag(w_destroyed[b, r])
+            out[at + 2] = w_ammo[b, r] / _S_DRONES
     for i in range(n_w):
-        w = ot.weapons[a, i]
+        w = weapons[a, i]
         if w >= 0:
             at = base + (n_r + i) * _WEAPON_SIZE + _W_USABLE
             out[at] = _flag(ready[i])
-            out[at + 1] = _flag(s.w_destroyed[b, w])
+            out[at + 1] = _flag(w_destroyed[b, w])
     at = ot.off_clock[a]
-    out[at + _C_TURN] = s.turn[b] / ot.max_turns
-    out[at + _C_IMPULSE] = s.impulse[b] / ot.ipt
-    out[at + _C_IPT] = ot.ipt / _S_IPT
+    out[at + _C_TURN] = turn / ot.max_turns
+    out[at + _C_IMPULSE] = imp / ipt
+    out[at + _C_IPT] = ipt / _S_IPT
     for j in range(n_slots):
         t = slots[j]
         at = ot.off_targets[a] + j * _SLOT_SIZE
-        xt, zt, ft = s.x[b, t], s.z[b, t], s.facing[b, t]
-        rng = _distance(x, z, xt, zt)
-        kind = s.kind[b, t]
+        xt, zt, ft = x[b, t], z[b, t], facing[b, t]
+        rng = g_rng[j]
+        kt = kind[b, t]
         out[at + _SL_PRESENT] = 1.0
-        out[at + _SL_KIND] = _flag(kind == _SHIP)
-        out[at + _SL_KIND + 1] = _flag(kind == _FREIGHTER)
-        out[at + _SL_KIND + 2] = _flag(kind in (_DRONE, _TARGET_DRONE, _PLASMA))
+        out[at + _SL_KIND] = _flag(kt == _SHIP)
+        out[at + _SL_KIND + 1] = _flag(kt == _FREIGHTER)
+        out[at + _SL_KIND + 2] = _flag(kt in (_DRONE, _TARGET_DRONE, _PLASMA))
         out[at + _SL_RANGE] = min(rng / _RANGE_SCALE, 1.0)
-        theta = _bearing(ot, x, z, f, xt, zt)
+        theta = _bearing_a(atan2, ot.atan2_dx, ot.atan2_k0, xu, zu, fu, xt, zt)
         out[at + _SL_BEARING] = np.sin(theta)
         out[at + _SL_BEARING + 1] = np.cos(theta)
-        out[at + _SL_REL] = ot.rel_sin[ft - f + 5]
-        out[at + _SL_REL + 1] = ot.rel_cos[ft - f + 5]
+        out[at + _SL_REL] = rel_sin[ft - fu + 5]
+        out[at + _SL_REL + 1] = rel_cos[ft - fu + 5]
         if rng != 0:
-            facing_us = _shield_bits(xt, zt, ft, x, z)
+            facing_us = _shield_bits(xt, zt, ft, xu, zu)
             for c in range(6):
                 out[at + _SL_FACING_US + c] = _flag((facing_us >> c) & 1)
         for c in range(6):
-            out[at + _SL_SHIELDS + c] = _fraction(s.shields[b, t, c], ot.init_shields[t, c])
-        out[at + _SL_DAMAGE] = s.damage[b, t] / max(ot.init_strength[t], 1)
-        out[at + _SL_SEEKING] = _flag(s.target[b, t] == u)
-        arcs = _arc_bits(x, z, f, xt, zt)
+            out[at + _SL_SHIELDS + c] = _fraction(shields[b, t, c], init_shields[t, c])
+        out[at + _SL_DAMAGE] = damage[b, t] / max(init_strength[t], 1)
+        out[at + _SL_SEEKING] = _flag(target[b, t] == u)
+        arcs = g_arcs[j]
         for c in range(6):
             out[at + _SL_ARCS + c] = _flag((arcs >> c) & 1)
-    threats = np.empty(ot.threats, np.int64)
-    n_threats = _threat_rows(s, b, u, threats)
+    n_threats = _nearest_rows(status, side, kind, target, x, z, b, u, True, threats)
     for j in range(n_threats):
         t = threats[j]
         at = ot.off_threats[a] + j * _THREAT_SIZE
-        xt, zt = s.x[b, t], s.z[b, t]
+        xt, zt = x[b, t], z[b, t]
         out[at + _T_PRESENT] = 1.0
-        out[at + _T_RANGE] = min(_distance(x, z, xt, zt) / _RANGE_SCALE, 1.0)
-        theta = _bearing(ot, x, z, f, xt, zt)
+        out[at + _T_RANGE] = min(_distance(xu, zu, xt, zt) / _RANGE_SCALE, 1.0)
+        theta = _bearing_a(atan2, ot.atan2_dx, ot.atan2_k0, xu, zu, fu, xt, zt)
         out[at + _T_BEARING] = np.sin(theta)
         out[at + _T_BEARING + 1] = np.cos(theta)
-        shield = _shield_bits(x, z, f, xt, zt)
+        shield = _shield_bits(xu, zu, fu, xt, zt)
         for c in range(6):
             out[at + _T_SHIELD + c] = _flag((shield >> c) & 1)
     for i in range(ot.obs_size[a]):  # the env clips the vector to the space's bounds

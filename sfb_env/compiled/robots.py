@@ -139,21 +139,28 @@ def homing_maneuver(a, mt, b: int, d: int) -> int:
     straight and equally close, which no target position on a hex grid gives, so it is never
     drawn without planets). A target row of -1 reads the last unit row, as the reference's
     numpy indexing does (never the case for a drone in play)."""
-    t = a.target[b, d]
-    x, z = a.x[b, d], a.z[b, d]
-    if t >= 0 and a.x[b, t] == x and a.z[b, t] == z:
+    return homing_maneuver_a(a.target, a.x, a.z, a.facing, a.straight, a.dice, b, d)
+
+
+@nb.njit(cache=True)
+def homing_maneuver_a(target, x_, z_, facing, straight_, dice_, b: int, d: int) -> int:
+    """``homing_maneuver`` on arrays (the hot loop passes arrays: numba increfs and decrefs
+    every array of a namedtuple argument on each call)."""
+    t = target[b, d]
+    x, z = x_[b, d], z_[b, d]
+    if t >= 0 and x_[b, t] == x and z_[b, t] == z:
         return NONE
-    tt = t if t >= 0 else a.target.shape[1] + t
-    tx, tz = a.x[b, tt], a.z[b, tt]
-    f = a.facing[b, d]
+    tt = t if t >= 0 else target.shape[1] + t
+    tx, tz = x_[b, tt], z_[b, tt]
+    f = facing[b, d]
     fl = (f + 5) % 6
     fr = (f + 1) % 6
     straight = distance(x + DX[f], z + DZ[f], tx, tz)
     left = distance(x + DX[fl], z + DZ[fl], tx, tz)
     right = distance(x + DX[fr], z + DZ[fr], tx, tz)
-    can_turn = a.straight[b, d] >= 1  # (FD1.2) turn mode 1, first move straight
+    can_turn = straight_[b, d] >= 1  # (FD1.2) turn mode 1, first move straight
     tie = can_turn and left < straight and left == right
-    roll = dice.die(a.dice, b) if tie else 1
+    roll = dice.die(dice_, b) if tie else 1
     return pursuit_choice(straight, left, right, can_turn, roll)
 
 

@@ -179,14 +179,36 @@ def resolve_seeking_weapons_a(a, ft, b, o):
 @nb.njit(cache=True, inline="always")
 def launch_seeking_weapons(s, ft, b, o):
     """The phase entry point on BatchState ``s``: ``launch_seeking_weapons_a`` on
-    ``damage.fire_view(s)``."""
-    launch_seeking_weapons_a(damage.fire_view(s), ft, b, o)
+    ``damage.fire_view(s)``, called only where some launch is ordered (a call that passes the
+    view and the tables costs an incref and a decref of each of their arrays)."""
+    for rack in range(o.launch.shape[1]):
+        if o.launch[b, rack] >= 0:
+            launch_seeking_weapons_a(damage.fire_view(s), ft, b, o)
+            return
 
 
 @nb.njit(cache=True, inline="always")
 def resolve_seeking_weapons(s, ft, b, o):
     """The phase entry point on BatchState ``s``: ``resolve_seeking_weapons_a`` on
-    ``damage.fire_view(s)``."""
+    ``damage.fire_view(s)``, called only where some drone stands in its target's hex (or a
+    plasma torpedo is in play, which it refuses): elsewhere it does nothing."""
+    status, kind, target, x, z = s.status, s.kind, s.target, s.x, s.z
+    due = False
+    for d in range(kind.shape[1]):
+        if status[b, d] != ACTIVE:
+            continue
+        kd = kind[b, d]
+        if kd == K_PLASMA:
+            due = True
+            break
+        if kd != K_DRONE:
+            continue
+        t = target[b, d]
+        if t >= 0 and status[b, t] == ACTIVE and x[b, t] == x[b, d] and z[b, t] == z[b, d]:
+            due = True
+            break
+    if not due:
+        return
     resolve_seeking_weapons_a(damage.fire_view(s), ft, b, o)
 
 
