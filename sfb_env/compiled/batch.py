@@ -31,7 +31,14 @@ import numpy as np
 from sfb_env.compiled import actions as actions_mod
 from sfb_env.compiled import dice as dice_mod
 from sfb_env.compiled import ending, layout, observe, procedure, rewards
-from sfb_env.compiled.copy_battle import copy_battle
+from sfb_env.compiled.copy_battle import (
+    borrowed_fire,
+    borrowed_move,
+    borrowed_observe,
+    borrowed_orders,
+    borrowed_state,
+    copy_battle,
+)
 from sfb_env.engine import make_battle
 from sfb_env.engine.battle import Battle
 from sfb_env.engine.scenario import Scenario, load_scenario
@@ -278,6 +285,14 @@ def _reset_all(s, start, reset_dice, tb, ot, obs, masks, alive):
 @nb.njit(cache=True)
 def _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_obs, rewards_,
                 terminated, truncated, alive, ended, outcomes, reward_kind, autoreset):
+    # borrowed views, made once: the per-battle calls below take whole namedtuples, and numba
+    # increfs and decrefs every array of one per call (atomics) unless it is borrowed
+    s = borrowed_state(s)
+    o = borrowed_orders(o)
+    ot = borrowed_observe(ot)
+    tb = procedure.StepTables(borrowed_move(tb.move), borrowed_fire(tb.fire), tb.end,
+                              borrowed_observe(tb.observe), tb.launch_seeking,
+                              tb.seeking_weapons)
     n_agents = ot.n_agents
     for b in range(s.turn.shape[0]):
         s.ev_count[b] = 0

@@ -37,9 +37,8 @@ def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
 @nb.njit(cache=True)
 def _robot_fire(s, tb, b: int, o) -> None:
     """(robots.fire_orders) the convoy freighters' shots, after the players' (SCENARIOS
-    §2.4), judged by the fire predicate (``direct_fire.fire_blockers``)."""
-    if not robots.robot_fire_due(s, tb.move, b):
-        return
+    §2.4), judged by the fire predicate (``direct_fire.fire_blockers``); called where one is
+    due (``robots.robot_fire_due``)."""
     n_w, n_u = s.w_owner.shape[1], s.kind.shape[1]
     legal = np.zeros((n_w, n_u), np.bool_)
     for w in range(n_w):
@@ -74,7 +73,8 @@ def advance(s, tb, b: int, o) -> None:
     if s.impulse[b] >= 1:
         if tb.launch_seeking:
             seeking_impacts.launch_seeking_weapons(s, tb.fire, b, o)
-        _robot_fire(s, tb, b, o)
+        if robots.robot_fire_due(s, tb.move, b):
+            _robot_fire(s, tb, b, o)
         fire.fire_direct_fire(s, tb.fire, b, o)
         ending.end_of_impulse(s, tb.end, b)
         if ending.check_end(s, tb.end, b, False):
