@@ -22,11 +22,11 @@ import numpy as np
 from sfb_env.compiled.observe import (
     _nearest_rows,
     borrow,
-    damage_balance,
     global_state,
     maneuver_blocked,
     observe,
 )
+from sfb_env.compiled.rewards import damage_balance
 
 NO_ORDER = -1  # compiled.layout.NO_ORDER
 
@@ -107,5 +107,5 @@ def decision_point(s, ot, b, live, actions, obs, mask, state, o, balance):
         observe(s, ot, b, a, live[a], obs[a], mask[a])
         if live[a]:
             decode_action(s, ot, b, a, actions[a], o)
-        balance[a] = damage_balance(s, b, u, s.side[b, u])
+        balance[a] = damage_balance(s, b, u)
     global_state(s, ot, b, state)

@@ -9,7 +9,7 @@ Ports, for the tier-1 scenarios (cadet 8-impulse: cth-01..03 and the cadet duels
   blocks own, own weapons, clock, targets, threats; float32) and ``obs["action_mask"]``
   (``ActionLayout.mask``: ``launch[r]``, ``fire[w]``, ``maneuver``, ``speed``; int8);
 * ``global_state``: ``env.state()`` (``env.observation.global_state``);
-* ``damage_balance``: the damage part of the ``shaped`` reward (``env.reward.damage_balance``)
+* the damage part of the ``shaped`` reward is ``compiled.rewards.damage_balance``
   read from the compiled event rows.
 
 ``compiled.actions`` decodes actions (``decode_action``, ``noop_action``) and has
@@ -76,8 +76,6 @@ _M_LEFT, _M_RIGHT = int(Maneuver.TURN_LEFT), int(Maneuver.TURN_RIGHT)
 _N_MANEUVERS = 4
 _ASTERN = hexmap.ASTERN_ROW_BITS
 _MAX_FIGHTER_RANGE = 5  # (J4.47) engine.fighters.MAX_FIGHTER_TARGET_RANGE
-_DAMAGED = event_codes.CODE["Damaged"]
-_DMG_UNIT, _DMG_INTERNAL = 3, 6  # Damaged row: code turn impulse unit shield to_shield internal
 assert [f for f, _ in event_codes._FIELDS[Damaged]][:4] == ["unit", "shield", "to_shield",
                                                            "internal"]
 _PI3 = np.pi / 3
@@ -925,24 +923,3 @@ def global_state(s, ot, b, out):
         out[at + 18] = min(s.damage[b, u] / max(ot.init_strength[u], 1), 1.0)
     out[n_units * STATE_ROW] = min(s.turn[b], ot.max_turns) / ot.max_turns
     out[n_units * STATE_ROW + 1] = s.impulse[b] / ot.ipt
-
-
-@nb.njit(cache=True)
-def damage_balance(s, b, agent_unit, side):
-    """``env.reward.damage_balance``: internal points of this step's ``Damaged`` rows scored on
-    units of other sides than ``side`` minus those taken by ``agent_unit`` (float). The shaped
-    reward is ``DAMAGE_SCALE * damage_balance(...) + end result``."""
-    dealt = 0
-    taken = 0
-    for r in range(s.ev_count[b]):
-        if s.ev[b, r, 0] != _DAMAGED:
-            continue
-        internal = s.ev[b, r, _DMG_INTERNAL]
-        if internal == 0:
-            continue
-        u = s.ev[b, r, _DMG_UNIT]
-        if s.side[b, u] != side:
-            dealt += internal
-        elif u == agent_unit:
-            taken += internal
-    return float(dealt - taken)
