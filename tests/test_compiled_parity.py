@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from sfb_env.compiled import parity, tiers  # noqa: F401 - tiers: the scenarios' list
+from sfb_env.compiled import parity
 
 pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels (.ci/run)
 

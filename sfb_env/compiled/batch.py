@@ -30,7 +30,7 @@ import numpy as np
 
 from sfb_env.compiled import actions as actions_mod
 from sfb_env.compiled import dice as dice_mod
-from sfb_env.compiled import ending, layout, observe, procedure, rewards
+from sfb_env.compiled import layout, observe, procedure, rewards
 from sfb_env.compiled.copy_battle import (
     borrowed_fire,
     borrowed_move,
@@ -154,8 +154,8 @@ class BattleBatch:
         for b, s in enumerate(seeds):
             self.seeds[b] = int(s)
             self.reset_dice[b] = dice_mod.seeded_row(int(s))
-        _reset_all(self.state, self._start, self.reset_dice, self.tables, self.observe_tables,
-                   self.obs, self.masks, self.alive)
+        _reset_all(self.state, self._start, self.reset_dice, self.observe_tables, self.obs,
+                   self.masks, self.alive)
         self._prepare(np.arange(n_b))
         return self.obs, self.masks
 
@@ -277,7 +277,7 @@ def _restart_one(s, start, reset_dice, ot, b, obs, masks, alive):
 
 
 @nb.njit(cache=True)
-def _reset_all(s, start, reset_dice, tb, ot, obs, masks, alive):
+def _reset_all(s, start, reset_dice, ot, obs, masks, alive):
     for b in range(s.turn.shape[0]):
         _restart_one(s, start, reset_dice, ot, b, obs, masks, alive)
 
@@ -325,4 +325,4 @@ def _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_o
             _observe_battle(s, ot, b, obs, masks, alive)
 
 
-__all__ = ["BattleBatch", "NotCompiledError", "build_reference", "ending", "sample_masked"]
+__all__ = ["BattleBatch", "NotCompiledError", "build_reference", "sample_masked"]

@@ -84,16 +84,6 @@ def _pair(et, side: int, result: int) -> int:
 
 
 @nb.njit(cache=True, inline="always")
-def _all_draw(et) -> int:
-    code = 0
-    p = 1
-    for _ in range(et.n_sides):
-        code += DRAW * p
-        p *= 3
-    return code
-
-
-@nb.njit(cache=True, inline="always")
 def _held(s, b: int, u: int) -> bool:
     c = s.captured_by[b, u]
     return s.status[b, u] == ACTIVE and (c < 0 or c == s.side[b, u])
@@ -189,7 +179,7 @@ def verdict(s, et, b: int, time_up: bool) -> int:
     if standing == 1 and et.n_sides > 1:
         return _pair(et, winner, WIN)
     if standing == 0:
-        return _all_draw(et)
+        return _pair(et, 0, DRAW)  # DRAW for one side is a draw for all
     if not time_up:
         return GOES_ON
     total = taken.sum()
@@ -203,7 +193,7 @@ def verdict(s, et, b: int, time_up: bool) -> int:
         elif dealt == best:
             leaders += 1
     if leaders > 1:
-        return _all_draw(et)
+        return _pair(et, 0, DRAW)  # DRAW for one side is a draw for all
     return _pair(et, leader, WIN)
 
 

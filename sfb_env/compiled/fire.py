@@ -168,6 +168,3 @@ def fire_direct_fire(s, ft, b, o):
         if o.fire[b, w] >= 0:
             fire_direct_fire_a(damage.fire_view(s), ft, b, o)
             return
-
-
-fire_direct = fire_direct_fire  # the name ``compiled.procedure.advance`` calls

@@ -311,53 +311,6 @@ def borrow(typingctx, arr):
 
 
 
-@nb.njit(cache=True, inline="always")
-def borrowed_tables(ot):
-    """``ot`` with every array ``borrow``ed (for a hot callee that takes the whole namedtuple)."""
-    return ObserveTables(
-        borrow(ot.n_agents),
-        borrow(ot.agent_unit),
-        borrow(ot.slots),
-        borrow(ot.threats),
-        borrow(ot.max_turns),
-        borrow(ot.ipt),
-        borrow(ot.quarter_turn),
-        borrow(ot.max_speed),
-        borrow(ot.speed_scale),
-        borrow(ot.speed_choice),
-        borrow(ot.launching),
-        borrow(ot.odd_down),
-        borrow(ot.first_column),
-        borrow(ot.last_column),
-        borrow(ot.first_row),
-        borrow(ot.last_row),
-        borrow(ot.racks),
-        borrow(ot.n_racks),
-        borrow(ot.weapons),
-        borrow(ot.n_weapons),
-        borrow(ot.drone_limit),
-        borrow(ot.turn_mode),
-        borrow(ot.obs_size),
-        borrow(ot.mask_size),
-        borrow(ot.off_weapons),
-        borrow(ot.off_clock),
-        borrow(ot.off_targets),
-        borrow(ot.off_threats),
-        borrow(ot.m_fire),
-        borrow(ot.m_maneuver),
-        borrow(ot.m_speed),
-        borrow(ot.init_shields),
-        borrow(ot.init_internal),
-        borrow(ot.init_strength),
-        borrow(ot.craft_carrier),
-        borrow(ot.move_chart),
-        borrow(ot.atan2),
-        borrow(ot.atan2_dx),
-        borrow(ot.atan2_k0),
-        borrow(ot.rel_sin),
-        borrow(ot.rel_cos))
-
-
 
 @nb.njit(cache=True)
 def _distance(x1, z1, x2, z2):
@@ -717,7 +670,7 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
                       borrow(s.w_arcs), borrow(s.w_astern), borrow(s.w_min_range),
                       borrow(s.w_max_range), borrow(s.w_ammo), borrow(s.w_fired_turn),
                       borrow(s.w_last_fired), borrow(s.w_ready_turn), borrow(s.w_enabled),
-                      borrow(s.w_destroyed), s.turn[b], s.impulse[b], borrowed_tables(ot), b, a,
+                      borrow(s.w_destroyed), s.turn[b], s.impulse[b], ot, b, a,
                       live,
                       borrow(obs_out), borrow(mask_out))
 

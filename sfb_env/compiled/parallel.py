@@ -114,7 +114,7 @@ class CompiledParallelEnv(SFBParallelEnv):
         self._stale = True
         self.agents = [a for a in self.possible_agents if self._batch.alive[0, self._index[a]]]
         self._event_cursor = 0
-        self._collect(self.agents)
+        self._observe(self.agents)
         return {a: self._obs[a] for a in self.agents}, {a: self._info(a) for a in self.agents}
 
     def step(self, actions: Mapping[str, Any]):
@@ -137,7 +137,6 @@ class CompiledParallelEnv(SFBParallelEnv):
         self._actions[:] = 0
         for agent, action in chosen.items():
             self._actions[0, self._index[agent], :len(action)] = action
-        before_done = bool(self._batch.state.done[0])
         self._batch.step(self._actions)
         st = self._batch.state
         self._rows.append(st.ev[0, :st.ev_count[0]].copy())
@@ -154,16 +153,7 @@ class CompiledParallelEnv(SFBParallelEnv):
             terminations[a] = bool(self._batch.terminated[0, i])
             truncations[a] = bool(self._batch.truncated[0, i])
         self._event_cursor += len(self._rows[-1])
-        del before_done
-        self.agents = [a for a in previous if not (terminations[a] or truncations[a])]
-        self._collect(previous)
-        infos = {a: self._info(a) for a in previous}
-        for a, lines in reports.items():
-            if lines:
-                infos[a]["illegal_action"] = lines
-        if self.render_mode == "human":
-            self.render()
-        return {a: self._obs[a] for a in previous}, rewards, terminations, truncations, infos
+        return self._finish_step(previous, rewards, terminations, truncations, reports)
 
     # ------------------------------------------------------------------ helpers
 
@@ -193,9 +183,10 @@ class CompiledParallelEnv(SFBParallelEnv):
         return bool(self.scenario.rules.speed_choice
                     and int(st.impulse[0]) in (0, self.scenario.impulses_per_turn))
 
-    def _collect(self, agents: list[str]) -> None:
+    def _observe(self, agents: list[str] | None = None) -> None:
         """Observations of ``agents`` from the compiled buffers; the target slots for
         ``mask_reasons`` and orders are read from the reference view when asked."""
+        agents = self.agents if agents is None else agents
         self._obs = {}
         for a in agents:
             i = self._index[a]
@@ -209,10 +200,6 @@ class CompiledParallelEnv(SFBParallelEnv):
     def _slots(self) -> dict[str, np.ndarray]:
         battle = self.battle
         return {a: self._layouts[a].target_slots(battle) for a in self.agents}
-
-    @_slots.setter
-    def _slots(self, value: dict) -> None:  # the reference env's _observe writes it
-        pass
 
     def _info(self, agent: str) -> dict:
         st = self._batch.state

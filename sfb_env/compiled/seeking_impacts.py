@@ -210,6 +210,3 @@ def resolve_seeking_weapons(s, ft, b, o):
     if not due:
         return
     resolve_seeking_weapons_a(damage.fire_view(s), ft, b, o)
-
-
-resolve_impacts = resolve_seeking_weapons  # the name ``compiled.procedure.advance`` calls

@@ -328,6 +328,12 @@ class SFBParallelEnv(ParallelEnv):
             gone = not knowledge.commanded_by_player(battle, battle.unit_index[a])  # (D7.0)
             truncations[a] = bool(battle.done and battle.time_up and not gone)
             terminations[a] = bool(gone or (battle.done and not truncations[a]))
+        return self._finish_step(previous, rewards, terminations, truncations, reports)
+
+    def _finish_step(self, previous: list[str], rewards: dict, terminations: dict,
+                     truncations: dict, reports: dict[str, list[dict]]):
+        """The end of ``step()`` (both backends): the agents left, their observations, infos
+        with the illegal-action reports, the human render, the five dicts."""
         self.agents = [a for a in previous if not (terminations[a] or truncations[a])]
         self._observe(previous)
         infos = {a: self._info(a) for a in previous}
