@@ -30,7 +30,7 @@ import numpy as np
 
 from sfb_env.compiled import actions as actions_mod
 from sfb_env.compiled import dice as dice_mod
-from sfb_env.compiled import layout, observe, procedure, rewards
+from sfb_env.compiled import handle, layout, observe, procedure, rewards
 from sfb_env.compiled.copy_battle import (
     borrowed_fire,
     borrowed_move,
@@ -120,6 +120,7 @@ class BattleBatch:
         self.seeds = np.zeros(n_b, np.int64)
         self._seed_rng = np.random.default_rng(seed)
         self._next_seeds = np.zeros(n_b, np.int64)
+        self._handle = None  # the step's arrays in one boxed object (``compiled.handle``)
         self._entry = None  # the step kernel's compiled entry point for these argument types
         self._actions_shape: tuple = ()
 
@@ -172,13 +173,15 @@ class BattleBatch:
     def step(self, actions: np.ndarray):
         """One impulse of every battle (see the module docstring)."""
         actions = np.ascontiguousarray(actions, dtype=np.int64)
-        args = (self.state, self.orders, self.tables, self.observe_tables, self._start,
-                self.reset_dice, actions, self.obs, self.masks, self.terminal_obs,
-                self.rewards, self.terminated, self.truncated, self.alive, self.ended,
-                self.outcomes, self.reward_kind, self.autoreset)
+        if self._handle is None:
+            self._handle = handle.make((
+                self.state, self.orders, self.tables, self.observe_tables, self._start,
+                self.reset_dice, self.obs, self.masks, self.terminal_obs, self.rewards,
+                self.terminated, self.truncated, self.alive, self.ended, self.outcomes))
+        args = (self._handle, actions, self.reward_kind, self.autoreset)
         if self._entry is None or actions.shape != self._actions_shape:
-            _step_batch(*args)
-            self._entry = _compiled_entry(_step_batch, args)
+            _step_handle(*args)
+            self._entry = _compiled_entry(_step_handle, args)
             self._actions_shape = actions.shape
         else:  # the compiled function itself: numba's dispatch (~25 us) is skipped
             self._entry(*args)
@@ -280,6 +283,15 @@ def _restart_one(s, start, reset_dice, ot, b, obs, masks, alive):
 def _reset_all(s, start, reset_dice, ot, obs, masks, alive):
     for b in range(s.turn.shape[0]):
         _restart_one(s, start, reset_dice, ot, b, obs, masks, alive)
+
+
+@nb.njit(cache=True)
+def _step_handle(h, actions, reward_kind, autoreset):
+    """``_step_batch`` on the arrays of the handle ``h`` (``compiled.handle``)."""
+    (s, o, tb, ot, start, reset_dice, obs, masks, terminal_obs, rewards_, terminated, truncated,
+     alive, ended, outcomes) = handle.borrowed_parts(h)
+    _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_obs, rewards_,
+                terminated, truncated, alive, ended, outcomes, reward_kind, autoreset)
 
 
 @nb.njit(cache=True)

@@ -27,13 +27,22 @@ from sfb_env.env.reward import REWARDS
 
 
 @nb.njit(cache=True)
-def _all_open(action: np.ndarray, nvec: np.ndarray, starts: np.ndarray,
-              mask: np.ndarray) -> bool:
-    """Every component's value in range and open in the flat ``mask``."""
-    for i in range(action.shape[0]):
-        v = action[i]
-        if v < 0 or v >= nvec[i] or mask[starts[i] + v] == 0:
-            return False
+def _all_open(actions: np.ndarray, nvec: np.ndarray, masks: np.ndarray,
+              alive: np.ndarray) -> bool:
+    """Every live agent's every component in range and open in its flat mask (battle 0 of
+    ``actions`` (1, A, k), ``nvec`` (A, k) 0-padded, ``masks`` (1, A, m), ``alive`` (1, A))."""
+    for a in range(actions.shape[1]):
+        if not alive[0, a]:
+            continue
+        at = 0
+        for i in range(nvec.shape[1]):
+            n = nvec[a, i]
+            if n == 0:
+                break
+            v = actions[0, a, i]
+            if v < 0 or v >= n or masks[0, a, at + v] == 0:
+                return False
+            at += n
     return True
 
 
@@ -41,6 +50,11 @@ class CompiledParallelEnv(SFBParallelEnv):
     """``SFBParallelEnv`` whose battle runs on the compiled core (tier-1 scenarios)."""
 
     backend = "compiled"
+    # (until __init__ sets them: the base class reads ``battle`` while it builds)
+    _stale = False
+    _rows: list[np.ndarray] | tuple = ()
+    _decoded_steps = 0
+    _reset_seed: int | None = None
 
     def __init__(self, scenario: str | Mapping[str, Any] = "cth-01", **options: Any) -> None:
         reward = options.get("reward", "shaped")
@@ -53,14 +67,15 @@ class CompiledParallelEnv(SFBParallelEnv):
         self._custom_reward = custom  # computed in Python on the reference view
         ot = self._batch.observe_tables
         self._index = {a: i for i, a in enumerate(self._batch.agents)}
-        self._obs_size = np.asarray(ot.obs_size)
-        self._mask_size = np.asarray(ot.mask_size)
+        self._obs_size = [int(n) for n in ot.obs_size]
+        self._mask_size = [int(n) for n in ot.mask_size]
         self._actions = np.zeros((1, len(self._batch.agents), self._batch.nvec.shape[1]), np.int64)
+        self._width = [len(self._layouts[a].nvec) for a in self._batch.agents]
+        self._no_reports = {a: [] for a in self.possible_agents}  # never filled (fast path)
+        self._reports = self._no_reports
         self._decoder = event_codes.Decoder(self.battle_setup.unit_ids,
                                             self.battle_setup.weapon_ids,
                                             list(self.scenario.sides), self.scenario.parity)
-        self._starts = {a: np.concatenate([[0], np.cumsum(lay.nvec)[:-1]]).astype(np.int64)
-                        for a, lay in self._layouts.items()}
         self._rows: list[np.ndarray] = []  # event rows since the reset, one array per step
         self._events: list = []  # the decoded events of the first ``_decoded_steps`` steps
         self._decoded_steps = 0
@@ -72,7 +87,9 @@ class CompiledParallelEnv(SFBParallelEnv):
     def battle(self) -> Battle:
         """The battle as a reference ``Battle`` (rebuilt from the compiled state on demand)."""
         if self._stale:
-            self._sync()
+            self._sync_state()
+        if self._decoded_steps < len(self._rows):
+            self._sync_events()
         return self._reference
 
     @battle.setter
@@ -84,18 +101,29 @@ class CompiledParallelEnv(SFBParallelEnv):
     def battle_setup(self):
         return self._reference.setup
 
-    def _sync(self) -> None:
+    def _sync_state(self) -> Battle:
+        """The reference view's arrays and verdict from the compiled state (not its events:
+        decoding them costs more than a step, so only ``battle`` does it, when asked). The
+        victory kinds of the compiled tiers read the state only (``tiers.PORTED_VICTORY``)."""
         ref = self._reference
+        if self._reset_seed is not None:
+            ref.reset(self._reset_seed)
+            self._reset_seed = None
         st = ref.state
         layout.unpack_into(self._batch.state, 0, st, self._batch.cold)
         st.outcome, st.end_reason = None, ""
         if st.done:
             st.outcome, st.end_reason = victory.evaluate(ref, st.time_up)
-        for rows in self._rows[self._decoded_steps:]:  # decoded once, as they come
+        self._stale = False
+        return ref
+
+    def _sync_events(self) -> None:
+        """Decode the event rows of the steps not decoded yet (each step's once)."""
+        st = self._reference.state
+        for rows in self._rows[self._decoded_steps:]:
             self._events.extend(self._decoder.decode(rows, st.outcome, st.end_reason))
         self._decoded_steps = len(self._rows)
         st.events = list(self._events)
-        self._stale = False
 
     # ------------------------------------------------------------------ API
 
@@ -108,7 +136,7 @@ class CompiledParallelEnv(SFBParallelEnv):
             if self.np_random is None:
                 self.np_random = np.random.default_rng()
             seed = int(self.np_random.integers(2**31 - 1))
-        self._reference.reset(seed)
+        self._reset_seed = seed  # the reference view starts over when next asked for
         self._batch.reset([seed])
         self._rows, self._events, self._decoded_steps = [], [], 0
         self._stale = True
@@ -119,7 +147,53 @@ class CompiledParallelEnv(SFBParallelEnv):
 
     def step(self, actions: Mapping[str, Any]):
         self._refuse_bad_call(actions)
-        reports: dict[str, list[dict]] = {a: [] for a in self.agents}
+        if not self._fast_step(actions):
+            self._careful_step(actions)
+        self._batch.step(self._actions)
+        st = self._batch.state
+        self._rows.append(st.ev[0, :st.ev_count[0]].copy())
+        self._stale = True
+        previous = self.agents
+        index = self._index
+        if self._custom_reward:
+            new_events = self.battle.events[self._event_cursor:]
+            rewards = {a: float(self.reward_fn(self, a, new_events)) for a in previous}
+        else:
+            r = self._batch.rewards[0].tolist()
+            rewards = {a: r[index[a]] for a in previous}
+        te = self._batch.terminated[0].tolist()
+        tr = self._batch.truncated[0].tolist()
+        terminations = {a: te[index[a]] for a in previous}
+        truncations = {a: tr[index[a]] for a in previous}
+        self._event_cursor += len(self._rows[-1])
+        return self._finish_step(previous, rewards, terminations, truncations, self._reports)
+
+    def _fast_step(self, actions: Mapping[str, Any]) -> bool:
+        """The usual case in one pass: an int64 action of the right shape for every live
+        agent, every component open in its mask, no check that needs the reference view.
+        Fills ``_actions``; False (nothing decided) when any of that does not hold."""
+        if (len(actions) != len(self.agents) or self.validate_in_engine
+                or tiers.JOINT_SPEED_MANEUVER_CHECK):
+            return False
+        acts = self._actions
+        acts[:] = 0
+        index, width = self._index, self._width
+        for agent, action in actions.items():
+            i = index[agent]
+            if (type(action) is not np.ndarray or action.dtype != np.int64
+                    or action.shape[0] != width[i] or action.ndim != 1):
+                return False
+            acts[0, i, :width[i]] = action
+        if not _all_open(acts, self._batch.nvec, self._batch.masks, self._batch.alive):
+            return False
+        self.flown_actions = dict(actions)
+        self._reports = self._no_reports
+        return True
+
+    def _careful_step(self, actions: Mapping[str, Any]) -> None:
+        """The reference env's checks, agent by agent (conversions, illegal components
+        refused or replaced by the no-op and reported, the engine's own validation)."""
+        self._reports = reports = {a: [] for a in self.agents}
         chosen = {}
         self.flown_actions = {}
         for agent in self.agents:
@@ -137,34 +211,8 @@ class CompiledParallelEnv(SFBParallelEnv):
         self._actions[:] = 0
         for agent, action in chosen.items():
             self._actions[0, self._index[agent], :len(action)] = action
-        self._batch.step(self._actions)
-        st = self._batch.state
-        self._rows.append(st.ev[0, :st.ev_count[0]].copy())
-        self._stale = True
-        previous = list(self.agents)
-        rewards, terminations, truncations = {}, {}, {}
-        custom = self._custom_reward
-        if custom:
-            new_events = self.battle.events[self._event_cursor:]
-        for a in previous:
-            i = self._index[a]
-            rewards[a] = (float(self.reward_fn(self, a, new_events)) if custom
-                          else float(self._batch.rewards[0, i]))
-            terminations[a] = bool(self._batch.terminated[0, i])
-            truncations[a] = bool(self._batch.truncated[0, i])
-        self._event_cursor += len(self._rows[-1])
-        return self._finish_step(previous, rewards, terminations, truncations, reports)
 
     # ------------------------------------------------------------------ helpers
-
-    def _check(self, agent: str, action: np.ndarray, report: list[dict]) -> np.ndarray:
-        """The reference check, with a vectorised fast path for an action whose every
-        component is open (the usual case: masked sampling, trained policies)."""
-        nvec = self._layouts[agent].nvec
-        if action.shape == nvec.shape and _all_open(action, nvec, self._starts[agent],
-                                                    self._obs[agent]["action_mask"]):
-            return action
-        return super()._check(agent, action, report)
 
     def _as_action(self, agent: str, action: Any) -> np.ndarray:
         """The reference conversion, skipped for an int64 array of the right shape."""
@@ -184,17 +232,21 @@ class CompiledParallelEnv(SFBParallelEnv):
                     and int(st.impulse[0]) in (0, self.scenario.impulses_per_turn))
 
     def _observe(self, agents: list[str] | None = None) -> None:
-        """Observations of ``agents`` from the compiled buffers; the target slots for
-        ``mask_reasons`` and orders are read from the reference view when asked."""
+        """Observations of ``agents`` from the compiled buffers (one copy of the buffers a
+        step, each agent's arrays views of it); the target slots for ``mask_reasons`` and
+        orders are read from the reference view when asked."""
         agents = self.agents if agents is None else agents
+        obs = self._batch.obs[0].copy()
+        masks = self._batch.masks[0].copy()
+        index, obs_size, mask_size = self._index, self._obs_size, self._mask_size
+        live = self.agents
         self._obs = {}
         for a in agents:
-            i = self._index[a]
-            live = a in self.agents
-            mask = (self._batch.masks[0, i, :self._mask_size[i]].copy() if live
-                    else np.zeros(self._mask_size[i], np.int8))
-            self._obs[a] = {"observation": self._batch.obs[0, i, :self._obs_size[i]].copy(),
-                            "action_mask": mask}
+            i = index[a]
+            mask = masks[i, :mask_size[i]]
+            if a not in live:
+                mask = np.zeros_like(mask)
+            self._obs[a] = {"observation": obs[i, :obs_size[i]], "action_mask": mask}
 
     @property
     def _slots(self) -> dict[str, np.ndarray]:
@@ -205,7 +257,7 @@ class CompiledParallelEnv(SFBParallelEnv):
         st = self._batch.state
         info: dict[str, Any] = {"turn": int(st.turn[0]), "impulse": int(st.impulse[0])}
         if st.done[0]:
-            battle = self.battle
+            battle = self._sync_state() if self._stale else self._reference
             if battle.outcome is not None:
                 side = battle.scenario.sides[battle.state.side[battle.unit_index[agent]]]
                 info["outcome"] = {**battle.outcome[side], "reason": battle.end_reason}

@@ -1,0 +1,60 @@
+"""One boxed handle to a batch's arrays, so a step call unboxes one object, not hundreds.
+
+numba unboxes every array of every argument on each call from Python (about 40 ns an array):
+a batch's step takes some 200 (the state, the start state, the static tables, the buffers),
+which cost more than a whole battle-impulse at B=1. ``make(parts)`` puts the tuple of them, once,
+in a numba typed list (its arrays keep pointing at the batch's numpy buffers: nothing is
+copied); a kernel takes the list (unboxed in O(1)) and reads the tuple back with
+``borrowed_parts``, every array borrowed (``observe.borrow``: no reference counting, the
+list keeps the memory alive for the call). Whoever holds the handle must not replace an
+array of the batch (writing into one is what kernels do).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+from numba.typed import List
+from numba.typed.listobject import _container_get_data, ll_list_type, ll_voidptr_type
+
+
+def _without_owners(context, builder, ty, value):
+    """``value`` of type ``ty`` with every array's meminfo and parent NULL (nested tuples)."""
+    if isinstance(ty, types.Array):
+        array = context.make_array(ty)(context, builder, value=value)
+        array.meminfo = cgutils.get_null_value(array.meminfo.type)
+        array.parent = cgutils.get_null_value(array.parent.type)
+        return array._getvalue()
+    if isinstance(ty, types.BaseTuple):
+        for i, member in enumerate(ty.types):
+            item = _without_owners(context, builder, member, builder.extract_value(value, i))
+            value = builder.insert_value(value, item, i)
+    return value
+
+
+@intrinsic
+def borrowed_parts(typingctx, handle):
+    """The tuple held by ``handle`` (a typed list of one), every array borrowed."""
+    item_type = handle.item_type
+
+    def codegen(context, builder, sig, args):
+        fnty = ir.FunctionType(ll_voidptr_type, [ll_list_type])
+        base_ptr = cgutils.get_or_insert_function(builder.module, fnty, "numba_list_base_ptr")
+        data = _container_get_data(context, builder, sig.args[0], args[0])
+        ptr = builder.bitcast(builder.call(base_ptr, [data]),
+                              context.get_data_type(item_type).as_pointer())
+        item = context.data_model_manager[item_type].load_from_data_pointer(builder, ptr)
+        return _without_owners(context, builder, item_type, item)
+
+    return item_type(handle), codegen
+
+
+@nb.njit(cache=True)
+def make(parts):
+    """A handle holding ``parts`` (a tuple of arrays, namedtuples of arrays and scalars)."""
+    handle = List()
+    handle.append(parts)
+    return handle
