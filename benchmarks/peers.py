@@ -21,8 +21,8 @@ which pulls pygame-ce and so lives in its own environment: ``pip install -e .[pe
 Random actions are vectorised so that the sampler is not what is measured: one
 ``rng.integers(0, n, size=len(agents))`` per step for the peers (all their agents share one
 ``Discrete(n)`` space), and for sfb-env one ``rng.random`` call per agent on the flat
-``obs[agent]["action_mask"]`` (``masked_sample`` below: a uniformly random allowed value per
-component, found with a cumulative sum and one ``searchsorted``).  The timed loop includes the
+``obs[agent]["action_mask"]`` (``MaskedSampler`` below: a uniformly random allowed value per
+component, found by one compiled pass over the mask).  The timed loop includes the
 sampler; its share of the loop is printed, and its cost alone (per call, on a real mask) is
 printed under the table.
 
@@ -53,6 +53,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import numba as nb
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,26 +73,43 @@ Policy = Callable[[Any, dict[str, Any]], dict[str, Any]]
 
 class MaskedSampler:
     """Uniformly random allowed value per component of a ``MultiDiscrete(nvec)`` action, from
-    the flat mask (``sum(nvec)`` entries, 1 = allowed): one ``rng.random`` call per agent.
+    the flat mask (``sum(nvec)`` entries, 1 = allowed): one ``rng.random`` call and one
+    compiled pass over the mask per agent (``_sample_flat``).
 
-    With ``c = cumsum(mask)``, component ``k`` (flat entries ``start[k]:start[k] + nvec[k]``)
-    has ``n_k`` allowed values; a uniform rank ``r`` in ``[0, n_k)`` is the ``r``-th allowed
-    value, the first flat index where ``c`` reaches ``c[start[k] - 1] + r + 1``.  Every
-    component must have an allowed value (the env's masks always do: the no-op is allowed).
+    Component ``k`` (flat entries ``start[k]:start[k] + nvec[k]``) has ``n_k`` allowed values;
+    a uniform rank ``r = int(u * n_k)`` picks the ``r``-th of them.  Every component must have
+    an allowed value (the env's masks always do: the no-op is allowed).
     """
 
     def __init__(self, nvec: np.ndarray) -> None:
-        nvec = np.asarray(nvec, dtype=np.int64)
-        ends = np.cumsum(nvec)
-        self.starts = ends - nvec
-        self.lasts = ends - 1
-        self.n = len(nvec)
+        self.nvec = np.asarray(nvec, dtype=np.int64)
+        self.n = len(self.nvec)
 
     def __call__(self, rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
-        counts = mask.cumsum(dtype=np.int64)
-        before = counts[self.starts] - mask[self.starts]  # allowed values before each component
-        rank = (rng.random(self.n) * (counts[self.lasts] - before)).astype(np.int64)
-        return counts.searchsorted(before + rank + 1) - self.starts
+        out = np.empty(self.n, np.int64)
+        _sample_flat(np.asarray(mask), self.nvec, rng.random(self.n), out)
+        return out
+
+
+@nb.njit(cache=True)
+def _sample_flat(mask: np.ndarray, nvec: np.ndarray, u: np.ndarray, out: np.ndarray) -> None:
+    """``out[k]``: the ``int(u[k] * n_k)``-th allowed value of component ``k`` (one compiled
+    pass over the flat mask)."""
+    at = 0
+    for k in range(nvec.shape[0]):
+        n = nvec[k]
+        allowed = 0
+        for v in range(n):
+            allowed += mask[at + v] != 0
+        rank = int(u[k] * allowed)
+        out[k] = 0
+        for v in range(n):
+            if mask[at + v] != 0:
+                if rank == 0:
+                    out[k] = v
+                    break
+                rank -= 1
+        at += n
 
 
 def masked_policy(env: Any, seed: int) -> tuple[Policy, Callable[[int], tuple[float, str]]]:

@@ -172,7 +172,9 @@ class BattleBatch:
 
     def step(self, actions: np.ndarray):
         """One impulse of every battle (see the module docstring)."""
-        actions = np.ascontiguousarray(actions, dtype=np.int64)
+        if type(actions) is not np.ndarray or actions.dtype != np.int64 or not (
+                actions.flags.c_contiguous):
+            actions = np.ascontiguousarray(actions, dtype=np.int64)
         if self._handle is None:
             self._handle = handle.make((
                 self.state, self.orders, self.tables, self.observe_tables, self._start,

@@ -92,6 +92,19 @@ def unpack_into(batch: BatchState, b: int, state: BattleState,
     return state
 
 
+def view_into(batch: BatchState, b: int, state: BattleState) -> BattleState:
+    """Battle ``b``'s hot arrays as views into ``state`` (nothing copied, no dice: for reading
+    only, e.g. a verdict; ``state`` keeps its own cold arrays, which no kernel changes)."""
+    for name in HOT_FIELDS:
+        setattr(state, name, getattr(batch, name)[b])
+    state.turn = int(batch.turn[b])
+    state.impulse = int(batch.impulse[b])
+    state.done = bool(batch.done[b])
+    state.time_up = bool(batch.time_up[b])
+    state.cache = {}
+    return state
+
+
 def differences(batch: BatchState, b: int, state: BattleState,
                 cold: dict[str, np.ndarray] | None = None) -> list[str]:
     """Names (with the first differing index) of the arrays and scalars of battle ``b`` that

@@ -55,6 +55,7 @@ class CompiledParallelEnv(SFBParallelEnv):
     _rows: list[np.ndarray] | tuple = ()
     _decoded_steps = 0
     _reset_seed: int | None = None
+    _verdict_of = -1  # the step count (len(_rows)) whose verdict is in _verdict_now
 
     def __init__(self, scenario: str | Mapping[str, Any] = "cth-01", **options: Any) -> None:
         reward = options.get("reward", "shaped")
@@ -67,12 +68,15 @@ class CompiledParallelEnv(SFBParallelEnv):
         self._custom_reward = custom  # computed in Python on the reference view
         ot = self._batch.observe_tables
         self._index = {a: i for i, a in enumerate(self._batch.agents)}
+        self._unit = {a: int(ot.agent_unit[i]) for i, a in enumerate(self._batch.agents)}
         self._obs_size = [int(n) for n in ot.obs_size]
         self._mask_size = [int(n) for n in ot.mask_size]
         self._actions = np.zeros((1, len(self._batch.agents), self._batch.nvec.shape[1]), np.int64)
         self._width = [len(self._layouts[a].nvec) for a in self._batch.agents]
         self._no_reports = {a: [] for a in self.possible_agents}  # never filled (fast path)
         self._reports = self._no_reports
+        self._all_open = None  # ``_all_open``'s compiled entry point (no dispatch per call)
+        self._judge: Battle | None = None  # a scratch battle for the verdicts
         self._decoder = event_codes.Decoder(self.battle_setup.unit_ids,
                                             self.battle_setup.weapon_ids,
                                             list(self.scenario.sides), self.scenario.parity)
@@ -139,7 +143,7 @@ class CompiledParallelEnv(SFBParallelEnv):
         self._reset_seed = seed  # the reference view starts over when next asked for
         self._batch.reset([seed])
         self._rows, self._events, self._decoded_steps = [], [], 0
-        self._stale = True
+        self._stale, self._verdict_of = True, -1
         self.agents = [a for a in self.possible_agents if self._batch.alive[0, self._index[a]]]
         self._event_cursor = 0
         self._observe(self.agents)
@@ -149,23 +153,25 @@ class CompiledParallelEnv(SFBParallelEnv):
         self._refuse_bad_call(actions)
         if not self._fast_step(actions):
             self._careful_step(actions)
-        self._batch.step(self._actions)
-        st = self._batch.state
-        self._rows.append(st.ev[0, :st.ev_count[0]].copy())
+        batch = self._batch
+        batch.step(self._actions)
+        st = batch.state
+        n_events = int(st.ev_count[0])
+        self._rows.append(st.ev[0, :n_events].copy())
         self._stale = True
         previous = self.agents
-        index = self._index
+        rows = [self._index[a] for a in previous]
         if self._custom_reward:
             new_events = self.battle.events[self._event_cursor:]
             rewards = {a: float(self.reward_fn(self, a, new_events)) for a in previous}
         else:
-            r = self._batch.rewards[0].tolist()
-            rewards = {a: r[index[a]] for a in previous}
-        te = self._batch.terminated[0].tolist()
-        tr = self._batch.truncated[0].tolist()
-        terminations = {a: te[index[a]] for a in previous}
-        truncations = {a: tr[index[a]] for a in previous}
-        self._event_cursor += len(self._rows[-1])
+            r = batch.rewards[0].tolist()
+            rewards = {a: r[i] for a, i in zip(previous, rows, strict=True)}
+        te = batch.terminated[0].tolist()
+        tr = batch.truncated[0].tolist()
+        terminations = {a: te[i] for a, i in zip(previous, rows, strict=True)}
+        truncations = {a: tr[i] for a, i in zip(previous, rows, strict=True)}
+        self._event_cursor += n_events
         return self._finish_step(previous, rewards, terminations, truncations, self._reports)
 
     def _fast_step(self, actions: Mapping[str, Any]) -> bool:
@@ -181,10 +187,14 @@ class CompiledParallelEnv(SFBParallelEnv):
         for agent, action in actions.items():
             i = index[agent]
             if (type(action) is not np.ndarray or action.dtype != np.int64
-                    or action.shape[0] != width[i] or action.ndim != 1):
+                    or action.ndim != 1 or action.shape[0] != width[i]):
                 return False
             acts[0, i, :width[i]] = action
-        if not _all_open(acts, self._batch.nvec, self._batch.masks, self._batch.alive):
+        args = (acts, self._batch.nvec, self._batch.masks, self._batch.alive)
+        if self._all_open is None:
+            _all_open(*args)
+            self._all_open = batch_mod._compiled_entry(_all_open, args)
+        if not self._all_open(*args):
             return False
         self.flown_actions = dict(actions)
         self._reports = self._no_reports
@@ -240,13 +250,12 @@ class CompiledParallelEnv(SFBParallelEnv):
         masks = self._batch.masks[0].copy()
         index, obs_size, mask_size = self._index, self._obs_size, self._mask_size
         live = self.agents
-        self._obs = {}
+        self._obs = out = {}
         for a in agents:
             i = index[a]
-            mask = masks[i, :mask_size[i]]
-            if a not in live:
-                mask = np.zeros_like(mask)
-            self._obs[a] = {"observation": obs[i, :obs_size[i]], "action_mask": mask}
+            out[a] = {"observation": obs[i, :obs_size[i]],
+                      "action_mask": (masks[i, :mask_size[i]] if a in live
+                                      else np.zeros(mask_size[i], np.int8))}
 
     @property
     def _slots(self) -> dict[str, np.ndarray]:
@@ -256,9 +265,25 @@ class CompiledParallelEnv(SFBParallelEnv):
     def _info(self, agent: str) -> dict:
         st = self._batch.state
         info: dict[str, Any] = {"turn": int(st.turn[0]), "impulse": int(st.impulse[0])}
-        if st.done[0]:
-            battle = self._sync_state() if self._stale else self._reference
-            if battle.outcome is not None:
-                side = battle.scenario.sides[battle.state.side[battle.unit_index[agent]]]
-                info["outcome"] = {**battle.outcome[side], "reason": battle.end_reason}
+        if st.done[0]:  # (the batch's done: autoreset is off)
+            outcome, reason = self._verdict()
+            if outcome is not None:
+                side = self.scenario.sides[int(st.side[0, self._unit[agent]])]
+                info["outcome"] = {**outcome[side], "reason": reason}
         return info
+
+    def _verdict(self) -> tuple[dict | None, str]:
+        """The ended battle's verdict, judged once per battle on a scratch reference battle
+        (its arrays only: the victory kinds of the compiled tiers read nothing else)."""
+        if self._verdict_of != len(self._rows):
+            if not self._stale:
+                ref = self._reference
+            else:
+                if self._judge is None:  # the start's cold arrays: no kernel changes them
+                    self._judge = self._reference.copy()
+                ref = self._judge
+                layout.view_into(self._batch.state, 0, ref.state)
+            outcome = victory.evaluate(ref, bool(self._batch.state.time_up[0]))
+            self._verdict_now = outcome if outcome is not None else (None, "")
+            self._verdict_of = len(self._rows)
+        return self._verdict_now
