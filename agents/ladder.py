@@ -35,6 +35,7 @@ from agents.base import load_policy
 from agents.doctrine import DOCTRINES
 from sfb_env.data.ships import load_ship
 from sfb_env.engine import list_scenarios, load_scenario
+from sfb_env.engine.scenario import SCENARIO_DIR
 
 #: The six 8-impulse cadet duels (docs/bench.md): Klingon, Federation, Kzinti and Orion cadets.
 DUELS = (
@@ -94,9 +95,8 @@ class Standing:
 
 def check_duel(duel: str) -> None:
     """Refuse a name that is not a shipped scenario with two sides of agents, naming it."""
-    known = list_scenarios()
-    if duel not in known:
-        duels = [name for name in known if name.startswith("duel-")]
+    if not (SCENARIO_DIR / f"{duel}.yaml").is_file():
+        duels = [name for name in list_scenarios() if name.startswith("duel-")]
         raise ValueError(f"unknown duel {duel!r}; known duels: {', '.join(duels)}")
     sides = bench.sides_with_agents(duel)
     if len(sides) != 2 or not all(sides.values()):
