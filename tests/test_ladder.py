@@ -3,6 +3,8 @@ with openskill; the same seed writes the same page on any number of workers."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -152,3 +154,11 @@ def test_bad_arguments_are_one_line_naming_the_culprit_and_exit_2(args, needle, 
     assert len(lines) == 1 and lines[0].startswith("sfb ladder: error: "), captured.err
     assert needle in lines[0]
     assert captured.out == ""  # no game was played
+
+
+def test_the_sfb_command_refuses_an_unknown_duel_with_exit_2():
+    proc = subprocess.run([sys.executable, "-m", "sfb_env.cli", "ladder", "--duels", "duel-nope"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip().startswith("sfb ladder: error: unknown duel 'duel-nope'; known")
+    assert len(proc.stderr.strip().splitlines()) == 1 and proc.stdout == ""
