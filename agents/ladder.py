@@ -4,8 +4,9 @@ An *entrant* is a captain spec (``random``, ``klingon-doctrine``, ``checkpoints/
 with the *seats* it can fly: a (duel, side) pair. Every ordered pair of distinct entrants that
 can fly a duel's two sides meets there (blue = the duel's first side), so every pairing is
 played on both sides where both captains fly both ships. The games are ``agents.bench``
-games: game i of a pairing uses seed S + i, results come back sorted by game index, and the
-ratings are updated in that order, so a seed gives the same ladder on any number of workers.
+games, played in rounds: round i plays every pairing once with seed S + i. Results come back
+sorted by game index (round, then pairing) and the ratings are updated in that order, so a
+seed gives the same ladder on any number of workers.
 
 Who flies what:
 
@@ -19,8 +20,7 @@ Who flies what:
 Usage::
 
     ladder = plan_ladder(default_roster(DUELS), DUELS)
-    games = bench.run_games(bench.plan_games(ladder.matches, games=40, seed=0), workers=2)
-    table = standings(ladder, games)
+    games, table = run_ladder(ladder, games=50, seed=0, workers=2)
 """
 
 from __future__ import annotations
@@ -195,7 +195,7 @@ def plan_ladder(captains: Sequence[str], duels: Sequence[str],
                              f"{refusals[0]}")
         else:
             left_out.append((captain, refusals[0] if len(refusals) == 1
-                             else f"{refusals[0]} (and no other seat either)"))
+                             else f"{refusals[0]} (and likewise every other seat)"))
     if len(entrants) < 2:
         raise ValueError(f"the ladder needs at least two captains that fly {', '.join(duels)}; "
                          f"got {[e.captain for e in entrants]}")
@@ -233,9 +233,20 @@ def standings(ladder: Ladder, games: Sequence[bench.GameResult]) -> list[Standin
     return out
 
 
+def plan_rounds(matches: Sequence[bench.Match], games: int, seed: int) -> list[bench.GameSpec]:
+    """``games`` rounds; round i plays every pairing once with seed ``seed + i``. The game
+    index runs round by round, so the ratings (updated in index order) take every pairing's
+    games evenly along the way, not one duel's last."""
+    out: list[bench.GameSpec] = []
+    for i in range(games):
+        for m, match in enumerate(matches):
+            out.append(bench.GameSpec(len(out), m, match.scenario, match.blue, match.red, seed + i))
+    return out
+
+
 def run_ladder(ladder: Ladder, games: int, seed: int, workers: int = 1,
                progress: bool = False) -> tuple[list[bench.GameResult], list[Standing]]:
-    """Play ``games`` games of every pairing (game i: seed + i) and rate them."""
-    specs = bench.plan_games(ladder.matches, games, seed)
+    """Play ``games`` rounds of every pairing (round i: seed + i) and rate them."""
+    specs = plan_rounds(ladder.matches, games, seed)
     results = bench.run_games(specs, workers=workers, progress=progress)
     return results, standings(ladder, results)

@@ -81,7 +81,8 @@ def page(ladder: Ladder, games: Sequence[bench.GameResult], table: Sequence[Stan
         f"A round robin of {len(ladder.entrants)} captains over {_count(ladder.duels, 'duel')}: "
         "every "
         f"ordered pair of distinct captains that fly a duel's two sides plays {per_pairing} "
-        f"games there (seeds {seed}..{last}; blue is the duel's first side), "
+        f"games there (blue is the duel's first side), in {per_pairing} rounds: round i "
+        f"plays every pairing once with seed {seed} + i (seeds {seed}..{last}); "
         f"{len(ladder.matches)} pairings, {len(games)} games in all. The games are "
         "`sfb bench` games (`agents.bench`: every action checked against its mask), played "
         f"with `--backend {backend}` (`auto`: the compiled core where it plays the duel; "
@@ -90,8 +91,10 @@ def page(ladder: Ladder, games: Sequence[bench.GameResult], table: Sequence[Stan
         "backend does not change the table.",
         "",
         "Ratings are openskill Plackett-Luce (`agents.bench.rate`, every captain starting at "
-        "mu 25, sigma 8.33), updated one game at a time in the fixed order of the games "
-        "(duel, blue, red, seed), so a seed gives the same table with any `--workers`. A "
+        "mu 25, sigma 8.33), updated one game at a time in a fixed order (round, then "
+        "pairing in the order of the table below), so a seed gives the same table with any "
+        "`--workers`, and every pairing weighs evenly along the way (openskill's updates "
+        "favour recent games a little: its tau keeps sigma from shrinking to 0). A "
         "captain's rating pools every duel and side it flies: a race's doctrine captain "
         "flies only its own ship, so its rating is the captain and its ship together, "
         "measured against the captains that fly the other ships. The interval is "

@@ -126,11 +126,12 @@ def test_the_same_seed_writes_the_same_page_on_two_workers(tiny):
     assert (tiny.parent / "two" / "ladder.md").read_text() == first
 
 
-def test_game_i_of_each_pairing_uses_seed_plus_i():
+def test_round_i_plays_every_pairing_once_with_seed_plus_i():
     plan = ladder.plan_ladder(["klingon-doctrine", "random", "random-fighter"], [KVF])
     games, _ = ladder.run_ladder(plan, games=2, seed=100)
-    assert [g.seed for g in games] == [100, 101] * 4
-    assert {g.index for g in games} == set(range(8))
+    assert [g.index for g in games] == list(range(8))
+    assert [(g.seed, g.match) for g in games] == [(100, m) for m in range(4)] + [
+        (101, m) for m in range(4)]
 
 
 # --------------------------------------------------------------------------- CLI errors
