@@ -13,6 +13,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "play": ("sfb_env.commands.play", "play a scenario with policies; write video/replay"),
     "replay": ("sfb_env.commands.replay", "re-run a replay file and render it"),
     "bench": ("sfb_env.commands.bench", "benchmark policies over scenarios and seeds"),
+    "ladder": ("sfb_env.commands.ladder", "rate captains in a round robin of the cadet duels"),
     "train": ("sfb_env.commands.train", "train a captain from a YAML config"),
     "scenarios": ("sfb_env.commands.scenarios", "list the shipped scenarios"),
     "policies": ("sfb_env.commands.policies", "list the registered policies"),
