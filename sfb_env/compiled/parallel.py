@@ -142,6 +142,8 @@ class CompiledParallelEnv(SFBParallelEnv):
             seed = int(self.np_random.integers(2**31 - 1))
         self._reset_seed = seed  # the reference view starts over when next asked for
         self._batch.reset([seed])
+        st = self._batch.state
+        self._clock = (int(st.turn[0]), int(st.impulse[0]), bool(st.done[0]))
         self._rows, self._events, self._decoded_steps = [], [], 0
         self._stale, self._verdict_of = True, -1
         self.agents = [a for a in self.possible_agents if self._batch.alive[0, self._index[a]]]
@@ -156,6 +158,7 @@ class CompiledParallelEnv(SFBParallelEnv):
         batch = self._batch
         batch.step(self._actions)
         st = batch.state
+        self._clock = (int(st.turn[0]), int(st.impulse[0]), bool(st.done[0]))
         n_events = int(st.ev_count[0])
         self._rows.append(st.ev[0, :n_events].copy())
         self._stale = True
@@ -181,8 +184,7 @@ class CompiledParallelEnv(SFBParallelEnv):
         if (len(actions) != len(self.agents) or self.validate_in_engine
                 or tiers.JOINT_SPEED_MANEUVER_CHECK):
             return False
-        acts = self._actions
-        acts[:] = 0
+        acts = self._actions  # (an agent out of play keeps stale values: never decoded)
         index, width = self._index, self._width
         for agent, action in actions.items():
             i = index[agent]
@@ -264,8 +266,9 @@ class CompiledParallelEnv(SFBParallelEnv):
 
     def _info(self, agent: str) -> dict:
         st = self._batch.state
-        info: dict[str, Any] = {"turn": int(st.turn[0]), "impulse": int(st.impulse[0])}
-        if st.done[0]:  # (the batch's done: autoreset is off)
+        turn, impulse, done = self._clock
+        info: dict[str, Any] = {"turn": turn, "impulse": impulse}
+        if done:  # (the batch's done: autoreset is off)
             outcome, reason = self._verdict()
             if outcome is not None:
                 side = self.scenario.sides[int(st.side[0, self._unit[agent]])]
