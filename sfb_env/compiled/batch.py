@@ -157,7 +157,8 @@ class BattleBatch:
             self.reset_dice[b] = dice_mod.seeded_row(int(s))
         _reset_all(self.state, self._start, self.reset_dice, self.observe_tables, self.obs,
                    self.masks, self.alive)
-        self._prepare(np.arange(n_b))
+        if self.autoreset:  # (without it, the caller restarts ended battles)
+            self._prepare(np.arange(n_b))
         return self.obs, self.masks
 
     def restart(self, b: int, seed: int) -> None:
