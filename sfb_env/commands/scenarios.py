@@ -1,4 +1,4 @@
-"""``sfb scenarios``: list the shipped scenarios."""
+"""``sfb scenarios``: list the shipped scenarios (``--backends``: which engine ``auto`` takes)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,26 @@ import sfb_env
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    del parser  # no options
+    parser.add_argument(
+        "--backends", action="store_true",
+        help="also say which backend backend='auto' takes for each scenario and, where it is "
+             "the reference engine, the first rule the compiled core has not ported")
+
+
+def backend_note(name: str) -> str:
+    """``compiled`` or ``reference: <why>`` (``compiled.tiers.why_not``) for ``name``."""
+    from sfb_env.compiled import tiers
+    from sfb_env.engine import make_battle
+    from sfb_env.engine.scenario import load_scenario
+
+    why = tiers.why_not(make_battle(load_scenario(name)).setup)
+    return "compiled" if why is None else f"reference: {why}"
 
 
 def run(args: argparse.Namespace) -> int:
     for name, title in sfb_env.list_scenarios().items():
-        print(f"{name:32s} {title}")
+        if args.backends:
+            print(f"{name:32s} {backend_note(name):52s} {title}")
+        else:
+            print(f"{name:32s} {title}")
     return 0
