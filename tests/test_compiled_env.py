@@ -13,6 +13,7 @@ from pettingzoo.test import parallel_api_test, parallel_seed_test
 import sfb_env
 from sfb_env.backends import agent_vector_env, backend_of
 from sfb_env.compiled.batch import NotCompiledError
+from sfb_env.env.padding import FixedSpaces
 
 # auto unless a test names one; one xdist worker compiles the kernels (.ci/run: --dist loadgroup)
 pytestmark = [pytest.mark.usefixtures("readme_backend"), pytest.mark.xdist_group("compiled")]
@@ -177,3 +178,34 @@ def test_tier_one_masks_leave_no_speed_and_maneuver_pair_the_engine_refuses(scen
             obs, *_ = env.step({a: env.action_space(a).sample(mask=obs[a]["action_mask"])
                                 for a in env.agents})
     assert checked > 300
+
+
+@pytest.mark.parametrize("fixed", [None, FixedSpaces()], ids=["own-spaces", "fixed-spaces"])
+def test_vector_env_slots_match_the_reference_vector_env_until_the_first_battle_ends(fixed):
+    """Same seed, same actions: every slot's observation, mask, reward, termination and the
+    ended slots' infos (terminal observation, episode, result) equal the reference vector
+    env's (whose later battles draw their seeds in another order, so the run stops at the
+    first end)."""
+    kw = {"num_envs": 4, "learners": "all", "seed": 0, "fixed_spaces": fixed}
+    ref = agent_vector_env("duel-klingon-vs-federation", backend="reference", **kw)
+    cmp = agent_vector_env("duel-klingon-vs-federation", backend="compiled", **kw)
+    np.testing.assert_array_equal(cmp.reset(seed=5), ref.reset(seed=5))
+    rng = np.random.default_rng(1)
+    starts = np.concatenate([[0], np.cumsum(ref.action_space.nvec)[:-1]])
+    for _ in range(300):
+        masks = ref.action_masks()
+        np.testing.assert_array_equal(cmp.action_masks(), masks)
+        acts = np.stack([[rng.choice(np.flatnonzero(m[s:s + n]))
+                          for s, n in zip(starts, ref.action_space.nvec, strict=True)]
+                         for m in masks])
+        want, got = ref.step(acts), cmp.step(acts)
+        for w, g in zip(want[:4], got[:4], strict=True):
+            np.testing.assert_array_equal(g, w)
+        for w, g in zip(want[4], got[4], strict=True):
+            if "episode" in w:
+                np.testing.assert_array_equal(g["terminal_observation"],
+                                              w["terminal_observation"])
+                assert g["episode"] == w["episode"] and g["result"] == w["result"]
+        if any("episode" in w for w in want[4]):
+            return
+    pytest.fail("no battle ended in 300 steps")

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numba as nb
 import numpy as np
 from gymnasium import spaces
 
@@ -92,8 +93,7 @@ class CompiledAgentVectorEnv:
 
     def action_masks(self) -> np.ndarray:
         """The flat masks of every slot (bool, ``(num_slots, sum(nvec))``)."""
-        masks = self._pads.masks(self.batch.masks[self._battle_of, self._agent_of],
-                                 self._agent_of)
+        masks = self._pads.masks(self.batch.masks, self._battle_of, self._agent_of)
         masks[~self._live] = self._pads.dead_mask
         return masks
 
@@ -116,10 +116,15 @@ class CompiledAgentVectorEnv:
         truncated = left & batch.truncated[b, a]
         terminated = ~self._live | (left & ~truncated)
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_slots)]
-        terminal = self._pads.observations(
-            np.where(batch.ended[b][:, None], batch.terminal_obs[b, a], batch.obs[b, a]), a)
-        for i in np.flatnonzero(left):
-            info = {"terminal_observation": terminal[i].copy(),
+        leaving = np.flatnonzero(left)
+        if len(leaving):  # the last observation of each ship that left (rare: gathered alone)
+            rows = b[leaving]
+            terminal = self._pads.observations(
+                np.where(batch.ended[rows][:, None], batch.terminal_obs[rows, a[leaving]],
+                         batch.obs[rows, a[leaving]])[:, None, :],
+                np.arange(len(leaving)), np.zeros(len(leaving), np.int64), a[leaving])
+        for n, i in enumerate(leaving):
+            info = {"terminal_observation": terminal[n],
                     "episode": {"r": float(self._returns[i]), "l": int(self._lengths[i]),
                                 "t": 0.0}}
             code = int(batch.outcomes[b[i]]) if batch.ended[b[i]] else -1
@@ -138,8 +143,7 @@ class CompiledAgentVectorEnv:
         pass
 
     def _obs(self) -> np.ndarray:
-        out = self._pads.observations(self.batch.obs[self._battle_of, self._agent_of],
-                                      self._agent_of)
+        out = self._pads.observations(self.batch.obs, self._battle_of, self._agent_of)
         out[~self._live] = 0.0
         return out
 
@@ -189,20 +193,25 @@ class _Padding:
                 self.mask_src[i, hit] = j
             src = fixed.unpad_action(np.arange(k), v)
             self.action_src[i, src] = np.arange(len(src))
+        self.obs_const = np.zeros((n_agents, n_obs), np.float32)
+        self._mask_const8 = self.mask_const.astype(np.int8)
         self.dead_mask = np.zeros(n_mask, np.bool_)
         self.dead_mask[np.concatenate([[0], np.cumsum(self.action_space.nvec)[:-1]])] = True
 
-    def observations(self, raw: np.ndarray, agents: np.ndarray) -> np.ndarray:
-        src = self.obs_src[agents]
-        out = np.take_along_axis(raw, np.maximum(src, 0), axis=1)
-        out[src < 0] = 0.0
+    def observations(self, raw: np.ndarray, battles: np.ndarray, rows: np.ndarray,
+                     agents: np.ndarray | None = None) -> np.ndarray:
+        """Slot ``i``'s padded observation from ``raw[battles[i], rows[i]]`` (raw: (B, A, n)),
+        laid out as agent ``agents[i]``'s (default: ``rows``)."""
+        agents = rows if agents is None else agents
+        out = np.empty((len(battles), self.obs_src.shape[1]), np.float32)
+        _gather(raw, battles, rows, agents, self.obs_src, self.obs_const, out)
         return out
 
-    def masks(self, raw: np.ndarray, agents: np.ndarray) -> np.ndarray:
-        src = self.mask_src[agents]
-        out = np.take_along_axis(raw, np.maximum(src, 0), axis=1).astype(bool)
-        out[src < 0] = self.mask_const[agents][src < 0]
-        return out
+    def masks(self, raw: np.ndarray, battles: np.ndarray, agents: np.ndarray) -> np.ndarray:
+        """Slot ``i``'s padded flat mask (bool) from ``raw[battles[i], agents[i]]``."""
+        out = np.empty((len(battles), self.mask_src.shape[1]), np.int8)  # 0/1: a bool view
+        _gather(raw, battles, agents, agents, self.mask_src, self._mask_const8, out)
+        return out.view(np.bool_)
 
     def actions(self, padded: np.ndarray, agents: np.ndarray, width: int) -> np.ndarray:
         """The agents' own actions (zero-filled to ``width`` components)."""
@@ -211,3 +220,17 @@ class _Padding:
         rows, cols = np.nonzero(src >= 0)
         out[rows, src[rows, cols]] = padded[rows, cols]
         return out
+
+
+@nb.njit(cache=True)
+def _gather(raw, battles, rows, agents, src, const, out):
+    """``out[i, j] = raw[battles[i], rows[i], src[agents[i], j]]``, or ``const[agents[i], j]``
+    where that source is -1 (padding)."""
+    for i in range(battles.shape[0]):
+        b, r, a = battles[i], rows[i], agents[i]
+        for j in range(out.shape[1]):
+            k = src[a, j]
+            if k >= 0:
+                out[i, j] = raw[b, r, k]
+            else:
+                out[i, j] = const[a, j]
