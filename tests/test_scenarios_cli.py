@@ -22,3 +22,15 @@ def test_plain_listing_has_no_backend_column(capsys):
     scenarios.run(argparse.Namespace(backends=False))
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("cth-01 "))
     assert "compiled" not in line and "Battle Drill" in line
+
+
+def test_missing_lists_every_reason_under_the_first(capsys):
+    scenarios.run(argparse.Namespace(backends=True, missing=True))
+    lines = capsys.readouterr().out.splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("grad-lyran-vs-hydran "))
+    block = [lines[at]] + [x for x in lines[at + 1:at + 12] if x.startswith(" ")]
+    text = "\n".join(block)
+    for reason in ("impulses_per_turn 16", "'hydran-cadet'", "'lyran-cadet'", "esg_in_play",
+                   "energy='cadet'", "damage='cadet_dac'"):
+        assert reason in text, reason
+    assert not any(x.startswith(" ") for x in lines[:3])  # tier 1: nothing missing

@@ -12,6 +12,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--backends", action="store_true",
         help="also say which backend backend='auto' takes for each scenario and, where it is "
              "the reference engine, the first rule the compiled core has not ported")
+    parser.add_argument(
+        "--missing", action="store_true",
+        help="with --backends: every rule, unit and victory kind the compiled core lacks for "
+             "each scenario, one per line")
 
 
 def backend_note(name: str) -> str:
@@ -24,10 +28,22 @@ def backend_note(name: str) -> str:
     return "compiled" if why is None else f"reference: {why}"
 
 
+def missing(name: str) -> list[str]:
+    """Everything the compiled core lacks for ``name`` (``compiled.tiers.missing``)."""
+    from sfb_env.compiled import tiers
+    from sfb_env.engine import make_battle
+    from sfb_env.engine.scenario import load_scenario
+
+    return tiers.missing(make_battle(load_scenario(name)).setup)
+
+
 def run(args: argparse.Namespace) -> int:
     for name, title in sfb_env.list_scenarios().items():
         if args.backends:
             print(f"{name:32s} {backend_note(name):52s} {title}")
+            if getattr(args, "missing", False):
+                for reason in missing(name)[1:]:
+                    print(f"{'':32s} {'':11s}{reason}")
         else:
             print(f"{name:32s} {title}")
     return 0

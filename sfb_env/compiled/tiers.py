@@ -43,16 +43,24 @@ JOINT_SPEED_MANEUVER_CHECK = False
 
 def why_not(setup: BattleSetup) -> str | None:
     """The first reason ``setup`` needs the reference engine, or None if tier 1 covers it."""
+    reasons = missing(setup)
+    return reasons[0] if reasons else None
+
+
+def missing(setup: BattleSetup) -> list[str]:
+    """Every reason ``setup`` needs the reference engine (empty: the compiled core plays it):
+    the impulse chart, the victory kind, each unit class and controller, each rule value."""
     sc = setup.scenario
+    out = []
     if sc.impulses_per_turn not in IMPULSES_PER_TURN:
-        return f"impulses_per_turn {sc.impulses_per_turn} (tier 1: 8)"
+        out.append(f"impulses_per_turn {sc.impulses_per_turn} (tier 1: 8)")
     if sc.victory["kind"] not in PORTED_VICTORY:
-        return f"victory kind {sc.victory['kind']!r} not ported"
+        out.append(f"victory kind {sc.victory['kind']!r} not ported")
     for spec in sc.units:
         if spec.unit_class not in PORTED_CLASSES:
-            return f"unit {spec.id!r} of class {spec.unit_class!r} not ported"
+            out.append(f"unit {spec.id!r} of class {spec.unit_class!r} not ported")
         if spec.controller not in PORTED_CONTROLLERS:
-            return f"unit {spec.id!r} flown by {spec.controller!r}, not ported"
+            out.append(f"unit {spec.id!r} flown by {spec.controller!r}, not ported")
     rules = setup.rules
     for f in fields(rules):
         value = getattr(rules, f.name)
@@ -61,12 +69,12 @@ def why_not(setup: BattleSetup) -> str | None:
             continue
         if allowed is not None:
             if value not in allowed:
-                return f"rule {f.name}={value!r} not ported (ported: {list(allowed)})"
+                out.append(f"rule {f.name}={value!r} not ported (ported: {list(allowed)})")
             continue
         default = RULE_DEFAULTS.get(f.name, _derived_default(f.name))
         if value != default:
-            return f"rule {f.name}={value!r} not ported (only {default!r})"
-    return None
+            out.append(f"rule {f.name}={value!r} not ported (only {default!r})")
+    return out
 
 
 def _derived_default(name: str) -> object:
