@@ -7,12 +7,14 @@ The env is RLlib's ``ParallelPettingZooEnv`` over ``sfb_env.parallel_env``; ever
 ``MaskedPPOTorchRLModule`` (masked logits, see ``training/rllib/masking.py``).
 ``--policies shared``: one module flies every ship (``uniform_spaces=True`` pads them to one
 space); ``per-side``: one module per scenario side (``klingon``, ``federation``, ...).
-Checkpoints: ``Algorithm.save_to_path`` under ``--output``.
+Checkpoints: ``Algorithm.save_to_path`` under ``--output``; env steps/s per iteration and for the
+run are printed and written to ``--output``/throughput.json (``training/rllib/throughput.py``).
 """
 
 from __future__ import annotations
 
 import argparse
+import time
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,7 @@ from ray.tune.registry import register_env
 import sfb_env
 from sfb_env.engine.scenario import load_scenario
 from training.rllib.masking import MaskedPPOTorchRLModule
+from training.rllib.throughput import Throughput, row_line
 
 ENV_NAME = "sfb_v1"
 
@@ -40,6 +43,20 @@ def make_env(env_config: dict[str, Any]) -> ParallelPettingZooEnv:
 def side_of(scenario: str) -> dict[str, str]:
     """Agent id -> side name, from the scenario."""
     return {u.id: u.side for u in load_scenario(scenario).units if u.controller == "agent"}
+
+
+def env_engines(runner: Any) -> list[str]:
+    """The engine (``sfb_env.backend_of``) under each env of one env runner."""
+    # Imported here: Ray pickles this function (by value under ``python -m``), and the
+    # ``sfb_env`` package object itself does not pickle.
+    from sfb_env.backends import backend_of
+
+    return [backend_of(env.unwrapped.par_env) for env in runner.env.envs]
+
+
+def runner_backends(algo: Any) -> list[list[str]]:
+    """Per remote env runner: the engines under its envs."""
+    return algo.env_runner_group.foreach_env_runner(env_engines, local_env_runner=False)
 
 
 def build_config(args: argparse.Namespace) -> PPOConfig:
@@ -118,16 +135,30 @@ def main(argv: list[str] | None = None) -> int:
     else:
         ray.init(num_cpus=max(2, args.num_env_runners + 1), include_dashboard=False)
     algo = build_config(args).build_algo()
-    print(f"== RLlib PPO on {args.scenario}, policies {args.policies}: "
-          f"{args.iterations} iterations ==")
+    backends = runner_backends(algo)
+    print(f"== RLlib PPO (ray {ray.__version__}) on {args.scenario}, policies {args.policies}: "
+          f"{args.iterations} iterations, {args.num_env_runners} env runners, engines "
+          f"{backends}, cluster CPUs {ray.cluster_resources().get('CPU', 0):.0f} ==")
+    throughput = Throughput()
     for i in range(1, args.iterations + 1):
+        start = time.perf_counter()
         result = algo.train()
+        row = throughput.record(result, time.perf_counter() - start)
         runners = result.get("env_runners", {})
         returns = runners.get("module_episode_returns_mean", {})
-        print(f"iteration {i}: env steps {result.get('num_env_steps_sampled_lifetime', '?')}, "
-              f"episode return mean {runners.get('episode_return_mean', float('nan')):.3f}, "
+        print(f"iteration {i}: {row_line(row)}, episode return mean "
+              f"{runners.get('episode_return_mean', float('nan')):.3f}, "
               f"per module {({k: round(float(v), 3) for k, v in returns.items()})}")
-    path = algo.save_to_path(str(Path(args.output).resolve()))
+    total = throughput.summary()
+    print(f"run: {total['env_steps']:.0f} env steps (num_env_steps_sampled_lifetime) in "
+          f"{total['seconds']:.1f} s of train() = {total['env_steps_per_s']:.1f} env steps/s")
+    output = Path(args.output).resolve()
+    throughput.save(output / "throughput.json", ray=ray.__version__, scenario=args.scenario,
+                    policies=args.policies, num_env_runners=args.num_env_runners,
+                    envs_per_runner=args.envs_per_runner, batch=args.batch,
+                    address=args.address, cluster_cpus=ray.cluster_resources().get("CPU", 0),
+                    engines=backends)
+    path = algo.save_to_path(str(output))
     print(f"checkpoint: {path}")
     algo.stop()
     ray.shutdown()
