@@ -32,7 +32,10 @@ def test_shared_policy_maps_every_ship_to_one_module():
 
 def test_cluster_options_reach_the_config():
     config = train.build_config(parse("--num-env-runners", "6", "--envs-per-runner", "2",
-                                      "--batch", "1200", "--address", "auto"))
+                                      "--batch", "1200", "--address", "auto",
+                                      "--num-learners", "2", "--num-gpus-per-learner", "1"))
     assert config.num_env_runners == 6
     assert config.num_envs_per_env_runner == 2
     assert config.train_batch_size_per_learner == 1200
+    assert config.num_learners == 2
+    assert config.num_gpus_per_learner == 1

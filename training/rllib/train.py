@@ -1,7 +1,8 @@
 """Multi-agent PPO on sfb-env with RLlib's new API stack, locally or on a Ray cluster.
 
     python -m training.rllib.train --scenario duel-klingon-vs-federation --policies per-side \
-        --iterations 50 [--address auto | ray://head:10001] [--num-env-runners 4]
+        --iterations 50 [--address auto | ray://head:10001] [--num-env-runners 4] \
+        [--envs-per-runner 4] [--num-learners 1 --num-gpus-per-learner 1]
 
 The env is RLlib's ``ParallelPettingZooEnv`` over ``sfb_env.parallel_env``; every module is a
 ``MaskedPPOTorchRLModule`` (masked logits, see ``training/rllib/masking.py``).
@@ -47,8 +48,8 @@ def side_of(scenario: str) -> dict[str, str]:
 
 def env_engines(runner: Any) -> list[str]:
     """The engine (``sfb_env.backend_of``) under each env of one env runner."""
-    # Imported here: Ray pickles this function (by value under ``python -m``), and the
-    # ``sfb_env`` package object itself does not pickle.
+    # Imported here: Ray pickles this function (by value under ``python -m``) and failed on
+    # one that reached ``sfb_env.backend_of`` from outside ("cannot pickle _CallablePackage").
     from sfb_env.backends import backend_of
 
     return [backend_of(env.unwrapped.par_env) for env in runner.env.envs]
@@ -98,6 +99,7 @@ def build_config(args: argparse.Namespace) -> PPOConfig:
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
         .env_runners(num_env_runners=args.num_env_runners,
                      num_envs_per_env_runner=args.envs_per_runner)
+        .learners(num_learners=args.num_learners, num_gpus_per_learner=args.num_gpus_per_learner)
         .training(train_batch_size_per_learner=args.batch, minibatch_size=args.minibatch,
                   num_epochs=args.epochs, lr=args.lr, gamma=args.gamma,
                   entropy_coeff=args.entropy)
@@ -112,7 +114,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--address", help="Ray cluster address (auto, ray://host:10001); "
                                           "default: a local Ray")
     parser.add_argument("--num-env-runners", type=int, default=2)
-    parser.add_argument("--envs-per-runner", type=int, default=1)
+    parser.add_argument("--envs-per-runner", type=int, default=1,
+                        help="envs each runner steps as one batch (one module call per step)")
+    parser.add_argument("--num-learners", type=int, default=0,
+                        help="remote learner actors (0: one learner in the driver)")
+    parser.add_argument("--num-gpus-per-learner", type=float, default=0.0)
     parser.add_argument("--batch", type=int, default=4000, help="train batch per learner")
     parser.add_argument("--minibatch", type=int, default=500)
     parser.add_argument("--epochs", type=int, default=5)
