@@ -2,7 +2,8 @@
 
     python benchmarks/train_rate.py [configs/training/duel-self-play.yaml] [--timesteps 8192]
         [--backends reference compiled] [--stage 0] [--distribution fused stock]
-        [--n-envs 256] [--n-steps 32] [--batch-size 2048] [--torch-threads 1] [--repeat 1]
+        [--n-envs 256] [--n-steps 32] [--batch-size 2048] [--n-epochs 5] [--torch-threads 1]
+        [--repeat 1]
 
 Builds the config's stage (its scenario, learners, opponents and padding, as ``sfb train``
 does) with ``env.backend`` set to each backend and the action distribution set to each of
@@ -27,6 +28,8 @@ import time
 from typing import Any
 
 os.environ.setdefault("MPLBACKEND", "Agg")
+
+import training  # noqa: E402, F401 - before torch loads, as in `sfb train` (OMP_WAIT_POLICY)
 
 
 @dataclasses.dataclass
@@ -60,6 +63,7 @@ def rate(config_path: str, backend: str, timesteps: int, stage: int, fused: bool
     from sfb_env.env.sb3_vec_env import SB3VecEnv
     from training.config import load_config
     from training.curriculum import Curriculum, CurriculumState
+    from training.league import League
     from training.sb3_train import _new_model
 
     config = load_config(config_path)
@@ -68,10 +72,12 @@ def rate(config_path: str, backend: str, timesteps: int, stage: int, fused: bool
         config, env=dataclasses.replace(config.env, backend=backend), ppo=ppo,
         torch_threads=threads or config.torch_threads)
     torch.set_num_threads(config.torch_threads)
-    curriculum = Curriculum(config, None, CurriculumState(stage=stage))
+    out = tmp_folder()
+    league = None if config.league is None else League(config.league, out / "league", config.seed)
+    curriculum = Curriculum(config, league, CurriculumState(stage=stage))
     raw = curriculum.make_env(config.seed)
     venv = SB3VecEnv(raw, seed=config.seed)
-    model = _new_model(config, venv, tmp_folder())
+    model = _new_model(config, venv, out)
     obs = torch.as_tensor(raw.reset(seed=config.seed))  # warm-up: a step (numba, torch)
     with torch.no_grad():
         actions, _, _ = model.policy(obs, action_masks=raw.action_masks())
@@ -107,7 +113,7 @@ def rate(config_path: str, backend: str, timesteps: int, stage: int, fused: bool
 
     clock = Clock()
     start, cpu = time.perf_counter(), time.process_time()
-    model.learn(total_timesteps=timesteps, callback=clock, progress_bar=False)
+    model.learn(total_timesteps=timesteps, callback=clock, progress_bar=False)  # no snapshots
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     last, last_cpu = clock._now()  # the last update
     return Timing(model.num_timesteps, wall, cpu, clock.rollout, clock.update + last,
@@ -115,7 +121,7 @@ def rate(config_path: str, backend: str, timesteps: int, stage: int, fused: bool
 
 
 def tmp_folder() -> Any:
-    """A throwaway tensorboard folder."""
+    """A throwaway run folder (tensorboard, league)."""
     import tempfile
     from pathlib import Path
 

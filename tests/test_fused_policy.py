@@ -108,3 +108,20 @@ def test_maskable_ppo_through_the_fused_policy_on_the_compiled_vector_env_takes_
                                     policy_kwargs={"net_arch": [64]})
     model.learn(total_timesteps=1024)
     assert counts["steps"] >= 1024 and counts["masked"] == 0
+
+
+@pytest.mark.xdist_group("compiled")
+def test_duel_fast_config_runs_every_stage_on_the_compiled_core_with_the_fused_policy():
+    from sfb_env.compiled.vector import CompiledAgentVectorEnv
+    from training.config import load_config
+    from training.curriculum import Curriculum
+
+    config = load_config(Path(__file__).resolve().parents[1] / "configs" / "training" /
+                         "duel-fast.yaml")
+    assert config.ppo.fused_distribution and config.env.backend == "compiled"
+    curriculum = Curriculum(config)
+    while not curriculum.finished:
+        venv = curriculum.make_env(config.seed)
+        assert isinstance(venv, CompiledAgentVectorEnv)
+        assert venv.num_slots == config.ppo.n_envs
+        curriculum.advance()
