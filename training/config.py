@@ -32,6 +32,9 @@ Schema (defaults in brackets)::
       vf_coef: 0.5
       max_grad_norm: 0.5
       net_arch: [256, 256]           # shared sizes of the policy and value MLPs
+      fused_distribution: true       # the fused masked action distribution
+                                     #   (training.fused_policy) [true]; false: sb3-contrib's
+                                     #   MaskableMultiCategoricalDistribution (same weights)
     evaluation:
       every: 50000                   # timesteps between evaluations (0: only at stage ends)
       games: 20                      # seeded games per evaluation
@@ -110,6 +113,7 @@ class PPOConfig:
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
     net_arch: tuple[int, ...] = (256, 256)
+    fused_distribution: bool = True
 
 
 EVAL_GATES = ("overall", "every_side")
@@ -301,6 +305,12 @@ def _dataclass(sec: _Section, cls: type) -> Any:
             kwargs[name] = tuple(value)
             continue
         kind = type(default)
+        if kind is bool:
+            value = sec.get(name)
+            if value is not None and not isinstance(value, bool):
+                raise sec.error(name, f"expected true or false, got {value!r}")
+            kwargs[name] = default if value is None else value
+            continue
         minimum = 1 if name in ("n_envs", "n_steps", "batch_size", "n_epochs", "games") else 0
         kwargs[name] = sec.typed(name, kind, default, minimum=minimum)
     return cls(**kwargs)

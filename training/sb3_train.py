@@ -97,8 +97,13 @@ def _new_model(config: TrainConfig, venv: SB3VecEnv, out: Path) -> Any:
 
     ppo = config.ppo
     arch = list(ppo.net_arch)
+    policy: Any = "MlpPolicy"
+    if ppo.fused_distribution:
+        from training.fused_policy import FusedMaskablePolicy
+
+        policy = FusedMaskablePolicy
     return MaskablePPO(
-        "MlpPolicy", venv, n_steps=ppo.n_steps, batch_size=ppo.batch_size,
+        policy, venv, n_steps=ppo.n_steps, batch_size=ppo.batch_size,
         n_epochs=ppo.n_epochs, learning_rate=ppo.learning_rate, gamma=ppo.gamma,
         gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
         vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
