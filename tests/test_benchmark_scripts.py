@@ -32,7 +32,7 @@ def installed(module: str) -> bool:
 
 def script(name: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, str(BENCHMARKS / name), *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=900)  # cold numba cache
 
 
 @pytest.fixture
