@@ -122,6 +122,7 @@ class BattleBatch:
         self._next_seeds = np.zeros(n_b, np.int64)
         self._handle = None  # the step's arrays in one boxed object (``compiled.handle``)
         self._entry = None  # the step kernel's compiled entry point for these argument types
+        self._reset_entry = None  # the same for the reset kernel
         self._actions_shape: tuple = ()
 
     @staticmethod
@@ -155,8 +156,11 @@ class BattleBatch:
         for b, s in enumerate(seeds):
             self.seeds[b] = int(s)
             self.reset_dice[b] = dice_mod.seeded_row(int(s))
-        _reset_all(self.state, self._start, self.reset_dice, self.observe_tables, self.obs,
-                   self.masks, self.alive)
+        if self._reset_entry is None:
+            _reset_handle(self.handle())
+            self._reset_entry = _compiled_entry(_reset_handle, (self.handle(),))
+        else:
+            self._reset_entry(self._handle)
         if self.autoreset:  # (without it, the caller restarts ended battles)
             self._prepare(np.arange(n_b))
         return self.obs, self.masks
@@ -176,12 +180,7 @@ class BattleBatch:
         if type(actions) is not np.ndarray or actions.dtype != np.int64 or not (
                 actions.flags.c_contiguous):
             actions = np.ascontiguousarray(actions, dtype=np.int64)
-        if self._handle is None:
-            self._handle = handle.make((
-                self.state, self.orders, self.tables, self.observe_tables, self._start,
-                self.reset_dice, self.obs, self.masks, self.terminal_obs, self.rewards,
-                self.terminated, self.truncated, self.alive, self.ended, self.outcomes))
-        args = (self._handle, actions, self.reward_kind, self.autoreset)
+        args = (self.handle(), actions, self.reward_kind, self.autoreset)
         if self._entry is None or actions.shape != self._actions_shape:
             _step_handle(*args)
             self._entry = _compiled_entry(_step_handle, args)
@@ -193,6 +192,15 @@ class BattleBatch:
             self.seeds[rows] = self._next_seeds[rows]
             self._prepare(rows)
         return self.obs, self.masks, self.rewards, self.terminated, self.truncated
+
+    def handle(self):
+        """The batch's arrays in one boxed object (``compiled.handle``), made on first use."""
+        if self._handle is None:
+            self._handle = handle.make((
+                self.state, self.orders, self.tables, self.observe_tables, self._start,
+                self.reset_dice, self.obs, self.masks, self.terminal_obs, self.rewards,
+                self.terminated, self.truncated, self.alive, self.ended, self.outcomes))
+        return self._handle
 
     def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
         """Random masked actions (B, A, k): per component a uniform open value."""
@@ -286,6 +294,14 @@ def _restart_one(s, start, reset_dice, ot, b, obs, masks, alive):
 def _reset_all(s, start, reset_dice, ot, obs, masks, alive):
     for b in range(s.turn.shape[0]):
         _restart_one(s, start, reset_dice, ot, b, obs, masks, alive)
+
+
+@nb.njit(cache=True)
+def _reset_handle(h):
+    """``_reset_all`` on the arrays of the handle ``h``."""
+    (s, _, _, ot, start, reset_dice, obs, masks, _, _, _, _, alive, _, _) = \
+        handle.borrowed_parts(h)
+    _reset_all(s, start, reset_dice, ot, obs, masks, alive)
 
 
 @nb.njit(cache=True)
