@@ -22,6 +22,7 @@ from sfb_env.compiled import (
     fire,
     movement,
     procedure,
+    robots,
     seeking_impacts,
 )
 from sfb_env.compiled.batch import BattleBatch, _observe_battle
@@ -41,7 +42,8 @@ def _advance_upto(s, tb, b, o, upto):
             seeking_impacts.launch_seeking_weapons(s, tb.fire, b, o)
         if upto < 2:
             return
-        procedure._robot_fire(s, tb, b, o)
+        if robots.robot_fire_due(s, tb.move, b):
+            procedure._robot_fire(s, tb, b, o)
         if upto < 3:
             return
         fire.fire_direct_fire(s, tb.fire, b, o)

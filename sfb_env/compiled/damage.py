@@ -71,6 +71,7 @@ FireTables = namedtuple("FireTables", [
     "move_chart",  # (ipt + 1, ipt) bool impulse.movement_chart
     "rack_capacity",  # (W,) int64
     "launch_limit",  # (U,) int64 (FD4.21) drones per turn from all racks, -1 none
+    "work",  # int64 scratch of the fire and seeking kernels (volleys): no allocation per call
 ])
 
 # The BatchState arrays these kernels read and write, under the same names. Only the phase
@@ -166,6 +167,7 @@ def fire_tables(setup) -> FireTables:
         move_chart=np.ascontiguousarray(impulse.movement_chart(ipt)),
         rack_capacity=np.asarray(setup.rack_capacity, dtype=np.int64).copy(),
         launch_limit=limit,
+        work=np.zeros(3 * max(n_units, len(setup.weapon_ids), 1), dtype=np.int64),
     )
 
 

@@ -37,7 +37,6 @@ holds the view already. Tables: ``damage.FireTables`` (``fire_tables(setup)``).
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
 from sfb_env.compiled import damage, dice, event_codes, shields
 from sfb_env.compiled.damage import FireTables, fire_tables
@@ -98,7 +97,7 @@ def fire_direct_fire_a(a, ft, b, o):
     (``damage.apply_damage``). Tier 1: no PPD, phaser-G, probe or monster fire, no fighters'
     pilots, the Chief Engineer's energy (nothing paid per shot)."""
     n_w = o.fire.shape[1]
-    vt = np.empty(3 * n_w, dtype=np.int64)  # volleys: target, shield, points
+    vt = ft.work  # volleys: target, shield, points (the scratch: no allocation)
     nv = 0
     turn = a.turn[b]
     now = (turn - 1) * ft.ipt + a.impulse[b]

@@ -137,6 +137,7 @@ ObserveTables = namedtuple("ObserveTables", [
     "m_fire", "m_maneuver", "m_speed",
     "init_shields", "init_internal", "init_strength", "craft_carrier", "move_chart",
     "atan2", "atan2_dx", "atan2_k0", "rel_sin", "rel_cos",
+    "work",  # int64 scratch of the kernels (observe, decode_action): no allocation per call
 ])
 
 # rules / layout features observe_tables refuses (not in the tier-1 port)
@@ -280,7 +281,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         craft_carrier=np.asarray(battle.craft_carrier, np.int64).copy(),
         move_chart=np.ascontiguousarray(impulse.movement_chart(ipt)),
         atan2=atan2, atan2_dx=dx_max, atan2_k0=k0,
-        rel_sin=np.sin(rel), rel_cos=np.cos(rel), **ints)
+        rel_sin=np.sin(rel), rel_cos=np.cos(rel),
+        work=np.zeros(4 * k + n_threats + max_w + max_r, np.int64), **ints)
 
 
 def agent_names(setup) -> list[str]:
@@ -649,15 +651,16 @@ def launch_open(s, b, r, t):
 # ---------------------------------------------------------------------- observation and mask
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def observe(s, ot, b, a, live, obs_out, mask_out):
     """Agent ``a``'s ``obs["observation"]`` into ``obs_out[:ot.obs_size[a]]`` (float32, clipped
     to [-1, 1]) and ``obs["action_mask"]`` into ``mask_out[:ot.mask_size[a]]`` (int8; all 0
     where ``live`` is False: an agent the step just ended, as the env does).
 
-    Speed: the arrays are taken out of ``s`` and ``ot`` once here (numba increfs and decrefs
-    every array of a namedtuple passed to a function, ~75 atomic pairs per call), the helpers
-    take arrays and scalars, and the target geometry is computed once per slot."""
+    Speed: the arrays are taken out of ``s`` and ``ot`` once here, inlined in the caller (numba
+    passes, increfs and decrefs every array of a namedtuple passed to a function), the helpers
+    take arrays and scalars, the target geometry is computed once per slot and the scratch is
+    ``ot.work`` (not thread-safe: one kernel at a time per ``ObserveTables``)."""
     x, z, facing = s.x, s.z, s.facing
     status, side, kind, target = s.status, s.side, s.kind, s.target
     w_owner, w_type = s.w_owner, s.w_type
@@ -690,16 +693,16 @@ def _observe_a(x, z, facing, prev_x, prev_z, prev_facing, speed, straight, tacti
     u = agent_unit[a]
     n_r, n_w = ot.n_racks[a], ot.n_weapons[a]
     choice = ot.speed_choice and (imp == 0 or imp == ipt)
-    # one scratch array: slots, threats, per-slot (range, bits, shared), ready flags
+    # the scratch (ot.work): slots, threats, per-slot (range, bits, shared), ready flags
     n_t = ot.threats
-    scratch = np.empty(k + n_t + 3 * k + n_w + n_r, np.int64)
+    scratch = ot.work
     slots = scratch[:k]
     threats = scratch[k:k + n_t]
     g_rng = scratch[k + n_t:2 * k + n_t]
     g_bits = scratch[2 * k + n_t:3 * k + n_t]
     g_arcs = scratch[3 * k + n_t:4 * k + n_t]  # arc bits from the current positions
     ready = scratch[4 * k + n_t:4 * k + n_t + n_w]
-    rready = scratch[4 * k + n_t + n_w:]
+    rready = scratch[4 * k + n_t + n_w:4 * k + n_t + n_w + n_r]
     n_slots = _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
     xu, zu, fu = x[b, u], z[b, u], facing[b, u]
     for j in range(n_slots):

@@ -18,7 +18,6 @@ Each has an ``_a`` twin on the ``damage.FireArrays`` view (``damage.fire_view(s)
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
 from sfb_env import hexmap
 from sfb_env.compiled import damage, event_codes, shields
@@ -125,9 +124,9 @@ def resolve_seeking_weapons_a(a, ft, b, o):
     shield of one unit are one volley (D4.0), applied after all strikes in first-strike order.
     ``o`` is not read (the signature of the phase kernels)."""
     n_u = a.kind.shape[1]
-    vt = np.empty(n_u, dtype=np.int64)
-    vs = np.empty(n_u, dtype=np.int64)
-    vp = np.empty(n_u, dtype=np.int64)
+    vt = ft.work[:n_u]  # volleys: target, shield, points (the scratch: no allocation)
+    vs = ft.work[n_u:2 * n_u]
+    vp = ft.work[2 * n_u:3 * n_u]
     nv = 0
     now = (a.turn[b] - 1) * ft.ipt + a.impulse[b]
     for d in range(n_u):
