@@ -144,13 +144,13 @@ def move_tables(setup) -> MoveTables:
 # ---------------------------------------------------------------------- helpers
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def moves_on(mt, speed: int, imp: int) -> bool:
     """``impulse.moves_on`` (C1.41): a unit at ``speed`` moves on impulse ``imp``."""
     return mt.chart[speed, imp - 1]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _is_mover(a, mt, b: int, u: int, seeking: bool) -> bool:
     """``movement.movers``: active, of the phase's kinds, not on tactical maneuvers, not held
     in a tractor beam, moving on this impulse by the chart."""
@@ -175,7 +175,7 @@ def _is_mover_a(status, kind, tactical, tractor_holder, speed, chart, imp, b, u,
     return chart[speed[b, u], imp - 1]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def move_unit(a, mt, b: int, u: int, m: int) -> None:
     """``engine.movement.move_unit``: turn first if ordered (C3.1), then enter the hex in front
     (or sideslip, C4.2); off the play area the unit disengages (LeftMap) unless it may not
@@ -185,7 +185,7 @@ def move_unit(a, mt, b: int, u: int, m: int) -> None:
                  mt.may_leave, b, u, m)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _move_unit_a(facing, straight, slip, x, z, status, captured_by, side, ev, ev_count, turn,
                  imp, area, area_x0, area_z0, may_leave, b, u, m):
     """``move_unit`` on arrays (``turn``, ``imp``: battle ``b``'s)."""
