@@ -282,7 +282,7 @@ def _reset_all(s, start, reset_dice, ot, obs, masks, alive):
         _restart_one(s, start, reset_dice, ot, b, obs, masks, alive)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_obs, rewards_,
                 terminated, truncated, alive, ended, outcomes, reward_kind, autoreset):
     # borrowed views, made once: the per-battle calls below take whole namedtuples, and numba
@@ -320,7 +320,9 @@ def _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_o
         if s.done[b] and autoreset:
             ended[b] = True
             outcomes[b] = s.outcome_code[b]
-            terminal_obs[b] = obs[b]
+            for a in range(n_agents):  # (a loop: an array assignment needs the NRT)
+                for i in range(obs.shape[2]):
+                    terminal_obs[b, a, i] = obs[b, a, i]
             _restart(s, start, reset_dice, b)
             _observe_battle(s, ot, b, obs, masks, alive)
 

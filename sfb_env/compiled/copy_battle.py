@@ -248,4 +248,5 @@ def borrowed_observe(t):
         borrow(t.rel_sin),
         borrow(t.rel_cos),
         borrow(t.work),
+        borrow(t.fwork),
     )

@@ -185,7 +185,7 @@ def move_unit(a, mt, b: int, u: int, m: int) -> None:
                  mt.may_leave, b, u, m)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def _move_unit_a(facing, straight, slip, x, z, status, captured_by, side, ev, ev_count, turn,
                  imp, area, area_x0, area_z0, may_leave, b, u, m):
     """``move_unit`` on arrays (``turn``, ``imp``: battle ``b``'s)."""

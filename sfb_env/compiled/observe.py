@@ -138,6 +138,7 @@ ObserveTables = namedtuple("ObserveTables", [
     "init_shields", "init_internal", "init_strength", "craft_carrier", "move_chart",
     "atan2", "atan2_dx", "atan2_k0", "rel_sin", "rel_cos",
     "work",  # int64 scratch (observe, decode_action, the robots' fire): no allocation per call
+    "fwork",  # float64 scratch (observe: the bearings of the slots and threats)
 ])
 
 # rules / layout features observe_tables refuses (not in the tier-1 port)
@@ -283,7 +284,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         atan2=atan2, atan2_dx=dx_max, atan2_k0=k0,
         rel_sin=np.sin(rel), rel_cos=np.cos(rel),
         work=np.zeros(max(4 * k + n_threats + max_w + max_r,
-                          len(setup.unit_ids) * len(setup.weapon_ids)), np.int64), **ints)
+                          len(setup.unit_ids) * len(setup.weapon_ids)), np.int64),
+        fwork=np.zeros(k + n_threats, np.float64), **ints)
 
 
 def agent_names(setup) -> list[str]:
@@ -704,6 +706,7 @@ def _observe_a(x, z, facing, prev_x, prev_z, prev_facing, speed, straight, tacti
     g_arcs = scratch[3 * k + n_t:4 * k + n_t]  # arc bits from the current positions
     ready = scratch[4 * k + n_t:4 * k + n_t + n_w]
     rready = scratch[4 * k + n_t + n_w:4 * k + n_t + n_w + n_r]
+    bearing = ot.fwork  # slots, then threats
     n_slots = _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
     xu, zu, fu = x[b, u], z[b, u], facing[b, u]
     for j in range(n_slots):
@@ -712,6 +715,13 @@ def _observe_a(x, z, facing, prev_x, prev_z, prev_facing, speed, straight, tacti
         g_rng[j] = rng
         g_bits[j] = bits | (64 if shared else 0)
         g_arcs[j] = bits if rng != 0 else _arc_bits(xu, zu, fu, x[b, t], z[b, t])
+        # the bearing's table entry read here, early: its cache miss overlaps the work below
+        bearing[j] = _bearing_a(atan2, ot.atan2_dx, ot.atan2_k0, xu, zu, fu, x[b, t], z[b, t])
+    n_threats = _nearest_rows(status, side, kind, target, x, z, b, u, True, threats)
+    for j in range(n_threats):
+        t = threats[j]
+        bearing[k + j] = _bearing_a(atan2, ot.atan2_dx, ot.atan2_k0, xu, zu, fu, x[b, t],
+                                    z[b, t])
     blocked = _maneuver_blocked_a(status, tactical, speed, straight, ot.move_chart,
                                   ot.turn_mode, b, a, u, imp, ipt, choice, ot.max_speed)
     for i in range(n_w):
@@ -823,7 +833,7 @@ def _observe_a(x, z, facing, prev_x, prev_z, prev_facing, speed, straight, tacti
         out[at + _SL_KIND + 1] = _flag(kt == _FREIGHTER)
         out[at + _SL_KIND + 2] = _flag(kt in (_DRONE, _TARGET_DRONE, _PLASMA))
         out[at + _SL_RANGE] = min(rng / _RANGE_SCALE, 1.0)
-        theta = _bearing_a(atan2, ot.atan2_dx, ot.atan2_k0, xu, zu, fu, xt, zt)
+        theta = bearing[j]
         out[at + _SL_BEARING] = np.sin(theta)
         out[at + _SL_BEARING + 1] = np.cos(theta)
         out[at + _SL_REL] = rel_sin[ft - fu + 5]
@@ -839,14 +849,13 @@ def _observe_a(x, z, facing, prev_x, prev_z, prev_facing, speed, straight, tacti
         arcs = g_arcs[j]
         for c in range(6):
             out[at + _SL_ARCS + c] = _flag((arcs >> c) & 1)
-    n_threats = _nearest_rows(status, side, kind, target, x, z, b, u, True, threats)
     for j in range(n_threats):
         t = threats[j]
         at = ot.off_threats[a] + j * _THREAT_SIZE
         xt, zt = x[b, t], z[b, t]
         out[at + _T_PRESENT] = 1.0
         out[at + _T_RANGE] = min(_distance(xu, zu, xt, zt) / _RANGE_SCALE, 1.0)
-        theta = _bearing_a(atan2, ot.atan2_dx, ot.atan2_k0, xu, zu, fu, xt, zt)
+        theta = bearing[k + j]
         out[at + _T_BEARING] = np.sin(theta)
         out[at + _T_BEARING + 1] = np.cos(theta)
         shield = _shield_bits(xu, zu, fu, xt, zt)
