@@ -282,9 +282,10 @@ def speed_determination(s, mt, b: int, o) -> None:
 @nb.njit(cache=True, inline="always")
 def move_ships(s, mt, b: int, o) -> None:
     """``engine.procedure._move_ships`` (C1.3) for battle ``b``: the previous positions kept
-    for every unit (D3.42); ships, freighters and shuttles that move on this impulse plan their
-    maneuver first (an agent's ``o.maneuver``, NONE meaning straight; a robot's pilot, in row
-    order), then move slower first, equal speeds in row order."""
+    for every unit (D3.42); ships, freighters and shuttles that move on this impulse move slower
+    first, equal speeds in row order, each with its maneuver (an agent's ``o.maneuver``, NONE
+    meaning straight; a robot's pilot, chosen as its move comes: the same as the reference's
+    plan, see below)."""
     n_units = s.kind.shape[1]
     for u in range(n_units):
         s.prev_x[b, u] = s.x[b, u]

@@ -7,6 +7,12 @@ robots') -> End of Impulse -> the verdict; on the last impulse End of Turn and t
 the turn limit; then Speed Determination on a new turn; then Move Ships -> Move Seeking
 Weapons -> Resolve Seeking Weapons -> the verdict. Each step is the rule area's own kernel
 (``compiled.movement``, ``compiled.fire``, ``compiled.seeking_impacts``, ``compiled.ending``).
+
+Speed: the step's kernels are compiled without numba's reference counting (``_nrt=False``: a
+function taking a namedtuple of arrays otherwise increfs and decrefs each array per call).
+They allocate nothing (numba refuses an allocation there at compile time): their scratch is
+``ObserveTables.work`` / ``fwork`` and ``FireTables.work``, so one kernel at a time may use a
+set of tables; every array they touch belongs to their caller.
 """
 
 from __future__ import annotations
