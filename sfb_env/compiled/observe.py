@@ -660,34 +660,20 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
     to [-1, 1]) and ``obs["action_mask"]`` into ``mask_out[:ot.mask_size[a]]`` (int8; all 0
     where ``live`` is False: an agent the step just ended, as the env does).
 
-    Speed: the arrays are taken out of ``s`` and ``ot`` once here, inlined in the caller (numba
-    passes, increfs and decrefs every array of a namedtuple passed to a function), the helpers
-    take arrays and scalars, the target geometry is computed once per slot and the scratch is
-    ``ot.work`` (not thread-safe: one kernel at a time per ``ObserveTables``)."""
-    x, z, facing = s.x, s.z, s.facing
-    status, side, kind, target = s.status, s.side, s.kind, s.target
-    w_owner, w_type = s.w_owner, s.w_type
-    return _observe_a(borrow(x), borrow(z), borrow(facing), borrow(s.prev_x), borrow(s.prev_z),
-                      borrow(s.prev_facing), borrow(s.speed), borrow(s.straight),
-                      borrow(s.tactical), borrow(s.shields), borrow(s.internal),
-                      borrow(s.damage), borrow(target), borrow(kind), borrow(side),
-                      borrow(status), borrow(s.captured_by), borrow(s.cloaked),
-                      borrow(s.cloaked_before), borrow(w_type), borrow(w_owner),
-                      borrow(s.w_arcs), borrow(s.w_astern), borrow(s.w_min_range),
-                      borrow(s.w_max_range), borrow(s.w_ammo), borrow(s.w_fired_turn),
-                      borrow(s.w_last_fired), borrow(s.w_ready_turn), borrow(s.w_enabled),
-                      borrow(s.w_destroyed), s.turn[b], s.impulse[b], ot, b, a,
-                      live,
-                      borrow(obs_out), borrow(mask_out))
-
-
-@nb.njit(cache=True, _nrt=False)
-def _observe_a(x, z, facing, prev_x, prev_z, prev_facing, speed, straight, tactical, shields,
-               internal, damage, target, kind, side, status, captured_by, cloaked,
-               cloaked_before, w_type, w_owner, w_arcs, w_astern, w_min_range, w_max_range,
-               w_ammo, w_fired_turn, w_last_fired, w_ready_turn, w_enabled, w_destroyed,
-               turn, imp, ot, b, a, live, obs_out, mask_out):
-    """``observe`` on the state arrays (``ot`` read once into locals at the top)."""
+    Speed: inlined in the caller (a call passes, increfs and decrefs every array of its
+    namedtuple arguments: ~600 words for ``s`` and ``ot``), the helpers take arrays and
+    scalars, the target geometry is computed once per slot and the scratch is ``ot.work`` and
+    ``ot.fwork`` (not thread-safe: one kernel at a time per ``ObserveTables``)."""
+    x, z, facing, prev_x, prev_z = s.x, s.z, s.facing, s.prev_x, s.prev_z
+    prev_facing, speed, straight, tactical = s.prev_facing, s.speed, s.straight, s.tactical
+    shields, internal, damage, target = s.shields, s.internal, s.damage, s.target
+    kind, side, status, captured_by = s.kind, s.side, s.status, s.captured_by
+    cloaked, cloaked_before, w_type, w_owner = s.cloaked, s.cloaked_before, s.w_type, s.w_owner
+    w_arcs, w_astern, w_min_range, w_max_range = s.w_arcs, s.w_astern, s.w_min_range, \
+        s.w_max_range
+    w_ammo, w_fired_turn, w_last_fired = s.w_ammo, s.w_fired_turn, s.w_last_fired
+    w_ready_turn, w_enabled, w_destroyed = s.w_ready_turn, s.w_enabled, s.w_destroyed
+    turn, imp = s.turn[b], s.impulse[b]
     agent_unit, racks, weapons = ot.agent_unit, ot.racks, ot.weapons
     init_shields, init_strength = ot.init_shields, ot.init_strength
     craft_carrier = ot.craft_carrier
