@@ -6,6 +6,8 @@ Plays B battles a few random impulses to reach varied states, snapshots them, th
 the snapshot (restored before every rep): the restore itself, ``_observe_battle`` (both
 agents' observation and mask), ``decode_action``, and ``procedure.advance`` cut after each
 phase (cumulative; each phase's cost is the difference), and the whole ``BattleBatch.step``.
+The harness kernels are compiled as the step kernel is (without NRT, observe inlined), so the
+cuts cost what they cost in the step; robot fire runs only where due, as in ``advance``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from sfb_env.compiled import (
     fire,
     movement,
     procedure,
+    robots,
     seeking_impacts,
 )
 from sfb_env.compiled.batch import BattleBatch, _observe_battle
@@ -32,7 +35,7 @@ STAGES = ("launch", "robot fire", "direct fire", "end of impulse + check", "spee
           "move seeking", "resolve seeking + check")
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _advance_upto(s, tb, b, o, upto):
     """``procedure.advance`` cut after stage ``upto`` (1..7, see STAGES)."""
     last = tb.end.impulses_per_turn
@@ -41,7 +44,8 @@ def _advance_upto(s, tb, b, o, upto):
             seeking_impacts.launch_seeking_weapons(s, tb.fire, b, o)
         if upto < 2:
             return
-        procedure._robot_fire(s, tb, b, o)
+        if robots.robot_fire_due(s, tb.move, b):
+            procedure._robot_fire(s, tb, b, o)
         if upto < 3:
             return
         fire.fire_direct_fire(s, tb.fire, b, o)
@@ -72,7 +76,7 @@ def _advance_upto(s, tb, b, o, upto):
     ending.check_end(s, tb.end, b, False)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _run(s, snap, tb, ot, o, acts, alive, obs, masks, what, upto, reps):
     """``what``: 0 restore only, 1 observe, 2 restore + decode, 3 restore + decode + advance
     up to ``upto``."""
@@ -83,7 +87,8 @@ def _run(s, snap, tb, ot, o, acts, alive, obs, masks, what, upto, reps):
                 _observe_battle(s, ot, b, obs, masks, alive)
                 continue
             copy_battle(s, b, snap, b)
-            s.dice[b] = snap.dice[b]
+            for k in range(s.dice.shape[1]):  # (a loop: an array assignment needs the NRT)
+                s.dice[b, k] = snap.dice[b, k]
             s.ev_count[b] = 0
             if what >= 2 and not s.done[b]:
                 procedure.clear_orders(o, b)

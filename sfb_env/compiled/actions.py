@@ -17,7 +17,6 @@ recomputed from the state (``observe.target_slots``), which has not changed sinc
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
 from sfb_env.compiled.observe import (
     _nearest_rows,
@@ -31,26 +30,27 @@ from sfb_env.compiled.rewards import damage_balance
 NO_ORDER = -1  # compiled.layout.NO_ORDER
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def decode_action(s, ot, b, a, action, o):
     """Write agent ``a``'s ``action`` (int64, its ``nvec`` shape) into ``o`` (``BatchOrders``)
     for battle ``b``: the agent's unit row and weapon rows are reset to "no order" first.
     (The arrays are taken out of the namedtuples here, once: numba increfs and decrefs every
-    array of a namedtuple argument on each call of a function that keeps it.)"""
+    array of a namedtuple argument on each call of a function that keeps it: this wrapper is
+    inlined in its caller; the target slots go into ``ot.work``.)"""
     imp = s.impulse[b]
     choice = ot.speed_choice and (imp == 0 or imp == ot.ipt)
     _decode_a(borrow(s.status), borrow(s.side), borrow(s.kind), borrow(s.target), borrow(s.x),
               borrow(s.z), borrow(s.speed), ot.agent_unit[a], ot.slots, ot.n_racks[a],
               ot.n_weapons[a], borrow(ot.racks), borrow(ot.weapons), choice, b, a,
               borrow(action), borrow(o.launch), borrow(o.launch_facing), borrow(o.fire),
-              borrow(o.maneuver), borrow(o.tactical), borrow(o.speed))
+              borrow(o.maneuver), borrow(o.tactical), borrow(o.speed), borrow(ot.work))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, weapons, choice,
-              b, a, action, launch, launch_facing, fire, maneuver, tactical, speed_order):
-    """``decode_action`` on arrays."""
-    slots = np.empty(k, np.int64)
+              b, a, action, launch, launch_facing, fire, maneuver, tactical, speed_order, work):
+    """``decode_action`` on arrays (``work``: scratch, at least ``k`` long)."""
+    slots = work[:k]
     _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
     c = 0
     for i in range(n_r):
@@ -82,7 +82,7 @@ def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, we
         speed_order[b, u] = NO_ORDER
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def noop_action(s, ot, b, a, out):
     """``ActionLayout.noop``: hold every weapon, straight where straight is open (else no
     move), keep the speed (the first open speed outside the speed choice: the current one).
@@ -95,7 +95,7 @@ def noop_action(s, ot, b, a, out):
     out[n + 1] = s.speed[b, ot.agent_unit[a]]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def decision_point(s, ot, b, live, actions, obs, mask, state, o, balance):
     """What the env computes for battle ``b`` at one decision point, for every agent ``a``:
     ``observe`` into ``obs[a]`` and ``mask[a]`` (``live[a]`` False: the all-zero mask of an

@@ -313,7 +313,7 @@ def _step_handle(h, actions, reward_kind, autoreset):
                 terminated, truncated, alive, ended, outcomes, reward_kind, autoreset)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_obs, rewards_,
                 terminated, truncated, alive, ended, outcomes, reward_kind, autoreset):
     # borrowed views, made once: the per-battle calls below take whole namedtuples, and numba
@@ -351,7 +351,9 @@ def _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_o
         if s.done[b] and autoreset:
             ended[b] = True
             outcomes[b] = s.outcome_code[b]
-            terminal_obs[b] = obs[b]
+            for a in range(n_agents):  # (a loop: an array assignment needs the NRT)
+                for i in range(obs.shape[2]):
+                    terminal_obs[b, a, i] = obs[b, a, i]
             _restart(s, start, reset_dice, b)
             _observe_battle(s, ot, b, obs, masks, alive)
 

@@ -198,6 +198,7 @@ def borrowed_fire(t):
         borrow(t.move_chart),
         borrow(t.rack_capacity),
         borrow(t.launch_limit),
+        borrow(t.work),
     )
 
 
@@ -246,4 +247,6 @@ def borrowed_observe(t):
         borrow(t.atan2_k0),
         borrow(t.rel_sin),
         borrow(t.rel_cos),
+        borrow(t.work),
+        borrow(t.fwork),
     )

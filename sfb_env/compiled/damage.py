@@ -71,6 +71,7 @@ FireTables = namedtuple("FireTables", [
     "move_chart",  # (ipt + 1, ipt) bool impulse.movement_chart
     "rack_capacity",  # (W,) int64
     "launch_limit",  # (U,) int64 (FD4.21) drones per turn from all racks, -1 none
+    "work",  # int64 scratch of the fire and seeking kernels (volleys): no allocation per call
 ])
 
 # The BatchState arrays these kernels read and write, under the same names. Only the phase
@@ -166,10 +167,11 @@ def fire_tables(setup) -> FireTables:
         move_chart=np.ascontiguousarray(impulse.movement_chart(ipt)),
         rack_capacity=np.asarray(setup.rack_capacity, dtype=np.int64).copy(),
         launch_limit=limit,
+        work=np.zeros(3 * max(n_units, len(setup.weapon_ids), 1), dtype=np.int64),
     )
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def destroy(status, ev, ev_count, turn, impulse, b, unit):
     """``damage._destroy``: the unit is destroyed (``Destroyed``); explosions are not ported."""
     status[b, unit] = DESTROYED
@@ -177,7 +179,7 @@ def destroy(status, ev, ev_count, turn, impulse, b, unit):
     ev[b, r, 3] = unit
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit):
     """The working weapon of ``unit`` with the lowest value (``damage._weapon_value``: an empty
     drone rack is worth 0), ties the highest row; -1 if none
@@ -194,7 +196,7 @@ def _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit):
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _put_box(ev, b, r, code):
     """Append one ``boxes`` item to the open Damaged row ``r``."""
     n = ev[b, r, _EV_BOX_START - 1]
@@ -205,7 +207,7 @@ def _put_box(ev, b, r, code):
     ev[b, r, _EV_BOX_START - 1] = n + 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _interim_internal(boxes, w_destroyed, w_type, w_ammo, ev, ft, b, unit, points, r):
     """``damage._interim_internal`` (D4.0): one point on a weapon, the rest by BOX_ORDER, then
     weapons; the boxes go into Damaged row ``r``."""
@@ -231,7 +233,7 @@ def _interim_internal(boxes, w_destroyed, w_type, w_ammo, ev, ft, b, unit, point
             _put_box(ev, b, r, w + BOX_WEAPON)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _nothing_left(boxes, w_destroyed, ft, b, unit):
     """``damage._nothing_left``: no box and no working weapon."""
     total = 0
@@ -245,7 +247,7 @@ def _nothing_left(boxes, w_destroyed, ft, b, unit):
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def apply_damage_a(a, ft, b, unit, shield, points):
     """``engine.damage.apply_damage`` (with ``_internal_volley``) on the view ``a``: one volley
     of ``points`` striking ``shield`` (1..6, 0 = none) of ``unit`` (tier-1 rules: see the
@@ -290,13 +292,13 @@ def apply_damage_a(a, ft, b, unit, shield, points):
             if a.internal[b, unit] >= ft.fr_destroyed_at[unit]:
                 # the reference logs Destroyed before Damaged: swap the rows' order
                 a.status[b, unit] = DESTROYED
-                row = a.ev[b, r].copy()
+                r2 = event_codes.begin(a.ev, a.ev_count, b, DAMAGED, a.turn[b], a.impulse[b])
+                for k in range(a.ev.shape[2]):
+                    a.ev[b, r2, k] = a.ev[b, r, k]
                 for k in range(3, a.ev.shape[2]):
                     a.ev[b, r, k] = 0
                 a.ev[b, r, 0] = DESTROYED_EV
                 a.ev[b, r, 3] = unit
-                r2 = event_codes.begin(a.ev, a.ev_count, b, DAMAGED, a.turn[b], a.impulse[b])
-                a.ev[b, r2] = row
                 return
         else:
             _interim_internal(a.boxes, a.w_destroyed, a.w_type, a.w_ammo, a.ev, ft, b, unit,

@@ -64,7 +64,7 @@ def _mul64(a: np.uint64, b: np.uint64) -> tuple[np.uint64, np.uint64]:
     return hi, lo
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def next_uint64(dice: np.ndarray, b: int) -> np.uint64:
     """(PCG64 XSL-RR) step the 128-bit LCG of battle ``b``, then output 64 bits."""
     s_hi, s_lo = dice[b, STATE_HI], dice[b, STATE_LO]
@@ -79,7 +79,7 @@ def next_uint64(dice: np.ndarray, b: int) -> np.uint64:
     return (x >> rot) | (x << ((np.uint64(64) - rot) & _S64))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def next_uint32(dice: np.ndarray, b: int) -> np.uint64:
     """numpy's PCG64 32-bit output: the low half of a 64-bit draw, the high half kept."""
     if dice[b, HAS_UINT32] != 0:
@@ -91,7 +91,7 @@ def next_uint32(dice: np.ndarray, b: int) -> np.uint64:
     return x & _M32
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def roll(dice: np.ndarray, b: int, low: int, high: int) -> int:
     """``Generator.integers(low, high)`` of battle ``b`` (high exclusive, high - low < 2**32):
     numpy's Lemire bounded draw on 32-bit outputs."""
@@ -111,7 +111,7 @@ def roll(dice: np.ndarray, b: int, low: int, high: int) -> int:
     return low + np.int64(m >> _S32)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def die(dice: np.ndarray, b: int) -> int:
     """One six-sided die: ``integers(1, 7)``."""
     return roll(dice, b, 1, 7)

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numba as nb
-import numpy as np
 
 from sfb_env.compiled import event_codes
 from sfb_env.engine.setup import BattleSetup
@@ -72,129 +71,141 @@ def outcome_results(code: int, n_sides: int) -> list[str]:
 
 
 @nb.njit(cache=True, inline="always")
-def _pair(et, side: int, result: int) -> int:
+def _code(n_sides: int, side: int, result: int) -> int:
     """(victory._pair) ``result`` for ``side``, its opposite for the others."""
     other = LOSS if result == WIN else WIN if result == LOSS else DRAW
     code = 0
     p = 1
-    for s in range(et.n_sides):
+    for s in range(n_sides):
         code += (result if s == side else other) * p
         p *= 3
     return code
 
 
 @nb.njit(cache=True, inline="always")
-def _held(s, b: int, u: int) -> bool:
-    c = s.captured_by[b, u]
-    return s.status[b, u] == ACTIVE and (c < 0 or c == s.side[b, u])
-
-
-@nb.njit(cache=True)
 def verdict(s, et, b: int, time_up: bool) -> int:
-    """(engine.victory.evaluate) The outcome code, or GOES_ON."""
-    n = s.kind.shape[1]
-    if et.victory_kind == BATTLE_DRILL:
+    """(engine.victory.evaluate) The outcome code, or GOES_ON (``_verdict_a`` on the arrays it
+    reads: a call that passes the whole ``BatchState`` passes and reference-counts each of its
+    arrays)."""
+    return _verdict_a(s.kind, s.side, s.status, s.damage, s.internal, s.captured_by,
+                      et.victory_kind, et.side, et.other, et.n_sides, et.pass_damage, b,
+                      time_up)
+
+
+@nb.njit(cache=True, _nrt=False)
+def _verdict_a(kind, side_, status, damage, internal, captured_by, victory_kind: int,
+               v_side: int, v_other: int, n_sides: int, pass_damage: int, b: int,
+               time_up: bool) -> int:
+    """``verdict`` on the state arrays and the scalars of ``EndTables`` (no allocation)."""
+    n = kind.shape[1]
+    if victory_kind == BATTLE_DRILL:
         left_area = False
         alive = False
         all_destroyed = True
         all_passed = True
         for u in range(n):
-            k = s.kind[b, u]
-            if k == K_SHIP and s.side[b, u] == et.side and s.status[b, u] != ACTIVE:
+            k = kind[b, u]
+            if k == K_SHIP and side_[b, u] == v_side and status[b, u] != ACTIVE:
                 left_area = True
             if k in (K_TARGET_DRONE, K_DRONE):
-                if s.status[b, u] == ACTIVE:
+                if status[b, u] == ACTIVE:
                     alive = True
-                if s.status[b, u] != DESTROYED:
+                if status[b, u] != DESTROYED:
                     all_destroyed = False
-                if s.damage[b, u] < et.pass_damage:
+                if damage[b, u] < pass_damage:
                     all_passed = False
         if not (time_up or left_area or not alive):
             return GOES_ON
         if left_area:
-            return _pair(et, et.side, LOSS)
+            return _code(n_sides, v_side, LOSS)
         if all_destroyed:
-            return _pair(et, et.side, WIN)
+            return _code(n_sides, v_side, WIN)
         if all_passed:
-            return _pair(et, et.side, DRAW)
-        return _pair(et, et.side, LOSS)
-    if et.victory_kind == UNDER_ATTACK:
-        internal = False
+            return _code(n_sides, v_side, DRAW)
+        return _code(n_sides, v_side, LOSS)
+    if victory_kind == UNDER_ATTACK:
+        hit = False
         gone = False
         drones = False
         for u in range(n):
-            k = s.kind[b, u]
-            if k == K_SHIP and s.side[b, u] == et.side:
-                if s.internal[b, u] > 0:
-                    internal = True
-                if s.status[b, u] != ACTIVE:
+            k = kind[b, u]
+            if k == K_SHIP and side_[b, u] == v_side:
+                if internal[b, u] > 0:
+                    hit = True
+                if status[b, u] != ACTIVE:
                     gone = True
-            if k == K_DRONE and s.status[b, u] == ACTIVE:
+            if k == K_DRONE and status[b, u] == ACTIVE:
                 drones = True
-        if internal or gone:
-            return _pair(et, et.side, LOSS)
+        if hit or gone:
+            return _code(n_sides, v_side, LOSS)
         if not drones:
-            return _pair(et, et.side, WIN)
+            return _code(n_sides, v_side, WIN)
         if time_up:
-            return _pair(et, et.side, DRAW)
+            return _code(n_sides, v_side, DRAW)
         return GOES_ON
-    if et.victory_kind == CONVOY_RAID:
+    if victory_kind == CONVOY_RAID:
         escaped = False
         all_destroyed = True
         raider = False
         for u in range(n):
-            k = s.kind[b, u]
-            if k == K_FREIGHTER and s.side[b, u] == et.other:
-                if s.status[b, u] == DISENGAGED:
+            k = kind[b, u]
+            if k == K_FREIGHTER and side_[b, u] == v_other:
+                if status[b, u] == DISENGAGED:
                     escaped = True
-                if s.status[b, u] != DESTROYED:
+                if status[b, u] != DESTROYED:
                     all_destroyed = False
-            if k == K_SHIP and s.side[b, u] == et.side and s.status[b, u] == ACTIVE:
+            if k == K_SHIP and side_[b, u] == v_side and status[b, u] == ACTIVE:
                 raider = True
         if escaped:
-            return _pair(et, et.side, LOSS)
+            return _code(n_sides, v_side, LOSS)
         if all_destroyed:
-            return _pair(et, et.side, WIN)
+            return _code(n_sides, v_side, WIN)
         if not raider:
-            return _pair(et, et.side, LOSS)
+            return _code(n_sides, v_side, LOSS)
         if time_up:
-            return _pair(et, et.side, DRAW)
+            return _code(n_sides, v_side, DRAW)
         return GOES_ON
-    # DUEL (PROPOSAL [P-018])
-    in_play = np.zeros(et.n_sides, np.bool_)
-    taken = np.zeros(et.n_sides, np.int64)
+    # DUEL (PROPOSAL [P-018]); the sides in play as a bit mask (a scenario has a few sides)
+    in_play = 0
     for u in range(n):
-        if s.kind[b, u] == K_SHIP:
-            taken[s.side[b, u]] += s.damage[b, u]
-            if _held(s, b, u):
-                in_play[s.side[b, u]] = True
+        if kind[b, u] == K_SHIP:
+            c = captured_by[b, u]
+            if status[b, u] == ACTIVE and (c < 0 or c == side_[b, u]):  # (victory._held)
+                in_play |= 1 << side_[b, u]
     standing = 0
     winner = -1
-    for side in range(et.n_sides):
-        if in_play[side]:
+    for side in range(n_sides):
+        if (in_play >> side) & 1:
             standing += 1
             winner = side
-    if standing == et.n_sides and not time_up:
+    if standing == n_sides and not time_up:
         return GOES_ON
-    if standing == 1 and et.n_sides > 1:
-        return _pair(et, winner, WIN)
+    if standing == 1 and n_sides > 1:
+        return _code(n_sides, winner, WIN)
     if standing == 0:
-        return _pair(et, 0, DRAW)  # DRAW for one side is a draw for all
+        return _code(n_sides, 0, DRAW)  # DRAW for one side is a draw for all
     if not time_up:
         return GOES_ON
-    total = taken.sum()
+    total = 0
+    for u in range(n):
+        if kind[b, u] == K_SHIP:
+            total += damage[b, u]
     best = -1
     leaders = 0
     leader = -1
-    for side in range(et.n_sides):
-        dealt = total - taken[side]
+    for side in range(n_sides):
+        taken = 0
+        for u in range(n):
+            if kind[b, u] == K_SHIP and side_[b, u] == side:
+                taken += damage[b, u]
+        dealt = total - taken
         if dealt > best:
             best, leaders, leader = dealt, 1, side
         elif dealt == best:
             leaders += 1
     if leaders > 1:
-        return _pair(et, 0, DRAW)  # DRAW for one side is a draw for all
-    return _pair(et, leader, WIN)
+        return _code(n_sides, 0, DRAW)  # DRAW for one side is a draw for all
+    return _code(n_sides, leader, WIN)
 
 
 @nb.njit(cache=True, inline="always")
@@ -211,28 +222,40 @@ def check_end(s, et, b: int, time_up: bool) -> bool:
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def end_of_impulse(s, et, b: int) -> None:
     """(engine.seeking.end_of_impulse) FD1.4 endurance, D4.41 and FD1.3 control (tier 1 has no
-    plasma torpedoes)."""
-    now = (s.turn[b] - 1) * et.impulses_per_turn + s.impulse[b]
+    plasma torpedoes): ``_end_of_impulse_a``, called only where a drone is in play."""
     for d in range(s.kind.shape[1]):
-        if s.status[b, d] != ACTIVE or s.kind[b, d] != K_DRONE:
+        if s.status[b, d] == ACTIVE and s.kind[b, d] == K_DRONE:
+            _end_of_impulse_a(s.status, s.kind, s.launched_at, s.launcher, s.target, s.ev,
+                              s.ev_count, s.turn[b], s.impulse[b], et.drone_endurance,
+                              et.impulses_per_turn, b)
+            return
+
+
+@nb.njit(cache=True, _nrt=False)
+def _end_of_impulse_a(status, kind, launched_at, launcher, target_, ev, ev_count, turn: int,
+                      imp: int, endurance: bool, ipt: int, b: int) -> None:
+    """``end_of_impulse`` on the state arrays."""
+    now = (turn - 1) * ipt + imp
+    for d in range(kind.shape[1]):
+        if status[b, d] != ACTIVE or kind[b, d] != K_DRONE:
             continue
         reason = -1
-        if (et.drone_endurance and s.launched_at[b, d] != NEVER
-                and now - s.launched_at[b, d] >= 3 * et.impulses_per_turn):
+        if (endurance and launched_at[b, d] != NEVER
+                and now - launched_at[b, d] >= 3 * ipt):
             reason = ENDURANCE
-        launcher, target = s.launcher[b, d], s.target[b, d]
-        if launcher >= 0 and s.status[b, launcher] == DESTROYED:
+        launcher_, target = launcher[b, d], target_[b, d]
+        if launcher_ >= 0 and status[b, launcher_] == DESTROYED:
             reason = CONTROL_LOST
-        if target >= 0 and s.status[b, target] != ACTIVE:
+        if target >= 0 and status[b, target] != ACTIVE:
             reason = TARGET_GONE
         if reason >= 0:
-            s.status[b, d] = EXPENDED
-            r = event_codes.begin(s.ev, s.ev_count, b, EXPIRED, s.turn[b], s.impulse[b])
-            s.ev[b, r, 3] = d
-            s.ev[b, r, 4] = reason
+            status[b, d] = EXPENDED
+            r = event_codes.begin(ev, ev_count, b, EXPIRED, turn, imp)
+            ev[b, r, 3] = d
+            ev[b, r, 4] = reason
 
 
 @nb.njit(cache=True, inline="always")

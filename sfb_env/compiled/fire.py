@@ -37,7 +37,6 @@ holds the view already. Tables: ``damage.FireTables`` (``fire_tables(setup)``).
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
 from sfb_env.compiled import damage, dice, event_codes, shields
 from sfb_env.compiled.damage import FireTables, fire_tables
@@ -54,7 +53,7 @@ _FUSION = int(WeaponType.FUSION)
 _PPD = int(WeaponType.PPD)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _score(cloaked, unit_kind, ft, b, kind, target, rng, die, max_range):
     """``direct_fire._score`` for phasers, disruptors and photons: (damage, hit, effective)."""
     return _score_a(cloaked, unit_kind, ft.drone_die_modifier, ft.phaser_len, ft.phaser_chart,
@@ -89,7 +88,7 @@ def _score_a(cloaked, unit_kind, drone_die_modifier, phaser_len, phaser_chart, d
     raise NotImplementedError("compiled fire: weapon type not in tier 1")
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def fire_direct_fire_a(a, ft, b, o):
     """``engine.procedure._fire_direct_fire`` -> ``engine.direct_fire.resolve_fire`` (E1):
     each ordered shot (``o.fire[b, w]`` = target row, -1 none; weapon rows ascending) rolls one
@@ -98,7 +97,7 @@ def fire_direct_fire_a(a, ft, b, o):
     (``damage.apply_damage``). Tier 1: no PPD, phaser-G, probe or monster fire, no fighters'
     pilots, the Chief Engineer's energy (nothing paid per shot)."""
     n_w = o.fire.shape[1]
-    vt = np.empty(3 * n_w, dtype=np.int64)  # volleys: target, shield, points
+    vt = ft.work  # volleys: target, shield, points (the scratch: no allocation)
     nv = 0
     turn = a.turn[b]
     now = (turn - 1) * ft.ipt + a.impulse[b]

@@ -144,13 +144,13 @@ def move_tables(setup) -> MoveTables:
 # ---------------------------------------------------------------------- helpers
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def moves_on(mt, speed: int, imp: int) -> bool:
     """``impulse.moves_on`` (C1.41): a unit at ``speed`` moves on impulse ``imp``."""
     return mt.chart[speed, imp - 1]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _is_mover(a, mt, b: int, u: int, seeking: bool) -> bool:
     """``movement.movers``: active, of the phase's kinds, not on tactical maneuvers, not held
     in a tractor beam, moving on this impulse by the chart."""
@@ -158,7 +158,7 @@ def _is_mover(a, mt, b: int, u: int, seeking: bool) -> bool:
                        a.impulse[b], b, u, seeking)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _is_mover_a(status, kind, tactical, tractor_holder, speed, chart, imp, b, u, seeking):
     """``_is_mover`` on arrays (the hot loops pass arrays: numba increfs and decrefs every
     array of a namedtuple argument on each call)."""
@@ -175,7 +175,7 @@ def _is_mover_a(status, kind, tactical, tractor_holder, speed, chart, imp, b, u,
     return chart[speed[b, u], imp - 1]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def move_unit(a, mt, b: int, u: int, m: int) -> None:
     """``engine.movement.move_unit``: turn first if ordered (C3.1), then enter the hex in front
     (or sideslip, C4.2); off the play area the unit disengages (LeftMap) unless it may not
@@ -185,7 +185,7 @@ def move_unit(a, mt, b: int, u: int, m: int) -> None:
                  mt.may_leave, b, u, m)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def _move_unit_a(facing, straight, slip, x, z, status, captured_by, side, ev, ev_count, turn,
                  imp, area, area_x0, area_z0, may_leave, b, u, m):
     """``move_unit`` on arrays (``turn``, ``imp``: battle ``b``'s)."""
@@ -282,9 +282,10 @@ def speed_determination(s, mt, b: int, o) -> None:
 @nb.njit(cache=True, inline="always")
 def move_ships(s, mt, b: int, o) -> None:
     """``engine.procedure._move_ships`` (C1.3) for battle ``b``: the previous positions kept
-    for every unit (D3.42); ships, freighters and shuttles that move on this impulse plan their
-    maneuver first (an agent's ``o.maneuver``, NONE meaning straight; a robot's pilot, in row
-    order), then move slower first, equal speeds in row order."""
+    for every unit (D3.42); ships, freighters and shuttles that move on this impulse move slower
+    first, equal speeds in row order, each with its maneuver (an agent's ``o.maneuver``, NONE
+    meaning straight; a robot's pilot, chosen as its move comes: the same as the reference's
+    plan, see below)."""
     n_units = s.kind.shape[1]
     for u in range(n_units):
         s.prev_x[b, u] = s.x[b, u]
@@ -295,32 +296,37 @@ def move_ships(s, mt, b: int, o) -> None:
         s.speed
     chart = mt.chart
     imp = s.impulse[b]
-    plan = np.empty(2 * n_units, dtype=np.int64)  # plan[u], then the sorted movers
-    n = 0
-    for u in range(n_units):
-        if not _is_mover_a(status, kind, tactical, holder, speed, chart, imp, b, u, False):
-            continue
-        if mt.suicide_rule and s.suicide_launched[b, u]:
-            continue
-        if mt.controller[u] == AGENT:
-            m = o.maneuver[b, u]
-            plan[u] = m if m != NONE else STRAIGHT
-        else:
-            plan[u] = robots.robot_maneuver(a, mt, b, u)
-        key = speed[b, u] * n_units + u  # slower first, equal speeds in row order
-        i = n
-        while i > 0 and plan[n_units + i - 1] > key:
-            plan[n_units + i] = plan[n_units + i - 1]
-            i -= 1
-        plan[n_units + i] = key
-        n += 1
     turn = s.turn[b]
-    for i in range(n):
-        u = plan[n_units + i] % n_units
-        _move_unit_a(borrow(s.facing), borrow(s.straight), borrow(s.slip), borrow(s.x),
-                     borrow(s.z), borrow(status), borrow(s.captured_by), borrow(s.side),
-                     borrow(s.ev), borrow(s.ev_count), turn, imp, borrow(mt.area), mt.area_x0,
-                     mt.area_z0, borrow(mt.may_leave), b, u, plan[u])
+    # No scratch array: the movers go speed by speed, slowest first, each speed in row order.
+    # A unit's moving changes only its own row, so whether another unit moves this impulse,
+    # and a robot's maneuver (a freighter's reads its own position and facing only; no homing
+    # robot flies a ship), come out the same as the reference's plan made before any move.
+    sp = -1
+    while True:
+        nxt = -1
+        for u in range(n_units):  # the next slower speed among the movers
+            if (_is_mover_a(status, kind, tactical, holder, speed, chart, imp, b, u, False)
+                    and not (mt.suicide_rule and s.suicide_launched[b, u])
+                    and speed[b, u] > sp and (nxt < 0 or speed[b, u] < nxt)):
+                nxt = speed[b, u]
+        if nxt < 0:
+            return
+        sp = nxt
+        for u in range(n_units):
+            if speed[b, u] != sp or not _is_mover_a(status, kind, tactical, holder, speed,
+                                                    chart, imp, b, u, False):
+                continue
+            if mt.suicide_rule and s.suicide_launched[b, u]:
+                continue
+            if mt.controller[u] == AGENT:
+                m = o.maneuver[b, u]
+                m = m if m != NONE else STRAIGHT
+            else:
+                m = robots.robot_maneuver(a, mt, b, u)
+            _move_unit_a(borrow(s.facing), borrow(s.straight), borrow(s.slip), borrow(s.x),
+                         borrow(s.z), borrow(status), borrow(s.captured_by), borrow(s.side),
+                         borrow(s.ev), borrow(s.ev_count), turn, imp, borrow(mt.area),
+                         mt.area_x0, mt.area_z0, borrow(mt.may_leave), b, u, m)
 
 
 @nb.njit(cache=True, inline="always")
@@ -331,28 +337,22 @@ def move_seeking_weapons(s, mt, b: int, o) -> None:
     in its target's hex stays; its tie die is ported but never drawn on a hex grid, see
     ``robots.homing_maneuver``). ``o`` is unused (the common phase signature)."""
     n_units = s.kind.shape[1]
-    movers = np.empty(n_units, dtype=np.int64)
     status, kind, tactical, holder, speed = s.status, s.kind, s.tactical, s.tractor_holder, \
         s.speed
     chart = mt.chart
     imp = s.impulse[b]
-    n = 0
-    for u in range(n_units):
-        if _is_mover_a(status, kind, tactical, holder, speed, chart, imp, b, u, True):
-            movers[n] = u
-            n += 1
-    if n == 0:
-        return
-    a = robots.arrays(s)
     turn = s.turn[b]
-    for i in range(n):
-        d = movers[i]
+    # in row order, each judged a mover when its turn comes: a move changes only the moving
+    # unit's row, so the movers are those the reference picks before any of them moves
+    for d in range(n_units):
+        if not _is_mover_a(status, kind, tactical, holder, speed, chart, imp, b, d, True):
+            continue
         if mt.controller[d] == robots.HOMING:
             m = robots.homing_maneuver_a(borrow(s.target), borrow(s.x), borrow(s.z),
                                          borrow(s.facing), borrow(s.straight), borrow(s.dice),
                                          b, d)
         else:
-            m = robots.robot_maneuver(a, mt, b, d)
+            m = robots.robot_maneuver(robots.arrays(s), mt, b, d)
         if m != NONE:
             _move_unit_a(borrow(s.facing), borrow(s.straight), borrow(s.slip), borrow(s.x),
                          borrow(s.z), borrow(status), borrow(s.captured_by), borrow(s.side),

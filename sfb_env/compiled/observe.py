@@ -137,6 +137,8 @@ ObserveTables = namedtuple("ObserveTables", [
     "m_fire", "m_maneuver", "m_speed",
     "init_shields", "init_internal", "init_strength", "craft_carrier", "move_chart",
     "atan2", "atan2_dx", "atan2_k0", "rel_sin", "rel_cos",
+    "work",  # int64 scratch (observe, decode_action, the robots' fire): no allocation per call
+    "fwork",  # float64 scratch (observe: the bearings of the slots and threats)
 ])
 
 # rules / layout features observe_tables refuses (not in the tier-1 port)
@@ -280,7 +282,10 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         craft_carrier=np.asarray(battle.craft_carrier, np.int64).copy(),
         move_chart=np.ascontiguousarray(impulse.movement_chart(ipt)),
         atan2=atan2, atan2_dx=dx_max, atan2_k0=k0,
-        rel_sin=np.sin(rel), rel_cos=np.cos(rel), **ints)
+        rel_sin=np.sin(rel), rel_cos=np.cos(rel),
+        work=np.zeros(max(4 * k + n_threats + max_w + max_r,
+                          len(setup.unit_ids) * len(setup.weapon_ids)), np.int64),
+        fwork=np.zeros(k + n_threats, np.float64), **ints)
 
 
 def agent_names(setup) -> list[str]:
@@ -312,7 +317,7 @@ def borrow(typingctx, arr):
 
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _distance(x1, z1, x2, z2):
     """(D1.4) ``hexmap.distance_np``."""
     dx = x2 - x1
@@ -320,7 +325,7 @@ def _distance(x1, z1, x2, z2):
     return max(max(abs(dx), abs(dz)), abs(dx + dz))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _arc_bits(x, z, f, tx, tz):
     """(D2.1) ``hexmap.arc_bits_np`` (the formula its lookup table is built from)."""
     vx = tx - x
@@ -336,7 +341,7 @@ def _arc_bits(x, z, f, tx, tz):
     return bits
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _shield_bits(x, z, f, fx, fz):
     """(D3.4) ``hexmap.shield_bits_np``: shields of a unit at (x, z) facing f struck from
     (fx, fz), as a 6-bit mask."""
@@ -355,7 +360,7 @@ def _shield_bits(x, z, f, fx, fz):
     return bits
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _bearing(ot, xu, zu, fu, xo, zo):
     """``env.observation._bearing`` of a unit at (xo, zo) from one at (xu, zu) facing fu."""
     return _bearing_a(ot.atan2, ot.atan2_dx, ot.atan2_k0, xu, zu, fu, xo, zo)
@@ -378,7 +383,7 @@ def _bearing_a(atan2, atan2_dx, atan2_k0, xu, zu, fu, xo, zo):
     return theta - fu * _PI3
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _column_row(ot, x, z):
     """``hexmap.axial_to_offset_np``: 1-based (column, row)."""
     return _column_row_a(ot.odd_down, x, z)
@@ -391,12 +396,12 @@ def _column_row_a(odd_down, x, z):
     return x + 1, row + 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _flag(value):
     return 1.0 if value else 0.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _fraction(now, start):
     return now / max(start, 1) if start > 0 else 0.0
 
@@ -404,7 +409,7 @@ def _fraction(now, start):
 # ---------------------------------------------------------------------- target and threat slots
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _nearest_rows(status, side, kind, target, x, z, b, u, threats, out):
     """Into ``out`` the first ``len(out)`` candidates by (range from u, row)
     (``np.lexsort((rows, ranges))``), -1 padded; returns how many were written. Candidates:
@@ -441,14 +446,14 @@ def _nearest_rows(status, side, kind, target, x, z, b, u, threats, out):
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def target_slots(s, ot, b, u, out):
     """``ActionLayout.target_slots``: unit rows of the enemy units in play nearest ``u`` (ties:
     lower row first) into ``out`` (K,), -1 for empty slots; returns how many are filled."""
     return _nearest_rows(s.status, s.side, s.kind, s.target, s.x, s.z, b, u, False, out)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _threat_rows(s, b, u, out):
     """``knowledge.threats_to`` ordered by (range, row), the first ``len(out)``."""
     return _nearest_rows(s.status, s.side, s.kind, s.target, s.x, s.z, b, u, True, out)
@@ -457,7 +462,7 @@ def _threat_rows(s, b, u, out):
 # ---------------------------------------------------------------------- predicates
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def speed_choice_open(s, ot, b):
     """``legality.speed_choice_open`` (no energy form in tier 1)."""
     imp = s.impulse[b]
@@ -494,7 +499,7 @@ def _maneuver_blocked_a(status, tactical, speed, straight, move_chart, turn_mode
     return acc
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def maneuver_blocked(s, ot, b, a):
     """``legality.maneuver_blockers(battle, unit)`` of agent ``a`` as a bit mask (bit m: value m
     closed); where the orders pick next turn's speed, the maneuvers no allowed speed permits."""
@@ -524,7 +529,7 @@ def _weapon_ready_a(status, captured_by, cloaked, cloaked_before, w_owner, w_typ
     return now - w_last_fired[b, w] >= quarter_turn
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def weapon_ready(s, ot, b, w):
     """``direct_fire.weapon_ready_blocker(battle, w) is None`` for a tier-1 direct-fire weapon
     (phasers 1-3, disruptors, photons; Chief Engineer energy)."""
@@ -536,7 +541,7 @@ def weapon_ready(s, ot, b, w):
                               ot.quarter_turn, b, w)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _weapon_ready_call(status, captured_by, cloaked, cloaked_before, w_owner, w_type, w_enabled,
                        w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt,
                        quarter_turn, b, w):
@@ -574,7 +579,7 @@ def _weapon_open(w_arcs, w_astern, w_min_range, w_max_range, w_type, b, w, rng, 
     return not (plasma and not (_PH1 <= kind <= _PHG))  # (FP1.6)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def fire_open(s, ot, b, w, t):
     """``direct_fire.target_codes(...) == OPEN`` for a ready weapon ``w`` at unit ``t``."""
     return _fire_open_a(borrow(s.w_owner), borrow(s.status), borrow(s.side), borrow(s.x),
@@ -584,7 +589,7 @@ def fire_open(s, ot, b, w, t):
                         borrow(s.w_max_range), borrow(s.w_type), borrow(s.kind), b, w, t)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _fire_open_a(w_owner, status, side, x, z, facing, prev_x, prev_z, prev_facing,
                  craft_carrier, cloaked, w_arcs, w_astern, w_min_range, w_max_range, w_type,
                  kind, b, w, t):
@@ -627,7 +632,7 @@ def _rack_ready_a(status, cloaked, cloaked_before, w_owner, w_type, w_enabled, w
     return not (cloaked[b, owner] or (cloaked_before[b, owner] and imp == 1))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def rack_ready(s, ot, b, a, r):
     """``seeking.rack_blocker(battle, r) is None`` for a drone rack of agent ``a``."""
     return _rack_ready_a(s.status, s.cloaked, s.cloaked_before, s.w_owner, s.w_type,
@@ -636,7 +641,7 @@ def rack_ready(s, ot, b, a, r):
                          ot.drone_limit[a], b, r)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def launch_open(s, b, r, t):
     """``seeking.launch_blockers`` per target, for a rack that ``rack_ready`` allows."""
     owner = s.w_owner[b, r]
@@ -649,39 +654,26 @@ def launch_open(s, b, r, t):
 # ---------------------------------------------------------------------- observation and mask
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def observe(s, ot, b, a, live, obs_out, mask_out):
     """Agent ``a``'s ``obs["observation"]`` into ``obs_out[:ot.obs_size[a]]`` (float32, clipped
     to [-1, 1]) and ``obs["action_mask"]`` into ``mask_out[:ot.mask_size[a]]`` (int8; all 0
     where ``live`` is False: an agent the step just ended, as the env does).
 
-    Speed: the arrays are taken out of ``s`` and ``ot`` once here (numba increfs and decrefs
-    every array of a namedtuple passed to a function, ~75 atomic pairs per call), the helpers
-    take arrays and scalars, and the target geometry is computed once per slot."""
-    x, z, facing = s.x, s.z, s.facing
-    status, side, kind, target = s.status, s.side, s.kind, s.target
-    w_owner, w_type = s.w_owner, s.w_type
-    return _observe_a(borrow(x), borrow(z), borrow(facing), borrow(s.prev_x), borrow(s.prev_z),
-                      borrow(s.prev_facing), borrow(s.speed), borrow(s.straight),
-                      borrow(s.tactical), borrow(s.shields), borrow(s.internal),
-                      borrow(s.damage), borrow(target), borrow(kind), borrow(side),
-                      borrow(status), borrow(s.captured_by), borrow(s.cloaked),
-                      borrow(s.cloaked_before), borrow(w_type), borrow(w_owner),
-                      borrow(s.w_arcs), borrow(s.w_astern), borrow(s.w_min_range),
-                      borrow(s.w_max_range), borrow(s.w_ammo), borrow(s.w_fired_turn),
-                      borrow(s.w_last_fired), borrow(s.w_ready_turn), borrow(s.w_enabled),
-                      borrow(s.w_destroyed), s.turn[b], s.impulse[b], ot, b, a,
-                      live,
-                      borrow(obs_out), borrow(mask_out))
-
-
-@nb.njit(cache=True)
-def _observe_a(x, z, facing, prev_x, prev_z, prev_facing, speed, straight, tactical, shields,
-               internal, damage, target, kind, side, status, captured_by, cloaked,
-               cloaked_before, w_type, w_owner, w_arcs, w_astern, w_min_range, w_max_range,
-               w_ammo, w_fired_turn, w_last_fired, w_ready_turn, w_enabled, w_destroyed,
-               turn, imp, ot, b, a, live, obs_out, mask_out):
-    """``observe`` on the state arrays (``ot`` read once into locals at the top)."""
+    Speed: inlined in the caller (a call passes, increfs and decrefs every array of its
+    namedtuple arguments: ~600 words for ``s`` and ``ot``), the helpers take arrays and
+    scalars, the target geometry is computed once per slot and the scratch is ``ot.work`` and
+    ``ot.fwork`` (not thread-safe: one kernel at a time per ``ObserveTables``)."""
+    x, z, facing, prev_x, prev_z = s.x, s.z, s.facing, s.prev_x, s.prev_z
+    prev_facing, speed, straight, tactical = s.prev_facing, s.speed, s.straight, s.tactical
+    shields, internal, damage, target = s.shields, s.internal, s.damage, s.target
+    kind, side, status, captured_by = s.kind, s.side, s.status, s.captured_by
+    cloaked, cloaked_before, w_type, w_owner = s.cloaked, s.cloaked_before, s.w_type, s.w_owner
+    w_arcs, w_astern, w_min_range, w_max_range = s.w_arcs, s.w_astern, s.w_min_range, \
+        s.w_max_range
+    w_ammo, w_fired_turn, w_last_fired = s.w_ammo, s.w_fired_turn, s.w_last_fired
+    w_ready_turn, w_enabled, w_destroyed = s.w_ready_turn, s.w_enabled, s.w_destroyed
+    turn, imp = s.turn[b], s.impulse[b]
     agent_unit, racks, weapons = ot.agent_unit, ot.racks, ot.weapons
     init_shields, init_strength = ot.init_shields, ot.init_strength
     craft_carrier = ot.craft_carrier
@@ -690,16 +682,17 @@ def _observe_a(x, z, facing, prev_x, prev_z, prev_facing, speed, straight, tacti
     u = agent_unit[a]
     n_r, n_w = ot.n_racks[a], ot.n_weapons[a]
     choice = ot.speed_choice and (imp == 0 or imp == ipt)
-    # one scratch array: slots, threats, per-slot (range, bits, shared), ready flags
+    # the scratch (ot.work): slots, threats, per-slot (range, bits, shared), ready flags
     n_t = ot.threats
-    scratch = np.empty(k + n_t + 3 * k + n_w + n_r, np.int64)
+    scratch = ot.work
     slots = scratch[:k]
     threats = scratch[k:k + n_t]
     g_rng = scratch[k + n_t:2 * k + n_t]
     g_bits = scratch[2 * k + n_t:3 * k + n_t]
     g_arcs = scratch[3 * k + n_t:4 * k + n_t]  # arc bits from the current positions
     ready = scratch[4 * k + n_t:4 * k + n_t + n_w]
-    rready = scratch[4 * k + n_t + n_w:]
+    rready = scratch[4 * k + n_t + n_w:4 * k + n_t + n_w + n_r]
+    bearing = ot.fwork  # slots, then threats
     n_slots = _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
     xu, zu, fu = x[b, u], z[b, u], facing[b, u]
     for j in range(n_slots):
@@ -708,6 +701,13 @@ def _observe_a(x, z, facing, prev_x, prev_z, prev_facing, speed, straight, tacti
         g_rng[j] = rng
         g_bits[j] = bits | (64 if shared else 0)
         g_arcs[j] = bits if rng != 0 else _arc_bits(xu, zu, fu, x[b, t], z[b, t])
+        # the bearing's table entry read here, early: its cache miss overlaps the work below
+        bearing[j] = _bearing_a(atan2, ot.atan2_dx, ot.atan2_k0, xu, zu, fu, x[b, t], z[b, t])
+    n_threats = _nearest_rows(status, side, kind, target, x, z, b, u, True, threats)
+    for j in range(n_threats):
+        t = threats[j]
+        bearing[k + j] = _bearing_a(atan2, ot.atan2_dx, ot.atan2_k0, xu, zu, fu, x[b, t],
+                                    z[b, t])
     blocked = _maneuver_blocked_a(status, tactical, speed, straight, ot.move_chart,
                                   ot.turn_mode, b, a, u, imp, ipt, choice, ot.max_speed)
     for i in range(n_w):
@@ -819,7 +819,7 @@ def _observe_a(x, z, facing, prev_x, prev_z, prev_facing, speed, straight, tacti
         out[at + _SL_KIND + 1] = _flag(kt == _FREIGHTER)
         out[at + _SL_KIND + 2] = _flag(kt in (_DRONE, _TARGET_DRONE, _PLASMA))
         out[at + _SL_RANGE] = min(rng / _RANGE_SCALE, 1.0)
-        theta = _bearing_a(atan2, ot.atan2_dx, ot.atan2_k0, xu, zu, fu, xt, zt)
+        theta = bearing[j]
         out[at + _SL_BEARING] = np.sin(theta)
         out[at + _SL_BEARING + 1] = np.cos(theta)
         out[at + _SL_REL] = rel_sin[ft - fu + 5]
@@ -835,14 +835,13 @@ def _observe_a(x, z, facing, prev_x, prev_z, prev_facing, speed, straight, tacti
         arcs = g_arcs[j]
         for c in range(6):
             out[at + _SL_ARCS + c] = _flag((arcs >> c) & 1)
-    n_threats = _nearest_rows(status, side, kind, target, x, z, b, u, True, threats)
     for j in range(n_threats):
         t = threats[j]
         at = ot.off_threats[a] + j * _THREAT_SIZE
         xt, zt = x[b, t], z[b, t]
         out[at + _T_PRESENT] = 1.0
         out[at + _T_RANGE] = min(_distance(xu, zu, xt, zt) / _RANGE_SCALE, 1.0)
-        theta = _bearing_a(atan2, ot.atan2_dx, ot.atan2_k0, xu, zu, fu, xt, zt)
+        theta = bearing[k + j]
         out[at + _T_BEARING] = np.sin(theta)
         out[at + _T_BEARING + 1] = np.cos(theta)
         shield = _shield_bits(xu, zu, fu, xt, zt)
@@ -855,7 +854,7 @@ def _observe_a(x, z, facing, prev_x, prev_z, prev_facing, speed, straight, tacti
             out[i] = -1.0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def global_state(s, ot, b, out):
     """``env.state()`` into ``out`` (float32, ``U * STATE_ROW + 2``)."""
     n_units = s.kind.shape[1]

@@ -7,6 +7,12 @@ robots') -> End of Impulse -> the verdict; on the last impulse End of Turn and t
 the turn limit; then Speed Determination on a new turn; then Move Ships -> Move Seeking
 Weapons -> Resolve Seeking Weapons -> the verdict. Each step is the rule area's own kernel
 (``compiled.movement``, ``compiled.fire``, ``compiled.seeking_impacts``, ``compiled.ending``).
+
+Speed: the step's kernels are compiled without numba's reference counting (``_nrt=False``: a
+function taking a namedtuple of arrays otherwise increfs and decrefs each array per call).
+They allocate nothing (numba refuses an allocation there at compile time): their scratch is
+``ObserveTables.work`` / ``fwork`` and ``FireTables.work``, so one kernel at a time may use a
+set of tables; every array they touch belongs to their caller.
 """
 
 from __future__ import annotations
@@ -14,7 +20,6 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numba as nb
-import numpy as np
 
 from sfb_env.compiled import damage, ending, fire, movement, observe, robots, seeking_impacts
 from sfb_env.engine.setup import BattleSetup
@@ -34,17 +39,18 @@ def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
                       bool(rules.seeking_weapons))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _robot_fire(s, tb, b: int, o) -> None:
     """(robots.fire_orders) the convoy freighters' shots, after the players' (SCENARIOS
     §2.4), judged by the fire predicate (``direct_fire.fire_blockers``); called where one is
-    due (``robots.robot_fire_due``)."""
+    due (``robots.robot_fire_due``). The ``legal`` matrix lives in the scratch
+    ``ObserveTables.work``."""
     n_w, n_u = s.w_owner.shape[1], s.kind.shape[1]
-    legal = np.zeros((n_w, n_u), np.bool_)
+    legal = tb.observe.work[:n_w * n_u].reshape((n_w, n_u))
     for w in range(n_w):
-        if observe.weapon_ready(s, tb.observe, b, w):
-            for t in range(n_u):
-                legal[w, t] = observe.fire_open(s, tb.observe, b, w, t)
+        ready = observe.weapon_ready(s, tb.observe, b, w)
+        for t in range(n_u):
+            legal[w, t] = ready and observe.fire_open(s, tb.observe, b, w, t)
     robots.robot_fire_orders(s, tb.move, b, o.fire, legal)
 
 
@@ -65,7 +71,7 @@ def commanded(s, b: int, u: int) -> bool:
     return s.status[b, u] == ACTIVE and s.captured_by[b, u] < 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def advance(s, tb, b: int, o) -> None:
     """(engine.procedure.advance) Finish impulse i with the orders ``o``, then run impulse
     i + 1 up to its decision point."""

@@ -18,7 +18,6 @@ Each has an ``_a`` twin on the ``damage.FireArrays`` view (``damage.fire_view(s)
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
 from sfb_env import hexmap
 from sfb_env.compiled import damage, event_codes, shields
@@ -34,7 +33,7 @@ R = hexmap.LUT_RADIUS
 _DRONE_RACK = int(WeaponType.DRONE_RACK)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def launch_facing(x_arr, z_arr, facing_arr, ft, b, owner, target):
     """``fire_geometry.launch_facing`` (FD1.2, F2.3, [P-061]): a facing that puts the target
     in the drone's FA, closing fastest, ties the one nearest the launcher's facing."""
@@ -60,7 +59,7 @@ def launch_facing(x_arr, z_arr, facing_arr, ft, b, owner, target):
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def launch_seeking_weapons_a(a, ft, b, o):
     """``engine.procedure._launch_seeking_weapons`` -> ``engine.seeking.launch`` for drone
     racks: each order ``o.launch[b, r]`` (target row, -1 none; rack rows ascending; facing
@@ -117,7 +116,7 @@ def launch_seeking_weapons_a(a, ft, b, o):
         a.ev[b, r, 9] = facing
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def resolve_seeking_weapons_a(a, ft, b, o):
     """``engine.seeking.resolve_impacts`` (FD1.6, F2.2, F2.3) for drones: each active drone in
     its active target's hex strikes the shield facing its approach (``shields.shield_from``,
@@ -125,9 +124,9 @@ def resolve_seeking_weapons_a(a, ft, b, o):
     shield of one unit are one volley (D4.0), applied after all strikes in first-strike order.
     ``o`` is not read (the signature of the phase kernels)."""
     n_u = a.kind.shape[1]
-    vt = np.empty(n_u, dtype=np.int64)
-    vs = np.empty(n_u, dtype=np.int64)
-    vp = np.empty(n_u, dtype=np.int64)
+    vt = ft.work[:n_u]  # volleys: target, shield, points (the scratch: no allocation)
+    vs = ft.work[n_u:2 * n_u]
+    vp = ft.work[2 * n_u:3 * n_u]
     nv = 0
     now = (a.turn[b] - 1) * ft.ipt + a.impulse[b]
     for d in range(n_u):
