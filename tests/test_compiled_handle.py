@@ -1,9 +1,13 @@
-"""``compiled.handle``: one boxed object carries a batch's arrays into a kernel, borrowed."""
+"""``compiled.handle``: one boxed object carries a batch's arrays into a kernel, borrowed.
+
+The handles here hold plain tuples: numba's cache index of ``handle.make`` pickles the types
+it was compiled for, so a namedtuple class defined in a test module would make every later
+process that loads that index import the test module (and fail).
+"""
 
 from __future__ import annotations
 
 import sys
-from collections import namedtuple
 
 import numba as nb
 import numpy as np
@@ -13,22 +17,19 @@ from sfb_env.compiled import handle
 
 pytestmark = pytest.mark.xdist_group("compiled")
 
-Pair = namedtuple("Pair", ("left", "right"))
-
-
 @nb.njit(cache=True)
 def _bump(h, by):
-    pair, counts, flag = handle.borrowed_parts(h)
-    for i in range(pair.left.shape[0]):
-        pair.left[i] += by
-    pair.right[0, 1] = by * 2
+    (left, right), counts, flag = handle.borrowed_parts(h)
+    for i in range(left.shape[0]):
+        left[i] += by
+    right[0, 1] = by * 2
     counts[0] += 1
     return flag
 
 
 def test_a_kernel_through_the_handle_writes_into_the_callers_arrays():
     left, right, counts = np.zeros(3), np.zeros((2, 2), np.int64), np.zeros(1, np.int64)
-    h = handle.make((Pair(left, right), counts, True))
+    h = handle.make(((left, right), counts, True))
     assert _bump(h, 5) is True
     _bump(h, 5)
     np.testing.assert_array_equal(left, [10.0, 10.0, 10.0])
@@ -38,7 +39,7 @@ def test_a_kernel_through_the_handle_writes_into_the_callers_arrays():
 def test_borrowed_parts_leave_every_reference_count_as_it_was():
     """No reference is taken or dropped per call (the handle keeps the arrays alive)."""
     left, right, counts = np.zeros(3), np.zeros((2, 2), np.int64), np.zeros(1, np.int64)
-    h = handle.make((Pair(left, right), counts, False))
+    h = handle.make(((left, right), counts, False))
     _bump(h, 1)
     before = [sys.getrefcount(a) for a in (left, right, counts)]
     for _ in range(1000):
@@ -49,15 +50,15 @@ def test_borrowed_parts_leave_every_reference_count_as_it_was():
 
 @nb.njit(cache=True)
 def _total(h):
-    pair, counts, _ = handle.borrowed_parts(h)
-    return pair.left.sum() + pair.right.sum() + counts.sum()
+    (left, right), counts, _ = handle.borrowed_parts(h)
+    return left.sum() + right.sum() + counts.sum()
 
 
 def test_the_handle_keeps_its_arrays_alive():
     """Arrays whose only owner is the handle stay valid (read back after a collection)."""
     import gc
 
-    h = handle.make((Pair(np.arange(4.0), np.full((2, 2), 3, np.int64)),
+    h = handle.make(((np.arange(4.0), np.full((2, 2), 3, np.int64)),
                      np.ones(1, np.int64), True))
     gc.collect()
     np.zeros(10_000)  # fresh allocations where freed memory would be reused
