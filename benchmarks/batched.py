@@ -19,8 +19,8 @@ each of ``bb.ships_per_battle`` ships in each battle, so
 
 The table also gives the rate of ``step`` alone (the sampler's time taken out) and the
 sampler's share of the loop.  Unless ``--no-reference``, a last row measures the reference
-engine through ``sfb_env.parallel_env(scenario)`` (one battle, the masked sampler of
-``benchmarks/peers.py``), counting the same ``ships_per_battle`` per env step, and every row
+engine through ``sfb_env.parallel_env(scenario, backend="reference")`` (one battle, the
+masked sampler of ``benchmarks/peers.py``), counting the same ``ships_per_battle`` per env step, and every row
 shows its speed-up over it.
 
 Until ``sfb_env.compiled.batch`` exists the script prints ``compiled batch API not available``
@@ -110,7 +110,10 @@ def measure_reference(scenario: str, ships: int, seconds: float, seed: int, warm
     import sfb_env
 
     t0 = time.perf_counter()
-    env = sfb_env.parallel_env(scenario)
+    try:  # (backend="auto", the default, is the compiled core on the tier-1 scenarios)
+        env = sfb_env.parallel_env(scenario, backend="reference")
+    except TypeError:  # a tree from before the backends: the reference is all it has
+        env = sfb_env.parallel_env(scenario)
     policy, _ = masked_policy(env, seed)
     played = play(env, policy, seconds, seed, warmup)
     built = time.perf_counter() - t0 - played.seconds - played.warmup_s
