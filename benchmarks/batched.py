@@ -20,8 +20,8 @@ each of ``bb.ships_per_battle`` ships in each battle, so
 The table also gives the rate of ``step`` alone (the sampler's time taken out) and the
 sampler's share of the loop.  Unless ``--no-reference``, a last row measures the reference
 engine through ``sfb_env.parallel_env(scenario, backend="reference")`` (one battle, the
-masked sampler of ``benchmarks/peers.py``), counting the same ``ships_per_battle`` per env step, and every row
-shows its speed-up over it.
+masked sampler of ``benchmarks/peers.py``), counting the same ``ships_per_battle`` per env
+step, and every row shows its speed-up over it.
 
 Until ``sfb_env.compiled.batch`` exists the script prints ``compiled batch API not available``
 and exits 0.  ``--quick`` is a tiny run for the tests (sizes 1 and 64, 0.2 s each).
