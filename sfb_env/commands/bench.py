@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 BENCH_EXTRA = ("openskill", "matplotlib", "tqdm")  # ratings, the plot, the progress bar
 
 
-def _require_bench_extra() -> None:
+def require_bench_extra() -> None:
     """Import what the bench needs now, not after the games (``RuntimeError`` naming it)."""
     for module in BENCH_EXTRA:
         try:
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
 
     apply_backend(args)
     try:
-        _require_bench_extra()
+        require_bench_extra()
         if args.games < 1:
             raise ValueError("--games must be at least 1")
         if args.workers is not None and args.workers < 1:

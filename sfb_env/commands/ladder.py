@@ -13,7 +13,6 @@ on stderr and exit code 2.
 from __future__ import annotations
 
 import argparse
-import importlib
 import shlex
 import sys
 from pathlib import Path
@@ -43,17 +42,12 @@ def run(args: argparse.Namespace) -> int:
     from agents import bench, ladder
     from agents.ladder_report import ratings_table, write_page
     from sfb_env.backends import default_backend
-    from sfb_env.commands.bench import BENCH_EXTRA
+    from sfb_env.commands.bench import require_bench_extra
     from sfb_env.commands.play import apply_backend, check_writable
 
     apply_backend(args)
     try:
-        for module in BENCH_EXTRA:
-            try:
-                importlib.import_module(module)
-            except ImportError:
-                raise RuntimeError(f"the bench extra is missing ({module} cannot be imported): "
-                                   "pip install -e '.[bench]'") from None
+        require_bench_extra()
         if args.games < 1:
             raise ValueError(f"--games must be at least 1, got {args.games}")
         if args.seed < 0:
