@@ -245,3 +245,17 @@ def test_tiny_training_run_over_two_duels_evaluates_each_and_lists_them_in_the_s
     assert sidecar["timesteps"] >= 64
     assert set(sidecar["agents"]) == {"klingon-cadet", "fed-cadet", "kzinti-cadet",
                                       "orion-cadet"}
+
+
+# ---------------------------------------------------------------------- side bench
+
+
+def test_side_bench_plays_each_side_against_the_other_ships_race_doctrine():
+    from training.side_bench import bench_sides, markdown
+
+    records = bench_sides("random-fighter", ["duel-klingon-vs-kzinti"], ["doctrine"], games=1)
+    assert [(r.side, r.ship, r.opponent) for r in records] == [
+        ("blue", "klingon", "kzinti-doctrine"), ("red", "kzinti", "klingon-doctrine")]
+    assert all(r.games == 1 for r in records)
+    table = markdown(records)
+    assert "| duel-klingon-vs-kzinti | kzinti (red) | `klingon-doctrine` |" in table
