@@ -78,8 +78,8 @@ def train(
             model.learn(total_timesteps=curriculum.remaining, callback=callback,
                         reset_num_timesteps=False, tb_log_name=config.name,
                         progress_bar=False)
-            if not callback.gate_passed:
-                callback.evaluate_now()  # every stage ends with an evaluation
+            if not callback.gate_passed and callback.last_eval < curriculum.state.stage_timesteps:
+                callback.evaluate_now()  # every stage ends with an evaluation (one, not two)
             model.logger.dump(model.num_timesteps)
         save_checkpoint(model, config, curriculum, out / "checkpoints" /
                         f"{stage.name}-{model.num_timesteps:09d}.zip")
