@@ -44,7 +44,8 @@ def read_sidecar(path: str | Path) -> dict[str, Any] | None:
 
 def check_checkpoint(path: str | Path, scenario: str) -> None:
     """Refuse, naming both, a checkpoint without its sidecar or trained for another scenario
-    (``ValueError``); its padding (``fixed_spaces``) is for the ships of that scenario."""
+    (``ValueError``): the sidecar's ``scenario``, or any of its ``scenarios`` (a multi-scenario
+    run); its padding (``fixed_spaces``) is for the ships of those scenarios."""
     path = Path(path)
     if not path.exists():
         raise ValueError(f"SB3 checkpoint {str(path)!r} does not exist")
@@ -56,10 +57,11 @@ def check_checkpoint(path: str | Path, scenario: str) -> None:
     if sidecar is None:
         raise ValueError(f"checkpoint {str(path)!r} has no sidecar {str(sidecar_path(path))!r} "
                          f"saying which scenario it flies; cannot check it against {scenario!r}")
-    trained = sidecar.get("scenario")
-    if trained != scenario:
-        raise ValueError(f"checkpoint {str(path)!r} was trained for scenario {trained!r}, "
-                         f"not {scenario!r}")
+    trained = sidecar.get("scenarios") or [sidecar.get("scenario")]
+    if scenario not in trained:
+        which = (f"scenario {trained[0]!r}" if len(trained) == 1
+                 else f"scenarios {', '.join(map(str, trained))}")
+        raise ValueError(f"checkpoint {str(path)!r} was trained for {which}, not {scenario!r}")
 
 
 class SB3Policy:

@@ -50,7 +50,9 @@ Schema (defaults in brackets)::
       latest_weight: 0.5             # probability of facing the newest snapshot
     stages:                          # the curriculum, in order
       - name: drill                  # [stage-<i>]
-        scenario: cth-01             # name or path
+        scenario: cth-01             # name or path; or several at once:
+        scenarios: null              #   [a, b, ...] (instead of scenario) splits the n_envs slots
+                                     #   evenly over one env per scenario (needs fixed_spaces)
         agent: null                  # learner ship [first agent]; or "alternate" (both sides,
                                      #   one per battle)
         opponent: random             # random | doctrine | <registry name> | robot[:controller]
@@ -150,6 +152,11 @@ class StageConfig:
     opponent: str = "random"
     until_win_rate: float | None = None
     eval_opponent: str | None = None
+    scenarios: tuple[str, ...] = ()  # every scenario of the stage ([scenario] if one)
+
+    def __post_init__(self) -> None:
+        if not self.scenarios:
+            object.__setattr__(self, "scenarios", (self.scenario,))
 
     @property
     def evaluation_opponent(self) -> str:
@@ -211,6 +218,10 @@ def parse_config(doc: Any, source: str = "<dict>", default_name: str = "run") ->
         raise ConfigError(source, "stages", "needs at least one stage")
     stages = tuple(_stage(_Section(s, source, f"stages[{i}]"), i, ppo, league)
                    for i, s in enumerate(stages_doc))
+    for i, stage in enumerate(stages):
+        if len(stage.scenarios) > 1 and env.fixed_spaces is None:
+            raise ConfigError(source, f"stages[{i}].scenarios", "several scenarios need "
+                              "env.fixed_spaces (one observation and action shape for all)")
     names = [s.name for s in stages]
     for i, name in enumerate(names):
         if name in names[:i]:
@@ -354,19 +365,20 @@ def _league(sec: _Section) -> LeagueConfig:
 
 def _stage(sec: _Section, i: int, ppo: PPOConfig, league: LeagueConfig | None) -> StageConfig:
     sec.only(tuple(f.name for f in fields(StageConfig)))
-    scenario = sec.require("scenario", str)
-    from sfb_env.engine.scenario import ScenarioError, load_scenario
-
-    try:
-        agents = [u.id for u in load_scenario(scenario).units if u.controller == "agent"]
-    except ScenarioError as exc:
-        raise sec.error("scenario", str(exc)) from None
-    if not agents:
-        raise sec.error("scenario", f"scenario {scenario!r} has no agent to train")
+    scenarios, key = _scenarios(sec)
+    ships = {}
+    for n, scenario in enumerate(scenarios):
+        where = key if key == "scenario" else f"{key}[{n}]"
+        ships[scenario] = _scenario_agents(sec, where, scenario)
+    scenario = scenarios[0]
     agent = sec.typed("agent", str, None)
-    if agent is not None and agent != "alternate" and agent not in agents:
-        raise sec.error("agent", f"{agent!r} is not an agent of {scenario}; agents: {agents} "
-                                 "(or 'alternate')")
+    for name, agents in ships.items():
+        if agent is not None and agent != "alternate" and agent not in agents:
+            raise sec.error("agent", f"{agent!r} is not an agent of {name}; agents: {agents} "
+                                     "(or 'alternate')")
+    if len(scenarios) > 1 and ppo.n_envs % len(scenarios):
+        raise sec.error(key, f"{len(scenarios)} scenarios split ppo.n_envs={ppo.n_envs} "
+                             "slots evenly: it must be a multiple")
     opponent = sec.typed("opponent", str, "random")
     _check_opponent(sec, "opponent", opponent)
     if opponent == "league" and league is None:
@@ -374,9 +386,13 @@ def _stage(sec: _Section, i: int, ppo: PPOConfig, league: LeagueConfig | None) -
     if opponent == "self":
         if agent is not None:
             raise sec.error("agent", "self-play flies every agent; leave 'agent' out")
-        if ppo.n_envs % len(agents):
-            raise sec.error("opponent", f"self-play on {scenario} has {len(agents)} ships per "
-                                        f"battle; ppo.n_envs={ppo.n_envs} must be a multiple")
+        per_scenario = ppo.n_envs // len(scenarios)
+        for name, agents in ships.items():
+            if per_scenario % len(agents):
+                raise sec.error("opponent", f"self-play on {name} has {len(agents)} ships per "
+                                            f"battle; its {per_scenario} slots (ppo.n_envs="
+                                            f"{ppo.n_envs} over {len(scenarios)} scenarios) "
+                                            "must be a multiple")
     eval_opponent = sec.typed("eval_opponent", str, None)
     if eval_opponent is not None:
         if eval_opponent == "self":
@@ -391,7 +407,38 @@ def _stage(sec: _Section, i: int, ppo: PPOConfig, league: LeagueConfig | None) -
         opponent=opponent,
         until_win_rate=until,
         eval_opponent=eval_opponent,
+        scenarios=tuple(scenarios),
     )
+
+
+def _scenarios(sec: _Section) -> tuple[list[str], str]:
+    """The stage's scenarios (``scenario: x`` or ``scenarios: [x, y]``, not both) and the key."""
+    if "scenarios" in sec.doc and sec.doc["scenarios"] is not None:
+        if "scenario" in sec.doc:
+            raise sec.error("scenarios", "give either 'scenario' or 'scenarios', not both")
+        value = sec.doc["scenarios"]
+        if not isinstance(value, list) or not value or not all(
+                isinstance(v, str) for v in value):
+            raise sec.error("scenarios", f"expected a non-empty list of scenario names, got "
+                                         f"{value!r}")
+        for n, name in enumerate(value):
+            if name in value[:n]:
+                raise sec.error(f"scenarios[{n}]", f"duplicate scenario {name!r}")
+        return list(value), "scenarios"
+    return [sec.require("scenario", str)], "scenario"
+
+
+def _scenario_agents(sec: _Section, where: str, scenario: str) -> list[str]:
+    from sfb_env.engine.scenario import ScenarioError, load_scenario
+
+    try:
+        agents = [u.id for u in load_scenario(scenario).units if u.controller == "agent"]
+    except ScenarioError as exc:
+        raise ConfigError(sec.source, sec.name(where), str(exc)) from None
+    if not agents:
+        raise ConfigError(sec.source, sec.name(where),
+                          f"scenario {scenario!r} has no agent to train")
+    return agents
 
 
 def _missing(sec: _Section, key: str) -> Any:

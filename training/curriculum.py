@@ -4,7 +4,8 @@ A stage ends when its ``timesteps`` are spent or, with ``until_win_rate``, at th
 evaluation whose win rate reaches the gate. Every stage's env has the same number of slots
 (``ppo.n_envs``) and, with ``env.fixed_spaces``, the same spaces, so one model follows the
 whole curriculum: a ``self`` stage runs ``n_envs / ships`` battles with every ship a slot;
-other stages run ``n_envs`` battles with one learner ship each.
+other stages run ``n_envs`` battles with one learner ship each. A stage with several
+``scenarios`` splits the slots evenly over one env per scenario.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from sfb_env.env.parallel import SFBParallelEnv
 from sfb_env.env.vector import AgentVectorEnv
 from training.config import StageConfig, TrainConfig
 from training.league import League
+from training.multi_env import ConcatAgentVectorEnv
 
 
 @dataclass
@@ -73,35 +75,50 @@ class Curriculum:
             options["max_turns"] = env.max_turns
         return options
 
-    def agents(self, stage: StageConfig) -> list[str]:
-        """The ships the learner flies in ``stage``."""
-        possible = SFBParallelEnv(stage.scenario, **self.env_options()).possible_agents
+    def agents(self, stage: StageConfig, scenario: str | None = None) -> list[str]:
+        """The ships the learner flies in ``stage`` (in ``scenario``, else in every scenario of
+        the stage, each ship once)."""
+        if scenario is None:
+            ships: list[str] = []
+            for name in stage.scenarios:
+                ships += [a for a in self.agents(stage, name) if a not in ships]
+            return ships
+        possible = SFBParallelEnv(scenario, **self.env_options()).possible_agents
         if stage.opponent == "self" or stage.agent == "alternate":
             return list(possible)
         return [stage.agent or possible[0]]
 
-    def make_env(self, seed: int) -> AgentVectorEnv:
-        """The current stage's vectorised env with ``ppo.n_envs`` slots."""
+    def make_env(self, seed: int) -> Any:
+        """The current stage's vectorised env with ``ppo.n_envs`` slots (split evenly over the
+        stage's scenarios, ``training.multi_env.ConcatAgentVectorEnv``, if it has several)."""
         stage = self.stage
-        n_slots = self.config.ppo.n_envs
+        per_scenario = self.config.ppo.n_envs // len(stage.scenarios)
+        parts = [self._scenario_env(scenario, per_scenario, seed + i)
+                 for i, scenario in enumerate(stage.scenarios)]
+        venv = parts[0] if len(parts) == 1 else ConcatAgentVectorEnv(parts, stage.scenarios)
+        if venv.num_slots != self.config.ppo.n_envs:
+            raise ValueError(f"stage {stage.name!r} has {venv.num_slots} slots, expected "
+                             f"{self.config.ppo.n_envs}")
+        return venv
+
+    def _scenario_env(self, scenario: str, n_slots: int, seed: int) -> AgentVectorEnv:
+        stage = self.stage
         opponents: Any = stage.opponent
         if stage.opponent == "self":
             learners: Any = "all"
-            battles = n_slots // len(self.agents(stage))
+            battles = n_slots // len(self.agents(stage, scenario))
             opponents = None
         else:
-            learners = "alternate" if stage.agent == "alternate" else self.agents(stage)
+            learners = "alternate" if stage.agent == "alternate" else self.agents(stage,
+                                                                                  scenario)
             battles = n_slots
         if stage.opponent == "league":
             if self.league is None:
                 raise ValueError(f"stage {stage.name!r}: opponent 'league' needs a league")
             opponents = self.league.opponent
-        venv = agent_vector_env(stage.scenario, num_envs=battles, learners=learners,
+        return agent_vector_env(scenario, num_envs=battles, learners=learners,
                                 opponents=opponents, fixed_spaces=self.fixed_spaces, seed=seed,
                                 backend=self.config.env.backend, **self.env_options())
-        if venv.num_slots != n_slots:
-            raise ValueError(f"stage {stage.name!r} has {venv.num_slots} slots, expected {n_slots}")
-        return venv
 
     def evaluation_opponent(self) -> Any:
         """The current stage's evaluation opponent (the league samples its pool)."""

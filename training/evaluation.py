@@ -45,6 +45,19 @@ class EvalResult:
         if side is not None:
             self.per_side.setdefault(side, EvalResult()).count(outcome)
 
+    def merge(self, other: EvalResult, prefix: str) -> None:
+        """Add ``other``'s counts; its sides join ``per_side`` as ``prefix/side`` (a
+        multi-scenario evaluation: one entry per scenario and side)."""
+        self.wins += other.wins
+        self.draws += other.draws
+        self.losses += other.losses
+        self.undecided += other.undecided
+        self.returns += other.returns
+        self.margins += other.margins
+        sides = other.per_side or {"all": other}
+        for side, result in sides.items():
+            self.per_side[f"{prefix}/{side}"] = result
+
     @property
     def games(self) -> int:
         return self.wins + self.draws + self.losses + self.undecided

@@ -27,7 +27,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from agents.sb3_policy import SB3Policy, read_sidecar, write_sidecar
 from training.config import TrainConfig
 from training.curriculum import Curriculum, CurriculumState
-from training.evaluation import bench_matches, evaluate, evaluate_checkpoint
+from training.evaluation import EvalResult, bench_matches, evaluate, evaluate_checkpoint
 from training.league import League
 from training.vec_env import SB3VecEnv
 
@@ -78,8 +78,8 @@ def train(
             model.learn(total_timesteps=curriculum.remaining, callback=callback,
                         reset_num_timesteps=False, tb_log_name=config.name,
                         progress_bar=False)
-            if not callback.gate_passed:
-                callback.evaluate_now()  # every stage ends with an evaluation
+            if not callback.gate_passed and callback.last_eval < curriculum.state.stage_timesteps:
+                callback.evaluate_now()  # every stage ends with an evaluation (one, not two)
             model.logger.dump(model.num_timesteps)
         save_checkpoint(model, config, curriculum, out / "checkpoints" /
                         f"{stage.name}-{model.num_timesteps:09d}.zip")
@@ -133,6 +133,7 @@ def save_checkpoint(model: Any, config: TrainConfig, curriculum: Curriculum, pat
         "run": config.name,
         "config": config.source,
         "scenario": stage.scenario,
+        "scenarios": list(stage.scenarios),  # check_checkpoint accepts any of them
         "agents": curriculum.agents(stage),
         "stage": stage.name,
         "opponent": stage.opponent,
@@ -199,28 +200,21 @@ class StageCallback(BaseCallback):
         return True
 
     def evaluate_now(self) -> float:
-        """Evaluate against the stage's evaluation opponent; log, and check the gate."""
+        """Evaluate against the stage's evaluation opponent in every scenario of the stage
+        (``evaluation.games`` games each, every side the learner flies); log, and check the
+        gate (``every_side``: the worst scenario and side)."""
         self.last_eval = self.curriculum.state.stage_timesteps
         stage = self.curriculum.stage
-        fixed = self.curriculum.fixed_spaces
-        agents = self.curriculum.agents(stage)
-        options = self.curriculum.env_options()
-        if fixed is None and len(agents) > 1:
-            options["uniform_spaces"] = True
         cfg = self.config.evaluation
         opponent = self.curriculum.evaluation_opponent()
-        matches = bench_matches(stage.scenario, agents, "<learner>", opponent)
-        if matches is not None and (fixed is not None or len(agents) == 1):
-            with tempfile.TemporaryDirectory() as tmp:  # a fresh path: the bench caches by spec
-                path = save_checkpoint(self.model, self.config, self.curriculum,
-                                       Path(tmp) / f"eval-{self.model.num_timesteps}.zip")
-                matches = bench_matches(stage.scenario, agents, str(path), opponent)
-                result = evaluate_checkpoint(str(path), stage.scenario, matches, cfg.games,
-                                             cfg.seed)
+        if len(stage.scenarios) == 1:
+            result = self._evaluate(stage.scenario, opponent)
         else:
-            policy = SB3Policy(model=self.model, fixed_spaces=fixed)
-            result = evaluate(policy, stage.scenario, agents, opponent, cfg.games, cfg.seed,
-                              **options)
+            result = EvalResult()
+            for scenario in stage.scenarios:
+                part = self._evaluate(scenario, opponent)
+                result.merge(part, prefix=scenario)
+                self.logger.record(f"eval/{scenario}/win_rate", part.win_rate)
         self.curriculum.state.last_win_rate = result.win_rate
         for key, value in result.as_dict().items():
             self.logger.record(f"eval/{key}", value)
@@ -229,6 +223,25 @@ class StageCallback(BaseCallback):
             self.bar.set_postfix(stage=stage.name, win_rate=f"{result.win_rate:.2f}")
         self.gate_passed = self.curriculum.gate_passed(result.gate_rate(cfg.gate))
         return result.win_rate
+
+    def _evaluate(self, scenario: str, opponent: Any) -> EvalResult:
+        """``evaluation.games`` games in ``scenario`` (through the bench where it can)."""
+        stage = self.curriculum.stage
+        fixed = self.curriculum.fixed_spaces
+        agents = self.curriculum.agents(stage, scenario)
+        options = self.curriculum.env_options()
+        if fixed is None and len(agents) > 1:
+            options["uniform_spaces"] = True
+        cfg = self.config.evaluation
+        matches = bench_matches(scenario, agents, "<learner>", opponent)
+        if matches is not None and (fixed is not None or len(agents) == 1):
+            with tempfile.TemporaryDirectory() as tmp:  # a fresh path: the bench caches by spec
+                path = save_checkpoint(self.model, self.config, self.curriculum,
+                                       Path(tmp) / f"eval-{self.model.num_timesteps}.zip")
+                matches = bench_matches(scenario, agents, str(path), opponent)
+                return evaluate_checkpoint(str(path), scenario, matches, cfg.games, cfg.seed)
+        policy = SB3Policy(model=self.model, fixed_spaces=fixed)
+        return evaluate(policy, scenario, agents, opponent, cfg.games, cfg.seed, **options)
 
     def _snapshot(self, league: League) -> None:
         path = league.snapshot_path(self.model.num_timesteps)
