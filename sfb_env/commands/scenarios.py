@@ -18,16 +18,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
              "each scenario, one per line")
 
 
-def backend_note(name: str) -> str:
-    """``compiled`` or ``reference: <why>`` (``compiled.tiers.why_not``) for ``name``."""
-    from sfb_env.compiled import tiers
-    from sfb_env.engine import make_battle
-    from sfb_env.engine.scenario import load_scenario
-
-    why = tiers.why_not(make_battle(load_scenario(name)).setup)
-    return "compiled" if why is None else f"reference: {why}"
-
-
 def missing(name: str) -> list[str]:
     """Everything the compiled core lacks for ``name`` (``compiled.tiers.missing``)."""
     from sfb_env.compiled import tiers
@@ -40,9 +30,11 @@ def missing(name: str) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     for name, title in sfb_env.list_scenarios().items():
         if args.backends:
-            print(f"{name:32s} {backend_note(name):52s} {title}")
+            reasons = missing(name)  # (the first is tiers.why_not's)
+            note = f"reference: {reasons[0]}" if reasons else "compiled"
+            print(f"{name:32s} {note:52s} {title}")
             if getattr(args, "missing", False):
-                for reason in missing(name)[1:]:
+                for reason in reasons[1:]:
                     print(f"{'':32s} {'':11s}{reason}")
         else:
             print(f"{name:32s} {title}")

@@ -182,7 +182,7 @@ class CompiledParallelEnv(SFBParallelEnv):
         agent, every component open in its mask, no check that needs the reference view.
         Fills ``_actions``; False (nothing decided) when any of that does not hold."""
         if (len(actions) != len(self.agents) or self.validate_in_engine
-                or tiers.JOINT_SPEED_MANEUVER_CHECK):
+                or self._joint_check_due()):
             return False
         acts = self._actions  # (an agent out of play keeps stale values: never decoded)
         index, width = self._index, self._width

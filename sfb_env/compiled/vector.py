@@ -118,11 +118,12 @@ class CompiledAgentVectorEnv:
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_slots)]
         leaving = np.flatnonzero(left)
         if len(leaving):  # the last observation of each ship that left (rare: gathered alone)
-            rows = b[leaving]
-            terminal = self._pads.observations(
-                np.where(batch.ended[rows][:, None], batch.terminal_obs[rows, a[leaving]],
-                         batch.obs[rows, a[leaving]])[:, None, :],
-                np.arange(len(leaving)), np.zeros(len(leaving), np.int64), a[leaving])
+            rows, ships = b[leaving], a[leaving]
+            terminal = self._pads.observations(batch.obs, rows, ships)
+            reset = batch.ended[rows]  # (their battle restarted: the last one is kept aside)
+            if reset.any():
+                terminal[reset] = self._pads.observations(batch.terminal_obs, rows[reset],
+                                                          ships[reset])
         for n, i in enumerate(leaving):
             info = {"terminal_observation": terminal[n],
                     "episode": {"r": float(self._returns[i]), "l": int(self._lengths[i]),
@@ -175,7 +176,7 @@ class _Padding:
         # per agent: source index of every padded position (-1: padding, its constant value)
         self.obs_src = np.full((n_agents, n_obs), -1, np.int64)
         self.mask_src = np.full((n_agents, n_mask), -1, np.int64)
-        self.mask_const = np.zeros((n_agents, n_mask), np.bool_)
+        self.mask_const = np.zeros((n_agents, n_mask), np.int8)  # padding's values
         self.action_src = np.full((n_agents, k), -1, np.int64)
         for i, v in enumerate(own_nvec):
             n, m = int(ot.obs_size[i]), int(v.sum())
@@ -194,23 +195,20 @@ class _Padding:
             src = fixed.unpad_action(np.arange(k), v)
             self.action_src[i, src] = np.arange(len(src))
         self.obs_const = np.zeros((n_agents, n_obs), np.float32)
-        self._mask_const8 = self.mask_const.astype(np.int8)
         self.dead_mask = np.zeros(n_mask, np.bool_)
         self.dead_mask[np.concatenate([[0], np.cumsum(self.action_space.nvec)[:-1]])] = True
 
-    def observations(self, raw: np.ndarray, battles: np.ndarray, rows: np.ndarray,
-                     agents: np.ndarray | None = None) -> np.ndarray:
-        """Slot ``i``'s padded observation from ``raw[battles[i], rows[i]]`` (raw: (B, A, n)),
-        laid out as agent ``agents[i]``'s (default: ``rows``)."""
-        agents = rows if agents is None else agents
+    def observations(self, raw: np.ndarray, battles: np.ndarray,
+                     agents: np.ndarray) -> np.ndarray:
+        """Slot ``i``'s padded observation from ``raw[battles[i], agents[i]]`` (raw: (B, A, n))."""
         out = np.empty((len(battles), self.obs_src.shape[1]), np.float32)
-        _gather(raw, battles, rows, agents, self.obs_src, self.obs_const, out)
+        _gather(raw, battles, agents, self.obs_src, self.obs_const, out)
         return out
 
     def masks(self, raw: np.ndarray, battles: np.ndarray, agents: np.ndarray) -> np.ndarray:
         """Slot ``i``'s padded flat mask (bool) from ``raw[battles[i], agents[i]]``."""
         out = np.empty((len(battles), self.mask_src.shape[1]), np.int8)  # 0/1: a bool view
-        _gather(raw, battles, agents, agents, self.mask_src, self._mask_const8, out)
+        _gather(raw, battles, agents, self.mask_src, self.mask_const, out)
         return out.view(np.bool_)
 
     def actions(self, padded: np.ndarray, agents: np.ndarray, width: int) -> np.ndarray:
@@ -223,14 +221,14 @@ class _Padding:
 
 
 @nb.njit(cache=True)
-def _gather(raw, battles, rows, agents, src, const, out):
-    """``out[i, j] = raw[battles[i], rows[i], src[agents[i], j]]``, or ``const[agents[i], j]``
+def _gather(raw, battles, agents, src, const, out):
+    """``out[i, j] = raw[battles[i], agents[i], src[agents[i], j]]``, or ``const[agents[i], j]``
     where that source is -1 (padding)."""
     for i in range(battles.shape[0]):
-        b, r, a = battles[i], rows[i], agents[i]
+        b, a = battles[i], agents[i]
         for j in range(out.shape[1]):
             k = src[a, j]
             if k >= 0:
-                out[i, j] = raw[b, r, k]
+                out[i, j] = raw[b, a, k]
             else:
                 out[i, j] = const[a, j]
