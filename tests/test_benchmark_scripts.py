@@ -122,8 +122,12 @@ class StandInBatch:
         b = self.battles
         return np.zeros((b, 2, 5), np.float32), np.ones((b, 2, int(self.nvec.sum())), np.int8)
 
-    def sample_actions(self, rng):
-        return rng.integers(0, self.nvec, size=(self.battles, 2, len(self.nvec)))
+    def sample_actions(self, rng, out=None):
+        acts = rng.integers(0, self.nvec, size=(self.battles, 2, len(self.nvec)))
+        if out is not None:
+            out[...] = acts
+            return out
+        return acts
 
     def step(self, actions):
         assert actions.shape == (self.battles, 2, len(self.nvec))

@@ -38,3 +38,16 @@ def test_each_battle_has_its_own_generator():
 def test_only_pcg64_generators_convert():
     with pytest.raises(ValueError, match="PCG64"):
         dice.dice_row(np.random.Generator(np.random.MT19937(0)))
+
+
+def test_seed_into_seeds_as_default_rng_does():
+    """The autoreset's compiled seeding = ``default_rng(seed)``'s state (SeedSequence hash of
+    the seed's 32-bit words, PCG64 set-seed), for one- to three-word seeds."""
+    rng = np.random.default_rng(5)
+    seeds = [0, 1, 7, 2**31 - 2, 2**32 - 1, 2**32, 2**40 + 5, 2**63 - 1]
+    seeds += rng.integers(0, 2**31 - 1, 200).tolist() + rng.integers(0, 2**63 - 1, 50).tolist()
+    rows = np.zeros((2, dice.DICE_WORDS), np.uint64)
+    for seed in seeds:
+        dice.seed_into(rows, 1, int(seed))
+        np.testing.assert_array_equal(rows[1], dice.seeded_row(int(seed)), err_msg=str(seed))
+    assert not rows[0].any()  # only row 1 written

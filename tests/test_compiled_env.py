@@ -209,3 +209,29 @@ def test_vector_env_slots_match_the_reference_vector_env_until_the_first_battle_
         if any("episode" in w for w in want[4]):
             return
     pytest.fail("no battle ended in 300 steps")
+
+
+def test_autoreset_draws_each_next_battle_seed_from_the_batch_generator_in_battle_order():
+    """``BattleBatch(seed=s)``: reset draws one seed per battle, then one more per battle for
+    its next start, then one per ended battle in battle order, all from ``default_rng(s)``;
+    a battle restarts with the dice of ``default_rng`` of its seed."""
+    from sfb_env.compiled import dice
+    from sfb_env.compiled.batch import SEED_RANGE, BattleBatch
+
+    bb = BattleBatch("duel-klingon-vs-federation", 4, seed=9)
+    bb.reset()
+    gen = np.random.default_rng(9)
+    want_seeds = [int(gen.integers(SEED_RANGE)) for _ in range(4)]
+    want_next = [int(gen.integers(SEED_RANGE)) for _ in range(4)]
+    assert bb.seeds.tolist() == want_seeds
+    rng = np.random.default_rng(0)
+    restarts = 0
+    while restarts < 6:
+        bb.step(bb.sample_actions(rng))
+        for b in np.flatnonzero(bb.ended):
+            assert bb.seeds[b] == want_next[b]  # the battle now starting
+            want_next[b] = int(gen.integers(SEED_RANGE))
+            restarts += 1
+        assert bb._next_seeds.tolist() == want_next
+        for b in range(4):
+            np.testing.assert_array_equal(bb.reset_dice[b], dice.seeded_row(want_next[b]))

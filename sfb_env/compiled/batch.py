@@ -2,8 +2,9 @@
 
 One ``step(actions)`` runs, for every battle, the orders' decoding, the Sequence of Play up to
 the next decision point (``compiled.procedure``), the rewards, terminations and truncations,
-the autoreset of a battle that ended (its next battle's dice prepared in Python beforehand, so
-the kernel never seeds a generator) and every agent's observation and flat mask, written into
+the autoreset of a battle that ended (its dice prepared beforehand; the kernel then draws the
+seed after it from the batch's seed generator and seeds its dice, ``dice.seed_into``, as
+``default_rng(seed)`` would) and every agent's observation and flat mask, written into
 preallocated buffers. Framework-free numpy API (the PettingZoo env, the SB3 vector env and the
 benchmarks sit on it):
 
@@ -118,7 +119,10 @@ class BattleBatch:
         self.outcomes = np.full(n_b, -1, np.int64)
         self.reset_dice = np.zeros((n_b, dice_mod.DICE_WORDS), np.uint64)
         self.seeds = np.zeros(n_b, np.int64)
-        self._seed_rng = np.random.default_rng(seed)
+        # the batch's seed generator, default_rng(seed), as a dice row: the step kernel draws
+        # the next battle's seed from it when one ends (``reseed`` restarts it)
+        self._seed_dice = np.zeros((1, dice_mod.DICE_WORDS), np.uint64)
+        self.reseed(seed)
         self._next_seeds = np.zeros(n_b, np.int64)
         self._handle = None  # the step's arrays in one boxed object (``compiled.handle``)
         self._entry = None  # the step kernel's compiled entry point for these argument types
@@ -134,14 +138,19 @@ class BattleBatch:
 
     def draw_seed(self) -> int:
         """The next battle seed from the batch's generator."""
-        return int(self._seed_rng.integers(SEED_RANGE))
+        return int(_draw_seed(self._seed_dice))
+
+    def reseed(self, seed: int | None) -> None:
+        """The batch's seed generator restarted as ``default_rng(seed)`` (written in place: the
+        step kernel's handle holds the array)."""
+        self._seed_dice[0] = dice_mod.dice_row(np.random.default_rng(seed))
 
     def _prepare(self, rows: np.ndarray) -> None:
         """Draw the next battle's seed and dice for the battles ``rows``."""
         for b in rows:
             s = self.draw_seed()
             self._next_seeds[b] = s
-            self.reset_dice[b] = dice_mod.seeded_row(s)
+            dice_mod.seed_into(self.reset_dice, int(b), s)
 
     # ------------------------------------------------------------------ API
 
@@ -187,10 +196,6 @@ class BattleBatch:
             self._actions_shape = actions.shape
         else:  # the compiled function itself: numba's dispatch (~25 us) is skipped
             self._entry(*args)
-        if self.autoreset and self.ended.any():
-            rows = np.flatnonzero(self.ended)
-            self.seeds[rows] = self._next_seeds[rows]
-            self._prepare(rows)
         return self.obs, self.masks, self.rewards, self.terminated, self.truncated
 
     def handle(self):
@@ -199,12 +204,15 @@ class BattleBatch:
             self._handle = handle.make((
                 self.state, self.orders, self.tables, self.observe_tables, self._start,
                 self.reset_dice, self.obs, self.masks, self.terminal_obs, self.rewards,
-                self.terminated, self.truncated, self.alive, self.ended, self.outcomes))
+                self.terminated, self.truncated, self.alive, self.ended, self.outcomes,
+                self.seeds, self._next_seeds, self._seed_dice))
         return self._handle
 
-    def sample_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """Random masked actions (B, A, k): per component a uniform open value."""
-        return sample_masked(self.masks, self.nvec, rng)
+    def sample_actions(self, rng: np.random.Generator, out: np.ndarray | None = None
+                       ) -> np.ndarray:
+        """Random masked actions (B, A, k): per component a uniform open value (into ``out``
+        when given: a loop that samples every step need not allocate)."""
+        return sample_masked(self.masks, self.nvec, rng, out)
 
     # ------------------------------------------------------------------ reference views
 
@@ -223,12 +231,19 @@ def _compiled_entry(dispatcher, args: tuple):
     return dispatcher.overloads[sig].entry_point
 
 
-def sample_masked(masks: np.ndarray, nvec: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def sample_masked(masks: np.ndarray, nvec: np.ndarray, rng: np.random.Generator,
+                  out: np.ndarray | None = None) -> np.ndarray:
     """A uniform open value per component of every (battle, agent): ``masks`` (B, A, m) int8
-    flat masks aligned with ``nvec`` (A, k); vectorised with one uniform draw per component."""
+    flat masks aligned with ``nvec`` (A, k); vectorised with one uniform draw per component.
+    ``out``: a (B, A, k) int64 buffer to write (else a new array)."""
     n_b, n_a, _ = masks.shape
-    u = rng.random((n_b, n_a, nvec.shape[1]))
-    out = np.zeros((n_b, n_a, nvec.shape[1]), np.int64)
+    shape = (n_b, n_a, nvec.shape[1])
+    u = rng.random(shape)
+    if out is None:
+        out = np.empty(shape, np.int64)
+    elif out.shape != shape or out.dtype != np.int64:
+        raise ValueError(f"sample_masked: out must be int64 of shape {shape}, got "
+                         f"{out.dtype} {out.shape}")
     _sample(masks, nvec, u, out)
     return out
 
@@ -276,6 +291,12 @@ def dead_masks(nvec: np.ndarray, n_mask: int) -> np.ndarray:
 
 
 @nb.njit(cache=True)
+def _draw_seed(seed_dice):
+    """``default_rng(seed).integers(SEED_RANGE)`` from the batch's seed generator row."""
+    return dice_mod.roll(seed_dice, 0, 0, SEED_RANGE)
+
+
+@nb.njit(cache=True)
 def _restart(s, start, reset_dice, b):
     """Battle ``b`` back to the start with its prepared dice (its events stay: they are the
     ended battle's last step)."""
@@ -299,7 +320,7 @@ def _reset_all(s, start, reset_dice, ot, obs, masks, alive):
 @nb.njit(cache=True)
 def _reset_handle(h):
     """``_reset_all`` on the arrays of the handle ``h``."""
-    (s, _, _, ot, start, reset_dice, obs, masks, _, _, _, _, alive, _, _) = \
+    (s, _, _, ot, start, reset_dice, obs, masks, _, _, _, _, alive, _, _, _, _, _) = \
         handle.borrowed_parts(h)
     _reset_all(s, start, reset_dice, ot, obs, masks, alive)
 
@@ -308,14 +329,16 @@ def _reset_handle(h):
 def _step_handle(h, actions, reward_kind, autoreset):
     """``_step_batch`` on the arrays of the handle ``h`` (``compiled.handle``)."""
     (s, o, tb, ot, start, reset_dice, obs, masks, terminal_obs, rewards_, terminated, truncated,
-     alive, ended, outcomes) = handle.borrowed_parts(h)
+     alive, ended, outcomes, seeds, next_seeds, seed_dice) = handle.borrowed_parts(h)
     _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_obs, rewards_,
-                terminated, truncated, alive, ended, outcomes, reward_kind, autoreset)
+                terminated, truncated, alive, ended, outcomes, reward_kind, autoreset,
+                seeds, next_seeds, seed_dice)
 
 
 @nb.njit(cache=True, _nrt=False)
 def _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_obs, rewards_,
-                terminated, truncated, alive, ended, outcomes, reward_kind, autoreset):
+                terminated, truncated, alive, ended, outcomes, reward_kind, autoreset,
+                seeds, next_seeds, seed_dice):
     # borrowed views, made once: the per-battle calls below take whole namedtuples, and numba
     # increfs and decrefs every array of one per call (atomics) unless it is borrowed
     s = borrowed_state(s)
@@ -356,6 +379,10 @@ def _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_o
                     terminal_obs[b, a, i] = obs[b, a, i]
             _restart(s, start, reset_dice, b)
             _observe_battle(s, ot, b, obs, masks, alive)
+            # the next battle's seed and dice, drawn in battle order (``BattleBatch._prepare``)
+            seeds[b] = next_seeds[b]
+            next_seeds[b] = dice_mod.roll(seed_dice, 0, 0, SEED_RANGE)
+            dice_mod.seed_into(reset_dice, b, next_seeds[b])
 
 
 __all__ = ["BattleBatch", "NotCompiledError", "build_reference", "sample_masked"]

@@ -21,6 +21,7 @@ _MULT_LO = np.uint64(0x4385DF649FCCF645)
 _M32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
 _S64 = np.uint64(64 - 1)
+_S63 = np.uint64(63)
 
 
 def dice_row(generator: np.random.Generator) -> np.ndarray:
@@ -47,6 +48,125 @@ def generator_of(row: np.ndarray) -> np.random.Generator:
 def seeded_row(seed: int | None) -> np.ndarray:
     """The dice row of ``numpy.random.default_rng(seed)``."""
     return dice_row(np.random.default_rng(seed))
+
+
+# numpy's SeedSequence (bit_generator.pyx): hash constants of its entropy pool of four words
+_POOL = 4
+_INIT_A, _MULT_A = np.uint32(0x43B0D7E5), np.uint32(0x931E8875)
+_INIT_B, _MULT_B = np.uint32(0x8B51F9DD), np.uint32(0x58F38DED)
+_MIX_L, _MIX_R = np.uint32(0xCA01F9DD), np.uint32(0x4973F715)
+_XSHIFT = np.uint32(16)
+
+
+@nb.njit(cache=True, _nrt=False)
+def seed_into(dice: np.ndarray, b: int, seed: int) -> None:
+    """Row ``b`` of ``dice`` := ``seeded_row(seed)`` (``default_rng(seed)``, seed >= 0) without
+    leaving compiled code: numpy's SeedSequence hash of the seed's 32-bit words, its
+    ``generate_state(4, uint64)``, then PCG64's ``pcg_setseq_128_srandom_r``. The autoreset of
+    the step kernel seeds each battle's next dice with it (10 us a battle in Python)."""
+    n_words = 1
+    v = np.uint64(seed)
+    while (v >> np.uint64(32)) != np.uint64(0):
+        n_words += 1
+        v = v >> np.uint64(32)
+    # mix_entropy: hashmix each entropy word into the pool, then mix the pool words together
+    hash_const = _INIT_A
+    p0 = p1 = p2 = p3 = np.uint32(0)
+    for i in range(_POOL):
+        value = _word(seed, i) if i < n_words else np.uint32(0)
+        value, hash_const = _hashmix(value, hash_const)
+        if i == 0:
+            p0 = value
+        elif i == 1:
+            p1 = value
+        elif i == 2:
+            p2 = value
+        else:
+            p3 = value
+    pool = (p0, p1, p2, p3)
+    for i_src in range(_POOL):
+        for i_dst in range(_POOL):
+            if i_src != i_dst:
+                h, hash_const = _hashmix(_at(pool, i_src), hash_const)
+                pool = _put(pool, i_dst, _mix(_at(pool, i_dst), h))
+    for i_src in range(_POOL, n_words):
+        for i_dst in range(_POOL):
+            h, hash_const = _hashmix(_word(seed, i_src), hash_const)
+            pool = _put(pool, i_dst, _mix(_at(pool, i_dst), h))
+    # generate_state(4, uint64): eight 32-bit words cycling over the pool, paired little-endian
+    hash_const = _INIT_B
+    out = (np.uint64(0), np.uint64(0), np.uint64(0), np.uint64(0))
+    for k in range(4):
+        lo = np.uint64(0)
+        for half in range(2):
+            data = _at(pool, (2 * k + half) % _POOL) ^ hash_const
+            hash_const = np.uint32(hash_const * _MULT_B)
+            data = np.uint32(data * hash_const)
+            data = data ^ (data >> _XSHIFT)
+            if half == 0:
+                lo = np.uint64(data)
+            else:
+                out = _put64(out, k, lo | (np.uint64(data) << _S32))
+    # pcg64_set_seed(state, words 0-1, words 2-3): (high, low) pairs; pcg_setseq_128_srandom_r
+    inc_hi = (out[2] << np.uint64(1)) | (out[3] >> _S63)
+    inc_lo = (out[3] << np.uint64(1)) | np.uint64(1)
+    dice[b, STATE_HI], dice[b, STATE_LO] = np.uint64(0), np.uint64(0)
+    dice[b, INC_HI], dice[b, INC_LO] = inc_hi, inc_lo
+    dice[b, HAS_UINT32], dice[b, UINTEGER] = np.uint64(0), np.uint64(0)
+    _lcg_step(dice, b)
+    lo2 = dice[b, STATE_LO] + out[1]
+    carry = np.uint64(1) if lo2 < dice[b, STATE_LO] else np.uint64(0)
+    dice[b, STATE_HI] = dice[b, STATE_HI] + out[0] + carry
+    dice[b, STATE_LO] = lo2
+    _lcg_step(dice, b)
+
+
+@nb.njit(cache=True, inline="always")
+def _word(seed: int, i: int) -> np.uint32:
+    """The ``i``-th little-endian 32-bit word of ``seed``."""
+    return np.uint32((np.uint64(seed) >> np.uint64(32 * i)) & _M32)
+
+
+@nb.njit(cache=True, inline="always")
+def _hashmix(value: np.uint32, hash_const: np.uint32) -> tuple[np.uint32, np.uint32]:
+    value = np.uint32(value ^ hash_const)
+    hash_const = np.uint32(hash_const * _MULT_A)
+    value = np.uint32(value * hash_const)
+    return np.uint32(value ^ (value >> _XSHIFT)), hash_const
+
+
+@nb.njit(cache=True, inline="always")
+def _mix(x: np.uint32, y: np.uint32) -> np.uint32:
+    result = np.uint32(np.uint32(_MIX_L * x) - np.uint32(_MIX_R * y))
+    return np.uint32(result ^ (result >> _XSHIFT))
+
+
+@nb.njit(cache=True, inline="always")
+def _at(pool, i: int) -> np.uint32:
+    return pool[0] if i == 0 else pool[1] if i == 1 else pool[2] if i == 2 else pool[3]
+
+
+@nb.njit(cache=True, inline="always")
+def _put(pool, i: int, v: np.uint32):
+    return (v if i == 0 else pool[0], v if i == 1 else pool[1], v if i == 2 else pool[2],
+            v if i == 3 else pool[3])
+
+
+@nb.njit(cache=True, inline="always")
+def _put64(t, i: int, v: np.uint64):
+    return (v if i == 0 else t[0], v if i == 1 else t[1], v if i == 2 else t[2],
+            v if i == 3 else t[3])
+
+
+@nb.njit(cache=True, inline="always")
+def _lcg_step(dice: np.ndarray, b: int) -> None:
+    """state = state * multiplier + increment (128-bit)."""
+    s_hi, s_lo = dice[b, STATE_HI], dice[b, STATE_LO]
+    hi, lo = _mul64(s_lo, _MULT_LO)
+    hi = hi + s_lo * _MULT_HI + s_hi * _MULT_LO
+    lo2 = lo + dice[b, INC_LO]
+    carry = np.uint64(1) if lo2 < lo else np.uint64(0)
+    dice[b, STATE_HI], dice[b, STATE_LO] = hi + dice[b, INC_HI] + carry, lo2
 
 
 @nb.njit(cache=True, inline="always")

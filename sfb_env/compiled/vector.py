@@ -83,7 +83,7 @@ class CompiledAgentVectorEnv:
     def reset(self, seed: int | None = None) -> np.ndarray:
         """Reset every battle (``seed`` seeds the sequence of battle seeds)."""
         if seed is not None:
-            self.batch._seed_rng = np.random.default_rng(seed)
+            self.batch.reseed(seed)
             self._rng = np.random.default_rng(seed + 1)
         self.batch.reset()
         self._returns[:] = 0.0
