@@ -182,9 +182,24 @@ def test_numba_sin_cos_equal_numpy_on_every_bearing_of_the_map():
     machine these equal numpy's for every pair of hexes and facing the printed map allows."""
     env = sfb_env.parallel_env("cth-03")
     ot = cob.observe_tables(env.battle.setup)
-    theta = (ot.atan2[:, :, :, None] - np.arange(6) * (np.pi / 3)).ravel()
+    theta = (ot.atan2[:, :, None] - np.arange(6) * (np.pi / 3)).ravel()
     mine_sin, mine_cos = _sin_cos(theta)
     assert np.array_equal(mine_sin, np.sin(theta)) and np.array_equal(mine_cos, np.cos(theta))
+
+
+def test_bearing_table_holds_numpys_arctan2_of_every_pair_of_hex_centres():
+    """``atan2[dx + DX, atan2_b[k_o, k_u]]`` is, bit for bit, what the reference's
+    ``np.arctan2(ox - ux, -(oy - uy))`` gives for every pair of printed-map hex centres
+    (``k = 2 z + x``; ``oy = sqrt(3) k / 2``)."""
+    env = sfb_env.parallel_env("duel-klingon-vs-federation")
+    ot = cob.observe_tables(env.battle.setup)
+    ks = np.arange(ot.atan2_b.shape[0]) + ot.atan2_k0
+    dx = np.arange(-ot.atan2_dx, ot.atan2_dx + 1)
+    oy = np.sqrt(3.0) * (ks / 2.0)
+    want = np.arctan2((1.5 * dx)[:, None, None], -(oy[None, :, None] - oy[None, None, :]))
+    got = ot.atan2[:, ot.atan2_b.astype(np.int64)]
+    assert got.shape == want.shape and np.array_equal(got.view(np.int64), want.view(np.int64))
+    assert ot.atan2.nbytes < 256 * 1024  # (the point of the index: it fits the L2 cache)
 
 
 @nb.njit

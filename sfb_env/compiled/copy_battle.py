@@ -243,6 +243,7 @@ def borrowed_observe(t):
         borrow(t.craft_carrier),
         borrow(t.move_chart),
         borrow(t.atan2),
+        borrow(t.atan2_b),
         borrow(t.atan2_dx),
         borrow(t.atan2_k0),
         borrow(t.rel_sin),

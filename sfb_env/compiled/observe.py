@@ -30,9 +30,9 @@ tactical maneuvers, launch facings, arrivals, ESG, PPD, phaser-G, fusion, ...).
 Bearings: the reference takes ``np.arctan2`` of cartesian hex centres; numpy's arctan2 (SIMD)
 and the C library's (numba) differ in the last bit for about 6% of hex pairs, so the tables
 carry numpy's arctan2 of every pair of hex-centre values of the printed map
-(``ObserveTables.atan2``), computed once with the reference expressions. ``sin``/``cos`` are
-numba's (the C library's); ``tests/test_compiled_observe.py`` checks they equal numpy's on
-every bearing the map allows.
+(``ObserveTables.atan2``, indexed through ``atan2_b``), computed once with the reference
+expressions. ``sin``/``cos`` are numba's (the C library's); ``tests/test_compiled_observe.py``
+checks they equal numpy's on every bearing the map allows.
 
 Agents are numbered in ``possible_agents`` order (the units whose controller is ``agent``);
 ``ot.agent_unit[a]`` is agent ``a``'s unit row. Layout arrays are per agent, padded with -1.
@@ -136,7 +136,7 @@ ObserveTables = namedtuple("ObserveTables", [
     "obs_size", "mask_size", "off_weapons", "off_clock", "off_targets", "off_threats",
     "m_fire", "m_maneuver", "m_speed",
     "init_shields", "init_internal", "init_strength", "craft_carrier", "move_chart",
-    "atan2", "atan2_dx", "atan2_k0", "rel_sin", "rel_cos",
+    "atan2", "atan2_b", "atan2_dx", "atan2_k0", "rel_sin", "rel_cos",
     "work",  # int64 scratch (observe, decode_action, the robots' fire): no allocation per call
     "fwork",  # float64 scratch (observe: the bearings of the slots and threats)
 ])
@@ -170,9 +170,12 @@ def _layouts(battle: Battle, slots: int, uniform: bool) -> dict[str, ActionLayou
                                   n_gatling=gatling_pad) for a in agents}
 
 
-def _atan2_table(battle: Battle) -> tuple[np.ndarray, int, int]:
+def _atan2_table(battle: Battle) -> tuple[np.ndarray, np.ndarray, int, int]:
     """numpy's arctan2 as the reference's ``_bearing`` calls it, for every pair of hex centres
-    of the printed map: ``[dx + DX, k_other - K0, k_own - K0]`` with ``k = 2 z + x``."""
+    of the printed map, as ``table[dx + DX, index[k_other - K0, k_own - K0]]`` with
+    ``k = 2 z + x``: the second argument, ``-(oy - uy)``, takes one of a few hundred values
+    (``index`` numbers them), so the table is 180 kB (it fits the L2 cache; the table over
+    every pair, 1.8 MB, did not)."""
     cols, rows = np.meshgrid(np.arange(1, hexmap.PRINTED_COLUMNS + 1),
                              np.arange(1, hexmap.PRINTED_ROWS + 1), indexing="ij")
     x, z = hexmap.offset_to_axial_np(cols.ravel(), rows.ravel(), battle.scenario.parity)
@@ -184,10 +187,11 @@ def _atan2_table(battle: Battle) -> tuple[np.ndarray, int, int]:
     # the reference: theta = arctan2(ox - ux, -(oy - uy)) with ox = 1.5 x, oy = SQRT3 (z + x / 2)
     ox = 1.5 * dx.astype(np.float64)  # 1.5 x_o - 1.5 x_u is exact: 1.5 (x_o - x_u)
     oy = _SQRT3 * (ks / 2.0)  # z + x / 2.0 is exactly k / 2
-    a = np.broadcast_to(ox[:, None, None], (len(dx), len(ks), len(ks)))
-    b = -(oy[None, :, None] - oy[None, None, :])
-    b = np.broadcast_to(b, a.shape)
-    return np.ascontiguousarray(np.arctan2(a, b)), dx_max, k0
+    b = -(oy[:, None] - oy[None, :])  # [k_other, k_own]
+    values, index = np.unique(b, return_inverse=True)
+    a = np.broadcast_to(ox[:, None], (len(dx), len(values)))
+    table = np.ascontiguousarray(np.arctan2(a, np.broadcast_to(values[None, :], a.shape)))
+    return table, index.reshape(b.shape).astype(np.int16), dx_max, k0
 
 
 def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
@@ -264,7 +268,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     max_turns = int(opts["max_turns"] or battle.scenario.turn_limit or DEFAULT_MAX_TURNS)
     ipt = int(st.impulses_per_turn)
     area = battle.scenario.map_area
-    atan2, dx_max, k0 = _atan2_table(battle)
+    atan2, atan2_b, dx_max, k0 = _atan2_table(battle)
     rel = np.arange(-5, 6) * (np.pi / 3)  # the reference: (f_o - f_u) * (pi / 3)
     init = battle.initial
     return ObserveTables(
@@ -281,7 +285,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         init_strength=np.asarray(init.strength, np.int64).copy(),
         craft_carrier=np.asarray(battle.craft_carrier, np.int64).copy(),
         move_chart=np.ascontiguousarray(impulse.movement_chart(ipt)),
-        atan2=atan2, atan2_dx=dx_max, atan2_k0=k0,
+        atan2=atan2, atan2_b=atan2_b, atan2_dx=dx_max, atan2_k0=k0,
         rel_sin=np.sin(rel), rel_cos=np.cos(rel),
         work=np.zeros(max(4 * k + n_threats + max_w + max_r,
                           len(setup.unit_ids) * len(setup.weapon_ids)), np.int64),
@@ -363,19 +367,19 @@ def _shield_bits(x, z, f, fx, fz):
 @nb.njit(cache=True, _nrt=False)
 def _bearing(ot, xu, zu, fu, xo, zo):
     """``env.observation._bearing`` of a unit at (xo, zo) from one at (xu, zu) facing fu."""
-    return _bearing_a(ot.atan2, ot.atan2_dx, ot.atan2_k0, xu, zu, fu, xo, zo)
+    return _bearing_a(ot.atan2, ot.atan2_b, ot.atan2_dx, ot.atan2_k0, xu, zu, fu, xo, zo)
 
 
 @nb.njit(cache=True, inline="always")
-def _bearing_a(atan2, atan2_dx, atan2_k0, xu, zu, fu, xo, zo):
+def _bearing_a(atan2, atan2_b, atan2_dx, atan2_k0, xu, zu, fu, xo, zo):
     """``_bearing`` on the table arrays (the hot kernels pass arrays, not namedtuples: numba
     increfs and decrefs every array of a namedtuple argument on each call)."""
     dx = xo - xu
     ko = 2 * zo + xo - atan2_k0
     ku = 2 * zu + xu - atan2_k0
-    n = atan2.shape[1]
+    n = atan2_b.shape[0]
     if abs(dx) <= atan2_dx and 0 <= ko < n and 0 <= ku < n:
-        theta = atan2[dx + atan2_dx, ko, ku]
+        theta = atan2[dx + atan2_dx, atan2_b[ko, ku]]
     else:  # off the printed map (not reached in play): the C library's arctan2
         oy = _SQRT3 * (zo + xo / 2.0)
         uy = _SQRT3 * (zu + xu / 2.0)
@@ -702,12 +706,13 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         g_bits[j] = bits | (64 if shared else 0)
         g_arcs[j] = bits if rng != 0 else _arc_bits(xu, zu, fu, x[b, t], z[b, t])
         # the bearing's table entry read here, early: its cache miss overlaps the work below
-        bearing[j] = _bearing_a(atan2, ot.atan2_dx, ot.atan2_k0, xu, zu, fu, x[b, t], z[b, t])
+        bearing[j] = _bearing_a(atan2, ot.atan2_b, ot.atan2_dx, ot.atan2_k0, xu, zu, fu,
+                                x[b, t], z[b, t])
     n_threats = _nearest_rows(status, side, kind, target, x, z, b, u, True, threats)
     for j in range(n_threats):
         t = threats[j]
-        bearing[k + j] = _bearing_a(atan2, ot.atan2_dx, ot.atan2_k0, xu, zu, fu, x[b, t],
-                                    z[b, t])
+        bearing[k + j] = _bearing_a(atan2, ot.atan2_b, ot.atan2_dx, ot.atan2_k0, xu, zu, fu,
+                                    x[b, t], z[b, t])
     blocked = _maneuver_blocked_a(status, tactical, speed, straight, ot.move_chart,
                                   ot.turn_mode, b, a, u, imp, ipt, choice, ot.max_speed)
     for i in range(n_w):
