@@ -46,7 +46,7 @@ def decode_action(s, ot, b, a, action, o):
               borrow(o.maneuver), borrow(o.tactical), borrow(o.speed), borrow(ot.work))
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, weapons, choice,
               b, a, action, launch, launch_facing, fire, maneuver, tactical, speed_order, work):
     """``decode_action`` on arrays (``work``: scratch, at least ``k`` long)."""

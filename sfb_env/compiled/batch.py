@@ -128,6 +128,8 @@ class BattleBatch:
         self._entry = None  # the step kernel's compiled entry point for these argument types
         self._reset_entry = None  # the same for the reset kernel
         self._actions_shape: tuple = ()
+        self._uniforms: np.ndarray | None = None  # the sampler's draws (reused)
+        self._outputs = (self.obs, self.masks, self.rewards, self.terminated, self.truncated)
 
     @staticmethod
     def agents_of(scenario: str | Path | Mapping[str, Any] | Scenario) -> list[str]:
@@ -189,14 +191,14 @@ class BattleBatch:
         if type(actions) is not np.ndarray or actions.dtype != np.int64 or not (
                 actions.flags.c_contiguous):
             actions = np.ascontiguousarray(actions, dtype=np.int64)
-        args = (self.handle(), actions, self.reward_kind, self.autoreset)
         if self._entry is None or actions.shape != self._actions_shape:
+            args = (self.handle(), actions, self.reward_kind, self.autoreset)
             _step_handle(*args)
             self._entry = _compiled_entry(_step_handle, args)
             self._actions_shape = actions.shape
         else:  # the compiled function itself: numba's dispatch (~25 us) is skipped
-            self._entry(*args)
-        return self.obs, self.masks, self.rewards, self.terminated, self.truncated
+            self._entry(self._handle, actions, self.reward_kind, self.autoreset)
+        return self._outputs  # (one tuple, made once: no allocation for the GC to count)
 
     def handle(self):
         """The batch's arrays in one boxed object (``compiled.handle``), made on first use."""
@@ -212,7 +214,9 @@ class BattleBatch:
                        ) -> np.ndarray:
         """Random masked actions (B, A, k): per component a uniform open value (into ``out``
         when given: a loop that samples every step need not allocate)."""
-        return sample_masked(self.masks, self.nvec, rng, out)
+        if self._uniforms is None:
+            self._uniforms = np.empty((self.num_battles, len(self.agents), self.nvec.shape[1]))
+        return sample_masked(self.masks, self.nvec, rng, out, self._uniforms)
 
     # ------------------------------------------------------------------ reference views
 
@@ -232,13 +236,15 @@ def _compiled_entry(dispatcher, args: tuple):
 
 
 def sample_masked(masks: np.ndarray, nvec: np.ndarray, rng: np.random.Generator,
-                  out: np.ndarray | None = None) -> np.ndarray:
+                  out: np.ndarray | None = None, uniforms: np.ndarray | None = None
+                  ) -> np.ndarray:
     """A uniform open value per component of every (battle, agent): ``masks`` (B, A, m) int8
     flat masks aligned with ``nvec`` (A, k); vectorised with one uniform draw per component.
-    ``out``: a (B, A, k) int64 buffer to write (else a new array)."""
+    ``out``: a (B, A, k) int64 buffer to write (else a new array); ``uniforms``: a (B, A, k)
+    float64 scratch for the draws (else a new one)."""
     n_b, n_a, _ = masks.shape
     shape = (n_b, n_a, nvec.shape[1])
-    u = rng.random(shape)
+    u = rng.random(shape) if uniforms is None else rng.random(out=uniforms)
     if out is None:
         out = np.empty(shape, np.int64)
     elif out.shape != shape or out.dtype != np.int64:
@@ -296,12 +302,13 @@ def _draw_seed(seed_dice):
     return dice_mod.roll(seed_dice, 0, 0, SEED_RANGE)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _restart(s, start, reset_dice, b):
     """Battle ``b`` back to the start with its prepared dice (its events stay: they are the
     ended battle's last step)."""
     copy_battle(s, b, start, 0)
-    s.dice[b] = reset_dice[b]
+    for k in range(s.dice.shape[1]):
+        s.dice[b, k] = reset_dice[b, k]
 
 
 @nb.njit(cache=True)

@@ -13,52 +13,99 @@ from sfb_env.compiled.movement import MoveTables
 from sfb_env.compiled.observe import ObserveTables, borrow
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def copy_battle(dst, b, src, a):
-    """Battle ``a`` of ``src`` into battle ``b`` of ``dst`` (not dice or events)."""
-    dst.kind[b] = src.kind[a]
-    dst.side[b] = src.side[a]
-    dst.status[b] = src.status[a]
-    dst.x[b] = src.x[a]
-    dst.z[b] = src.z[a]
-    dst.facing[b] = src.facing[a]
-    dst.prev_x[b] = src.prev_x[a]
-    dst.prev_z[b] = src.prev_z[a]
-    dst.prev_facing[b] = src.prev_facing[a]
-    dst.speed[b] = src.speed[a]
-    dst.straight[b] = src.straight[a]
-    dst.slip[b] = src.slip[a]
-    dst.tactical[b] = src.tactical[a]
-    dst.tac_earned[b] = src.tac_earned[a]
-    dst.tac_sublight[b] = src.tac_sublight[a]
-    dst.previous_speed[b] = src.previous_speed[a]
-    dst.cloaked[b] = src.cloaked[a]
-    dst.cloaked_before[b] = src.cloaked_before[a]
-    dst.suicide_launched[b] = src.suicide_launched[a]
-    dst.capacitor[b] = src.capacitor[a]
-    dst.shields[b] = src.shields[a]
-    dst.shield_pool[b] = src.shield_pool[a]
-    dst.internal[b] = src.internal[a]
-    dst.damage[b] = src.damage[a]
-    dst.boxes[b] = src.boxes[a]
-    dst.target[b] = src.target[a]
-    dst.launcher[b] = src.launcher[a]
-    dst.launched_at[b] = src.launched_at[a]
-    dst.captured_by[b] = src.captured_by[a]
-    dst.tractor_holder[b] = src.tractor_holder[a]
-    dst.w_owner[b] = src.w_owner[a]
-    dst.w_type[b] = src.w_type[a]
-    dst.w_arcs[b] = src.w_arcs[a]
-    dst.w_astern[b] = src.w_astern[a]
-    dst.w_min_range[b] = src.w_min_range[a]
-    dst.w_max_range[b] = src.w_max_range[a]
-    dst.w_destroyed[b] = src.w_destroyed[a]
-    dst.w_enabled[b] = src.w_enabled[a]
-    dst.w_last_fired[b] = src.w_last_fired[a]
-    dst.w_fired_turn[b] = src.w_fired_turn[a]
-    dst.w_ready_turn[b] = src.w_ready_turn[a]
-    dst.w_ammo[b] = src.w_ammo[a]
-    dst.w_drone_rows[b] = src.w_drone_rows[a]
+    """Battle ``a`` of ``src`` into battle ``b`` of ``dst`` (not dice or events): element
+    loops (a row assignment checks for overlap at run time and needs the NRT)."""
+    for i1 in range(dst.kind.shape[1]):
+        dst.kind[b, i1] = src.kind[a, i1]
+    for i1 in range(dst.side.shape[1]):
+        dst.side[b, i1] = src.side[a, i1]
+    for i1 in range(dst.status.shape[1]):
+        dst.status[b, i1] = src.status[a, i1]
+    for i1 in range(dst.x.shape[1]):
+        dst.x[b, i1] = src.x[a, i1]
+    for i1 in range(dst.z.shape[1]):
+        dst.z[b, i1] = src.z[a, i1]
+    for i1 in range(dst.facing.shape[1]):
+        dst.facing[b, i1] = src.facing[a, i1]
+    for i1 in range(dst.prev_x.shape[1]):
+        dst.prev_x[b, i1] = src.prev_x[a, i1]
+    for i1 in range(dst.prev_z.shape[1]):
+        dst.prev_z[b, i1] = src.prev_z[a, i1]
+    for i1 in range(dst.prev_facing.shape[1]):
+        dst.prev_facing[b, i1] = src.prev_facing[a, i1]
+    for i1 in range(dst.speed.shape[1]):
+        dst.speed[b, i1] = src.speed[a, i1]
+    for i1 in range(dst.straight.shape[1]):
+        dst.straight[b, i1] = src.straight[a, i1]
+    for i1 in range(dst.slip.shape[1]):
+        dst.slip[b, i1] = src.slip[a, i1]
+    for i1 in range(dst.tactical.shape[1]):
+        dst.tactical[b, i1] = src.tactical[a, i1]
+    for i1 in range(dst.tac_earned.shape[1]):
+        dst.tac_earned[b, i1] = src.tac_earned[a, i1]
+    for i1 in range(dst.tac_sublight.shape[1]):
+        dst.tac_sublight[b, i1] = src.tac_sublight[a, i1]
+    for i1 in range(dst.previous_speed.shape[1]):
+        dst.previous_speed[b, i1] = src.previous_speed[a, i1]
+    for i1 in range(dst.cloaked.shape[1]):
+        dst.cloaked[b, i1] = src.cloaked[a, i1]
+    for i1 in range(dst.cloaked_before.shape[1]):
+        dst.cloaked_before[b, i1] = src.cloaked_before[a, i1]
+    for i1 in range(dst.suicide_launched.shape[1]):
+        dst.suicide_launched[b, i1] = src.suicide_launched[a, i1]
+    for i1 in range(dst.capacitor.shape[1]):
+        dst.capacitor[b, i1] = src.capacitor[a, i1]
+    for i1 in range(dst.shields.shape[1]):
+        for i2 in range(dst.shields.shape[2]):
+            dst.shields[b, i1, i2] = src.shields[a, i1, i2]
+    for i1 in range(dst.shield_pool.shape[1]):
+        dst.shield_pool[b, i1] = src.shield_pool[a, i1]
+    for i1 in range(dst.internal.shape[1]):
+        dst.internal[b, i1] = src.internal[a, i1]
+    for i1 in range(dst.damage.shape[1]):
+        dst.damage[b, i1] = src.damage[a, i1]
+    for i1 in range(dst.boxes.shape[1]):
+        for i2 in range(dst.boxes.shape[2]):
+            dst.boxes[b, i1, i2] = src.boxes[a, i1, i2]
+    for i1 in range(dst.target.shape[1]):
+        dst.target[b, i1] = src.target[a, i1]
+    for i1 in range(dst.launcher.shape[1]):
+        dst.launcher[b, i1] = src.launcher[a, i1]
+    for i1 in range(dst.launched_at.shape[1]):
+        dst.launched_at[b, i1] = src.launched_at[a, i1]
+    for i1 in range(dst.captured_by.shape[1]):
+        dst.captured_by[b, i1] = src.captured_by[a, i1]
+    for i1 in range(dst.tractor_holder.shape[1]):
+        dst.tractor_holder[b, i1] = src.tractor_holder[a, i1]
+    for i1 in range(dst.w_owner.shape[1]):
+        dst.w_owner[b, i1] = src.w_owner[a, i1]
+    for i1 in range(dst.w_type.shape[1]):
+        dst.w_type[b, i1] = src.w_type[a, i1]
+    for i1 in range(dst.w_arcs.shape[1]):
+        dst.w_arcs[b, i1] = src.w_arcs[a, i1]
+    for i1 in range(dst.w_astern.shape[1]):
+        dst.w_astern[b, i1] = src.w_astern[a, i1]
+    for i1 in range(dst.w_min_range.shape[1]):
+        dst.w_min_range[b, i1] = src.w_min_range[a, i1]
+    for i1 in range(dst.w_max_range.shape[1]):
+        dst.w_max_range[b, i1] = src.w_max_range[a, i1]
+    for i1 in range(dst.w_destroyed.shape[1]):
+        dst.w_destroyed[b, i1] = src.w_destroyed[a, i1]
+    for i1 in range(dst.w_enabled.shape[1]):
+        dst.w_enabled[b, i1] = src.w_enabled[a, i1]
+    for i1 in range(dst.w_last_fired.shape[1]):
+        dst.w_last_fired[b, i1] = src.w_last_fired[a, i1]
+    for i1 in range(dst.w_fired_turn.shape[1]):
+        dst.w_fired_turn[b, i1] = src.w_fired_turn[a, i1]
+    for i1 in range(dst.w_ready_turn.shape[1]):
+        dst.w_ready_turn[b, i1] = src.w_ready_turn[a, i1]
+    for i1 in range(dst.w_ammo.shape[1]):
+        dst.w_ammo[b, i1] = src.w_ammo[a, i1]
+    for i1 in range(dst.w_drone_rows.shape[1]):
+        for i2 in range(dst.w_drone_rows.shape[2]):
+            dst.w_drone_rows[b, i1, i2] = src.w_drone_rows[a, i1, i2]
     dst.turn[b] = src.turn[a]
     dst.impulse[b] = src.impulse[a]
     dst.done[b] = src.done[a]

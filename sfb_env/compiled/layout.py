@@ -206,12 +206,25 @@ def copy_kernel_source() -> str:
         "from sfb_env.compiled.observe import ObserveTables, borrow",
         "",
         "",
-        "@nb.njit(cache=True)",
+        "@nb.njit(cache=True, _nrt=False)",
         "def copy_battle(dst, b, src, a):",
-        '    """Battle ``a`` of ``src`` into battle ``b`` of ``dst`` (not dice or events)."""',
+        '    """Battle ``a`` of ``src`` into battle ``b`` of ``dst`` (not dice or events): element',
+        "    loops (a row assignment checks for overlap at run time and needs the NRT).\"\"\"",
     ]
+    from sfb_env.engine import make_battle
+
+    sample = pack([make_battle("cth-01").state], 1)  # (the number of axes of each field)
     for name in HOT_FIELDS + SCALAR_FIELDS:
-        lines.append(f"    dst.{name}[b] = src.{name}[a]")
+        ndim = getattr(sample, name).ndim
+        if ndim == 1:
+            lines.append(f"    dst.{name}[b] = src.{name}[a]")
+            continue
+        index = ""
+        for axis in range(1, ndim):
+            pad = "    " * axis
+            lines.append(f"{pad}for i{axis} in range(dst.{name}.shape[{axis}]):")
+            index += f", i{axis}"
+        lines.append(f"{'    ' * ndim}dst.{name}[b{index}] = src.{name}[a{index}]")
     views = (("borrowed_state", BatchState, "s"), ("borrowed_orders", BatchOrders, "o"),
              ("borrowed_move", MoveTables, "t"), ("borrowed_fire", FireTables, "t"),
              ("borrowed_observe", ObserveTables, "t"))

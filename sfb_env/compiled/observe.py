@@ -334,15 +334,21 @@ def _arc_bits(x, z, f, tx, tz):
     """(D2.1) ``hexmap.arc_bits_np`` (the formula its lookup table is built from)."""
     vx = tx - x
     vz = tz - z
-    bits = 0
-    for k in range(6):
-        d1 = (f + k) % 6
-        d2 = (f + k + 1) % 6
+    bits = 0  # by absolute direction d1; bit k of the answer is direction (f + k) % 6
+    for d1 in range(6):
+        d2 = d1 + 1 if d1 < 5 else 0
         a = vx * _DIR_AXIAL[d2, 1] - vz * _DIR_AXIAL[d2, 0]
         b = _DIR_AXIAL[d1, 0] * vz - _DIR_AXIAL[d1, 1] * vx
         if a >= 0 and b >= 0:
-            bits |= 1 << k
-    return bits
+            bits |= 1 << d1
+    return _rotate(bits, f)
+
+
+@nb.njit(cache=True, inline="always")
+def _rotate(bits, f):
+    """A 6-bit mask by absolute direction as one by direction relative to facing ``f``
+    (bit k := bit (f + k) % 6: a right rotation by f)."""
+    return ((bits >> f) | (bits << (6 - f))) & 63
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -353,15 +359,13 @@ def _shield_bits(x, z, f, fx, fz):
     vz = fz - z
     vy = -vx - vz
     top = -(1 << 62)
-    for k in range(6):
-        d = (f + k) % 6
+    for d in range(6):
         top = max(top, vx * _DIR_CUBE[d, 0] + vy * _DIR_CUBE[d, 1] + vz * _DIR_CUBE[d, 2])
-    bits = 0
-    for k in range(6):
-        d = (f + k) % 6
+    bits = 0  # by absolute direction
+    for d in range(6):
         if vx * _DIR_CUBE[d, 0] + vy * _DIR_CUBE[d, 1] + vz * _DIR_CUBE[d, 2] == top:
-            bits |= 1 << k
-    return bits
+            bits |= 1 << d
+    return _rotate(bits, f)
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -413,7 +417,7 @@ def _fraction(now, start):
 # ---------------------------------------------------------------------- target and threat slots
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def _nearest_rows(status, side, kind, target, x, z, b, u, threats, out):
     """Into ``out`` the first ``len(out)`` candidates by (range from u, row)
     (``np.lexsort((rows, ranges))``), -1 padded; returns how many were written. Candidates:
