@@ -23,7 +23,8 @@ def _offsets(reach: int = 12) -> tuple[np.ndarray, np.ndarray]:
 def test_arc_bits_are_d2_1_arcs_of_hexmap(facing):
     vx, vz = _offsets()
     want = hexmap.arc_bits_np(3, -2, facing, vx + 3, vz - 2)
-    got = [observe._arc_bits(3, -2, facing, int(x) + 3, int(z) - 2) for x, z in zip(vx, vz, strict=True)]
+    got = [observe._arc_bits(3, -2, facing, int(x) + 3, int(z) - 2)
+           for x, z in zip(vx, vz, strict=True)]
     assert got == want.tolist()
 
 
@@ -33,5 +34,6 @@ def test_shield_bits_are_d3_4_shields_of_hexmap(facing):
     keep = (vx != 0) | (vz != 0)  # (a line from the unit's own hex strikes no one shield)
     vx, vz = vx[keep], vz[keep]
     want = hexmap.shield_bits_np(-1, 4, facing, vx - 1, vz + 4)
-    got = [observe._shield_bits(-1, 4, facing, int(x) - 1, int(z) + 4) for x, z in zip(vx, vz, strict=True)]
+    got = [observe._shield_bits(-1, 4, facing, int(x) - 1, int(z) + 4)
+           for x, z in zip(vx, vz, strict=True)]
     assert got == want.tolist()
