@@ -35,7 +35,7 @@ STAGES = ("launch", "robot fire", "direct fire", "end of impulse + check", "spee
           "move seeking", "resolve seeking + check")
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _advance_upto(s, tb, b, o, upto):
     """``procedure.advance`` cut after stage ``upto`` (1..7, see STAGES)."""
     last = tb.end.impulses_per_turn
@@ -85,7 +85,7 @@ def _restore(s, snap, b):
     s.ev_count[b] = 0
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _run(s, snap, tb, ot, o, acts, alive, obs, masks, what, upto, reps):
     """``what``: 0 restore only, 1 observe, 2 restore + decode, 3 restore + decode + advance
     up to ``upto``."""

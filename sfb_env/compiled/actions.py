@@ -82,7 +82,7 @@ def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, we
         speed_order[b, u] = NO_ORDER
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def noop_action(s, ot, b, a, out):
     """``ActionLayout.noop``: hold every weapon, straight where straight is open (else no
     move), keep the speed (the first open speed outside the speed choice: the current one).
@@ -95,7 +95,7 @@ def noop_action(s, ot, b, a, out):
     out[n + 1] = s.speed[b, ot.agent_unit[a]]
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def decision_point(s, ot, b, live, actions, obs, mask, state, o, balance):
     """What the env computes for battle ``b`` at one decision point, for every agent ``a``:
     ``observe`` into ``obs[a]`` and ``mask[a]`` (``live[a]`` False: the all-zero mask of an

@@ -302,7 +302,7 @@ def _draw_seed(seed_dice):
     return dice_mod.roll(seed_dice, 0, 0, SEED_RANGE)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _restart(s, start, reset_dice, b):
     """Battle ``b`` back to the start with its prepared dice (its events stay: they are the
     ended battle's last step)."""
@@ -342,7 +342,7 @@ def _step_handle(h, actions, reward_kind, autoreset):
                 seeds, next_seeds, seed_dice)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_obs, rewards_,
                 terminated, truncated, alive, ended, outcomes, reward_kind, autoreset,
                 seeds, next_seeds, seed_dice):

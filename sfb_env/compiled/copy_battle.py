@@ -13,7 +13,7 @@ from sfb_env.compiled.movement import MoveTables
 from sfb_env.compiled.observe import ObserveTables, borrow
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def copy_battle(dst, b, src, a):
     """Battle ``a`` of ``src`` into battle ``b`` of ``dst`` (not dice or events): element
     loops (a row assignment checks for overlap at run time and needs the NRT)."""

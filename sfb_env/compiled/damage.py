@@ -171,7 +171,7 @@ def fire_tables(setup) -> FireTables:
     )
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def destroy(status, ev, ev_count, turn, impulse, b, unit):
     """``damage._destroy``: the unit is destroyed (``Destroyed``); explosions are not ported."""
     status[b, unit] = DESTROYED
@@ -179,7 +179,7 @@ def destroy(status, ev, ev_count, turn, impulse, b, unit):
     ev[b, r, 3] = unit
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit):
     """The working weapon of ``unit`` with the lowest value (``damage._weapon_value``: an empty
     drone rack is worth 0), ties the highest row; -1 if none
@@ -196,7 +196,7 @@ def _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit):
     return best
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _put_box(ev, b, r, code):
     """Append one ``boxes`` item to the open Damaged row ``r``."""
     n = ev[b, r, _EV_BOX_START - 1]
@@ -207,7 +207,7 @@ def _put_box(ev, b, r, code):
     ev[b, r, _EV_BOX_START - 1] = n + 1
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _interim_internal(boxes, w_destroyed, w_type, w_ammo, ev, ft, b, unit, points, r):
     """``damage._interim_internal`` (D4.0): one point on a weapon, the rest by BOX_ORDER, then
     weapons; the boxes go into Damaged row ``r``."""
@@ -233,7 +233,7 @@ def _interim_internal(boxes, w_destroyed, w_type, w_ammo, ev, ft, b, unit, point
             _put_box(ev, b, r, w + BOX_WEAPON)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _nothing_left(boxes, w_destroyed, ft, b, unit):
     """``damage._nothing_left``: no box and no working weapon."""
     total = 0
@@ -247,7 +247,7 @@ def _nothing_left(boxes, w_destroyed, ft, b, unit):
     return True
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def apply_damage_a(a, ft, b, unit, shield, points):
     """``engine.damage.apply_damage`` (with ``_internal_volley``) on the view ``a``: one volley
     of ``points`` striking ``shield`` (1..6, 0 = none) of ``unit`` (tier-1 rules: see the

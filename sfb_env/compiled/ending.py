@@ -92,7 +92,7 @@ def verdict(s, et, b: int, time_up: bool) -> int:
                       time_up)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _verdict_a(kind, side_, status, damage, internal, captured_by, victory_kind: int,
                v_side: int, v_other: int, n_sides: int, pass_damage: int, b: int,
                time_up: bool) -> int:
@@ -234,7 +234,7 @@ def end_of_impulse(s, et, b: int) -> None:
             return
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _end_of_impulse_a(status, kind, launched_at, launcher, target_, ev, ev_count, turn: int,
                       imp: int, endurance: bool, ipt: int, b: int) -> None:
     """``end_of_impulse`` on the state arrays."""

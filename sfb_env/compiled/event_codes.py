@@ -85,6 +85,20 @@ def _hints(cls: type) -> list[tuple[str, object]]:
 _FIELDS = {c: _hints(c) for c in CLASSES}
 
 
+def _row_width(cls: type) -> int:
+    """Columns a row of ``cls`` uses: code, turn, impulse and its fields (a hex two); the whole
+    row where a field is a tuple (its length varies)."""
+    width = 3
+    for name, hint in _FIELDS[cls]:
+        if typing.get_origin(hint) is tuple:
+            return WIDTH
+        width += 2 if name in HEX_FIELDS else 1
+    return width
+
+
+ROW_WIDTH = np.array([_row_width(c) for c in CLASSES], dtype=np.int64)
+
+
 @nb.njit(cache=True)
 def begin(ev_buf: np.ndarray, ev_count: np.ndarray, b: int, code: int, turn: int,
           impulse: int) -> int:
@@ -96,7 +110,7 @@ def begin(ev_buf: np.ndarray, ev_count: np.ndarray, b: int, code: int, turn: int
     ev_buf[b, r, 0] = code
     ev_buf[b, r, 1] = turn
     ev_buf[b, r, 2] = impulse
-    for k in range(3, ev_buf.shape[2]):
+    for k in range(3, ROW_WIDTH[code]):  # (the decoder reads no further)
         ev_buf[b, r, k] = 0
     return r
 

@@ -53,7 +53,7 @@ _FUSION = int(WeaponType.FUSION)
 _PPD = int(WeaponType.PPD)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _score(cloaked, unit_kind, ft, b, kind, target, rng, die, max_range):
     """``direct_fire._score`` for phasers, disruptors and photons: (damage, hit, effective)."""
     return _score_a(cloaked, unit_kind, ft.drone_die_modifier, ft.phaser_len, ft.phaser_chart,
@@ -88,7 +88,7 @@ def _score_a(cloaked, unit_kind, drone_die_modifier, phaser_len, phaser_chart, d
     raise NotImplementedError("compiled fire: weapon type not in tier 1")
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def fire_direct_fire_a(a, ft, b, o):
     """``engine.procedure._fire_direct_fire`` -> ``engine.direct_fire.resolve_fire`` (E1):
     each ordered shot (``o.fire[b, w]`` = target row, -1 none; weapon rows ascending) rolls one

@@ -206,7 +206,7 @@ def copy_kernel_source() -> str:
         "from sfb_env.compiled.observe import ObserveTables, borrow",
         "",
         "",
-        "@nb.njit(cache=True, _nrt=False)",
+        "@nb.njit(cache=True, _nrt=False, error_model=\"numpy\")",
         "def copy_battle(dst, b, src, a):",
         '    """Battle ``a`` of ``src`` into battle ``b`` of ``dst`` (not dice or events): element',
         "    loops (a row assignment checks for overlap at run time and needs the NRT).\"\"\"",

@@ -144,13 +144,13 @@ def move_tables(setup) -> MoveTables:
 # ---------------------------------------------------------------------- helpers
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def moves_on(mt, speed: int, imp: int) -> bool:
     """``impulse.moves_on`` (C1.41): a unit at ``speed`` moves on impulse ``imp``."""
     return mt.chart[speed, imp - 1]
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _is_mover(a, mt, b: int, u: int, seeking: bool) -> bool:
     """``movement.movers``: active, of the phase's kinds, not on tactical maneuvers, not held
     in a tractor beam, moving on this impulse by the chart."""
@@ -175,7 +175,7 @@ def _is_mover_a(status, kind, tactical, tractor_holder, speed, chart, imp, b, u,
     return chart[speed[b, u], imp - 1]
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def move_unit(a, mt, b: int, u: int, m: int) -> None:
     """``engine.movement.move_unit``: turn first if ordered (C3.1), then enter the hex in front
     (or sideslip, C4.2); off the play area the unit disengages (LeftMap) unless it may not

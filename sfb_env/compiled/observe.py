@@ -321,7 +321,7 @@ def borrow(typingctx, arr):
 
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _distance(x1, z1, x2, z2):
     """(D1.4) ``hexmap.distance_np``."""
     dx = x2 - x1
@@ -329,7 +329,7 @@ def _distance(x1, z1, x2, z2):
     return max(max(abs(dx), abs(dz)), abs(dx + dz))
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _arc_bits(x, z, f, tx, tz):
     """(D2.1) ``hexmap.arc_bits_np`` (the formula its lookup table is built from)."""
     vx = tx - x
@@ -351,7 +351,7 @@ def _rotate(bits, f):
     return ((bits >> f) | (bits << (6 - f))) & 63
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _shield_bits(x, z, f, fx, fz):
     """(D3.4) ``hexmap.shield_bits_np``: shields of a unit at (x, z) facing f struck from
     (fx, fz), as a 6-bit mask."""
@@ -368,7 +368,7 @@ def _shield_bits(x, z, f, fx, fz):
     return _rotate(bits, f)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _bearing(ot, xu, zu, fu, xo, zo):
     """``env.observation._bearing`` of a unit at (xo, zo) from one at (xu, zu) facing fu."""
     return _bearing_a(ot.atan2, ot.atan2_b, ot.atan2_dx, ot.atan2_k0, xu, zu, fu, xo, zo)
@@ -391,7 +391,7 @@ def _bearing_a(atan2, atan2_b, atan2_dx, atan2_k0, xu, zu, fu, xo, zo):
     return theta - fu * _PI3
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _column_row(ot, x, z):
     """``hexmap.axial_to_offset_np``: 1-based (column, row)."""
     return _column_row_a(ot.odd_down, x, z)
@@ -404,12 +404,12 @@ def _column_row_a(odd_down, x, z):
     return x + 1, row + 1
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _flag(value):
     return 1.0 if value else 0.0
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _fraction(now, start):
     return now / max(start, 1) if start > 0 else 0.0
 
@@ -454,14 +454,14 @@ def _nearest_rows(status, side, kind, target, x, z, b, u, threats, out):
     return n
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def target_slots(s, ot, b, u, out):
     """``ActionLayout.target_slots``: unit rows of the enemy units in play nearest ``u`` (ties:
     lower row first) into ``out`` (K,), -1 for empty slots; returns how many are filled."""
     return _nearest_rows(s.status, s.side, s.kind, s.target, s.x, s.z, b, u, False, out)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _threat_rows(s, b, u, out):
     """``knowledge.threats_to`` ordered by (range, row), the first ``len(out)``."""
     return _nearest_rows(s.status, s.side, s.kind, s.target, s.x, s.z, b, u, True, out)
@@ -470,7 +470,7 @@ def _threat_rows(s, b, u, out):
 # ---------------------------------------------------------------------- predicates
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def speed_choice_open(s, ot, b):
     """``legality.speed_choice_open`` (no energy form in tier 1)."""
     imp = s.impulse[b]
@@ -507,7 +507,7 @@ def _maneuver_blocked_a(status, tactical, speed, straight, move_chart, turn_mode
     return acc
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def maneuver_blocked(s, ot, b, a):
     """``legality.maneuver_blockers(battle, unit)`` of agent ``a`` as a bit mask (bit m: value m
     closed); where the orders pick next turn's speed, the maneuvers no allowed speed permits."""
@@ -537,7 +537,7 @@ def _weapon_ready_a(status, captured_by, cloaked, cloaked_before, w_owner, w_typ
     return now - w_last_fired[b, w] >= quarter_turn
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def weapon_ready(s, ot, b, w):
     """``direct_fire.weapon_ready_blocker(battle, w) is None`` for a tier-1 direct-fire weapon
     (phasers 1-3, disruptors, photons; Chief Engineer energy)."""
@@ -549,7 +549,7 @@ def weapon_ready(s, ot, b, w):
                               ot.quarter_turn, b, w)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _weapon_ready_call(status, captured_by, cloaked, cloaked_before, w_owner, w_type, w_enabled,
                        w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt,
                        quarter_turn, b, w):
@@ -587,7 +587,7 @@ def _weapon_open(w_arcs, w_astern, w_min_range, w_max_range, w_type, b, w, rng, 
     return not (plasma and not (_PH1 <= kind <= _PHG))  # (FP1.6)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def fire_open(s, ot, b, w, t):
     """``direct_fire.target_codes(...) == OPEN`` for a ready weapon ``w`` at unit ``t``."""
     return _fire_open_a(borrow(s.w_owner), borrow(s.status), borrow(s.side), borrow(s.x),
@@ -597,7 +597,7 @@ def fire_open(s, ot, b, w, t):
                         borrow(s.w_max_range), borrow(s.w_type), borrow(s.kind), b, w, t)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _fire_open_a(w_owner, status, side, x, z, facing, prev_x, prev_z, prev_facing,
                  craft_carrier, cloaked, w_arcs, w_astern, w_min_range, w_max_range, w_type,
                  kind, b, w, t):
@@ -640,7 +640,7 @@ def _rack_ready_a(status, cloaked, cloaked_before, w_owner, w_type, w_enabled, w
     return not (cloaked[b, owner] or (cloaked_before[b, owner] and imp == 1))
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def rack_ready(s, ot, b, a, r):
     """``seeking.rack_blocker(battle, r) is None`` for a drone rack of agent ``a``."""
     return _rack_ready_a(s.status, s.cloaked, s.cloaked_before, s.w_owner, s.w_type,
@@ -649,7 +649,7 @@ def rack_ready(s, ot, b, a, r):
                          ot.drone_limit[a], b, r)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def launch_open(s, b, r, t):
     """``seeking.launch_blockers`` per target, for a rack that ``rack_ready`` allows."""
     owner = s.w_owner[b, r]
@@ -863,7 +863,7 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
             out[i] = -1.0
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def global_state(s, ot, b, out):
     """``env.state()`` into ``out`` (float32, ``U * STATE_ROW + 2``)."""
     n_units = s.kind.shape[1]

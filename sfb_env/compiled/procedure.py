@@ -39,7 +39,7 @@ def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
                       bool(rules.seeking_weapons))
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _robot_fire(s, tb, b: int, o) -> None:
     """(robots.fire_orders) the convoy freighters' shots, after the players' (SCENARIOS
     §2.4), judged by the fire predicate (``direct_fire.fire_blockers``); called where one is
@@ -56,13 +56,23 @@ def _robot_fire(s, tb, b: int, o) -> None:
 
 @nb.njit(cache=True, inline="always")
 def clear_orders(o, b: int) -> None:
-    """No orders for battle ``b`` (maneuver NONE, no speed, no fire, no launch)."""
-    o.maneuver[b, :] = 0
-    o.speed[b, :] = -1
-    o.tactical[b, :] = False
-    o.fire[b, :] = -1
-    o.launch[b, :] = -1
-    o.launch_facing[b, :] = -1
+    """No orders for battle ``b`` (maneuver NONE, no speed, no fire, no launch). Written only
+    where a value differs: a row fill compiles to a memset call, dearer than the compares on
+    rows this short (a few units and weapons), most of which already hold no order."""
+    for u in range(o.maneuver.shape[1]):
+        if o.maneuver[b, u] != 0:
+            o.maneuver[b, u] = 0
+        if o.speed[b, u] != -1:
+            o.speed[b, u] = -1
+        if o.tactical[b, u]:
+            o.tactical[b, u] = False
+    for w in range(o.fire.shape[1]):
+        if o.fire[b, w] != -1:
+            o.fire[b, w] = -1
+        if o.launch[b, w] != -1:
+            o.launch[b, w] = -1
+        if o.launch_facing[b, w] != -1:
+            o.launch_facing[b, w] = -1
 
 
 @nb.njit(cache=True, inline="always")

@@ -65,7 +65,7 @@ def distance(x1: int, z1: int, x2: int, z2: int) -> int:
     return max(max(abs(dx), abs(dz)), abs(dx + dz))
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def area_cell(mt, x: int, z: int) -> int:
     """Flat index of axial (x, z) in the play-area grid, -1 off the map (``Battle.in_area``)."""
     ix = x - mt.area_x0
@@ -77,20 +77,20 @@ def area_cell(mt, x: int, z: int) -> int:
     return ix * mt.area.shape[1] + iz
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def in_area(mt, x: int, z: int) -> bool:
     """``Battle.in_area``: whether the axial hex lies in the scenario's play area."""
     return area_cell(mt, x, z) >= 0
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def captured_by_enemy(a, b: int, u: int) -> bool:
     """``unit_rules.captured_by_enemy``."""
     c = a.captured_by[b, u]
     return c >= 0 and c != a.side[b, u]
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def destination(a, b: int, u: int, m: int) -> tuple[int, int]:
     """``unit_rules.destination``: the hex a move would enter."""
     turn = -1 if m == TURN_LEFT else (1 if m == TURN_RIGHT else 0)
@@ -99,7 +99,7 @@ def destination(a, b: int, u: int, m: int) -> tuple[int, int]:
     return a.x[b, u] + DX[d], a.z[b, u] + DZ[d]
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def edge_course(a, mt, b: int, u: int) -> int:
     """``unit_rules.edge_course`` (PROPOSAL [P-037]): a captured freighter's move toward the
     nearest map edge; off the map is nearest; ties straight, then left."""
@@ -121,7 +121,7 @@ def edge_course(a, mt, b: int, u: int) -> int:
     return best
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def pursuit_choice(straight: int, left: int, right: int, can_turn: bool, die: int) -> int:
     """``seeking.pursuit_choice`` (SCENARIOS §2.3)."""
     if not can_turn or (left >= straight and right >= straight):
@@ -133,7 +133,7 @@ def pursuit_choice(straight: int, left: int, right: int, can_turn: bool, die: in
     return TURN_LEFT if die % 2 else TURN_RIGHT
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def homing_maneuver(a, mt, b: int, d: int) -> int:
     """``robots._homing``: ``seeking.target_in_hex`` -> NONE, else
     ``seeking.robot_drone_maneuver`` (a die only on a tie: both turns strictly closer than
@@ -143,7 +143,7 @@ def homing_maneuver(a, mt, b: int, d: int) -> int:
     return homing_maneuver_a(a.target, a.x, a.z, a.facing, a.straight, a.dice, b, d)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def homing_maneuver_a(target, x_, z_, facing, straight_, dice_, b: int, d: int) -> int:
     """``homing_maneuver`` on arrays (the hot loop passes arrays: numba increfs and decrefs
     every array of a namedtuple argument on each call)."""
@@ -165,7 +165,7 @@ def homing_maneuver_a(target, x_, z_, facing, straight_, dice_, b: int, d: int) 
     return pursuit_choice(straight, left, right, can_turn, roll)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def freighter_maneuver(a, mt, b: int, u: int) -> int:
     """``robots._freighter_maneuver`` (SCENARIOS §2.4): straight until standing in the turn
     column, then turn to the heading; a captured freighter flies to the nearest edge."""
@@ -180,7 +180,7 @@ def freighter_maneuver(a, mt, b: int, u: int) -> int:
     return STRAIGHT
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def robot_maneuver(a, mt, b: int, u: int) -> int:
     """``robots.maneuver``: the robot's maneuver for ``u``'s move on the current impulse."""
     c = mt.controller[u]

@@ -33,7 +33,7 @@ R = hexmap.LUT_RADIUS
 _DRONE_RACK = int(WeaponType.DRONE_RACK)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def launch_facing(x_arr, z_arr, facing_arr, ft, b, owner, target):
     """``fire_geometry.launch_facing`` (FD1.2, F2.3, [P-061]): a facing that puts the target
     in the drone's FA, closing fastest, ties the one nearest the launcher's facing."""
@@ -59,7 +59,7 @@ def launch_facing(x_arr, z_arr, facing_arr, ft, b, owner, target):
     return best
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def launch_seeking_weapons_a(a, ft, b, o):
     """``engine.procedure._launch_seeking_weapons`` -> ``engine.seeking.launch`` for drone
     racks: each order ``o.launch[b, r]`` (target row, -1 none; rack rows ascending; facing
@@ -116,7 +116,7 @@ def launch_seeking_weapons_a(a, ft, b, o):
         a.ev[b, r, 9] = facing
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def resolve_seeking_weapons_a(a, ft, b, o):
     """``engine.seeking.resolve_impacts`` (FD1.6, F2.2, F2.3) for drones: each active drone in
     its active target's hex strikes the shield facing its approach (``shields.shield_from``,
