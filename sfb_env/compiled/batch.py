@@ -40,6 +40,7 @@ from sfb_env.compiled.copy_battle import (
     borrowed_state,
     copy_battle,
 )
+from sfb_env.compiled.sampler import MaskedSampler, sample_masked
 from sfb_env.engine import make_battle
 from sfb_env.engine.battle import Battle
 from sfb_env.engine.scenario import Scenario, load_scenario
@@ -128,7 +129,7 @@ class BattleBatch:
         self._entry = None  # the step kernel's compiled entry point for these argument types
         self._reset_entry = None  # the same for the reset kernel
         self._actions_shape: tuple = ()
-        self._uniforms: np.ndarray | None = None  # the sampler's draws (reused)
+        self._sampler: MaskedSampler | None = None  # made on first use
         self._outputs = (self.obs, self.masks, self.rewards, self.terminated, self.truncated)
 
     @staticmethod
@@ -214,9 +215,9 @@ class BattleBatch:
                        ) -> np.ndarray:
         """Random masked actions (B, A, k): per component a uniform open value (into ``out``
         when given: a loop that samples every step need not allocate)."""
-        if self._uniforms is None:
-            self._uniforms = np.empty((self.num_battles, len(self.agents), self.nvec.shape[1]))
-        return sample_masked(self.masks, self.nvec, rng, out, self._uniforms)
+        if self._sampler is None:
+            self._sampler = MaskedSampler(self.masks, self.nvec)
+        return self._sampler.sample(rng, out)
 
     # ------------------------------------------------------------------ reference views
 
@@ -233,47 +234,6 @@ def _compiled_entry(dispatcher, args: tuple):
     types never change, so the per-call type dispatch is done once)."""
     sig = tuple(dispatcher.typeof_pyval(a) for a in args)
     return dispatcher.overloads[sig].entry_point
-
-
-def sample_masked(masks: np.ndarray, nvec: np.ndarray, rng: np.random.Generator,
-                  out: np.ndarray | None = None, uniforms: np.ndarray | None = None
-                  ) -> np.ndarray:
-    """A uniform open value per component of every (battle, agent): ``masks`` (B, A, m) int8
-    flat masks aligned with ``nvec`` (A, k); vectorised with one uniform draw per component.
-    ``out``: a (B, A, k) int64 buffer to write (else a new array); ``uniforms``: a (B, A, k)
-    float64 scratch for the draws (else a new one)."""
-    n_b, n_a, _ = masks.shape
-    shape = (n_b, n_a, nvec.shape[1])
-    u = rng.random(shape) if uniforms is None else rng.random(out=uniforms)
-    if out is None:
-        out = np.empty(shape, np.int64)
-    elif out.shape != shape or out.dtype != np.int64:
-        raise ValueError(f"sample_masked: out must be int64 of shape {shape}, got "
-                         f"{out.dtype} {out.shape}")
-    _sample(masks, nvec, u, out)
-    return out
-
-
-@nb.njit(cache=True)
-def _sample(masks, nvec, u, out):
-    for b in range(masks.shape[0]):
-        for a in range(masks.shape[1]):
-            at = 0
-            for c in range(nvec.shape[1]):
-                n = nvec[a, c]
-                open_ = 0
-                for v in range(n):
-                    open_ += masks[b, a, at + v]
-                pick = int(u[b, a, c] * open_)
-                value = 0
-                for v in range(n):
-                    if masks[b, a, at + v]:
-                        if pick == 0:
-                            value = v
-                            break
-                        pick -= 1
-                out[b, a, c] = value
-                at += n
 
 
 @nb.njit(cache=True, inline="always")
