@@ -211,6 +211,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     if np.any(battle.craft_gun >= 0):
         raise NotImplementedError("compiled observe: small craft are not ported")
     k, n_threats = int(opts["target_slots"]), int(opts["threat_slots"])
+    if k > 62:  # (observe gathers a weapon's open slots as the bits of one int64)
+        raise NotImplementedError(f"compiled observe: target_slots={k} (at most 62)")
     layouts = _layouts(battle, k, bool(opts["uniform_spaces"]))
     agents = list(layouts)
     n = len(agents)
@@ -287,7 +289,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         move_chart=np.ascontiguousarray(impulse.movement_chart(ipt)),
         atan2=atan2, atan2_b=atan2_b, atan2_dx=dx_max, atan2_k0=k0,
         rel_sin=np.sin(rel), rel_cos=np.cos(rel),
-        work=np.zeros(max(4 * k + n_threats + max_w + max_r,
+        work=np.zeros(max(6 * k + n_threats + max_w + max_r,
                           len(setup.unit_ids) * len(setup.weapon_ids)), np.int64),
         fwork=np.zeros(k + n_threats, np.float64), **ints)
 
@@ -698,8 +700,10 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
     g_rng = scratch[k + n_t:2 * k + n_t]
     g_bits = scratch[2 * k + n_t:3 * k + n_t]
     g_arcs = scratch[3 * k + n_t:4 * k + n_t]  # arc bits from the current positions
-    ready = scratch[4 * k + n_t:4 * k + n_t + n_w]
-    rready = scratch[4 * k + n_t + n_w:4 * k + n_t + n_w + n_r]
+    g_eff = scratch[4 * k + n_t:5 * k + n_t]  # the cloak rule's range (G13)
+    g_only = scratch[5 * k + n_t:6 * k + n_t]  # 1: phasers only (plasma); -1: none (far craft)
+    ready = scratch[6 * k + n_t:6 * k + n_t + n_w]
+    rready = scratch[6 * k + n_t + n_w:6 * k + n_t + n_w + n_r]
     bearing = ot.fwork  # slots, then threats
     n_slots = _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
     xu, zu, fu = x[b, u], z[b, u], facing[b, u]
@@ -709,6 +713,9 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         g_rng[j] = rng
         g_bits[j] = bits | (64 if shared else 0)
         g_arcs[j] = bits if rng != 0 else _arc_bits(xu, zu, fu, x[b, t], z[b, t])
+        g_eff[j] = 2 * rng + 5 if cloaked[b, t] else rng  # (G13 cadet rule)
+        g_only[j] = (-1 if craft_carrier[t] >= 0 and rng > _MAX_FIGHTER_RANGE
+                     else 1 if kind[b, t] == _PLASMA else 0)
         # the bearing's table entry read here, early: its cache miss overlaps the work below
         bearing[j] = _bearing_a(atan2, ot.atan2_b, ot.atan2_dx, ot.atan2_k0, xu, zu, fu,
                                 x[b, t], z[b, t])
@@ -752,19 +759,31 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         for i in range(n_w):
             w = weapons[a, i]
             m[at] = 1
-            if ready[i]:
-                owner = w_owner[b, w]
+            owner = w_owner[b, w] if ready[i] else u
+            if ready[i] and owner == u:  # slots hold enemy units in play: their geometry is
+                # g_*; the weapon's fields read once, the open slots gathered as bits, then
+                # written (a store to the int8 mask makes the compiler reload everything)
+                arcs, astern = w_arcs[b, w], w_astern[b, w]
+                lo, hi = w_min_range[b, w], w_max_range[b, w]
+                phaser = _PH1 <= w_type[b, w] <= _PHG
+                open_bits = 0
+                for j in range(n_slots):
+                    only = g_only[j]
+                    gb = g_bits[j]
+                    in_arc = ((gb & arcs) != 0 or gb >= 64
+                              or (astern and (gb & _ASTERN) == _ASTERN))
+                    if (only >= 0 and in_arc and g_eff[j] <= hi and g_rng[j] >= lo
+                            and (only == 0 or phaser)):  # (FP1.6 plasma: phasers only)
+                        open_bits |= 1 << j
+                for j in range(n_slots):
+                    m[at + 1 + j] = (open_bits >> j) & 1
+            elif ready[i]:  # (never for an agent's own weapons) the general case
                 for j in range(n_slots):
                     t = slots[j]
-                    if owner != u:  # (never for an agent's own weapons) the general case
-                        if status[b, t] != _ACTIVE or side[b, t] == side[b, owner]:
-                            continue
-                        rng, bits, shared = _target_geometry(x, z, facing, prev_x, prev_z,
-                                                             prev_facing, b, owner, t)
-                    else:  # slots hold enemy units in play
-                        rng = g_rng[j]
-                        bits = g_bits[j] & 63
-                        shared = g_bits[j] >= 64
+                    if status[b, t] != _ACTIVE or side[b, t] == side[b, owner]:
+                        continue
+                    rng, bits, shared = _target_geometry(x, z, facing, prev_x, prev_z,
+                                                         prev_facing, b, owner, t)
                     if craft_carrier[t] >= 0 and rng > _MAX_FIGHTER_RANGE:
                         continue
                     effective = 2 * rng + 5 if cloaked[b, t] else rng  # (G13 cadet rule)
