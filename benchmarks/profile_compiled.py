@@ -4,8 +4,9 @@
 
 Plays B battles a few random impulses to reach varied states, snapshots them, then times over
 the snapshot (restored before every rep): the restore itself, ``_observe_battle`` (both
-agents' observation and mask), ``decode_action``, and ``procedure.advance`` cut after each
-phase (cumulative; each phase's cost is the difference), and the whole ``BattleBatch.step``.
+agents' observation and mask), ``decode_action``, and ``procedure.advance_upto`` (the step's
+``advance`` cut after each of ``procedure.STAGES``: cumulative, each stage's cost is the
+difference), and the whole ``BattleBatch.step``.
 The harness kernels are compiled as the step kernel is (without NRT, observe inlined), so the
 cuts cost what they cost in the step; robot fire runs only where due, as in ``advance``.
 """
@@ -18,62 +19,10 @@ import time
 import numba as nb
 import numpy as np
 
-from sfb_env.compiled import (
-    actions,
-    ending,
-    fire,
-    movement,
-    procedure,
-    robots,
-    seeking_impacts,
-)
+from sfb_env.compiled import actions, procedure
 from sfb_env.compiled.batch import BattleBatch, _observe_battle
 from sfb_env.compiled.copy_battle import copy_battle
 from sfb_env.compiled.layout import BatchState
-
-STAGES = ("launch", "robot fire", "direct fire", "end of impulse + check", "speed + move ships",
-          "move seeking", "resolve seeking + check")
-
-
-@nb.njit(cache=True, _nrt=False, error_model="numpy")
-def _advance_upto(s, tb, b, o, upto):
-    """``procedure.advance`` cut after stage ``upto`` (1..7, see STAGES)."""
-    last = tb.end.impulses_per_turn
-    if s.impulse[b] >= 1:
-        if tb.launch_seeking:
-            seeking_impacts.launch_seeking_weapons(s, tb.fire, b, o)
-        if upto < 2:
-            return
-        if robots.robot_fire_due(s, tb.move, b):
-            procedure._robot_fire(s, tb, b, o)
-        if upto < 3:
-            return
-        fire.fire_direct_fire(s, tb.fire, b, o)
-        if upto < 4:
-            return
-        ending.end_of_impulse(s, tb.end, b)
-        if ending.check_end(s, tb.end, b, False):
-            return
-    if upto < 5:
-        return
-    if s.impulse[b] == 0 or s.impulse[b] == last:
-        if s.impulse[b] == last:
-            ending.end_of_turn(s, tb.end, b)
-            if ending.check_end(s, tb.end, b, s.turn[b] > tb.end.max_turns):
-                return
-        movement.speed_determination(s, tb.move, b, o)
-        s.impulse[b] = 1
-    else:
-        s.impulse[b] += 1
-    movement.move_ships(s, tb.move, b, o)
-    if upto < 6:
-        return
-    movement.move_seeking_weapons(s, tb.move, b, o)
-    if upto < 7:
-        return
-    if tb.seeking_weapons:
-        seeking_impacts.resolve_seeking_weapons(s, tb.fire, b, o)
-    ending.check_end(s, tb.end, b, False)
 
 
 @nb.njit(cache=True)
@@ -102,7 +51,7 @@ def _run(s, snap, tb, ot, o, acts, alive, obs, masks, what, upto, reps):
                     if alive[b, a]:
                         actions.decode_action(s, ot, b, a, acts[b, a], o)
                 if what == 3:
-                    _advance_upto(s, tb, b, o, upto)
+                    procedure.advance_upto(s, tb, b, o, upto)
 
 
 def _copy(state: BatchState) -> BatchState:
@@ -146,7 +95,7 @@ def main() -> None:
     print(f"  decode_action (all agents)    {dec:7.2f}")
     prev = restore + dec
     total = 0.0
-    for k, name in enumerate(STAGES, start=1):
+    for k, name in enumerate(procedure.STAGES, start=1):
         t = timed(3, k)
         print(f"  {name:<30}{t - prev:7.2f}")
         total += t - prev

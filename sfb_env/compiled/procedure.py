@@ -81,21 +81,43 @@ def commanded(s, b: int, u: int) -> bool:
     return s.status[b, u] == ACTIVE and s.captured_by[b, u] < 0
 
 
+# the stages of ``advance`` in order (``advance_upto`` stops after one of them)
+STAGES = ("launch", "robot fire", "direct fire", "end of impulse + check",
+          "speed + move ships", "move seeking", "resolve seeking + check")
+ALL_STAGES = len(STAGES)
+
+
 @nb.njit(cache=True, inline="always")
 def advance(s, tb, b: int, o) -> None:
     """(engine.procedure.advance) Finish impulse i with the orders ``o``, then run impulse
     i + 1 up to its decision point. Inlined in the step kernel: a call would pass every array
     of ``s`` and ``tb`` (about 120, some 1,000 words) on each battle-impulse."""
+    advance_upto(s, tb, b, o, ALL_STAGES)
+
+
+@nb.njit(cache=True, inline="always")
+def advance_upto(s, tb, b: int, o, upto: int) -> None:
+    """``advance`` stopped after stage ``upto`` of ``STAGES`` (1 to ``ALL_STAGES``; the whole
+    impulse at ``ALL_STAGES``, a constant the compiler folds): ``benchmarks/profile_compiled.py``
+    times each stage as the difference of two cuts."""
     last = tb.end.impulses_per_turn
     if s.impulse[b] >= 1:
         if tb.launch_seeking:
             seeking_impacts.launch_seeking_weapons(s, tb.fire, b, o)
+        if upto < 2:
+            return
         if robots.robot_fire_due(s, tb.move, b):
             _robot_fire(s, tb, b, o)
+        if upto < 3:
+            return
         fire.fire_direct_fire(s, tb.fire, b, o)
+        if upto < 4:
+            return
         ending.end_of_impulse(s, tb.end, b)
         if ending.check_end(s, tb.end, b, False):
             return
+    if upto < 5:
+        return
     if s.impulse[b] == 0 or s.impulse[b] == last:
         if s.impulse[b] == last:
             ending.end_of_turn(s, tb.end, b)
@@ -106,7 +128,11 @@ def advance(s, tb, b: int, o) -> None:
     else:
         s.impulse[b] += 1
     movement.move_ships(s, tb.move, b, o)
+    if upto < 6:
+        return
     movement.move_seeking_weapons(s, tb.move, b, o)
+    if upto < 7:
+        return
     if tb.seeking_weapons:
         seeking_impacts.resolve_seeking_weapons(s, tb.fire, b, o)
     ending.check_end(s, tb.end, b, False)
