@@ -190,7 +190,25 @@ def main(argv: list[str] | None = None) -> int:
         if reference:
             line += f" {r.ship_impulses_per_s / reference.ship_impulses_per_s:,.1f}x |"
         print(line + f" {r.per_cpu_second:,.0f} | {r.sampler_share:.1%} | {r.setup_s:.1f} |")
+    print("\n" + target_line([r for r in rows if r is not reference]))
     return 0
+
+
+TARGET = 1_000_000  # issue 12: ship-impulses/s on one core at the best B (the duel)
+
+
+def target_line(rows: list[Row]) -> str:
+    """The issue's batched target against the best B, with and without the sampler."""
+    best = max(rows, key=lambda r: r.ship_impulses_per_s)
+    best_step = max(rows, key=lambda r: r.step_only_per_s)
+
+    def verdict(value: float) -> str:
+        return "met" if value >= TARGET else f"not met, {value / TARGET:.2f}x"
+
+    return (f"target (issue 12, on the duel): >= {TARGET:,} ship-impulses/s on one core at the "
+            f"best B; sampler included: B={best.battles} {best.ship_impulses_per_s:,.0f} "
+            f"({verdict(best.ship_impulses_per_s)}); step alone: B={best_step.battles} "
+            f"{best_step.step_only_per_s:,.0f} ({verdict(best_step.step_only_per_s)})")
 
 
 if __name__ == "__main__":

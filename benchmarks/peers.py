@@ -378,6 +378,22 @@ def table(rows: list[Row]) -> list[str]:
     return lines
 
 
+TARGET = 10.0  # issue 12: the compiled single env's env steps/s over mpe2's
+
+
+def target_lines(rows: list[Row]) -> list[str]:
+    """Issue 12's single-env target for each compiled sfb-env row."""
+    mpe2 = next((r for r in rows if r.env.startswith("mpe2") and r.steps_per_s), None)
+    lines = []
+    for r in rows:
+        if r.backend != "compiled" or not r.steps_per_s or mpe2 is None:
+            continue
+        ratio = r.steps_per_s / mpe2.steps_per_s
+        lines.append(f"target (issue 12): compiled single env >= {TARGET:g}x mpe2's env "
+                     f"steps/s: {r.env} {ratio:.2f}x ({'met' if ratio >= TARGET else 'not met'})")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -409,6 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nrandom actions (masked for sfb-env), {seconds:g} s a row after {warmup} untimed "
           f"warm-up steps; agent-steps = env steps x agents acting\n")
     print("\n".join(table(rows)))
+    print("\n" + "\n".join(target_lines(rows)))
     print("\nsampler alone (one call, on a real mask for sfb-env):")
     for r in rows:
         if r.sampler_s is not None:

@@ -70,6 +70,10 @@ def test_peers_quick_prints_the_machine_and_a_row_per_env_and_backend():
     if installed("mpe2"):
         assert row_of(out, PEER_ROWS["mpe2"]).split("|")[5].strip() == "1.000"
     assert "sampler alone" in out
+    for prefix in SFB_ROWS:
+        if "compiled" in prefix and installed("mpe2"):
+            env = prefix.split("|")[1].strip()
+            assert f"steps/s: {env} " in out  # the target line of each compiled row
 
 
 def test_peers_that_cannot_be_imported_get_not_installed_rows(bench_modules, monkeypatch):
@@ -150,3 +154,16 @@ def test_batched_table_counts_ship_impulses_per_batch_size(bench_modules, monkey
         battle_rate, ship_rate = (float(c.replace(",", "")) for c in cells[3:5])
         assert steps > 0 and ship_rate == pytest.approx(2 * battle_rate, rel=1e-3, abs=1)
     assert "vs reference" not in out
+    target = row_of(out, "target (issue 12, on the duel): >= 1,000,000 ship-impulses/s")
+    assert "sampler included: B=" in target and "step alone: B=" in target
+
+
+def test_batched_target_line_says_met_only_at_or_above_the_target(bench_modules):
+    _, batched = bench_modules
+
+    def row(battles, steps):  # 2 ships, 1 s, the step taking 80% of it
+        return batched.Row(f"compiled B={battles}", battles, steps, 1.0, 0.8, 2, 0.0)
+
+    line = batched.target_line([row(1, 100_000), row(64, 7_000)])  # B=64: 896,000; 1,120,000
+    assert "sampler included: B=64 896,000 (not met, 0.90x)" in line
+    assert "step alone: B=64 1,120,000 (met)" in line
