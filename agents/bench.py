@@ -83,6 +83,11 @@ class GameResult:
     red_result: str = ""  # the first other side's own result: outcomes need not be zero-sum
     #   (scenario 5: a side that disengages draws, the other wins a tactical victory)
 
+    @property
+    def red_outcome(self) -> str:
+        """Red's result: its own where recorded, else blue's flipped (results before it was)."""
+        return self.red_result or _FLIP[self.result]
+
 
 # ---------------------------------------------------------------------- planning
 
@@ -387,7 +392,7 @@ def match_stats(matches: Sequence[Match], results: Iterable[GameResult]) -> list
         games = by_match[m]
         n = len(games)
         counts = {k: sum(g.result == k for g in games) for k in ("win", "draw", "loss")}
-        red_wins = sum((g.red_result or _FLIP[g.result]) == "win" for g in games)
+        red_wins = sum(g.red_outcome == "win" for g in games)
 
         def mean(values: list[float]) -> float:
             return float(np.mean(values)) if values else 0.0

@@ -222,10 +222,9 @@ def standings(ladder: Ladder, games: Sequence[bench.GameResult]) -> list[Standin
     captain's record, best ordinal first."""
     record = {e.captain: [0, 0, 0] for e in ladder.entrants}
     column = {"win": 0, "draw": 1, "loss": 2}
-    flip = {"win": "loss", "loss": "win", "draw": "draw"}
     for g in games:
         record[g.blue][column[g.result]] += 1
-        record[g.red][column[g.red_result or flip[g.result]]] += 1
+        record[g.red][column[g.red_outcome]] += 1
     out = []
     for r in bench.rate(games):
         w, d, lost = record[r.player]

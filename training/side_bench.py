@@ -14,8 +14,6 @@ import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-_FLIP = {"win": "loss", "loss": "win", "draw": "draw"}
-
 
 @dataclass
 class SideRecord:
@@ -72,8 +70,7 @@ def bench_sides(captain: str, scenarios: Sequence[str], opponents: Sequence[str]
                               progress=False)
     for game in results:
         record = records[game.match]
-        outcome = game.result if record.side == "blue" else (
-            game.red_result or _FLIP.get(game.result, game.result))
+        outcome = game.result if record.side == "blue" else game.red_outcome
         if outcome == "win":
             record.wins += 1
         elif outcome == "draw":
