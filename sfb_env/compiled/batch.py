@@ -170,7 +170,7 @@ class BattleBatch:
             self.reset_dice[b] = dice_mod.seeded_row(int(s))
         if self._reset_entry is None:
             _reset_handle(self.handle())
-            self._reset_entry = _compiled_entry(_reset_handle, (self.handle(),))
+            self._reset_entry = handle.compiled_entry(_reset_handle, (self.handle(),))
         else:
             self._reset_entry(self._handle)
         if self.autoreset:  # (without it, the caller restarts ended battles)
@@ -195,7 +195,7 @@ class BattleBatch:
         if self._entry is None or actions.shape != self._actions_shape:
             args = (self.handle(), actions, self.reward_kind, self.autoreset)
             _step_handle(*args)
-            self._entry = _compiled_entry(_step_handle, args)
+            self._entry = handle.compiled_entry(_step_handle, args)
             self._actions_shape = actions.shape
         else:  # the compiled function itself: numba's dispatch (~25 us) is skipped
             self._entry(self._handle, actions, self.reward_kind, self.autoreset)
@@ -229,13 +229,6 @@ class BattleBatch:
         return battle
 
 
-def _compiled_entry(dispatcher, args: tuple):
-    """The compiled entry point of ``dispatcher`` for ``args``' types (one per batch: the
-    types never change, so the per-call type dispatch is done once)."""
-    sig = tuple(dispatcher.typeof_pyval(a) for a in args)
-    return dispatcher.overloads[sig].entry_point
-
-
 @nb.njit(cache=True, inline="always")
 def _observe_battle(s, ot, b, obs, masks, alive):
     """Every agent's observation (a ship that left is still observed, as the reference env
@@ -256,7 +249,7 @@ def dead_masks(nvec: np.ndarray, n_mask: int) -> np.ndarray:
     return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _draw_seed(seed_dice):
     """``default_rng(seed).integers(SEED_RANGE)`` from the batch's seed generator row."""
     return dice_mod.roll(seed_dice, 0, 0, SEED_RANGE)
@@ -348,7 +341,7 @@ def _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_o
             _observe_battle(s, ot, b, obs, masks, alive)
             # the next battle's seed and dice, drawn in battle order (``BattleBatch._prepare``)
             seeds[b] = next_seeds[b]
-            next_seeds[b] = dice_mod.roll(seed_dice, 0, 0, SEED_RANGE)
+            next_seeds[b] = _draw_seed(seed_dice)
             dice_mod.seed_into(reset_dice, b, next_seeds[b])
 
 

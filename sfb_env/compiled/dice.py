@@ -71,19 +71,11 @@ def seed_into(dice: np.ndarray, b: int, seed: int) -> None:
         v = v >> np.uint64(32)
     # mix_entropy: hashmix each entropy word into the pool, then mix the pool words together
     hash_const = _INIT_A
-    p0 = p1 = p2 = p3 = np.uint32(0)
+    pool = (np.uint32(0), np.uint32(0), np.uint32(0), np.uint32(0))
     for i in range(_POOL):
         value = _word(seed, i) if i < n_words else np.uint32(0)
         value, hash_const = _hashmix(value, hash_const)
-        if i == 0:
-            p0 = value
-        elif i == 1:
-            p1 = value
-        elif i == 2:
-            p2 = value
-        else:
-            p3 = value
-    pool = (p0, p1, p2, p3)
+        pool = _put(pool, i, value)
     for i_src in range(_POOL):
         for i_dst in range(_POOL):
             if i_src != i_dst:
@@ -106,7 +98,7 @@ def seed_into(dice: np.ndarray, b: int, seed: int) -> None:
             if half == 0:
                 lo = np.uint64(data)
             else:
-                out = _put64(out, k, lo | (np.uint64(data) << _S32))
+                out = _put(out, k, lo | (np.uint64(data) << _S32))
     # pcg64_set_seed(state, words 0-1, words 2-3): (high, low) pairs; pcg_setseq_128_srandom_r
     inc_hi = (out[2] << np.uint64(1)) | (out[3] >> _S63)
     inc_lo = (out[3] << np.uint64(1)) | np.uint64(1)
@@ -147,13 +139,8 @@ def _at(pool, i: int) -> np.uint32:
 
 
 @nb.njit(cache=True, inline="always")
-def _put(pool, i: int, v: np.uint32):
-    return (v if i == 0 else pool[0], v if i == 1 else pool[1], v if i == 2 else pool[2],
-            v if i == 3 else pool[3])
-
-
-@nb.njit(cache=True, inline="always")
-def _put64(t, i: int, v: np.uint64):
+def _put(t, i: int, v):
+    """The 4-tuple ``t`` with item ``i`` replaced by ``v``."""
     return (v if i == 0 else t[0], v if i == 1 else t[1], v if i == 2 else t[2],
             v if i == 3 else t[3])
 
@@ -187,13 +174,8 @@ def _mul64(a: np.uint64, b: np.uint64) -> tuple[np.uint64, np.uint64]:
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def next_uint64(dice: np.ndarray, b: int) -> np.uint64:
     """(PCG64 XSL-RR) step the 128-bit LCG of battle ``b``, then output 64 bits."""
-    s_hi, s_lo = dice[b, STATE_HI], dice[b, STATE_LO]
-    hi, lo = _mul64(s_lo, _MULT_LO)
-    hi = hi + s_lo * _MULT_HI + s_hi * _MULT_LO
-    lo2 = lo + dice[b, INC_LO]
-    carry = np.uint64(1) if lo2 < lo else np.uint64(0)
-    hi = hi + dice[b, INC_HI] + carry
-    dice[b, STATE_HI], dice[b, STATE_LO] = hi, lo2
+    _lcg_step(dice, b)
+    hi, lo2 = dice[b, STATE_HI], dice[b, STATE_LO]
     x = hi ^ lo2
     rot = hi >> np.uint64(58)
     return (x >> rot) | (x << ((np.uint64(64) - rot) & _S64))

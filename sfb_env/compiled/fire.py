@@ -62,11 +62,17 @@ def _score(cloaked, unit_kind, ft, b, kind, target, rng, die, max_range):
 
 
 @nb.njit(cache=True, inline="always")
+def cloak_range(rng, cloaked):
+    """(G13 cadet rule) the range that counts for fire at a cloaked target: 2 x range + 5."""
+    return 2 * rng + 5 if cloaked else rng
+
+
+@nb.njit(cache=True, inline="always")
 def _score_a(cloaked, unit_kind, drone_die_modifier, phaser_len, phaser_chart, disr_hit,
              disr_dmg, phot_hit, phot_dmg, b, kind, target, rng, die, max_range):
     """``_score`` on the chart arrays (a call passing the ``FireTables`` namedtuple increfs and
     decrefs each of its arrays)."""
-    effective = 2 * rng + 5 if cloaked[b, target] else rng  # (G13 cadet rule)
+    effective = cloak_range(rng, cloaked[b, target])
     if effective > max_range:
         return 0, False, effective
     tk = unit_kind[b, target]

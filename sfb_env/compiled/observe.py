@@ -48,6 +48,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from sfb_env import hexmap, impulse, tables
+from sfb_env.compiled.fire import cloak_range
 from sfb_env.engine import Battle
 from sfb_env.engine.battle import DEFAULT_MAX_TURNS
 from sfb_env.engine.events import Damaged
@@ -611,7 +612,7 @@ def _fire_open_a(w_owner, status, side, x, z, facing, prev_x, prev_z, prev_facin
     rng, bits, shared = _target_geometry(x, z, facing, prev_x, prev_z, prev_facing, b, owner, t)
     if craft_carrier[t] >= 0 and rng > _MAX_FIGHTER_RANGE:
         return False
-    effective = 2 * rng + 5 if cloaked[b, t] else rng  # (G13 cadet rule)
+    effective = cloak_range(rng, cloaked[b, t])
     return _weapon_open(w_arcs, w_astern, w_min_range, w_max_range, w_type, b, w, rng, bits,
                         shared, effective, kind[b, t] == _PLASMA)
 
@@ -713,7 +714,7 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         g_rng[j] = rng
         g_bits[j] = bits | (64 if shared else 0)
         g_arcs[j] = bits if rng != 0 else _arc_bits(xu, zu, fu, x[b, t], z[b, t])
-        g_eff[j] = 2 * rng + 5 if cloaked[b, t] else rng  # (G13 cadet rule)
+        g_eff[j] = cloak_range(rng, cloaked[b, t])
         g_only[j] = (-1 if craft_carrier[t] >= 0 and rng > _MAX_FIGHTER_RANGE
                      else 1 if kind[b, t] == _PLASMA else 0)
         # the bearing's table entry read here, early: its cache miss overlaps the work below
@@ -761,19 +762,14 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
             m[at] = 1
             owner = w_owner[b, w] if ready[i] else u
             if ready[i] and owner == u:  # slots hold enemy units in play: their geometry is
-                # g_*; the weapon's fields read once, the open slots gathered as bits, then
-                # written (a store to the int8 mask makes the compiler reload everything)
-                arcs, astern = w_arcs[b, w], w_astern[b, w]
-                lo, hi = w_min_range[b, w], w_max_range[b, w]
-                phaser = _PH1 <= w_type[b, w] <= _PHG
+                # g_*; the open slots gathered as bits, then written (a store to the int8
+                # mask inside the loop makes the compiler reload everything)
                 open_bits = 0
                 for j in range(n_slots):
-                    only = g_only[j]
-                    gb = g_bits[j]
-                    in_arc = ((gb & arcs) != 0 or gb >= 64
-                              or (astern and (gb & _ASTERN) == _ASTERN))
-                    if (only >= 0 and in_arc and g_eff[j] <= hi and g_rng[j] >= lo
-                            and (only == 0 or phaser)):  # (FP1.6 plasma: phasers only)
+                    if g_only[j] >= 0 and _weapon_open(
+                            w_arcs, w_astern, w_min_range, w_max_range, w_type, b, w,
+                            g_rng[j], g_bits[j] & 63, g_bits[j] >= 64, g_eff[j],
+                            g_only[j] == 1):
                         open_bits |= 1 << j
                 for j in range(n_slots):
                     m[at + 1 + j] = (open_bits >> j) & 1
@@ -786,7 +782,7 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
                                                          prev_facing, b, owner, t)
                     if craft_carrier[t] >= 0 and rng > _MAX_FIGHTER_RANGE:
                         continue
-                    effective = 2 * rng + 5 if cloaked[b, t] else rng  # (G13 cadet rule)
+                    effective = cloak_range(rng, cloaked[b, t])
                     m[at + 1 + j] = _weapon_open(w_arcs, w_astern, w_min_range, w_max_range,
                                                  w_type, b, w, rng, bits, shared, effective,
                                                  kind[b, t] == _PLASMA)

@@ -19,7 +19,7 @@ import numba as nb
 import numpy as np
 
 from sfb_env.compiled import batch as batch_mod
-from sfb_env.compiled import event_codes, layout, tiers
+from sfb_env.compiled import event_codes, handle, layout, tiers
 from sfb_env.engine import victory
 from sfb_env.engine.battle import Battle
 from sfb_env.env.parallel import SFBParallelEnv
@@ -195,7 +195,7 @@ class CompiledParallelEnv(SFBParallelEnv):
         args = (acts, self._batch.nvec, self._batch.masks, self._batch.alive)
         if self._all_open is None:
             _all_open(*args)
-            self._all_open = batch_mod._compiled_entry(_all_open, args)
+            self._all_open = handle.compiled_entry(_all_open, args)
         if not self._all_open(*args):
             return False
         self.flown_actions = dict(actions)

@@ -59,20 +59,20 @@ def clear_orders(o, b: int) -> None:
     """No orders for battle ``b`` (maneuver NONE, no speed, no fire, no launch). Written only
     where a value differs: a row fill compiles to a memset call, dearer than the compares on
     rows this short (a few units and weapons), most of which already hold no order."""
-    for u in range(o.maneuver.shape[1]):
-        if o.maneuver[b, u] != 0:
-            o.maneuver[b, u] = 0
-        if o.speed[b, u] != -1:
-            o.speed[b, u] = -1
-        if o.tactical[b, u]:
-            o.tactical[b, u] = False
-    for w in range(o.fire.shape[1]):
-        if o.fire[b, w] != -1:
-            o.fire[b, w] = -1
-        if o.launch[b, w] != -1:
-            o.launch[b, w] = -1
-        if o.launch_facing[b, w] != -1:
-            o.launch_facing[b, w] = -1
+    _clear_row(o.maneuver, b, 0)
+    _clear_row(o.speed, b, -1)
+    _clear_row(o.tactical, b, False)
+    _clear_row(o.fire, b, -1)
+    _clear_row(o.launch, b, -1)
+    _clear_row(o.launch_facing, b, -1)
+
+
+@nb.njit(cache=True, inline="always")
+def _clear_row(orders, b: int, none) -> None:
+    """Row ``b`` of ``orders`` := ``none``, storing only where it differs."""
+    for i in range(orders.shape[1]):
+        if orders[b, i] != none:
+            orders[b, i] = none
 
 
 @nb.njit(cache=True, inline="always")

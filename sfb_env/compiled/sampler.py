@@ -11,19 +11,15 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from sfb_env.compiled import handle
+
 
 def sample_masked(masks: np.ndarray, nvec: np.ndarray, rng: np.random.Generator,
                   out: np.ndarray | None = None) -> np.ndarray:
     """A uniform open value per component of every (battle, agent): ``masks`` (B, A, m) int8
     flat masks aligned with ``nvec`` (A, k); vectorised with one uniform draw per component.
     ``out``: a (B, A, k) int64 buffer to write (else a new array)."""
-    n_b, n_a, _ = masks.shape
-    shape = (n_b, n_a, nvec.shape[1])
-    if out is None:
-        out = np.empty(shape, np.int64)
-    _check_out(out, shape)
-    _sample(masks, nvec, rng.random(shape), out)
-    return out
+    return MaskedSampler(masks, nvec).sample(rng, out)
 
 
 class MaskedSampler:
@@ -44,8 +40,7 @@ class MaskedSampler:
         if self._entry is None:
             args = (self.masks, self.nvec, u, out)
             _sample(*args)
-            sig = tuple(_sample.typeof_pyval(a) for a in args)
-            self._entry = _sample.overloads[sig].entry_point
+            self._entry = handle.compiled_entry(_sample, args)
         else:  # the compiled function itself (numba's dispatch skipped)
             self._entry(self.masks, self.nvec, u, out)
         return out
