@@ -3,7 +3,7 @@
 ``decode_action`` does what ``ActionLayout.to_orders`` (``env.actions``, ``env.components``)
 does for the tier-1 components, in action order: ``launch[r]`` (0 hold, k launch the rack's
 next drone at target slot k, the engine's facing), ``fire[w]`` (0 hold, k fire at slot k),
-``maneuver`` (the ``Maneuver`` value) and ``speed`` (an order only where the orders set next
+``disengage`` (1 announce, SCENARIOS #5), ``maneuver`` (the ``Maneuver`` value) and ``speed`` (an order only where the orders set next
 turn's speed, or where the value differs from the current speed; the latter is masked, so a
 masked action orders no speed outside the speed choice).
 
@@ -43,12 +43,14 @@ def decode_action(s, ot, b, a, action, o):
               borrow(s.z), borrow(s.speed), ot.agent_unit[a], ot.slots, ot.n_racks[a],
               ot.n_weapons[a], borrow(ot.racks), borrow(ot.weapons), choice, b, a,
               borrow(action), borrow(o.launch), borrow(o.launch_facing), borrow(o.fire),
-              borrow(o.maneuver), borrow(o.tactical), borrow(o.speed), borrow(ot.work))
+              borrow(o.maneuver), borrow(o.tactical), borrow(o.speed), borrow(o.disengage),
+              ot.m_disengage[a] >= 0, ot.c_maneuver[a], borrow(ot.work))
 
 
 @nb.njit(cache=True, inline="always")
 def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, weapons, choice,
-              b, a, action, launch, launch_facing, fire, maneuver, tactical, speed_order, work):
+              b, a, action, launch, launch_facing, fire, maneuver, tactical, speed_order,
+              disengage, has_disengage, c_maneuver, work):
     """``decode_action`` on arrays (``work``: scratch, at least ``k`` long)."""
     slots = work[:k]
     _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
@@ -73,6 +75,8 @@ def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, we
             if v > 0:
                 fire[b, w] = slots[v - 1]
         c += 1
+    disengage[b, u] = has_disengage and action[c] == 1
+    c = c_maneuver
     maneuver[b, u] = action[c]
     tactical[b, u] = False
     v = action[c + 1]
@@ -87,7 +91,7 @@ def noop_action(s, ot, b, a, out):
     """``ActionLayout.noop``: hold every weapon, straight where straight is open (else no
     move), keep the speed (the first open speed outside the speed choice: the current one).
     ``out``: int64, the agent's number of components."""
-    n = ot.n_racks[a] + ot.n_weapons[a]
+    n = ot.c_maneuver[a]
     for i in range(n):
         out[i] = 0
     blocked = maneuver_blocked(s, ot, b, a)

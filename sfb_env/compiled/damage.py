@@ -1,11 +1,11 @@
 """Damage in compiled code: ``engine.damage.apply_damage`` for the tier-1 rules.
 
-Ported: drones and target drones (FD1.54), the ``none`` rule (scenario 1) and the ``interim``
+Ported: drones and target drones (FD1.54), the ``none`` rule (scenario 1), the ``interim``
 rule (D4.0: one point on the least valuable weapon, the rest by ``BOX_ORDER``; a ship with
-nothing left is destroyed), abstract freighters (R1.6: one shield pool, phaser dead and
-destroyed at thresholds), ``Damaged`` and ``Destroyed`` events. Not ported (the tier-1
-scenarios switch them off; ``fire_tables`` refuses them): the ``s4``, ``cadet_dac`` and
-``standard_dac`` rules, the standard form's shield absorption (D3.34, H7.2), ship explosions
+nothing left is destroyed), the ``cadet_dac`` rule (D4.21-D4.4: one die per internal point on
+the cadet chart, CTH-DATA §10.2), abstract freighters (R1.6: one shield pool, phaser dead and
+destroyed at thresholds), ``Damaged`` and ``Destroyed`` events. Not ported (the ported
+scenarios switch them off; ``fire_tables`` refuses them): the ``s4`` and ``standard_dac`` rules, the standard form's shield absorption (D3.34, H7.2), ship explosions
 (``rules.explosions``), the damage handlers of plasma torpedoes, fighters, shuttles and monsters.
 
 ``FireTables`` (built by ``fire_tables(setup)``) are the static tables of every fire, damage,
@@ -20,7 +20,8 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from sfb_env import hexmap, impulse
+from sfb_env import hexmap, impulse, tables
+from sfb_env.compiled import dice as dice_mod
 from sfb_env.compiled import event_codes
 from sfb_env.data.charts import load_weapons
 from sfb_env.engine import damage as ref_damage
@@ -35,14 +36,17 @@ from sfb_env.engine.types import (
     K_SHIP,
     K_SHUTTLE,
     K_TARGET_DRONE,
+    Box,
     WeaponType,
 )
 
 DAMAGED = event_codes.CODE["Damaged"]
 DESTROYED_EV = event_codes.CODE["Destroyed"]
 BOX_WEAPON = event_codes.BOX_WEAPON
-RULE_NONE, RULE_INTERIM = 0, 1
+RULE_NONE, RULE_INTERIM, RULE_CADET_DAC = 0, 1, 2
+DAMAGE_RULES = {"none": RULE_NONE, "interim": RULE_INTERIM, "cadet_dac": RULE_CADET_DAC}
 _DRONE_RACK = int(WeaponType.DRONE_RACK)
+_EXCESS = int(Box.EXCESS)
 N_TYPES = max(int(k) for k in WeaponType) + 1
 BOX_ORDER = np.array([int(b) for b in ref_damage.BOX_ORDER], dtype=np.int64)
 _EV_BOX_START = 8  # Damaged: code, turn, impulse, unit, shield, to_shield, internal, n, boxes...
@@ -50,7 +54,7 @@ _EV_BOX_START = 8  # Damaged: code, turn, impulse, unit, shield, to_shield, inte
 FireTables = namedtuple("FireTables", [
     "ipt",  # impulses per turn
     "quarter_turn",  # impulses in a quarter turn (E1.5)
-    "damage_rule",  # RULE_NONE / RULE_INTERIM
+    "damage_rule",  # RULE_NONE / RULE_INTERIM / RULE_CADET_DAC
     "drone_strength",  # (FD1.54)
     "drone_warhead",  # (FD1.6)
     "drone_die_modifier",  # (FD1.52) bool
@@ -62,6 +66,9 @@ FireTables = namedtuple("FireTables", [
     "fr_disabled_at",  # (U,) int64 (R1.6) freighter phaser dead at this internal; big if none
     "fr_destroyed_at",  # (U,) int64 (R1.6)
     "box_order",  # (10,) int64 damage.BOX_ORDER
+    "cadet_chart",  # (6, 5) int64 (D4.21) category of columns A..E by [die - 1]
+    "cadet_boxes",  # (categories, 6) int64 Box types of a category in the owner's order, -1 pad
+    "cadet_wpn", "cadet_excess",  # the categories "WPN" and "Excess" (D4.4)
     "phaser_chart",  # (N_TYPES, 6, 76) int64 damage by [type, die - 1, range]
     "phaser_len",  # (N_TYPES,) int64 chart columns (0 = not a phaser)
     "disr_hit", "disr_dmg",  # (41,) int64 (E3.31)
@@ -107,7 +114,7 @@ def fire_tables(setup) -> FireTables:
     """The static tables of the fire, damage, shield and seeking kernels for one setup; raises
     ``NotImplementedError`` on a rule these kernels do not port."""
     rules = setup.rules
-    if rules.damage not in ("none", "interim"):
+    if rules.damage not in DAMAGE_RULES:
         raise NotImplementedError(f"compiled damage: rule damage={rules.damage!r} not ported")
     if rules.explosions:
         raise NotImplementedError("compiled damage: rules.explosions not ported")
@@ -150,14 +157,14 @@ def fire_tables(setup) -> FireTables:
     ipt = int(setup.start_state.impulses_per_turn)
     return FireTables(
         ipt=ipt, quarter_turn=int(setup.quarter_turn),
-        damage_rule=RULE_NONE if rules.damage == "none" else RULE_INTERIM,
+        damage_rule=DAMAGE_RULES[rules.damage],
         drone_strength=int(rules.drone_strength), drone_warhead=int(rules.drone_warhead),
         drone_die_modifier=bool(rules.drone_die_modifier),
         boundary_advanced=rules.shield_boundary == "advanced",
         chief_engineer=bool(rules.chief_engineer),
         unit_weapons=unit_weapons, unit_n_weapons=np.array([len(r) for r in rows], np.int64),
         weapon_value=weapon_value, fr_disabled_at=fr_disabled, fr_destroyed_at=fr_destroyed,
-        box_order=BOX_ORDER.copy(), phaser_chart=chart, phaser_len=plen,
+        box_order=BOX_ORDER.copy(), **_cadet_dac_tables(), phaser_chart=chart, phaser_len=plen,
         disr_hit=np.asarray(weapons.disruptor.hit_number, np.int64),
         disr_dmg=np.asarray(weapons.disruptor.damage, np.int64),
         phot_hit=np.asarray(weapons.photon.hit_number, np.int64),
@@ -171,6 +178,17 @@ def fire_tables(setup) -> FireTables:
     )
 
 
+def _cadet_dac_tables() -> dict[str, object]:
+    """(D4.21) The cadet chart and its categories' boxes (``damage.CADET_CATEGORIES``)."""
+    chart, names = tables.cadet_dac_chart()
+    boxes = np.full((len(names), 6), -1, dtype=np.int64)
+    for c, name in enumerate(names):
+        for k, box in enumerate(ref_damage.CADET_CATEGORIES.get(name, ())):
+            boxes[c, k] = int(box)
+    return {"cadet_chart": np.asarray(chart, dtype=np.int64).copy(), "cadet_boxes": boxes,
+            "cadet_wpn": names.index("WPN"), "cadet_excess": names.index("Excess")}
+
+
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def destroy(status, ev, ev_count, turn, impulse, b, unit):
     """``damage._destroy``: the unit is destroyed (``Destroyed``); explosions are not ported."""
@@ -180,14 +198,15 @@ def destroy(status, ev, ev_count, turn, impulse, b, unit):
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
-def _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit):
+def _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit, skip=0):
     """The working weapon of ``unit`` with the lowest value (``damage._weapon_value``: an empty
     drone rack is worth 0), ties the highest row; -1 if none
-    (``min(weapons, key=lambda w: (_weapon_value(w), -w))``)."""
+    (``min(weapons, key=lambda w: (_weapon_value(w), -w))``). ``skip``: a bit set of weapon
+    types passed over."""
     best, best_v = -1, 0
     for k in range(ft.unit_n_weapons[unit]):
         w = ft.unit_weapons[unit, k]
-        if w_destroyed[b, w]:
+        if w_destroyed[b, w] or (skip >> w_type[b, w]) & 1:
             continue
         kind = w_type[b, w]
         v = 0 if kind == _DRONE_RACK and w_ammo[b, w] == 0 else ft.weapon_value[kind]
@@ -231,6 +250,47 @@ def _interim_internal(boxes, w_destroyed, w_type, w_ammo, ev, ft, b, unit, point
                 break
             w_destroyed[b, w] = True
             _put_box(ev, b, r, w + BOX_WEAPON)
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def _cadet_dac_internal(boxes, w_destroyed, w_type, w_ammo, dice, ev, ft, b, unit, points, r):
+    """``damage._cadet_dac_internal`` (D4.21-D4.4): one die per point; the point takes the
+    first column A..E of that row that can be scored: a weapon (the least valuable, a type not
+    hit this volley first: ``damage._destroy_weapon``), a box of the category in the owner's
+    order (``damage.CADET_CATEGORIES``), or Excess, which always scores; an Excess hit with no
+    Excess box left destroys the ship (returns True). The boxes go into Damaged row ``r``."""
+    types_hit = 0  # bit set of the weapon types destroyed this volley
+    for _ in range(points):
+        row = dice_mod.die(dice, b) - 1
+        for col in range(ft.cadet_chart.shape[1]):
+            category = ft.cadet_chart[row, col]
+            if category == ft.cadet_excess:  # (D4.4) column E always scores
+                if boxes[b, unit, _EXCESS] == 0:
+                    return True
+                boxes[b, unit, _EXCESS] -= 1
+                _put_box(ev, b, r, _EXCESS)
+                break
+            if category == ft.cadet_wpn:
+                w = _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit, types_hit)
+                if w < 0:
+                    w = _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit)
+                if w >= 0:
+                    w_destroyed[b, w] = True
+                    _put_box(ev, b, r, w + BOX_WEAPON)
+                    types_hit |= 1 << w_type[b, w]
+                    break
+                continue
+            scored = False
+            for k in range(ft.cadet_boxes.shape[1]):
+                box = ft.cadet_boxes[category, k]
+                if box >= 0 and boxes[b, unit, box] > 0:
+                    boxes[b, unit, box] -= 1
+                    _put_box(ev, b, r, box)
+                    scored = True
+                    break
+            if scored:
+                break
+    return False
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -300,6 +360,10 @@ def apply_damage_a(a, ft, b, unit, shield, points):
                 a.ev[b, r, 0] = DESTROYED_EV
                 a.ev[b, r, 3] = unit
                 return
+        elif ft.damage_rule == RULE_CADET_DAC:
+            if (_cadet_dac_internal(a.boxes, a.w_destroyed, a.w_type, a.w_ammo, a.dice, a.ev,
+                                    ft, b, unit, internal, r) and kind == K_SHIP):
+                destroy(a.status, a.ev, a.ev_count, a.turn, a.impulse, b, unit)
         else:
             _interim_internal(a.boxes, a.w_destroyed, a.w_type, a.w_ammo, a.ev, ft, b, unit,
                               internal, r)

@@ -3,8 +3,9 @@
 Mirrors ``engine.seeking.end_of_impulse`` (drone endurance FD1.4 and control FD1.3, D4.41),
 ``engine.procedure._end_of_turn`` as it runs under the Chief Engineer (nothing but the
 ``TurnEnded`` event and the turn counter: no energy form, no damage control) and
-``engine.victory`` for the tier-1 kinds (``battle_drill``, ``under_attack``, ``convoy_raid``,
-``duel``). A verdict is kept as ``s.outcome_code[b]``: the sum over sides of
+``engine.victory`` for the kinds ported (``battle_drill``, ``under_attack``, ``convoy_raid``,
+``duel``, ``encounter``), and disengagement by announcement (``engine.disengagement``,
+SCENARIOS #5). A verdict is kept as ``s.outcome_code[b]``: the sum over sides of
 ``result * 3 ** side`` (``RESULTS``); its level and reason text come from the reference
 ``victory.evaluate`` on the converted battle (``compiled.backend``), and the parity harness
 checks that both agree.
@@ -33,19 +34,20 @@ from sfb_env.engine.types import (
 RESULTS = ("win", "loss", "draw")
 WIN, LOSS, DRAW = 0, 1, 2
 GOES_ON = -1
-VICTORY_KINDS = ("battle_drill", "under_attack", "convoy_raid", "duel")
-BATTLE_DRILL, UNDER_ATTACK, CONVOY_RAID, DUEL = range(4)
+VICTORY_KINDS = ("battle_drill", "under_attack", "convoy_raid", "duel", "encounter")
+BATTLE_DRILL, UNDER_ATTACK, CONVOY_RAID, DUEL, ENCOUNTER = range(5)
 
 EXPIRED = event_codes.CODE["Expired"]
 TURN_ENDED = event_codes.CODE["TurnEnded"]
 BATTLE_ENDED = event_codes.CODE["BattleEnded"]
+DISENGAGEMENT_ANNOUNCED = event_codes.CODE["DisengagementAnnounced"]
 ENDURANCE = event_codes.word("reason", "FD1.4 endurance of 3 turns ran out")
 CONTROL_LOST = event_codes.word("reason", "D4.41 the controlling ship was destroyed")
 TARGET_GONE = event_codes.word("reason", "FD1.3 the target is no longer in play")
 
 EndTables = namedtuple("EndTables", (
     "victory_kind", "side", "other", "n_sides", "pass_damage", "drone_endurance",
-    "impulses_per_turn", "max_turns"))
+    "impulses_per_turn", "max_turns", "disengage_by_announcement"))
 
 
 def end_tables(setup: BattleSetup) -> EndTables:
@@ -62,7 +64,8 @@ def end_tables(setup: BattleSetup) -> EndTables:
         side, other = setup.side_index[cfg["raider"]], setup.side_index[cfg["convoy"]]
     return EndTables(VICTORY_KINDS.index(kind), side, other, len(sc.sides),
                      int(cfg.get("pass_damage", 3)), bool(setup.rules.drone_endurance),
-                     int(sc.impulses_per_turn), int(setup.max_turns))
+                     int(sc.impulses_per_turn), int(setup.max_turns),
+                     bool(setup.rules.disengage_by_announcement))
 
 
 def outcome_results(code: int, n_sides: int) -> list[str]:
@@ -165,13 +168,19 @@ def _verdict_a(kind, side_, status, damage, internal, captured_by, victory_kind:
         if time_up:
             return _code(n_sides, v_side, DRAW)
         return GOES_ON
-    # DUEL (PROPOSAL [P-018]); the sides in play as a bit mask (a scenario has a few sides)
+    # DUEL (PROPOSAL [P-018]) and ENCOUNTER; the sides in play as a bit mask (a scenario has a
+    # few sides)
     in_play = 0
+    left = 0  # sides with a ship that disengaged (C1.4, SCENARIOS #5)
     for u in range(n):
         if kind[b, u] == K_SHIP:
             c = captured_by[b, u]
             if status[b, u] == ACTIVE and (c < 0 or c == side_[b, u]):  # (victory._held)
                 in_play |= 1 << side_[b, u]
+            if status[b, u] == DISENGAGED:
+                left |= 1 << side_[b, u]
+    if victory_kind == ENCOUNTER:
+        return _encounter_code(in_play, left, n_sides, time_up)
     standing = 0
     winner = -1
     for side in range(n_sides):
@@ -206,6 +215,35 @@ def _verdict_a(kind, side_, status, damage, internal, captured_by, victory_kind:
     if leaders > 1:
         return _code(n_sides, 0, DRAW)  # DRAW for one side is a draw for all
     return _code(n_sides, leader, WIN)
+
+
+@nb.njit(cache=True, inline="always")
+def _encounter_code(in_play: int, left: int, n_sides: int, time_up: bool) -> int:
+    """(victory._encounter, scenario 5) A side out of play loses, or draws if one of its ships
+    disengaged; the sides still in play win; nobody out: a draw at the env's turn cap."""
+    if in_play == (1 << n_sides) - 1:
+        return _code(n_sides, 0, DRAW) if time_up else GOES_ON
+    code = 0
+    p = 1
+    for side in range(n_sides):
+        result = WIN if (in_play >> side) & 1 else DRAW if (left >> side) & 1 else LOSS
+        code += result * p
+        p *= 3
+    return code
+
+
+@nb.njit(cache=True, inline="always")
+def disengage_by_announcement(s, et, b: int, o) -> None:
+    """(engine.disengagement.end_of_impulse, SCENARIOS #5) After the impulse's fire, every
+    announcing ship still in play disengages at once (``DisengagementAnnounced``)."""
+    for u in range(s.kind.shape[1]):
+        if o.disengage[b, u] and s.status[b, u] == ACTIVE:
+            s.status[b, u] = DISENGAGED
+            r = event_codes.begin(s.ev, s.ev_count, b, DISENGAGEMENT_ANNOUNCED, s.turn[b],
+                                  s.impulse[b])
+            s.ev[b, r, 3] = u
+            s.ev[b, r, 4] = s.x[b, u]
+            s.ev[b, r, 5] = s.z[b, u]
 
 
 @nb.njit(cache=True, inline="always")

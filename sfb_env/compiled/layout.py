@@ -131,18 +131,19 @@ def differences(batch: BatchState, b: int, state: BattleState,
 
 # ---------------------------------------------------------------------- orders
 
-ORDER_FIELDS = ("maneuver", "speed", "tactical", "fire", "launch", "launch_facing")
+ORDER_FIELDS = ("maneuver", "speed", "tactical", "disengage", "fire", "launch", "launch_facing")
 BatchOrders = namedtuple("BatchOrders", ORDER_FIELDS)
 NO_ORDER = -1  # no speed order / no target / automatic facing
 
 
 def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:
     """Orders arrays for a batch: per unit ``maneuver`` (Maneuver), ``speed`` (-1 = none),
-    ``tactical`` (bool); per weapon ``fire`` and ``launch`` (target unit row, -1 = none) and
+    ``tactical`` and ``disengage`` (bool, SCENARIOS #5); per weapon ``fire`` and ``launch`` (target unit row, -1 = none) and
     ``launch_facing`` (0..5, -1 = automatic)."""
     u, w = (n_battles, n_units), (n_battles, n_weapons)
     return BatchOrders(maneuver=np.zeros(u, np.int64), speed=np.full(u, NO_ORDER, np.int64),
-                       tactical=np.zeros(u, np.bool_), fire=np.full(w, NO_ORDER, np.int64),
+                       tactical=np.zeros(u, np.bool_), disengage=np.zeros(u, np.bool_),
+                       fire=np.full(w, NO_ORDER, np.int64),
                        launch=np.full(w, NO_ORDER, np.int64),
                        launch_facing=np.full(w, NO_ORDER, np.int64))
 
@@ -159,7 +160,7 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
             unported += [name for name in ("fighters", "shuttles", "suicide", "suicide_arm",
                                            "capacitor", "recharge")
                          if getattr(o, name) is not None]
-            unported += [name for name in ("cloak", "disengage", "probe", "drop_shield",
+            unported += [name for name in ("cloak", "probe", "drop_shield",
                                            "repair", "reinforce_general", "reinforce_hold",
                                            "reserve_shields", "transporters")
                          if getattr(o, name)]
@@ -169,6 +170,7 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
             out.maneuver[b, u] = int(o.maneuver)
             out.speed[b, u] = NO_ORDER if o.speed is None else int(o.speed)
             out.tactical[b, u] = bool(o.tactical)
+            out.disengage[b, u] = bool(o.disengage)
             for w, t in o.fire.items():
                 out.fire[b, w] = int(t)
             for w, t in o.launch.items():

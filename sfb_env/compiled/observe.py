@@ -136,6 +136,8 @@ ObserveTables = namedtuple("ObserveTables", [
     "racks", "n_racks", "weapons", "n_weapons", "drone_limit", "turn_mode",
     "obs_size", "mask_size", "off_weapons", "off_clock", "off_targets", "off_threats",
     "m_fire", "m_maneuver", "m_speed",
+    "m_disengage",  # (SCENARIOS #5) mask offset of the ``disengage`` component, -1 none
+    "c_maneuver",  # the ``maneuver`` component's index (``speed`` follows it)
     "init_shields", "init_internal", "init_strength", "craft_carrier", "move_chart",
     "atan2", "atan2_b", "atan2_dx", "atan2_k0", "rel_sin", "rel_cos",
     "work",  # int64 scratch (observe, decode_action, the robots' fire): no allocation per call
@@ -225,14 +227,14 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     ints = {name: np.zeros(n, np.int64) for name in (
         "agent_unit", "n_racks", "n_weapons", "drone_limit", "obs_size", "mask_size",
         "off_weapons", "off_clock", "off_targets", "off_threats", "m_fire", "m_maneuver",
-        "m_speed")}
+        "m_speed", "m_disengage", "c_maneuver")}
     turn_mode = np.zeros((n, impulse.IMPULSES_PER_TURN[-1] + 1), np.int64)
     for a, name in enumerate(agents):
         lo = layouts[name]
         u = lo.unit
         extra = [what for what, has in (
             ("esg", len(lo.esgs)), ("ppd", len(lo.ppds)), ("craft", lo.craft),
-            ("disengage", lo.disengage), ("probe", lo.probe), ("tractor", lo.tractors),
+            ("probe", lo.probe), ("tractor", lo.tractors),
             ("transport", lo.transport), ("suicide", lo.suicide), ("energy", lo.power),
             ("rule features", lo.rule_features), ("phaser-G", len(lo.gatling)),
             ("plasma threats", lo.plasma_threats), ("launch facings", lo.launch_facing),
@@ -263,10 +265,12 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         ints["m_fire"][a] = lo.offsets[n_r] if n_w else n_r * (k + 1)
         ints["m_maneuver"][a] = lo.offsets[names.index("maneuver")]
         ints["m_speed"][a] = lo.offsets[names.index("speed")]
+        ints["m_disengage"][a] = lo.offsets[names.index("disengage")] if lo.disengage else -1
+        ints["c_maneuver"][a] = names.index("maneuver")
         expected = ([f"launch[{i}]" for i in range(n_r)] + [f"fire[{i}]" for i in range(n_w)]
-                    + ["maneuver", "speed"])
+                    + ["disengage"] * bool(lo.disengage) + ["maneuver", "speed"])
         if names != expected or ints["m_fire"][a] != n_r * (k + 1) or (
-                ints["m_maneuver"][a] != (n_r + n_w) * (k + 1)):
+                ints["m_maneuver"][a] != (n_r + n_w) * (k + 1) + lo.disengage):
             raise NotImplementedError(f"compiled observe: {name}'s components {names}")
     max_turns = int(opts["max_turns"] or battle.scenario.turn_limit or DEFAULT_MAX_TURNS)
     ipt = int(st.impulses_per_turn)
@@ -787,6 +791,10 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
                                                  w_type, b, w, rng, bits, shared, effective,
                                                  kind[b, t] == _PLASMA)
             at += k + 1
+        at = ot.m_disengage[a]
+        if at >= 0:  # (disengagement.announce_blockers) not at impulse 0 (PROPOSAL [P-023])
+            m[at] = 1
+            m[at + 1] = imp != 0
         at = ot.m_maneuver[a]
         for v in range(_N_MANEUVERS):
             m[at + v] = not (blocked >> v) & 1

@@ -1,9 +1,9 @@
 """The Sequence of Play, compiled (tier 1): ``advance`` is ``engine.procedure.advance``.
 
-Tier 1 switches on none of the advanced steps (energy form, ESG, cloak, tractors,
-transporters, small craft, tactical maneuvers, disengagement by announcement), so an impulse
-is: Launch Seeking Weapons -> Fire and Resolve Direct-Fire (the agents' orders, then the
-robots') -> End of Impulse -> the verdict; on the last impulse End of Turn and the verdict at
+The ported tiers switch on none of the advanced steps (ESG, cloak, tractors, transporters,
+small craft, tactical maneuvers) but disengagement by announcement, so an impulse is: Launch
+Seeking Weapons -> Fire and Resolve Direct-Fire (the agents' orders, then the robots') -> End
+of Impulse -> disengagement by announcement (SCENARIOS #5) -> the verdict; on the last impulse End of Turn and the verdict at
 the turn limit; then Speed Determination on a new turn; then Move Ships -> Move Seeking
 Weapons -> Resolve Seeking Weapons -> the verdict. Each step is the rule area's own kernel
 (``compiled.movement``, ``compiled.fire``, ``compiled.seeking_impacts``, ``compiled.ending``).
@@ -62,6 +62,7 @@ def clear_orders(o, b: int) -> None:
     _clear_row(o.maneuver, b, 0)
     _clear_row(o.speed, b, -1)
     _clear_row(o.tactical, b, False)
+    _clear_row(o.disengage, b, False)
     _clear_row(o.fire, b, -1)
     _clear_row(o.launch, b, -1)
     _clear_row(o.launch_facing, b, -1)
@@ -114,6 +115,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
         if upto < 4:
             return
         ending.end_of_impulse(s, tb.end, b)
+        if tb.end.disengage_by_announcement:  # (SCENARIOS #5) after the fire, at once
+            ending.disengage_by_announcement(s, tb.end, b, o)
         if ending.check_end(s, tb.end, b, False):
             return
     if upto < 5:

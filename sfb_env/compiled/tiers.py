@@ -20,7 +20,8 @@ PORTED_VALUES: dict[str, tuple] = {
     "chief_engineer": (True,),
     "energy": ("chief",),
     "speed_choice": (True, False),
-    "damage": ("none", "interim"),
+    "damage": ("none", "interim", "cadet_dac"),
+    "disengage_by_announcement": (True, False),
     "shield_boundary": ("advanced",),
     "seeking_weapons": (True, False),
     "launch_seeking_weapons": (True, False),
@@ -32,12 +33,12 @@ PORTED_VALUES: dict[str, tuple] = {
 PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "freighter",
                   "drone", "target-drone"}
 PORTED_CONTROLLERS = {"agent", "target-drone", "robot-drone", "convoy-freighter"}
-PORTED_VICTORY = {"battle_drill", "under_attack", "convoy_raid", "duel"}
-IMPULSES_PER_TURN = (8,)
+PORTED_VICTORY = {"battle_drill", "under_attack", "convoy_raid", "duel", "encounter"}
+IMPULSES_PER_TURN = (8, 16)
 # (C3.2) Where orders pick next turn's speed the engine judges the maneuver at that speed, a
-# joint check the per-component masks cannot make. On the 8-impulse chart only speed 8 moves
-# on impulse 1, so every (speed, maneuver) pair the masks leave open passes it
-# (tests/test_compiled_env.py checks this over played battles): tier 1 needs no joint check.
+# joint check the per-component masks cannot make. On the 8- and 16-impulse charts only the
+# top speed moves on impulse 1, so every (speed, maneuver) pair the masks leave open passes it
+# (tests/test_compiled_env.py checks this over played battles): no joint check is needed.
 JOINT_SPEED_MANEUVER_CHECK = False
 
 
@@ -53,7 +54,8 @@ def missing(setup: BattleSetup) -> list[str]:
     sc = setup.scenario
     out = []
     if sc.impulses_per_turn not in IMPULSES_PER_TURN:
-        out.append(f"impulses_per_turn {sc.impulses_per_turn} (tier 1: 8)")
+        out.append(f"impulses_per_turn {sc.impulses_per_turn} (ported: "
+                   f"{', '.join(map(str, IMPULSES_PER_TURN))})")
     if sc.victory["kind"] not in PORTED_VICTORY:
         out.append(f"victory kind {sc.victory['kind']!r} not ported")
     for spec in sc.units:
