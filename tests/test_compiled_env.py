@@ -142,11 +142,12 @@ def test_replay_recorded_on_one_backend_reruns_on_the_other(tmp_path):
 
 
 @pytest.mark.parametrize("scenario", ["cth-03", "duel-klingon-vs-federation",
-                                      "duel-kzinti-vs-orion"])
-def test_tier_one_masks_leave_no_speed_and_maneuver_pair_the_engine_refuses(scenario):
+                                      "duel-kzinti-vs-orion", "cth-05", "grad-hydran-vs-klingon"])
+def test_masks_leave_no_speed_and_maneuver_pair_the_engine_refuses(scenario):
     """(C3.2) Why the compiled env skips the joint speed-and-maneuver check of the speed
     choice (``tiers.JOINT_SPEED_MANEUVER_CHECK``): every pair the masks leave open passes the
-    engine's validation on the 8-impulse chart."""
+    engine's validation on the 8- and 16-impulse charts (the Chief Engineer's speed choice and
+    the cadet energy form's)."""
     from sfb_env.compiled import tiers
     from sfb_env.engine.types import IllegalOrderError
 
@@ -177,7 +178,7 @@ def test_tier_one_masks_leave_no_speed_and_maneuver_pair_the_engine_refuses(scen
                             checked += 1
             obs, *_ = env.step({a: env.action_space(a).sample(mask=obs[a]["action_mask"])
                                 for a in env.agents})
-    assert checked > 300
+    assert checked > 200
 
 
 @pytest.mark.parametrize("fixed", [None, FixedSpaces()], ids=["own-spaces", "fixed-spaces"])

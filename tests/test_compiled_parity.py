@@ -1,4 +1,5 @@
-"""Lockstep parity of the compiled core with the reference engine on every tier-1 scenario.
+"""Lockstep parity of the compiled core with the reference engine on every scenario it plays,
+and on rule variants that try a tier-2 rule area alone (``parity.variant``).
 
 The short runs are CI's (about 500 steps per scenario over the policies and batch shapes);
 the full runs of issue 12 are marked slow: 10,000 random-masked steps per scenario, 200 games
@@ -17,6 +18,17 @@ pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles th
 TIER1 = ["cth-01", "cth-02", "cth-03", "duel-klingon-vs-federation", "duel-klingon-vs-kzinti",
          "duel-klingon-vs-orion", "duel-federation-vs-kzinti", "duel-federation-vs-orion",
          "duel-kzinti-vs-orion"]
+# Tier-2 rule areas alone, on tier-1 ships: the 16-impulse chart with the cadet DAC
+# (D4.21-D4.4) under the Chief Engineer; scenario 5's encounter victory and disengagement by
+# announcement (SCENARIOS #5).
+VARIANTS = {
+    "dac16": parity.variant("duel-klingon-vs-federation", impulses_per_turn=16,
+                            rules={"damage": "cadet_dac"}),
+    "encounter16": parity.variant("duel-kzinti-vs-orion", impulses_per_turn=16,
+                                  turn_limit=None, victory={"kind": "encounter"},
+                                  rules={"damage": "cadet_dac",
+                                         "disengage_by_announcement": True}),
+}
 
 
 @pytest.mark.parametrize("scenario", TIER1)
@@ -61,3 +73,29 @@ def test_scripted_captains_games_match(scenario):
     report = parity.lockstep(scenario, num_battles=20, steps=500, seed=13, policy="doctrine")
     assert report.episodes >= 20
     print(report.line())
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_tier_two_variants_match_the_reference(name):
+    """Random masked play (disengagement closed) at B=1 and fighting captains batched."""
+    report = parity.lockstep(VARIANTS[name], num_battles=1, steps=250, seed=1)
+    assert report.steps == 250 and report.episodes >= 1
+    report = parity.lockstep(VARIANTS[name], num_battles=4, steps=80, seed=2,
+                             policy="random-fighter")
+    assert report.events.get("Damaged", 0) > 0
+
+
+def test_announced_disengagement_matches_the_reference():
+    """(SCENARIOS #5) Random play that may announce: most battles end at once, a draw for the
+    side that left and a tactical victory for the other."""
+    report = parity.lockstep(VARIANTS["encounter16"], num_battles=2, steps=60, seed=4,
+                             disengage=True)
+    assert report.events.get("DisengagementAnnounced", 0) > 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", VARIANTS)
+def test_tier_two_variants_long_runs_match(name):
+    print(parity.lockstep(VARIANTS[name], num_battles=1, steps=5_000, seed=11).line())
+    print(parity.lockstep(VARIANTS[name], num_battles=64, steps=200, seed=12,
+                          policy="random-fighter").line())

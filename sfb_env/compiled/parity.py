@@ -18,12 +18,16 @@ Used by ``tests/test_compiled_parity.py`` (short runs in CI, the full runs marke
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from sfb_env.compiled import ending, event_codes, layout
 from sfb_env.compiled.batch import BattleBatch
+from sfb_env.data import load_data_file
+from sfb_env.engine.scenario import SCENARIO_DIR
 from sfb_env.env.parallel import SFBParallelEnv
 
 
@@ -66,11 +70,26 @@ def _policies(policy: str, envs: list[SFBParallelEnv], seed: int):
     return out
 
 
-def lockstep(scenario: str, num_battles: int = 1, steps: int = 500, seed: int = 0,
-             policy: str = "random", autoreset: bool = True) -> ParityReport:
+def variant(name: str, rules: Mapping[str, Any] | None = None, **fields: Any) -> dict:
+    """The shipped scenario ``name`` as a dict with ``fields`` replaced and ``rules`` merged
+    into its rules, named ``name+key=value,...``: a rule combination no shipped scenario has,
+    for parity runs of a rule area alone (e.g. the cadet DAC under the Chief Engineer)."""
+    doc = dict(load_data_file(SCENARIO_DIR / f"{name}.yaml"))
+    doc["rules"] = {**doc.get("rules", {}), **(rules or {})}
+    doc.update(fields)
+    changed = {**fields, **(rules or {})}
+    doc["name"] = name + "+" + ",".join(f"{k}={v}" for k, v in changed.items())
+    return doc
+
+
+def lockstep(scenario: str | Mapping[str, Any], num_battles: int = 1, steps: int = 500,
+             seed: int = 0, policy: str = "random", autoreset: bool = True,
+             disengage: bool = False) -> ParityReport:
     """Play both engines in lockstep (see the module docstring); raises ``ParityError``.
     With ``autoreset`` off the batch keeps an ended battle until the harness restarts it, so
-    the last step's state is compared too."""
+    the last step's state is compared too. ``scenario``: a name or a scenario dict
+    (``variant``). ``disengage`` False: the random policy never announces disengagement
+    (SCENARIOS #5; random play would end most battles on their first impulses)."""
     batch = BattleBatch(scenario, num_battles, seed=seed, autoreset=autoreset)
     envs = [SFBParallelEnv(scenario, max_turns=batch.setup.max_turns)
             for _ in range(num_battles)]
@@ -80,7 +99,9 @@ def lockstep(scenario: str, num_battles: int = 1, steps: int = 500, seed: int = 
             env.action_space(a).seed(seed * 1000 + b * 10 + k)
     decoder = event_codes.Decoder(batch.setup.unit_ids, batch.setup.weapon_ids,
                                   list(batch.setup.scenario.sides), batch.setup.scenario.parity)
-    report = ParityReport(scenario, num_battles)
+    name = scenario if isinstance(scenario, str) else str(scenario.get("name"))
+    report = ParityReport(name, num_battles)
+    closed = {a: _announce_index(envs[0], a) for a in envs[0].possible_agents}
     batch.reset()
     obs = []
     for b, env in enumerate(envs):
@@ -95,7 +116,11 @@ def lockstep(scenario: str, num_battles: int = 1, steps: int = 500, seed: int = 
             chosen = {}
             for a in env.agents:
                 if pilots is None:
-                    act = env.action_space(a).sample(mask=obs[b][a]["action_mask"])
+                    mask = obs[b][a]["action_mask"]
+                    if closed[a] >= 0 and not disengage:
+                        mask = mask.copy()
+                        mask[closed[a]] = 0
+                    act = env.action_space(a).sample(mask=mask)
                 else:
                     act = pilots[b][a].act(obs[b][a], env.action_space(a))
                 chosen[a] = np.asarray(act, dtype=np.int64)
@@ -121,6 +146,13 @@ def lockstep(scenario: str, num_battles: int = 1, steps: int = 500, seed: int = 
             obs[b] = o
         report.steps = step
     return report
+
+
+def _announce_index(env: SFBParallelEnv, agent: str) -> int:
+    """The flat mask index of ``agent``'s "announce" value of ``disengage``, -1 if none."""
+    layout_ = env._layouts[agent]
+    names = layout_.component_names()
+    return int(layout_.offsets[names.index("disengage")]) + 1 if "disengage" in names else -1
 
 
 def _fail(where: str, what: str) -> None:
