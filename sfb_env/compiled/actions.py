@@ -1,11 +1,12 @@
 """Action decoding in compiled code: an agent's flat MultiDiscrete action -> ``BatchOrders``.
 
 ``decode_action`` does what ``ActionLayout.to_orders`` (``env.actions``, ``env.components``)
-does for the tier-1 components, in action order: ``launch[r]`` (0 hold, k launch the rack's
-next drone at target slot k, the engine's facing), ``fire[w]`` (0 hold, k fire at slot k),
-``disengage`` (1 announce, SCENARIOS #5), ``maneuver`` (the ``Maneuver`` value) and ``speed`` (an order only where the orders set next
-turn's speed, or where the value differs from the current speed; the latter is masked, so a
-masked action orders no speed outside the speed choice).
+does for the tier-1 components, in action order: ``launch[r]`` (0 hold, k launch the rack's next
+drone at target slot k, the engine's facing), ``fire[w]`` (0 hold, k fire at slot k),
+``disengage`` (1 announce, SCENARIOS #5), ``maneuver`` (the ``Maneuver`` value) and ``speed``
+(an order only where the orders set next turn's speed, or where the value differs from the
+current speed; the latter is masked, so a masked action orders no speed outside the speed
+choice).
 
 Assumed, not checked (the env checks in Python; the compiled env is fed masked actions):
 every value is inside its component and open in the agent's mask of this decision point, so

@@ -1,12 +1,13 @@
 """Damage in compiled code: ``engine.damage.apply_damage`` for the tier-1 rules.
 
-Ported: drones and target drones (FD1.54), the ``none`` rule (scenario 1), the ``interim``
-rule (D4.0: one point on the least valuable weapon, the rest by ``BOX_ORDER``; a ship with
-nothing left is destroyed), the ``cadet_dac`` rule (D4.21-D4.4: one die per internal point on
-the cadet chart, CTH-DATA §10.2), abstract freighters (R1.6: one shield pool, phaser dead and
-destroyed at thresholds), ``Damaged`` and ``Destroyed`` events. Not ported (the ported
-scenarios switch them off; ``fire_tables`` refuses them): the ``s4`` and ``standard_dac`` rules, the standard form's shield absorption (D3.34, H7.2), ship explosions
-(``rules.explosions``), the damage handlers of plasma torpedoes, fighters, shuttles and monsters.
+Ported: drones and target drones (FD1.54), the ``none`` rule (scenario 1), the ``interim`` rule
+(D4.0: one point on the least valuable weapon, the rest by ``BOX_ORDER``; a ship with nothing
+left is destroyed), the ``cadet_dac`` rule (D4.21-D4.4: one die per internal point on the cadet
+chart, CTH-DATA §10.2), abstract freighters (R1.6: one shield pool, phaser dead and destroyed at
+thresholds), ``Damaged`` and ``Destroyed`` events. Not ported (the ported scenarios switch them
+off; ``fire_tables`` refuses them): the ``s4`` and ``standard_dac`` rules, the standard form's
+shield absorption (D3.34, H7.2), ship explosions (``rules.explosions``), the damage handlers of
+plasma torpedoes, fighters, shuttles and monsters.
 
 ``FireTables`` (built by ``fire_tables(setup)``) are the static tables of every fire, damage,
 shield and seeking kernel of this package (``compiled.fire``, ``compiled.shields``,

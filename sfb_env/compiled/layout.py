@@ -138,8 +138,8 @@ NO_ORDER = -1  # no speed order / no target / automatic facing
 
 def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:
     """Orders arrays for a batch: per unit ``maneuver`` (Maneuver), ``speed`` (-1 = none),
-    ``tactical`` and ``disengage`` (bool, SCENARIOS #5); per weapon ``fire`` and ``launch`` (target unit row, -1 = none) and
-    ``launch_facing`` (0..5, -1 = automatic)."""
+    ``tactical`` and ``disengage`` (bool, SCENARIOS #5); per weapon ``fire`` and ``launch``
+    (target unit row, -1 = none) and ``launch_facing`` (0..5, -1 = automatic)."""
     u, w = (n_battles, n_units), (n_battles, n_weapons)
     return BatchOrders(maneuver=np.zeros(u, np.int64), speed=np.full(u, NO_ORDER, np.int64),
                        tactical=np.zeros(u, np.bool_), disengage=np.zeros(u, np.bool_),

@@ -1,12 +1,13 @@
 """The Sequence of Play, compiled (tier 1): ``advance`` is ``engine.procedure.advance``.
 
-The ported tiers switch on none of the advanced steps (ESG, cloak, tractors, transporters,
-small craft, tactical maneuvers) but disengagement by announcement, so an impulse is: Launch
-Seeking Weapons -> Fire and Resolve Direct-Fire (the agents' orders, then the robots') -> End
-of Impulse -> disengagement by announcement (SCENARIOS #5) -> the verdict; on the last impulse End of Turn and the verdict at
-the turn limit; then Speed Determination on a new turn; then Move Ships -> Move Seeking
-Weapons -> Resolve Seeking Weapons -> the verdict. Each step is the rule area's own kernel
-(``compiled.movement``, ``compiled.fire``, ``compiled.seeking_impacts``, ``compiled.ending``).
+The ported tiers switch on none of the advanced steps (ESG, cloak, tractors, transporters, small
+craft, tactical maneuvers) but disengagement by announcement, so an impulse is: Launch Seeking
+Weapons -> Fire and Resolve Direct-Fire (the agents' orders, then the robots') -> End of Impulse
+-> disengagement by announcement (SCENARIOS #5) -> the verdict; on the last impulse End of Turn
+and the verdict at the turn limit; then Speed Determination on a new turn; then Move Ships ->
+Move Seeking Weapons -> Resolve Seeking Weapons -> the verdict. Each step is the rule area's own
+kernel (``compiled.movement``, ``compiled.fire``, ``compiled.seeking_impacts``,
+``compiled.ending``).
 
 Speed: the step's kernels are compiled without numba's reference counting (``_nrt=False``: a
 function taking a namedtuple of arrays otherwise increfs and decrefs each array per call).
