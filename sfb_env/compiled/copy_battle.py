@@ -106,6 +106,8 @@ def copy_battle(dst, b, src, a):
     for i1 in range(dst.w_drone_rows.shape[1]):
         for i2 in range(dst.w_drone_rows.shape[2]):
             dst.w_drone_rows[b, i1, i2] = src.w_drone_rows[a, i1, i2]
+    for i1 in range(dst.w_armed.shape[1]):
+        dst.w_armed[b, i1] = src.w_armed[a, i1]
     dst.turn[b] = src.turn[a]
     dst.impulse[b] = src.impulse[a]
     dst.done[b] = src.done[a]
@@ -160,6 +162,7 @@ def borrowed_state(s):
         borrow(s.w_ready_turn),
         borrow(s.w_ammo),
         borrow(s.w_drone_rows),
+        borrow(s.w_armed),
         borrow(s.turn),
         borrow(s.impulse),
         borrow(s.done),
@@ -250,6 +253,12 @@ def borrowed_fire(t):
         borrow(t.move_chart),
         borrow(t.rack_capacity),
         borrow(t.launch_limit),
+        borrow(t.plasma_launcher),
+        borrow(t.plasma_rows),
+        borrow(t.plasma_fixed),
+        borrow(t.plasma_warhead),
+        borrow(t.plasma_endurance),
+        borrow(t.plasma_expired),
         borrow(t.work),
     )
 
@@ -291,6 +300,10 @@ def borrowed_observe(t):
         borrow(t.m_speed),
         borrow(t.m_disengage),
         borrow(t.c_maneuver),
+        borrow(t.off_plasma),
+        borrow(t.plasma_launcher),
+        borrow(t.plasma_rows),
+        borrow(t.plasma_warhead),
         borrow(t.init_shields),
         borrow(t.init_internal),
         borrow(t.init_strength),

@@ -7,7 +7,7 @@ chart, CTH-DATA §10.2), abstract freighters (R1.6: one shield pool, phaser dead
 thresholds), ``Damaged`` and ``Destroyed`` events. Not ported (the ported scenarios switch them
 off; ``fire_tables`` refuses them): the ``s4`` and ``standard_dac`` rules, the standard form's
 shield absorption (D3.34, H7.2), ship explosions (``rules.explosions``), the damage handlers of
-plasma torpedoes, fighters, shuttles and monsters.
+fighters, shuttles and monsters (plasma torpedoes take theirs: ``compiled.plasma``).
 
 ``FireTables`` (built by ``fire_tables(setup)``) are the static tables of every fire, damage,
 shield and seeking kernel of this package (``compiled.fire``, ``compiled.shields``,
@@ -23,7 +23,7 @@ import numpy as np
 
 from sfb_env import hexmap, impulse, tables
 from sfb_env.compiled import dice as dice_mod
-from sfb_env.compiled import event_codes
+from sfb_env.compiled import event_codes, plasma
 from sfb_env.data.charts import load_weapons
 from sfb_env.engine import damage as ref_damage
 from sfb_env.engine.types import (
@@ -79,6 +79,9 @@ FireTables = namedtuple("FireTables", [
     "move_chart",  # (ipt + 1, ipt) bool impulse.movement_chart
     "rack_capacity",  # (W,) int64
     "launch_limit",  # (U,) int64 (FD4.21) drones per turn from all racks, -1 none
+    # (FP1) plasma.plasma_tables: torpedo rows, fixed launchers, warheads, endurance
+    "plasma_launcher", "plasma_rows", "plasma_fixed", "plasma_warhead", "plasma_endurance",
+    "plasma_expired",
     "work",  # int64 scratch of the fire and seeking kernels (volleys): no allocation per call
 ])
 
@@ -92,7 +95,7 @@ FIRE_FIELDS = ("status", "kind", "damage", "shields", "shield_pool", "internal",
                "w_fired_turn", "w_last_fired", "w_ready_turn", "w_drone_rows", "x", "z",
                "facing", "prev_x", "prev_z", "prev_facing", "speed", "tactical",
                "cloaked", "straight", "target", "launcher", "launched_at", "tractor_holder",
-               "turn", "impulse", "dice", "ev", "ev_count")
+               "w_armed", "turn", "impulse", "dice", "ev", "ev_count")
 FireArrays = namedtuple("FireArrays", FIRE_FIELDS)
 
 
@@ -105,7 +108,7 @@ def fire_view(s):
                       s.w_drone_rows, s.x, s.z, s.facing, s.prev_x,
                       s.prev_z, s.prev_facing, s.speed, s.tactical, s.cloaked,
                       s.straight, s.target, s.launcher, s.launched_at, s.tractor_holder,
-                      s.turn, s.impulse, s.dice, s.ev, s.ev_count)
+                      s.w_armed, s.turn, s.impulse, s.dice, s.ev, s.ev_count)
 
 
 _BIG = 1 << 40
@@ -121,7 +124,7 @@ def fire_tables(setup) -> FireTables:
         raise NotImplementedError("compiled damage: rules.explosions not ported")
     if rules.energy != "chief":
         raise NotImplementedError("compiled fire: only energy 'chief' is ported")
-    for flag in ("standard_cloak", "lock_on", "ppd_in_play", "plasma_in_play",
+    for flag in ("standard_cloak", "lock_on", "ppd_in_play",
                  "small_craft_in_play", "planets_in_play", "monster_in_play", "esg_in_play",
                  "suicide_shuttles", "tractors", "hold_fire", "reserve_power"):
         if getattr(rules, flag):
@@ -174,7 +177,7 @@ def fire_tables(setup) -> FireTables:
         arc_lut=np.ascontiguousarray(hexmap.ARC_LUT, dtype=np.int64),
         move_chart=np.ascontiguousarray(impulse.movement_chart(ipt)),
         rack_capacity=np.asarray(setup.rack_capacity, dtype=np.int64).copy(),
-        launch_limit=limit,
+        launch_limit=limit, **plasma.plasma_tables(setup),
         work=np.zeros(3 * max(n_units, len(setup.weapon_ids), 1), dtype=np.int64),
     )
 
@@ -316,7 +319,10 @@ def apply_damage_a(a, ft, b, unit, shield, points):
     if a.status[b, unit] != ACTIVE or points <= 0:
         return
     kind = a.kind[b, unit]
-    if kind in (K_PLASMA, K_FIGHTER, K_SHUTTLE, K_MONSTER):
+    if kind == K_PLASMA:  # (FP1.6) the unit kind's own handler
+        plasma.take_damage(a, ft, b, unit, points)
+        return
+    if kind in (K_FIGHTER, K_SHUTTLE, K_MONSTER):
         raise NotImplementedError("compiled damage: damage handlers are not ported")
     a.damage[b, unit] += points
     if kind in (K_DRONE, K_TARGET_DRONE):

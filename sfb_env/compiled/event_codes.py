@@ -41,8 +41,9 @@ CLASSES: tuple[type, ...] = tuple(
     if isinstance(c, type) and issubclass(c, ev.Event) and c is not ev.Event)
 CODE: dict[str, int] = {c.__name__: i for i, c in enumerate(CLASSES)}
 
-UNIT_FIELDS = {"unit", "target", "drone", "source", "other_unit", "carrier", "shuttle"}
-WEAPON_FIELDS = {"weapon", "rack", "generator", "other_generator", "torpedo"}
+UNIT_FIELDS = {"unit", "target", "drone", "source", "other_unit", "carrier", "shuttle",
+               "torpedo"}
+WEAPON_FIELDS = {"weapon", "rack", "generator", "other_generator"}
 HEX_FIELDS = {"hex", "src", "dst"}
 FACINGS = "ABCDEF"
 
@@ -52,7 +53,11 @@ VOCAB: dict[str, list[str]] = {
     "boxes": ["hull", "warp", "impulse", "apr", "battery", "lab", "transporter", "shuttle",
               "excess", "other"],
     "reason": ["FD1.4 endurance of 3 turns ran out", "D4.41 the controlling ship was destroyed",
-               "FD1.3 the target is no longer in play"],
+               "FD1.3 the target is no longer in play",
+               # (FP1.4, CTH-DATA §5.1) plasma endurance by type; (P-071) target gone
+               "FP1.4 endurance of 25 hexes ran out", "FP1.4 endurance of 30 hexes ran out",
+               "FP1.4 endurance of 15 hexes ran out",
+               "FP1.3 the target is no longer in play (PROPOSAL: removed)"],
     "method": ["D3.41 temporary movement", "D3.41 owner's choice (stronger shield)",
                "D3.41 die roll 1", "D3.41 die roll 2", "D3.41 die roll 3", "D3.41 die roll 4",
                "D3.41 die roll 5", "D3.41 die roll 6"],

@@ -60,6 +60,8 @@ from sfb_env.env.reward import DAMAGE_SCALE as _DAMAGE_SCALE
 from sfb_env.env.transport_actions import TransportLayout
 
 from . import event_codes
+from .plasma import plasma_tables
+from .plasma import warhead as plasma_warhead
 
 # ---------------------------------------------------------------------- constants (frozen)
 
@@ -104,6 +106,8 @@ _SL_FACING_US, _SL_SHIELDS = lay.SLOT.at("shield_facing_us"), lay.SLOT.at("shiel
 _SL_DAMAGE, _SL_SEEKING, _SL_ARCS = lay.SLOT.at("damage"), lay.SLOT.at("seeking_us"), \
     lay.SLOT.at("arcs")
 _THREAT_SIZE = lay.THREAT.size
+_PLASMA_THREAT_SIZE = lay.PLASMA_THREAT.size
+_PLASMA_WARHEAD_SCALE = float(lay.PLASMA_WARHEAD_SCALE)
 _T_PRESENT, _T_RANGE = lay.THREAT.at("present"), lay.THREAT.at("range")
 _T_BEARING, _T_SHIELD = lay.THREAT.at("bearing"), lay.THREAT.at("shield")
 _RANGE_SCALE = float(lay.RANGE_SCALE)
@@ -120,7 +124,7 @@ STATE_FIELDS = (
     "shields", "internal", "damage", "target", "kind", "side", "status", "captured_by",
     "cloaked", "cloaked_before", "w_type", "w_owner", "w_arcs", "w_astern", "w_min_range",
     "w_max_range", "w_ammo", "w_fired_turn", "w_last_fired", "w_ready_turn", "w_enabled",
-    "w_destroyed", "turn", "impulse", "ev", "ev_count")
+    "w_destroyed", "w_armed", "launched_at", "turn", "impulse", "ev", "ev_count")
 StateView = namedtuple("StateView", STATE_FIELDS)
 
 
@@ -138,6 +142,8 @@ ObserveTables = namedtuple("ObserveTables", [
     "m_fire", "m_maneuver", "m_speed",
     "m_disengage",  # (SCENARIOS #5) mask offset of the ``disengage`` component, -1 none
     "c_maneuver",  # the ``maneuver`` component's index (``speed`` follows it)
+    "off_plasma",  # (FP1) offset of the plasma threat block, -1 none
+    "plasma_launcher", "plasma_rows", "plasma_warhead",  # compiled.plasma.plasma_tables
     "init_shields", "init_internal", "init_strength", "craft_carrier", "move_chart",
     "atan2", "atan2_b", "atan2_dx", "atan2_k0", "rel_sin", "rel_cos",
     "work",  # int64 scratch (observe, decode_action, the robots' fire): no allocation per call
@@ -147,7 +153,7 @@ ObserveTables = namedtuple("ObserveTables", [
 # rules / layout features observe_tables refuses (not in the tier-1 port)
 _RULES_OFF = ("energy_form", "lock_on", "standard_cloak", "planets_in_play", "hold_fire",
               "may_not_leave", "sideslip", "tactical_maneuvers", "launch_facing",
-              "plasma_in_play", "small_craft_in_play", "arrivals", "esg_in_play")
+              "small_craft_in_play", "arrivals", "esg_in_play")
 _TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON)}
 
 
@@ -227,7 +233,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     ints = {name: np.zeros(n, np.int64) for name in (
         "agent_unit", "n_racks", "n_weapons", "drone_limit", "obs_size", "mask_size",
         "off_weapons", "off_clock", "off_targets", "off_threats", "m_fire", "m_maneuver",
-        "m_speed", "m_disengage", "c_maneuver")}
+        "m_speed", "m_disengage", "c_maneuver", "off_plasma")}
     turn_mode = np.zeros((n, impulse.IMPULSES_PER_TURN[-1] + 1), np.int64)
     for a, name in enumerate(agents):
         lo = layouts[name]
@@ -237,11 +243,12 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
             ("probe", lo.probe), ("tractor", lo.tractors),
             ("transport", lo.transport), ("suicide", lo.suicide), ("energy", lo.power),
             ("rule features", lo.rule_features), ("phaser-G", len(lo.gatling)),
-            ("plasma threats", lo.plasma_threats), ("launch facings", lo.launch_facing),
+            ("launch facings", lo.launch_facing),
             ("tactical plots", lo.tactical_plots)) if has]
         kinds = {int(st.w_type[w]) for w in lo.weapons if w >= 0}
         if extra or not kinds <= _TIER1_WEAPONS or any(
-                int(st.w_type[r]) != _DRONE_RACK for r in lo.racks if r >= 0):
+                int(st.w_type[r]) != _DRONE_RACK and not _PLASMA_S <= int(st.w_type[r]) <= _PLASMA_F
+                for r in lo.racks if r >= 0):
             raise NotImplementedError(f"compiled observe: {name} has {extra or sorted(kinds)}")
         if int(st.kind[u]) != _SHIP or lo.maneuvers != _N_MANEUVERS:
             raise NotImplementedError(f"compiled observe: {name} is not a plain ship")
@@ -260,6 +267,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         ints["off_clock"][a] = where.part("clock").offset
         ints["off_targets"][a] = where.part("targets").offset
         ints["off_threats"][a] = where.part("threats").offset
+        ints["off_plasma"][a] = (where.part("plasma_threats").offset if lo.plasma_threats
+                                 else -1)
         names = lo.component_names()
         n_r, n_w = len(lo.racks), len(lo.weapons)
         ints["m_fire"][a] = lo.offsets[n_r] if n_w else n_r * (k + 1)
@@ -296,7 +305,9 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         rel_sin=np.sin(rel), rel_cos=np.cos(rel),
         work=np.zeros(max(6 * k + n_threats + max_w + max_r,
                           len(setup.unit_ids) * len(setup.weapon_ids)), np.int64),
-        fwork=np.zeros(k + n_threats, np.float64), **ints)
+        fwork=np.zeros(k + n_threats, np.float64),
+        **{name: v for name, v in plasma_tables(setup).items()
+           if name in ("plasma_launcher", "plasma_rows", "plasma_warhead")}, **ints)
 
 
 def agent_names(setup) -> list[str]:
@@ -623,13 +634,24 @@ def _fire_open_a(w_owner, status, side, x, z, facing, prev_x, prev_z, prev_facin
 
 @nb.njit(cache=True, inline="always")
 def _rack_ready_a(status, cloaked, cloaked_before, w_owner, w_type, w_enabled, w_destroyed,
-                  w_ammo, w_fired_turn, w_last_fired, turn, imp, ipt, quarter_turn, launching,
-                  limit, b, r):
-    """``rack_ready`` on arrays (``limit``: the agent's drone launch limit, -1 none)."""
+                  w_ammo, w_fired_turn, w_last_fired, w_armed, plasma_rows, turn, imp, ipt,
+                  quarter_turn, launching, limit, b, r):
+    """``rack_ready`` on arrays (``limit``: the agent's drone launch limit, -1 none; a plasma
+    launcher: ``plasma.launcher_blocker``, armed with a torpedo row free, FP1.22, [P-066])."""
     owner = w_owner[b, r]
-    if w_type[b, r] != _DRONE_RACK or status[b, owner] != _ACTIVE or not launching:
+    kind = w_type[b, r]
+    plasma = _PLASMA_S <= kind <= _PLASMA_F
+    if (kind != _DRONE_RACK and not plasma) or status[b, owner] != _ACTIVE or not launching:
         return False
     if not w_enabled[b, r] or w_destroyed[b, r] or imp < 1:
+        return False
+    if plasma:
+        if not w_armed[b, r] or cloaked[b, owner] or (cloaked_before[b, owner] and imp == 1):
+            return False
+        for k in range(plasma_rows.shape[1]):
+            row = plasma_rows[r, k]
+            if row >= 0 and status[b, row] != _ACTIVE:
+                return True
         return False
     if w_ammo[b, r] <= 0 or w_fired_turn[b, r] == turn:
         return False
@@ -652,8 +674,8 @@ def rack_ready(s, ot, b, a, r):
     """``seeking.rack_blocker(battle, r) is None`` for a drone rack of agent ``a``."""
     return _rack_ready_a(s.status, s.cloaked, s.cloaked_before, s.w_owner, s.w_type,
                          s.w_enabled, s.w_destroyed, s.w_ammo, s.w_fired_turn, s.w_last_fired,
-                         s.turn[b], s.impulse[b], ot.ipt, ot.quarter_turn, ot.launching,
-                         ot.drone_limit[a], b, r)
+                         s.w_armed, ot.plasma_rows, s.turn[b], s.impulse[b], ot.ipt,
+                         ot.quarter_turn, ot.launching, ot.drone_limit[a], b, r)
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -740,8 +762,8 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         r = racks[a, i]
         rready[i] = r >= 0 and _rack_ready_a(
             status, cloaked, cloaked_before, w_owner, w_type, w_enabled, w_destroyed, w_ammo,
-            w_fired_turn, w_last_fired, turn, imp, ipt, quarter, ot.launching,
-            ot.drone_limit[a], b, r)
+            w_fired_turn, w_last_fired, s.w_armed, ot.plasma_rows, turn, imp, ipt, quarter,
+            ot.launching, ot.drone_limit[a], b, r)
 
     # ------------------------------------------------------------------ the mask
     m = mask_out
@@ -754,12 +776,21 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
             m[at] = 1
             if rready[i]:
                 owner = w_owner[b, r]
+                torpedo = _PLASMA_S <= w_type[b, r] <= _PLASMA_F
                 if captured_by[b, owner] < 0:
                     for j in range(n_slots):
                         t = slots[j]
-                        m[at + 1 + j] = (status[b, t] == _ACTIVE
-                                         and side[b, t] != side[b, owner]
-                                         and kind[b, t] != _PLASMA)
+                        if torpedo:  # (plasma.launch_blockers) ships and freighters in arc
+                            bits = g_bits[j] & 63
+                            m[at + 1 + j] = (
+                                status[b, t] == _ACTIVE and side[b, t] != side[b, owner]
+                                and (kind[b, t] == _SHIP or kind[b, t] == _FREIGHTER)
+                                and ((bits & w_arcs[b, r]) != 0 or g_bits[j] >= 64
+                                     or (w_astern[b, r] and (bits & _ASTERN) == _ASTERN)))
+                        else:
+                            m[at + 1 + j] = (status[b, t] == _ACTIVE
+                                             and side[b, t] != side[b, owner]
+                                             and kind[b, t] != _PLASMA)
             at += k + 1
         for i in range(n_w):
             w = weapons[a, i]
@@ -829,7 +860,10 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
             at = base + i * _WEAPON_SIZE + _W_USABLE
             out[at] = _flag(rready[i])
             out[at + 1] = _flag(w_destroyed[b, r])
-            out[at + 2] = w_ammo[b, r] / _S_DRONES
+            if _PLASMA_S <= w_type[b, r] <= _PLASMA_F:  # a launcher's third value: armed
+                out[at + 2] = _flag(s.w_armed[b, r])
+            else:
+                out[at + 2] = w_ammo[b, r] / _S_DRONES
     for i in range(n_w):
         w = weapons[a, i]
         if w >= 0:
@@ -879,6 +913,11 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         shield = _shield_bits(xu, zu, fu, xt, zt)
         for c in range(6):
             out[at + _T_SHIELD + c] = _flag((shield >> c) & 1)
+        if ot.off_plasma[a] >= 0 and kind[b, t] == _PLASMA:  # (FP1.0, FP1.6)
+            at = ot.off_plasma[a] + j * _PLASMA_THREAT_SIZE
+            out[at] = 1.0
+            out[at + 1] = plasma_warhead(w_type, damage, s.launched_at, s.turn, s.impulse, ot,
+                                         ipt, b, t) / _PLASMA_WARHEAD_SCALE
     for i in range(ot.obs_size[a]):  # the env clips the vector to the space's bounds
         if out[i] > 1.0:
             out[i] = 1.0

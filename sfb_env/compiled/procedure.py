@@ -22,12 +22,21 @@ from collections import namedtuple
 
 import numba as nb
 
-from sfb_env.compiled import damage, ending, fire, movement, observe, robots, seeking_impacts
+from sfb_env.compiled import (
+    damage,
+    ending,
+    fire,
+    movement,
+    observe,
+    plasma,
+    robots,
+    seeking_impacts,
+)
 from sfb_env.engine.setup import BattleSetup
 from sfb_env.engine.types import ACTIVE
 
 StepTables = namedtuple("StepTables", ("move", "fire", "end", "observe", "launch_seeking",
-                                       "seeking_weapons"))
+                                       "seeking_weapons", "plasma"))
 
 
 def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
@@ -37,7 +46,7 @@ def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
     return StepTables(movement.move_tables(setup), damage.fire_tables(setup),
                       ending.end_tables(setup), observe_tables,
                       bool(rules.seeking_weapons and rules.launch_seeking_weapons),
-                      bool(rules.seeking_weapons))
+                      bool(rules.seeking_weapons), bool(rules.plasma_in_play))
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -115,6 +124,9 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
         fire.fire_direct_fire(s, tb.fire, b, o)
         if upto < 4:
             return
+        if tb.plasma:  # (seeking.end_of_impulse) the torpedoes first (FP1.4)
+            plasma.end_of_impulse_a(s.status, s.kind, s.w_type, s.launched_at, s.target, s.ev,
+                                    s.ev_count, s.turn, s.impulse, tb.fire, tb.fire.ipt, b)
         ending.end_of_impulse(s, tb.end, b)
         if tb.end.disengage_by_announcement:  # (SCENARIOS #5) after the fire, at once
             ending.disengage_by_announcement(s, tb.end, b, o)

@@ -1,7 +1,8 @@
 """Launch Seeking Weapons and Resolve Seeking Weapons in compiled code, for drones (FD1.2,
-FD1.6, F2.3, FD4.21). Not ported (not in tier 1; ``damage.fire_tables`` refuses the rules):
-plasma torpedoes, suicide shuttles, tractor-held drones, cloaked targets, fighters, robot
-ships' launches (``robots.launch_orders``: robot ships only). Tables: ``damage.FireTables``.
+FD1.6, F2.3, FD4.21) and plasma torpedoes (FP1.3, FP1.5, FP1.8; ``compiled.plasma``). Not
+ported (``damage.fire_tables`` refuses the rules): suicide shuttles, tractor-held drones,
+cloaked targets, fighters, robot ships' launches (``robots.launch_orders``: robot ships only).
+Tables: ``damage.FireTables``.
 
 Where the step calls them (``engine.procedure.advance``):
 
@@ -20,12 +21,14 @@ from __future__ import annotations
 import numba as nb
 
 from sfb_env import hexmap
-from sfb_env.compiled import damage, event_codes, shields
+from sfb_env.compiled import damage, event_codes, plasma, shields
+from sfb_env.engine.plasma import FEEDBACK_SHARE
 from sfb_env.engine.types import ACTIVE, EXPENDED, K_DRONE, K_PLASMA, WeaponType
 
 LAUNCHED = event_codes.CODE["Launched"]
 LAUNCH_REFUSED = event_codes.CODE["LaunchRefused"]
 SEEKING_HIT = event_codes.CODE["SeekingHit"]
+PLASMA_FEEDBACK = event_codes.CODE["PlasmaFeedback"]
 RULE_LIMIT_1 = event_codes.word(
     "rule", "FD4.21 the ship launches at most 1 drone(s) per turn from all its racks")
 FA_BITS = hexmap.ARC_BITS["FA"]
@@ -72,8 +75,11 @@ def launch_seeking_weapons_a(a, ft, b, o):
         target = o.launch[b, rack]
         if target < 0:
             continue
+        if plasma.is_launcher(a.w_type[b, rack]):
+            launch_plasma(a, ft, b, rack, target)
+            continue
         if a.w_type[b, rack] != _DRONE_RACK:
-            raise NotImplementedError("compiled launch: only drone racks are ported")
+            raise NotImplementedError("compiled launch: only drone racks and plasma launchers")
         owner = a.w_owner[b, rack]
         limit = ft.launch_limit[owner]
         if limit >= 0:  # (FD4.21) PROPOSAL [P-063]
@@ -117,6 +123,64 @@ def launch_seeking_weapons_a(a, ft, b, o):
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
+def launch_plasma(a, ft, b, w, target):
+    """``engine.plasma.launch``: a torpedo of launcher ``w`` enters the map in the ship's hex
+    at the scenario's seeking speed (FP1.4), facing the ship's way if the launcher is fixed
+    (FP3.1) or the target shares the hex, else as a drone (FD1.2, [P-067]); the launcher is
+    unarmed (FP1.22)."""
+    owner = a.w_owner[b, w]
+    row = plasma.free_row(a.status, ft, b, w)
+    if row < 0:
+        raise RuntimeError("compiled launch: no free plasma torpedo row")
+    if ft.plasma_fixed[w] or (a.x[b, owner] == a.x[b, target]
+                              and a.z[b, owner] == a.z[b, target]):
+        facing = a.facing[b, owner]
+    else:
+        facing = launch_facing(a.x, a.z, a.facing, ft, b, owner, target)
+    now = (a.turn[b] - 1) * ft.ipt + a.impulse[b]
+    a.w_armed[b, w] = False
+    a.w_fired_turn[b, w] = a.turn[b]
+    a.w_last_fired[b, w] = now
+    a.status[b, row] = ACTIVE
+    a.x[b, row], a.z[b, row] = a.x[b, owner], a.z[b, owner]
+    a.prev_x[b, row], a.prev_z[b, row] = a.x[b, owner], a.z[b, owner]
+    a.facing[b, row] = facing
+    a.prev_facing[b, row] = facing
+    a.speed[b, row] = ft.ipt
+    a.straight[b, row] = 0  # (FP1.3) the first move is straight ahead
+    a.damage[b, row] = 0
+    a.target[b, row] = target
+    a.launcher[b, row] = owner
+    a.launched_at[b, row] = now
+    r = event_codes.begin(a.ev, a.ev_count, b, LAUNCHED, a.turn[b], a.impulse[b])
+    a.ev[b, r, 3] = owner
+    a.ev[b, r, 4] = w
+    a.ev[b, r, 5] = row
+    a.ev[b, r, 6] = target
+    a.ev[b, r, 7] = a.x[b, row]
+    a.ev[b, r, 8] = a.z[b, row]
+    a.ev[b, r, 9] = facing
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def _plasma_feedback(a, ft, b, d, t, points):
+    """``plasma.feedback`` (FP1.8): the launcher takes a quarter of the warhead struck (x.5
+    rounds up) on its shield facing the target (D3.42 at range 0)."""
+    launcher = a.launcher[b, d]
+    share = -(-points // FEEDBACK_SHARE)
+    if launcher < 0 or a.status[b, launcher] != ACTIVE or share <= 0:
+        return
+    same = a.x[b, launcher] == a.x[b, t] and a.z[b, launcher] == a.z[b, t]
+    shield = shields.struck_shield(a, ft, b, launcher, t, same)
+    r = event_codes.begin(a.ev, a.ev_count, b, PLASMA_FEEDBACK, a.turn[b], a.impulse[b])
+    a.ev[b, r, 3] = launcher
+    a.ev[b, r, 4] = d
+    a.ev[b, r, 5] = shield
+    a.ev[b, r, 6] = share
+    damage.apply_damage_a(a, ft, b, launcher, shield, share)
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def resolve_seeking_weapons_a(a, ft, b, o):
     """``engine.seeking.resolve_impacts`` (FD1.6, F2.2, F2.3) for drones: each active drone in
     its active target's hex strikes the shield facing its approach (``shields.shield_from``,
@@ -133,8 +197,6 @@ def resolve_seeking_weapons_a(a, ft, b, o):
         kd = a.kind[b, d]
         if a.status[b, d] != ACTIVE or kd not in (K_DRONE, K_PLASMA):
             continue
-        if kd == K_PLASMA:
-            raise NotImplementedError("compiled seeking: plasma torpedoes are not ported")
         t = a.target[b, d]
         if t < 0 or a.status[b, t] != ACTIVE:
             continue
@@ -142,10 +204,28 @@ def resolve_seeking_weapons_a(a, ft, b, o):
             continue
         if a.tractor_holder[b, d] >= 0:  # (G7.0)
             continue
-        in_hex = (a.launched_at[b, d] == now - 1
-                  and a.prev_x[b, d] == a.x[b, d] and a.prev_z[b, d] == a.z[b, d]
+        fed_back = False
+        moved = a.prev_x[b, d] != a.x[b, d] or a.prev_z[b, d] != a.z[b, d]
+        in_hex = (a.launched_at[b, d] == now - 1 and not moved
                   and a.prev_x[b, t] == a.x[b, t] and a.prev_z[b, t] == a.z[b, t])
-        if in_hex:  # (F2.3) from the hex astern of the launcher
+        if kd == K_PLASMA:  # (plasma.impact, FP1.5)
+            target_moved = a.prev_x[b, t] != a.x[b, t] or a.prev_z[b, t] != a.z[b, t]
+            warhead = plasma.warhead(a.w_type, a.damage, a.launched_at, a.turn, a.impulse, ft,
+                                     ft.ipt, b, d)
+            if moved:  # entered the target's hex: the shield facing the hex it came from
+                shield = shields.shield_from(a, ft, b, t, a.x[b, t], a.z[b, t],
+                                             a.facing[b, t], a.prev_x[b, d], a.prev_z[b, d],
+                                             -1, -1)
+            elif target_moved:  # the target entered the torpedo's hex (F2.1)
+                shield = shields.shield_from(a, ft, b, t, a.prev_x[b, t], a.prev_z[b, t],
+                                             a.facing[b, t], a.x[b, d], a.z[b, d], -1, -1)
+            else:  # launched in the target's hex (FP1.3): from the hex behind it [P-070]
+                bx, bz = shields.neighbor(a.x[b, d], a.z[b, d], (a.facing[b, d] + 3) % 6)
+                shield = shields.shield_from(a, ft, b, t, a.x[b, t], a.z[b, t],
+                                             a.facing[b, t], bx, bz, -1, -1)
+                fed_back = plasma.travelled(a.launched_at, a.turn, a.impulse, ft.ipt, b,
+                                            d) <= 1
+        elif in_hex:  # (F2.3) from the hex astern of the launcher
             bx, bz = shields.neighbor(a.x[b, d], a.z[b, d], (a.facing[b, d] + 3) % 6)
             shield = shields.shield_from(a, ft, b, t, a.x[b, t], a.z[b, t], a.facing[b, t],
                                          bx, bz, -1, -1)
@@ -155,10 +235,15 @@ def resolve_seeking_weapons_a(a, ft, b, o):
         else:
             shield = shields.shield_from(a, ft, b, t, a.x[b, t], a.z[b, t], a.facing[b, t],
                                          a.prev_x[b, d], a.prev_z[b, d], -1, -1)
-        warhead = ft.drone_warhead
+        if kd == K_DRONE:
+            warhead = ft.drone_warhead
         a.status[b, d] = EXPENDED
         if a.cloaked[b, t]:
             raise NotImplementedError("compiled seeking: cloaked targets are not ported")
+        if warhead <= 0:
+            continue
+        if fed_back:
+            _plasma_feedback(a, ft, b, d, t, warhead)
         r = event_codes.begin(a.ev, a.ev_count, b, SEEKING_HIT, a.turn[b], a.impulse[b])
         a.ev[b, r, 3] = d
         a.ev[b, r, 4] = t

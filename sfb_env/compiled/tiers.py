@@ -22,6 +22,7 @@ PORTED_VALUES: dict[str, tuple] = {
     "speed_choice": (True, False),
     "damage": ("none", "interim", "cadet_dac"),
     "disengage_by_announcement": (True, False),
+    "plasma_in_play": (True, False),  # (FP1) plasma torpedoes: compiled.plasma
     "shield_boundary": ("advanced",),
     "seeking_weapons": (True, False),
     "launch_seeking_weapons": (True, False),
@@ -30,9 +31,10 @@ PORTED_VALUES: dict[str, tuple] = {
     "weapons_allowed": "any",
     "max_speed": "any",  # the speed component's size; movement reads the speed
 }
-PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "freighter",
-                  "drone", "target-drone"}
-PORTED_CONTROLLERS = {"agent", "target-drone", "robot-drone", "convoy-freighter"}
+PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "gorn-cadet",
+                  "freighter", "drone", "target-drone"}
+PORTED_CONTROLLERS = {"agent", "target-drone", "robot-drone", "convoy-freighter",
+                      "robot-plasma"}
 PORTED_VICTORY = {"battle_drill", "under_attack", "convoy_raid", "duel", "encounter"}
 IMPULSES_PER_TURN = (8, 16)
 # (C3.2) Where orders pick next turn's speed the engine judges the maneuver at that speed, a
