@@ -1,7 +1,7 @@
 """Launch Seeking Weapons and Resolve Seeking Weapons in compiled code, for drones (FD1.2,
 FD1.6, F2.3, FD4.21) and plasma torpedoes (FP1.3, FP1.5, FP1.8; ``compiled.plasma``). Not
 ported (``damage.fire_tables`` refuses the rules): suicide shuttles, tractor-held drones,
-cloaked targets, fighters, robot ships' launches (``robots.launch_orders``: robot ships only).
+the standard cloak (the cadet cloak's die is: G13), fighters, robot ships' launches (``robots.launch_orders``: robot ships only).
 Tables: ``damage.FireTables``.
 
 Where the step calls them (``engine.procedure.advance``):
@@ -22,6 +22,8 @@ import numba as nb
 
 from sfb_env import hexmap
 from sfb_env.compiled import damage, event_codes, plasma, shields
+from sfb_env.compiled import dice as dice_mod
+from sfb_env.engine.cloak import MISS_BELOW
 from sfb_env.engine.plasma import FEEDBACK_SHARE
 from sfb_env.engine.types import ACTIVE, EXPENDED, K_DRONE, K_PLASMA, WeaponType
 
@@ -29,6 +31,7 @@ LAUNCHED = event_codes.CODE["Launched"]
 LAUNCH_REFUSED = event_codes.CODE["LaunchRefused"]
 SEEKING_HIT = event_codes.CODE["SeekingHit"]
 PLASMA_FEEDBACK = event_codes.CODE["PlasmaFeedback"]
+CLOAK_EVADED = event_codes.CODE["CloakEvaded"]
 RULE_LIMIT_1 = event_codes.word(
     "rule", "FD4.21 the ship launches at most 1 drone(s) per turn from all its racks")
 FA_BITS = hexmap.ARC_BITS["FA"]
@@ -238,8 +241,17 @@ def resolve_seeking_weapons_a(a, ft, b, o):
         if kd == K_DRONE:
             warhead = ft.drone_warhead
         a.status[b, d] = EXPENDED
-        if a.cloaked[b, t]:
-            raise NotImplementedError("compiled seeking: cloaked targets are not ported")
+        if a.cloaked[b, t]:  # (G13 cadet rule, cloak.seeking_impact) 1-4 miss, 5-6 half
+            die = dice_mod.die(a.dice, b)
+            if die < MISS_BELOW:
+                r = event_codes.begin(a.ev, a.ev_count, b, CLOAK_EVADED, a.turn[b],
+                                      a.impulse[b])
+                a.ev[b, r, 3] = d
+                a.ev[b, r, 4] = t
+                a.ev[b, r, 5] = die
+                warhead = 0
+            else:
+                warhead = -(-warhead // 2)
         if warhead <= 0:
             continue
         if fed_back:
