@@ -154,7 +154,8 @@ def test_batched_table_counts_ship_impulses_per_batch_size(bench_modules, monkey
         battle_rate, ship_rate = (float(c.replace(",", "")) for c in cells[3:5])
         assert steps > 0 and ship_rate == pytest.approx(2 * battle_rate, rel=1e-3, abs=1)
     assert "vs reference" not in out
-    target = row_of(out, "target (issue 12, on the duel): >= 1,000,000 ship-impulses/s")
+    target = row_of(out, "target (issue 12, on duel-klingon-vs-federation): >= 1,000,000 "
+                         "ship-impulses/s")
     assert "sampler included: B=" in target and "step alone: B=" in target
 
 
@@ -167,3 +168,28 @@ def test_batched_target_line_says_met_only_at_or_above_the_target(bench_modules)
     line = batched.target_line([row(1, 100_000), row(64, 7_000)])  # B=64: 896,000; 1,120,000
     assert "sampler included: B=64 896,000 (not met, 0.90x)" in line
     assert "step alone: B=64 1,120,000 (met)" in line
+
+
+def test_batched_target_line_names_each_issue_and_the_scenarios_without_one(bench_modules):
+    """Issue 14's batched target is on grad-lyran-vs-hydran; a scenario off the compiled core
+    is "not met"; others (cth-13, grad-isc-full-vs-hydran) report figures only."""
+    _, batched = bench_modules
+    line = batched.target_line([], "grad-lyran-vs-hydran")
+    assert line.startswith("target (issue 14, on grad-lyran-vs-hydran)") and "not met" in line
+    assert batched.target_line([], "cth-13").startswith("no batched target for cth-13")
+
+
+def test_peers_target_lines_cover_issue_fourteens_scenarios(bench_modules):
+    """Issue 14: >= 10x mpe2 on grad-lyran-vs-hydran, >= 5x on grad-isc-full-vs-hydran; a row
+    the compiled core cannot play says why."""
+    peers, _ = bench_modules
+    mpe2 = peers.Row("mpe2 simple_spread_v3", "-")
+    mpe2.steps_per_s = 1000.0
+    lyran = peers.Row("sfb-env grad-lyran-vs-hydran", "compiled")
+    lyran.note = "not available (NotCompiledError: esg)"
+    isc = peers.Row("sfb-env grad-isc-full-vs-hydran", "compiled")
+    isc.steps_per_s = 6000.0
+    lines = peers.target_lines([mpe2, lyran, isc])
+    assert lines[0].startswith("target (issue 14): compiled single env >= 10x")
+    assert lines[0].endswith("not met (not available (NotCompiledError: esg))")
+    assert lines[1].endswith("grad-isc-full-vs-hydran 6.00x (met)") and ">= 5x" in lines[1]
