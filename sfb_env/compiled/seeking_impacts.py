@@ -1,8 +1,8 @@
 """Launch Seeking Weapons and Resolve Seeking Weapons in compiled code, for drones (FD1.2,
 FD1.6, F2.3, FD4.21) and plasma torpedoes (FP1.3, FP1.5, FP1.8; ``compiled.plasma``). Not
 ported (``damage.fire_tables`` refuses the rules): suicide shuttles, tractor-held drones,
-the standard cloak (the cadet cloak's die is: G13), fighters, robot ships' launches (``robots.launch_orders``: robot ships only).
-Tables: ``damage.FireTables``.
+the standard cloak (the cadet cloak's die is: G13), fighters, robot ships' launches
+(``robots.launch_orders``: robot ships only). Tables: ``damage.FireTables``.
 
 Where the step calls them (``engine.procedure.advance``):
 
