@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import pytest
 
-from sfb_env.compiled import parity
+from sfb_env.compiled import parity, tiers
 
 pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels (.ci/run)
 
 TIER1 = ["cth-01", "cth-02", "cth-03", "duel-klingon-vs-federation", "duel-klingon-vs-kzinti",
          "duel-klingon-vs-orion", "duel-federation-vs-kzinti", "duel-federation-vs-orion",
          "duel-kzinti-vs-orion"]
+# every shipped scenario the compiled core plays (``backend="auto"`` takes it there)
+COMPILED = tiers.compiled_scenarios()
 # Tier-2 rule areas alone, on tier-1 ships: the 16-impulse chart with the cadet DAC
 # (D4.21-D4.4) under the Chief Engineer; scenario 5's encounter victory and disengagement by
 # announcement (SCENARIOS #5).
@@ -31,13 +33,17 @@ VARIANTS = {
 }
 
 
-@pytest.mark.parametrize("scenario", TIER1)
+def test_every_tier_one_scenario_is_compiled():
+    assert set(TIER1) <= set(COMPILED)
+
+
+@pytest.mark.parametrize("scenario", COMPILED)
 def test_random_masked_play_matches_the_reference_one_battle(scenario):
     report = parity.lockstep(scenario, num_battles=1, steps=250, seed=1, autoreset=False)
     assert report.steps == 250 and report.episodes >= 1
 
 
-@pytest.mark.parametrize("scenario", TIER1)
+@pytest.mark.parametrize("scenario", COMPILED)
 def test_fighting_captains_match_the_reference_batched_with_autoreset(scenario):
     report = parity.lockstep(scenario, num_battles=4, steps=60, seed=2,
                              policy="random-fighter")
@@ -53,14 +59,14 @@ def test_doctrine_captains_match_the_reference(scenario):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("scenario", TIER1)
+@pytest.mark.parametrize("scenario", COMPILED)
 def test_ten_thousand_random_masked_steps_match(scenario):
     report = parity.lockstep(scenario, num_battles=1, steps=10_000, seed=11, autoreset=False)
     print(report.line())
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("scenario", TIER1)
+@pytest.mark.parametrize("scenario", COMPILED)
 def test_batched_mixed_seeds_with_autoreset_match(scenario):
     report = parity.lockstep(scenario, num_battles=64, steps=400, seed=12,
                              policy="random-fighter")
@@ -68,7 +74,7 @@ def test_batched_mixed_seeds_with_autoreset_match(scenario):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("scenario", TIER1)
+@pytest.mark.parametrize("scenario", COMPILED)
 def test_scripted_captains_games_match(scenario):
     report = parity.lockstep(scenario, num_battles=20, steps=500, seed=13, policy="doctrine")
     assert report.episodes >= 20

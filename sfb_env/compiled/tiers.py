@@ -81,6 +81,15 @@ def missing(setup: BattleSetup) -> list[str]:
     return out
 
 
+def compiled_scenarios() -> list[str]:
+    """The shipped scenarios (``configs/scenarios``) the compiled core plays, by name."""
+    from sfb_env.engine.battle import make_battle
+    from sfb_env.engine.scenario import list_scenarios, load_scenario
+
+    return [name for name in list_scenarios()
+            if not missing(make_battle(load_scenario(name)).setup)]
+
+
 def _derived_default(name: str) -> object:
     """Derived and in-play flags of ``Rules`` that tier 1 needs off (False / empty)."""
     return False
