@@ -1,11 +1,13 @@
 """Action decoding in compiled code: an agent's flat MultiDiscrete action -> ``BatchOrders``.
 
 ``decode_action`` does what ``ActionLayout.to_orders`` (``env.actions``, ``env.components``)
-does for the tier-1 components, in action order: ``launch[r]`` (0 hold, k launch the rack's
+does for the ported components, in action order: ``launch[r]`` (0 hold, k launch the rack's
 next drone at target slot k, the engine's facing), ``fire[w]`` (0 hold, k fire at slot k),
-``maneuver`` (the ``Maneuver`` value) and ``speed`` (an order only where the orders set next
-turn's speed, or where the value differs from the current speed; the latter is masked, so a
-masked action orders no speed outside the speed choice).
+``gatling[g].shot2..shot4`` (a phaser-G's shots 2..4 of the impulse, E2.151: 0 hold, k fire
+at slot k; ``BatchOrders.gatling``), ``maneuver`` (the ``Maneuver`` value) and ``speed`` (an
+order only where the orders set next turn's speed, or where the value differs from the
+current speed; the latter is masked, so a masked action orders no speed outside the speed
+choice).
 
 Assumed, not checked (the env checks in Python; the compiled env is fed masked actions):
 every value is inside its component and open in the agent's mask of this decision point, so
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import numba as nb
 
+from sfb_env.compiled.fire import GATLING_EXTRA
 from sfb_env.compiled.observe import (
     _nearest_rows,
     borrow,
@@ -43,12 +46,14 @@ def decode_action(s, ot, b, a, action, o):
               borrow(s.z), borrow(s.speed), ot.agent_unit[a], ot.slots, ot.n_racks[a],
               ot.n_weapons[a], borrow(ot.racks), borrow(ot.weapons), choice, b, a,
               borrow(action), borrow(o.launch), borrow(o.launch_facing), borrow(o.fire),
-              borrow(o.maneuver), borrow(o.tactical), borrow(o.speed), borrow(ot.work))
+              borrow(o.maneuver), borrow(o.tactical), borrow(o.speed), borrow(ot.work),
+              ot.n_gatling[a], borrow(ot.gatling), borrow(o.gatling))
 
 
 @nb.njit(cache=True, inline="always")
 def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, weapons, choice,
-              b, a, action, launch, launch_facing, fire, maneuver, tactical, speed_order, work):
+              b, a, action, launch, launch_facing, fire, maneuver, tactical, speed_order, work,
+              n_g, gatling, gatling_order):
     """``decode_action`` on arrays (``work``: scratch, at least ``k`` long)."""
     slots = work[:k]
     _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
@@ -73,6 +78,13 @@ def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, we
             if v > 0:
                 fire[b, w] = slots[v - 1]
         c += 1
+    for i in range(n_g):  # (E2.151) gatling[g].shot2..shot4: Orders.gatling
+        w = gatling[a, i]
+        for j in range(GATLING_EXTRA):
+            if w >= 0:
+                v = action[c]
+                gatling_order[b, GATLING_EXTRA * w + j] = slots[v - 1] if v > 0 else NO_ORDER
+            c += 1
     maneuver[b, u] = action[c]
     tactical[b, u] = False
     v = action[c + 1]
@@ -87,7 +99,7 @@ def noop_action(s, ot, b, a, out):
     """``ActionLayout.noop``: hold every weapon, straight where straight is open (else no
     move), keep the speed (the first open speed outside the speed choice: the current one).
     ``out``: int64, the agent's number of components."""
-    n = ot.n_racks[a] + ot.n_weapons[a]
+    n = ot.n_racks[a] + ot.n_weapons[a] + GATLING_EXTRA * ot.n_gatling[a]
     for i in range(n):
         out[i] = 0
     blocked = maneuver_blocked(s, ot, b, a)

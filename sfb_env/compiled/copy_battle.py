@@ -106,6 +106,9 @@ def copy_battle(dst, b, src, a):
     for i1 in range(dst.w_drone_rows.shape[1]):
         for i2 in range(dst.w_drone_rows.shape[2]):
             dst.w_drone_rows[b, i1, i2] = src.w_drone_rows[a, i1, i2]
+    for i1 in range(dst.w_gatling_shots.shape[1]):
+        for i2 in range(dst.w_gatling_shots.shape[2]):
+            dst.w_gatling_shots[b, i1, i2] = src.w_gatling_shots[a, i1, i2]
     dst.turn[b] = src.turn[a]
     dst.impulse[b] = src.impulse[a]
     dst.done[b] = src.done[a]
@@ -160,6 +163,7 @@ def borrowed_state(s):
         borrow(s.w_ready_turn),
         borrow(s.w_ammo),
         borrow(s.w_drone_rows),
+        borrow(s.w_gatling_shots),
         borrow(s.turn),
         borrow(s.impulse),
         borrow(s.done),
@@ -181,6 +185,7 @@ def borrowed_orders(o):
         borrow(o.fire),
         borrow(o.launch),
         borrow(o.launch_facing),
+        borrow(o.gatling),
     )
 
 
@@ -246,6 +251,8 @@ def borrowed_fire(t):
         borrow(t.rack_capacity),
         borrow(t.launch_limit),
         borrow(t.work),
+        borrow(t.fusion_dmg),
+        borrow(t.gatling_after),
     )
 
 
@@ -297,4 +304,8 @@ def borrowed_observe(t):
         borrow(t.rel_cos),
         borrow(t.work),
         borrow(t.fwork),
+        borrow(t.gatling),
+        borrow(t.n_gatling),
+        borrow(t.m_gatling),
+        borrow(t.gatling_fire),
     )

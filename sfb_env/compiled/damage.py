@@ -24,6 +24,7 @@ from sfb_env import hexmap, impulse
 from sfb_env.compiled import event_codes
 from sfb_env.data.charts import load_weapons
 from sfb_env.engine import damage as ref_damage
+from sfb_env.engine import direct_fire as ref_fire
 from sfb_env.engine.types import (
     ACTIVE,
     DESTROYED,
@@ -72,6 +73,10 @@ FireTables = namedtuple("FireTables", [
     "rack_capacity",  # (W,) int64
     "launch_limit",  # (U,) int64 (FD4.21) drones per turn from all racks, -1 none
     "work",  # int64 scratch of the fire and seeking kernels (volleys): no allocation per call
+    "fusion_dmg",  # (8, 25) int64 (E7.32) damage by [roll - 1, range]; rolls 7-8 (FD1.52 +2
+    #   against drones) per PROPOSAL [P-055] (direct_fire.fusion_damage)
+    "gatling_after",  # (E2.151) weapon row before which the phaser-Gs' shots 2..4 resolve (the
+    #   first robot unit's row, else W: procedure._fire_direct_fire's order)
 ])
 
 # The BatchState arrays these kernels read and write, under the same names. Only the phase
@@ -82,7 +87,7 @@ FireTables = namedtuple("FireTables", [
 FIRE_FIELDS = ("status", "kind", "damage", "shields", "shield_pool", "internal",
                "boxes", "w_destroyed", "w_type", "w_ammo", "w_owner", "w_max_range",
                "w_fired_turn", "w_last_fired", "w_ready_turn", "w_drone_rows", "x", "z",
-               "facing", "prev_x", "prev_z", "prev_facing", "speed", "tactical",
+               "w_gatling_shots", "facing", "prev_x", "prev_z", "prev_facing", "speed", "tactical",
                "cloaked", "straight", "target", "launcher", "launched_at", "tractor_holder",
                "turn", "impulse", "dice", "ev", "ev_count")
 FireArrays = namedtuple("FireArrays", FIRE_FIELDS)
@@ -148,6 +153,11 @@ def fire_tables(setup) -> FireTables:
         chart[int(kind), :, :c.shape[1]] = c
         plen[int(kind)] = c.shape[1]
     ipt = int(setup.start_state.impulses_per_turn)
+    fusion_chart = np.asarray(weapons.fusion)
+    fusion_dmg = np.array([[ref_fire.fusion_damage(r, roll) for r in range(fusion_chart.shape[1])]
+                           for roll in range(1, 9)], dtype=np.int64)
+    controllers = setup.start_state.controllers
+    robot_rows = [int(w) for u, r in enumerate(rows) if controllers[u] != "agent" for w in r]
     return FireTables(
         ipt=ipt, quarter_turn=int(setup.quarter_turn),
         damage_rule=RULE_NONE if rules.damage == "none" else RULE_INTERIM,
@@ -168,6 +178,7 @@ def fire_tables(setup) -> FireTables:
         rack_capacity=np.asarray(setup.rack_capacity, dtype=np.int64).copy(),
         launch_limit=limit,
         work=np.zeros(3 * max(n_units, len(setup.weapon_ids), 1), dtype=np.int64),
+        fusion_dmg=fusion_dmg, gatling_after=min(robot_rows, default=len(setup.weapon_ids)),
     )
 
 

@@ -18,12 +18,17 @@ Used by ``tests/test_compiled_parity.py`` (short runs in CI, the full runs marke
 from __future__ import annotations
 
 import argparse
+import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from sfb_env.compiled import ending, event_codes, layout
 from sfb_env.compiled.batch import BattleBatch
+from sfb_env.data import load_data_file
+from sfb_env.engine.scenario import SCENARIO_DIR
 from sfb_env.env.parallel import SFBParallelEnv
 
 
@@ -66,11 +71,28 @@ def _policies(policy: str, envs: list[SFBParallelEnv], seed: int):
     return out
 
 
-def lockstep(scenario: str, num_battles: int = 1, steps: int = 500, seed: int = 0,
-             policy: str = "random", autoreset: bool = True) -> ParityReport:
+def variant(scenario: str, unit: str, unit_class: str, side: str | None = None) -> dict:
+    """Scenario ``scenario`` (a name of ``configs/scenarios``) as a mapping, with unit ``unit``
+    flown in class ``unit_class`` instead; its id and name become ``unit_class`` and, if given,
+    its side ``side`` (renamed in ``sides`` too). E.g. ``variant("duel-klingon-vs-federation",
+    "fed-cadet", "hydran-cadet", "hydran")``: a cadet duel with the Hydran (tier-2 weapons)."""
+    doc = copy.deepcopy(dict(load_data_file(SCENARIO_DIR / f"{scenario}.yaml")))
+    spec = next(u for u in doc["units"] if u["id"] == unit)
+    old_side = spec["side"]
+    spec.update({"id": unit_class, "name": unit_class, "class": unit_class})
+    if side is not None:
+        spec["side"] = side
+        doc["sides"] = [side if s == old_side else s for s in doc["sides"]]
+    doc["name"] = f"{scenario}+{unit}={unit_class}"
+    return doc
+
+
+def lockstep(scenario: str | Mapping[str, Any], num_battles: int = 1, steps: int = 500,
+             seed: int = 0, policy: str = "random", autoreset: bool = True) -> ParityReport:
     """Play both engines in lockstep (see the module docstring); raises ``ParityError``.
-    With ``autoreset`` off the batch keeps an ended battle until the harness restarts it, so
-    the last step's state is compared too."""
+    ``scenario``: a name or a scenario mapping (``variant``). With ``autoreset`` off the batch
+    keeps an ended battle until the harness restarts it, so the last step's state is compared
+    too."""
     batch = BattleBatch(scenario, num_battles, seed=seed, autoreset=autoreset)
     envs = [SFBParallelEnv(scenario, max_turns=batch.setup.max_turns)
             for _ in range(num_battles)]
@@ -80,7 +102,8 @@ def lockstep(scenario: str, num_battles: int = 1, steps: int = 500, seed: int = 
             env.action_space(a).seed(seed * 1000 + b * 10 + k)
     decoder = event_codes.Decoder(batch.setup.unit_ids, batch.setup.weapon_ids,
                                   list(batch.setup.scenario.sides), batch.setup.scenario.parity)
-    report = ParityReport(scenario, num_battles)
+    name = scenario["name"] if isinstance(scenario, Mapping) else scenario
+    report = ParityReport(name, num_battles)
     batch.reset()
     obs = []
     for b, env in enumerate(envs):
@@ -199,9 +222,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--steps", type=int, default=500)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--policy", default="random")
+    p.add_argument("--swap", metavar="UNIT=CLASS[:SIDE]", default=None,
+                   help="fly UNIT in CLASS (on side SIDE) instead: a variant of each scenario "
+                        "(e.g. fed-cadet=hydran-cadet:hydran)")
     args = p.parse_args(argv)
     for sc in args.scenarios:
-        print(lockstep(sc, args.battles, args.steps, args.seed, args.policy).line(), flush=True)
+        scenario: str | dict = sc
+        if args.swap:
+            unit, _, rest = args.swap.partition("=")
+            unit_class, _, side = rest.partition(":")
+            scenario = variant(sc, unit, unit_class, side or None)
+        print(lockstep(scenario, args.battles, args.steps, args.seed, args.policy).line(),
+              flush=True)
     return 0
 
 

@@ -30,7 +30,8 @@ PORTED_VALUES: dict[str, tuple] = {
     "max_speed": "any",  # the speed component's size; movement reads the speed
 }
 PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "freighter",
-                  "drone", "target-drone"}
+                  "drone", "target-drone",
+                  "hydran-cadet"}  # tier 2: fusion beams (E7), the phaser-G (E2.15)
 PORTED_CONTROLLERS = {"agent", "target-drone", "robot-drone", "convoy-freighter"}
 PORTED_VICTORY = {"battle_drill", "under_attack", "convoy_raid", "duel"}
 IMPULSES_PER_TURN = (8,)
