@@ -87,9 +87,10 @@ FireTables = namedtuple("FireTables", [
 FIRE_FIELDS = ("status", "kind", "damage", "shields", "shield_pool", "internal",
                "boxes", "w_destroyed", "w_type", "w_ammo", "w_owner", "w_max_range",
                "w_fired_turn", "w_last_fired", "w_ready_turn", "w_drone_rows", "x", "z",
-               "w_gatling_shots", "facing", "prev_x", "prev_z", "prev_facing", "speed", "tactical",
+               "facing", "prev_x", "prev_z", "prev_facing", "speed", "tactical",
                "cloaked", "straight", "target", "launcher", "launched_at", "tractor_holder",
-               "turn", "impulse", "dice", "ev", "ev_count")
+               "turn", "impulse", "dice", "ev", "ev_count",
+               "w_gatling_shots")  # (E2.151)
 FireArrays = namedtuple("FireArrays", FIRE_FIELDS)
 
 
@@ -102,7 +103,7 @@ def fire_view(s):
                       s.w_drone_rows, s.x, s.z, s.facing, s.prev_x,
                       s.prev_z, s.prev_facing, s.speed, s.tactical, s.cloaked,
                       s.straight, s.target, s.launcher, s.launched_at, s.tractor_holder,
-                      s.turn, s.impulse, s.dice, s.ev, s.ev_count)
+                      s.turn, s.impulse, s.dice, s.ev, s.ev_count, s.w_gatling_shots)
 
 
 _BIG = 1 << 40

@@ -7,7 +7,8 @@ Ports, for the tier-1 scenarios (cadet 8-impulse: cth-01..03 and the cadet duels
   unit row; K slots, -1 empty);
 * ``observe``: ``obs["observation"]`` (``env.observation.encode`` then the clip to [-1, 1];
   blocks own, own weapons, clock, targets, threats; float32) and ``obs["action_mask"]``
-  (``ActionLayout.mask``: ``launch[r]``, ``fire[w]``, ``maneuver``, ``speed``; int8);
+  (``ActionLayout.mask``: ``launch[r]``, ``fire[w]``, ``gatling[g].shot{k}``, ``maneuver``,
+  ``speed``; int8);
 * ``global_state``: ``env.state()`` (``env.observation.global_state``);
 * the damage part of the ``shaped`` reward is ``compiled.rewards.damage_balance``
   read from the compiled event rows.
@@ -25,7 +26,10 @@ The masks are the engine predicates of the tier-1 rules, written out: ``legality
 predicate (``direct_fire.weapon_ready_blocker`` and ``target_codes``), the drone-rack predicate
 (``seeking.rack_blocker`` and ``launch_blockers``). ``observe_tables`` refuses a setup that
 switches on anything else (energy form, lock-on, cloak, plasma, small craft, planets, sideslip,
-tactical maneuvers, launch facings, arrivals, ESG, PPD, phaser-G, fusion, ...).
+tactical maneuvers, launch facings, arrivals, ESG, PPD, ...). The Hydran's weapons (tier 2):
+a fusion beam's readiness (E7.21, E7.22), the phaser-G's (``fire.gatling_open``, E2.151) and its
+``gatling[g].shot{k}`` components after the ``fire[w]`` ones (``GatlingShot.mask``: shot k open
+while k shots are left, at the targets its ``fire[w]`` may take).
 
 Bearings: the reference takes ``np.arctan2`` of cartesian hex centres; numpy's arctan2 (SIMD)
 and the C library's (numba) differ in the last bit for about 6% of hex pairs, so the tables

@@ -3,7 +3,8 @@
 Tier 1 (issue 12) is the cadet 8-impulse game of cth-01..03 and the six cadet duels: movement
 and turn modes, direct fire (phasers, disruptors, photons), shields, drones and target drones,
 freighters and the scenario robots, damage (``none`` / ``interim``), victory, observation, masks
-and rewards. ``why_not(setup)`` names the first rule or unit that keeps a battle on the
+and rewards. Tier 2 so far: the Hydran Cadet Cruiser's weapons (fusion beams E7, the phaser-G
+and its shots 2..4 E2.15) in that game. ``why_not(setup)`` names the first rule or unit that keeps a battle on the
 reference engine, or returns None when the compiled core may play it; ``parallel_env``'s
 ``backend="auto"`` takes the compiled core exactly then.
 """
