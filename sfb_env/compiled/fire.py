@@ -2,14 +2,10 @@
 (ph-1, ph-2, ph-3: E2.4), disruptors (E3.31) and photon torpedoes (E4.0) under the Chief
 Engineer (SCENARIOS §2.1); and the Hydran's (tier 2): fusion beams (E7) and the phaser-G (E2.15).
 
-The Hydran's weapons under the Chief Engineer (``direct_fire``'s module docstring): a fusion beam
-is armed every turn it may be (E7.21), fires once a turn and cools the turn after (E7.22), read
-from ``w_fired_turn`` (its firing also sets ``w_ready_turn`` to t + 2, as the reference does); its
-damage is the E7.32 table at the effective range, the drone +2 (FD1.52) reading further brackets
-(PROPOSAL [P-055], ``FireTables.fusion_dmg``). A phaser-G fires its first shot of an impulse from
-``o.fire`` and shots 2..4 from ``o.gatling`` (E2.151), each with its own die, on the phaser-3
-chart (E2.152); ``gatling_open`` is its rate (four a turn, four a quarter turn, across the turn
-break, from ``w_gatling_shots``: its last four shots), exempt from E1.5's.
+The Hydran's (docs/compiled.md, tier 2): a fusion beam is armed every turn it may be, fires
+once a turn and cools the next (E7.21, E7.22: ``w_fired_turn``); its E7.32 damage reads
+``FireTables.fusion_dmg``. A phaser-G fires shot 1 from ``o.fire``, shots 2..4 from
+``o.gatling`` (E2.151), each its own die; ``gatling_open`` is its rate (``w_gatling_shots``).
 
 ``fire_direct_fire(s, ft, b, o)`` mirrors ``engine.procedure._fire_direct_fire`` with
 ``engine.direct_fire.resolve_fire``: every shot of ``o.fire[b]`` (the agents' orders and the
@@ -49,7 +45,6 @@ import numba as nb
 
 from sfb_env.compiled import damage, dice, event_codes, shields
 from sfb_env.compiled.damage import FireTables, fire_tables
-from sfb_env.compiled.layout import GATLING_EXTRA
 from sfb_env.engine import phaser_g
 from sfb_env.engine.types import K_DRONE, K_TARGET_DRONE, NEVER, WeaponType
 
@@ -64,6 +59,7 @@ _FUSION = int(WeaponType.FUSION)
 _PPD = int(WeaponType.PPD)
 GATLING_PER_TURN = phaser_g.SHOTS_PER_TURN  # (E2.151)
 GATLING_PER_QUARTER = phaser_g.SHOTS_PER_QUARTER_TURN  # (E2.151)
+GATLING_EXTRA = phaser_g.SHOTS_PER_TURN - 1  # shots 2..4: order rows (layout.GATLING_EXTRA)
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")

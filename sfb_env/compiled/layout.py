@@ -24,7 +24,7 @@ import numpy as np
 
 from sfb_env.compiled import dice as dice_mod
 from sfb_env.compiled import event_codes
-from sfb_env.engine.types import BattleState
+from sfb_env.engine.types import GATLING_SHOTS, BattleState
 
 _SKIP = {"rng", "events", "controllers", "outcome", "cache", "seed", "end_reason"}
 ARRAY_FIELDS: tuple[str, ...] = tuple(
@@ -136,7 +136,7 @@ ORDER_FIELDS = ("maneuver", "speed", "tactical", "fire", "launch", "launch_facin
                 "gatling")
 BatchOrders = namedtuple("BatchOrders", ORDER_FIELDS)
 NO_ORDER = -1  # no speed order / no target / automatic facing
-GATLING_EXTRA = 3  # (E2.151) a phaser-G's shots 2..4 of one impulse, one order row each
+GATLING_EXTRA = GATLING_SHOTS - 1  # (E2.151) a phaser-G's shots 2..4 of an impulse, a row each
 
 
 def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:

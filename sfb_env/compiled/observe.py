@@ -26,10 +26,8 @@ The masks are the engine predicates of the tier-1 rules, written out: ``legality
 predicate (``direct_fire.weapon_ready_blocker`` and ``target_codes``), the drone-rack predicate
 (``seeking.rack_blocker`` and ``launch_blockers``). ``observe_tables`` refuses a setup that
 switches on anything else (energy form, lock-on, cloak, plasma, small craft, planets, sideslip,
-tactical maneuvers, launch facings, arrivals, ESG, PPD, ...). The Hydran's weapons (tier 2):
-a fusion beam's readiness (E7.21, E7.22), the phaser-G's (``fire.gatling_open``, E2.151) and its
-``gatling[g].shot{k}`` components after the ``fire[w]`` ones (``GatlingShot.mask``: shot k open
-while k shots are left, at the targets its ``fire[w]`` may take).
+tactical maneuvers, launch facings, arrivals, ESG, PPD, ...). Tier 2: the fusion beam's and
+phaser-G's readiness, ``gatling[g].shot{k}`` (``GatlingShot.mask``, ``fire.gatling_open``).
 
 Bearings: the reference takes ``np.arctan2`` of cartesian hex centres; numpy's arctan2 (SIMD)
 and the C library's (numba) differ in the last bit for about 6% of hex pairs, so the tables
@@ -75,6 +73,8 @@ _PLASMA, _FIGHTER, _SHUTTLE = int(UnitKind.PLASMA), int(UnitKind.FIGHTER), int(U
 _PH1, _PH2, _PH3, _PHG = (int(WeaponType.PH1), int(WeaponType.PH2), int(WeaponType.PH3),
                           int(WeaponType.PHG))
 _DRONE_RACK, _ESG = int(WeaponType.DRONE_RACK), int(WeaponType.ESG)
+_FUSION = int(WeaponType.FUSION)
+GATLING_SHOT_NUMBERS = tuple(range(2, 2 + GATLING_EXTRA))  # (E2.151) gatling[g].shot2..shot4
 _PLASMA_S, _PLASMA_F = int(WeaponType.PLASMA_S), int(WeaponType.PLASMA_F)
 _M_NONE, _M_STRAIGHT = int(Maneuver.NONE), int(Maneuver.STRAIGHT)
 _M_LEFT, _M_RIGHT = int(Maneuver.TURN_LEFT), int(Maneuver.TURN_RIGHT)
@@ -84,8 +84,6 @@ _MAX_FIGHTER_RANGE = 5  # (J4.47) engine.fighters.MAX_FIGHTER_TARGET_RANGE
 assert [f for f, _ in event_codes._FIELDS[Damaged]][:4] == ["unit", "shield", "to_shield",
                                                            "internal"]
 _PI3 = np.pi / 3
-_FUSION = int(WeaponType.FUSION)
-FIRE_SHOTS = tuple(range(2, 2 + GATLING_EXTRA))  # (E2.151) a phaser-G's gatling components
 _SQRT3 = obs_mod.SQRT3
 
 # observation rows (env.observation_layout): field offsets within their row
@@ -282,9 +280,9 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         for g, w in enumerate(lo.gatling):
             i = list(lo.weapons).index(w) if w >= 0 else 0
             gatling_fire[a, g] = lo.offsets[n_r + i]
-        extra = len(FIRE_SHOTS)
+        extra = len(GATLING_SHOT_NUMBERS)
         expected = ([f"launch[{i}]" for i in range(n_r)] + [f"fire[{i}]" for i in range(n_w)]
-                    + [f"gatling[{g}].shot{j}" for g in range(n_g) for j in FIRE_SHOTS]
+                    + [f"gatling[{g}].shot{j}" for g in range(n_g) for j in GATLING_SHOT_NUMBERS]
                     + ["maneuver", "speed"])
         if names != expected or ints["m_fire"][a] != n_r * (k + 1) or (
                 ints["m_maneuver"][a] != (n_r + n_w + extra * n_g) * (k + 1)):
@@ -815,10 +813,11 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
                                                  w_type, b, w, rng, bits, shared, effective,
                                                  kind[b, t] == _PLASMA)
             at += k + 1
+        at = ot.m_gatling[a]
         for g in range(ot.n_gatling[a]):  # (E2.151) shot j open while j shots are left, at
             w = ot.gatling[a, g]  # the targets of the gun's fire[w] (GatlingShot.mask)
             f = ot.gatling_fire[a, g]
-            for j in FIRE_SHOTS:
+            for j in GATLING_SHOT_NUMBERS:
                 m[at] = 1
                 if w >= 0 and gatling_open(s.w_gatling_shots, b, w, turn, imp, ipt, quarter,
                                            j):

@@ -4,9 +4,9 @@ Tier 1 (issue 12) is the cadet 8-impulse game of cth-01..03 and the six cadet du
 and turn modes, direct fire (phasers, disruptors, photons), shields, drones and target drones,
 freighters and the scenario robots, damage (``none`` / ``interim``), victory, observation, masks
 and rewards. Tier 2 so far: the Hydran Cadet Cruiser's weapons (fusion beams E7, the phaser-G
-and its shots 2..4 E2.15) in that game. ``why_not(setup)`` names the first rule or unit that keeps a battle on the
-reference engine, or returns None when the compiled core may play it; ``parallel_env``'s
-``backend="auto"`` takes the compiled core exactly then.
+and its shots 2..4 E2.15) in that game. ``why_not(setup)`` names the first rule or unit that
+keeps a battle on the reference engine, or returns None when the compiled core may play it;
+``parallel_env``'s ``backend="auto"`` takes the compiled core exactly then.
 """
 
 from __future__ import annotations
