@@ -56,10 +56,10 @@ def _robot_fire(s, tb, b: int, o) -> None:
 
 @nb.njit(cache=True, inline="always")
 def clear_orders(o, b: int) -> None:
-    """No orders for battle ``b`` (maneuver NONE, no speed, no fire, no launch, no
-    phaser-G shots). Written only
-    where a value differs: a row fill compiles to a memset call, dearer than the compares on
-    rows this short (a few units and weapons), most of which already hold no order."""
+    """No orders for battle ``b`` (maneuver NONE, no speed, no fire, no launch, no phaser-G
+    shots). Written only where a value differs: a row fill compiles to a memset call, dearer
+    than the compares on rows this short (a few units and weapons), most of which already hold
+    no order."""
     _clear_row(o.maneuver, b, 0)
     _clear_row(o.speed, b, -1)
     _clear_row(o.tactical, b, False)
