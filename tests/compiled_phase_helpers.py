@@ -10,12 +10,22 @@ import functools
 
 import agents
 import sfb_env
-from sfb_env.compiled import event_codes, layout
+from sfb_env.compiled import event_codes, layout, parity
 from sfb_env.engine import procedure, robots, seeking
 
 TIER1 = ("cth-01", "cth-02", "cth-03", "duel-klingon-vs-federation", "duel-klingon-vs-kzinti",
          "duel-klingon-vs-orion", "duel-federation-vs-kzinti", "duel-federation-vs-orion",
          "duel-kzinti-vs-orion")
+
+
+# Tier 2 (the Hydran's fusion beams and phaser-G, E7 and E2.15): cadet duels with one ship
+# replaced by the Hydran Cadet Cruiser, by name (``snapshots`` caches on hashable names).
+VARIANTS = {
+    "hydran-vs-klingon": parity.variant("duel-klingon-vs-federation",
+                                        swap=("fed-cadet", "hydran-cadet", "hydran")),
+    "hydran-vs-federation": parity.variant("duel-klingon-vs-federation",
+                                           swap=("klingon-cadet", "hydran-cadet", "hydran")),
+}
 
 
 class Snapshots:
@@ -28,7 +38,7 @@ class Snapshots:
 
 
 def _play(scenario: str, seed: int, steps: int, snaps: Snapshots) -> None:
-    env = sfb_env.parallel_env(scenario)
+    env = sfb_env.parallel_env(VARIANTS.get(scenario, scenario))
     obs, _ = env.reset(seed=seed)
     pilots = {}
     for k, a in enumerate(env.possible_agents):

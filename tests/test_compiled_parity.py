@@ -105,3 +105,38 @@ def test_tier_two_variants_long_runs_match(name):
     print(parity.lockstep(VARIANTS[name], num_battles=1, steps=5_000, seed=11).line())
     print(parity.lockstep(VARIANTS[name], num_battles=64, steps=200, seed=12,
                           policy="random-fighter").line())
+# Tier 2, the Hydran's weapons (fusion beams E7, the phaser-G E2.15): the cadet duel with one
+# ship replaced by the Hydran Cadet Cruiser (``parity.variant``).
+HYDRAN = {
+    "hydran-vs-klingon": ("duel-klingon-vs-federation", "fed-cadet"),
+    "hydran-vs-federation": ("duel-klingon-vs-federation", "klingon-cadet"),
+}
+
+
+def _hydran(name: str) -> dict:
+    base, unit = HYDRAN[name]
+    return parity.variant(base, swap=(unit, "hydran-cadet", "hydran"))
+
+
+@pytest.mark.parametrize("name", sorted(HYDRAN))
+def test_hydran_random_masked_play_matches_the_reference(name):
+    report = parity.lockstep(_hydran(name), num_battles=1, steps=250, seed=1, autoreset=False)
+    assert report.steps == 250 and report.episodes >= 1
+
+
+@pytest.mark.parametrize("name", sorted(HYDRAN))
+def test_hydran_fighting_captains_match_the_reference_batched_with_autoreset(name):
+    report = parity.lockstep(_hydran(name), num_battles=8, steps=80, seed=2,
+                             policy="random-fighter")
+    assert report.steps == 80 and report.events.get("Fired", 0) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(HYDRAN))
+@pytest.mark.parametrize("policy", ["random", "random-fighter"])
+def test_hydran_thousands_of_steps_match(name, policy):
+    one = parity.lockstep(_hydran(name), num_battles=1, steps=3_000, seed=21, policy=policy)
+    many = parity.lockstep(_hydran(name), num_battles=16, steps=400, seed=22, policy=policy)
+    assert one.episodes > 10 and many.episodes > 10
+    print(one.line())
+    print(many.line())

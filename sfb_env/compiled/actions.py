@@ -1,10 +1,12 @@
 """Action decoding in compiled code: an agent's flat MultiDiscrete action -> ``BatchOrders``.
 
 ``decode_action`` does what ``ActionLayout.to_orders`` (``env.actions``, ``env.components``)
-does for the tier-1 components, in action order: ``launch[r]`` (0 hold, k launch the rack's next
-drone at target slot k, the engine's facing), ``fire[w]`` (0 hold, k fire at slot k),
-``disengage`` (1 announce, SCENARIOS #5), ``maneuver`` (the ``Maneuver`` value) and ``speed``
-(an order only where the orders set next turn's speed, or where the value differs from the
+does for the ported components, in action order: ``launch[r]`` (0 hold, k launch the rack's
+next drone at target slot k, the engine's facing), ``fire[w]`` (0 hold, k fire at slot k),
+``gatling[g].shot2..shot4`` (a phaser-G's shots 2..4 of the impulse, E2.151: 0 hold, k fire
+at slot k; ``BatchOrders.gatling``), ``disengage`` (1 announce, SCENARIOS #5), ``maneuver``
+(the ``Maneuver`` value) and ``speed`` (an order only where the orders set next turn's speed,
+or where the value differs from the
 current speed; the latter is masked, so a masked action orders no speed outside the speed
 choice).
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import numba as nb
 
+from sfb_env.compiled.fire import GATLING_EXTRA
 from sfb_env.compiled.observe import (
     _nearest_rows,
     borrow,
@@ -45,13 +48,14 @@ def decode_action(s, ot, b, a, action, o):
               ot.n_weapons[a], borrow(ot.racks), borrow(ot.weapons), choice, b, a,
               borrow(action), borrow(o.launch), borrow(o.launch_facing), borrow(o.fire),
               borrow(o.maneuver), borrow(o.tactical), borrow(o.speed), borrow(o.disengage),
-              ot.m_disengage[a] >= 0, ot.c_maneuver[a], borrow(ot.work))
+              ot.c_disengage[a], ot.c_maneuver[a], borrow(ot.work), ot.n_gatling[a],
+              borrow(ot.gatling), borrow(o.gatling))
 
 
 @nb.njit(cache=True, inline="always")
 def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, weapons, choice,
               b, a, action, launch, launch_facing, fire, maneuver, tactical, speed_order,
-              disengage, has_disengage, c_maneuver, work):
+              disengage, c_disengage, c_maneuver, work, n_g, gatling, gatling_order):
     """``decode_action`` on arrays (``work``: scratch, at least ``k`` long)."""
     slots = work[:k]
     _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
@@ -76,7 +80,14 @@ def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, we
             if v > 0:
                 fire[b, w] = slots[v - 1]
         c += 1
-    disengage[b, u] = has_disengage and action[c] == 1
+    for i in range(n_g):  # (E2.151) gatling[g].shot2..shot4: Orders.gatling
+        w = gatling[a, i]
+        for j in range(GATLING_EXTRA):
+            if w >= 0:
+                v = action[c]
+                gatling_order[b, GATLING_EXTRA * w + j] = slots[v - 1] if v > 0 else NO_ORDER
+            c += 1
+    disengage[b, u] = c_disengage >= 0 and action[c_disengage] == 1
     c = c_maneuver
     maneuver[b, u] = action[c]
     tactical[b, u] = False

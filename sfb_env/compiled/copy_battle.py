@@ -108,6 +108,9 @@ def copy_battle(dst, b, src, a):
             dst.w_drone_rows[b, i1, i2] = src.w_drone_rows[a, i1, i2]
     for i1 in range(dst.w_armed.shape[1]):
         dst.w_armed[b, i1] = src.w_armed[a, i1]
+    for i1 in range(dst.w_gatling_shots.shape[1]):
+        for i2 in range(dst.w_gatling_shots.shape[2]):
+            dst.w_gatling_shots[b, i1, i2] = src.w_gatling_shots[a, i1, i2]
     dst.turn[b] = src.turn[a]
     dst.impulse[b] = src.impulse[a]
     dst.done[b] = src.done[a]
@@ -163,6 +166,7 @@ def borrowed_state(s):
         borrow(s.w_ammo),
         borrow(s.w_drone_rows),
         borrow(s.w_armed),
+        borrow(s.w_gatling_shots),
         borrow(s.turn),
         borrow(s.impulse),
         borrow(s.done),
@@ -185,6 +189,7 @@ def borrowed_orders(o):
         borrow(o.fire),
         borrow(o.launch),
         borrow(o.launch_facing),
+        borrow(o.gatling),
     )
 
 
@@ -260,6 +265,8 @@ def borrowed_fire(t):
         borrow(t.plasma_endurance),
         borrow(t.plasma_expired),
         borrow(t.work),
+        borrow(t.fusion_dmg),
+        borrow(t.gatling_after),
     )
 
 
@@ -299,6 +306,7 @@ def borrowed_observe(t):
         borrow(t.m_maneuver),
         borrow(t.m_speed),
         borrow(t.m_disengage),
+        borrow(t.c_disengage),
         borrow(t.c_maneuver),
         borrow(t.off_plasma),
         borrow(t.plasma_launcher),
@@ -317,4 +325,8 @@ def borrowed_observe(t):
         borrow(t.rel_cos),
         borrow(t.work),
         borrow(t.fwork),
+        borrow(t.gatling),
+        borrow(t.n_gatling),
+        borrow(t.m_gatling),
+        borrow(t.gatling_fire),
     )

@@ -26,6 +26,7 @@ from sfb_env.compiled import dice as dice_mod
 from sfb_env.compiled import event_codes, plasma
 from sfb_env.data.charts import load_weapons
 from sfb_env.engine import damage as ref_damage
+from sfb_env.engine import direct_fire as ref_fire
 from sfb_env.engine.types import (
     ACTIVE,
     DESTROYED,
@@ -83,6 +84,10 @@ FireTables = namedtuple("FireTables", [
     "plasma_launcher", "plasma_rows", "plasma_fixed", "plasma_warhead", "plasma_endurance",
     "plasma_expired",
     "work",  # int64 scratch of the fire and seeking kernels (volleys): no allocation per call
+    "fusion_dmg",  # (8, 25) int64 (E7.32) damage by [roll - 1, range]; rolls 7-8 (FD1.52 +2
+    #   against drones) per PROPOSAL [P-055] (direct_fire.fusion_damage)
+    "gatling_after",  # (E2.151) weapon row before which the phaser-Gs' shots 2..4 resolve (the
+    #   first robot unit's row, else W: procedure._fire_direct_fire's order)
 ])
 
 # The BatchState arrays these kernels read and write, under the same names. Only the phase
@@ -95,7 +100,8 @@ FIRE_FIELDS = ("status", "kind", "damage", "shields", "shield_pool", "internal",
                "w_fired_turn", "w_last_fired", "w_ready_turn", "w_drone_rows", "x", "z",
                "facing", "prev_x", "prev_z", "prev_facing", "speed", "tactical",
                "cloaked", "straight", "target", "launcher", "launched_at", "tractor_holder",
-               "w_armed", "turn", "impulse", "dice", "ev", "ev_count")
+               "w_armed", "turn", "impulse", "dice", "ev", "ev_count",
+               "w_gatling_shots")  # (E2.151)
 FireArrays = namedtuple("FireArrays", FIRE_FIELDS)
 
 
@@ -108,7 +114,8 @@ def fire_view(s):
                       s.w_drone_rows, s.x, s.z, s.facing, s.prev_x,
                       s.prev_z, s.prev_facing, s.speed, s.tactical, s.cloaked,
                       s.straight, s.target, s.launcher, s.launched_at, s.tractor_holder,
-                      s.w_armed, s.turn, s.impulse, s.dice, s.ev, s.ev_count)
+                      s.w_armed, s.turn, s.impulse, s.dice, s.ev, s.ev_count,
+                      s.w_gatling_shots)
 
 
 _BIG = 1 << 40
@@ -159,6 +166,11 @@ def fire_tables(setup) -> FireTables:
         chart[int(kind), :, :c.shape[1]] = c
         plen[int(kind)] = c.shape[1]
     ipt = int(setup.start_state.impulses_per_turn)
+    fusion_chart = np.asarray(weapons.fusion)
+    fusion_dmg = np.array([[ref_fire.fusion_damage(r, roll) for r in range(fusion_chart.shape[1])]
+                           for roll in range(1, 9)], dtype=np.int64)
+    controllers = setup.start_state.controllers
+    robot_rows = [int(w) for u, r in enumerate(rows) if controllers[u] != "agent" for w in r]
     return FireTables(
         ipt=ipt, quarter_turn=int(setup.quarter_turn),
         damage_rule=DAMAGE_RULES[rules.damage],
@@ -179,6 +191,7 @@ def fire_tables(setup) -> FireTables:
         rack_capacity=np.asarray(setup.rack_capacity, dtype=np.int64).copy(),
         launch_limit=limit, **plasma.plasma_tables(setup),
         work=np.zeros(3 * max(n_units, len(setup.weapon_ids), 1), dtype=np.int64),
+        fusion_dmg=fusion_dmg, gatling_after=min(robot_rows, default=len(setup.weapon_ids)),
     )
 
 

@@ -1,6 +1,11 @@
 """Fire Direct-Fire and Resolve Direct-Fire in compiled code, for the tier-1 weapons: phasers
 (ph-1, ph-2, ph-3: E2.4), disruptors (E3.31) and photon torpedoes (E4.0) under the Chief
-Engineer (SCENARIOS §2.1).
+Engineer (SCENARIOS §2.1); and the Hydran's (tier 2): fusion beams (E7) and the phaser-G (E2.15).
+
+The Hydran's (docs/compiled.md, tier 2): a fusion beam is armed every turn it may be, fires
+once a turn and cools the next (E7.21, E7.22: ``w_fired_turn``); its E7.32 damage reads
+``FireTables.fusion_dmg``. A phaser-G fires shot 1 from ``o.fire``, shots 2..4 from
+``o.gatling`` (E2.151), each its own die; ``gatling_open`` is its rate (``w_gatling_shots``).
 
 ``fire_direct_fire(s, ft, b, o)`` mirrors ``engine.procedure._fire_direct_fire`` with
 ``engine.direct_fire.resolve_fire``: every shot of ``o.fire[b]`` (the agents' orders and the
@@ -40,7 +45,8 @@ import numba as nb
 
 from sfb_env.compiled import damage, dice, event_codes, shields
 from sfb_env.compiled.damage import FireTables, fire_tables
-from sfb_env.engine.types import K_DRONE, K_TARGET_DRONE, WeaponType
+from sfb_env.engine import phaser_g
+from sfb_env.engine.types import K_DRONE, K_TARGET_DRONE, NEVER, WeaponType
 
 __all__ = ["FireTables", "fire_tables", "fire_direct_fire"]
 
@@ -51,14 +57,18 @@ _DISRUPTOR = int(WeaponType.DISRUPTOR)
 _PHOTON = int(WeaponType.PHOTON)
 _FUSION = int(WeaponType.FUSION)
 _PPD = int(WeaponType.PPD)
+GATLING_PER_TURN = phaser_g.SHOTS_PER_TURN  # (E2.151)
+GATLING_PER_QUARTER = phaser_g.SHOTS_PER_QUARTER_TURN  # (E2.151)
+GATLING_EXTRA = phaser_g.SHOTS_PER_TURN - 1  # shots 2..4: order rows (layout.GATLING_EXTRA)
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _score(cloaked, unit_kind, ft, b, kind, target, rng, die, max_range):
-    """``direct_fire._score`` for phasers, disruptors and photons: (damage, hit, effective)."""
+    """``direct_fire._score`` for phasers (phaser-G too), disruptors, photons and fusion beams:
+    (damage, hit, effective)."""
     return _score_a(cloaked, unit_kind, ft.drone_die_modifier, ft.phaser_len, ft.phaser_chart,
                     ft.disr_hit, ft.disr_dmg, ft.phot_hit, ft.phot_dmg, b, kind, target, rng,
-                    die, max_range)
+                    die, max_range, ft.fusion_dmg)
 
 
 @nb.njit(cache=True, inline="always")
@@ -69,7 +79,7 @@ def cloak_range(rng, cloaked):
 
 @nb.njit(cache=True, inline="always")
 def _score_a(cloaked, unit_kind, drone_die_modifier, phaser_len, phaser_chart, disr_hit,
-             disr_dmg, phot_hit, phot_dmg, b, kind, target, rng, die, max_range):
+             disr_dmg, phot_hit, phot_dmg, b, kind, target, rng, die, max_range, fusion_dmg):
     """``_score`` on the chart arrays (a call passing the ``FireTables`` namedtuple increfs and
     decrefs each of its arrays)."""
     effective = cloak_range(rng, cloaked[b, target])
@@ -91,77 +101,142 @@ def _score_a(cloaked, unit_kind, drone_die_modifier, phaser_len, phaser_chart, d
     if kind == _PHOTON:
         dmg = phot_dmg[effective] if modified <= phot_hit[effective] else 0
         return dmg, dmg > 0, effective
-    raise NotImplementedError("compiled fire: weapon type not in tier 1")
+    if kind == _FUSION:  # (E7.32) the roll may carry the drone +2 (FD1.52, PROPOSAL [P-055])
+        dmg = fusion_dmg[modified - 1, effective]
+        return dmg, dmg > 0, effective
+    raise NotImplementedError("compiled fire: weapon type not ported")
+
+
+@nb.njit(cache=True, inline="always")
+def gatling_open(w_gatling_shots, b, w, turn, imp, ipt, quarter_turn, shot):
+    """(E2.151) ``phaser_g.can_fire(gatling(battle, w), turn, imp, shot)``: a ``shot``-th shot
+    in this impulse leaves at most four shots in the turn and four in the last quarter turn
+    (across the turn break), counted from the gun's last four shots (``NEVER``: none)."""
+    first = (turn - 1) * ipt + 1
+    now = first + imp - 1
+    this_turn = 0
+    window = 0
+    for i in range(w_gatling_shots.shape[2]):
+        t = w_gatling_shots[b, w, i]
+        if first <= t < first + ipt:
+            this_turn += 1
+        if now - t < quarter_turn:
+            window += 1
+    return this_turn + shot <= GATLING_PER_TURN and window + shot <= GATLING_PER_QUARTER
+
+
+@nb.njit(cache=True, inline="always")
+def _record_gatling(w_gatling_shots, b, w, turn, ipt, quarter_turn, now):
+    """(E2.151) ``phaser_g.fire`` then ``resolve_fire``'s record: the shots older than both
+    this turn and the last quarter turn are dropped, ``now`` appended, the last four kept,
+    right-aligned after ``NEVER`` padding."""
+    g = w_gatling_shots.shape[2]
+    horizon = min((turn - 1) * ipt + 1, now - quarter_turn + 1)
+    n = 0
+    for i in range(g):
+        t = w_gatling_shots[b, w, i]
+        if t >= horizon:
+            w_gatling_shots[b, w, n] = t
+            n += 1
+    if n == g:
+        for i in range(g - 1):
+            w_gatling_shots[b, w, i] = w_gatling_shots[b, w, i + 1]
+        w_gatling_shots[b, w, g - 1] = now
+        return
+    w_gatling_shots[b, w, n] = now
+    shift = g - n - 1
+    for i in range(g - 1, -1, -1):
+        w_gatling_shots[b, w, i] = w_gatling_shots[b, w, i - shift] if i >= shift else NEVER
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def fire_direct_fire_a(a, ft, b, o):
     """``engine.procedure._fire_direct_fire`` -> ``engine.direct_fire.resolve_fire`` (E1):
-    each ordered shot (``o.fire[b, w]`` = target row, -1 none; weapon rows ascending) rolls one
-    die, scores, picks the struck shield (``shields.struck_shield``, only if it scored) and logs
-    ``Fired``; then the volleys (target, shield) are applied in first-shot order
-    (``damage.apply_damage``). Tier 1: no PPD, phaser-G, probe or monster fire, no fighters'
-    pilots, the Chief Engineer's energy (nothing paid per shot)."""
+    each ordered shot rolls one die, scores, picks the struck shield (``shields.struck_shield``,
+    only if it scored) and logs ``Fired``; then the volleys (target, shield) are applied in
+    first-shot order (``damage.apply_damage``). The shots in the reference's order: the agents'
+    ``o.fire[b, w]`` (target row, -1 none) in weapon row order, then the phaser-Gs' shots 2..4
+    (``o.gatling``, E2.151: weapon row, then shot number), then the robots' ``o.fire`` (rows from
+    ``ft.gatling_after``). No PPD, probe or monster fire, no fighters' pilots, the Chief
+    Engineer's energy (nothing paid per shot)."""
     n_w = o.fire.shape[1]
-    vt = ft.work  # volleys: target, shield, points (the scratch: no allocation)
-    nv = 0
+    nv = 0  # volleys in the scratch ft.work: target, shield, points (no allocation)
+    for w in range(min(n_w, ft.gatling_after)):
+        if o.fire[b, w] >= 0:
+            nv = _shot(a, ft, b, w, o.fire[b, w], nv)
+    for w in range(n_w):  # (E2.151) a phaser-G's shots 2..4, each its own die
+        for k in range(GATLING_EXTRA):
+            if o.gatling[b, GATLING_EXTRA * w + k] >= 0:
+                nv = _shot(a, ft, b, w, o.gatling[b, GATLING_EXTRA * w + k], nv)
+    for w in range(ft.gatling_after, n_w):
+        if o.fire[b, w] >= 0:
+            nv = _shot(a, ft, b, w, o.fire[b, w], nv)
+    vt = ft.work
+    for k in range(nv):  # (E1.0) all damage of the step, now applied
+        damage.apply_damage_a(a, ft, b, vt[3 * k], vt[3 * k + 1], vt[3 * k + 2])
+
+
+@nb.njit(cache=True, inline="always")
+def _shot(a, ft, b, w, t, nv):
+    """One shot of ``resolve_fire``: weapon ``w`` at unit ``t``; its damage joins the volleys
+    (``ft.work``, ``nv`` of them so far); returns the new ``nv``."""
+    vt = ft.work
     turn = a.turn[b]
     now = (turn - 1) * ft.ipt + a.impulse[b]
     x, z, facing, prev_x, prev_z, prev_facing = a.x, a.z, a.facing, a.prev_x, a.prev_z, \
         a.prev_facing
     unit_kind, shield_pool, cloaked, dice_ = a.kind, a.shield_pool, a.cloaked, a.dice
-    w_owner, w_type, w_max_range = a.w_owner, a.w_type, a.w_max_range
     lut = ft.shield_lut
-    for w in range(n_w):
-        t = o.fire[b, w]
-        if t < 0:
-            continue
-        owner = w_owner[b, w]
-        kind = w_type[b, w]
-        rng = shields.distance(x[b, owner], z[b, owner], x[b, t], z[b, t])
-        die = dice.die(dice_, b)
-        dmg, hit, effective = _score_a(cloaked, unit_kind, ft.drone_die_modifier, ft.phaser_len,
-                                       ft.phaser_chart, ft.disr_hit, ft.disr_dmg, ft.phot_hit,
-                                       ft.phot_dmg, b, kind, t, rng, die, w_max_range[b, w])
-        shield = 0
-        if dmg and shields.has_facing_shields(unit_kind, shield_pool, b, t):
-            # shields.struck_shield's common case (one shield faces the shooter) here; the
-            # rest (shared hex, exact boundaries and their events, off the LUT) there
-            if rng == 0:
-                tx, tz, tf = prev_x[b, t], prev_z[b, t], prev_facing[b, t]
-                vx, vz = prev_x[b, owner] - tx, prev_z[b, owner] - tz
-            else:
-                tx, tz, tf = x[b, t], z[b, t], facing[b, t]
-                vx, vz = x[b, owner] - tx, z[b, owner] - tz
-            if (vx != 0 or vz != 0) and abs(vx) <= shields.R and abs(vz) <= shields.R:
-                shield = shields._single(lut[tf % 6, vx + shields.R, vz + shields.R])
-            if shield == 0:
-                shield = shields.struck_shield(a, ft, b, t, owner, rng == 0)
-        a.w_fired_turn[b, w] = turn
-        a.w_last_fired[b, w] = now
-        if kind == _PHOTON and ft.chief_engineer:
-            a.w_ready_turn[b, w] = turn + 2  # (SCENARIOS §2.1) fired on turn t -> ready t+2
-        r = event_codes.begin(a.ev, a.ev_count, b, FIRED, turn, a.impulse[b])
-        a.ev[b, r, 3] = owner
-        a.ev[b, r, 4] = w
-        a.ev[b, r, 5] = kind
-        a.ev[b, r, 6] = t
-        a.ev[b, r, 7] = rng
-        a.ev[b, r, 8] = effective
-        a.ev[b, r, 9] = die
-        a.ev[b, r, 10] = hit
-        a.ev[b, r, 11] = dmg
-        a.ev[b, r, 12] = shield
-        if dmg:
-            k = 0
-            while k < nv and not (vt[3 * k] == t and vt[3 * k + 1] == shield):
-                k += 1
-            if k == nv:
-                vt[3 * k], vt[3 * k + 1], vt[3 * k + 2] = t, shield, 0
-                nv += 1
-            vt[3 * k + 2] += dmg
-    for k in range(nv):  # (E1.0) all damage of the step, now applied
-        damage.apply_damage_a(a, ft, b, vt[3 * k], vt[3 * k + 1], vt[3 * k + 2])
+    owner = a.w_owner[b, w]
+    kind = a.w_type[b, w]
+    rng = shields.distance(x[b, owner], z[b, owner], x[b, t], z[b, t])
+    die = dice.die(dice_, b)
+    dmg, hit, effective = _score_a(cloaked, unit_kind, ft.drone_die_modifier, ft.phaser_len,
+                                   ft.phaser_chart, ft.disr_hit, ft.disr_dmg, ft.phot_hit,
+                                   ft.phot_dmg, b, kind, t, rng, die, a.w_max_range[b, w],
+                                   ft.fusion_dmg)
+    shield = 0
+    if dmg and shields.has_facing_shields(unit_kind, shield_pool, b, t):
+        # shields.struck_shield's common case (one shield faces the shooter) here; the
+        # rest (shared hex, exact boundaries and their events, off the LUT) there
+        if rng == 0:
+            tx, tz, tf = prev_x[b, t], prev_z[b, t], prev_facing[b, t]
+            vx, vz = prev_x[b, owner] - tx, prev_z[b, owner] - tz
+        else:
+            tx, tz, tf = x[b, t], z[b, t], facing[b, t]
+            vx, vz = x[b, owner] - tx, z[b, owner] - tz
+        if (vx != 0 or vz != 0) and abs(vx) <= shields.R and abs(vz) <= shields.R:
+            shield = shields._single(lut[tf % 6, vx + shields.R, vz + shields.R])
+        if shield == 0:
+            shield = shields.struck_shield(a, ft, b, t, owner, rng == 0)
+    if kind == _FUSION:
+        a.w_ready_turn[b, w] = turn + 2  # (E7.22) cools on t+1, armed again on t+2
+    elif kind == _PHG:
+        _record_gatling(a.w_gatling_shots, b, w, turn, ft.ipt, ft.quarter_turn, now)
+    a.w_fired_turn[b, w] = turn
+    a.w_last_fired[b, w] = now
+    if kind == _PHOTON and ft.chief_engineer:
+        a.w_ready_turn[b, w] = turn + 2  # (SCENARIOS §2.1) fired on turn t -> ready t+2
+    r = event_codes.begin(a.ev, a.ev_count, b, FIRED, turn, a.impulse[b])
+    a.ev[b, r, 3] = owner
+    a.ev[b, r, 4] = w
+    a.ev[b, r, 5] = kind
+    a.ev[b, r, 6] = t
+    a.ev[b, r, 7] = rng
+    a.ev[b, r, 8] = effective
+    a.ev[b, r, 9] = die
+    a.ev[b, r, 10] = hit
+    a.ev[b, r, 11] = dmg
+    a.ev[b, r, 12] = shield
+    if dmg:
+        k = 0
+        while k < nv and not (vt[3 * k] == t and vt[3 * k + 1] == shield):
+            k += 1
+        if k == nv:
+            vt[3 * k], vt[3 * k + 1], vt[3 * k + 2] = t, shield, 0
+            nv += 1
+        vt[3 * k + 2] += dmg
+    return nv
 
 
 @nb.njit(cache=True, inline="always")
@@ -171,5 +246,9 @@ def fire_direct_fire(s, ft, b, o):
     view and the tables costs an incref and a decref of each of their arrays)."""
     for w in range(o.fire.shape[1]):
         if o.fire[b, w] >= 0:
+            fire_direct_fire_a(damage.fire_view(s), ft, b, o)
+            return
+    for i in range(o.gatling.shape[1]):  # (E2.151) a phaser-G's shots 2..4 alone
+        if o.gatling[b, i] >= 0:
             fire_direct_fire_a(damage.fire_view(s), ft, b, o)
             return

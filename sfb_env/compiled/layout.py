@@ -24,7 +24,7 @@ import numpy as np
 
 from sfb_env.compiled import dice as dice_mod
 from sfb_env.compiled import event_codes
-from sfb_env.engine.types import BattleState
+from sfb_env.engine.types import GATLING_SHOTS, BattleState
 
 _SKIP = {"rng", "events", "controllers", "outcome", "cache", "seed", "end_reason"}
 ARRAY_FIELDS: tuple[str, ...] = tuple(
@@ -41,6 +41,7 @@ HOT_FIELDS: tuple[str, ...] = (
     "w_owner", "w_type", "w_arcs", "w_astern", "w_min_range", "w_max_range", "w_destroyed",
     "w_enabled", "w_last_fired", "w_fired_turn", "w_ready_turn", "w_ammo", "w_drone_rows",
     "w_armed",
+    "w_gatling_shots",  # (E2.151) a phaser-G's last four shots (tier 2: hydran-cadet)
 )
 COLD_FIELDS: tuple[str, ...] = tuple(f for f in ARRAY_FIELDS if f not in HOT_FIELDS)
 SCALAR_FIELDS = ("turn", "impulse", "done", "time_up", "outcome_code")
@@ -132,30 +133,36 @@ def differences(batch: BatchState, b: int, state: BattleState,
 
 # ---------------------------------------------------------------------- orders
 
-ORDER_FIELDS = ("maneuver", "speed", "tactical", "disengage", "fire", "launch", "launch_facing")
+ORDER_FIELDS = ("maneuver", "speed", "tactical", "disengage", "fire", "launch", "launch_facing",
+                "gatling")
 BatchOrders = namedtuple("BatchOrders", ORDER_FIELDS)
 NO_ORDER = -1  # no speed order / no target / automatic facing
+GATLING_EXTRA = GATLING_SHOTS - 1  # (E2.151) a phaser-G's shots 2..4 of an impulse, a row each
 
 
 def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:
     """Orders arrays for a batch: per unit ``maneuver`` (Maneuver), ``speed`` (-1 = none),
     ``tactical`` and ``disengage`` (bool, SCENARIOS #5); per weapon ``fire`` and ``launch``
-    (target unit row, -1 = none) and ``launch_facing`` (0..5, -1 = automatic)."""
+    (target unit row, -1 = none) and ``launch_facing`` (0..5, -1 = automatic);
+    ``gatling[b, GATLING_EXTRA * w + shot - 2]`` the target of a phaser-G's shot 2..4 (E2.151,
+    ``Orders.gatling``; -1 = none)."""
     u, w = (n_battles, n_units), (n_battles, n_weapons)
     return BatchOrders(maneuver=np.zeros(u, np.int64), speed=np.full(u, NO_ORDER, np.int64),
                        tactical=np.zeros(u, np.bool_), disengage=np.zeros(u, np.bool_),
                        fire=np.full(w, NO_ORDER, np.int64),
                        launch=np.full(w, NO_ORDER, np.int64),
-                       launch_facing=np.full(w, NO_ORDER, np.int64))
+                       launch_facing=np.full(w, NO_ORDER, np.int64),
+                       gatling=np.full((n_battles, GATLING_EXTRA * n_weapons), NO_ORDER,
+                                       np.int64))
 
 
 def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
     """Reference orders (one ``{unit row: Orders}`` per battle) as ``BatchOrders``. Raises on
-    an order the compiled tiers do not carry (energy, ESG, gatling, ... orders)."""
+    an order the compiled tiers do not carry (energy, ESG, ... orders)."""
     out = empty_orders(len(orders), n_units, n_weapons)
     for b, per_unit in enumerate(orders):
         for u, o in (per_unit or {}).items():
-            unported = [name for name in ("gatling", "esg", "arm", "ppd", "reinforce",
+            unported = [name for name in ("esg", "arm", "ppd", "reinforce",
                                           "repair_boxes", "esg_reserve", "tractor", "transport")
                         if getattr(o, name)]
             unported += [name for name in ("fighters", "shuttles", "suicide", "suicide_arm",
@@ -178,6 +185,9 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
                 out.launch[b, w] = int(t)
             for w, f in o.launch_facing.items():
                 out.launch_facing[b, w] = int(f)
+            for w, more in o.gatling.items():  # (E2.151) shots 2..4
+                for shot, t in more.items():
+                    out.gatling[b, GATLING_EXTRA * w + shot - 2] = int(t)
     return out
 
 

@@ -7,7 +7,8 @@ Ports, for the tier-1 scenarios (cadet 8-impulse: cth-01..03 and the cadet duels
   unit row; K slots, -1 empty);
 * ``observe``: ``obs["observation"]`` (``env.observation.encode`` then the clip to [-1, 1];
   blocks own, own weapons, clock, targets, threats; float32) and ``obs["action_mask"]``
-  (``ActionLayout.mask``: ``launch[r]``, ``fire[w]``, ``maneuver``, ``speed``; int8);
+  (``ActionLayout.mask``: ``launch[r]``, ``fire[w]``, ``gatling[g].shot{k}``, ``maneuver``,
+  ``speed``; int8);
 * ``global_state``: ``env.state()`` (``env.observation.global_state``);
 * the damage part of the ``shaped`` reward is ``compiled.rewards.damage_balance``
   read from the compiled event rows.
@@ -25,7 +26,8 @@ The masks are the engine predicates of the tier-1 rules, written out: ``legality
 predicate (``direct_fire.weapon_ready_blocker`` and ``target_codes``), the drone-rack predicate
 (``seeking.rack_blocker`` and ``launch_blockers``). ``observe_tables`` refuses a setup that
 switches on anything else (energy form, lock-on, cloak, plasma, small craft, planets, sideslip,
-tactical maneuvers, launch facings, arrivals, ESG, PPD, phaser-G, fusion, ...).
+tactical maneuvers, launch facings, arrivals, ESG, PPD, ...). Tier 2: the fusion beam's and
+phaser-G's readiness, ``gatling[g].shot{k}`` (``GatlingShot.mask``, ``fire.gatling_open``).
 
 Bearings: the reference takes ``np.arctan2`` of cartesian hex centres; numpy's arctan2 (SIMD)
 and the C library's (numba) differ in the last bit for about 6% of hex pairs, so the tables
@@ -48,7 +50,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from sfb_env import hexmap, impulse, tables
-from sfb_env.compiled.fire import cloak_range
+from sfb_env.compiled.fire import GATLING_EXTRA, cloak_range, gatling_open
 from sfb_env.engine import Battle
 from sfb_env.engine.battle import DEFAULT_MAX_TURNS
 from sfb_env.engine.events import Damaged
@@ -73,6 +75,8 @@ _PLASMA, _FIGHTER, _SHUTTLE = int(UnitKind.PLASMA), int(UnitKind.FIGHTER), int(U
 _PH1, _PH2, _PH3, _PHG = (int(WeaponType.PH1), int(WeaponType.PH2), int(WeaponType.PH3),
                           int(WeaponType.PHG))
 _DRONE_RACK, _ESG = int(WeaponType.DRONE_RACK), int(WeaponType.ESG)
+_FUSION = int(WeaponType.FUSION)
+GATLING_SHOT_NUMBERS = tuple(range(2, 2 + GATLING_EXTRA))  # (E2.151) gatling[g].shot2..shot4
 _PLASMA_S, _PLASMA_F = int(WeaponType.PLASMA_S), int(WeaponType.PLASMA_F)
 _M_NONE, _M_STRAIGHT = int(Maneuver.NONE), int(Maneuver.STRAIGHT)
 _M_LEFT, _M_RIGHT = int(Maneuver.TURN_LEFT), int(Maneuver.TURN_RIGHT)
@@ -124,7 +128,8 @@ STATE_FIELDS = (
     "shields", "internal", "damage", "target", "kind", "side", "status", "captured_by",
     "cloaked", "cloaked_before", "w_type", "w_owner", "w_arcs", "w_astern", "w_min_range",
     "w_max_range", "w_ammo", "w_fired_turn", "w_last_fired", "w_ready_turn", "w_enabled",
-    "w_destroyed", "w_armed", "launched_at", "turn", "impulse", "ev", "ev_count")
+    "w_destroyed", "w_armed", "launched_at", "turn", "impulse", "ev", "ev_count",
+    "w_gatling_shots")
 StateView = namedtuple("StateView", STATE_FIELDS)
 
 
@@ -141,6 +146,7 @@ ObserveTables = namedtuple("ObserveTables", [
     "obs_size", "mask_size", "off_weapons", "off_clock", "off_targets", "off_threats",
     "m_fire", "m_maneuver", "m_speed",
     "m_disengage",  # (SCENARIOS #5) mask offset of the ``disengage`` component, -1 none
+    "c_disengage",  # the ``disengage`` component's index, -1 none
     "c_maneuver",  # the ``maneuver`` component's index (``speed`` follows it)
     "off_plasma",  # (FP1) offset of the plasma threat block, -1 none
     "plasma_launcher", "plasma_rows", "plasma_warhead",  # compiled.plasma.plasma_tables
@@ -148,13 +154,17 @@ ObserveTables = namedtuple("ObserveTables", [
     "atan2", "atan2_b", "atan2_dx", "atan2_k0", "rel_sin", "rel_cos",
     "work",  # int64 scratch (observe, decode_action, the robots' fire): no allocation per call
     "fwork",  # float64 scratch (observe: the bearings of the slots and threats)
+    # (E2.151) per agent: phaser-G rows (padded -1), their count, the offset in the mask of
+    # the first ``gatling[g].shot{k}`` component and of each phaser-G's ``fire[w]`` component
+    "gatling", "n_gatling", "m_gatling", "gatling_fire",
 ])
 
 # rules / layout features observe_tables refuses (not in the tier-1 port)
 _RULES_OFF = ("energy_form", "lock_on", "standard_cloak", "planets_in_play", "hold_fire",
               "may_not_leave", "sideslip", "tactical_maneuvers", "launch_facing",
               "small_craft_in_play", "arrivals", "esg_in_play")
-_TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON)}
+_TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON),
+                  _PHG, int(WeaponType.FUSION)}  # (tier 2: the Hydran's phaser-G and fusion)
 
 
 def _layouts(battle: Battle, slots: int, uniform: bool) -> dict[str, ActionLayout]:
@@ -230,10 +240,14 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     max_w = max([1] + [len(lo.weapons) for lo in layouts.values()])
     racks = np.full((n, max_r), -1, np.int64)
     weapons = np.full((n, max_w), -1, np.int64)
+    max_g = max([1] + [len(lo.gatling) for lo in layouts.values()])
+    gatling = np.full((n, max_g), -1, np.int64)
+    gatling_fire = np.zeros((n, max_g), np.int64)
     ints = {name: np.zeros(n, np.int64) for name in (
         "agent_unit", "n_racks", "n_weapons", "drone_limit", "obs_size", "mask_size",
         "off_weapons", "off_clock", "off_targets", "off_threats", "m_fire", "m_maneuver",
-        "m_speed", "m_disengage", "c_maneuver", "off_plasma")}
+        "m_speed", "m_disengage", "c_disengage", "c_maneuver", "off_plasma", "n_gatling",
+        "m_gatling")}
     turn_mode = np.zeros((n, impulse.IMPULSES_PER_TURN[-1] + 1), np.int64)
     for a, name in enumerate(agents):
         lo = layouts[name]
@@ -242,8 +256,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
             ("esg", len(lo.esgs)), ("ppd", len(lo.ppds)), ("craft", lo.craft),
             ("probe", lo.probe), ("tractor", lo.tractors),
             ("transport", lo.transport), ("suicide", lo.suicide), ("energy", lo.power),
-            ("rule features", lo.rule_features), ("phaser-G", len(lo.gatling)),
-            ("launch facings", lo.launch_facing),
+            ("rule features", lo.rule_features), ("launch facings", lo.launch_facing),
             ("tactical plots", lo.tactical_plots)) if has]
         kinds = {int(st.w_type[w]) for w in lo.weapons if w >= 0}
         if extra or not kinds <= _TIER1_WEAPONS or any(
@@ -270,16 +283,25 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         ints["off_plasma"][a] = (where.part("plasma_threats").offset if lo.plasma_threats
                                  else -1)
         names = lo.component_names()
-        n_r, n_w = len(lo.racks), len(lo.weapons)
+        n_r, n_w, n_g = len(lo.racks), len(lo.weapons), len(lo.gatling)
         ints["m_fire"][a] = lo.offsets[n_r] if n_w else n_r * (k + 1)
         ints["m_maneuver"][a] = lo.offsets[names.index("maneuver")]
         ints["m_speed"][a] = lo.offsets[names.index("speed")]
         ints["m_disengage"][a] = lo.offsets[names.index("disengage")] if lo.disengage else -1
+        ints["c_disengage"][a] = names.index("disengage") if lo.disengage else -1
         ints["c_maneuver"][a] = names.index("maneuver")
+        ints["n_gatling"][a] = n_g  # (E2.151) gatling[g].shot2..shot4 after the fire[w]
+        ints["m_gatling"][a] = (n_r + n_w) * (k + 1)
+        gatling[a, :n_g] = lo.gatling
+        for g, w in enumerate(lo.gatling):
+            i = list(lo.weapons).index(w) if w >= 0 else 0
+            gatling_fire[a, g] = lo.offsets[n_r + i]
+        extra = len(GATLING_SHOT_NUMBERS)
         expected = ([f"launch[{i}]" for i in range(n_r)] + [f"fire[{i}]" for i in range(n_w)]
+                    + [f"gatling[{g}].shot{j}" for g in range(n_g) for j in GATLING_SHOT_NUMBERS]
                     + ["disengage"] * bool(lo.disengage) + ["maneuver", "speed"])
         if names != expected or ints["m_fire"][a] != n_r * (k + 1) or (
-                ints["m_maneuver"][a] != (n_r + n_w) * (k + 1) + lo.disengage):
+                ints["m_maneuver"][a] != (n_r + n_w + extra * n_g) * (k + 1) + lo.disengage):
             raise NotImplementedError(f"compiled observe: {name}'s components {names}")
     max_turns = int(opts["max_turns"] or battle.scenario.turn_limit or DEFAULT_MAX_TURNS)
     ipt = int(st.impulses_per_turn)
@@ -305,7 +327,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         rel_sin=np.sin(rel), rel_cos=np.cos(rel),
         work=np.zeros(max(6 * k + n_threats + max_w + max_r,
                           len(setup.unit_ids) * len(setup.weapon_ids)), np.int64),
-        fwork=np.zeros(k + n_threats, np.float64),
+        fwork=np.zeros(k + n_threats, np.float64), gatling=gatling, gatling_fire=gatling_fire,
         **{name: v for name, v in plasma_tables(setup).items()
            if name in ("plasma_launcher", "plasma_rows", "plasma_warhead")}, **ints)
 
@@ -537,7 +559,7 @@ def maneuver_blocked(s, ot, b, a):
 @nb.njit(cache=True, inline="always")
 def _weapon_ready_a(status, captured_by, cloaked, cloaked_before, w_owner, w_type, w_enabled,
                     w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt,
-                    quarter_turn, b, w):
+                    quarter_turn, b, w, w_gatling_shots):
     """``weapon_ready`` on arrays."""
     owner = w_owner[b, w]
     kind = w_type[b, w]
@@ -549,6 +571,11 @@ def _weapon_ready_a(status, captured_by, cloaked, cloaked_before, w_owner, w_typ
         return False
     if imp < 1 or cloaked[b, owner] or (cloaked_before[b, owner] and imp == 1):
         return False  # (cloak.fire_blocker under the cadet rule)
+    if kind == _FUSION:  # (E7.21) the Chief Engineer arms it unless it fired this turn (E1.5)
+        fired = w_fired_turn[b, w]  # or the last (E7.22 cooling); 0: never fired
+        return fired != turn and (fired == 0 or fired != turn - 1)
+    if kind == _PHG:  # (E2.151) its first shot of the impulse; no E1.5 rate
+        return gatling_open(w_gatling_shots, b, w, turn, imp, ipt, quarter_turn, 1)
     if turn < w_ready_turn[b, w] or w_fired_turn[b, w] == turn:
         return False
     now = (turn - 1) * ipt + imp
@@ -564,18 +591,18 @@ def weapon_ready(s, ot, b, w):
                               borrow(s.w_enabled), borrow(s.w_destroyed),
                               borrow(s.w_ready_turn), borrow(s.w_fired_turn),
                               borrow(s.w_last_fired), s.turn[b], s.impulse[b], ot.ipt,
-                              ot.quarter_turn, b, w)
+                              ot.quarter_turn, b, w, borrow(s.w_gatling_shots))
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _weapon_ready_call(status, captured_by, cloaked, cloaked_before, w_owner, w_type, w_enabled,
                        w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt,
-                       quarter_turn, b, w):
+                       quarter_turn, b, w, w_gatling_shots):
     """``_weapon_ready_a`` as a call (``weapon_ready`` stays a thin wrapper: numba then drops
     the incref and decref of every array of its namedtuple arguments)."""
     return _weapon_ready_a(status, captured_by, cloaked, cloaked_before, w_owner, w_type,
                            w_enabled, w_destroyed, w_ready_turn, w_fired_turn, w_last_fired,
-                           turn, imp, ipt, quarter_turn, b, w)
+                           turn, imp, ipt, quarter_turn, b, w, w_gatling_shots)
 
 
 @nb.njit(cache=True, inline="always")
@@ -757,7 +784,8 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         w = weapons[a, i]
         ready[i] = w >= 0 and _weapon_ready_a(
             status, captured_by, cloaked, cloaked_before, w_owner, w_type, w_enabled,
-            w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt, quarter, b, w)
+            w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt, quarter, b, w,
+            s.w_gatling_shots)
     for i in range(n_r):
         r = racks[a, i]
         rready[i] = r >= 0 and _rack_ready_a(
@@ -822,6 +850,17 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
                                                  w_type, b, w, rng, bits, shared, effective,
                                                  kind[b, t] == _PLASMA)
             at += k + 1
+        at = ot.m_gatling[a]
+        for g in range(ot.n_gatling[a]):  # (E2.151) shot j open while j shots are left, at
+            w = ot.gatling[a, g]  # the targets of the gun's fire[w] (GatlingShot.mask)
+            f = ot.gatling_fire[a, g]
+            for j in GATLING_SHOT_NUMBERS:
+                m[at] = 1
+                if w >= 0 and gatling_open(s.w_gatling_shots, b, w, turn, imp, ipt, quarter,
+                                           j):
+                    for c in range(n_slots):
+                        m[at + 1 + c] = m[f + 1 + c]
+                at += k + 1
         at = ot.m_disengage[a]
         if at >= 0:  # (disengagement.announce_blockers) not at impulse 0 (PROPOSAL [P-023])
             m[at] = 1

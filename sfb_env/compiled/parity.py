@@ -18,6 +18,7 @@ Used by ``tests/test_compiled_parity.py`` (short runs in CI, the full runs marke
 from __future__ import annotations
 
 import argparse
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,15 +71,28 @@ def _policies(policy: str, envs: list[SFBParallelEnv], seed: int):
     return out
 
 
-def variant(name: str, rules: Mapping[str, Any] | None = None, **fields: Any) -> dict:
-    """The shipped scenario ``name`` as a dict with ``fields`` replaced and ``rules`` merged
-    into its rules, named ``name+key=value,...``: a rule combination no shipped scenario has,
-    for parity runs of a rule area alone (e.g. the cadet DAC under the Chief Engineer)."""
-    doc = dict(load_data_file(SCENARIO_DIR / f"{name}.yaml"))
+def variant(scenario: str, rules: Mapping[str, Any] | None = None,
+            swap: tuple[str, str, str | None] | None = None, **fields: Any) -> dict:
+    """Shipped scenario ``scenario`` (a name of ``configs/scenarios``) as a dict, for parity
+    runs of a rule area alone: ``fields`` replaced, ``rules`` merged into its rules (e.g. the
+    cadet DAC under the Chief Engineer), and ``swap=(unit, unit_class, side)``: unit ``unit``
+    flown in class ``unit_class`` instead, its id and name ``unit_class`` and, if ``side`` is
+    given, on that side (renamed in ``sides`` too); e.g. ``swap=("fed-cadet", "hydran-cadet",
+    "hydran")`` in ``duel-klingon-vs-federation``. Named ``scenario+change,...``."""
+    doc = copy.deepcopy(dict(load_data_file(SCENARIO_DIR / f"{scenario}.yaml")))
     doc["rules"] = {**doc.get("rules", {}), **(rules or {})}
     doc.update(fields)
-    changed = {**fields, **(rules or {})}
-    doc["name"] = name + "+" + ",".join(f"{k}={v}" for k, v in changed.items())
+    changes = [f"{k}={v}" for k, v in {**fields, **(rules or {})}.items()]
+    if swap is not None:
+        unit, unit_class, side = swap
+        spec = next(u for u in doc["units"] if u["id"] == unit)
+        old_side = spec["side"]
+        spec.update({"id": unit_class, "name": unit_class, "class": unit_class})
+        if side is not None:
+            spec["side"] = side
+            doc["sides"] = [side if s == old_side else s for s in doc["sides"]]
+        changes.append(f"{unit}={unit_class}")
+    doc["name"] = scenario + "+" + ",".join(changes)
     return doc
 
 
@@ -231,9 +245,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--steps", type=int, default=500)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--policy", default="random")
+    p.add_argument("--swap", metavar="UNIT=CLASS[:SIDE]", default=None,
+                   help="fly UNIT in CLASS (on side SIDE) instead: a variant of each scenario "
+                        "(e.g. fed-cadet=hydran-cadet:hydran)")
     args = p.parse_args(argv)
     for sc in args.scenarios:
-        print(lockstep(sc, args.battles, args.steps, args.seed, args.policy).line(), flush=True)
+        scenario: str | dict = sc
+        if args.swap:
+            unit, _, rest = args.swap.partition("=")
+            unit_class, _, side = rest.partition(":")
+            scenario = variant(sc, swap=(unit, unit_class, side or None))
+        print(lockstep(scenario, args.battles, args.steps, args.seed, args.policy).line(),
+              flush=True)
     return 0
 
 

@@ -66,9 +66,10 @@ def _robot_fire(s, tb, b: int, o) -> None:
 
 @nb.njit(cache=True, inline="always")
 def clear_orders(o, b: int) -> None:
-    """No orders for battle ``b`` (maneuver NONE, no speed, no fire, no launch). Written only
-    where a value differs: a row fill compiles to a memset call, dearer than the compares on
-    rows this short (a few units and weapons), most of which already hold no order."""
+    """No orders for battle ``b`` (maneuver NONE, no speed, no fire, no launch, no phaser-G
+    shots). Written only where a value differs: a row fill compiles to a memset call, dearer
+    than the compares on rows this short (a few units and weapons), most of which already hold
+    no order."""
     _clear_row(o.maneuver, b, 0)
     _clear_row(o.speed, b, -1)
     _clear_row(o.tactical, b, False)
@@ -76,6 +77,7 @@ def clear_orders(o, b: int) -> None:
     _clear_row(o.fire, b, -1)
     _clear_row(o.launch, b, -1)
     _clear_row(o.launch_facing, b, -1)
+    _clear_row(o.gatling, b, -1)  # (E2.151)
 
 
 @nb.njit(cache=True, inline="always")

@@ -3,9 +3,10 @@
 Tier 1 (issue 12) is the cadet 8-impulse game of cth-01..03 and the six cadet duels: movement
 and turn modes, direct fire (phasers, disruptors, photons), shields, drones and target drones,
 freighters and the scenario robots, damage (``none`` / ``interim``), victory, observation, masks
-and rewards. ``why_not(setup)`` names the first rule or unit that keeps a battle on the
-reference engine, or returns None when the compiled core may play it; ``parallel_env``'s
-``backend="auto"`` takes the compiled core exactly then.
+and rewards. Tier 2 so far: the Hydran Cadet Cruiser's weapons (fusion beams E7, the phaser-G
+and its shots 2..4 E2.15) in that game. ``why_not(setup)`` names the first rule or unit that
+keeps a battle on the reference engine, or returns None when the compiled core may play it;
+``parallel_env``'s ``backend="auto"`` takes the compiled core exactly then.
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ PORTED_VALUES: dict[str, tuple] = {
     "weapons_allowed": "any",
     "max_speed": "any",  # the speed component's size; movement reads the speed
 }
-PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "gorn-cadet",
-                  "freighter", "drone", "target-drone"}
+PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "freighter",
+                  "drone", "target-drone",
+                  "gorn-cadet",  # tier 2: plasma-F launchers (FP1)
+                  "hydran-cadet"}  # tier 2: fusion beams (E7), the phaser-G (E2.15)
 PORTED_CONTROLLERS = {"agent", "target-drone", "robot-drone", "convoy-freighter",
                       "robot-plasma"}
 PORTED_VICTORY = {"battle_drill", "under_attack", "convoy_raid", "duel", "encounter"}
