@@ -79,6 +79,12 @@ def copy_battle(dst, b, src, a):
         dst.captured_by[b, i1] = src.captured_by[a, i1]
     for i1 in range(dst.tractor_holder.shape[1]):
         dst.tractor_holder[b, i1] = src.tractor_holder[a, i1]
+    for i1 in range(dst.batteries.shape[1]):
+        dst.batteries[b, i1] = src.batteries[a, i1]
+    for i1 in range(dst.capacitor_max.shape[1]):
+        dst.capacitor_max[b, i1] = src.capacitor_max[a, i1]
+    for i1 in range(dst.energy_shortfall.shape[1]):
+        dst.energy_shortfall[b, i1] = src.energy_shortfall[a, i1]
     for i1 in range(dst.w_owner.shape[1]):
         dst.w_owner[b, i1] = src.w_owner[a, i1]
     for i1 in range(dst.w_type.shape[1]):
@@ -106,6 +112,10 @@ def copy_battle(dst, b, src, a):
     for i1 in range(dst.w_drone_rows.shape[1]):
         for i2 in range(dst.w_drone_rows.shape[2]):
             dst.w_drone_rows[b, i1, i2] = src.w_drone_rows[a, i1, i2]
+    for i1 in range(dst.w_armed.shape[1]):
+        dst.w_armed[b, i1] = src.w_armed[a, i1]
+    for i1 in range(dst.w_arm_stage.shape[1]):
+        dst.w_arm_stage[b, i1] = src.w_arm_stage[a, i1]
     dst.turn[b] = src.turn[a]
     dst.impulse[b] = src.impulse[a]
     dst.done[b] = src.done[a]
@@ -147,6 +157,9 @@ def borrowed_state(s):
         borrow(s.launched_at),
         borrow(s.captured_by),
         borrow(s.tractor_holder),
+        borrow(s.batteries),
+        borrow(s.capacitor_max),
+        borrow(s.energy_shortfall),
         borrow(s.w_owner),
         borrow(s.w_type),
         borrow(s.w_arcs),
@@ -160,6 +173,8 @@ def borrowed_state(s):
         borrow(s.w_ready_turn),
         borrow(s.w_ammo),
         borrow(s.w_drone_rows),
+        borrow(s.w_armed),
+        borrow(s.w_arm_stage),
         borrow(s.turn),
         borrow(s.impulse),
         borrow(s.done),
@@ -181,6 +196,9 @@ def borrowed_orders(o):
         borrow(o.fire),
         borrow(o.launch),
         borrow(o.launch_facing),
+        borrow(o.arm),
+        borrow(o.capacitor),
+        borrow(o.recharge),
     )
 
 
@@ -245,6 +263,9 @@ def borrowed_fire(t):
         borrow(t.move_chart),
         borrow(t.rack_capacity),
         borrow(t.launch_limit),
+        borrow(t.governed),
+        borrow(t.phaser_draw),
+        borrow(t.fbits),
         borrow(t.work),
     )
 
@@ -295,6 +316,20 @@ def borrowed_observe(t):
         borrow(t.atan2_k0),
         borrow(t.rel_sin),
         borrow(t.rel_cos),
+        borrow(t.governed),
+        borrow(t.total_power),
+        borrow(t.battery_sheet),
+        borrow(t.phaser_draw),
+        borrow(t.single_turn),
+        borrow(t.cycle_len),
+        borrow(t.hold_cost),
+        borrow(t.cycle),
+        borrow(t.n_heavy),
+        borrow(t.heavy),
+        borrow(t.m_arm),
+        borrow(t.m_capacitor),
+        borrow(t.m_recharge),
+        borrow(t.off_energy),
         borrow(t.work),
         borrow(t.fwork),
     )

@@ -12,7 +12,8 @@ then the fields in declared order, each encoded by its kind:
 * int and bool: the value; float: its float64 bits;
 * a tuple: its length, then its values (``boxes``: codes of ``VOCAB["boxes"]``, or a
   weapon row + ``BOX_WEAPON``);
-* any other str: its index in ``VOCAB[field name]``;
+* any other str: its index in ``VOCAB[field name]`` (``item`` "arm:<weapon>": the weapon row +
+  ``BOX_WEAPON``);
 * ``BattleEnded``: the code only; the decoder is given the outcome and reason.
 
 Kernels write rows with ``begin`` (code, turn, impulse) and ``put`` (a value at a slot); the
@@ -52,7 +53,8 @@ VOCAB: dict[str, list[str]] = {
     "boxes": ["hull", "warp", "impulse", "apr", "battery", "lab", "transporter", "shuttle",
               "excess", "other"],
     "reason": ["FD1.4 endurance of 3 turns ran out", "D4.41 the controlling ship was destroyed",
-               "FD1.3 the target is no longer in play"],
+               "FD1.3 the target is no longer in play", "destroyed", "let go at Energy Allocation",
+               "not paid: energy shortfall"],
     "method": ["D3.41 temporary movement", "D3.41 owner's choice (stronger shield)",
                "D3.41 die roll 1", "D3.41 die roll 2", "D3.41 die roll 3", "D3.41 die roll 4",
                "D3.41 die roll 5", "D3.41 die roll 6"],
@@ -61,7 +63,7 @@ VOCAB: dict[str, list[str]] = {
     "what": [],
     "contact": [],
     "paid_with": [],
-    "item": [],
+    "item": ["movement", "capacitor"],  # "arm:<weapon>": the weapon row + BOX_WEAPON
     "use": [],
     "result": [],
 }
@@ -161,6 +163,8 @@ class Decoder:
             return v, at + 1
         if hint is float:
             return float(np.array([v], dtype=np.int64).view(np.float64)[0]), at + 1
+        if name == "item" and v >= BOX_WEAPON:  # (EnergyShortfall) a heavy weapon's arming
+            return f"arm:{self.weapon_ids[v - BOX_WEAPON]}", at + 1
         if hint is str:
             return VOCAB[name][v], at + 1
         # a tuple: length, then the values

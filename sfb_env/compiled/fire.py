@@ -9,7 +9,10 @@ row order, then all damage is applied volley by volley (E1.0). The engine does n
 given order here (the env and ``Battle.validate`` do, with ``direct_fire.fire_blockers``):
 every order is carried out.
 
-Arming under the Chief Engineer (``chief_engineer: true``, the only energy rule of tier 1):
+Energy under the cadet form (``energy: cadet``): ``compiled.energy.pay_shot`` draws a governed
+ship's phaser shot from its capacitor before the die is rolled (an unpowered shot rolls none)
+and ``energy.fired`` spends a disruptor's or photon's charge. Arming under the Chief Engineer
+(``chief_engineer: true``):
 phasers and disruptors are always armed (``w_armed`` is True from the start and is never
 spent: ``fire_energy.fired`` and ``pay_shot`` act on governed ships only, and the Chief
 Engineer governs none); a photon may fire from turn ``w_ready_turn`` (2 at the start,
@@ -38,7 +41,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from sfb_env.compiled import damage, dice, event_codes, shields
+from sfb_env.compiled import damage, dice, energy, event_codes, shields
 from sfb_env.compiled.damage import FireTables, fire_tables
 from sfb_env.engine.types import K_DRONE, K_TARGET_DRONE, WeaponType
 
@@ -101,7 +104,8 @@ def fire_direct_fire_a(a, ft, b, o):
     die, scores, picks the struck shield (``shields.struck_shield``, only if it scored) and logs
     ``Fired``; then the volleys (target, shield) are applied in first-shot order
     (``damage.apply_damage``). Tier 1: no PPD, phaser-G, probe or monster fire, no fighters'
-    pilots, the Chief Engineer's energy (nothing paid per shot)."""
+    pilots; under the cadet form (``energy.pay_shot``, ``energy.fired``) a governed ship's phaser
+    shot draws its capacitor (H6.1) and a disruptor or photon shot spends its charge."""
     n_w = o.fire.shape[1]
     vt = ft.work  # volleys: target, shield, points (the scratch: no allocation)
     nv = 0
@@ -118,6 +122,8 @@ def fire_direct_fire_a(a, ft, b, o):
             continue
         owner = w_owner[b, w]
         kind = w_type[b, w]
+        if not energy.pay_shot(a, ft, b, w, owner, kind):  # (H6.1) the capacitor ran dry
+            continue
         rng = shields.distance(x[b, owner], z[b, owner], x[b, t], z[b, t])
         die = dice.die(dice_, b)
         dmg, hit, effective = _score_a(cloaked, unit_kind, ft.drone_die_modifier, ft.phaser_len,
@@ -137,6 +143,7 @@ def fire_direct_fire_a(a, ft, b, o):
                 shield = shields._single(lut[tf % 6, vx + shields.R, vz + shields.R])
             if shield == 0:
                 shield = shields.struck_shield(a, ft, b, t, owner, rng == 0)
+        energy.fired(a, ft, b, w, owner, kind)  # (E3.2, E4.2) the charge leaves with the shot
         a.w_fired_turn[b, w] = turn
         a.w_last_fired[b, w] = now
         if kind == _PHOTON and ft.chief_engineer:

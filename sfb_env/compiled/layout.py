@@ -37,9 +37,11 @@ HOT_FIELDS: tuple[str, ...] = (
     "straight", "slip", "tactical", "tac_earned", "tac_sublight", "previous_speed", "cloaked",
     "cloaked_before", "suicide_launched", "capacitor", "shields", "shield_pool", "internal",
     "damage", "boxes", "target", "launcher", "launched_at", "captured_by", "tractor_holder",
+    "batteries", "capacitor_max", "energy_shortfall",  # (B3.0) the cadet form
     # weapons
     "w_owner", "w_type", "w_arcs", "w_astern", "w_min_range", "w_max_range", "w_destroyed",
     "w_enabled", "w_last_fired", "w_fired_turn", "w_ready_turn", "w_ammo", "w_drone_rows",
+    "w_armed", "w_arm_stage",  # (B3.0, E3.2, E4.2) the cadet form
 )
 COLD_FIELDS: tuple[str, ...] = tuple(f for f in ARRAY_FIELDS if f not in HOT_FIELDS)
 SCALAR_FIELDS = ("turn", "impulse", "done", "time_up", "outcome_code")
@@ -131,7 +133,8 @@ def differences(batch: BatchState, b: int, state: BattleState,
 
 # ---------------------------------------------------------------------- orders
 
-ORDER_FIELDS = ("maneuver", "speed", "tactical", "fire", "launch", "launch_facing")
+ORDER_FIELDS = ("maneuver", "speed", "tactical", "fire", "launch", "launch_facing", "arm",
+                "capacitor", "recharge")
 BatchOrders = namedtuple("BatchOrders", ORDER_FIELDS)
 NO_ORDER = -1  # no speed order / no target / automatic facing
 
@@ -139,12 +142,16 @@ NO_ORDER = -1  # no speed order / no target / automatic facing
 def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:
     """Orders arrays for a batch: per unit ``maneuver`` (Maneuver), ``speed`` (-1 = none),
     ``tactical`` (bool); per weapon ``fire`` and ``launch`` (target unit row, -1 = none) and
-    ``launch_facing`` (0..5, -1 = automatic)."""
+    ``launch_facing`` (0..5, -1 = automatic); the cadet form (B3.0): per heavy weapon ``arm``
+    (``ArmOrder``), per unit ``capacitor`` and ``recharge`` (-1 = none: the standing order)."""
     u, w = (n_battles, n_units), (n_battles, n_weapons)
     return BatchOrders(maneuver=np.zeros(u, np.int64), speed=np.full(u, NO_ORDER, np.int64),
                        tactical=np.zeros(u, np.bool_), fire=np.full(w, NO_ORDER, np.int64),
                        launch=np.full(w, NO_ORDER, np.int64),
-                       launch_facing=np.full(w, NO_ORDER, np.int64))
+                       launch_facing=np.full(w, NO_ORDER, np.int64),
+                       arm=np.full(w, NO_ORDER, np.int64),
+                       capacitor=np.full(u, NO_ORDER, np.int64),
+                       recharge=np.full(u, NO_ORDER, np.int64))
 
 
 def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
@@ -153,11 +160,10 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
     out = empty_orders(len(orders), n_units, n_weapons)
     for b, per_unit in enumerate(orders):
         for u, o in (per_unit or {}).items():
-            unported = [name for name in ("gatling", "esg", "arm", "ppd", "reinforce",
+            unported = [name for name in ("gatling", "esg", "ppd", "reinforce",
                                           "repair_boxes", "esg_reserve", "tractor", "transport")
                         if getattr(o, name)]
-            unported += [name for name in ("fighters", "shuttles", "suicide", "suicide_arm",
-                                           "capacitor", "recharge")
+            unported += [name for name in ("fighters", "shuttles", "suicide", "suicide_arm")
                          if getattr(o, name) is not None]
             unported += [name for name in ("cloak", "disengage", "probe", "drop_shield",
                                            "repair", "reinforce_general", "reinforce_hold",
@@ -175,6 +181,10 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
                 out.launch[b, w] = int(t)
             for w, f in o.launch_facing.items():
                 out.launch_facing[b, w] = int(f)
+            for w, v in o.arm.items():  # (B3.0) the cadet form
+                out.arm[b, w] = int(v)
+            out.capacitor[b, u] = NO_ORDER if o.capacitor is None else int(o.capacitor)
+            out.recharge[b, u] = NO_ORDER if o.recharge is None else int(o.recharge)
     return out
 
 

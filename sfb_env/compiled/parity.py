@@ -13,18 +13,29 @@ captains), bound to each reference env.
 
 Used by ``tests/test_compiled_parity.py`` (short runs in CI, the full runs marked slow) and by
 ``benchmarks/parity.py``; ``python -m sfb_env.compiled.parity SCENARIO ...`` runs it alone.
+``scenario`` is a name, a YAML path or a scenario mapping; ``with_rules(name, {...})`` (CLI:
+``--rules energy=cadet``) is a scenario file with some rules changed, e.g. the cadet Energy
+Allocation Form on an 8-impulse duel (``CADET_ENERGY``).
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from sfb_env.compiled import ending, event_codes, layout
 from sfb_env.compiled.batch import BattleBatch
+from sfb_env.data import load_data_file
+from sfb_env.engine.scenario import SCENARIO_DIR
 from sfb_env.env.parallel import SFBParallelEnv
+
+#: The cadet Energy Allocation Form (B3.0) in place of the Chief Engineer (rules.energy derives
+#: chief_engineer: False and the speed choice at Energy Allocation).
+CADET_ENERGY: dict[str, Any] = {"energy": "cadet"}
 
 
 class ParityError(AssertionError):
@@ -49,6 +60,20 @@ class ParityReport:
                 f"{kinds}")
 
 
+def with_rules(scenario: str, rules: Mapping[str, Any]) -> dict[str, Any]:
+    """Scenario file ``scenario`` as a mapping with ``rules`` set over its own, named
+    ``<name>+<key>-<value>...``; an ``energy`` given drops the file's ``chief_engineer`` and
+    ``speed_choice`` (``rules.load_rules`` derives the one, the form opens the other, B3.0)."""
+    doc = dict(load_data_file(SCENARIO_DIR / f"{scenario}.yaml"))
+    own = dict(doc.get("rules") or {})
+    if "energy" in rules:
+        own.pop("chief_engineer", None)
+        own.pop("speed_choice", None)
+    doc["rules"] = {**own, **rules}
+    doc["name"] = scenario + "".join(f"+{k}-{v}" for k, v in rules.items())
+    return doc
+
+
 def _policies(policy: str, envs: list[SFBParallelEnv], seed: int):
     if policy == "random":
         return None
@@ -66,8 +91,8 @@ def _policies(policy: str, envs: list[SFBParallelEnv], seed: int):
     return out
 
 
-def lockstep(scenario: str, num_battles: int = 1, steps: int = 500, seed: int = 0,
-             policy: str = "random", autoreset: bool = True) -> ParityReport:
+def lockstep(scenario: str | Mapping[str, Any], num_battles: int = 1, steps: int = 500,
+             seed: int = 0, policy: str = "random", autoreset: bool = True) -> ParityReport:
     """Play both engines in lockstep (see the module docstring); raises ``ParityError``.
     With ``autoreset`` off the batch keeps an ended battle until the harness restarts it, so
     the last step's state is compared too."""
@@ -80,7 +105,7 @@ def lockstep(scenario: str, num_battles: int = 1, steps: int = 500, seed: int = 
             env.action_space(a).seed(seed * 1000 + b * 10 + k)
     decoder = event_codes.Decoder(batch.setup.unit_ids, batch.setup.weapon_ids,
                                   list(batch.setup.scenario.sides), batch.setup.scenario.parity)
-    report = ParityReport(scenario, num_battles)
+    report = ParityReport(batch.setup.scenario.name, num_battles)
     batch.reset()
     obs = []
     for b, env in enumerate(envs):
@@ -199,8 +224,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--steps", type=int, default=500)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--policy", default="random")
+    p.add_argument("--rules", nargs="*", default=[], metavar="KEY=VALUE",
+                   help="rules set over the scenario file's, e.g. energy=cadet (with_rules)")
     args = p.parse_args(argv)
-    for sc in args.scenarios:
+    import yaml
+
+    rules = {k: yaml.safe_load(v) for k, v in (item.split("=", 1) for item in args.rules)}
+    for name in args.scenarios:
+        sc = with_rules(name, rules) if rules else name
         print(lockstep(sc, args.battles, args.steps, args.seed, args.policy).line(), flush=True)
     return 0
 

@@ -1,7 +1,8 @@
 """The Sequence of Play, compiled (tier 1): ``advance`` is ``engine.procedure.advance``.
 
-Tier 1 switches on none of the advanced steps (energy form, ESG, cloak, tractors,
-transporters, small craft, tactical maneuvers, disengagement by announcement), so an impulse
+Tier 1 switches on none of the advanced steps (ESG, cloak, tractors, transporters, small
+craft, tactical maneuvers, disengagement by announcement) but the cadet Energy Allocation Form
+(``compiled.energy``: after Speed Determination, as the form pays for that speed), so an impulse
 is: Launch Seeking Weapons -> Fire and Resolve Direct-Fire (the agents' orders, then the
 robots') -> End of Impulse -> the verdict; on the last impulse End of Turn and the verdict at
 the turn limit; then Speed Determination on a new turn; then Move Ships -> Move Seeking
@@ -21,12 +22,21 @@ from collections import namedtuple
 
 import numba as nb
 
-from sfb_env.compiled import damage, ending, fire, movement, observe, robots, seeking_impacts
+from sfb_env.compiled import (
+    damage,
+    ending,
+    energy,
+    fire,
+    movement,
+    observe,
+    robots,
+    seeking_impacts,
+)
 from sfb_env.engine.setup import BattleSetup
 from sfb_env.engine.types import ACTIVE
 
 StepTables = namedtuple("StepTables", ("move", "fire", "end", "observe", "launch_seeking",
-                                       "seeking_weapons"))
+                                       "seeking_weapons", "energy"))
 
 
 def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
@@ -36,7 +46,7 @@ def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
     return StepTables(movement.move_tables(setup), damage.fire_tables(setup),
                       ending.end_tables(setup), observe_tables,
                       bool(rules.seeking_weapons and rules.launch_seeking_weapons),
-                      bool(rules.seeking_weapons))
+                      bool(rules.seeking_weapons), energy.energy_tables(setup))
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -65,6 +75,9 @@ def clear_orders(o, b: int) -> None:
     _clear_row(o.fire, b, -1)
     _clear_row(o.launch, b, -1)
     _clear_row(o.launch_facing, b, -1)
+    _clear_row(o.arm, b, -1)
+    _clear_row(o.capacitor, b, -1)
+    _clear_row(o.recharge, b, -1)
 
 
 @nb.njit(cache=True, inline="always")
@@ -124,6 +137,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
             if ending.check_end(s, tb.end, b, s.turn[b] > tb.end.max_turns):
                 return
         movement.speed_determination(s, tb.move, b, o)
+        if tb.energy.on:  # (B3.0) the cadet form pays for the speed just set
+            energy.energy_allocation(s, tb.energy, b, o)
         s.impulse[b] = 1
     else:
         s.impulse[b] += 1

@@ -3,9 +3,11 @@
 Tier 1 (issue 12) is the cadet 8-impulse game of cth-01..03 and the six cadet duels: movement
 and turn modes, direct fire (phasers, disruptors, photons), shields, drones and target drones,
 freighters and the scenario robots, damage (``none`` / ``interim``), victory, observation, masks
-and rewards. ``why_not(setup)`` names the first rule or unit that keeps a battle on the
-reference engine, or returns None when the compiled core may play it; ``parallel_env``'s
-``backend="auto"`` takes the compiled core exactly then.
+and rewards; the cadet Energy Allocation Form (``energy: cadet``, B3.0: ``compiled.energy``) on
+those units (disruptors, photons, the phaser capacitor, batteries; not the standard form, reserve
+power, fractional accounting, cloak, ESG, PPD, plasma). ``why_not(setup)`` names the first
+rule or unit that keeps a battle on the reference engine, or returns None when the compiled
+core may play it; ``parallel_env``'s ``backend="auto"`` takes the compiled core exactly then.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from sfb_env.engine.setup import BattleSetup
 
 # Rules whose value may differ from the default on a compiled battle, with the values ported.
 PORTED_VALUES: dict[str, tuple] = {
-    "chief_engineer": (True,),
-    "energy": ("chief",),
+    "chief_engineer": (True, False),  # False: with energy cadet only (rules derives them)
+    "energy": ("chief", "cadet"),  # (B3.0) the cadet Energy Allocation Form: compiled.energy
+    "energy_form": (False, True),  # derived from energy: the cadet form (not standard_energy)
     "speed_choice": (True, False),
     "damage": ("none", "interim"),
     "shield_boundary": ("advanced",),
