@@ -119,6 +119,27 @@ def test_the_standing_allocation_matches_the_reference(name):
 
 
 @pytest.mark.parametrize("name", DUELS)
+def test_energy_allocation_short_of_power_matches_the_reference(name):
+    """The played states with their engines cut down (warp, impulse, APR boxes lost as
+    damage would): movement lowered, arming and holding dropped, the capacitor partly paid,
+    batteries drawn (the clamp's priority, docs/engine/energy.md)."""
+    from sfb_env.engine.types import Box
+
+    snaps = []
+    for k, (battle, orders, _) in enumerate(played(name).allocations):
+        cut = battle.copy()
+        boxes = cut.state.boxes
+        boxes[:, Box.WARP] = np.minimum(boxes[:, Box.WARP], k % 9)
+        boxes[:, Box.IMPULSE] = np.minimum(boxes[:, Box.IMPULSE], k % 3)
+        boxes[:, Box.APR] = np.minimum(boxes[:, Box.APR], (k // 3) % 3)
+        boxes[:, Box.BATTERY] = np.minimum(boxes[:, Box.BATTERY], (k // 2) % 3)
+        snaps.append((cut, orders, None))
+    seen = run_parity(snaps, lambda b, o, r: energy_allocation.energy_allocation(
+        b, o, rule_tables.ENERGY_PAYMENTS), energy.energy_allocation, energy.energy_tables)
+    assert seen.get("EnergyShortfall", 0) > 10 and seen.get("WeaponDischarged", 0) > 0, seen
+
+
+@pytest.mark.parametrize("name", DUELS)
 def test_the_cadet_end_of_turn_has_no_energy_step(name):
     """``energy_allocation.end_of_turn`` acts on the standard form only (D9.2, D3.341): the
     compiled End of Turn (``ending.end_of_turn``) has nothing of the form to port."""
