@@ -15,8 +15,8 @@ Resolvers (one per rule area, each mirroring its reference function):
 * ``energy_allocation``: B2.0 Energy Allocation, after Speed Determination (``procedure``);
 * ``pay_shot`` / ``fired``: H6.1, E2.1 and E3.2, E4.2 at Resolve Direct-Fire (``fire``);
 * ``arm_open``, ``standing_arm``, ``capacitor_room``, ``empty_batteries``, ``speed_open``,
-  ``standing_speed``, ``fire_powered``: the masks' and the no-op's predicates (``observe``,
-  ``actions``).
+  ``payable_speed``, ``previous_speed``, ``fire_powered``: the masks' and the no-op's
+  predicates (``observe``; ``actions.noop_action`` builds the standing speed from them).
 
 The purse (lines 4 and 5) is ``EnergyTables.work[:5]``: warp, impulse, APR, charged batteries,
 batteries used; the heavy weapons' payment tiers sit after it (no allocation in the kernels).
