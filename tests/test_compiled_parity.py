@@ -88,6 +88,13 @@ def test_cadet_energy_fighting_captains_match_batched_with_autoreset(scenario):
     assert report.events.get("Fired", 0) > 0 and report.events.get("WeaponArmed", 0) > 0
 
 
+@pytest.mark.parametrize("scenario", ENERGY)
+def test_cadet_energy_doctrine_captains_match(scenario):
+    report = parity.lockstep(_cadet(scenario), num_battles=2, steps=120, seed=3,
+                             policy="doctrine")
+    assert report.events.get("EnergyAllocated", 0) > 0 and report.events.get("Fired", 0) > 0
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("scenario", ENERGY_ALL)
 def test_cadet_energy_thousands_of_random_masked_steps_match(scenario):
