@@ -122,7 +122,8 @@ def fire_direct_fire_a(a, ft, b, o):
             continue
         owner = w_owner[b, w]
         kind = w_type[b, w]
-        if not energy.pay_shot(a, ft, b, w, owner, kind):  # (H6.1) the capacitor ran dry
+        cadet = not ft.chief_engineer  # (B3.0) the cadet form (tiers: chief or cadet)
+        if cadet and not energy.pay_shot(a, ft, b, w, owner, kind):  # (H6.1) ran dry
             continue
         rng = shields.distance(x[b, owner], z[b, owner], x[b, t], z[b, t])
         die = dice.die(dice_, b)
@@ -143,7 +144,8 @@ def fire_direct_fire_a(a, ft, b, o):
                 shield = shields._single(lut[tf % 6, vx + shields.R, vz + shields.R])
             if shield == 0:
                 shield = shields.struck_shield(a, ft, b, t, owner, rng == 0)
-        energy.fired(a, ft, b, w, owner, kind)  # (E3.2, E4.2) the charge leaves with the shot
+        if cadet:
+            energy.fired(a, ft, b, w, owner, kind)  # (E3.2, E4.2) the charge leaves with it
         a.w_fired_turn[b, w] = turn
         a.w_last_fired[b, w] = now
         if kind == _PHOTON and ft.chief_engineer:

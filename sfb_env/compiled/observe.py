@@ -783,10 +783,12 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         t = threats[j]
         bearing[k + j] = _bearing_a(atan2, ot.atan2_b, ot.atan2_dx, ot.atan2_k0, xu, zu, fu,
                                     x[b, t], z[b, t])
-    governed = ot.governed[u]
+    governed = ot.governed[u]  # (B3.0) the cadet form: nothing of it is read otherwise
     allocation = governed and energy.allocation_open(imp, ipt)
-    previous = energy.previous_speed(speed, s.previous_speed, tactical, imp, b, u)
-    payable = energy.payable_speed(s.boxes, b, u)
+    previous = payable = 0
+    if governed:
+        previous = energy.previous_speed(speed, s.previous_speed, tactical, imp, b, u)
+        payable = energy.payable_speed(s.boxes, b, u)
     blocked = _maneuver_blocked_a(status, tactical, speed, straight, ot.move_chart,
                                   ot.turn_mode, b, a, u, imp, ipt, choice, ot.max_speed,
                                   governed, previous, payable)
@@ -795,7 +797,7 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         ready[i] = w >= 0 and _weapon_ready_a(
             status, captured_by, cloaked, cloaked_before, w_owner, w_type, w_enabled,
             w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt, quarter, b, w)
-        if ready[i] and ot.governed[w_owner[b, w]]:  # (fire_energy.fire_blocker, H6.1, E3.2)
+        if governed and ready[i] and ot.governed[w_owner[b, w]]:  # (fire_energy, H6.1, E3.2)
             ready[i] = energy.fire_powered(w_type, w_armed, capacitor, ot.phaser_draw, b, w,
                                            w_owner[b, w])
     for i in range(n_r):
