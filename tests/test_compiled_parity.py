@@ -140,3 +140,50 @@ def test_hydran_thousands_of_steps_match(name, policy):
     assert one.episodes > 10 and many.episodes > 10
     print(one.line())
     print(many.line())
+# The cadet Energy Allocation Form (B3.0, ``compiled.energy``) on the 8-impulse duels: their
+# scenario files with ``energy: cadet`` in place of the Chief Engineer (``parity.with_rules``).
+ENERGY = ["duel-klingon-vs-federation", "duel-kzinti-vs-orion"]
+ENERGY_ALL = ["duel-klingon-vs-federation", "duel-klingon-vs-kzinti", "duel-klingon-vs-orion",
+              "duel-federation-vs-kzinti", "duel-federation-vs-orion", "duel-kzinti-vs-orion"]
+
+
+def _cadet(name: str) -> dict:
+    return parity.with_rules(name, parity.CADET_ENERGY)
+
+
+@pytest.mark.parametrize("scenario", ENERGY)
+def test_cadet_energy_random_masked_play_matches_one_battle(scenario):
+    report = parity.lockstep(_cadet(scenario), num_battles=1, steps=250, seed=1,
+                             autoreset=False)
+    assert report.steps == 250 and report.events.get("EnergyAllocated", 0) > 0
+
+
+@pytest.mark.parametrize("scenario", ENERGY)
+def test_cadet_energy_fighting_captains_match_batched_with_autoreset(scenario):
+    report = parity.lockstep(_cadet(scenario), num_battles=8, steps=60, seed=2,
+                             policy="random-fighter")
+    assert report.events.get("Fired", 0) > 0 and report.events.get("WeaponArmed", 0) > 0
+
+
+@pytest.mark.parametrize("scenario", ENERGY)
+def test_cadet_energy_doctrine_captains_match(scenario):
+    report = parity.lockstep(_cadet(scenario), num_battles=2, steps=120, seed=3,
+                             policy="doctrine")
+    assert report.events.get("EnergyAllocated", 0) > 0 and report.events.get("Fired", 0) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", ENERGY_ALL)
+def test_cadet_energy_thousands_of_random_masked_steps_match(scenario):
+    report = parity.lockstep(_cadet(scenario), num_battles=1, steps=3_000, seed=21,
+                             autoreset=False)
+    print(report.line())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", ENERGY_ALL)
+@pytest.mark.parametrize("policy", ["random", "random-fighter"])
+def test_cadet_energy_batched_with_autoreset_match(scenario, policy):
+    report = parity.lockstep(_cadet(scenario), num_battles=16, steps=300, seed=22,
+                             policy=policy)
+    print(report.line())

@@ -4,11 +4,12 @@
 does for the ported components, in action order: ``launch[r]`` (0 hold, k launch the rack's
 next drone at target slot k, the engine's facing), ``fire[w]`` (0 hold, k fire at slot k),
 ``gatling[g].shot2..shot4`` (a phaser-G's shots 2..4 of the impulse, E2.151: 0 hold, k fire
-at slot k; ``BatchOrders.gatling``), ``disengage`` (1 announce, SCENARIOS #5), ``maneuver``
+at slot k; ``BatchOrders.gatling``), ``disengage`` (1 announce, SCENARIOS #5), the cadet
+form's ``arm[h]`` (an order at Energy Allocation; -1, none, elsewhere), ``capacitor`` and
+``recharge`` (``env.energy_actions``; the last components before the maneuver), ``maneuver``
 (the ``Maneuver`` value) and ``speed`` (an order only where the orders set next turn's speed,
-or where the value differs from the
-current speed; the latter is masked, so a masked action orders no speed outside the speed
-choice).
+or where the value differs from the current speed; the latter is masked, so a masked action
+orders no speed outside the speed choice).
 
 Assumed, not checked (the env checks in Python; the compiled env is fed masked actions):
 every value is inside its component and open in the agent's mask of this decision point, so
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import numba as nb
 
+from sfb_env.compiled import energy
 from sfb_env.compiled.fire import GATLING_EXTRA
 from sfb_env.compiled.observe import (
     _nearest_rows,
@@ -43,6 +45,10 @@ def decode_action(s, ot, b, a, action, o):
     inlined in its caller; the target slots go into ``ot.work``.)"""
     imp = s.impulse[b]
     choice = ot.speed_choice and (imp == 0 or imp == ot.ipt)
+    if ot.m_arm[a] >= 0:  # (energy_actions) the components before the maneuver
+        _decode_energy(ot.c_maneuver[a] - ot.n_heavy[a] - 2, ot.agent_unit[a], ot.n_heavy[a],
+                       borrow(ot.heavy), energy.allocation_open(imp, ot.ipt), b, a,
+                       borrow(action), borrow(o.arm), borrow(o.capacitor), borrow(o.recharge))
     _decode_a(borrow(s.status), borrow(s.side), borrow(s.kind), borrow(s.target), borrow(s.x),
               borrow(s.z), borrow(s.speed), ot.agent_unit[a], ot.slots, ot.n_racks[a],
               ot.n_weapons[a], borrow(ot.racks), borrow(ot.weapons), choice, b, a,
@@ -98,17 +104,75 @@ def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, we
         speed_order[b, u] = NO_ORDER
 
 
+@nb.njit(cache=True, inline="always")
+def _decode_energy(c, u, n_h, heavy, allocation, b, a, action, arm, capacitor, recharge):
+    """(energy_actions ``Arm``, ``Capacitor``, ``Recharge``.to_orders) from component ``c``:
+    ``arm[h]`` an order only at Energy Allocation or where not NONE (masked: never outside
+    it), ``capacitor`` and ``recharge`` always (the engine reads them at Energy Allocation)."""
+    for h in range(n_h):
+        w = heavy[a, h]
+        if w >= 0:
+            v = action[c + h]
+            arm[b, w] = v if allocation or v != 0 else -1
+    capacitor[b, u] = action[c + n_h]
+    recharge[b, u] = action[c + n_h + 1]
+
+
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def noop_action(s, ot, b, a, out):
-    """``ActionLayout.noop``: hold every weapon, straight where straight is open (else no
-    move), keep the speed (the first open speed outside the speed choice: the current one).
+    """``ActionLayout.noop``: hold every weapon, the standing energy allocation at Energy
+    Allocation (``energy_actions``: continue arming, else hold; fill the capacitor; recharge
+    every empty battery; 0 outside it), straight where straight is open (else no move), keep
+    the speed (the first open speed outside the speed choice: the current one; the cadet
+    form's standing speed, ``standing_orders.standing_speed``).
     ``out``: int64, the agent's number of components."""
     n = ot.c_maneuver[a]
     for i in range(n):
         out[i] = 0
+    u = ot.agent_unit[a]
+    speed = s.speed[b, u]
+    if ot.m_arm[a] >= 0:  # the energy components come last before the maneuver
+        speed = _standing_energy(s, ot, b, a, u, out[n - ot.n_heavy[a] - 2:n])
     blocked = maneuver_blocked(s, ot, b, a)
     out[n] = 1 if ((blocked >> 1) & 1) == 0 else 0
-    out[n + 1] = s.speed[b, ot.agent_unit[a]]
+    out[n + 1] = speed
+
+
+@nb.njit(cache=True, inline="always")
+def _standing_energy(s, ot, b, a, u, out):
+    """The standing allocation of agent ``a`` into ``out`` (``arm[h]``, ``capacitor``,
+    ``recharge``); returns the no-op speed (standing_orders.standing_speed at Energy
+    Allocation: the current speed, lowered to what warp pays once the standing photon arming
+    has taken its warp, E4.2, and to the fastest speed the form leaves open)."""
+    n_h = ot.n_heavy[a]
+    imp = s.impulse[b]
+    if not energy.allocation_open(imp, ot.ipt):
+        for i in range(n_h + 2):
+            out[i] = 0
+        return s.speed[b, u]
+    warp = s.boxes[b, u, energy._WARP]
+    for h in range(n_h):
+        w = ot.heavy[a, h]
+        out[h] = 0
+        if w < 0:
+            continue
+        bits = energy.arm_open(s.w_type, s.w_arm_stage, s.w_armed, s.w_destroyed,
+                               ot.single_turn, ot.cycle_len, ot.hold_cost, True, b, w)
+        out[h] = energy.standing_arm(bits)
+        kind = s.w_type[b, w]
+        if out[h] == 1 and kind == energy.PORTED_HEAVY[1]:  # (E4.2) photons arm from warp
+            warp -= ot.cycle[kind, energy.stage(s.w_type, s.w_arm_stage, s.w_armed,
+                                                ot.single_turn, ot.cycle_len, b, w)]
+    out[n_h] = energy.capacitor_room(s.capacitor, s.capacitor_max, b, u)
+    out[n_h + 1] = energy.empty_batteries(s.boxes, s.batteries, b, u)
+    imp_boxes = s.boxes[b, u, energy._IMPULSE]
+    cap = max(0, warp) + min(energy.MAX_IMPULSE_TO_MOVEMENT, imp_boxes)
+    speed = min(s.speed[b, u], cap)
+    previous = energy.previous_speed(s.speed, s.previous_speed, s.tactical, imp, b, u)
+    payable = energy.payable_speed(s.boxes, b, u)
+    while speed > 0 and not energy.speed_open(speed, previous, payable):
+        speed -= 1
+    return speed
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")

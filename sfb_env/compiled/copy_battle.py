@@ -79,6 +79,12 @@ def copy_battle(dst, b, src, a):
         dst.captured_by[b, i1] = src.captured_by[a, i1]
     for i1 in range(dst.tractor_holder.shape[1]):
         dst.tractor_holder[b, i1] = src.tractor_holder[a, i1]
+    for i1 in range(dst.batteries.shape[1]):
+        dst.batteries[b, i1] = src.batteries[a, i1]
+    for i1 in range(dst.capacitor_max.shape[1]):
+        dst.capacitor_max[b, i1] = src.capacitor_max[a, i1]
+    for i1 in range(dst.energy_shortfall.shape[1]):
+        dst.energy_shortfall[b, i1] = src.energy_shortfall[a, i1]
     for i1 in range(dst.w_owner.shape[1]):
         dst.w_owner[b, i1] = src.w_owner[a, i1]
     for i1 in range(dst.w_type.shape[1]):
@@ -108,6 +114,8 @@ def copy_battle(dst, b, src, a):
             dst.w_drone_rows[b, i1, i2] = src.w_drone_rows[a, i1, i2]
     for i1 in range(dst.w_armed.shape[1]):
         dst.w_armed[b, i1] = src.w_armed[a, i1]
+    for i1 in range(dst.w_arm_stage.shape[1]):
+        dst.w_arm_stage[b, i1] = src.w_arm_stage[a, i1]
     for i1 in range(dst.w_gatling_shots.shape[1]):
         for i2 in range(dst.w_gatling_shots.shape[2]):
             dst.w_gatling_shots[b, i1, i2] = src.w_gatling_shots[a, i1, i2]
@@ -152,6 +160,9 @@ def borrowed_state(s):
         borrow(s.launched_at),
         borrow(s.captured_by),
         borrow(s.tractor_holder),
+        borrow(s.batteries),
+        borrow(s.capacitor_max),
+        borrow(s.energy_shortfall),
         borrow(s.w_owner),
         borrow(s.w_type),
         borrow(s.w_arcs),
@@ -166,6 +177,7 @@ def borrowed_state(s):
         borrow(s.w_ammo),
         borrow(s.w_drone_rows),
         borrow(s.w_armed),
+        borrow(s.w_arm_stage),
         borrow(s.w_gatling_shots),
         borrow(s.turn),
         borrow(s.impulse),
@@ -190,6 +202,9 @@ def borrowed_orders(o):
         borrow(o.launch),
         borrow(o.launch_facing),
         borrow(o.gatling),
+        borrow(o.arm),
+        borrow(o.capacitor),
+        borrow(o.recharge),
     )
 
 
@@ -264,6 +279,9 @@ def borrowed_fire(t):
         borrow(t.plasma_warhead),
         borrow(t.plasma_endurance),
         borrow(t.plasma_expired),
+        borrow(t.governed),
+        borrow(t.phaser_draw),
+        borrow(t.fbits),
         borrow(t.work),
         borrow(t.fusion_dmg),
         borrow(t.gatling_after),
@@ -323,6 +341,20 @@ def borrowed_observe(t):
         borrow(t.atan2_k0),
         borrow(t.rel_sin),
         borrow(t.rel_cos),
+        borrow(t.governed),
+        borrow(t.total_power),
+        borrow(t.battery_sheet),
+        borrow(t.phaser_draw),
+        borrow(t.single_turn),
+        borrow(t.cycle_len),
+        borrow(t.hold_cost),
+        borrow(t.cycle),
+        borrow(t.n_heavy),
+        borrow(t.heavy),
+        borrow(t.m_arm),
+        borrow(t.m_capacitor),
+        borrow(t.m_recharge),
+        borrow(t.off_energy),
         borrow(t.work),
         borrow(t.fwork),
         borrow(t.gatling),

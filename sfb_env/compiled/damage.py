@@ -83,6 +83,9 @@ FireTables = namedtuple("FireTables", [
     # (FP1) plasma.plasma_tables: torpedo rows, fixed launchers, warheads, endurance
     "plasma_launcher", "plasma_rows", "plasma_fixed", "plasma_warhead", "plasma_endurance",
     "plasma_expired",
+    "governed",  # (U,) bool the cadet form governs the ship (energy.EnergyTables.governed)
+    "phaser_draw",  # (N_TYPES,) float64 capacitor energy a phaser shot draws (H6.1, E2.1)
+    "fbits",  # (1,) float64 scratch: a float event field's bits (FireUnpowered)
     "work",  # int64 scratch of the fire and seeking kernels (volleys): no allocation per call
     "fusion_dmg",  # (8, 25) int64 (E7.32) damage by [roll - 1, range]; rolls 7-8 (FD1.52 +2
     #   against drones) per PROPOSAL [P-055] (direct_fire.fusion_damage)
@@ -100,8 +103,8 @@ FIRE_FIELDS = ("status", "kind", "damage", "shields", "shield_pool", "internal",
                "w_fired_turn", "w_last_fired", "w_ready_turn", "w_drone_rows", "x", "z",
                "facing", "prev_x", "prev_z", "prev_facing", "speed", "tactical",
                "cloaked", "straight", "target", "launcher", "launched_at", "tractor_holder",
-               "w_armed", "turn", "impulse", "dice", "ev", "ev_count",
-               "w_gatling_shots")  # (E2.151)
+               "capacitor", "w_armed", "w_arm_stage", "turn", "impulse", "dice", "ev",
+               "ev_count", "w_gatling_shots")  # (E2.151)
 FireArrays = namedtuple("FireArrays", FIRE_FIELDS)
 
 
@@ -114,8 +117,8 @@ def fire_view(s):
                       s.w_drone_rows, s.x, s.z, s.facing, s.prev_x,
                       s.prev_z, s.prev_facing, s.speed, s.tactical, s.cloaked,
                       s.straight, s.target, s.launcher, s.launched_at, s.tractor_holder,
-                      s.w_armed, s.turn, s.impulse, s.dice, s.ev, s.ev_count,
-                      s.w_gatling_shots)
+                      s.capacitor, s.w_armed, s.w_arm_stage, s.turn, s.impulse, s.dice, s.ev,
+                      s.ev_count, s.w_gatling_shots)
 
 
 _BIG = 1 << 40
@@ -129,8 +132,10 @@ def fire_tables(setup) -> FireTables:
         raise NotImplementedError(f"compiled damage: rule damage={rules.damage!r} not ported")
     if rules.explosions:
         raise NotImplementedError("compiled damage: rules.explosions not ported")
-    if rules.energy != "chief":
-        raise NotImplementedError("compiled fire: only energy 'chief' is ported")
+    if rules.energy not in ("chief", "cadet"):
+        raise NotImplementedError("compiled fire: only energy 'chief' and 'cadet' are ported")
+    from sfb_env.compiled.energy import energy_tables
+    et = energy_tables(setup)
     for flag in ("standard_cloak", "lock_on", "ppd_in_play",
                  "small_craft_in_play", "planets_in_play", "monster_in_play", "esg_in_play",
                  "suicide_shuttles", "tractors", "hold_fire", "reserve_power"):
@@ -189,7 +194,8 @@ def fire_tables(setup) -> FireTables:
         arc_lut=np.ascontiguousarray(hexmap.ARC_LUT, dtype=np.int64),
         move_chart=np.ascontiguousarray(impulse.movement_chart(ipt)),
         rack_capacity=np.asarray(setup.rack_capacity, dtype=np.int64).copy(),
-        launch_limit=limit, **plasma.plasma_tables(setup),
+        launch_limit=limit, **plasma.plasma_tables(setup), governed=et.governed,
+        phaser_draw=et.phaser_draw, fbits=et.fbits.copy(),
         work=np.zeros(3 * max(n_units, len(setup.weapon_ids), 1), dtype=np.int64),
         fusion_dmg=fusion_dmg, gatling_after=min(robot_rows, default=len(setup.weapon_ids)),
     )

@@ -12,7 +12,8 @@ then the fields in declared order, each encoded by its kind:
 * int and bool: the value; float: its float64 bits;
 * a tuple: its length, then its values (``boxes``: codes of ``VOCAB["boxes"]``, or a
   weapon row + ``BOX_WEAPON``);
-* any other str: its index in ``VOCAB[field name]``;
+* any other str: its index in ``VOCAB[field name]`` (``item`` "arm:<weapon>": the weapon row +
+  ``BOX_WEAPON``);
 * ``BattleEnded``: the code only; the decoder is given the outcome and reason.
 
 Kernels write rows with ``begin`` (code, turn, impulse) and ``put`` (a value at a slot); the
@@ -53,7 +54,8 @@ VOCAB: dict[str, list[str]] = {
     "boxes": ["hull", "warp", "impulse", "apr", "battery", "lab", "transporter", "shuttle",
               "excess", "other"],
     "reason": ["FD1.4 endurance of 3 turns ran out", "D4.41 the controlling ship was destroyed",
-               "FD1.3 the target is no longer in play",
+               "FD1.3 the target is no longer in play", "destroyed", "let go at Energy Allocation",
+               "not paid: energy shortfall",
                # (FP1.4, CTH-DATA §5.1) plasma endurance by type; (P-071) target gone
                "FP1.4 endurance of 25 hexes ran out", "FP1.4 endurance of 30 hexes ran out",
                "FP1.4 endurance of 15 hexes ran out",
@@ -66,7 +68,7 @@ VOCAB: dict[str, list[str]] = {
     "what": [],
     "contact": [],
     "paid_with": [],
-    "item": [],
+    "item": ["movement", "capacitor"],  # "arm:<weapon>": the weapon row + BOX_WEAPON
     "use": [],
     "result": [],
 }
@@ -166,6 +168,8 @@ class Decoder:
             return v, at + 1
         if hint is float:
             return float(np.array([v], dtype=np.int64).view(np.float64)[0]), at + 1
+        if name == "item" and v >= BOX_WEAPON:  # (EnergyShortfall) a heavy weapon's arming
+            return f"arm:{self.weapon_ids[v - BOX_WEAPON]}", at + 1
         if hint is str:
             return VOCAB[name][v], at + 1
         # a tuple: length, then the values

@@ -14,7 +14,10 @@ row order, then all damage is applied volley by volley (E1.0). The engine does n
 given order here (the env and ``Battle.validate`` do, with ``direct_fire.fire_blockers``):
 every order is carried out.
 
-Arming under the Chief Engineer (``chief_engineer: true``, the only energy rule of tier 1):
+Energy under the cadet form (``energy: cadet``): ``compiled.energy.pay_shot`` draws a governed
+ship's phaser shot from its capacitor before the die is rolled (an unpowered shot rolls none)
+and ``energy.fired`` spends a disruptor's or photon's charge. Arming under the Chief Engineer
+(``chief_engineer: true``):
 phasers and disruptors are always armed (``w_armed`` is True from the start and is never
 spent: ``fire_energy.fired`` and ``pay_shot`` act on governed ships only, and the Chief
 Engineer governs none); a photon may fire from turn ``w_ready_turn`` (2 at the start,
@@ -43,7 +46,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from sfb_env.compiled import damage, dice, event_codes, shields
+from sfb_env.compiled import damage, dice, energy, event_codes, shields
 from sfb_env.compiled.damage import FireTables, fire_tables
 from sfb_env.engine import phaser_g
 from sfb_env.engine.types import K_DRONE, K_TARGET_DRONE, NEVER, WeaponType
@@ -157,8 +160,9 @@ def fire_direct_fire_a(a, ft, b, o):
     first-shot order (``damage.apply_damage``). The shots in the reference's order: the agents'
     ``o.fire[b, w]`` (target row, -1 none) in weapon row order, then the phaser-Gs' shots 2..4
     (``o.gatling``, E2.151: weapon row, then shot number), then the robots' ``o.fire`` (rows from
-    ``ft.gatling_after``). No PPD, probe or monster fire, no fighters' pilots, the Chief
-    Engineer's energy (nothing paid per shot)."""
+    ``ft.gatling_after``). No PPD, probe or monster fire, no fighters' pilots. Under the cadet
+    form (``energy.pay_shot``, ``energy.fired``) a governed ship's phaser shot draws its
+    capacitor (H6.1) and a heavy weapon's shot spends its charge."""
     n_w = o.fire.shape[1]
     nv = 0  # volleys in the scratch ft.work: target, shield, points (no allocation)
     for w in range(min(n_w, ft.gatling_after)):
@@ -189,6 +193,9 @@ def _shot(a, ft, b, w, t, nv):
     lut = ft.shield_lut
     owner = a.w_owner[b, w]
     kind = a.w_type[b, w]
+    cadet = not ft.chief_engineer  # (B3.0) the cadet form (tiers: chief or cadet)
+    if cadet and not energy.pay_shot(a, ft, b, w, owner, kind):  # (H6.1) ran dry
+        return nv
     rng = shields.distance(x[b, owner], z[b, owner], x[b, t], z[b, t])
     die = dice.die(dice_, b)
     dmg, hit, effective = _score_a(cloaked, unit_kind, ft.drone_die_modifier, ft.phaser_len,
@@ -209,6 +216,8 @@ def _shot(a, ft, b, w, t, nv):
             shield = shields._single(lut[tf % 6, vx + shields.R, vz + shields.R])
         if shield == 0:
             shield = shields.struck_shield(a, ft, b, t, owner, rng == 0)
+    if cadet:
+        energy.fired(a, ft, b, w, owner, kind)  # (E3.2, E4.2) the charge leaves with it
     if kind == _FUSION:
         a.w_ready_turn[b, w] = turn + 2  # (E7.22) cools on t+1, armed again on t+2
     elif kind == _PHG:

@@ -37,10 +37,11 @@ HOT_FIELDS: tuple[str, ...] = (
     "straight", "slip", "tactical", "tac_earned", "tac_sublight", "previous_speed", "cloaked",
     "cloaked_before", "suicide_launched", "capacitor", "shields", "shield_pool", "internal",
     "damage", "boxes", "target", "launcher", "launched_at", "captured_by", "tractor_holder",
+    "batteries", "capacitor_max", "energy_shortfall",  # (B3.0) the cadet form
     # weapons
     "w_owner", "w_type", "w_arcs", "w_astern", "w_min_range", "w_max_range", "w_destroyed",
     "w_enabled", "w_last_fired", "w_fired_turn", "w_ready_turn", "w_ammo", "w_drone_rows",
-    "w_armed",
+    "w_armed", "w_arm_stage",  # (B3.0, E3.2, E4.2) the cadet form
     "w_gatling_shots",  # (E2.151) a phaser-G's last four shots (tier 2: hydran-cadet)
 )
 COLD_FIELDS: tuple[str, ...] = tuple(f for f in ARRAY_FIELDS if f not in HOT_FIELDS)
@@ -134,7 +135,7 @@ def differences(batch: BatchState, b: int, state: BattleState,
 # ---------------------------------------------------------------------- orders
 
 ORDER_FIELDS = ("maneuver", "speed", "tactical", "disengage", "fire", "launch", "launch_facing",
-                "gatling")
+                "gatling", "arm", "capacitor", "recharge")
 BatchOrders = namedtuple("BatchOrders", ORDER_FIELDS)
 NO_ORDER = -1  # no speed order / no target / automatic facing
 GATLING_EXTRA = GATLING_SHOTS - 1  # (E2.151) a phaser-G's shots 2..4 of an impulse, a row each
@@ -145,7 +146,8 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:
     ``tactical`` and ``disengage`` (bool, SCENARIOS #5); per weapon ``fire`` and ``launch``
     (target unit row, -1 = none) and ``launch_facing`` (0..5, -1 = automatic);
     ``gatling[b, GATLING_EXTRA * w + shot - 2]`` the target of a phaser-G's shot 2..4 (E2.151,
-    ``Orders.gatling``; -1 = none)."""
+    ``Orders.gatling``; -1 = none); the cadet form (B3.0): per heavy weapon ``arm``
+    (``ArmOrder``), per unit ``capacitor`` and ``recharge`` (-1 = none: the standing order)."""
     u, w = (n_battles, n_units), (n_battles, n_weapons)
     return BatchOrders(maneuver=np.zeros(u, np.int64), speed=np.full(u, NO_ORDER, np.int64),
                        tactical=np.zeros(u, np.bool_), disengage=np.zeros(u, np.bool_),
@@ -153,7 +155,10 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:
                        launch=np.full(w, NO_ORDER, np.int64),
                        launch_facing=np.full(w, NO_ORDER, np.int64),
                        gatling=np.full((n_battles, GATLING_EXTRA * n_weapons), NO_ORDER,
-                                       np.int64))
+                                       np.int64),
+                       arm=np.full(w, NO_ORDER, np.int64),
+                       capacitor=np.full(u, NO_ORDER, np.int64),
+                       recharge=np.full(u, NO_ORDER, np.int64))
 
 
 def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
@@ -162,11 +167,10 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
     out = empty_orders(len(orders), n_units, n_weapons)
     for b, per_unit in enumerate(orders):
         for u, o in (per_unit or {}).items():
-            unported = [name for name in ("esg", "arm", "ppd", "reinforce",
+            unported = [name for name in ("esg", "ppd", "reinforce",
                                           "repair_boxes", "esg_reserve", "tractor", "transport")
                         if getattr(o, name)]
-            unported += [name for name in ("fighters", "shuttles", "suicide", "suicide_arm",
-                                           "capacitor", "recharge")
+            unported += [name for name in ("fighters", "shuttles", "suicide", "suicide_arm")
                          if getattr(o, name) is not None]
             unported += [name for name in ("cloak", "probe", "drop_shield",
                                            "repair", "reinforce_general", "reinforce_hold",
@@ -188,6 +192,10 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
             for w, more in o.gatling.items():  # (E2.151) shots 2..4
                 for shot, t in more.items():
                     out.gatling[b, GATLING_EXTRA * w + shot - 2] = int(t)
+            for w, v in o.arm.items():  # (B3.0) the cadet form
+                out.arm[b, w] = int(v)
+            out.capacitor[b, u] = NO_ORDER if o.capacitor is None else int(o.capacitor)
+            out.recharge[b, u] = NO_ORDER if o.recharge is None else int(o.recharge)
     return out
 
 

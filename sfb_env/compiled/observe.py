@@ -50,6 +50,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from sfb_env import hexmap, impulse, tables
+from sfb_env.compiled import energy
 from sfb_env.compiled.fire import GATLING_EXTRA, cloak_range, gatling_open
 from sfb_env.engine import Battle
 from sfb_env.engine.battle import DEFAULT_MAX_TURNS
@@ -115,6 +116,13 @@ _PLASMA_WARHEAD_SCALE = float(lay.PLASMA_WARHEAD_SCALE)
 _T_PRESENT, _T_RANGE = lay.THREAT.at("present"), lay.THREAT.at("range")
 _T_BEARING, _T_SHIELD = lay.THREAT.at("bearing"), lay.THREAT.at("shield")
 _RANGE_SCALE = float(lay.RANGE_SCALE)
+_E_POWER, _E_BATTERIES = lay.ENERGY.at("power"), lay.ENERGY.at("batteries")
+_E_CAPACITOR, _E_SHORTFALL = lay.ENERGY.at("capacitor"), lay.ENERGY.at("shortfall")
+_E_CLOAKED, _E_OPEN = lay.ENERGY.at("cloaked"), lay.ENERGY.at("allocation_open")
+_S_SHORTFALL = float(lay.ENERGY.field("shortfall").scale)
+_ENERGY_SIZE, _ENERGY_WEAPON_SIZE = lay.ENERGY.size, lay.ENERGY_WEAPON.size
+_EW_CHARGED, _EW_ARMING = lay.ENERGY_WEAPON.at("charged"), lay.ENERGY_WEAPON.at("arming")
+_ARM_ORDERS = 3  # ArmOrder NONE, ARM, HOLD
 STATE_ROW = 19  # env.state(): values per unit (then turn and impulse)
 
 _DIR_AXIAL = hexmap.DIR_TO_AXIAL.copy()
@@ -128,8 +136,9 @@ STATE_FIELDS = (
     "shields", "internal", "damage", "target", "kind", "side", "status", "captured_by",
     "cloaked", "cloaked_before", "w_type", "w_owner", "w_arcs", "w_astern", "w_min_range",
     "w_max_range", "w_ammo", "w_fired_turn", "w_last_fired", "w_ready_turn", "w_enabled",
-    "w_destroyed", "w_armed", "launched_at", "turn", "impulse", "ev", "ev_count",
-    "w_gatling_shots")
+    "w_destroyed", "boxes", "previous_speed", "batteries", "capacitor", "capacitor_max",
+    "energy_shortfall", "w_armed", "w_arm_stage", "launched_at", "turn", "impulse", "ev",
+    "ev_count", "w_gatling_shots")
 StateView = namedtuple("StateView", STATE_FIELDS)
 
 
@@ -152,6 +161,11 @@ ObserveTables = namedtuple("ObserveTables", [
     "plasma_launcher", "plasma_rows", "plasma_warhead",  # compiled.plasma.plasma_tables
     "init_shields", "init_internal", "init_strength", "craft_carrier", "move_chart",
     "atan2", "atan2_b", "atan2_dx", "atan2_k0", "rel_sin", "rel_cos",
+    # the cadet form (B3.0, compiled.energy): per unit, per weapon type, per agent
+    "governed", "total_power", "battery_sheet",  # (U,) bool, int64, int64
+    "phaser_draw", "single_turn", "cycle_len", "hold_cost", "cycle",  # by weapon type
+    "n_heavy", "heavy",  # (A,) int64, (A, H) int64 the arm[h] weapon rows (-1 padding)
+    "m_arm", "m_capacitor", "m_recharge", "off_energy",  # (A,) int64 offsets (-1 none)
     "work",  # int64 scratch (observe, decode_action, the robots' fire): no allocation per call
     "fwork",  # float64 scratch (observe: the bearings of the slots and threats)
     # (E2.151) per agent: phaser-G rows (padded -1), their count, the offset in the mask of
@@ -160,7 +174,7 @@ ObserveTables = namedtuple("ObserveTables", [
 ])
 
 # rules / layout features observe_tables refuses (not in the tier-1 port)
-_RULES_OFF = ("energy_form", "lock_on", "standard_cloak", "planets_in_play", "hold_fire",
+_RULES_OFF = ("lock_on", "standard_cloak", "planets_in_play", "hold_fire",
               "may_not_leave", "sideslip", "tactical_maneuvers", "launch_facing",
               "small_craft_in_play", "arrivals", "esg_in_play")
 _TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON),
@@ -247,7 +261,9 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         "agent_unit", "n_racks", "n_weapons", "drone_limit", "obs_size", "mask_size",
         "off_weapons", "off_clock", "off_targets", "off_threats", "m_fire", "m_maneuver",
         "m_speed", "m_disengage", "c_disengage", "c_maneuver", "off_plasma", "n_gatling",
-        "m_gatling")}
+        "m_gatling", "n_heavy", "m_arm", "m_capacitor", "m_recharge", "off_energy")}
+    max_h = max([1] + [len(lo.power.heavies) for lo in layouts.values() if lo.power is not None])
+    heavy = np.full((n, max_h), -1, np.int64)
     turn_mode = np.zeros((n, impulse.IMPULSES_PER_TURN[-1] + 1), np.int64)
     for a, name in enumerate(agents):
         lo = layouts[name]
@@ -255,13 +271,14 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         extra = [what for what, has in (
             ("esg", len(lo.esgs)), ("ppd", len(lo.ppds)), ("craft", lo.craft),
             ("probe", lo.probe), ("tractor", lo.tractors),
-            ("transport", lo.transport), ("suicide", lo.suicide), ("energy", lo.power),
+            ("transport", lo.transport), ("suicide", lo.suicide),
+            ("energy beyond the cadet form", _energy_extra(lo.power)),
             ("rule features", lo.rule_features), ("launch facings", lo.launch_facing),
             ("tactical plots", lo.tactical_plots)) if has]
         kinds = {int(st.w_type[w]) for w in lo.weapons if w >= 0}
         if extra or not kinds <= _TIER1_WEAPONS or any(
-                int(st.w_type[r]) != _DRONE_RACK and not _PLASMA_S <= int(st.w_type[r]) <= _PLASMA_F
-                for r in lo.racks if r >= 0):
+                int(st.w_type[r]) != _DRONE_RACK
+                and not _PLASMA_S <= int(st.w_type[r]) <= _PLASMA_F for r in lo.racks if r >= 0):
             raise NotImplementedError(f"compiled observe: {name} has {extra or sorted(kinds)}")
         if int(st.kind[u]) != _SHIP or lo.maneuvers != _N_MANEUVERS:
             raise NotImplementedError(f"compiled observe: {name} is not a plain ship")
@@ -284,6 +301,18 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                                  else -1)
         names = lo.component_names()
         n_r, n_w, n_g = len(lo.racks), len(lo.weapons), len(lo.gatling)
+        power = []
+        for key in ("m_arm", "m_capacitor", "m_recharge", "off_energy"):
+            ints[key][a] = -1
+        if lo.power is not None:  # (B3.0) arm[h], capacitor, recharge; the energy block
+            n_h = len(lo.power.heavies)
+            power = [f"arm[{h}]" for h in range(n_h)] + ["capacitor", "recharge"]
+            ints["n_heavy"][a] = n_h
+            heavy[a, :n_h] = lo.power.heavies
+            ints["m_arm"][a] = lo.offsets[names.index(power[0])]
+            ints["m_capacitor"][a] = lo.offsets[names.index("capacitor")]
+            ints["m_recharge"][a] = lo.offsets[names.index("recharge")]
+            ints["off_energy"][a] = where.span("energy").start
         ints["m_fire"][a] = lo.offsets[n_r] if n_w else n_r * (k + 1)
         ints["m_maneuver"][a] = lo.offsets[names.index("maneuver")]
         ints["m_speed"][a] = lo.offsets[names.index("speed")]
@@ -296,12 +325,11 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         for g, w in enumerate(lo.gatling):
             i = list(lo.weapons).index(w) if w >= 0 else 0
             gatling_fire[a, g] = lo.offsets[n_r + i]
-        extra = len(GATLING_SHOT_NUMBERS)
         expected = ([f"launch[{i}]" for i in range(n_r)] + [f"fire[{i}]" for i in range(n_w)]
                     + [f"gatling[{g}].shot{j}" for g in range(n_g) for j in GATLING_SHOT_NUMBERS]
-                    + ["disengage"] * bool(lo.disengage) + ["maneuver", "speed"])
-        if names != expected or ints["m_fire"][a] != n_r * (k + 1) or (
-                ints["m_maneuver"][a] != (n_r + n_w + extra * n_g) * (k + 1) + lo.disengage):
+                    + ["disengage"] * bool(lo.disengage) + power + ["maneuver", "speed"])
+        targeted = n_r + n_w + len(GATLING_SHOT_NUMBERS) * n_g  # k + 1 values each
+        if names != expected or any(int(v) != k + 1 for v in lo.nvec[:targeted]):
             raise NotImplementedError(f"compiled observe: {name}'s components {names}")
     max_turns = int(opts["max_turns"] or battle.scenario.turn_limit or DEFAULT_MAX_TURNS)
     ipt = int(st.impulses_per_turn)
@@ -309,10 +337,13 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     atan2, atan2_b, dx_max, k0 = _atan2_table(battle)
     rel = np.arange(-5, 6) * (np.pi / 3)  # the reference: (f_o - f_u) * (pi / 3)
     init = battle.initial
+    et = energy.energy_tables(setup)
+    ships = battle.ship_classes
     return ObserveTables(
         n_agents=n, slots=k, threats=n_threats, max_turns=max_turns, ipt=ipt,
         quarter_turn=int(battle.quarter_turn), max_speed=int(rules.max_speed),
-        speed_scale=max(1, int(rules.max_speed)), speed_choice=bool(rules.speed_choice),
+        speed_scale=max(1, int(rules.max_speed)),
+        speed_choice=bool(rules.speed_choice or rules.energy_form),  # (legality, B3.0)
         launching=bool(rules.seeking_weapons and rules.launch_seeking_weapons),
         odd_down=battle.scenario.parity == "odd-down",
         first_column=int(area.first_column), last_column=int(area.last_column),
@@ -329,7 +360,25 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                           len(setup.unit_ids) * len(setup.weapon_ids)), np.int64),
         fwork=np.zeros(k + n_threats, np.float64), gatling=gatling, gatling_fire=gatling_fire,
         **{name: v for name, v in plasma_tables(setup).items()
-           if name in ("plasma_launcher", "plasma_rows", "plasma_warhead")}, **ints)
+           if name in ("plasma_launcher", "plasma_rows", "plasma_warhead")},
+        governed=et.governed, phaser_draw=et.phaser_draw, single_turn=et.single_turn,
+        cycle_len=et.cycle_len, hold_cost=et.hold_cost, cycle=et.cycle,
+        total_power=np.array([int(c.total_power) if c is not None and et.governed[u] else 1
+                              for u, c in enumerate(ships)], np.int64),
+        battery_sheet=np.array([int(c.batteries) if c is not None and et.governed[u] else 1
+                                for u, c in enumerate(ships)], np.int64),
+        heavy=heavy, **ints)
+
+
+def _energy_extra(power: EnergyLayout | None) -> bool:
+    """Whether the agent has energy components beyond the cadet form's arm[h], capacitor and
+    recharge (cloak, reinforcement, damage control, reserve power, suicide bomb, a PPD's arm
+    values): not ported."""
+    if power is None:
+        return False
+    return bool(power.cloak or power.reinforce or power.repair or power.suicide
+                or power.reserve or len(power.esg_reserve)
+                or any(size != _ARM_ORDERS for size in power.arm_values()))
 
 
 def agent_names(setup) -> list[str]:
@@ -512,7 +561,7 @@ def _threat_rows(s, b, u, out):
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def speed_choice_open(s, ot, b):
-    """``legality.speed_choice_open`` (no energy form in tier 1)."""
+    """``legality.speed_choice_open`` (``ot.speed_choice``: the rule or the cadet form)."""
     imp = s.impulse[b]
     return ot.speed_choice and (imp == 0 or imp == ot.ipt)
 
@@ -532,8 +581,9 @@ def _blocked_bits(turn_mode, straight, a, can_move, sp):
 
 @nb.njit(cache=True, inline="always")
 def _maneuver_blocked_a(status, tactical, speed, straight, move_chart, turn_mode, b, a, u, imp,
-                        ipt, choice, max_speed):
-    """``maneuver_blocked`` on arrays (``choice``: ``speed_choice_open``)."""
+                        ipt, choice, max_speed, governed, previous, payable):
+    """``maneuver_blocked`` on arrays (``choice``: ``speed_choice_open``; ``governed``: the
+    cadet form's speeds only, ``energy.speed_open`` of ``previous`` and ``payable``)."""
     nxt = 1 if (imp == 0 or imp == ipt) else imp + 1
     active = status[b, u] == _ACTIVE
     st = straight[b, u]
@@ -542,6 +592,8 @@ def _maneuver_blocked_a(status, tactical, speed, straight, move_chart, turn_mode
         return _blocked_bits(turn_mode, st, a, can, speed[b, u])
     acc = (1 << _N_MANEUVERS) - 1
     for sp in range(max_speed + 1):
+        if governed and not energy.speed_open(sp, previous, payable):
+            continue  # (legality.speed_range) a speed the form closes permits nothing
         can = active and move_chart[sp, nxt - 1]
         acc &= _blocked_bits(turn_mode, st, a, can, sp)
     return acc
@@ -551,9 +603,12 @@ def _maneuver_blocked_a(status, tactical, speed, straight, move_chart, turn_mode
 def maneuver_blocked(s, ot, b, a):
     """``legality.maneuver_blockers(battle, unit)`` of agent ``a`` as a bit mask (bit m: value m
     closed); where the orders pick next turn's speed, the maneuvers no allowed speed permits."""
-    return _maneuver_blocked_a(s.status, s.tactical, s.speed, s.straight, ot.move_chart,
-                               ot.turn_mode, b, a, ot.agent_unit[a], s.impulse[b], ot.ipt,
-                               speed_choice_open(s, ot, b), ot.max_speed)
+    u = ot.agent_unit[a]
+    return _maneuver_blocked_a(
+        s.status, s.tactical, s.speed, s.straight, ot.move_chart, ot.turn_mode, b, a, u,
+        s.impulse[b], ot.ipt, speed_choice_open(s, ot, b), ot.max_speed, ot.governed[u],
+        energy.previous_speed(s.speed, s.previous_speed, s.tactical, s.impulse[b], b, u),
+        energy.payable_speed(s.boxes, b, u))
 
 
 @nb.njit(cache=True, inline="always")
@@ -737,6 +792,7 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         s.w_max_range
     w_ammo, w_fired_turn, w_last_fired = s.w_ammo, s.w_fired_turn, s.w_last_fired
     w_ready_turn, w_enabled, w_destroyed = s.w_ready_turn, s.w_enabled, s.w_destroyed
+    w_armed, w_arm_stage, capacitor = s.w_armed, s.w_arm_stage, s.capacitor
     turn, imp = s.turn[b], s.impulse[b]
     agent_unit, racks, weapons = ot.agent_unit, ot.racks, ot.weapons
     init_shields, init_strength = ot.init_shields, ot.init_strength
@@ -778,14 +834,24 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         t = threats[j]
         bearing[k + j] = _bearing_a(atan2, ot.atan2_b, ot.atan2_dx, ot.atan2_k0, xu, zu, fu,
                                     x[b, t], z[b, t])
+    governed = ot.governed[u]  # (B3.0) the cadet form: nothing of it is read otherwise
+    allocation = governed and energy.allocation_open(imp, ipt)
+    previous = payable = 0
+    if governed:
+        previous = energy.previous_speed(speed, s.previous_speed, tactical, imp, b, u)
+        payable = energy.payable_speed(s.boxes, b, u)
     blocked = _maneuver_blocked_a(status, tactical, speed, straight, ot.move_chart,
-                                  ot.turn_mode, b, a, u, imp, ipt, choice, ot.max_speed)
+                                  ot.turn_mode, b, a, u, imp, ipt, choice, ot.max_speed,
+                                  governed, previous, payable)
     for i in range(n_w):
         w = weapons[a, i]
         ready[i] = w >= 0 and _weapon_ready_a(
             status, captured_by, cloaked, cloaked_before, w_owner, w_type, w_enabled,
             w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt, quarter, b, w,
             s.w_gatling_shots)
+        if governed and ready[i] and ot.governed[w_owner[b, w]]:  # (fire_energy, H6.1, E3.2)
+            ready[i] = energy.fire_powered(w_type, w_armed, capacitor, ot.phaser_draw, b, w,
+                                           w_owner[b, w])
     for i in range(n_r):
         r = racks[a, i]
         rready[i] = r >= 0 and _rack_ready_a(
@@ -865,12 +931,34 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         if at >= 0:  # (disengagement.announce_blockers) not at impulse 0 (PROPOSAL [P-023])
             m[at] = 1
             m[at + 1] = imp != 0
+        if ot.m_arm[a] >= 0:  # (energy_orders) arm[h], capacitor, recharge (B3.0)
+            at = ot.m_arm[a]
+            for h in range(ot.n_heavy[a]):
+                w = ot.heavy[a, h]
+                bits = 1 if w < 0 else energy.arm_open(
+                    w_type, w_arm_stage, w_armed, w_destroyed, ot.single_turn, ot.cycle_len,
+                    ot.hold_cost, allocation, b, w)
+                for v in range(_ARM_ORDERS):
+                    m[at + v] = (bits >> v) & 1
+                at += _ARM_ORDERS
+            room = (energy.capacitor_room(capacitor, s.capacitor_max, b, u) if allocation
+                    else 0)
+            at = ot.m_capacitor[a]
+            for v in range(ot.m_recharge[a] - at):
+                m[at + v] = v <= room
+            empty = energy.empty_batteries(s.boxes, s.batteries, b, u) if allocation else 0
+            at = ot.m_recharge[a]
+            for v in range(ot.m_maneuver[a] - at):
+                m[at + v] = v <= empty
         at = ot.m_maneuver[a]
         for v in range(_N_MANEUVERS):
             m[at + v] = not (blocked >> v) & 1
         at = ot.m_speed[a]
         for v in range(ot.max_speed + 1):
-            m[at + v] = choice or v == speed[b, u]
+            if not choice:
+                m[at + v] = v == speed[b, u]
+            else:  # (legality.speed_blockers) the form's acceleration and movement power
+                m[at + v] = not governed or energy.speed_open(v, previous, payable)
 
     # ------------------------------------------------------------------ the vector
     out = obs_out
@@ -957,11 +1045,39 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
             out[at] = 1.0
             out[at + 1] = plasma_warhead(w_type, damage, s.launched_at, s.turn, s.impulse, ot,
                                          ipt, b, t) / _PLASMA_WARHEAD_SCALE
+    if ot.off_energy[a] >= 0:  # (observation._energy) the energy block
+        _energy_block(s, ot, b, a, u, allocation, out)
     for i in range(ot.obs_size[a]):  # the env clips the vector to the space's bounds
         if out[i] > 1.0:
             out[i] = 1.0
         elif out[i] < -1.0:
             out[i] = -1.0
+
+
+@nb.njit(cache=True, inline="always")
+def _energy_block(s, ot, b, a, u, allocation, out):
+    """``observation._energy``: power, batteries, capacitor, the last shortfall, cloaked, the
+    allocation open; per ``arm[h]`` weapon its charge and arming turns paid (B3.0)."""
+    at = ot.off_energy[a]
+    boxes = s.boxes
+    power = boxes[b, u, energy._WARP] + boxes[b, u, energy._IMPULSE] + boxes[b, u, energy._APR]
+    out[at + _E_POWER] = power / max(1, ot.total_power[u])
+    out[at + _E_BATTERIES] = s.batteries[b, u] / max(1, ot.battery_sheet[u])
+    cap_max = s.capacitor_max[b, u]
+    out[at + _E_CAPACITOR] = s.capacitor[b, u] / max(1e-9, cap_max) if cap_max else 0.0
+    out[at + _E_SHORTFALL] = min(1.0, s.energy_shortfall[b, u] / _S_SHORTFALL)
+    out[at + _E_CLOAKED] = _flag(s.cloaked[b, u])
+    out[at + _E_OPEN] = _flag(allocation)
+    pos = at + _ENERGY_SIZE
+    for h in range(ot.n_heavy[a]):
+        w = ot.heavy[a, h]
+        if w >= 0:  # (knowledge.arming_turns_paid)
+            kind = s.w_type[b, w]
+            paid = (s.w_arm_stage[b, w] if ot.single_turn[kind] else energy.stage(
+                s.w_type, s.w_arm_stage, s.w_armed, ot.single_turn, ot.cycle_len, b, w))
+            out[pos + _EW_CHARGED] = _flag(s.w_armed[b, w])
+            out[pos + _EW_ARMING] = paid / ot.cycle_len[kind]
+        pos += _ENERGY_WEAPON_SIZE
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")

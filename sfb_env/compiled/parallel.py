@@ -268,6 +268,8 @@ class CompiledParallelEnv(SFBParallelEnv):
         st = self._batch.state
         turn, impulse, done = self._clock
         info: dict[str, Any] = {"turn": turn, "impulse": impulse}
+        if self._layouts[agent].power is not None:  # (B3.0) energy ordered but not paid
+            info["energy_shortfall"] = int(st.energy_shortfall[0, self._unit[agent]])
         if done:  # (the batch's done: autoreset is off)
             outcome, reason = self._verdict()
             if outcome is not None:

@@ -13,6 +13,9 @@ captains), bound to each reference env.
 
 Used by ``tests/test_compiled_parity.py`` (short runs in CI, the full runs marked slow) and by
 ``benchmarks/parity.py``; ``python -m sfb_env.compiled.parity SCENARIO ...`` runs it alone.
+``scenario`` is a name, a YAML path or a scenario mapping; ``with_rules(name, {...})`` (CLI:
+``--rules energy=cadet``) is a scenario file with some rules changed, e.g. the cadet Energy
+Allocation Form on an 8-impulse duel (``CADET_ENERGY``).
 """
 
 from __future__ import annotations
@@ -30,6 +33,10 @@ from sfb_env.compiled.batch import BattleBatch
 from sfb_env.data import load_data_file
 from sfb_env.engine.scenario import SCENARIO_DIR
 from sfb_env.env.parallel import SFBParallelEnv
+
+#: The cadet Energy Allocation Form (B3.0) in place of the Chief Engineer (rules.energy derives
+#: chief_engineer: False and the speed choice at Energy Allocation).
+CADET_ENERGY: dict[str, Any] = {"energy": "cadet"}
 
 
 class ParityError(AssertionError):
@@ -52,6 +59,21 @@ class ParityReport:
         return (f"{self.scenario}: B={self.battles}, {self.steps} steps, {self.episodes} "
                 f"battles ended, turn {self.turns_reached} reached, no difference; events: "
                 f"{kinds}")
+
+
+def with_rules(scenario: str | Mapping[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+    """Scenario ``scenario`` (a name, or a dict from ``variant``) with ``rules`` set over its
+    own; an ``energy`` given drops the file's ``chief_engineer`` and ``speed_choice`` unless
+    ``rules`` sets them (``rules.load_rules`` derives the one, the form opens the other, B3.0)."""
+    doc = variant(scenario, rules) if isinstance(scenario, str) else copy.deepcopy(dict(scenario))
+    if not isinstance(scenario, str):
+        doc["rules"] = {**doc.get("rules", {}), **rules}
+        doc["name"] += "".join(f",{k}={v}" for k, v in rules.items())
+    if "energy" in rules:
+        for key in ("chief_engineer", "speed_choice"):
+            if key not in rules:
+                doc["rules"].pop(key, None)
+    return doc
 
 
 def _policies(policy: str, envs: list[SFBParallelEnv], seed: int):
@@ -248,13 +270,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--swap", metavar="UNIT=CLASS[:SIDE]", default=None,
                    help="fly UNIT in CLASS (on side SIDE) instead: a variant of each scenario "
                         "(e.g. fed-cadet=hydran-cadet:hydran)")
+    p.add_argument("--rules", nargs="*", default=[], metavar="KEY=VALUE",
+                   help="rules set over the scenario file's, e.g. energy=cadet (with_rules)")
     args = p.parse_args(argv)
+    import yaml
+
+    rules = {k: yaml.safe_load(v) for k, v in (item.split("=", 1) for item in args.rules)}
     for sc in args.scenarios:
-        scenario: str | dict = sc
+        scenario: str | dict = with_rules(sc, rules) if rules else sc
         if args.swap:
             unit, _, rest = args.swap.partition("=")
             unit_class, _, side = rest.partition(":")
             scenario = variant(sc, swap=(unit, unit_class, side or None))
+            if rules:
+                scenario = with_rules(scenario, rules)
         print(lockstep(scenario, args.battles, args.steps, args.seed, args.policy).line(),
               flush=True)
     return 0

@@ -1,12 +1,14 @@
 """The Sequence of Play, compiled (tier 1): ``advance`` is ``engine.procedure.advance``.
 
 The ported tiers switch on none of the advanced steps (ESG, cloak, tractors, transporters, small
-craft, tactical maneuvers) but disengagement by announcement, so an impulse is: Launch Seeking
-Weapons -> Fire and Resolve Direct-Fire (the agents' orders, then the robots') -> End of Impulse
--> disengagement by announcement (SCENARIOS #5) -> the verdict; on the last impulse End of Turn
-and the verdict at the turn limit; then Speed Determination on a new turn; then Move Ships ->
-Move Seeking Weapons -> Resolve Seeking Weapons -> the verdict. Each step is the rule area's own
-kernel (``compiled.movement``, ``compiled.fire``, ``compiled.seeking_impacts``,
+craft, tactical maneuvers) but disengagement by announcement and the cadet Energy Allocation
+Form (``compiled.energy``: after Speed Determination, as the form pays for that speed), so an
+impulse is: Launch Seeking Weapons -> Fire and Resolve Direct-Fire (the agents' orders, then the
+robots') -> End of Impulse -> disengagement by announcement (SCENARIOS #5) -> the verdict; on
+the last impulse End of Turn and the verdict at the turn limit; then Speed Determination and
+Energy Allocation on a new turn; then Move Ships -> Move Seeking Weapons -> Resolve Seeking
+Weapons -> the verdict. Each step is the rule area's own kernel (``compiled.movement``,
+``compiled.energy``, ``compiled.fire``, ``compiled.seeking_impacts``, ``compiled.plasma``,
 ``compiled.ending``).
 
 Speed: the step's kernels are compiled without numba's reference counting (``_nrt=False``: a
@@ -25,6 +27,7 @@ import numba as nb
 from sfb_env.compiled import (
     damage,
     ending,
+    energy,
     fire,
     movement,
     observe,
@@ -36,7 +39,7 @@ from sfb_env.engine.setup import BattleSetup
 from sfb_env.engine.types import ACTIVE
 
 StepTables = namedtuple("StepTables", ("move", "fire", "end", "observe", "launch_seeking",
-                                       "seeking_weapons", "plasma"))
+                                       "seeking_weapons", "plasma", "energy"))
 
 
 def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
@@ -46,7 +49,8 @@ def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
     return StepTables(movement.move_tables(setup), damage.fire_tables(setup),
                       ending.end_tables(setup), observe_tables,
                       bool(rules.seeking_weapons and rules.launch_seeking_weapons),
-                      bool(rules.seeking_weapons), bool(rules.plasma_in_play))
+                      bool(rules.seeking_weapons), bool(rules.plasma_in_play),
+                      energy.energy_tables(setup))
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -78,6 +82,9 @@ def clear_orders(o, b: int) -> None:
     _clear_row(o.launch, b, -1)
     _clear_row(o.launch_facing, b, -1)
     _clear_row(o.gatling, b, -1)  # (E2.151)
+    _clear_row(o.arm, b, -1)
+    _clear_row(o.capacitor, b, -1)
+    _clear_row(o.recharge, b, -1)
 
 
 @nb.njit(cache=True, inline="always")
@@ -142,6 +149,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
             if ending.check_end(s, tb.end, b, s.turn[b] > tb.end.max_turns):
                 return
         movement.speed_determination(s, tb.move, b, o)
+        if tb.energy.on:  # (B3.0) the cadet form pays for the speed just set
+            energy.energy_allocation(s, tb.energy, b, o)
         s.impulse[b] = 1
     else:
         s.impulse[b] += 1

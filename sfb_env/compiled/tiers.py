@@ -3,10 +3,13 @@
 Tier 1 (issue 12) is the cadet 8-impulse game of cth-01..03 and the six cadet duels: movement
 and turn modes, direct fire (phasers, disruptors, photons), shields, drones and target drones,
 freighters and the scenario robots, damage (``none`` / ``interim``), victory, observation, masks
-and rewards. Tier 2 so far: the Hydran Cadet Cruiser's weapons (fusion beams E7, the phaser-G
-and its shots 2..4 E2.15) in that game. ``why_not(setup)`` names the first rule or unit that
-keeps a battle on the reference engine, or returns None when the compiled core may play it;
-``parallel_env``'s ``backend="auto"`` takes the compiled core exactly then.
+and rewards. Tier 2 so far: the 16-impulse chart, the cadet DAC (D4.21), scenario 5's
+encounter victory and disengagement by announcement, plasma torpedoes (FP1, the Gorn), the
+Hydran Cadet Cruiser's weapons (fusion beams E7, the phaser-G and its shots 2..4 E2.15) and the
+cadet Energy Allocation Form (``energy: cadet``, B3.0: ``compiled.energy``; not the standard
+form, reserve power, fractional accounting, cloak). ``why_not(setup)`` names the first rule or
+unit that keeps a battle on the reference engine, or returns None when the compiled core may
+play it; ``parallel_env``'s ``backend="auto"`` takes the compiled core exactly then.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from sfb_env.engine.setup import BattleSetup
 
 # Rules whose value may differ from the default on a compiled battle, with the values ported.
 PORTED_VALUES: dict[str, tuple] = {
-    "chief_engineer": (True,),
-    "energy": ("chief",),
+    "chief_engineer": (True, False),  # False: with energy cadet only (rules derives them)
+    "energy": ("chief", "cadet"),  # (B3.0) the cadet Energy Allocation Form: compiled.energy
+    "energy_form": (False, True),  # derived from energy: the cadet form (not standard_energy)
     "speed_choice": (True, False),
     "damage": ("none", "interim", "cadet_dac"),
     "disengage_by_announcement": (True, False),

@@ -1,0 +1,481 @@
+"""The cadet Energy Allocation Form (B3.0) in compiled code: ``engine.energy_allocation`` (the
+clamp), ``engine.fire_energy`` (the capacitor and the armed weapons at fire),
+``engine.energy_orders`` / ``engine.standing_orders`` (the open values of the energy
+components and of speed, the standing allocation) for ``rules.energy: cadet``.
+
+What the cadet form of the compiled tiers needs, no more: the ships the form governs are the
+agents' ships (``energy_switches.governed``); their heavy weapons are disruptors (one arming
+turn of 2, E3.2) and photon torpedoes (2 + 2 from warp, held for 1, E4.2); move cost 1 a hex
+(CTH-DATA §7.3); no fractional accounting (B3.2), cloak, ESG, PPD, plasma, fusion beam,
+standard-form item or reserve power (``tiers`` refuses them). The cadet End of Turn has no
+energy step (``energy_allocation.end_of_turn`` acts on the standard form only).
+
+Resolvers (one per rule area, each mirroring its reference function):
+
+* ``energy_allocation``: B2.0 Energy Allocation, after Speed Determination (``procedure``);
+* ``pay_shot`` / ``fired``: H6.1, E2.1 and E3.2, E4.2 at Resolve Direct-Fire (``fire``);
+* ``arm_open``, ``standing_arm``, ``capacitor_room``, ``empty_batteries``, ``speed_open``,
+  ``payable_speed``, ``previous_speed``, ``fire_powered``: the masks' and the no-op's
+  predicates (``observe``; ``actions.noop_action`` builds the standing speed from them).
+
+The purse (lines 4 and 5) is ``EnergyTables.work[:5]``: warp, impulse, APR, charged batteries,
+batteries used; the heavy weapons' payment tiers sit after it (no allocation in the kernels).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+
+import numba as nb
+import numpy as np
+
+from sfb_env.compiled import event_codes
+from sfb_env.engine.energy_form import (
+    CADET_ACCELERATION,
+    CYCLE,
+    HOLD_COST,
+    MAX_IMPULSE_TO_MOVEMENT,
+    PHASER_DRAW,
+    SINGLE_TURN,
+    WARP_ONLY,
+)
+from sfb_env.engine.types import ACTIVE, K_SHIP, Box, WeaponType
+
+N_TYPES = max(int(k) for k in WeaponType) + 1
+MAX_CYCLE = 2  # the longest arming cycle of the ported heavy weapons (photon, E4.2)
+_WARP, _IMPULSE, _APR, _BATTERY = int(Box.WARP), int(Box.IMPULSE), int(Box.APR), int(Box.BATTERY)
+_ARM, _HOLD = 1, 2  # ArmOrder.ARM, ArmOrder.HOLD (0 NONE)
+PORTED_HEAVY = (int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON))
+EPS = 1e-9  # (fire_energy, energy_form.capacitor_room) the reference's float tolerance
+
+ENERGY_ALLOCATED = event_codes.CODE["EnergyAllocated"]
+ENERGY_SHORTFALL = event_codes.CODE["EnergyShortfall"]
+WEAPON_ARMED = event_codes.CODE["WeaponArmed"]
+WEAPON_DISCHARGED = event_codes.CODE["WeaponDischarged"]
+FIRE_UNPOWERED = event_codes.CODE["FireUnpowered"]
+SPEED_SET = event_codes.CODE["SpeedSet"]
+ITEM_MOVEMENT = event_codes.word("item", "movement")
+ITEM_CAPACITOR = event_codes.word("item", "capacitor")
+ITEM_ARM = event_codes.BOX_WEAPON  # "arm:<weapon>": the weapon row + this
+WHY_DESTROYED = event_codes.word("reason", "destroyed")
+WHY_LET_GO = event_codes.word("reason", "let go at Energy Allocation")
+WHY_UNPAID = event_codes.word("reason", "not paid: energy shortfall")
+
+EnergyTables = namedtuple("EnergyTables", [
+    "on",  # bool: rules.energy is cadet (the form governs the agents' ships)
+    "ipt",  # impulses per turn
+    "governed",  # (U,) bool energy_switches.governed
+    "heavy",  # (U, H) int64 energy_form.heavy_rows, -1 padded
+    "n_heavy",  # (U,) int64
+    "cycle",  # (N_TYPES, MAX_CYCLE) int64 energy per arming turn (E3.2, E4.2)
+    "cycle_len",  # (N_TYPES,) int64 arming turns of the cycle, 0: not a heavy weapon
+    "hold_cost",  # (N_TYPES,) int64 holding energy per turn, -1: cannot be held (E3.2)
+    "warp_only",  # (N_TYPES,) bool arming paid from warp only (E4.2)
+    "single_turn",  # (N_TYPES,) bool armed for the turn it is paid (E3.2)
+    "phaser_draw",  # (N_TYPES,) float64 capacitor energy a shot draws, 0: not a phaser
+    "work",  # int64 scratch: the purse (5), then (tier, cost) per heavy weapon
+    "fbits",  # (1,) float64 scratch: a float event field's bits
+])
+
+
+def energy_tables(setup) -> EnergyTables:
+    """The static tables of the cadet form for ``setup``; raises ``NotImplementedError`` where
+    the form asks for what this module does not port (a move cost other than 1, fractional
+    accounting, a heavy weapon other than disruptors and photons, the standard form)."""
+    rules = setup.rules
+    st = setup.start_state
+    n_units = len(setup.unit_ids)
+    on = bool(rules.energy_form)
+    if on and (rules.energy != "cadet" or rules.fractional_accounting):
+        raise NotImplementedError(f"compiled energy: energy={rules.energy!r} with "
+                                  f"fractional_accounting={rules.fractional_accounting}")
+    governed = np.array([on and setup.start_state.controllers[u] == "agent"
+                         and int(st.kind[u]) == K_SHIP for u in range(n_units)], dtype=np.bool_)
+    rows = [[int(w) for w in setup.weapon_rows[u]
+             if st.w_enabled[w] and int(st.w_type[w]) in (*CYCLE, int(WeaponType.ESG),
+                                                           int(WeaponType.PPD))]
+            for u in range(n_units)]
+    width = max([len(r) for r in rows] + [1])
+    heavy = np.full((n_units, width), -1, dtype=np.int64)
+    for u in range(n_units):
+        if not governed[u]:
+            continue
+        ship = setup.ship_classes[u]
+        if ship.move_cost is not None and ship.move_cost != 1:
+            raise NotImplementedError(f"compiled energy: move cost {ship.move_cost}")
+        for h, w in enumerate(rows[u]):
+            if int(st.w_type[w]) not in PORTED_HEAVY:
+                raise NotImplementedError(
+                    f"compiled energy: heavy weapon type {int(st.w_type[w])} not ported")
+            heavy[u, h] = w
+    cycle = np.zeros((N_TYPES, MAX_CYCLE), dtype=np.int64)
+    cycle_len = np.zeros(N_TYPES, dtype=np.int64)
+    hold_cost = np.full(N_TYPES, -1, dtype=np.int64)
+    warp_only = np.zeros(N_TYPES, dtype=np.bool_)
+    single_turn = np.zeros(N_TYPES, dtype=np.bool_)
+    for kind in PORTED_HEAVY:
+        cycle[kind, :len(CYCLE[kind])] = CYCLE[kind]
+        cycle_len[kind] = len(CYCLE[kind])
+        hold_cost[kind] = HOLD_COST.get(kind, -1)
+        warp_only[kind] = kind in WARP_ONLY
+        single_turn[kind] = kind in SINGLE_TURN
+    draw = np.zeros(N_TYPES, dtype=np.float64)
+    for kind, d in PHASER_DRAW.items():
+        draw[kind] = d
+    return EnergyTables(
+        on=on, ipt=int(st.impulses_per_turn), governed=governed, heavy=heavy,
+        n_heavy=np.array([len(r) if governed[u] else 0 for u, r in enumerate(rows)], np.int64),
+        cycle=cycle, cycle_len=cycle_len, hold_cost=hold_cost, warp_only=warp_only,
+        single_turn=single_turn, phaser_draw=draw,
+        work=np.zeros(5 + 2 * width, dtype=np.int64), fbits=np.zeros(1, dtype=np.float64))
+
+
+# ---------------------------------------------------------------------- the form's lines
+
+
+@nb.njit(cache=True, inline="always")
+def allocation_open(imp, ipt) -> bool:
+    """(energy_switches.allocation_open) impulse 0 and the turn's last impulse."""
+    return imp == 0 or imp == ipt
+
+
+@nb.njit(cache=True, inline="always")
+def stage(w_type, w_arm_stage, w_armed, single_turn, cycle_len, b: int, w: int) -> int:
+    """(energy_form.stage) Arming turns paid in weapon ``w``'s cycle as the allocation now
+    open sees it: a single-turn weapon starts afresh each turn (E3.2); a fired charge (armed
+    flag cleared) starts a new cycle."""
+    kind = w_type[b, w]
+    if single_turn[kind]:
+        return 0
+    s = w_arm_stage[b, w]
+    if s == cycle_len[kind] and not w_armed[b, w]:
+        return 0
+    return s
+
+
+@nb.njit(cache=True, inline="always")
+def arm_open(w_type, w_arm_stage, w_armed, w_destroyed, single_turn, cycle_len, hold_cost,
+             allocation: bool, b: int, w: int) -> int:
+    """(energy_orders.arm_blockers) The ``ArmOrder`` values open for heavy weapon ``w`` as bits
+    (bit v: value v open; NONE is always open): ARM while its cycle is not complete, HOLD a
+    loaded weapon that can be held (E3.2, E4.2); nothing outside Energy Allocation (B3.0) or
+    on a destroyed weapon (D4.0)."""
+    if not allocation or w_destroyed[b, w]:
+        return 1
+    kind = w_type[b, w]
+    s = stage(w_type, w_arm_stage, w_armed, single_turn, cycle_len, b, w)
+    if s == cycle_len[kind]:
+        return 1 | ((1 << _HOLD) if hold_cost[kind] >= 0 else 0)
+    return 1 | (1 << _ARM)
+
+
+@nb.njit(cache=True, inline="always")
+def standing_arm(bits: int) -> int:
+    """(standing_orders.standing_arm) continue arming, else hold, else none (``bits``:
+    ``arm_open``)."""
+    if (bits >> _ARM) & 1:
+        return _ARM
+    if (bits >> _HOLD) & 1:
+        return _HOLD
+    return 0
+
+
+@nb.njit(cache=True, inline="always")
+def capacitor_room(capacitor, capacitor_max, b: int, u: int) -> int:
+    """(energy_form.capacitor_room) Whole points the capacitor can still take (H6.1; a
+    fraction of room takes a point, [P-025])."""
+    return int(math.ceil((capacitor_max[b, u] - capacitor[b, u]) - EPS))
+
+
+@nb.njit(cache=True, inline="always")
+def empty_batteries(boxes, batteries, b: int, u: int) -> int:
+    """(energy_form.empty_batteries) Line 6: undestroyed batteries that are not charged."""
+    return max(0, boxes[b, u, _BATTERY] - batteries[b, u])
+
+
+@nb.njit(cache=True, inline="always")
+def payable_speed(boxes, b: int, u: int) -> int:
+    """(energy_form.max_payable_speed, move cost 1) warp + at most one impulse point (B3.0 line
+    14; APR and batteries never pay movement)."""
+    return boxes[b, u, _WARP] + min(MAX_IMPULSE_TO_MOVEMENT, boxes[b, u, _IMPULSE])
+
+
+@nb.njit(cache=True, inline="always")
+def previous_speed(speed, prev_speed, tactical, imp: int, b: int, u: int) -> int:
+    """(energy_form.previous_speed) the acceleration limit's previous speed (C5.4)."""
+    if imp == 0:
+        return prev_speed[b, u]
+    return 0 if tactical[b, u] else speed[b, u]
+
+
+@nb.njit(cache=True, inline="always")
+def speed_open(v: int, previous: int, payable: int) -> bool:
+    """(energy_orders.speed_blockers, cadet) new speed <= previous + 8 (CTH-DATA §7.3) and
+    payable by warp and one impulse point (B3.0 line 14)."""
+    return v <= previous + CADET_ACCELERATION and v <= payable
+
+
+@nb.njit(cache=True, inline="always")
+def fire_powered(w_type, w_armed, capacitor, phaser_draw, b: int, w: int, owner: int) -> bool:
+    """(fire_energy.fire_blocker, no reserve power) a governed ship's phaser needs its draw in
+    the capacitor (H6.1, E2.1); a disruptor or photon must be armed (E3.2, E4.2)."""
+    kind = w_type[b, w]
+    draw = phaser_draw[kind]
+    if draw > 0.0:
+        return not (capacitor[b, owner] + EPS < draw)
+    if kind == PORTED_HEAVY[0] or kind == PORTED_HEAVY[1]:
+        return w_armed[b, w]
+    return True
+
+
+# ---------------------------------------------------------------------- events
+
+
+@nb.njit(cache=True, inline="always")
+def _float_bits(fbits, value) -> int:
+    """The int64 bits of float ``value`` (an event's float field)."""
+    fbits[0] = value
+    return fbits.view(np.int64)[0]
+
+
+@nb.njit(cache=True, inline="always")
+def _log_shortfall(s, et, b: int, u: int, item: int, cost: int) -> None:
+    r = event_codes.begin(s.ev, s.ev_count, b, ENERGY_SHORTFALL, s.turn[b], 0)
+    s.ev[b, r, 3] = u
+    s.ev[b, r, 4] = item
+    s.ev[b, r, 5] = _float_bits(et.fbits, float(cost))
+
+
+@nb.njit(cache=True, inline="always")
+def _discharge(s, b: int, u: int, w: int, hold_cost, reason: int) -> None:
+    """(energy_allocation._discharge) weapon ``w`` loses its arming or charge unfired."""
+    had = s.w_arm_stage[b, w] != 0 or (s.w_armed[b, w] and hold_cost[s.w_type[b, w]] >= 0)
+    s.w_arm_stage[b, w] = 0
+    s.w_armed[b, w] = False
+    if had:
+        r = event_codes.begin(s.ev, s.ev_count, b, WEAPON_DISCHARGED, s.turn[b], 0)
+        s.ev[b, r, 3] = u
+        s.ev[b, r, 4] = w
+        s.ev[b, r, 5] = reason
+
+
+# ---------------------------------------------------------------------- the purse
+
+
+@nb.njit(cache=True, inline="always")
+def _pay(p, cost: int, warp_only: bool, batteries: bool) -> bool:
+    """(energy_allocation.Purse.pay) ``cost`` in full from APR, impulse, warp, then batteries
+    (warp only for photon arming, E4.2), or nothing."""
+    if warp_only:
+        if p[0] < cost:
+            return False
+        p[0] -= cost
+        return True
+    reach = p[0] + p[1] + p[2] + (p[3] if batteries else 0)
+    if reach < cost:
+        return False
+    for k in (2, 1, 0):
+        take = min(cost, p[k])
+        p[k] -= take
+        cost -= take
+    p[3] -= cost
+    p[4] += cost
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def _afford(p, wanted: int, batteries: bool) -> int:
+    """(Purse.afford) the most whole points of ``wanted`` payable now."""
+    reach = p[0] + p[1] + p[2] + (p[3] if batteries else 0)
+    return max(0, min(wanted, reach))
+
+
+# ---------------------------------------------------------------------- B2.0 Energy Allocation
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def energy_allocation(s, et, b: int, o) -> None:
+    """(energy_allocation.energy_allocation) Pay each governed ship's form for the turn now
+    starting, in the clamp's priority (``rule_tables.ENERGY_PAYMENTS``: movement, the heavy
+    weapons' holding / continuations / new arming, the capacitor, battery recharge; the other
+    items are not in the cadet form of the compiled tiers). After Speed Determination: the
+    speed paid for is ``s.speed``. The cloak flags move on a turn (G13.0; none is set)."""
+    n_units = s.kind.shape[1]
+    for u in range(n_units):
+        s.cloaked_before[b, u] = s.cloaked[b, u]
+        s.cloaked[b, u] = False
+    for u in range(n_units):
+        if s.status[b, u] == ACTIVE and et.governed[u]:
+            _allocate(s, et, b, u, o)
+
+
+@nb.njit(cache=True, inline="always")
+def _allocate(s, et, b: int, u: int, o) -> None:
+    """(energy_allocation._allocate) one ship's form."""
+    turn = s.turn[b]
+    boxes = s.boxes
+    s.batteries[b, u] = min(s.batteries[b, u], boxes[b, u, _BATTERY])  # line 5/6
+    warp, imp, apr = boxes[b, u, _WARP], boxes[b, u, _IMPULSE], boxes[b, u, _APR]
+    p = et.work
+    p[0], p[1], p[2], p[3], p[4] = warp, imp, apr, s.batteries[b, u], 0
+    shortfall = _pay_movement(s, et, b, u, p)
+    shortfall += _pay_heavy_weapons(s, et, b, u, o, p)
+    shortfall += _pay_capacitor(s, et, b, u, o, p)
+    recharged = _pay_recharge(s, b, u, o, p)
+    s.energy_shortfall[b, u] = shortfall
+    used = warp + imp + apr - (p[0] + p[1] + p[2]) + p[4]
+    s.batteries[b, u] = s.batteries[b, u] - p[4] + recharged  # line 21
+    r = event_codes.begin(s.ev, s.ev_count, b, ENERGY_ALLOCATED, turn, 0)
+    s.ev[b, r, 3] = u
+    s.ev[b, r, 4] = warp + imp + apr
+    s.ev[b, r, 5] = used
+    s.ev[b, r, 6] = p[4]
+    s.ev[b, r, 7] = recharged
+    s.ev[b, r, 8] = shortfall
+    s.ev[b, r, 9] = s.speed[b, u]
+
+
+@nb.njit(cache=True, inline="always")
+def _pay_movement(s, et, b: int, u: int, p) -> int:
+    """(energy_allocation.pay_movement) Priority 1, movement (B3.0 line 14): never dropped; a
+    standing speed the engines can no longer pay is lowered (``EnergyShortfall``,
+    ``SpeedSet``). One impulse point moves one hex, the rest is warp at 1 a hex."""
+    speed = s.speed[b, u]
+    payable = payable_speed(s.boxes, b, u)
+    shortfall = 0
+    if speed > payable:
+        _log_shortfall(s, et, b, u, ITEM_MOVEMENT, speed - payable)
+        s.speed[b, u] = payable
+        r = event_codes.begin(s.ev, s.ev_count, b, SPEED_SET, s.turn[b], 0)
+        s.ev[b, r, 3] = u
+        s.ev[b, r, 4] = payable
+        shortfall = speed - payable
+        speed = payable
+    imp_pt = min(MAX_IMPULSE_TO_MOVEMENT, p[1], speed)
+    p[0] -= speed - imp_pt
+    p[1] -= imp_pt
+    return shortfall
+
+
+@nb.njit(cache=True, inline="always")
+def _pay_heavy_weapons(s, et, b: int, u: int, o, p) -> int:
+    """(energy_allocation.pay_heavy_weapons) Priorities 2-4: holding costs, arming
+    continuations, new arming, each in weapon order (E3.2, E4.2); a charge let go, destroyed
+    or unpaid is discharged. ``o.arm[b, w]`` -1: the standing order."""
+    n_h = et.n_heavy[u]
+    tiers = et.work[5:5 + 2 * n_h]  # per heavy weapon: tier (0 none), cost
+    w_type, stage_, armed = s.w_type, s.w_arm_stage, s.w_armed
+    for h in range(n_h):  # single-turn charges end with the turn (E3.2)
+        w = et.heavy[u, h]
+        if et.single_turn[w_type[b, w]]:
+            armed[b, w] = False
+            stage_[b, w] = 0
+        else:
+            stage_[b, w] = stage(w_type, stage_, armed, et.single_turn, et.cycle_len, b, w)
+    for h in range(n_h):  # (_arming_tiers) 2 holding, 3 continuations, 4 new arming
+        w = et.heavy[u, h]
+        kind = w_type[b, w]
+        value = o.arm[b, w]
+        if value < 0:
+            value = standing_arm(arm_open(w_type, stage_, armed, s.w_destroyed, et.single_turn,
+                                          et.cycle_len, et.hold_cost, True, b, w))
+        sw = stage_[b, w]
+        n = et.cycle_len[kind]
+        tiers[2 * h] = 0
+        if s.w_destroyed[b, w]:  # (D4.0) destroyed since the orders were given
+            _discharge(s, b, u, w, et.hold_cost, WHY_DESTROYED)
+        elif value == 0:
+            if sw:
+                _discharge(s, b, u, w, et.hold_cost, WHY_LET_GO)
+        elif value == _HOLD:
+            if sw == n and armed[b, w]:
+                tiers[2 * h] = 2
+                tiers[2 * h + 1] = et.hold_cost[kind]
+            # else: fired in the impulse that gave the order: the hold lapses
+        elif sw < n:
+            tiers[2 * h] = 3 if sw else 4
+            tiers[2 * h + 1] = et.cycle[kind, sw]
+    shortfall = 0
+    for tier in (2, 3, 4):
+        for h in range(n_h):
+            if tiers[2 * h] != tier:
+                continue
+            w = et.heavy[u, h]
+            kind = w_type[b, w]
+            cost = tiers[2 * h + 1]
+            if not _pay(p, cost, et.warp_only[kind] and tier != 2, True):
+                shortfall += cost
+                _log_shortfall(s, et, b, u, ITEM_ARM + w, cost)
+                _discharge(s, b, u, w, et.hold_cost, WHY_UNPAID)
+                continue
+            if tier != 2:
+                stage_[b, w] += 1
+                armed[b, w] = stage_[b, w] == et.cycle_len[kind]
+            r = event_codes.begin(s.ev, s.ev_count, b, WEAPON_ARMED, s.turn[b], 0)
+            s.ev[b, r, 3] = u
+            s.ev[b, r, 4] = w
+            s.ev[b, r, 5] = cost
+            s.ev[b, r, 6] = stage_[b, w]
+            s.ev[b, r, 7] = armed[b, w]
+            s.ev[b, r, 8] = tier == 2
+            s.ev[b, r, 9] = False
+    return shortfall
+
+
+@nb.njit(cache=True, inline="always")
+def _pay_capacitor(s, et, b: int, u: int, o, p) -> int:
+    """(energy_allocation.pay_capacitor) Priority 7: the phaser capacitor, partly paid in whole
+    points (H6.1); ``o.capacitor[b, u]`` -1: fill it (the standing order)."""
+    room = capacitor_room(s.capacitor, s.capacitor_max, b, u)
+    wanted = room if o.capacitor[b, u] < 0 else min(o.capacitor[b, u], room)
+    paid = _afford(p, wanted, True)
+    shortfall = 0
+    if paid < wanted:
+        shortfall = wanted - paid
+        _log_shortfall(s, et, b, u, ITEM_CAPACITOR, shortfall)
+    _pay(p, paid, False, True)
+    s.capacitor[b, u] = min(s.capacitor_max[b, u], s.capacitor[b, u] + paid)
+    return shortfall
+
+
+@nb.njit(cache=True, inline="always")
+def _pay_recharge(s, b: int, u: int, o, p) -> int:
+    """(energy_allocation.pay_recharge) Priority 8: battery recharge (line 16), up to the
+    number ordered, from the ship power left over (never battery power); no shortfall.
+    ``o.recharge[b, u]`` -1: every empty battery (the standing order)."""
+    empty = empty_batteries(s.boxes, s.batteries, b, u)
+    wanted = empty if o.recharge[b, u] < 0 else min(o.recharge[b, u], max(0, empty))
+    recharged = _afford(p, max(0, wanted), False)
+    _pay(p, recharged, False, False)
+    return recharged
+
+
+# ---------------------------------------------------------------------- Resolve Direct-Fire
+
+
+@nb.njit(cache=True, inline="always")
+def pay_shot(a, ft, b: int, w: int, owner: int, kind: int) -> bool:
+    """(fire_energy.pay_shot, no reserve power) Draw a governed ship's phaser shot from its
+    capacitor (H6.1, E2.1); False and ``FireUnpowered`` where the volley's other shots left too
+    little (each mask entry is judged alone)."""
+    draw = ft.phaser_draw[kind]
+    if not ft.governed[owner] or draw <= 0.0:
+        return True
+    if a.capacitor[b, owner] + EPS < draw:
+        r = event_codes.begin(a.ev, a.ev_count, b, FIRE_UNPOWERED, a.turn[b], a.impulse[b])
+        a.ev[b, r, 3] = owner
+        a.ev[b, r, 4] = w
+        a.ev[b, r, 5] = _float_bits(ft.fbits, a.capacitor[b, owner])
+        return False
+    a.capacitor[b, owner] = max(0.0, a.capacitor[b, owner] - draw)
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def fired(a, ft, b: int, w: int, owner: int, kind: int) -> None:
+    """(fire_energy.fired) A governed ship's disruptor or photon fired: its charge is spent,
+    a new cycle follows (E3.2, E4.2)."""
+    if ft.governed[owner] and (kind == PORTED_HEAVY[0] or kind == PORTED_HEAVY[1]):
+        a.w_armed[b, w] = False
+        a.w_arm_stage[b, w] = 0

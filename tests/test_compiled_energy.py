@@ -1,0 +1,208 @@
+"""Phase parity of the cadet Energy Allocation Form (B3.0) on the compiled core
+(``sfb_env.compiled.energy``) with the reference engine, on reachable states of the 8-impulse
+cadet duels played under ``rules.energy: cadet`` (``parity.with_rules``): Energy Allocation
+(the same arrays and decoded events after ``energy_allocation``), the cadet End of Turn (no
+energy step), the observation (its energy block) and the masks of every component (``arm[h]``,
+``capacitor``, ``recharge``, ``speed``, ``maneuver``, ``fire[w]``) at decision points, the
+standing orders (the env's no-op) and the ``energy_shortfall`` info of the compiled env."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import functools
+
+import numpy as np
+import pytest
+from compiled_phase_helpers import run_parity, run_parity_batched
+
+import sfb_env
+from sfb_env.compiled import actions as actions_mod
+from sfb_env.compiled import batch as batch_mod
+from sfb_env.compiled import energy, layout, parity, tiers
+from sfb_env.compiled.batch import BattleBatch, build_reference
+from sfb_env.engine import energy_allocation, rule_tables
+from sfb_env.env.parallel import SFBParallelEnv
+
+pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels
+
+DUELS = ("duel-klingon-vs-federation", "duel-kzinti-vs-orion")
+
+
+def variant(name: str) -> dict:
+    return parity.with_rules(name, parity.CADET_ENERGY)
+
+
+class Played:
+    """Snapshots of played battles: ``allocations`` (battle at the entry of Energy
+    Allocation, orders, None) and ``decisions`` (battle at a decision point, each agent's
+    observation and mask, each agent's no-op)."""
+
+    def __init__(self) -> None:
+        self.allocations: list = []
+        self.decisions: list = []
+
+
+@functools.cache
+def played(name: str, seeds: tuple[int, ...] = (0, 1, 2), steps: int = 250) -> Played:
+    """Random masked play of ``name``'s cadet-energy variant on the reference env."""
+    out = Played()
+    pay = energy_allocation.energy_allocation
+
+    def hook(battle, orders, payments):
+        out.allocations.append((battle.copy(), copy.deepcopy(dict(orders)), None))
+        pay(battle, orders, payments)
+
+    energy_allocation.energy_allocation = hook
+    try:
+        for seed in seeds:
+            env = SFBParallelEnv(variant(name))
+            obs, _ = env.reset(seed=seed)
+            for k, a in enumerate(env.possible_agents):
+                env.action_space(a).seed(seed * 10 + k)
+            for _ in range(steps):
+                if not env.agents:
+                    obs, _ = env.reset(seed=seed + 1000)
+                battle = env.battle
+                noops = {a: env._layouts[a].noop(battle) for a in env.agents}
+                out.decisions.append((battle.copy(), {a: obs[a] for a in env.agents}, noops))
+                actions = {a: env.action_space(a).sample(mask=obs[a]["action_mask"])
+                           for a in env.agents}
+                obs, *_ = env.step(actions)
+    finally:
+        energy_allocation.energy_allocation = pay
+    return out
+
+
+def test_tiers_accept_the_cadet_form_only():
+    setup = build_reference(variant("duel-klingon-vs-federation")).setup
+    assert tiers.why_not(setup) is None
+    for rules in ({"energy": "standard"}, {"energy": "off"},
+                  {"energy": "cadet", "fractional_accounting": True},
+                  {"energy": "cadet", "cloak": "cadet"}):
+        doc = parity.with_rules("duel-klingon-vs-orion", rules)
+        assert tiers.why_not(_setup(doc)) is not None, rules
+
+
+def _setup(doc):
+    from sfb_env.engine import make_battle
+    from sfb_env.engine.scenario import load_scenario
+
+    return make_battle(load_scenario(doc), max_turns=6).setup
+
+
+@pytest.mark.parametrize("name", DUELS)
+def test_energy_allocation_matches_the_reference(name):
+    snaps = played(name).allocations
+    assert len(snaps) > 10
+    seen = run_parity(snaps, lambda b, o, r: energy_allocation.energy_allocation(
+        b, o, rule_tables.ENERGY_PAYMENTS), energy.energy_allocation, energy.energy_tables)
+    assert seen.get("EnergyAllocated", 0) >= len(snaps)
+    assert seen.get("WeaponArmed", 0) > 0
+    assert seen.get("EnergyShortfall", 0) + seen.get("WeaponDischarged", 0) > 0, seen
+    n = run_parity_batched(snaps[:16], lambda b, o, r: energy_allocation.energy_allocation(
+        b, o, rule_tables.ENERGY_PAYMENTS), energy.energy_allocation, energy.energy_tables)
+    assert n > 0
+
+
+@pytest.mark.parametrize("name", DUELS)
+def test_the_standing_allocation_matches_the_reference(name):
+    """Orders without energy components (``Orders.arm`` empty, ``capacitor`` / ``recharge``
+    None): the standing allocation of ``energy_allocation`` (continue or hold, fill the
+    capacitor, recharge every empty battery), -1 in ``BatchOrders``."""
+    snaps = [(b, {u: dataclasses.replace(o, arm={}, capacitor=None, recharge=None)
+                  for u, o in orders.items()}, None)
+             for b, orders, _ in played(name).allocations]
+    seen = run_parity(snaps, lambda b, o, r: energy_allocation.energy_allocation(
+        b, o, rule_tables.ENERGY_PAYMENTS), energy.energy_allocation, energy.energy_tables)
+    assert seen.get("EnergyAllocated", 0) >= len(snaps)
+
+
+@pytest.mark.parametrize("name", DUELS)
+def test_energy_allocation_short_of_power_matches_the_reference(name):
+    """The played states with their engines cut down (warp, impulse, APR boxes lost as
+    damage would): movement lowered, arming and holding dropped, the capacitor partly paid,
+    batteries drawn (the clamp's priority, docs/engine/energy.md)."""
+    from sfb_env.engine.types import Box
+
+    snaps = []
+    for k, (battle, orders, _) in enumerate(played(name).allocations):
+        cut = battle.copy()
+        boxes = cut.state.boxes
+        boxes[:, Box.WARP] = np.minimum(boxes[:, Box.WARP], k % 9)
+        boxes[:, Box.IMPULSE] = np.minimum(boxes[:, Box.IMPULSE], k % 3)
+        boxes[:, Box.APR] = np.minimum(boxes[:, Box.APR], (k // 3) % 3)
+        boxes[:, Box.BATTERY] = np.minimum(boxes[:, Box.BATTERY], (k // 2) % 3)
+        snaps.append((cut, orders, None))
+    seen = run_parity(snaps, lambda b, o, r: energy_allocation.energy_allocation(
+        b, o, rule_tables.ENERGY_PAYMENTS), energy.energy_allocation, energy.energy_tables)
+    assert seen.get("EnergyShortfall", 0) > 10 and seen.get("WeaponDischarged", 0) > 0, seen
+
+
+@pytest.mark.parametrize("name", DUELS)
+def test_the_cadet_end_of_turn_has_no_energy_step(name):
+    """``energy_allocation.end_of_turn`` acts on the standard form only (D9.2, D3.341): the
+    compiled End of Turn (``ending.end_of_turn``) has nothing of the form to port."""
+    for battle, _, _ in played(name).allocations[:20]:
+        ref = battle.copy()
+        s = layout.pack([battle.copy().state])
+        energy_allocation.end_of_turn(ref)
+        assert layout.differences(s, 0, ref.state, layout.pack_cold([ref.state])) == []
+
+
+@pytest.mark.parametrize("name", DUELS)
+def test_observation_masks_and_noops_match_the_reference(name):
+    """At played decision points (Energy Allocation among them): the compiled observation
+    (its energy block) and flat mask of every agent, and its no-op (``noop_action``: the
+    standing allocation and speed, E4.2), equal the reference env's."""
+    snaps = played(name).decisions
+    batch = BattleBatch(variant(name), 1, seed=0, autoreset=False)
+    batch.reset([0])
+    ot = batch.observe_tables
+    cap = batch.state.ev.shape[1]
+    at_allocation = 0
+    for battle, obs, noops in snaps:
+        start = layout.pack([battle.state], cap)
+        batch_mod._restart_one(batch.state, start, batch.reset_dice, ot, 0, batch.obs,
+                               batch.masks, batch.alive)
+        at_allocation += battle.state.impulse in (0, 8)
+        for a, o in obs.items():
+            i = batch.agents.index(a)
+            mine = batch.obs[0, i, :ot.obs_size[i]]
+            when = f"{a} at {battle.state.turn}.{battle.state.impulse}"
+            np.testing.assert_array_equal(mine, o["observation"], err_msg=when)
+            np.testing.assert_array_equal(batch.masks[0, i, :ot.mask_size[i]],
+                                          o["action_mask"], err_msg=when)
+            out = np.zeros(len(noops[a]), np.int64)
+            actions_mod.noop_action(batch.state, ot, 0, i, out)
+            assert out.tolist() == noops[a].tolist(), (a, battle.state.turn,
+                                                      battle.state.impulse)
+    assert at_allocation > 10
+
+
+@pytest.mark.parametrize("uniform", [False, True])
+@pytest.mark.parametrize("name", DUELS)
+def test_compiled_env_matches_with_infos_and_uniform_spaces(name, uniform):
+    """The compiled env beside the reference env: observations, masks, rewards, ends and
+    infos (``energy_shortfall``), agents without an action flying the no-op, also with
+    ``uniform_spaces`` (``arm[h]`` and the energy block padded to the widest agent: the
+    Kzinti's one disruptor beside two photons)."""
+    ref = SFBParallelEnv(variant(name), uniform_spaces=uniform)
+    mine = sfb_env.parallel_env(variant(name), backend="compiled", uniform_spaces=uniform)
+    assert sfb_env.backend_of(mine) == "compiled"
+    o1, i1 = ref.reset(seed=5)
+    o2, i2 = mine.reset(seed=5)
+    assert i1 == i2
+    for step in range(120):
+        if not ref.agents:
+            break
+        acts = {a: ref.action_space(a).sample(mask=o1[a]["action_mask"]) for a in ref.agents}
+        if step % 4 == 0:  # an agent without an action flies its no-op (the standing orders)
+            acts.pop(ref.agents[step // 4 % len(ref.agents)], None)
+        o1, r1, t1, u1, i1 = ref.step(acts)
+        o2, r2, t2, u2, i2 = mine.step({a: np.asarray(v, np.int64) for a, v in acts.items()})
+        assert i1 == i2 and r1 == r2 and t1 == t2 and u1 == u2
+        for a in o1:
+            np.testing.assert_array_equal(o1[a]["observation"], o2[a]["observation"])
+            np.testing.assert_array_equal(o1[a]["action_mask"], o2[a]["action_mask"])
+    assert all("energy_shortfall" in i for i in i1.values())
