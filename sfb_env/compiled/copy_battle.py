@@ -348,6 +348,7 @@ def borrowed_observe(t):
         borrow(t.single_turn),
         borrow(t.cycle_len),
         borrow(t.hold_cost),
+        borrow(t.roll_cost),
         borrow(t.cycle),
         borrow(t.n_heavy),
         borrow(t.heavy),

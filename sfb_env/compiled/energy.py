@@ -37,16 +37,22 @@ from sfb_env.engine.energy_form import (
     HOLD_COST,
     MAX_IMPULSE_TO_MOVEMENT,
     PHASER_DRAW,
+    ROLL_COST,
     SINGLE_TURN,
     WARP_ONLY,
 )
 from sfb_env.engine.types import ACTIVE, K_SHIP, Box, WeaponType
 
 N_TYPES = max(int(k) for k in WeaponType) + 1
-MAX_CYCLE = 2  # the longest arming cycle of the ported heavy weapons (photon, E4.2)
+MAX_CYCLE = 3  # the longest arming cycle of the ported heavy weapons (plasma, FP1.22)
 _WARP, _IMPULSE, _APR, _BATTERY = int(Box.WARP), int(Box.IMPULSE), int(Box.APR), int(Box.BATTERY)
 _ARM, _HOLD = 1, 2  # ArmOrder.ARM, ArmOrder.HOLD (0 NONE)
-PORTED_HEAVY = (int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON))
+_FUSION = int(WeaponType.FUSION)
+# the direct-fire heavy weapons that fire their charge (E3.2, E4.2, E7.21), and every heavy
+# weapon ported (plasma launchers too: FP1.22, FP2.0; they launch their charge, plasma.launch)
+ARMED_TO_FIRE = (int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON), _FUSION)
+PORTED_HEAVY = (*ARMED_TO_FIRE, int(WeaponType.PLASMA_S), int(WeaponType.PLASMA_R),
+                int(WeaponType.PLASMA_F))
 EPS = 1e-9  # (fire_energy, energy_form.capacitor_room) the reference's float tolerance
 
 ENERGY_ALLOCATED = event_codes.CODE["EnergyAllocated"]
@@ -71,10 +77,11 @@ EnergyTables = namedtuple("EnergyTables", [
     "cycle",  # (N_TYPES, MAX_CYCLE) int64 energy per arming turn (E3.2, E4.2)
     "cycle_len",  # (N_TYPES,) int64 arming turns of the cycle, 0: not a heavy weapon
     "hold_cost",  # (N_TYPES,) int64 holding energy per turn, -1: cannot be held (E3.2)
+    "roll_cost",  # (N_TYPES,) int64 a plasma-S's rolling delay (FP1.22), -1: none
     "warp_only",  # (N_TYPES,) bool arming paid from warp only (E4.2)
     "single_turn",  # (N_TYPES,) bool armed for the turn it is paid (E3.2)
     "phaser_draw",  # (N_TYPES,) float64 capacitor energy a shot draws, 0: not a phaser
-    "work",  # int64 scratch: the purse (5), then (tier, cost) per heavy weapon
+    "work",  # int64 scratch: the purse (5), then (tier, cost, rolled) per heavy weapon
     "fbits",  # (1,) float64 scratch: a float event field's bits
 ])
 
@@ -112,12 +119,14 @@ def energy_tables(setup) -> EnergyTables:
     cycle = np.zeros((N_TYPES, MAX_CYCLE), dtype=np.int64)
     cycle_len = np.zeros(N_TYPES, dtype=np.int64)
     hold_cost = np.full(N_TYPES, -1, dtype=np.int64)
+    roll_cost = np.full(N_TYPES, -1, dtype=np.int64)
     warp_only = np.zeros(N_TYPES, dtype=np.bool_)
     single_turn = np.zeros(N_TYPES, dtype=np.bool_)
     for kind in PORTED_HEAVY:
         cycle[kind, :len(CYCLE[kind])] = CYCLE[kind]
         cycle_len[kind] = len(CYCLE[kind])
         hold_cost[kind] = HOLD_COST.get(kind, -1)
+        roll_cost[kind] = ROLL_COST.get(kind, -1)
         warp_only[kind] = kind in WARP_ONLY
         single_turn[kind] = kind in SINGLE_TURN
     draw = np.zeros(N_TYPES, dtype=np.float64)
@@ -126,9 +135,10 @@ def energy_tables(setup) -> EnergyTables:
     return EnergyTables(
         on=on, ipt=int(st.impulses_per_turn), governed=governed, heavy=heavy,
         n_heavy=np.array([len(r) if governed[u] else 0 for u, r in enumerate(rows)], np.int64),
-        cycle=cycle, cycle_len=cycle_len, hold_cost=hold_cost, warp_only=warp_only,
+        cycle=cycle, cycle_len=cycle_len, hold_cost=hold_cost, roll_cost=roll_cost,
+        warp_only=warp_only,
         single_turn=single_turn, phaser_draw=draw,
-        work=np.zeros(5 + 2 * width, dtype=np.int64), fbits=np.zeros(1, dtype=np.float64))
+        work=np.zeros(5 + 3 * width, dtype=np.int64), fbits=np.zeros(1, dtype=np.float64))
 
 
 # ---------------------------------------------------------------------- the form's lines
@@ -155,19 +165,33 @@ def stage(w_type, w_arm_stage, w_armed, single_turn, cycle_len, b: int, w: int) 
 
 
 @nb.njit(cache=True, inline="always")
-def arm_open(w_type, w_arm_stage, w_armed, w_destroyed, single_turn, cycle_len, hold_cost,
-             allocation: bool, b: int, w: int) -> int:
+def fusion_spent(w_fired_turn, turn: int, b: int, w: int) -> bool:
+    """(fusion.can_arm) A fusion beam that fired on ``turn`` (E1.5) or the turn before
+    (E7.22, cooling) takes no energy on ``turn``."""
+    fired = w_fired_turn[b, w]
+    return fired != 0 and (fired == turn or fired == turn - 1)
+
+
+@nb.njit(cache=True, inline="always")
+def arm_open(w_type, w_arm_stage, w_armed, w_destroyed, w_fired_turn, single_turn, cycle_len,
+             hold_cost, roll_cost, allocation: bool, turn: int, b: int, w: int) -> int:
     """(energy_orders.arm_blockers) The ``ArmOrder`` values open for heavy weapon ``w`` as bits
-    (bit v: value v open; NONE is always open): ARM while its cycle is not complete, HOLD a
-    loaded weapon that can be held (E3.2, E4.2); nothing outside Energy Allocation (B3.0) or
-    on a destroyed weapon (D4.0)."""
+    (bit v: value v open; NONE is always open): ARM while its cycle is not complete (a fusion
+    beam not fired this turn or the last, E7.22), HOLD a loaded weapon that can be held (E3.2,
+    E4.2, FP1.22; not a plasma-R, FP2.0) or a plasma-S's last arming turn (a rolling delay,
+    FP1.22); nothing outside Energy Allocation (B3.0) or on a destroyed weapon (D4.0).
+    ``turn``: the turn the allocation is for (``energy_switches.allocation_turn``)."""
     if not allocation or w_destroyed[b, w]:
         return 1
     kind = w_type[b, w]
     s = stage(w_type, w_arm_stage, w_armed, single_turn, cycle_len, b, w)
-    if s == cycle_len[kind]:
-        return 1 | ((1 << _HOLD) if hold_cost[kind] >= 0 else 0)
-    return 1 | (1 << _ARM)
+    n = cycle_len[kind]
+    arm = s < n and not (kind == _FUSION and fusion_spent(w_fired_turn, turn, b, w))
+    if s == n:
+        hold = hold_cost[kind] >= 0
+    else:
+        hold = not single_turn[kind] and s == n - 1 and roll_cost[kind] >= 0
+    return 1 | ((1 << _ARM) if arm else 0) | ((1 << _HOLD) if hold else 0)
 
 
 @nb.njit(cache=True, inline="always")
@@ -224,7 +248,7 @@ def fire_powered(w_type, w_armed, capacitor, phaser_draw, b: int, w: int, owner:
     draw = phaser_draw[kind]
     if draw > 0.0:
         return not (capacitor[b, owner] + EPS < draw)
-    if kind == PORTED_HEAVY[0] or kind == PORTED_HEAVY[1]:
+    if kind == ARMED_TO_FIRE[0] or kind == ARMED_TO_FIRE[1] or kind == ARMED_TO_FIRE[2]:
         return w_armed[b, w]
     return True
 
@@ -360,11 +384,12 @@ def _pay_movement(s, et, b: int, u: int, p) -> int:
 
 @nb.njit(cache=True, inline="always")
 def _pay_heavy_weapons(s, et, b: int, u: int, o, p) -> int:
-    """(energy_allocation.pay_heavy_weapons) Priorities 2-4: holding costs, arming
-    continuations, new arming, each in weapon order (E3.2, E4.2); a charge let go, destroyed
-    or unpaid is discharged. ``o.arm[b, w]`` -1: the standing order."""
+    """(energy_allocation.pay_heavy_weapons) Priorities 2-4: holding costs and plasma-S rolling
+    delays, arming continuations, new arming, each in weapon order (E3.2, E4.2, E7.21, FP1.22,
+    FP2.0); a charge let go, destroyed or unpaid is discharged. ``o.arm[b, w]`` -1: the
+    standing order."""
     n_h = et.n_heavy[u]
-    tiers = et.work[5:5 + 2 * n_h]  # per heavy weapon: tier (0 none), cost
+    tiers = et.work[5:5 + 3 * n_h]  # per heavy weapon: tier (0 none), cost, rolled
     w_type, stage_, armed = s.w_type, s.w_arm_stage, s.w_armed
     for h in range(n_h):  # single-turn charges end with the turn (E3.2)
         w = et.heavy[u, h]
@@ -378,11 +403,13 @@ def _pay_heavy_weapons(s, et, b: int, u: int, o, p) -> int:
         kind = w_type[b, w]
         value = o.arm[b, w]
         if value < 0:
-            value = standing_arm(arm_open(w_type, stage_, armed, s.w_destroyed, et.single_turn,
-                                          et.cycle_len, et.hold_cost, True, b, w))
+            value = standing_arm(arm_open(w_type, stage_, armed, s.w_destroyed, s.w_fired_turn,
+                                          et.single_turn, et.cycle_len, et.hold_cost,
+                                          et.roll_cost, True, s.turn[b], b, w))
         sw = stage_[b, w]
         n = et.cycle_len[kind]
-        tiers[2 * h] = 0
+        tiers[3 * h] = 0
+        tiers[3 * h + 2] = 0
         if s.w_destroyed[b, w]:  # (D4.0) destroyed since the orders were given
             _discharge(s, b, u, w, et.hold_cost, WHY_DESTROYED)
         elif value == 0:
@@ -390,20 +417,27 @@ def _pay_heavy_weapons(s, et, b: int, u: int, o, p) -> int:
                 _discharge(s, b, u, w, et.hold_cost, WHY_LET_GO)
         elif value == _HOLD:
             if sw == n and armed[b, w]:
-                tiers[2 * h] = 2
-                tiers[2 * h + 1] = et.hold_cost[kind]
+                tiers[3 * h] = 2
+                tiers[3 * h + 1] = et.hold_cost[kind]
+            elif sw == n - 1 and et.roll_cost[kind] >= 0:  # (FP1.22) a rolling delay
+                tiers[3 * h] = 2
+                tiers[3 * h + 1] = et.roll_cost[kind]
+                tiers[3 * h + 2] = 1
             # else: fired in the impulse that gave the order: the hold lapses
         elif sw < n:
-            tiers[2 * h] = 3 if sw else 4
-            tiers[2 * h + 1] = et.cycle[kind, sw]
+            if kind == _FUSION and fusion_spent(s.w_fired_turn, s.turn[b], b, w):
+                continue  # (E7.22) fired in the impulse that gave the order: the ARM lapses
+            tiers[3 * h] = 3 if sw else 4
+            tiers[3 * h + 1] = et.cycle[kind, sw]
     shortfall = 0
     for tier in (2, 3, 4):
         for h in range(n_h):
-            if tiers[2 * h] != tier:
+            if tiers[3 * h] != tier:
                 continue
             w = et.heavy[u, h]
             kind = w_type[b, w]
-            cost = tiers[2 * h + 1]
+            cost = tiers[3 * h + 1]
+            rolled = tiers[3 * h + 2] == 1
             if not _pay(p, cost, et.warp_only[kind] and tier != 2, True):
                 shortfall += cost
                 _log_shortfall(s, et, b, u, ITEM_ARM + w, cost)
@@ -418,8 +452,8 @@ def _pay_heavy_weapons(s, et, b: int, u: int, o, p) -> int:
             s.ev[b, r, 5] = cost
             s.ev[b, r, 6] = stage_[b, w]
             s.ev[b, r, 7] = armed[b, w]
-            s.ev[b, r, 8] = tier == 2
-            s.ev[b, r, 9] = False
+            s.ev[b, r, 8] = tier == 2 and not rolled
+            s.ev[b, r, 9] = rolled
     return shortfall
 
 
@@ -474,8 +508,9 @@ def pay_shot(a, ft, b: int, w: int, owner: int, kind: int) -> bool:
 
 @nb.njit(cache=True, inline="always")
 def fired(a, ft, b: int, w: int, owner: int, kind: int) -> None:
-    """(fire_energy.fired) A governed ship's disruptor or photon fired: its charge is spent,
-    a new cycle follows (E3.2, E4.2)."""
-    if ft.governed[owner] and (kind == PORTED_HEAVY[0] or kind == PORTED_HEAVY[1]):
+    """(fire_energy.fired) A governed ship's disruptor, photon or fusion beam fired: its charge
+    is spent, a new cycle follows (E3.2, E4.2, E7.23)."""
+    if ft.governed[owner] and (kind == ARMED_TO_FIRE[0] or kind == ARMED_TO_FIRE[1]
+                               or kind == ARMED_TO_FIRE[2]):
         a.w_armed[b, w] = False
         a.w_arm_stage[b, w] = 0

@@ -163,7 +163,7 @@ ObserveTables = namedtuple("ObserveTables", [
     "atan2", "atan2_b", "atan2_dx", "atan2_k0", "rel_sin", "rel_cos",
     # the cadet form (B3.0, compiled.energy): per unit, per weapon type, per agent
     "governed", "total_power", "battery_sheet",  # (U,) bool, int64, int64
-    "phaser_draw", "single_turn", "cycle_len", "hold_cost", "cycle",  # by weapon type
+    "phaser_draw", "single_turn", "cycle_len", "hold_cost", "roll_cost", "cycle",  # by type
     "n_heavy", "heavy",  # (A,) int64, (A, H) int64 the arm[h] weapon rows (-1 padding)
     "m_arm", "m_capacitor", "m_recharge", "off_energy",  # (A,) int64 offsets (-1 none)
     "work",  # int64 scratch (observe, decode_action, the robots' fire): no allocation per call
@@ -362,7 +362,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         **{name: v for name, v in plasma_tables(setup).items()
            if name in ("plasma_launcher", "plasma_rows", "plasma_warhead")},
         governed=et.governed, phaser_draw=et.phaser_draw, single_turn=et.single_turn,
-        cycle_len=et.cycle_len, hold_cost=et.hold_cost, cycle=et.cycle,
+        cycle_len=et.cycle_len, hold_cost=et.hold_cost, roll_cost=et.roll_cost, cycle=et.cycle,
         total_power=np.array([int(c.total_power) if c is not None and et.governed[u] else 1
                               for u, c in enumerate(ships)], np.int64),
         battery_sheet=np.array([int(c.batteries) if c is not None and et.governed[u] else 1
@@ -936,8 +936,9 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
             for h in range(ot.n_heavy[a]):
                 w = ot.heavy[a, h]
                 bits = 1 if w < 0 else energy.arm_open(
-                    w_type, w_arm_stage, w_armed, w_destroyed, ot.single_turn, ot.cycle_len,
-                    ot.hold_cost, allocation, b, w)
+                    w_type, w_arm_stage, w_armed, w_destroyed, w_fired_turn, ot.single_turn,
+                    ot.cycle_len, ot.hold_cost, ot.roll_cost, allocation, turn + (imp != 0), b,
+                    w)
                 for v in range(_ARM_ORDERS):
                     m[at + v] = (bits >> v) & 1
                 at += _ARM_ORDERS
