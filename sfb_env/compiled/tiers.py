@@ -85,7 +85,22 @@ def missing(setup: BattleSetup) -> list[str]:
         default = RULE_DEFAULTS.get(f.name, _derived_default(f.name))
         if value != default:
             out.append(f"rule {f.name}={value!r} not ported (only {default!r})")
+    if not out:  # what the rule areas' tables refuse (a weapon a ported rule does not arm, ...)
+        refused = _tables_refuse(setup)
+        if refused:
+            out.append(refused)
     return out
+
+
+def _tables_refuse(setup: BattleSetup) -> str | None:
+    """The first refusal of the compiled tables' builders for ``setup``, or None."""
+    from sfb_env.compiled import observe, procedure
+
+    try:
+        procedure.step_tables(setup, observe.observe_tables(setup))
+    except NotImplementedError as exc:
+        return f"compiled tables: {exc}"
+    return None
 
 
 def compiled_scenarios() -> list[str]:
