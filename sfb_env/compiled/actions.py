@@ -46,9 +46,10 @@ def decode_action(s, ot, b, a, action, o):
     imp = s.impulse[b]
     choice = ot.speed_choice and (imp == 0 or imp == ot.ipt)
     if ot.m_arm[a] >= 0:  # (energy_actions) the components before the maneuver
-        _decode_energy(ot.c_maneuver[a] - ot.n_heavy[a] - 2, ot.agent_unit[a], ot.n_heavy[a],
+        _decode_energy(ot.c_energy[a], ot.agent_unit[a], ot.n_heavy[a],
                        borrow(ot.heavy), energy.allocation_open(imp, ot.ipt), b, a,
-                       borrow(action), borrow(o.arm), borrow(o.capacitor), borrow(o.recharge))
+                       borrow(action), borrow(o.arm), borrow(o.capacitor), borrow(o.recharge),
+                       ot.c_cloak[a], borrow(o.cloak))
     _decode_a(borrow(s.status), borrow(s.side), borrow(s.kind), borrow(s.target), borrow(s.x),
               borrow(s.z), borrow(s.speed), ot.agent_unit[a], ot.slots, ot.n_racks[a],
               ot.n_weapons[a], borrow(ot.racks), borrow(ot.weapons), choice, b, a,
@@ -105,10 +106,13 @@ def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, we
 
 
 @nb.njit(cache=True, inline="always")
-def _decode_energy(c, u, n_h, heavy, allocation, b, a, action, arm, capacitor, recharge):
-    """(energy_actions ``Arm``, ``Capacitor``, ``Recharge``.to_orders) from component ``c``:
-    ``arm[h]`` an order only at Energy Allocation or where not NONE (masked: never outside
-    it), ``capacitor`` and ``recharge`` always (the engine reads them at Energy Allocation)."""
+def _decode_energy(c, u, n_h, heavy, allocation, b, a, action, arm, capacitor, recharge,
+                   c_cloak, cloak):
+    """(energy_actions ``Arm``, ``Capacitor``, ``Recharge``, ``Cloak``.to_orders) from component
+    ``c``: ``arm[h]`` an order only at Energy Allocation or where not NONE (masked: never
+    outside it), ``capacitor``, ``recharge`` and ``cloak`` (component ``c_cloak``, -1 none)
+    always (the engine reads them at Energy Allocation)."""
+    cloak[b, u] = c_cloak >= 0 and action[c_cloak] == 1
     for h in range(n_h):
         w = heavy[a, h]
         if w >= 0:
@@ -131,8 +135,8 @@ def noop_action(s, ot, b, a, out):
         out[i] = 0
     u = ot.agent_unit[a]
     speed = s.speed[b, u]
-    if ot.m_arm[a] >= 0:  # the energy components come last before the maneuver
-        speed = _standing_energy(s, ot, b, a, u, out[n - ot.n_heavy[a] - 2:n])
+    if ot.m_arm[a] >= 0:  # the energy components (the cloak's no-op: 0, not cloaking)
+        speed = _standing_energy(s, ot, b, a, u, out[ot.c_energy[a]:n])
     blocked = maneuver_blocked(s, ot, b, a)
     out[n] = 1 if ((blocked >> 1) & 1) == 0 else 0
     out[n + 1] = speed

@@ -205,6 +205,7 @@ def borrowed_orders(o):
         borrow(o.arm),
         borrow(o.capacitor),
         borrow(o.recharge),
+        borrow(o.cloak),
     )
 
 

@@ -63,6 +63,7 @@ FIRE_UNPOWERED = event_codes.CODE["FireUnpowered"]
 SPEED_SET = event_codes.CODE["SpeedSet"]
 ITEM_MOVEMENT = event_codes.word("item", "movement")
 ITEM_CAPACITOR = event_codes.word("item", "capacitor")
+ITEM_CLOAK = event_codes.word("item", "cloak")
 ITEM_ARM = event_codes.BOX_WEAPON  # "arm:<weapon>": the weapon row + this
 WHY_DESTROYED = event_codes.word("reason", "destroyed")
 WHY_LET_GO = event_codes.word("reason", "let go at Energy Allocation")
@@ -81,6 +82,7 @@ EnergyTables = namedtuple("EnergyTables", [
     "warp_only",  # (N_TYPES,) bool arming paid from warp only (E4.2)
     "single_turn",  # (N_TYPES,) bool armed for the turn it is paid (E3.2)
     "phaser_draw",  # (N_TYPES,) float64 capacitor energy a shot draws, 0: not a phaser
+    "cloak_cost",  # (U,) int64 (G13.0) the cloak's cost where a rule allows cloaks, 0: none
     "work",  # int64 scratch: the purse (5), then (tier, cost, rolled) per heavy weapon
     "fbits",  # (1,) float64 scratch: a float event field's bits
 ])
@@ -138,6 +140,9 @@ def energy_tables(setup) -> EnergyTables:
         cycle=cycle, cycle_len=cycle_len, hold_cost=hold_cost, roll_cost=roll_cost,
         warp_only=warp_only,
         single_turn=single_turn, phaser_draw=draw,
+        cloak_cost=np.array([int(getattr(setup.ship_classes[u], "cloak_cost", 0) or 0)
+                             if governed[u] and rules.cloak in ("cadet", "standard") else 0
+                             for u in range(n_units)], np.int64),
         work=np.zeros(5 + 3 * width, dtype=np.int64), fbits=np.zeros(1, dtype=np.float64))
 
 
@@ -345,6 +350,7 @@ def _allocate(s, et, b: int, u: int, o) -> None:
     p[0], p[1], p[2], p[3], p[4] = warp, imp, apr, s.batteries[b, u], 0
     shortfall = _pay_movement(s, et, b, u, p)
     shortfall += _pay_heavy_weapons(s, et, b, u, o, p)
+    shortfall += _pay_cloak(s, et, b, u, o, p)
     shortfall += _pay_capacitor(s, et, b, u, o, p)
     recharged = _pay_recharge(s, b, u, o, p)
     s.energy_shortfall[b, u] = shortfall
@@ -455,6 +461,20 @@ def _pay_heavy_weapons(s, et, b: int, u: int, o, p) -> int:
             s.ev[b, r, 8] = tier == 2 and not rolled
             s.ev[b, r, 9] = rolled
     return shortfall
+
+
+@nb.njit(cache=True, inline="always")
+def _pay_cloak(s, et, b: int, u: int, o, p) -> int:
+    """(energy_allocation.pay_cloak) Priority 5: the cloak ordered, paid whole or not at all
+    (G13.0); paid, the ship is cloaked for the turn."""
+    cost = et.cloak_cost[u]
+    if not (o.cloak[b, u] and cost > 0):
+        return 0
+    if _pay(p, cost, False, True):
+        s.cloaked[b, u] = True
+        return 0
+    _log_shortfall(s, et, b, u, ITEM_CLOAK, cost)
+    return cost
 
 
 @nb.njit(cache=True, inline="always")

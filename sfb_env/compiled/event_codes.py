@@ -59,7 +59,7 @@ VOCAB: dict[str, list[str]] = {
                # (FP1.4, CTH-DATA §5.1) plasma endurance by type; (P-071) target gone
                "FP1.4 endurance of 25 hexes ran out", "FP1.4 endurance of 30 hexes ran out",
                "FP1.4 endurance of 15 hexes ran out",
-               "FP1.3 the target is no longer in play (PROPOSAL: removed)"],
+               "FP1.3 the target is no longer in play (PROPOSAL: removed)"],  # [P-071]
     "method": ["D3.41 temporary movement", "D3.41 owner's choice (stronger shield)",
                "D3.41 die roll 1", "D3.41 die roll 2", "D3.41 die roll 3", "D3.41 die roll 4",
                "D3.41 die roll 5", "D3.41 die roll 6"],
@@ -68,7 +68,7 @@ VOCAB: dict[str, list[str]] = {
     "what": [],
     "contact": [],
     "paid_with": [],
-    "item": ["movement", "capacitor"],  # "arm:<weapon>": the weapon row + BOX_WEAPON
+    "item": ["movement", "capacitor", "cloak"],  # "arm:<weapon>": the weapon row + BOX_WEAPON
     "use": [],
     "result": [],
 }

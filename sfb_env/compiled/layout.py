@@ -135,7 +135,7 @@ def differences(batch: BatchState, b: int, state: BattleState,
 # ---------------------------------------------------------------------- orders
 
 ORDER_FIELDS = ("maneuver", "speed", "tactical", "disengage", "fire", "launch", "launch_facing",
-                "gatling", "arm", "capacitor", "recharge")
+                "gatling", "arm", "capacitor", "recharge", "cloak")
 BatchOrders = namedtuple("BatchOrders", ORDER_FIELDS)
 NO_ORDER = -1  # no speed order / no target / automatic facing
 GATLING_EXTRA = GATLING_SHOTS - 1  # (E2.151) a phaser-G's shots 2..4 of an impulse, a row each
@@ -147,7 +147,8 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:
     (target unit row, -1 = none) and ``launch_facing`` (0..5, -1 = automatic);
     ``gatling[b, GATLING_EXTRA * w + shot - 2]`` the target of a phaser-G's shot 2..4 (E2.151,
     ``Orders.gatling``; -1 = none); the cadet form (B3.0): per heavy weapon ``arm``
-    (``ArmOrder``), per unit ``capacitor`` and ``recharge`` (-1 = none: the standing order)."""
+    (``ArmOrder``), per unit ``capacitor`` and ``recharge`` (-1 = none: the standing order) and
+    ``cloak`` (bool, G13.0: pay the cloak for the turn)."""
     u, w = (n_battles, n_units), (n_battles, n_weapons)
     return BatchOrders(maneuver=np.zeros(u, np.int64), speed=np.full(u, NO_ORDER, np.int64),
                        tactical=np.zeros(u, np.bool_), disengage=np.zeros(u, np.bool_),
@@ -158,7 +159,8 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:
                                        np.int64),
                        arm=np.full(w, NO_ORDER, np.int64),
                        capacitor=np.full(u, NO_ORDER, np.int64),
-                       recharge=np.full(u, NO_ORDER, np.int64))
+                       recharge=np.full(u, NO_ORDER, np.int64),
+                       cloak=np.zeros(u, np.bool_))
 
 
 def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
@@ -172,7 +174,7 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
                         if getattr(o, name)]
             unported += [name for name in ("fighters", "shuttles", "suicide", "suicide_arm")
                          if getattr(o, name) is not None]
-            unported += [name for name in ("cloak", "probe", "drop_shield",
+            unported += [name for name in ("probe", "drop_shield",
                                            "repair", "reinforce_general", "reinforce_hold",
                                            "reserve_shields", "transporters")
                          if getattr(o, name)]
@@ -196,6 +198,7 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
                 out.arm[b, w] = int(v)
             out.capacitor[b, u] = NO_ORDER if o.capacitor is None else int(o.capacitor)
             out.recharge[b, u] = NO_ORDER if o.recharge is None else int(o.recharge)
+            out.cloak[b, u] = bool(o.cloak)
     return out
 
 

@@ -261,7 +261,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         "agent_unit", "n_racks", "n_weapons", "drone_limit", "obs_size", "mask_size",
         "off_weapons", "off_clock", "off_targets", "off_threats", "m_fire", "m_maneuver",
         "m_speed", "m_disengage", "c_disengage", "c_maneuver", "off_plasma", "n_gatling",
-        "m_gatling", "n_heavy", "m_arm", "m_capacitor", "m_recharge", "off_energy")}
+        "m_gatling", "n_heavy", "m_arm", "m_capacitor", "m_recharge", "off_energy",
+        "c_energy", "m_cloak", "c_cloak")}
     max_h = max([1] + [len(lo.power.heavies) for lo in layouts.values() if lo.power is not None])
     heavy = np.full((n, max_h), -1, np.int64)
     turn_mode = np.zeros((n, impulse.IMPULSES_PER_TURN[-1] + 1), np.int64)
@@ -302,11 +303,17 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         names = lo.component_names()
         n_r, n_w, n_g = len(lo.racks), len(lo.weapons), len(lo.gatling)
         power = []
-        for key in ("m_arm", "m_capacitor", "m_recharge", "off_energy"):
+        for key in ("m_arm", "m_capacitor", "m_recharge", "off_energy", "c_energy", "m_cloak",
+                    "c_cloak"):
             ints[key][a] = -1
         if lo.power is not None:  # (B3.0) arm[h], capacitor, recharge; the energy block
             n_h = len(lo.power.heavies)
-            power = [f"arm[{h}]" for h in range(n_h)] + ["capacitor", "recharge"]
+            power = ([f"arm[{h}]" for h in range(n_h)] + ["capacitor", "recharge"]
+                     + ["cloak"] * bool(lo.power.cloak))
+            ints["c_energy"][a] = names.index(power[0])
+            if lo.power.cloak:  # (G13.0 cadet rule) pay the cloak at Energy Allocation
+                ints["c_cloak"][a] = names.index("cloak")
+                ints["m_cloak"][a] = lo.offsets[ints["c_cloak"][a]]
             ints["n_heavy"][a] = n_h
             heavy[a, :n_h] = lo.power.heavies
             ints["m_arm"][a] = lo.offsets[names.index(power[0])]
@@ -371,12 +378,12 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
 
 
 def _energy_extra(power: EnergyLayout | None) -> bool:
-    """Whether the agent has energy components beyond the cadet form's arm[h], capacitor and
-    recharge (cloak, reinforcement, damage control, reserve power, suicide bomb, a PPD's arm
+    """Whether the agent has energy components beyond the cadet form's arm[h], capacitor,
+    recharge and cloak (reinforcement, damage control, reserve power, suicide bomb, a PPD's arm
     values): not ported."""
     if power is None:
         return False
-    return bool(power.cloak or power.reinforce or power.repair or power.suicide
+    return bool(power.reinforce or power.repair or power.suicide
                 or power.reserve or len(power.esg_reserve)
                 or any(size != _ARM_ORDERS for size in power.arm_values()))
 

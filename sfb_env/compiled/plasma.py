@@ -26,7 +26,7 @@ DAMAGED = event_codes.CODE["Damaged"]
 DESTROYED_EV = event_codes.CODE["Destroyed"]
 EXPIRED = event_codes.CODE["Expired"]
 TARGET_GONE = event_codes.word(
-    "reason", "FP1.3 the target is no longer in play (PROPOSAL: removed)")
+    "reason", "FP1.3 the target is no longer in play (PROPOSAL: removed)")  # [P-071]
 _PLASMA_S, _PLASMA_F = int(WeaponType.PLASMA_S), int(WeaponType.PLASMA_F)
 
 

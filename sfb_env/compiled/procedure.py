@@ -85,6 +85,7 @@ def clear_orders(o, b: int) -> None:
     _clear_row(o.arm, b, -1)
     _clear_row(o.capacitor, b, -1)
     _clear_row(o.recharge, b, -1)
+    _clear_row(o.cloak, b, False)
 
 
 @nb.njit(cache=True, inline="always")
