@@ -166,6 +166,7 @@ ObserveTables = namedtuple("ObserveTables", [
     "phaser_draw", "single_turn", "cycle_len", "hold_cost", "roll_cost", "cycle",  # by type
     "n_heavy", "heavy",  # (A,) int64, (A, H) int64 the arm[h] weapon rows (-1 padding)
     "m_arm", "m_capacitor", "m_recharge", "off_energy",  # (A,) int64 offsets (-1 none)
+    "c_energy", "m_cloak", "c_cloak",  # the first energy component, the cloak's (-1 none)
     "work",  # int64 scratch (observe, decode_action, the robots' fire): no allocation per call
     "fwork",  # float64 scratch (observe: the bearings of the slots and threats)
     # (E2.151) per agent: phaser-G rows (padded -1), their count, the offset in the mask of
