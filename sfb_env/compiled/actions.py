@@ -45,13 +45,14 @@ def decode_action(s, ot, b, a, action, o):
               ot.n_weapons[a], borrow(ot.racks), borrow(ot.weapons), choice, b, a,
               borrow(action), borrow(o.launch), borrow(o.launch_facing), borrow(o.fire),
               borrow(o.maneuver), borrow(o.tactical), borrow(o.speed), borrow(o.disengage),
-              ot.m_disengage[a] >= 0, ot.c_maneuver[a], borrow(ot.work))
+              ot.m_disengage[a] >= 0, ot.c_maneuver[a], borrow(ot.work), ot.n_ppds[a],
+              borrow(ot.ppds), borrow(o.ppd))
 
 
 @nb.njit(cache=True, inline="always")
 def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, weapons, choice,
               b, a, action, launch, launch_facing, fire, maneuver, tactical, speed_order,
-              disengage, has_disengage, c_maneuver, work):
+              disengage, has_disengage, c_maneuver, work, n_p, ppds, ppd_order):
     """``decode_action`` on arrays (``work``: scratch, at least ``k`` long)."""
     slots = work[:k]
     _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
@@ -75,6 +76,11 @@ def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, we
             v = action[c]
             if v > 0:
                 fire[b, w] = slots[v - 1]
+        c += 1
+    for i in range(n_p):  # (E11.362) ``ppd[p]``: 0 keep, 1 drop the wave-lock
+        w = ppds[a, i]
+        if w >= 0:
+            ppd_order[b, w] = action[c]
         c += 1
     disengage[b, u] = has_disengage and action[c] == 1
     c = c_maneuver

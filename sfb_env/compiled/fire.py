@@ -118,6 +118,8 @@ def fire_direct_fire_a(a, ft, b, o):
             continue
         owner = w_owner[b, w]
         kind = w_type[b, w]
+        if kind == _PPD:  # (E11.31) fired first, by compiled.ppd.fire_step
+            continue
         rng = shields.distance(x[b, owner], z[b, owner], x[b, t], z[b, t])
         die = dice.die(dice_, b)
         dmg, hit, effective = _score_a(cloaked, unit_kind, ft.drone_die_modifier, ft.phaser_len,

@@ -41,6 +41,8 @@ HOT_FIELDS: tuple[str, ...] = (
     "w_owner", "w_type", "w_arcs", "w_astern", "w_min_range", "w_max_range", "w_destroyed",
     "w_enabled", "w_last_fired", "w_fired_turn", "w_ready_turn", "w_ammo", "w_drone_rows",
     "w_armed",
+    # (E11) PPD pulse trains (compiled.ppd); the charge's stage, energy and paid turn stay cold
+    "ppd_target", "ppd_fired_at", "ppd_pulses", "ppd_resolved", "ppd_locked",
 )
 COLD_FIELDS: tuple[str, ...] = tuple(f for f in ARRAY_FIELDS if f not in HOT_FIELDS)
 SCALAR_FIELDS = ("turn", "impulse", "done", "time_up", "outcome_code")
@@ -132,7 +134,8 @@ def differences(batch: BatchState, b: int, state: BattleState,
 
 # ---------------------------------------------------------------------- orders
 
-ORDER_FIELDS = ("maneuver", "speed", "tactical", "disengage", "fire", "launch", "launch_facing")
+ORDER_FIELDS = ("maneuver", "speed", "tactical", "disengage", "fire", "launch", "launch_facing",
+                "ppd")
 BatchOrders = namedtuple("BatchOrders", ORDER_FIELDS)
 NO_ORDER = -1  # no speed order / no target / automatic facing
 
@@ -140,13 +143,15 @@ NO_ORDER = -1  # no speed order / no target / automatic facing
 def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:
     """Orders arrays for a batch: per unit ``maneuver`` (Maneuver), ``speed`` (-1 = none),
     ``tactical`` and ``disengage`` (bool, SCENARIOS #5); per weapon ``fire`` and ``launch``
-    (target unit row, -1 = none) and ``launch_facing`` (0..5, -1 = automatic)."""
+    (target unit row, -1 = none), ``launch_facing`` (0..5, -1 = automatic) and ``ppd`` (a PPD's
+    ``PpdOrder``, 0 = keep, E11.362)."""
     u, w = (n_battles, n_units), (n_battles, n_weapons)
     return BatchOrders(maneuver=np.zeros(u, np.int64), speed=np.full(u, NO_ORDER, np.int64),
                        tactical=np.zeros(u, np.bool_), disengage=np.zeros(u, np.bool_),
                        fire=np.full(w, NO_ORDER, np.int64),
                        launch=np.full(w, NO_ORDER, np.int64),
-                       launch_facing=np.full(w, NO_ORDER, np.int64))
+                       launch_facing=np.full(w, NO_ORDER, np.int64),
+                       ppd=np.zeros(w, np.int64))
 
 
 def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
@@ -155,7 +160,7 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
     out = empty_orders(len(orders), n_units, n_weapons)
     for b, per_unit in enumerate(orders):
         for u, o in (per_unit or {}).items():
-            unported = [name for name in ("gatling", "esg", "arm", "ppd", "reinforce",
+            unported = [name for name in ("gatling", "esg", "arm", "reinforce",
                                           "repair_boxes", "esg_reserve", "tractor", "transport")
                         if getattr(o, name)]
             unported += [name for name in ("fighters", "shuttles", "suicide", "suicide_arm",
@@ -178,6 +183,8 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
                 out.launch[b, w] = int(t)
             for w, f in o.launch_facing.items():
                 out.launch_facing[b, w] = int(f)
+            for w, v in o.ppd.items():  # (E11.362)
+                out.ppd[b, w] = int(v)
     return out
 
 

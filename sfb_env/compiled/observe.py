@@ -73,6 +73,12 @@ _PLASMA, _FIGHTER, _SHUTTLE = int(UnitKind.PLASMA), int(UnitKind.FIGHTER), int(U
 _PH1, _PH2, _PH3, _PHG = (int(WeaponType.PH1), int(WeaponType.PH2), int(WeaponType.PH3),
                           int(WeaponType.PHG))
 _DRONE_RACK, _ESG = int(WeaponType.DRONE_RACK), int(WeaponType.ESG)
+_PPD = int(WeaponType.PPD)
+_PPD_SIZE = lay.PPD.size  # (E11) the PPD block: armed_pulses, pulsing, locked, pulses_left
+_P_ARMED, _P_PULSING = lay.PPD.at("armed_pulses"), lay.PPD.at("pulsing")
+_P_LOCKED, _P_LEFT = lay.PPD.at("locked"), lay.PPD.at("pulses_left")
+_PPD_PULSES = float(lay.PPD.field("pulses_left").scale)
+_PPD_ORDERS = 2  # ``ppd[p]``: 0 keep, 1 drop (E11.362); 3 with reserve power (not ported)
 _PLASMA_S, _PLASMA_F = int(WeaponType.PLASMA_S), int(WeaponType.PLASMA_F)
 _M_NONE, _M_STRAIGHT = int(Maneuver.NONE), int(Maneuver.STRAIGHT)
 _M_LEFT, _M_RIGHT = int(Maneuver.TURN_LEFT), int(Maneuver.TURN_RIGHT)
@@ -124,7 +130,8 @@ STATE_FIELDS = (
     "shields", "internal", "damage", "target", "kind", "side", "status", "captured_by",
     "cloaked", "cloaked_before", "w_type", "w_owner", "w_arcs", "w_astern", "w_min_range",
     "w_max_range", "w_ammo", "w_fired_turn", "w_last_fired", "w_ready_turn", "w_enabled",
-    "w_destroyed", "w_armed", "launched_at", "turn", "impulse", "ev", "ev_count")
+    "w_destroyed", "w_armed", "launched_at", "turn", "impulse", "ev", "ev_count",
+    "ppd_target", "ppd_pulses", "ppd_resolved", "ppd_locked")
 StateView = namedtuple("StateView", STATE_FIELDS)
 
 
@@ -144,6 +151,9 @@ ObserveTables = namedtuple("ObserveTables", [
     "c_maneuver",  # the ``maneuver`` component's index (``speed`` follows it)
     "off_plasma",  # (FP1) offset of the plasma threat block, -1 none
     "plasma_launcher", "plasma_rows", "plasma_warhead",  # compiled.plasma.plasma_tables
+    # (E11) the ``ppd[p]`` components: PPD rows (-1 padded), their count, the mask offset and
+    # component index of ``ppd[0]``, the observation's PPD block offset (-1 none)
+    "ppds", "n_ppds", "m_ppd", "c_ppd", "off_ppd",
     "init_shields", "init_internal", "init_strength", "craft_carrier", "move_chart",
     "atan2", "atan2_b", "atan2_dx", "atan2_k0", "rel_sin", "rel_cos",
     "work",  # int64 scratch (observe, decode_action, the robots' fire): no allocation per call
@@ -154,7 +164,8 @@ ObserveTables = namedtuple("ObserveTables", [
 _RULES_OFF = ("energy_form", "lock_on", "standard_cloak", "planets_in_play", "hold_fire",
               "may_not_leave", "sideslip", "tactical_maneuvers", "launch_facing",
               "small_craft_in_play", "arrivals", "esg_in_play")
-_TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON)}
+_TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON),
+                  int(WeaponType.PPD)}  # (E11) the PPD under the Chief Engineer: compiled.ppd
 
 
 def _layouts(battle: Battle, slots: int, uniform: bool) -> dict[str, ActionLayout]:
@@ -228,18 +239,22 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     st = battle.state
     max_r = max([1] + [len(lo.racks) for lo in layouts.values()])
     max_w = max([1] + [len(lo.weapons) for lo in layouts.values()])
+    max_p = max([1] + [len(lo.ppds) for lo in layouts.values()])
+    ppds = np.full((n, max_p), -1, np.int64)
     racks = np.full((n, max_r), -1, np.int64)
     weapons = np.full((n, max_w), -1, np.int64)
     ints = {name: np.zeros(n, np.int64) for name in (
         "agent_unit", "n_racks", "n_weapons", "drone_limit", "obs_size", "mask_size",
         "off_weapons", "off_clock", "off_targets", "off_threats", "m_fire", "m_maneuver",
-        "m_speed", "m_disengage", "c_maneuver", "off_plasma")}
+        "m_speed", "m_disengage", "c_maneuver", "off_plasma", "n_ppds", "m_ppd", "c_ppd",
+        "off_ppd")}
     turn_mode = np.zeros((n, impulse.IMPULSES_PER_TURN[-1] + 1), np.int64)
     for a, name in enumerate(agents):
         lo = layouts[name]
         u = lo.unit
         extra = [what for what, has in (
-            ("esg", len(lo.esgs)), ("ppd", len(lo.ppds)), ("craft", lo.craft),
+            ("esg", len(lo.esgs)), ("ppd orders", lo.ppds.size and lo.ppd_orders != _PPD_ORDERS),
+            ("craft", lo.craft),
             ("probe", lo.probe), ("tractor", lo.tractors),
             ("transport", lo.transport), ("suicide", lo.suicide), ("energy", lo.power),
             ("rule features", lo.rule_features), ("phaser-G", len(lo.gatling)),
@@ -256,6 +271,9 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         racks[a, :len(lo.racks)] = lo.racks
         weapons[a, :len(lo.weapons)] = lo.weapons
         ints["n_racks"][a], ints["n_weapons"][a] = len(lo.racks), len(lo.weapons)
+        n_p = len(lo.ppds)
+        ppds[a, :n_p] = lo.ppds
+        ints["n_ppds"][a] = n_p
         limit = getattr(battle.ship_classes[u], "drone_launch_limit", None)
         ints["drone_limit"][a] = -1 if limit is None else int(limit)
         chart = tables.turn_mode_chart(battle.turn_mode_chart[u])
@@ -269,6 +287,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         ints["off_threats"][a] = where.part("threats").offset
         ints["off_plasma"][a] = (where.part("plasma_threats").offset if lo.plasma_threats
                                  else -1)
+        ints["off_ppd"][a] = where.part("ppd").offset if n_p else -1
         names = lo.component_names()
         n_r, n_w = len(lo.racks), len(lo.weapons)
         ints["m_fire"][a] = lo.offsets[n_r] if n_w else n_r * (k + 1)
@@ -276,10 +295,15 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         ints["m_speed"][a] = lo.offsets[names.index("speed")]
         ints["m_disengage"][a] = lo.offsets[names.index("disengage")] if lo.disengage else -1
         ints["c_maneuver"][a] = names.index("maneuver")
+        ints["c_ppd"][a] = n_r + n_w
+        ints["m_ppd"][a] = (n_r + n_w) * (k + 1)
         expected = ([f"launch[{i}]" for i in range(n_r)] + [f"fire[{i}]" for i in range(n_w)]
+                    + [f"ppd[{i}]" for i in range(n_p)]
                     + ["disengage"] * bool(lo.disengage) + ["maneuver", "speed"])
         if names != expected or ints["m_fire"][a] != n_r * (k + 1) or (
-                ints["m_maneuver"][a] != (n_r + n_w) * (k + 1) + lo.disengage):
+                n_p and lo.offsets[names.index("ppd[0]")] != ints["m_ppd"][a]) or (
+                ints["m_maneuver"][a] != (n_r + n_w) * (k + 1) + n_p * _PPD_ORDERS
+                + lo.disengage):
             raise NotImplementedError(f"compiled observe: {name}'s components {names}")
     max_turns = int(opts["max_turns"] or battle.scenario.turn_limit or DEFAULT_MAX_TURNS)
     ipt = int(st.impulses_per_turn)
@@ -295,7 +319,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         odd_down=battle.scenario.parity == "odd-down",
         first_column=int(area.first_column), last_column=int(area.last_column),
         first_row=int(area.first_row), last_row=int(area.last_row),
-        racks=racks, weapons=weapons, turn_mode=turn_mode,
+        racks=racks, weapons=weapons, turn_mode=turn_mode, ppds=ppds,
         init_shields=np.asarray(init.shields, np.int64).copy(),
         init_internal=np.asarray(init.internal_boxes, np.int64).copy(),
         init_strength=np.asarray(init.strength, np.int64).copy(),
@@ -758,6 +782,8 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         ready[i] = w >= 0 and _weapon_ready_a(
             status, captured_by, cloaked, cloaked_before, w_owner, w_type, w_enabled,
             w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt, quarter, b, w)
+        if ready[i] and w_type[b, w] == _PPD and s.ppd_target[b, w] >= 0:
+            ready[i] = False  # (E11.23) still pulsing: one charge at a time
     for i in range(n_r):
         r = racks[a, i]
         rready[i] = r >= 0 and _rack_ready_a(
@@ -822,6 +848,12 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
                                                  w_type, b, w, rng, bits, shared, effective,
                                                  kind[b, t] == _PLASMA)
             at += k + 1
+        at = ot.m_ppd[a]
+        for i in range(ot.n_ppds[a]):  # (E11.362) keep; drop only between pulses
+            w = ot.ppds[a, i]
+            m[at] = 1
+            m[at + 1] = w >= 0 and s.ppd_target[b, w] >= 0 and s.ppd_resolved[b, w] >= 1
+            at += _PPD_ORDERS
         at = ot.m_disengage[a]
         if at >= 0:  # (disengagement.announce_blockers) not at impulse 0 (PROPOSAL [P-023])
             m[at] = 1
@@ -918,6 +950,23 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
             out[at] = 1.0
             out[at + 1] = plasma_warhead(w_type, damage, s.launched_at, s.turn, s.impulse, ot,
                                          ipt, b, t) / _PLASMA_WARHEAD_SCALE
+    if ot.off_ppd[a] >= 0:  # (E11) the PPD blocks (env.observation._ppd)
+        for i in range(ot.n_ppds[a]):
+            w = ot.ppds[a, i]
+            if w < 0:
+                continue
+            at = ot.off_ppd[a] + i * _PPD_SIZE
+            pulsing = s.ppd_target[b, w] >= 0
+            # the Chief Engineer's charge is full (four pulses) whenever the PPD is ready
+            ready_ppd = not pulsing and _weapon_ready_a(
+                status, captured_by, cloaked, cloaked_before, w_owner, w_type, w_enabled,
+                w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt, quarter,
+                b, w)
+            out[at + _P_ARMED] = 1.0 if ready_ppd else 0.0
+            out[at + _P_PULSING] = _flag(pulsing)
+            out[at + _P_LOCKED] = _flag(s.ppd_locked[b, w])
+            if pulsing:
+                out[at + _P_LEFT] = (s.ppd_pulses[b, w] - s.ppd_resolved[b, w]) / _PPD_PULSES
     for i in range(ot.obs_size[a]):  # the env clips the vector to the space's bounds
         if out[i] > 1.0:
             out[i] = 1.0
