@@ -99,3 +99,33 @@ def test_tier_two_variants_long_runs_match(name):
     print(parity.lockstep(VARIANTS[name], num_battles=1, steps=5_000, seed=11).line())
     print(parity.lockstep(VARIANTS[name], num_battles=64, steps=200, seed=12,
                           policy="random-fighter").line())
+
+
+# (E11) The ISC's plasmatic pulsar device under the Chief Engineer (PROPOSAL [P-056]): the
+# graduate ISC duels with the energy form replaced by the Chief Engineer (compiled.ppd).
+PPD_CHIEF = {"energy": "chief", "chief_engineer": True, "speed_choice": True}
+PPD_VARIANTS = {opp: parity.variant(f"grad-isc-vs-{opp}", rules=PPD_CHIEF)
+                for opp in ("klingon", "kzinti", "orion", "federation")}
+
+
+def _ppd_events(report) -> int:
+    return report.events.get("PpdTrainEnded", 0) + report.events.get("Fired", 0)
+
+
+@pytest.mark.parametrize("opp", ["klingon", "kzinti"])
+def test_ppd_chief_duels_match_the_reference(opp):
+    """Random masked play at B=1 and fighting captains batched with autoreset: PPD trains,
+    pulses, breaking events and split volleys (E11.31-E11.54) in lockstep."""
+    report = parity.lockstep(PPD_VARIANTS[opp], num_battles=1, steps=300, seed=1)
+    assert report.steps == 300
+    report = parity.lockstep(PPD_VARIANTS[opp], num_battles=4, steps=80, seed=2,
+                             policy="random-fighter")
+    assert _ppd_events(report) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("opp", list(PPD_VARIANTS))
+def test_ppd_chief_duels_long_runs_match(opp):
+    print(parity.lockstep(PPD_VARIANTS[opp], num_battles=1, steps=3_000, seed=11).line())
+    print(parity.lockstep(PPD_VARIANTS[opp], num_battles=8, steps=400, seed=12,
+                          policy="random-fighter").line())
