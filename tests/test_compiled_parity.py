@@ -123,6 +123,35 @@ def test_ppd_chief_duels_match_the_reference(opp):
     assert _ppd_events(report) > 0
 
 
+def _never_drop(monkeypatch) -> None:
+    """Random play that never drops the wave-lock (E11.362): trains run to their last pulse,
+    across impulses and turn breaks, unless an E11.54 event ends them. (The harness closes the
+    mask value ``_announce_index`` names: here the ISC's ``ppd[0]`` DROP.)"""
+    announce = parity._announce_index
+
+    def closed(env, agent):
+        lo = env._layouts[agent]
+        names = lo.component_names()
+        if "ppd[0]" in names:
+            return int(lo.offsets[names.index("ppd[0]")]) + 1
+        return announce(env, agent)
+
+    monkeypatch.setattr(parity, "_announce_index", closed)
+
+
+def test_ppd_full_trains_match_the_reference(monkeypatch):
+    _never_drop(monkeypatch)
+    report = parity.lockstep(PPD_VARIANTS["klingon"], num_battles=1, steps=1_500, seed=21)
+    assert report.events.get("Damaged", 0) > 0 and report.events.get("PpdTrainEnded", 0) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("opp", list(PPD_VARIANTS))
+def test_ppd_full_trains_long_runs_match(opp, monkeypatch):
+    _never_drop(monkeypatch)
+    print(parity.lockstep(PPD_VARIANTS[opp], num_battles=1, steps=5_000, seed=21).line())
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("opp", list(PPD_VARIANTS))
 def test_ppd_chief_duels_long_runs_match(opp):

@@ -226,3 +226,54 @@ def test_e11_362_ppd_orders_are_packed():
     order.ppd[w] = 1
     o = layout.pack_orders([{0: order}], len(battle.unit_ids), len(battle.weapon_ids))
     assert o.ppd[0, w] == 1 and int(battle.state.w_type[w]) == int(WeaponType.PPD)
+
+
+def test_e11_362_masks_and_ppd_block_match_the_reference_on_compiled_play():
+    """The compiled batch plays (random open values, the wave-lock seldom dropped); after every
+    step the reference env, given the compiled battle, computes the same masks (``fire[w]`` of
+    the PPD: armed, not pulsing, 4..40 hexes, E11.21-E11.312; ``ppd[p]``: drop between pulses,
+    E11.362) and observations (the PPD block), and the states the masks guard are reached."""
+    from sfb_env.compiled.batch import BattleBatch
+    from sfb_env.env.parallel import SFBParallelEnv
+
+    batch = BattleBatch(SCENARIO, 1, seed=5)
+    batch.reset()
+    env = SFBParallelEnv(SCENARIO, max_turns=batch.setup.max_turns)
+    env.reset(seed=int(batch.seeds[0]))
+    isc = batch.agents.index("isc-cadet")
+    lo = env._layouts["isc-cadet"]
+    names = lo.component_names()
+    drop_at = int(lo.offsets[names.index("ppd[0]")]) + 1
+    fire_at = int(lo.offsets[names.index("fire[3]")])
+    assert lo.weapons[3] == ppd_fire.ppd_rows(env.battle, 0)[0]
+    rng = np.random.default_rng(9)
+    seen = {"drop open": 0, "ppd fire open": 0, "pulsing": 0}
+    actions = np.zeros((1, len(batch.agents), batch.nvec.shape[1]), np.int64)
+    for _ in range(600):
+        for i, a in enumerate(batch.agents):
+            lay_a = env._layouts[a]
+            mask = batch.masks[0, i]
+            for c, (off, size) in enumerate(zip(lay_a.offsets, lay_a.nvec, strict=True)):
+                open_ = np.flatnonzero(mask[off:off + size])
+                if off + 1 == drop_at and a == "isc-cadet":
+                    open_ = open_ if rng.random() < 0.1 else open_[:1]
+                actions[0, i, c] = rng.choice(open_) if len(open_) else 0
+        batch.step(actions)
+        battle = batch.to_battle(0)
+        env.battle = battle
+        env.agents = [a for i, a in enumerate(batch.agents) if batch.alive[0, i]]
+        env._observe()
+        for a in env.agents:
+            want = env._obs[a]
+            size = len(want["action_mask"])
+            assert np.array_equal(batch.masks[0, batch.agents.index(a), :size],
+                                  want["action_mask"]), (a, battle.state.turn)
+            n = len(want["observation"])
+            assert np.array_equal(batch.obs[0, batch.agents.index(a), :n],
+                                  want["observation"]), (a, battle.state.turn)
+        if "isc-cadet" in env.agents:
+            m = batch.masks[0, isc]
+            seen["drop open"] += int(m[drop_at])
+            seen["ppd fire open"] += int(m[fire_at + 1:fire_at + 1 + lo.slots].any())
+            seen["pulsing"] += int(battle.state.ppd_target[lo.weapons[3]] >= 0)
+    assert min(seen.values()) > 0, seen
