@@ -100,8 +100,9 @@ def fire_direct_fire_a(a, ft, b, o):
     each ordered shot (``o.fire[b, w]`` = target row, -1 none; weapon rows ascending) rolls one
     die, scores, picks the struck shield (``shields.struck_shield``, only if it scored) and logs
     ``Fired``; then the volleys (target, shield) are applied in first-shot order
-    (``damage.apply_damage``). Tier 1: no PPD, phaser-G, probe or monster fire, no fighters'
-    pilots, the Chief Engineer's energy (nothing paid per shot)."""
+    (``damage.apply_damage``). A PPD's order is ``compiled.ppd.fire_step``'s, resolved before
+    (E11.31). Tier 1: no phaser-G, probe or monster fire, no fighters' pilots, the Chief
+    Engineer's energy (nothing paid per shot)."""
     n_w = o.fire.shape[1]
     vt = ft.work  # volleys: target, shield, points (the scratch: no allocation)
     nv = 0

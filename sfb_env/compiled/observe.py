@@ -25,7 +25,9 @@ The masks are the engine predicates of the tier-1 rules, written out: ``legality
 predicate (``direct_fire.weapon_ready_blocker`` and ``target_codes``), the drone-rack predicate
 (``seeking.rack_blocker`` and ``launch_blockers``). ``observe_tables`` refuses a setup that
 switches on anything else (energy form, lock-on, cloak, plasma, small craft, planets, sideslip,
-tactical maneuvers, launch facings, arrivals, ESG, PPD, phaser-G, fusion, ...).
+tactical maneuvers, launch facings, arrivals, ESG, phaser-G, fusion, ...). The PPD (E11, under the
+Chief Engineer) has its ``fire[w]`` (ready: armed, not pulsing), its ``ppd[p]`` component (drop
+the wave-lock between pulses, E11.362) and its observation block (``compiled.ppd``).
 
 Bearings: the reference takes ``np.arctan2`` of cartesian hex centres; numpy's arctan2 (SIMD)
 and the C library's (numba) differ in the last bit for about 6% of hex pairs, so the tables
