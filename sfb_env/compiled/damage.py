@@ -82,7 +82,7 @@ FireTables = namedtuple("FireTables", [
     # (FP1) plasma.plasma_tables: torpedo rows, fixed launchers, warheads, endurance
     "plasma_launcher", "plasma_rows", "plasma_fixed", "plasma_warhead", "plasma_endurance",
     "plasma_expired",
-    # (E11) ppd.ppd_tables: PPD rows, the chart by range, splash and along-a-side splits
+    # (E11) ppd_tables: PPD rows, the chart by range, splash and along-a-side splits
     "ppd_rows", "ppd_hit", "ppd_dmg", "ppd_splash", "ppd_alt",
     "work",  # int64 scratch of the fire and seeking kernels (volleys): no allocation per call
 ])
@@ -161,8 +161,6 @@ def fire_tables(setup) -> FireTables:
         chart[int(kind), :, :c.shape[1]] = c
         plen[int(kind)] = c.shape[1]
     ipt = int(setup.start_state.impulses_per_turn)
-    from sfb_env.compiled.ppd import VOLLEY as PPD_VOLLEY  # (compiled.ppd imports this module)
-    from sfb_env.compiled.ppd import ppd_tables
     return FireTables(
         ipt=ipt, quarter_turn=int(setup.quarter_turn),
         damage_rule=DAMAGE_RULES[rules.damage],
@@ -185,6 +183,24 @@ def fire_tables(setup) -> FireTables:
         work=np.zeros(max(3 * max(n_units, len(setup.weapon_ids), 1),
                           PPD_VOLLEY * len(setup.weapon_ids)), dtype=np.int64),
     )
+
+
+PPD_VOLLEY = 9  # (E11.332) scratch words of one PPD pulse's volley (compiled.ppd)
+
+
+def ppd_tables(setup) -> dict[str, object]:
+    """The static PPD tables of ``setup`` (``compiled.ppd``): ``ppd_rows`` the PPD weapon rows
+    in use, ``ppd_hit`` / ``ppd_dmg`` (41,) the chart by range (E11.31), ``ppd_splash`` (41, 3)
+    left / centre / right (E11.352), ``ppd_alt`` (41, 2) (E11.351)."""
+    st = setup.start_state
+    chart = load_weapons().ppd
+    rows = np.flatnonzero((np.asarray(st.w_type) == int(WeaponType.PPD))
+                          & np.asarray(st.w_enabled))
+    return {"ppd_rows": rows.astype(np.int64),
+            "ppd_hit": np.asarray(chart.hit_number, np.int64).copy(),
+            "ppd_dmg": np.asarray(chart.damage, np.int64).copy(),
+            "ppd_splash": np.ascontiguousarray(chart.splash, dtype=np.int64),
+            "ppd_alt": np.ascontiguousarray(chart.alt, dtype=np.int64)}
 
 
 def _cadet_dac_tables() -> dict[str, object]:

@@ -23,11 +23,9 @@ reinforcement (E11.39), lock-on.
 from __future__ import annotations
 
 import numba as nb
-import numpy as np
 
 from sfb_env import hexmap
 from sfb_env.compiled import damage, dice, event_codes, shields
-from sfb_env.data.charts import load_weapons
 from sfb_env.engine import ppd as ref_ppd
 from sfb_env.engine import ppd_fire as ref_ppd_fire
 from sfb_env.engine.types import (
@@ -49,7 +47,8 @@ MYOPIC_RANGE = ref_ppd.MYOPIC_RANGE  # (E11.312) no score at true range 3 or les
 DRONE_ROLL_SHIFT = ref_ppd.DRONE_ROLL_SHIFT  # (FD1.52)
 REARM_TURNS = ref_ppd_fire.CHIEF_REARM_TURNS  # PROPOSAL [P-056]
 CHIEF_PULSES = ref_ppd.FULL_CHARGE // ref_ppd.ENERGY_PER_PULSE  # the Chief Engineer's charge
-VOLLEY = 9  # scratch words per pulse volley: target, centre (-1 none), points on shields 0..6
+VOLLEY = damage.PPD_VOLLEY  # scratch words a pulse volley: target, centre (-1), shields 0..6
+ppd_tables = damage.ppd_tables  # the static tables (in ``damage.FireTables``)
 _R = hexmap.LUT_RADIUS
 _ASTERN = hexmap.ASTERN_ROW_BITS
 # PpdTrainEnded.rule words (event_codes.VOCAB["rule"])
@@ -59,20 +58,6 @@ RULE_TARGET_DESTROYED = event_codes.word("rule", "E11.542")
 RULE_OUT = event_codes.word("rule", "E11.541")  # out of arc, out of play, beyond 40
 RULE_FIRER_CLOAKED = event_codes.word("rule", "E11.475")
 RULE_TARGET_CLOAKED = event_codes.word("rule", "E11.472")
-
-
-def ppd_tables(setup) -> dict[str, object]:
-    """The static PPD tables of ``setup`` (``damage.FireTables``): ``ppd_rows`` the PPD weapon
-    rows in use, ``ppd_hit`` / ``ppd_dmg`` (41,) the chart by range (E11.31), ``ppd_splash``
-    (41, 3) left / centre / right (E11.352), ``ppd_alt`` (41, 2) (E11.351)."""
-    st = setup.start_state
-    chart = load_weapons().ppd
-    rows = np.flatnonzero((np.asarray(st.w_type) == _PPD) & np.asarray(st.w_enabled))
-    return {"ppd_rows": rows.astype(np.int64),
-            "ppd_hit": np.asarray(chart.hit_number, np.int64).copy(),
-            "ppd_dmg": np.asarray(chart.damage, np.int64).copy(),
-            "ppd_splash": np.ascontiguousarray(chart.splash, dtype=np.int64),
-            "ppd_alt": np.ascontiguousarray(chart.alt, dtype=np.int64)}
 
 
 @nb.njit(cache=True, inline="always")
