@@ -187,3 +187,62 @@ def test_cadet_energy_batched_with_autoreset_match(scenario, policy):
     report = parity.lockstep(_cadet(scenario), num_battles=16, steps=300, seed=22,
                              policy=policy)
     print(report.line())
+
+
+# (E11) The ISC's plasmatic pulsar device under the Chief Engineer (PROPOSAL [P-056]): the
+# graduate ISC duels with the energy form replaced by the Chief Engineer (compiled.ppd).
+PPD_CHIEF = {"energy": "chief", "chief_engineer": True, "speed_choice": True}
+PPD_VARIANTS = {opp: parity.variant(f"grad-isc-vs-{opp}", rules=PPD_CHIEF)
+                for opp in ("klingon", "kzinti", "orion", "federation")}
+
+
+def _ppd_events(report) -> int:
+    return report.events.get("PpdTrainEnded", 0) + report.events.get("Fired", 0)
+
+
+@pytest.mark.parametrize("opp", ["klingon", "kzinti"])
+def test_ppd_chief_duels_match_the_reference(opp):
+    """Random masked play at B=1 and fighting captains batched with autoreset: PPD trains,
+    pulses, breaking events and split volleys (E11.31-E11.54) in lockstep."""
+    report = parity.lockstep(PPD_VARIANTS[opp], num_battles=1, steps=300, seed=1)
+    assert report.steps == 300
+    report = parity.lockstep(PPD_VARIANTS[opp], num_battles=4, steps=80, seed=2,
+                             policy="random-fighter")
+    assert _ppd_events(report) > 0
+
+
+def _never_drop(monkeypatch) -> None:
+    """Random play that never drops the wave-lock (E11.362): trains run to their last pulse,
+    across impulses and turn breaks, unless an E11.54 event ends them. (The harness closes the
+    mask value ``_announce_index`` names: here the ISC's ``ppd[0]`` DROP.)"""
+    announce = parity._announce_index
+
+    def closed(env, agent):
+        lo = env._layouts[agent]
+        names = lo.component_names()
+        if "ppd[0]" in names:
+            return int(lo.offsets[names.index("ppd[0]")]) + 1
+        return announce(env, agent)
+
+    monkeypatch.setattr(parity, "_announce_index", closed)
+
+
+def test_ppd_full_trains_match_the_reference(monkeypatch):
+    _never_drop(monkeypatch)
+    report = parity.lockstep(PPD_VARIANTS["klingon"], num_battles=1, steps=1_500, seed=21)
+    assert report.events.get("Damaged", 0) > 0 and report.events.get("PpdTrainEnded", 0) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("opp", list(PPD_VARIANTS))
+def test_ppd_full_trains_long_runs_match(opp, monkeypatch):
+    _never_drop(monkeypatch)
+    print(parity.lockstep(PPD_VARIANTS[opp], num_battles=1, steps=5_000, seed=21).line())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("opp", list(PPD_VARIANTS))
+def test_ppd_chief_duels_long_runs_match(opp):
+    print(parity.lockstep(PPD_VARIANTS[opp], num_battles=1, steps=3_000, seed=11).line())
+    print(parity.lockstep(PPD_VARIANTS[opp], num_battles=8, steps=400, seed=12,
+                          policy="random-fighter").line())

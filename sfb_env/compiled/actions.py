@@ -56,13 +56,15 @@ def decode_action(s, ot, b, a, action, o):
               borrow(action), borrow(o.launch), borrow(o.launch_facing), borrow(o.fire),
               borrow(o.maneuver), borrow(o.tactical), borrow(o.speed), borrow(o.disengage),
               ot.c_disengage[a], ot.c_maneuver[a], borrow(ot.work), ot.n_gatling[a],
-              borrow(ot.gatling), borrow(o.gatling))
+              borrow(ot.gatling), borrow(o.gatling), ot.n_ppds[a], ot.c_ppd[a],
+              borrow(ot.ppds), borrow(o.ppd))
 
 
 @nb.njit(cache=True, inline="always")
 def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, weapons, choice,
               b, a, action, launch, launch_facing, fire, maneuver, tactical, speed_order,
-              disengage, c_disengage, c_maneuver, work, n_g, gatling, gatling_order):
+              disengage, c_disengage, c_maneuver, work, n_g, gatling, gatling_order, n_p, c_p,
+              ppds, ppd_order):
     """``decode_action`` on arrays (``work``: scratch, at least ``k`` long)."""
     slots = work[:k]
     _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
@@ -94,6 +96,10 @@ def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, we
                 v = action[c]
                 gatling_order[b, GATLING_EXTRA * w + j] = slots[v - 1] if v > 0 else NO_ORDER
             c += 1
+    for i in range(n_p):  # (E11.362) ``ppd[p]`` (from component c_p): 0 keep, 1 drop the lock
+        w = ppds[a, i]
+        if w >= 0:
+            ppd_order[b, w] = action[c_p + i]
     disengage[b, u] = c_disengage >= 0 and action[c_disengage] == 1
     c = c_maneuver
     maneuver[b, u] = action[c]

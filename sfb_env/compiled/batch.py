@@ -306,7 +306,7 @@ def _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_o
     ot = borrowed_observe(ot)
     tb = procedure.StepTables(borrowed_move(tb.move), borrowed_fire(tb.fire), tb.end,
                               borrowed_observe(tb.observe), tb.launch_seeking,
-                              tb.seeking_weapons, tb.plasma, tb.energy)
+                              tb.seeking_weapons, tb.plasma, tb.energy, tb.ppd)
     n_agents = ot.n_agents
     for b in range(s.turn.shape[0]):
         s.ev_count[b] = 0

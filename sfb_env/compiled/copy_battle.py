@@ -119,6 +119,16 @@ def copy_battle(dst, b, src, a):
     for i1 in range(dst.w_gatling_shots.shape[1]):
         for i2 in range(dst.w_gatling_shots.shape[2]):
             dst.w_gatling_shots[b, i1, i2] = src.w_gatling_shots[a, i1, i2]
+    for i1 in range(dst.ppd_target.shape[1]):
+        dst.ppd_target[b, i1] = src.ppd_target[a, i1]
+    for i1 in range(dst.ppd_fired_at.shape[1]):
+        dst.ppd_fired_at[b, i1] = src.ppd_fired_at[a, i1]
+    for i1 in range(dst.ppd_pulses.shape[1]):
+        dst.ppd_pulses[b, i1] = src.ppd_pulses[a, i1]
+    for i1 in range(dst.ppd_resolved.shape[1]):
+        dst.ppd_resolved[b, i1] = src.ppd_resolved[a, i1]
+    for i1 in range(dst.ppd_locked.shape[1]):
+        dst.ppd_locked[b, i1] = src.ppd_locked[a, i1]
     dst.turn[b] = src.turn[a]
     dst.impulse[b] = src.impulse[a]
     dst.done[b] = src.done[a]
@@ -179,6 +189,11 @@ def borrowed_state(s):
         borrow(s.w_armed),
         borrow(s.w_arm_stage),
         borrow(s.w_gatling_shots),
+        borrow(s.ppd_target),
+        borrow(s.ppd_fired_at),
+        borrow(s.ppd_pulses),
+        borrow(s.ppd_resolved),
+        borrow(s.ppd_locked),
         borrow(s.turn),
         borrow(s.impulse),
         borrow(s.done),
@@ -206,6 +221,7 @@ def borrowed_orders(o):
         borrow(o.capacitor),
         borrow(o.recharge),
         borrow(o.cloak),
+        borrow(o.ppd),
     )
 
 
@@ -283,6 +299,11 @@ def borrowed_fire(t):
         borrow(t.governed),
         borrow(t.phaser_draw),
         borrow(t.fbits),
+        borrow(t.ppd_rows),
+        borrow(t.ppd_hit),
+        borrow(t.ppd_dmg),
+        borrow(t.ppd_splash),
+        borrow(t.ppd_alt),
         borrow(t.work),
         borrow(t.fusion_dmg),
         borrow(t.gatling_after),
@@ -331,6 +352,11 @@ def borrowed_observe(t):
         borrow(t.plasma_launcher),
         borrow(t.plasma_rows),
         borrow(t.plasma_warhead),
+        borrow(t.ppds),
+        borrow(t.n_ppds),
+        borrow(t.m_ppd),
+        borrow(t.c_ppd),
+        borrow(t.off_ppd),
         borrow(t.init_shields),
         borrow(t.init_internal),
         borrow(t.init_strength),

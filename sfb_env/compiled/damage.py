@@ -86,6 +86,8 @@ FireTables = namedtuple("FireTables", [
     "governed",  # (U,) bool the cadet form governs the ship (energy.EnergyTables.governed)
     "phaser_draw",  # (N_TYPES,) float64 capacitor energy a phaser shot draws (H6.1, E2.1)
     "fbits",  # (1,) float64 scratch: a float event field's bits (FireUnpowered)
+    # (E11) ppd_tables: PPD rows, the chart by range, splash and along-a-side splits
+    "ppd_rows", "ppd_hit", "ppd_dmg", "ppd_splash", "ppd_alt",
     "work",  # int64 scratch of the fire and seeking kernels (volleys): no allocation per call
     "fusion_dmg",  # (8, 25) int64 (E7.32) damage by [roll - 1, range]; rolls 7-8 (FD1.52 +2
     #   against drones) per PROPOSAL [P-055] (direct_fire.fusion_damage)
@@ -136,7 +138,9 @@ def fire_tables(setup) -> FireTables:
         raise NotImplementedError("compiled fire: only energy 'chief' and 'cadet' are ported")
     from sfb_env.compiled.energy import energy_tables
     et = energy_tables(setup)
-    for flag in ("standard_cloak", "lock_on", "ppd_in_play",
+    if rules.ppd_in_play and rules.energy != "chief":
+        raise NotImplementedError("compiled fire: the PPD under the Chief Engineer only")
+    for flag in ("standard_cloak", "lock_on",
                  "small_craft_in_play", "planets_in_play", "monster_in_play", "esg_in_play",
                  "suicide_shuttles", "tractors", "hold_fire", "reserve_power"):
         if getattr(rules, flag):
@@ -194,11 +198,30 @@ def fire_tables(setup) -> FireTables:
         arc_lut=np.ascontiguousarray(hexmap.ARC_LUT, dtype=np.int64),
         move_chart=np.ascontiguousarray(impulse.movement_chart(ipt)),
         rack_capacity=np.asarray(setup.rack_capacity, dtype=np.int64).copy(),
-        launch_limit=limit, **plasma.plasma_tables(setup), governed=et.governed,
-        phaser_draw=et.phaser_draw, fbits=et.fbits.copy(),
-        work=np.zeros(3 * max(n_units, len(setup.weapon_ids), 1), dtype=np.int64),
+        launch_limit=limit, **plasma.plasma_tables(setup), **ppd_tables(setup),
+        governed=et.governed, phaser_draw=et.phaser_draw, fbits=et.fbits.copy(),
+        work=np.zeros(max(3 * max(n_units, len(setup.weapon_ids), 1),
+                          PPD_VOLLEY * len(setup.weapon_ids)), dtype=np.int64),
         fusion_dmg=fusion_dmg, gatling_after=min(robot_rows, default=len(setup.weapon_ids)),
     )
+
+
+PPD_VOLLEY = 9  # (E11.332) scratch words of one PPD pulse's volley (compiled.ppd)
+
+
+def ppd_tables(setup) -> dict[str, object]:
+    """The static PPD tables of ``setup`` (``compiled.ppd``): ``ppd_rows`` the PPD weapon rows
+    in use, ``ppd_hit`` / ``ppd_dmg`` (41,) the chart by range (E11.31), ``ppd_splash`` (41, 3)
+    left / centre / right (E11.352), ``ppd_alt`` (41, 2) (E11.351)."""
+    st = setup.start_state
+    chart = load_weapons().ppd
+    rows = np.flatnonzero((np.asarray(st.w_type) == int(WeaponType.PPD))
+                          & np.asarray(st.w_enabled))
+    return {"ppd_rows": rows.astype(np.int64),
+            "ppd_hit": np.asarray(chart.hit_number, np.int64).copy(),
+            "ppd_dmg": np.asarray(chart.damage, np.int64).copy(),
+            "ppd_splash": np.ascontiguousarray(chart.splash, dtype=np.int64),
+            "ppd_alt": np.ascontiguousarray(chart.alt, dtype=np.int64)}
 
 
 def _cadet_dac_tables() -> dict[str, object]:
@@ -409,3 +432,56 @@ def apply_damage(s, ft, b, unit, shield, points):
 def view_of(s) -> FireArrays:
     """``fire_view`` in plain Python (tests call the helpers on it)."""
     return FireArrays(*(getattr(s, f) for f in FIRE_FIELDS))
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def apply_split_volley_a(a, ft, b, unit, split, centre):
+    """``engine.damage.apply_split_volley`` (a PPD pulse, E11.35, E11.332) on the view ``a``:
+    ``split[0..6]`` the points on each shield (0: a unit without facing shields), ``centre``
+    the shield logged (-1: the one taking most, the lower number on ties). Each shield absorbs
+    its own part (D3.2); the points past them are one volley of internal damage. A unit that
+    is not a ship with six shields, or a pulse on one shield, is an ordinary volley."""
+    total, n, single = 0, 0, 0
+    for s in range(7):
+        if split[s] > 0:
+            total += split[s]
+            n += 1
+            single = s
+    if a.status[b, unit] != ACTIVE or total <= 0:
+        return
+    if centre < 0:
+        best = -1
+        for s in range(7):
+            if split[s] > 0 and (best < 0 or split[s] > split[best]):
+                best = s
+        centre = best
+    kind = a.kind[b, unit]
+    if kind != K_SHIP or a.shield_pool[b, unit] or ft.damage_rule == RULE_NONE or n == 1:
+        apply_damage_a(a, ft, b, unit, single if n == 1 else centre, total)
+        return
+    a.damage[b, unit] += total
+    absorbed, internal = 0, 0
+    for s in range(1, 7):
+        points = split[s]
+        if points > 0:
+            took = min(points, a.shields[b, unit, s - 1])
+            a.shields[b, unit, s - 1] -= took
+            absorbed += took
+            internal += points - took
+    r = event_codes.begin(a.ev, a.ev_count, b, DAMAGED, a.turn[b], a.impulse[b])
+    a.ev[b, r, 3] = unit
+    a.ev[b, r, 4] = centre
+    a.ev[b, r, 5] = absorbed
+    a.ev[b, r, 6] = internal
+    destroyed = False
+    if internal:
+        a.internal[b, unit] += internal
+        if ft.damage_rule == RULE_CADET_DAC:
+            destroyed = _cadet_dac_internal(a.boxes, a.w_destroyed, a.w_type, a.w_ammo, a.dice,
+                                            a.ev, ft, b, unit, internal, r)
+        else:
+            _interim_internal(a.boxes, a.w_destroyed, a.w_type, a.w_ammo, a.ev, ft, b, unit,
+                              internal, r)
+    if destroyed or (ft.damage_rule == RULE_INTERIM
+                     and _nothing_left(a.boxes, a.w_destroyed, ft, b, unit)):
+        destroy(a.status, a.ev, a.ev_count, a.turn, a.impulse, b, unit)

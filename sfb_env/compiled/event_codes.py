@@ -63,7 +63,9 @@ VOCAB: dict[str, list[str]] = {
     "method": ["D3.41 temporary movement", "D3.41 owner's choice (stronger shield)",
                "D3.41 die roll 1", "D3.41 die roll 2", "D3.41 die roll 3", "D3.41 die roll 4",
                "D3.41 die roll 5", "D3.41 die roll 6"],
-    "rule": ["FD4.21 the ship launches at most 1 drone(s) per turn from all its racks"],
+    "rule": ["FD4.21 the ship launches at most 1 drone(s) per turn from all its racks",
+             # (E11.362, E11.54) PpdTrainEnded
+             "E11.362", "E11.544", "E11.542", "E11.541", "E11.475", "E11.472"],
     "how": [],
     "what": [],
     "contact": [],

@@ -160,9 +160,10 @@ def fire_direct_fire_a(a, ft, b, o):
     first-shot order (``damage.apply_damage``). The shots in the reference's order: the agents'
     ``o.fire[b, w]`` (target row, -1 none) in weapon row order, then the phaser-Gs' shots 2..4
     (``o.gatling``, E2.151: weapon row, then shot number), then the robots' ``o.fire`` (rows from
-    ``ft.gatling_after``). No PPD, probe or monster fire, no fighters' pilots. Under the cadet
-    form (``energy.pay_shot``, ``energy.fired``) a governed ship's phaser shot draws its
-    capacitor (H6.1) and a heavy weapon's shot spends its charge."""
+    ``ft.gatling_after``). A PPD's order is ``compiled.ppd.fire_step``'s, resolved before
+    (E11.31). No probe or monster fire, no fighters' pilots. Under the cadet form
+    (``energy.pay_shot``, ``energy.fired``) a governed ship's phaser shot draws its capacitor
+    (H6.1) and a heavy weapon's shot spends its charge."""
     n_w = o.fire.shape[1]
     nv = 0  # volleys in the scratch ft.work: target, shield, points (no allocation)
     for w in range(min(n_w, ft.gatling_after)):
@@ -193,6 +194,8 @@ def _shot(a, ft, b, w, t, nv):
     lut = ft.shield_lut
     owner = a.w_owner[b, w]
     kind = a.w_type[b, w]
+    if kind == _PPD:  # (E11.31) fired first, by compiled.ppd.fire_step
+        return nv
     cadet = not ft.chief_engineer  # (B3.0) the cadet form (tiers: chief or cadet)
     if cadet and not energy.pay_shot(a, ft, b, w, owner, kind):  # (H6.1) ran dry
         return nv

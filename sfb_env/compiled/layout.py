@@ -43,6 +43,8 @@ HOT_FIELDS: tuple[str, ...] = (
     "w_enabled", "w_last_fired", "w_fired_turn", "w_ready_turn", "w_ammo", "w_drone_rows",
     "w_armed", "w_arm_stage",  # (B3.0, E3.2, E4.2) the cadet form
     "w_gatling_shots",  # (E2.151) a phaser-G's last four shots (tier 2: hydran-cadet)
+    # (E11) PPD pulse trains (compiled.ppd); the charge's stage, energy and paid turn stay cold
+    "ppd_target", "ppd_fired_at", "ppd_pulses", "ppd_resolved", "ppd_locked",
 )
 COLD_FIELDS: tuple[str, ...] = tuple(f for f in ARRAY_FIELDS if f not in HOT_FIELDS)
 SCALAR_FIELDS = ("turn", "impulse", "done", "time_up", "outcome_code")
@@ -135,7 +137,7 @@ def differences(batch: BatchState, b: int, state: BattleState,
 # ---------------------------------------------------------------------- orders
 
 ORDER_FIELDS = ("maneuver", "speed", "tactical", "disengage", "fire", "launch", "launch_facing",
-                "gatling", "arm", "capacitor", "recharge", "cloak")
+                "gatling", "arm", "capacitor", "recharge", "cloak", "ppd")
 BatchOrders = namedtuple("BatchOrders", ORDER_FIELDS)
 NO_ORDER = -1  # no speed order / no target / automatic facing
 GATLING_EXTRA = GATLING_SHOTS - 1  # (E2.151) a phaser-G's shots 2..4 of an impulse, a row each
@@ -148,7 +150,8 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:
     ``gatling[b, GATLING_EXTRA * w + shot - 2]`` the target of a phaser-G's shot 2..4 (E2.151,
     ``Orders.gatling``; -1 = none); the cadet form (B3.0): per heavy weapon ``arm``
     (``ArmOrder``), per unit ``capacitor`` and ``recharge`` (-1 = none: the standing order) and
-    ``cloak`` (bool, G13.0: pay the cloak for the turn)."""
+    ``cloak`` (bool, G13.0: pay the cloak for the turn); per weapon ``ppd`` (a PPD's
+    ``PpdOrder``, 0 = keep, E11.362)."""
     u, w = (n_battles, n_units), (n_battles, n_weapons)
     return BatchOrders(maneuver=np.zeros(u, np.int64), speed=np.full(u, NO_ORDER, np.int64),
                        tactical=np.zeros(u, np.bool_), disengage=np.zeros(u, np.bool_),
@@ -160,7 +163,7 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:
                        arm=np.full(w, NO_ORDER, np.int64),
                        capacitor=np.full(u, NO_ORDER, np.int64),
                        recharge=np.full(u, NO_ORDER, np.int64),
-                       cloak=np.zeros(u, np.bool_))
+                       cloak=np.zeros(u, np.bool_), ppd=np.zeros(w, np.int64))
 
 
 def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
@@ -169,7 +172,7 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
     out = empty_orders(len(orders), n_units, n_weapons)
     for b, per_unit in enumerate(orders):
         for u, o in (per_unit or {}).items():
-            unported = [name for name in ("esg", "ppd", "reinforce",
+            unported = [name for name in ("esg", "reinforce",
                                           "repair_boxes", "esg_reserve", "tractor", "transport")
                         if getattr(o, name)]
             unported += [name for name in ("fighters", "shuttles", "suicide", "suicide_arm")
@@ -199,6 +202,8 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
             out.capacitor[b, u] = NO_ORDER if o.capacitor is None else int(o.capacitor)
             out.recharge[b, u] = NO_ORDER if o.recharge is None else int(o.recharge)
             out.cloak[b, u] = bool(o.cloak)
+            for w, v in o.ppd.items():  # (E11.362)
+                out.ppd[b, w] = int(v)
     return out
 
 

@@ -26,8 +26,11 @@ The masks are the engine predicates of the tier-1 rules, written out: ``legality
 predicate (``direct_fire.weapon_ready_blocker`` and ``target_codes``), the drone-rack predicate
 (``seeking.rack_blocker`` and ``launch_blockers``). ``observe_tables`` refuses a setup that
 switches on anything else (energy form, lock-on, cloak, plasma, small craft, planets, sideslip,
-tactical maneuvers, launch facings, arrivals, ESG, PPD, ...). Tier 2: the fusion beam's and
-phaser-G's readiness, ``gatling[g].shot{k}`` (``GatlingShot.mask``, ``fire.gatling_open``).
+tactical maneuvers, launch facings, arrivals, ESG, ...). Tier 2: the fusion beam's and
+phaser-G's readiness, ``gatling[g].shot{k}`` (``GatlingShot.mask``, ``fire.gatling_open``). The
+PPD (E11, under the Chief Engineer) has its ``fire[w]`` (ready: armed, not pulsing), its
+``ppd[p]`` component (drop the wave-lock between pulses, E11.362) and its observation block
+(``compiled.ppd``).
 
 Bearings: the reference takes ``np.arctan2`` of cartesian hex centres; numpy's arctan2 (SIMD)
 and the C library's (numba) differ in the last bit for about 6% of hex pairs, so the tables
@@ -78,6 +81,12 @@ _PH1, _PH2, _PH3, _PHG = (int(WeaponType.PH1), int(WeaponType.PH2), int(WeaponTy
 _DRONE_RACK, _ESG = int(WeaponType.DRONE_RACK), int(WeaponType.ESG)
 _FUSION = int(WeaponType.FUSION)
 GATLING_SHOT_NUMBERS = tuple(range(2, 2 + GATLING_EXTRA))  # (E2.151) gatling[g].shot2..shot4
+_PPD = int(WeaponType.PPD)
+_PPD_SIZE = lay.PPD.size  # (E11) the PPD block: armed_pulses, pulsing, locked, pulses_left
+_P_ARMED, _P_PULSING = lay.PPD.at("armed_pulses"), lay.PPD.at("pulsing")
+_P_LOCKED, _P_LEFT = lay.PPD.at("locked"), lay.PPD.at("pulses_left")
+_PPD_PULSES = float(lay.PPD.field("pulses_left").scale)
+_PPD_ORDERS = 2  # ``ppd[p]``: 0 keep, 1 drop (E11.362); 3 with reserve power (not ported)
 _PLASMA_S, _PLASMA_F = int(WeaponType.PLASMA_S), int(WeaponType.PLASMA_F)
 _M_NONE, _M_STRAIGHT = int(Maneuver.NONE), int(Maneuver.STRAIGHT)
 _M_LEFT, _M_RIGHT = int(Maneuver.TURN_LEFT), int(Maneuver.TURN_RIGHT)
@@ -138,7 +147,7 @@ STATE_FIELDS = (
     "w_max_range", "w_ammo", "w_fired_turn", "w_last_fired", "w_ready_turn", "w_enabled",
     "w_destroyed", "boxes", "previous_speed", "batteries", "capacitor", "capacitor_max",
     "energy_shortfall", "w_armed", "w_arm_stage", "launched_at", "turn", "impulse", "ev",
-    "ev_count", "w_gatling_shots")
+    "ev_count", "w_gatling_shots", "ppd_target", "ppd_pulses", "ppd_resolved", "ppd_locked")
 StateView = namedtuple("StateView", STATE_FIELDS)
 
 
@@ -159,6 +168,9 @@ ObserveTables = namedtuple("ObserveTables", [
     "c_maneuver",  # the ``maneuver`` component's index (``speed`` follows it)
     "off_plasma",  # (FP1) offset of the plasma threat block, -1 none
     "plasma_launcher", "plasma_rows", "plasma_warhead",  # compiled.plasma.plasma_tables
+    # (E11) the ``ppd[p]`` components: PPD rows (-1 padded), their count, the mask offset and
+    # component index of ``ppd[0]``, the observation's PPD block offset (-1 none)
+    "ppds", "n_ppds", "m_ppd", "c_ppd", "off_ppd",
     "init_shields", "init_internal", "init_strength", "craft_carrier", "move_chart",
     "atan2", "atan2_b", "atan2_dx", "atan2_k0", "rel_sin", "rel_cos",
     # the cadet form (B3.0, compiled.energy): per unit, per weapon type, per agent
@@ -179,7 +191,8 @@ _RULES_OFF = ("lock_on", "standard_cloak", "planets_in_play", "hold_fire",
               "may_not_leave", "sideslip", "tactical_maneuvers", "launch_facing",
               "small_craft_in_play", "arrivals", "esg_in_play")
 _TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON),
-                  _PHG, int(WeaponType.FUSION)}  # (tier 2: the Hydran's phaser-G and fusion)
+                  _PHG, int(WeaponType.FUSION),  # (tier 2: the Hydran's phaser-G and fusion)
+                  int(WeaponType.PPD)}  # (E11) the PPD under the Chief Engineer: compiled.ppd
 
 
 def _layouts(battle: Battle, slots: int, uniform: bool) -> dict[str, ActionLayout]:
@@ -253,6 +266,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     st = battle.state
     max_r = max([1] + [len(lo.racks) for lo in layouts.values()])
     max_w = max([1] + [len(lo.weapons) for lo in layouts.values()])
+    max_p = max([1] + [len(lo.ppds) for lo in layouts.values()])
+    ppds = np.full((n, max_p), -1, np.int64)
     racks = np.full((n, max_r), -1, np.int64)
     weapons = np.full((n, max_w), -1, np.int64)
     max_g = max([1] + [len(lo.gatling) for lo in layouts.values()])
@@ -263,7 +278,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         "off_weapons", "off_clock", "off_targets", "off_threats", "m_fire", "m_maneuver",
         "m_speed", "m_disengage", "c_disengage", "c_maneuver", "off_plasma", "n_gatling",
         "m_gatling", "n_heavy", "m_arm", "m_capacitor", "m_recharge", "off_energy",
-        "c_energy", "m_cloak", "c_cloak")}
+        "c_energy", "m_cloak", "c_cloak", "n_ppds", "m_ppd", "c_ppd", "off_ppd")}
     max_h = max([1] + [len(lo.power.heavies) for lo in layouts.values() if lo.power is not None])
     heavy = np.full((n, max_h), -1, np.int64)
     turn_mode = np.zeros((n, impulse.IMPULSES_PER_TURN[-1] + 1), np.int64)
@@ -271,7 +286,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         lo = layouts[name]
         u = lo.unit
         extra = [what for what, has in (
-            ("esg", len(lo.esgs)), ("ppd", len(lo.ppds)), ("craft", lo.craft),
+            ("esg", len(lo.esgs)), ("ppd orders", lo.ppds.size and lo.ppd_orders != _PPD_ORDERS),
+            ("craft", lo.craft),
             ("probe", lo.probe), ("tractor", lo.tractors),
             ("transport", lo.transport), ("suicide", lo.suicide),
             ("energy beyond the cadet form", _energy_extra(lo.power)),
@@ -288,6 +304,9 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         racks[a, :len(lo.racks)] = lo.racks
         weapons[a, :len(lo.weapons)] = lo.weapons
         ints["n_racks"][a], ints["n_weapons"][a] = len(lo.racks), len(lo.weapons)
+        n_p = len(lo.ppds)
+        ppds[a, :n_p] = lo.ppds
+        ints["n_ppds"][a] = n_p
         limit = getattr(battle.ship_classes[u], "drone_launch_limit", None)
         ints["drone_limit"][a] = -1 if limit is None else int(limit)
         chart = tables.turn_mode_chart(battle.turn_mode_chart[u])
@@ -301,6 +320,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         ints["off_threats"][a] = where.part("threats").offset
         ints["off_plasma"][a] = (where.part("plasma_threats").offset if lo.plasma_threats
                                  else -1)
+        ints["off_ppd"][a] = where.part("ppd").offset if n_p else -1
         names = lo.component_names()
         n_r, n_w, n_g = len(lo.racks), len(lo.weapons), len(lo.gatling)
         power = []
@@ -333,11 +353,15 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         for g, w in enumerate(lo.gatling):
             i = list(lo.weapons).index(w) if w >= 0 else 0
             gatling_fire[a, g] = lo.offsets[n_r + i]
+        ints["c_ppd"][a] = names.index("ppd[0]") if n_p else -1  # (E11.362) ppd[p]
+        ints["m_ppd"][a] = lo.offsets[ints["c_ppd"][a]] if n_p else -1
         expected = ([f"launch[{i}]" for i in range(n_r)] + [f"fire[{i}]" for i in range(n_w)]
                     + [f"gatling[{g}].shot{j}" for g in range(n_g) for j in GATLING_SHOT_NUMBERS]
+                    + [f"ppd[{i}]" for i in range(n_p)]
                     + ["disengage"] * bool(lo.disengage) + power + ["maneuver", "speed"])
         targeted = n_r + n_w + len(GATLING_SHOT_NUMBERS) * n_g  # k + 1 values each
-        if names != expected or any(int(v) != k + 1 for v in lo.nvec[:targeted]):
+        if names != expected or any(int(v) != k + 1 for v in lo.nvec[:targeted]) or any(
+                int(lo.nvec[names.index(f"ppd[{i}]")]) != _PPD_ORDERS for i in range(n_p)):
             raise NotImplementedError(f"compiled observe: {name}'s components {names}")
     max_turns = int(opts["max_turns"] or battle.scenario.turn_limit or DEFAULT_MAX_TURNS)
     ipt = int(st.impulses_per_turn)
@@ -356,7 +380,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         odd_down=battle.scenario.parity == "odd-down",
         first_column=int(area.first_column), last_column=int(area.last_column),
         first_row=int(area.first_row), last_row=int(area.last_row),
-        racks=racks, weapons=weapons, turn_mode=turn_mode,
+        racks=racks, weapons=weapons, turn_mode=turn_mode, ppds=ppds,
         init_shields=np.asarray(init.shields, np.int64).copy(),
         init_internal=np.asarray(init.internal_boxes, np.int64).copy(),
         init_strength=np.asarray(init.strength, np.int64).copy(),
@@ -860,6 +884,8 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         if governed and ready[i] and ot.governed[w_owner[b, w]]:  # (fire_energy, H6.1, E3.2)
             ready[i] = energy.fire_powered(w_type, w_armed, capacitor, ot.phaser_draw, b, w,
                                            w_owner[b, w])
+        if ready[i] and w_type[b, w] == _PPD and s.ppd_target[b, w] >= 0:
+            ready[i] = False  # (E11.23) still pulsing: one charge at a time
     for i in range(n_r):
         r = racks[a, i]
         rready[i] = r >= 0 and _rack_ready_a(
@@ -935,6 +961,12 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
                     for c in range(n_slots):
                         m[at + 1 + c] = m[f + 1 + c]
                 at += k + 1
+        at = ot.m_ppd[a]
+        for i in range(ot.n_ppds[a]):  # (E11.362) keep; drop only between pulses
+            w = ot.ppds[a, i]
+            m[at] = 1
+            m[at + 1] = w >= 0 and s.ppd_target[b, w] >= 0 and s.ppd_resolved[b, w] >= 1
+            at += _PPD_ORDERS
         at = ot.m_disengage[a]
         if at >= 0:  # (disengagement.announce_blockers) not at impulse 0 (PROPOSAL [P-023])
             m[at] = 1
@@ -1056,6 +1088,23 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
                                          ipt, b, t) / _PLASMA_WARHEAD_SCALE
     if ot.off_energy[a] >= 0:  # (observation._energy) the energy block
         _energy_block(s, ot, b, a, u, allocation, out)
+    if ot.off_ppd[a] >= 0:  # (E11) the PPD blocks (env.observation._ppd)
+        for i in range(ot.n_ppds[a]):
+            w = ot.ppds[a, i]
+            if w < 0:
+                continue
+            at = ot.off_ppd[a] + i * _PPD_SIZE
+            pulsing = s.ppd_target[b, w] >= 0
+            # the Chief Engineer's charge is full (four pulses) whenever the PPD is ready
+            ready_ppd = not pulsing and _weapon_ready_a(
+                status, captured_by, cloaked, cloaked_before, w_owner, w_type, w_enabled,
+                w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt, quarter,
+                b, w, s.w_gatling_shots)
+            out[at + _P_ARMED] = 1.0 if ready_ppd else 0.0
+            out[at + _P_PULSING] = _flag(pulsing)
+            out[at + _P_LOCKED] = _flag(s.ppd_locked[b, w])
+            if pulsing:
+                out[at + _P_LEFT] = (s.ppd_pulses[b, w] - s.ppd_resolved[b, w]) / _PPD_PULSES
     for i in range(ot.obs_size[a]):  # the env clips the vector to the space's bounds
         if out[i] > 1.0:
             out[i] = 1.0

@@ -32,6 +32,7 @@ from sfb_env.compiled import (
     movement,
     observe,
     plasma,
+    ppd,
     robots,
     seeking_impacts,
 )
@@ -39,7 +40,7 @@ from sfb_env.engine.setup import BattleSetup
 from sfb_env.engine.types import ACTIVE
 
 StepTables = namedtuple("StepTables", ("move", "fire", "end", "observe", "launch_seeking",
-                                       "seeking_weapons", "plasma", "energy"))
+                                       "seeking_weapons", "plasma", "energy", "ppd"))
 
 
 def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
@@ -50,7 +51,7 @@ def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
                       ending.end_tables(setup), observe_tables,
                       bool(rules.seeking_weapons and rules.launch_seeking_weapons),
                       bool(rules.seeking_weapons), bool(rules.plasma_in_play),
-                      energy.energy_tables(setup))
+                      energy.energy_tables(setup), bool(rules.ppd_in_play))
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -86,6 +87,7 @@ def clear_orders(o, b: int) -> None:
     _clear_row(o.capacitor, b, -1)
     _clear_row(o.recharge, b, -1)
     _clear_row(o.cloak, b, False)
+    _clear_row(o.ppd, b, 0)
 
 
 @nb.njit(cache=True, inline="always")
@@ -131,6 +133,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
             _robot_fire(s, tb, b, o)
         if upto < 3:
             return
+        if tb.ppd:  # (E11.31, E11.332) PPD pulses first, each its own volley
+            ppd.fire_step(s, tb.fire, b, o)
         fire.fire_direct_fire(s, tb.fire, b, o)
         if upto < 4:
             return

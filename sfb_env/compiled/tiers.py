@@ -29,6 +29,7 @@ PORTED_VALUES: dict[str, tuple] = {
     "disengage_by_announcement": (True, False),
     "plasma_in_play": (True, False),  # (FP1) plasma torpedoes: compiled.plasma
     "cloak": ("none", "cadet"),  # (G13 cadet rule) paid at Energy Allocation: compiled.energy
+    "ppd_in_play": (True, False),  # (E11) under the Chief Engineer: compiled.ppd
     "shield_boundary": ("advanced",),
     "seeking_weapons": (True, False),
     "launch_seeking_weapons": (True, False),
@@ -40,8 +41,9 @@ PORTED_VALUES: dict[str, tuple] = {
 PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "freighter",
                   "drone", "target-drone",
                   "gorn-cadet",  # tier 2: plasma-F launchers (FP1)
-                  "romulan-cadet",  # tier 2: a fixed plasma-S launcher (FP3.1), the cloak (G13)
-                  "hydran-cadet"}  # tier 2: fusion beams (E7), the phaser-G (E2.15)
+                  "romulan-cadet",  # tier 2: a fixed plasma-S launcher (FP3.1), the cadet cloak
+                  "hydran-cadet",  # tier 2: fusion beams (E7), the phaser-G (E2.15)
+                  "isc-cadet"}  # tier 2: the PPD (E11; under the Chief Engineer only)
 PORTED_CONTROLLERS = {"agent", "target-drone", "robot-drone", "convoy-freighter",
                       "robot-plasma"}
 PORTED_VICTORY = {"battle_drill", "under_attack", "convoy_raid", "duel", "encounter"}
