@@ -2,7 +2,8 @@
 
 ``decode_action`` does what ``ActionLayout.to_orders`` (``env.actions``, ``env.components``)
 does for the tier-1 components, in action order: ``launch[r]`` (0 hold, k launch the rack's next
-drone at target slot k, the engine's facing), ``fire[w]`` (0 hold, k fire at slot k),
+drone at target slot k, the engine's facing), ``fire[w]`` (0 hold, k fire at slot k), ``esg[g]``
+(the ``EsgOrder`` value, G23.3),
 ``disengage`` (1 announce, SCENARIOS #5), ``maneuver`` (the ``Maneuver`` value) and ``speed``
 (an order only where the orders set next turn's speed, or where the value differs from the
 current speed; the latter is masked, so a masked action orders no speed outside the speed
@@ -45,13 +46,14 @@ def decode_action(s, ot, b, a, action, o):
               ot.n_weapons[a], borrow(ot.racks), borrow(ot.weapons), choice, b, a,
               borrow(action), borrow(o.launch), borrow(o.launch_facing), borrow(o.fire),
               borrow(o.maneuver), borrow(o.tactical), borrow(o.speed), borrow(o.disengage),
-              ot.m_disengage[a] >= 0, ot.c_maneuver[a], borrow(ot.work))
+              ot.m_disengage[a] >= 0, ot.c_maneuver[a], borrow(ot.work), ot.n_esg[a],
+              ot.esg_row[a], borrow(o.esg))
 
 
 @nb.njit(cache=True, inline="always")
 def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, weapons, choice,
               b, a, action, launch, launch_facing, fire, maneuver, tactical, speed_order,
-              disengage, has_disengage, c_maneuver, work):
+              disengage, has_disengage, c_maneuver, work, n_esg, esg_row, esg):
     """``decode_action`` on arrays (``work``: scratch, at least ``k`` long)."""
     slots = work[:k]
     _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
@@ -75,6 +77,10 @@ def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, we
             v = action[c]
             if v > 0:
                 fire[b, w] = slots[v - 1]
+        c += 1
+    for _ in range(n_esg):  # (G23.3) the generator's order (a padded position orders nothing)
+        if esg_row >= 0:
+            esg[b, esg_row] = action[c]
         c += 1
     disengage[b, u] = has_disengage and action[c] == 1
     c = c_maneuver

@@ -125,7 +125,7 @@ def fire_tables(setup) -> FireTables:
     if rules.energy != "chief":
         raise NotImplementedError("compiled fire: only energy 'chief' is ported")
     for flag in ("standard_cloak", "lock_on", "ppd_in_play",
-                 "small_craft_in_play", "planets_in_play", "monster_in_play", "esg_in_play",
+                 "small_craft_in_play", "planets_in_play", "monster_in_play",
                  "suicide_shuttles", "tractors", "hold_fire", "reserve_power"):
         if getattr(rules, flag):
             raise NotImplementedError(f"compiled fire: rules.{flag} not ported")

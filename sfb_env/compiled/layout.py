@@ -41,6 +41,10 @@ HOT_FIELDS: tuple[str, ...] = (
     "w_owner", "w_type", "w_arcs", "w_astern", "w_min_range", "w_max_range", "w_destroyed",
     "w_enabled", "w_last_fired", "w_fired_turn", "w_ready_turn", "w_ammo", "w_drone_rows",
     "w_armed",
+    # (G23) the expanding sphere generators' records (``compiled.esg``; ``esg_max`` stays cold:
+    # no kernel changes a capacity) and the units struck by a field (G23.621)
+    "esg_stored", "esg_phase", "esg_radius", "esg_strength", "esg_announced_at",
+    "esg_release_at", "esg_activated_at", "esg_dropped_at", "esg_cancelled_at", "esg_struck_at",
 )
 COLD_FIELDS: tuple[str, ...] = tuple(f for f in ARRAY_FIELDS if f not in HOT_FIELDS)
 SCALAR_FIELDS = ("turn", "impulse", "done", "time_up", "outcome_code")
@@ -132,7 +136,8 @@ def differences(batch: BatchState, b: int, state: BattleState,
 
 # ---------------------------------------------------------------------- orders
 
-ORDER_FIELDS = ("maneuver", "speed", "tactical", "disengage", "fire", "launch", "launch_facing")
+ORDER_FIELDS = ("maneuver", "speed", "tactical", "disengage", "fire", "launch", "launch_facing",
+                "esg")
 BatchOrders = namedtuple("BatchOrders", ORDER_FIELDS)
 NO_ORDER = -1  # no speed order / no target / automatic facing
 
@@ -140,22 +145,24 @@ NO_ORDER = -1  # no speed order / no target / automatic facing
 def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:
     """Orders arrays for a batch: per unit ``maneuver`` (Maneuver), ``speed`` (-1 = none),
     ``tactical`` and ``disengage`` (bool, SCENARIOS #5); per weapon ``fire`` and ``launch``
-    (target unit row, -1 = none) and ``launch_facing`` (0..5, -1 = automatic)."""
+    (target unit row, -1 = none), ``launch_facing`` (0..5, -1 = automatic) and ``esg`` (an
+    ``EsgOrder`` value, 0 = none; G23.3)."""
     u, w = (n_battles, n_units), (n_battles, n_weapons)
     return BatchOrders(maneuver=np.zeros(u, np.int64), speed=np.full(u, NO_ORDER, np.int64),
                        tactical=np.zeros(u, np.bool_), disengage=np.zeros(u, np.bool_),
                        fire=np.full(w, NO_ORDER, np.int64),
                        launch=np.full(w, NO_ORDER, np.int64),
-                       launch_facing=np.full(w, NO_ORDER, np.int64))
+                       launch_facing=np.full(w, NO_ORDER, np.int64),
+                       esg=np.zeros(w, np.int64))
 
 
 def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
     """Reference orders (one ``{unit row: Orders}`` per battle) as ``BatchOrders``. Raises on
-    an order the compiled tiers do not carry (energy, ESG, gatling, ... orders)."""
+    an order the compiled tiers do not carry (energy, gatling, ... orders)."""
     out = empty_orders(len(orders), n_units, n_weapons)
     for b, per_unit in enumerate(orders):
         for u, o in (per_unit or {}).items():
-            unported = [name for name in ("gatling", "esg", "arm", "ppd", "reinforce",
+            unported = [name for name in ("gatling", "arm", "ppd", "reinforce",
                                           "repair_boxes", "esg_reserve", "tractor", "transport")
                         if getattr(o, name)]
             unported += [name for name in ("fighters", "shuttles", "suicide", "suicide_arm",
@@ -178,6 +185,8 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
                 out.launch[b, w] = int(t)
             for w, f in o.launch_facing.items():
                 out.launch_facing[b, w] = int(f)
+            for w, v in o.esg.items():  # (G23.3)
+                out.esg[b, w] = int(v)
     return out
 
 
@@ -190,6 +199,7 @@ def copy_kernel_source() -> str:
     with every array ``observe.borrow``ed (the step kernel makes them once per call, so the
     per-battle calls that take them do no atomic reference counting)."""
     from sfb_env.compiled.damage import FireTables
+    from sfb_env.compiled.esg import EsgTables
     from sfb_env.compiled.movement import MoveTables
     from sfb_env.compiled.observe import ObserveTables
 
@@ -204,6 +214,7 @@ def copy_kernel_source() -> str:
         "import numba as nb",
         "",
         "from sfb_env.compiled.damage import FireTables",
+        "from sfb_env.compiled.esg import EsgTables",
         "from sfb_env.compiled.layout import BatchOrders, BatchState",
         "from sfb_env.compiled.movement import MoveTables",
         "from sfb_env.compiled.observe import ObserveTables, borrow",
@@ -230,7 +241,7 @@ def copy_kernel_source() -> str:
         lines.append(f"{'    ' * ndim}dst.{name}[b{index}] = src.{name}[a{index}]")
     views = (("borrowed_state", BatchState, "s"), ("borrowed_orders", BatchOrders, "o"),
              ("borrowed_move", MoveTables, "t"), ("borrowed_fire", FireTables, "t"),
-             ("borrowed_observe", ObserveTables, "t"))
+             ("borrowed_observe", ObserveTables, "t"), ("borrowed_esg", EsgTables, "t"))
     for func, cls, arg in views:
         lines += ["", "", '@nb.njit(cache=True, inline="always")', f"def {func}({arg}):",
                   f'    """``{arg}`` with every array borrowed."""',

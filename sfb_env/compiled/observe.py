@@ -23,9 +23,11 @@ Kernels take ``(s, ot, b, ...)``: ``s`` a ``BatchState`` or any namedtuple with 
 The masks are the engine predicates of the tier-1 rules, written out: ``legality``
 ``maneuver_blockers`` / ``speed_blockers`` (``movement.moves_next``, turn modes), the direct-fire
 predicate (``direct_fire.weapon_ready_blocker`` and ``target_codes``), the drone-rack predicate
-(``seeking.rack_blocker`` and ``launch_blockers``). ``observe_tables`` refuses a setup that
-switches on anything else (energy form, lock-on, cloak, plasma, small craft, planets, sideslip,
-tactical maneuvers, launch facings, arrivals, ESG, PPD, phaser-G, fusion, ...).
+(``seeking.rack_blocker`` and ``launch_blockers``), the ESG predicate (``esg_field.order_blockers``,
+``compiled.esg.order_bits``: one generator per agent, its block and the ``esg_fields`` rule
+features). ``observe_tables`` refuses a setup that switches on anything else (energy form,
+lock-on, cloak, small craft, planets, sideslip, tactical maneuvers, launch facings, arrivals,
+PPD, phaser-G, fusion, other rule features, ...).
 
 Bearings: the reference takes ``np.arctan2`` of cartesian hex centres; numpy's arctan2 (SIMD)
 and the C library's (numba) differ in the last bit for about 6% of hex pairs, so the tables
@@ -52,13 +54,14 @@ from sfb_env.compiled.fire import cloak_range
 from sfb_env.engine import Battle
 from sfb_env.engine.battle import DEFAULT_MAX_TURNS
 from sfb_env.engine.events import Damaged
-from sfb_env.engine.types import Maneuver, Status, UnitKind, WeaponType
+from sfb_env.engine.types import ESG_ORDERS, Maneuver, Status, UnitKind, WeaponType
 from sfb_env.env import observation as obs_mod
 from sfb_env.env import observation_layout as lay
 from sfb_env.env.actions import ActionLayout, EnergyLayout, craft_components
 from sfb_env.env.reward import DAMAGE_SCALE as _DAMAGE_SCALE
 from sfb_env.env.transport_actions import TransportLayout
 
+from . import esg as esg_mod
 from . import event_codes
 from .plasma import plasma_tables
 from .plasma import warhead as plasma_warhead
@@ -124,7 +127,10 @@ STATE_FIELDS = (
     "shields", "internal", "damage", "target", "kind", "side", "status", "captured_by",
     "cloaked", "cloaked_before", "w_type", "w_owner", "w_arcs", "w_astern", "w_min_range",
     "w_max_range", "w_ammo", "w_fired_turn", "w_last_fired", "w_ready_turn", "w_enabled",
-    "w_destroyed", "w_armed", "launched_at", "turn", "impulse", "ev", "ev_count")
+    "w_destroyed", "w_armed", "launched_at", "turn", "impulse", "ev", "ev_count",
+    # (G23) the generators: the esg[g] mask, the ESG block and the esg_fields features
+    "esg_stored", "esg_phase", "esg_radius", "esg_strength", "esg_announced_at",
+    "esg_release_at", "esg_activated_at", "esg_dropped_at", "esg_cancelled_at")
 StateView = namedtuple("StateView", STATE_FIELDS)
 
 
@@ -144,6 +150,10 @@ ObserveTables = namedtuple("ObserveTables", [
     "c_maneuver",  # the ``maneuver`` component's index (``speed`` follows it)
     "off_plasma",  # (FP1) offset of the plasma threat block, -1 none
     "plasma_launcher", "plasma_rows", "plasma_warhead",  # compiled.plasma.plasma_tables
+    # (G23) per agent: its generator's weapon row (-1 padding or none), 0 or 1 esg[g]
+    # components, the component's mask offset, the ESG block's and the esg_fields
+    # features' offsets (-1 none); per unit its first two generators (-1 padded); capacities
+    "esg_row", "n_esg", "m_esg", "off_esg", "off_esg_fields", "unit_esg", "esg_max",
     "init_shields", "init_internal", "init_strength", "craft_carrier", "move_chart",
     "atan2", "atan2_b", "atan2_dx", "atan2_k0", "rel_sin", "rel_cos",
     "work",  # int64 scratch (observe, decode_action, the robots' fire): no allocation per call
@@ -153,7 +163,7 @@ ObserveTables = namedtuple("ObserveTables", [
 # rules / layout features observe_tables refuses (not in the tier-1 port)
 _RULES_OFF = ("energy_form", "lock_on", "standard_cloak", "planets_in_play", "hold_fire",
               "may_not_leave", "sideslip", "tactical_maneuvers", "launch_facing",
-              "small_craft_in_play", "arrivals", "esg_in_play")
+              "small_craft_in_play", "arrivals")
 _TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON)}
 
 
@@ -233,16 +243,22 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     ints = {name: np.zeros(n, np.int64) for name in (
         "agent_unit", "n_racks", "n_weapons", "drone_limit", "obs_size", "mask_size",
         "off_weapons", "off_clock", "off_targets", "off_threats", "m_fire", "m_maneuver",
-        "m_speed", "m_disengage", "c_maneuver", "off_plasma")}
+        "m_speed", "m_disengage", "c_maneuver", "off_plasma", "esg_row", "n_esg", "m_esg",
+        "off_esg", "off_esg_fields")}
     turn_mode = np.zeros((n, impulse.IMPULSES_PER_TURN[-1] + 1), np.int64)
     for a, name in enumerate(agents):
         lo = layouts[name]
         u = lo.unit
+        if len(lo.esgs) > 1:  # (G23.122: esg_tables refuses them too)
+            raise NotImplementedError(f"compiled observe: {name} has several ESGs")
+        if lo.rule_features not in ((), ("esg_fields",)):
+            raise NotImplementedError(f"compiled observe: {name} has rule features "
+                                      f"{lo.rule_features}")
         extra = [what for what, has in (
-            ("esg", len(lo.esgs)), ("ppd", len(lo.ppds)), ("craft", lo.craft),
+            ("ppd", len(lo.ppds)), ("craft", lo.craft),
             ("probe", lo.probe), ("tractor", lo.tractors),
             ("transport", lo.transport), ("suicide", lo.suicide), ("energy", lo.power),
-            ("rule features", lo.rule_features), ("phaser-G", len(lo.gatling)),
+            ("phaser-G", len(lo.gatling)),
             ("launch facings", lo.launch_facing),
             ("tactical plots", lo.tactical_plots)) if has]
         kinds = {int(st.w_type[w]) for w in lo.weapons if w >= 0}
@@ -270,16 +286,24 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         ints["off_plasma"][a] = (where.part("plasma_threats").offset if lo.plasma_threats
                                  else -1)
         names = lo.component_names()
-        n_r, n_w = len(lo.racks), len(lo.weapons)
+        n_r, n_w, n_e = len(lo.racks), len(lo.weapons), len(lo.esgs)
+        ints["n_esg"][a] = n_e
+        ints["esg_row"][a] = int(lo.esgs[0]) if n_e else -1
+        ints["m_esg"][a] = lo.offsets[names.index("esg[0]")] if n_e else -1
+        ints["off_esg"][a] = where.part("esg").offset if n_e else -1
+        ints["off_esg_fields"][a] = (where.span("esg_fields").start
+                                     if "esg_fields" in lo.rule_features else -1)
         ints["m_fire"][a] = lo.offsets[n_r] if n_w else n_r * (k + 1)
         ints["m_maneuver"][a] = lo.offsets[names.index("maneuver")]
         ints["m_speed"][a] = lo.offsets[names.index("speed")]
         ints["m_disengage"][a] = lo.offsets[names.index("disengage")] if lo.disengage else -1
         ints["c_maneuver"][a] = names.index("maneuver")
         expected = ([f"launch[{i}]" for i in range(n_r)] + [f"fire[{i}]" for i in range(n_w)]
+                    + [f"esg[{i}]" for i in range(n_e)]
                     + ["disengage"] * bool(lo.disengage) + ["maneuver", "speed"])
         if names != expected or ints["m_fire"][a] != n_r * (k + 1) or (
-                ints["m_maneuver"][a] != (n_r + n_w) * (k + 1) + lo.disengage):
+                ints["m_maneuver"][a] != (n_r + n_w) * (k + 1) + n_e * ESG_ORDERS
+                + lo.disengage) or (n_e and ints["m_esg"][a] != (n_r + n_w) * (k + 1)):
             raise NotImplementedError(f"compiled observe: {name}'s components {names}")
     max_turns = int(opts["max_turns"] or battle.scenario.turn_limit or DEFAULT_MAX_TURNS)
     ipt = int(st.impulses_per_turn)
@@ -287,6 +311,10 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     atan2, atan2_b, dx_max, k0 = _atan2_table(battle)
     rel = np.arange(-5, 6) * (np.pi / 3)  # the reference: (f_o - f_u) * (pi / 3)
     init = battle.initial
+    unit_esg = np.full((len(setup.unit_ids), esg_mod.FIELDS_SEEN), -1, np.int64)
+    for u in range(len(setup.unit_ids)):  # (knowledge.esg_fields_seen) the first two
+        rows = battle.esg_rows(u)[:esg_mod.FIELDS_SEEN]
+        unit_esg[u, :len(rows)] = rows
     return ObserveTables(
         n_agents=n, slots=k, threats=n_threats, max_turns=max_turns, ipt=ipt,
         quarter_turn=int(battle.quarter_turn), max_speed=int(rules.max_speed),
@@ -306,6 +334,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         work=np.zeros(max(6 * k + n_threats + max_w + max_r,
                           len(setup.unit_ids) * len(setup.weapon_ids)), np.int64),
         fwork=np.zeros(k + n_threats, np.float64),
+        unit_esg=unit_esg, esg_max=np.asarray(st.esg_max, np.int64).copy(),
         **{name: v for name, v in plasma_tables(setup).items()
            if name in ("plasma_launcher", "plasma_rows", "plasma_warhead")}, **ints)
 
@@ -822,6 +851,17 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
                                                  w_type, b, w, rng, bits, shared, effective,
                                                  kind[b, t] == _PLASMA)
             at += k + 1
+        if ot.n_esg[a]:  # (esg_field.order_blockers) the esg[g] component (G23.3)
+            at = ot.m_esg[a]
+            m[at] = 1
+            w = ot.esg_row[a]
+            if w >= 0:
+                bits = esg_mod.order_bits(
+                    ot.esg_max, w_enabled, w_destroyed, s.esg_stored, s.esg_phase,
+                    s.esg_announced_at, s.esg_release_at, s.esg_activated_at, s.esg_dropped_at,
+                    s.esg_cancelled_at, b, w, turn, imp, ipt, ot.launching)
+                for v in range(1, ESG_ORDERS):
+                    m[at + v] = (bits >> v) & 1
         at = ot.m_disengage[a]
         if at >= 0:  # (disengagement.announce_blockers) not at impulse 0 (PROPOSAL [P-023])
             m[at] = 1
@@ -918,6 +958,22 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
             out[at] = 1.0
             out[at + 1] = plasma_warhead(w_type, damage, s.launched_at, s.turn, s.impulse, ot,
                                          ipt, b, t) / _PLASMA_WARHEAD_SCALE
+    w = ot.esg_row[a]
+    if w >= 0:  # (env.observation._esg) the ESG block
+        bits = esg_mod.order_bits(
+            ot.esg_max, w_enabled, w_destroyed, s.esg_stored, s.esg_phase, s.esg_announced_at,
+            s.esg_release_at, s.esg_activated_at, s.esg_dropped_at, s.esg_cancelled_at, b, w,
+            turn, imp, ipt, ot.launching)
+        esg_mod.block(s.esg_stored, s.esg_phase, s.esg_radius, s.esg_strength,
+                      s.esg_release_at, s.esg_activated_at, ot.esg_max, b, w, turn, imp, ipt,
+                      (bits >> esg_mod.ANNOUNCE_0) & 1, out, ot.off_esg[a])
+    at = ot.off_esg_fields[a]
+    if at >= 0:  # (rule_features._esg_fields, G23.46) our ship, then each target slot
+        esg_mod.fields_seen(s.esg_phase, s.esg_radius, s.esg_strength, ot.unit_esg, b, u, out,
+                            at)
+        for j in range(n_slots):
+            esg_mod.fields_seen(s.esg_phase, s.esg_radius, s.esg_strength, ot.unit_esg, b,
+                                slots[j], out, at + (j + 1) * 3 * esg_mod.FIELDS_SEEN)
     for i in range(ot.obs_size[a]):  # the env clips the vector to the space's bounds
         if out[i] > 1.0:
             out[i] = 1.0

@@ -23,6 +23,9 @@ PORTED_VALUES: dict[str, tuple] = {
     "damage": ("none", "interim", "cadet_dac"),
     "disengage_by_announcement": (True, False),
     "plasma_in_play": (True, False),  # (FP1) plasma torpedoes: compiled.plasma
+    # (G23) the ESG under the Chief Engineer, one generator in the battle: compiled.esg (its
+    # esg_tables refuses the energy forms' charge, reserve power and two ships' fields)
+    "esg_in_play": (True, False),
     "shield_boundary": ("advanced",),
     "seeking_weapons": (True, False),
     "launch_seeking_weapons": (True, False),
@@ -32,7 +35,7 @@ PORTED_VALUES: dict[str, tuple] = {
     "max_speed": "any",  # the speed component's size; movement reads the speed
 }
 PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "gorn-cadet",
-                  "freighter", "drone", "target-drone"}
+                  "lyran-cadet", "freighter", "drone", "target-drone"}
 PORTED_CONTROLLERS = {"agent", "target-drone", "robot-drone", "convoy-freighter",
                       "robot-plasma"}
 PORTED_VICTORY = {"battle_drill", "under_attack", "convoy_raid", "duel", "encounter"}
