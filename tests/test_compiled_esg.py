@@ -21,7 +21,7 @@ import sfb_env
 from sfb_env.compiled import damage, esg, layout, parity
 from sfb_env.engine import esg as ref_esg
 from sfb_env.engine import esg_field
-from sfb_env.engine.types import EsgOrder
+from sfb_env.engine.types import ACTIVE, EsgOrder
 
 CHIEF = {"energy": "chief", "chief_engineer": True, "speed_choice": True}
 OPPONENTS = ("klingon", "kzinti")
@@ -212,3 +212,68 @@ def test_g23_571_field_entry_matches_reference_over_every_distance():
                                                               middle, unit_first)
                                     n += 1
     assert n > 1000
+
+
+def _placed(battle, rng):
+    """``battle`` with the Lyran's field operating (random radius, strength and age) and every
+    other unit in play placed within 5 hexes of the ship, each unit (the ship too) having moved
+    one hex or not this impulse, at random facings and speeds: contacts of every kind (jumps,
+    from inside, several units together, exact shield boundaries) that random games seldom
+    reach."""
+    from sfb_env import hexmap
+    from sfb_env.engine.types import K_SHIP
+
+    b = battle.copy()
+    st = b.state
+    w = int(esg_field.esg_rows(b)[0])
+    owner = int(st.w_owner[w])
+    ipt = st.impulses_per_turn
+    now = st.absolute_impulse
+    st.esg_phase[w] = int(ref_esg.EsgPhase.ACTIVE)
+    st.esg_radius[w] = int(rng.integers(0, 4))
+    st.esg_strength[w] = int(rng.integers(1, 21))
+    st.esg_activated_at[w] = now - int(rng.integers(1, min(ipt, now) + 1))
+    steps = hexmap.DIR_TO_AXIAL
+    for u in np.flatnonzero(st.status == ACTIVE):
+        u = int(u)
+        if u != owner:
+            while True:
+                dx, dz = (int(v) for v in rng.integers(-5, 6, size=2))
+                if max(abs(dx), abs(dz), abs(dx + dz)) <= 5:
+                    break
+            st.x[u], st.z[u] = st.x[owner] + dx, st.z[owner] + dz
+        st.facing[u] = int(rng.integers(0, 6))
+        if st.kind[u] == K_SHIP:
+            st.speed[u] = int(rng.integers(0, 17))
+        d = int(rng.integers(0, 8))
+        moved = d < 6
+        st.prev_x[u] = st.x[u] - (steps[d, 0] if moved else 0)
+        st.prev_z[u] = st.z[u] - (steps[d, 1] if moved else 0)
+        st.prev_facing[u] = st.facing[u]
+    return b
+
+
+@pytest.mark.parametrize("opponent", OPPONENTS)
+def test_g23_52_contacts_on_placed_units_match_reference(opponent):
+    """(G23.52, G23.5131, G23.571, G23.513, D3.41) The contacts of units placed around an
+    operating field (``_placed``) on played states: the same as ``esg_field.resolve_contacts``,
+    tie dice and exact boundaries included."""
+    rng = np.random.default_rng(23)
+    snaps = [b for b, _ in snapshots(opponent)["contacts"]
+             if np.sum(b.state.status == ACTIVE) > 2][:300]
+    assert snaps, "no played state with a drone in flight"
+    setup = snaps[0].setup
+    et, ft = esg.esg_tables(setup), damage.fire_tables(setup)
+    seen: dict = {}
+    ties = 0
+    for battle in snaps:
+        for _ in range(4):
+            placed = _placed(battle, rng)
+            events = _check(placed, esg_field.resolve_contacts, lambda s: (
+                esg.resolve_contacts_a(damage.view_of(s), esg.view_of(s), s.side, ft, et, 0)))
+            _count(seen, events)
+            ties += sum(e.kind == "EsgStruck" for e in events) > 1
+    for kind in ("contact:enters", "contact:jumps", "contact:from_inside", "Damaged",
+                 "Destroyed", "EsgDropped:exhausted"):
+        assert seen.get(kind, 0) > 0, (kind, seen)
+    assert ties > 0, seen
