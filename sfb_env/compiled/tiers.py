@@ -3,7 +3,9 @@
 Tier 1 (issue 12) is the cadet 8-impulse game of cth-01..03 and the six cadet duels: movement
 and turn modes, direct fire (phasers, disruptors, photons), shields, drones and target drones,
 freighters and the scenario robots, damage (``none`` / ``interim``), victory, observation, masks
-and rewards. ``why_not(setup)`` names the first rule or unit that keeps a battle on the
+and rewards. Tier 2 adds the 16-impulse chart, the cadet DAC, plasma torpedoes and the Lyran ESG
+under the Chief Engineer (``compiled.esg``). ``why_not(setup)`` names the first rule or unit
+that keeps a battle on the
 reference engine, or returns None when the compiled core may play it; ``parallel_env``'s
 ``backend="auto"`` takes the compiled core exactly then.
 """
