@@ -5,9 +5,8 @@ and turn modes, direct fire (phasers, disruptors, photons), shields, drones and 
 freighters and the scenario robots, damage (``none`` / ``interim``), victory, observation, masks
 and rewards. Tier 2 adds the 16-impulse chart, the cadet DAC, plasma torpedoes and the Lyran ESG
 under the Chief Engineer (``compiled.esg``). ``why_not(setup)`` names the first rule or unit
-that keeps a battle on the
-reference engine, or returns None when the compiled core may play it; ``parallel_env``'s
-``backend="auto"`` takes the compiled core exactly then.
+that keeps a battle on the reference engine, or returns None when the compiled core may play
+it; ``parallel_env``'s ``backend="auto"`` takes the compiled core exactly then.
 """
 
 from __future__ import annotations
