@@ -31,6 +31,11 @@ VARIANTS = {
                                   rules={"damage": "cadet_dac",
                                          "disengage_by_announcement": True}),
 }
+# (G23) The Lyran ESG alone: the graduate Lyran duels under the Chief Engineer, who charges the
+# generator at Energy Allocation (the duels' cadet energy form apart).
+ESG_RULES = {"energy": "chief", "chief_engineer": True, "speed_choice": True}
+ESG_DUELS = {opponent: parity.variant(f"grad-lyran-vs-{opponent}", rules=ESG_RULES)
+             for opponent in ("klingon", "kzinti", "orion", "federation")}
 
 
 def test_every_tier_one_scenario_is_compiled():
@@ -245,4 +250,26 @@ def test_ppd_full_trains_long_runs_match(opp, monkeypatch):
 def test_ppd_chief_duels_long_runs_match(opp):
     print(parity.lockstep(PPD_VARIANTS[opp], num_battles=1, steps=3_000, seed=11).line())
     print(parity.lockstep(PPD_VARIANTS[opp], num_battles=8, steps=400, seed=12,
+                          policy="random-fighter").line())
+
+
+@pytest.mark.parametrize("opponent", ["klingon", "kzinti"])
+def test_g23_esg_duels_match_the_reference(opponent):
+    """Random masked play (announcements, cancellations, drops, releases, contacts) at B=1,
+    and fighting captains batched with autoreset."""
+    report = parity.lockstep(ESG_DUELS[opponent], num_battles=1, steps=300, seed=1)
+    assert report.events.get("EsgAnnounced", 0) > 0 and report.events.get("EsgReleased", 0) > 0
+    assert report.events.get("EsgCharged", 0) > 0
+    report = parity.lockstep(ESG_DUELS[opponent], num_battles=4, steps=60, seed=2,
+                             policy="random-fighter")
+    assert report.events.get("Fired", 0) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("opponent", ESG_DUELS)
+def test_g23_esg_duels_long_runs_match(opponent):
+    report = parity.lockstep(ESG_DUELS[opponent], num_battles=1, steps=3_000, seed=11)
+    print(report.line())
+    assert report.events.get("EsgStruck", 0) > 0
+    print(parity.lockstep(ESG_DUELS[opponent], num_battles=8, steps=300, seed=12,
                           policy="random-fighter").line())

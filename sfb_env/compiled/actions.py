@@ -4,11 +4,12 @@
 does for the ported components, in action order: ``launch[r]`` (0 hold, k launch the rack's
 next drone at target slot k, the engine's facing), ``fire[w]`` (0 hold, k fire at slot k),
 ``gatling[g].shot2..shot4`` (a phaser-G's shots 2..4 of the impulse, E2.151: 0 hold, k fire
-at slot k; ``BatchOrders.gatling``), ``disengage`` (1 announce, SCENARIOS #5), the cadet
-form's ``arm[h]`` (an order at Energy Allocation; -1, none, elsewhere), ``capacitor`` and
-``recharge`` (``env.energy_actions``; the last components before the maneuver), ``maneuver``
-(the ``Maneuver`` value) and ``speed`` (an order only where the orders set next turn's speed,
-or where the value differs from the current speed; the latter is masked, so a masked action
+at slot k; ``BatchOrders.gatling``), ``esg[g]`` (the ``EsgOrder`` value, G23.3), ``ppd[p]``
+(E11.362), ``disengage`` (1 announce, SCENARIOS #5), the cadet form's ``arm[h]`` (an order at
+Energy Allocation; -1, none, elsewhere), ``capacitor``, ``recharge`` and ``cloak``
+(``env.energy_actions``; the last components before the maneuver), ``maneuver`` (the
+``Maneuver`` value) and ``speed`` (an order only where the orders set next turn's speed, or
+where the value differs from the current speed; the latter is masked, so a masked action
 orders no speed outside the speed choice).
 
 Assumed, not checked (the env checks in Python; the compiled env is fed masked actions):
@@ -57,14 +58,14 @@ def decode_action(s, ot, b, a, action, o):
               borrow(o.maneuver), borrow(o.tactical), borrow(o.speed), borrow(o.disengage),
               ot.c_disengage[a], ot.c_maneuver[a], borrow(ot.work), ot.n_gatling[a],
               borrow(ot.gatling), borrow(o.gatling), ot.n_ppds[a], ot.c_ppd[a],
-              borrow(ot.ppds), borrow(o.ppd))
+              borrow(ot.ppds), borrow(o.ppd), ot.n_esg[a], ot.esg_row[a], borrow(o.esg))
 
 
 @nb.njit(cache=True, inline="always")
 def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, weapons, choice,
               b, a, action, launch, launch_facing, fire, maneuver, tactical, speed_order,
               disengage, c_disengage, c_maneuver, work, n_g, gatling, gatling_order, n_p, c_p,
-              ppds, ppd_order):
+              ppds, ppd_order, n_esg, esg_row, esg):
     """``decode_action`` on arrays (``work``: scratch, at least ``k`` long)."""
     slots = work[:k]
     _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
@@ -96,6 +97,10 @@ def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, we
                 v = action[c]
                 gatling_order[b, GATLING_EXTRA * w + j] = slots[v - 1] if v > 0 else NO_ORDER
             c += 1
+    for _ in range(n_esg):  # (G23.3) the generator's order (a padded position orders nothing)
+        if esg_row >= 0:
+            esg[b, esg_row] = action[c]
+        c += 1
     for i in range(n_p):  # (E11.362) ``ppd[p]`` (from component c_p): 0 keep, 1 drop the lock
         w = ppds[a, i]
         if w >= 0:

@@ -33,6 +33,7 @@ from sfb_env.compiled import actions as actions_mod
 from sfb_env.compiled import dice as dice_mod
 from sfb_env.compiled import handle, layout, observe, procedure, rewards
 from sfb_env.compiled.copy_battle import (
+    borrowed_esg,
     borrowed_fire,
     borrowed_move,
     borrowed_observe,
@@ -306,7 +307,8 @@ def _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_o
     ot = borrowed_observe(ot)
     tb = procedure.StepTables(borrowed_move(tb.move), borrowed_fire(tb.fire), tb.end,
                               borrowed_observe(tb.observe), tb.launch_seeking,
-                              tb.seeking_weapons, tb.plasma, tb.energy, tb.ppd)
+                              tb.seeking_weapons, tb.plasma, tb.energy, tb.ppd,
+                              borrowed_esg(tb.esg))
     n_agents = ot.n_agents
     for b in range(s.turn.shape[0]):
         s.ev_count[b] = 0

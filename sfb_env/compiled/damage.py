@@ -141,7 +141,7 @@ def fire_tables(setup) -> FireTables:
     if rules.ppd_in_play and rules.energy != "chief":
         raise NotImplementedError("compiled fire: the PPD under the Chief Engineer only")
     for flag in ("standard_cloak", "lock_on",
-                 "small_craft_in_play", "planets_in_play", "monster_in_play", "esg_in_play",
+                 "small_craft_in_play", "planets_in_play", "monster_in_play",
                  "suicide_shuttles", "tractors", "hold_fire", "reserve_power"):
         if getattr(rules, flag):
             raise NotImplementedError(f"compiled fire: rules.{flag} not ported")

@@ -59,7 +59,9 @@ VOCAB: dict[str, list[str]] = {
                # (FP1.4, CTH-DATA §5.1) plasma endurance by type; (P-071) target gone
                "FP1.4 endurance of 25 hexes ran out", "FP1.4 endurance of 30 hexes ran out",
                "FP1.4 endurance of 15 hexes ran out",
-               "FP1.3 the target is no longer in play (PROPOSAL: removed)"],  # [P-071]
+               "FP1.3 the target is no longer in play (PROPOSAL: removed)",  # [P-071]
+               # (G23) EsgDropped: G23.47, G23.32, G23.322, the generator gone, G23.712
+               "voluntary", "expired", "exhausted", "destroyed", "collapsed"],
     "method": ["D3.41 temporary movement", "D3.41 owner's choice (stronger shield)",
                "D3.41 die roll 1", "D3.41 die roll 2", "D3.41 die roll 3", "D3.41 die roll 4",
                "D3.41 die roll 5", "D3.41 die roll 6"],
@@ -68,7 +70,7 @@ VOCAB: dict[str, list[str]] = {
              "E11.362", "E11.544", "E11.542", "E11.541", "E11.475", "E11.472"],
     "how": [],
     "what": [],
-    "contact": [],
+    "contact": ["enters", "from_inside", "jumps"],  # (G23.51, G23.5131, G23.571) EsgStruck
     "paid_with": [],
     "item": ["movement", "capacitor", "cloak"],  # "arm:<weapon>": the weapon row + BOX_WEAPON
     "use": [],

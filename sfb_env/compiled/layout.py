@@ -45,6 +45,10 @@ HOT_FIELDS: tuple[str, ...] = (
     "w_gatling_shots",  # (E2.151) a phaser-G's last four shots (tier 2: hydran-cadet)
     # (E11) PPD pulse trains (compiled.ppd); the charge's stage, energy and paid turn stay cold
     "ppd_target", "ppd_fired_at", "ppd_pulses", "ppd_resolved", "ppd_locked",
+    # (G23) the expanding sphere generators' records (``compiled.esg``; ``esg_max`` stays cold:
+    # no kernel changes a capacity) and the units struck by a field (G23.621)
+    "esg_stored", "esg_phase", "esg_radius", "esg_strength", "esg_announced_at",
+    "esg_release_at", "esg_activated_at", "esg_dropped_at", "esg_cancelled_at", "esg_struck_at",
 )
 COLD_FIELDS: tuple[str, ...] = tuple(f for f in ARRAY_FIELDS if f not in HOT_FIELDS)
 SCALAR_FIELDS = ("turn", "impulse", "done", "time_up", "outcome_code")
@@ -137,7 +141,7 @@ def differences(batch: BatchState, b: int, state: BattleState,
 # ---------------------------------------------------------------------- orders
 
 ORDER_FIELDS = ("maneuver", "speed", "tactical", "disengage", "fire", "launch", "launch_facing",
-                "gatling", "arm", "capacitor", "recharge", "cloak", "ppd")
+                "gatling", "arm", "capacitor", "recharge", "cloak", "ppd", "esg")
 BatchOrders = namedtuple("BatchOrders", ORDER_FIELDS)
 NO_ORDER = -1  # no speed order / no target / automatic facing
 GATLING_EXTRA = GATLING_SHOTS - 1  # (E2.151) a phaser-G's shots 2..4 of an impulse, a row each
@@ -151,7 +155,7 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:
     ``Orders.gatling``; -1 = none); the cadet form (B3.0): per heavy weapon ``arm``
     (``ArmOrder``), per unit ``capacitor`` and ``recharge`` (-1 = none: the standing order) and
     ``cloak`` (bool, G13.0: pay the cloak for the turn); per weapon ``ppd`` (a PPD's
-    ``PpdOrder``, 0 = keep, E11.362)."""
+    ``PpdOrder``, 0 = keep, E11.362) and ``esg`` (an ``EsgOrder`` value, 0 = none; G23.3)."""
     u, w = (n_battles, n_units), (n_battles, n_weapons)
     return BatchOrders(maneuver=np.zeros(u, np.int64), speed=np.full(u, NO_ORDER, np.int64),
                        tactical=np.zeros(u, np.bool_), disengage=np.zeros(u, np.bool_),
@@ -163,16 +167,17 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:
                        arm=np.full(w, NO_ORDER, np.int64),
                        capacitor=np.full(u, NO_ORDER, np.int64),
                        recharge=np.full(u, NO_ORDER, np.int64),
-                       cloak=np.zeros(u, np.bool_), ppd=np.zeros(w, np.int64))
+                       cloak=np.zeros(u, np.bool_), ppd=np.zeros(w, np.int64),
+                       esg=np.zeros(w, np.int64))
 
 
 def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
     """Reference orders (one ``{unit row: Orders}`` per battle) as ``BatchOrders``. Raises on
-    an order the compiled tiers do not carry (energy, ESG, ... orders)."""
+    an order the compiled tiers do not carry (reinforcement, tractors, ... orders)."""
     out = empty_orders(len(orders), n_units, n_weapons)
     for b, per_unit in enumerate(orders):
         for u, o in (per_unit or {}).items():
-            unported = [name for name in ("esg", "reinforce",
+            unported = [name for name in ("reinforce",
                                           "repair_boxes", "esg_reserve", "tractor", "transport")
                         if getattr(o, name)]
             unported += [name for name in ("fighters", "shuttles", "suicide", "suicide_arm")
@@ -204,6 +209,8 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
             out.cloak[b, u] = bool(o.cloak)
             for w, v in o.ppd.items():  # (E11.362)
                 out.ppd[b, w] = int(v)
+            for w, v in o.esg.items():  # (G23.3)
+                out.esg[b, w] = int(v)
     return out
 
 
@@ -216,6 +223,7 @@ def copy_kernel_source() -> str:
     with every array ``observe.borrow``ed (the step kernel makes them once per call, so the
     per-battle calls that take them do no atomic reference counting)."""
     from sfb_env.compiled.damage import FireTables
+    from sfb_env.compiled.esg import EsgTables
     from sfb_env.compiled.movement import MoveTables
     from sfb_env.compiled.observe import ObserveTables
 
@@ -230,6 +238,7 @@ def copy_kernel_source() -> str:
         "import numba as nb",
         "",
         "from sfb_env.compiled.damage import FireTables",
+        "from sfb_env.compiled.esg import EsgTables",
         "from sfb_env.compiled.layout import BatchOrders, BatchState",
         "from sfb_env.compiled.movement import MoveTables",
         "from sfb_env.compiled.observe import ObserveTables, borrow",
@@ -256,7 +265,7 @@ def copy_kernel_source() -> str:
         lines.append(f"{'    ' * ndim}dst.{name}[b{index}] = src.{name}[a{index}]")
     views = (("borrowed_state", BatchState, "s"), ("borrowed_orders", BatchOrders, "o"),
              ("borrowed_move", MoveTables, "t"), ("borrowed_fire", FireTables, "t"),
-             ("borrowed_observe", ObserveTables, "t"))
+             ("borrowed_observe", ObserveTables, "t"), ("borrowed_esg", EsgTables, "t"))
     for func, cls, arg in views:
         lines += ["", "", '@nb.njit(cache=True, inline="always")', f"def {func}({arg}):",
                   f'    """``{arg}`` with every array borrowed."""',

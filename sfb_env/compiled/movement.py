@@ -12,8 +12,9 @@ Order inside ``procedure.advance`` (the step kernel calls them the same way):
 after End of Turn of the last impulse, when ``st.impulse`` is 0, with that decision point's
 orders; before the energy form, tractors and lock-on, all off in the compiled tiers), then
 ``st.impulse`` becomes 1 (else ``+= 1``); ``move_ships``; (tractor towing, fighters: not in
-the tiers); ``move_seeking_weapons``; then (suicide shuttles, planets, tactical maneuvers,
-ESG, monster: not in the tiers) ``seeking.resolve_impacts`` (the fire helper's).
+the tiers); ``move_seeking_weapons``; then (suicide shuttles, planets, tactical maneuvers:
+not in the tiers) the ESG fields' contacts (``compiled.esg.resolve_contacts``), (monster: not
+in the tiers) ``seeking.resolve_impacts`` (the fire helper's).
 
 Compile time: every numba function taking the whole ``BatchState`` (~120 fields) costs about
 3 s of CPU to compile, so the helpers take ``robots.MoveArrays`` (19 arrays) and the phase
@@ -82,7 +83,7 @@ def move_tables(setup) -> MoveTables:
     scenario using what this module does not port."""
     rules = setup.rules
     unported = [name for name in ("monster_in_play", "tractors", "small_craft_in_play",
-                                  "planets_in_play", "suicide_shuttles", "esg_in_play")
+                                  "planets_in_play", "suicide_shuttles")
                 if getattr(rules, name)]
     controllers = list(setup.start_state.controllers)
     unported += [c for c in controllers if c in robots.UNPORTED_CONTROLLERS]

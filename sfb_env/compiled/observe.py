@@ -24,12 +24,14 @@ Kernels take ``(s, ot, b, ...)``: ``s`` a ``BatchState`` or any namedtuple with 
 The masks are the engine predicates of the tier-1 rules, written out: ``legality``
 ``maneuver_blockers`` / ``speed_blockers`` (``movement.moves_next``, turn modes), the direct-fire
 predicate (``direct_fire.weapon_ready_blocker`` and ``target_codes``), the drone-rack predicate
-(``seeking.rack_blocker`` and ``launch_blockers``). ``observe_tables`` refuses a setup that
-switches on anything else (energy form, lock-on, cloak, plasma, small craft, planets, sideslip,
-tactical maneuvers, launch facings, arrivals, ESG, ...). Tier 2: the fusion beam's and
-phaser-G's readiness, ``gatling[g].shot{k}`` (``GatlingShot.mask``, ``fire.gatling_open``). The
-PPD (E11, under the Chief Engineer) has its ``fire[w]`` (ready: armed, not pulsing), its
-``ppd[p]`` component (drop the wave-lock between pulses, E11.362) and its observation block
+(``seeking.rack_blocker`` and ``launch_blockers``), the ESG predicate (``esg_field.order_blockers``,
+``compiled.esg.order_bits``: one generator per agent, its block and the ``esg_fields`` rule
+features). ``observe_tables`` refuses a setup that switches on anything else (the standard
+form, lock-on, the standard cloak, small craft, planets, sideslip, tactical maneuvers, launch
+facings, arrivals, other rule features, ...). Tier 2: the fusion beam's and phaser-G's
+readiness, ``gatling[g].shot{k}`` (``GatlingShot.mask``, ``fire.gatling_open``). The PPD (E11,
+under the Chief Engineer) has its ``fire[w]`` (ready: armed, not pulsing), its ``ppd[p]``
+component (drop the wave-lock between pulses, E11.362) and its observation block
 (``compiled.ppd``).
 
 Bearings: the reference takes ``np.arctan2`` of cartesian hex centres; numpy's arctan2 (SIMD)
@@ -58,13 +60,14 @@ from sfb_env.compiled.fire import GATLING_EXTRA, cloak_range, gatling_open
 from sfb_env.engine import Battle
 from sfb_env.engine.battle import DEFAULT_MAX_TURNS
 from sfb_env.engine.events import Damaged
-from sfb_env.engine.types import Maneuver, Status, UnitKind, WeaponType
+from sfb_env.engine.types import ESG_ORDERS, Maneuver, Status, UnitKind, WeaponType
 from sfb_env.env import observation as obs_mod
 from sfb_env.env import observation_layout as lay
 from sfb_env.env.actions import ActionLayout, EnergyLayout, craft_components
 from sfb_env.env.reward import DAMAGE_SCALE as _DAMAGE_SCALE
 from sfb_env.env.transport_actions import TransportLayout
 
+from . import esg as esg_mod
 from . import event_codes
 from .plasma import plasma_tables
 from .plasma import warhead as plasma_warhead
@@ -147,7 +150,10 @@ STATE_FIELDS = (
     "w_max_range", "w_ammo", "w_fired_turn", "w_last_fired", "w_ready_turn", "w_enabled",
     "w_destroyed", "boxes", "previous_speed", "batteries", "capacitor", "capacitor_max",
     "energy_shortfall", "w_armed", "w_arm_stage", "launched_at", "turn", "impulse", "ev",
-    "ev_count", "w_gatling_shots", "ppd_target", "ppd_pulses", "ppd_resolved", "ppd_locked")
+    "ev_count", "w_gatling_shots", "ppd_target", "ppd_pulses", "ppd_resolved", "ppd_locked",
+    # (G23) the generators: the esg[g] mask, the ESG block and the esg_fields features
+    "esg_stored", "esg_phase", "esg_radius", "esg_strength", "esg_announced_at",
+    "esg_release_at", "esg_activated_at", "esg_dropped_at", "esg_cancelled_at")
 StateView = namedtuple("StateView", STATE_FIELDS)
 
 
@@ -171,6 +177,10 @@ ObserveTables = namedtuple("ObserveTables", [
     # (E11) the ``ppd[p]`` components: PPD rows (-1 padded), their count, the mask offset and
     # component index of ``ppd[0]``, the observation's PPD block offset (-1 none)
     "ppds", "n_ppds", "m_ppd", "c_ppd", "off_ppd",
+    # (G23) per agent: its generator's weapon row (-1 padding or none), 0 or 1 esg[g]
+    # components, the component's mask offset, the ESG block's and the esg_fields
+    # features' offsets (-1 none); per unit its first two generators (-1 padded); capacities
+    "esg_row", "n_esg", "m_esg", "off_esg", "off_esg_fields", "unit_esg", "esg_max",
     "init_shields", "init_internal", "init_strength", "craft_carrier", "move_chart",
     "atan2", "atan2_b", "atan2_dx", "atan2_k0", "rel_sin", "rel_cos",
     # the cadet form (B3.0, compiled.energy): per unit, per weapon type, per agent
@@ -189,7 +199,7 @@ ObserveTables = namedtuple("ObserveTables", [
 # rules / layout features observe_tables refuses (not in the tier-1 port)
 _RULES_OFF = ("lock_on", "standard_cloak", "planets_in_play", "hold_fire",
               "may_not_leave", "sideslip", "tactical_maneuvers", "launch_facing",
-              "small_craft_in_play", "arrivals", "esg_in_play")
+              "small_craft_in_play", "arrivals")
 _TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON),
                   _PHG, int(WeaponType.FUSION),  # (tier 2: the Hydran's phaser-G and fusion)
                   int(WeaponType.PPD)}  # (E11) the PPD under the Chief Engineer: compiled.ppd
@@ -278,20 +288,28 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         "off_weapons", "off_clock", "off_targets", "off_threats", "m_fire", "m_maneuver",
         "m_speed", "m_disengage", "c_disengage", "c_maneuver", "off_plasma", "n_gatling",
         "m_gatling", "n_heavy", "m_arm", "m_capacitor", "m_recharge", "off_energy",
-        "c_energy", "m_cloak", "c_cloak", "n_ppds", "m_ppd", "c_ppd", "off_ppd")}
+        "c_energy", "m_cloak", "c_cloak", "n_ppds", "m_ppd", "c_ppd", "off_ppd", "esg_row",
+        "n_esg", "m_esg", "off_esg", "off_esg_fields")}
     max_h = max([1] + [len(lo.power.heavies) for lo in layouts.values() if lo.power is not None])
     heavy = np.full((n, max_h), -1, np.int64)
     turn_mode = np.zeros((n, impulse.IMPULSES_PER_TURN[-1] + 1), np.int64)
     for a, name in enumerate(agents):
         lo = layouts[name]
         u = lo.unit
+        if len(lo.esgs) > 1:  # (G23.122: esg_tables refuses them too)
+            raise NotImplementedError(f"compiled observe: {name} has several ESGs")
+        if lo.rule_features not in ((), ("esg_fields",)):
+            raise NotImplementedError(f"compiled observe: {name} has rule features "
+                                      f"{lo.rule_features}")
         extra = [what for what, has in (
-            ("esg", len(lo.esgs)), ("ppd orders", lo.ppds.size and lo.ppd_orders != _PPD_ORDERS),
+            ("esg", len(lo.esgs) > 1),
+            ("ppd orders", lo.ppds.size and lo.ppd_orders != _PPD_ORDERS),
             ("craft", lo.craft),
             ("probe", lo.probe), ("tractor", lo.tractors),
             ("transport", lo.transport), ("suicide", lo.suicide),
             ("energy beyond the cadet form", _energy_extra(lo.power)),
-            ("rule features", lo.rule_features), ("launch facings", lo.launch_facing),
+            ("rule features", tuple(f for f in lo.rule_features if f != "esg_fields")),
+            ("launch facings", lo.launch_facing),
             ("tactical plots", lo.tactical_plots)) if has]
         kinds = {int(st.w_type[w]) for w in lo.weapons if w >= 0}
         if extra or not kinds <= _TIER1_WEAPONS or any(
@@ -323,6 +341,13 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         ints["off_ppd"][a] = where.part("ppd").offset if n_p else -1
         names = lo.component_names()
         n_r, n_w, n_g = len(lo.racks), len(lo.weapons), len(lo.gatling)
+        n_e = len(lo.esgs)
+        ints["n_esg"][a] = n_e
+        ints["esg_row"][a] = int(lo.esgs[0]) if n_e else -1
+        ints["m_esg"][a] = lo.offsets[names.index("esg[0]")] if n_e else -1
+        ints["off_esg"][a] = where.part("esg").offset if n_e else -1
+        ints["off_esg_fields"][a] = (where.span("esg_fields").start
+                                     if "esg_fields" in lo.rule_features else -1)
         power = []
         for key in ("m_arm", "m_capacitor", "m_recharge", "off_energy", "c_energy", "m_cloak",
                     "c_cloak"):
@@ -357,11 +382,14 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         ints["m_ppd"][a] = lo.offsets[ints["c_ppd"][a]] if n_p else -1
         expected = ([f"launch[{i}]" for i in range(n_r)] + [f"fire[{i}]" for i in range(n_w)]
                     + [f"gatling[{g}].shot{j}" for g in range(n_g) for j in GATLING_SHOT_NUMBERS]
+                    + [f"esg[{i}]" for i in range(n_e)]
                     + [f"ppd[{i}]" for i in range(n_p)]
                     + ["disengage"] * bool(lo.disengage) + power + ["maneuver", "speed"])
         targeted = n_r + n_w + len(GATLING_SHOT_NUMBERS) * n_g  # k + 1 values each
+        sized = [(f"ppd[{i}]", _PPD_ORDERS) for i in range(n_p)] + [
+            (f"esg[{i}]", ESG_ORDERS) for i in range(n_e)]
         if names != expected or any(int(v) != k + 1 for v in lo.nvec[:targeted]) or any(
-                int(lo.nvec[names.index(f"ppd[{i}]")]) != _PPD_ORDERS for i in range(n_p)):
+                int(lo.nvec[names.index(c)]) != size for c, size in sized):
             raise NotImplementedError(f"compiled observe: {name}'s components {names}")
     max_turns = int(opts["max_turns"] or battle.scenario.turn_limit or DEFAULT_MAX_TURNS)
     ipt = int(st.impulses_per_turn)
@@ -371,6 +399,10 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     init = battle.initial
     et = energy.energy_tables(setup)
     ships = battle.ship_classes
+    unit_esg = np.full((len(setup.unit_ids), esg_mod.FIELDS_SEEN), -1, np.int64)
+    for u in range(len(setup.unit_ids)):  # (knowledge.esg_fields_seen) the first two
+        rows = battle.esg_rows(u)[:esg_mod.FIELDS_SEEN]
+        unit_esg[u, :len(rows)] = rows
     return ObserveTables(
         n_agents=n, slots=k, threats=n_threats, max_turns=max_turns, ipt=ipt,
         quarter_turn=int(battle.quarter_turn), max_speed=int(rules.max_speed),
@@ -391,6 +423,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         work=np.zeros(max(6 * k + n_threats + max_w + max_r,
                           len(setup.unit_ids) * len(setup.weapon_ids)), np.int64),
         fwork=np.zeros(k + n_threats, np.float64), gatling=gatling, gatling_fire=gatling_fire,
+        unit_esg=unit_esg, esg_max=np.asarray(st.esg_max, np.int64).copy(),
         **{name: v for name, v in plasma_tables(setup).items()
            if name in ("plasma_launcher", "plasma_rows", "plasma_warhead")},
         governed=et.governed, phaser_draw=et.phaser_draw, single_turn=et.single_turn,
@@ -967,6 +1000,17 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
             m[at] = 1
             m[at + 1] = w >= 0 and s.ppd_target[b, w] >= 0 and s.ppd_resolved[b, w] >= 1
             at += _PPD_ORDERS
+        if ot.n_esg[a]:  # (esg_field.order_blockers) the esg[g] component (G23.3)
+            at = ot.m_esg[a]
+            m[at] = 1
+            w = ot.esg_row[a]
+            if w >= 0:
+                bits = esg_mod.order_bits(
+                    ot.esg_max, w_enabled, w_destroyed, s.esg_stored, s.esg_phase,
+                    s.esg_announced_at, s.esg_release_at, s.esg_activated_at, s.esg_dropped_at,
+                    s.esg_cancelled_at, b, w, turn, imp, ipt, ot.launching)
+                for v in range(1, ESG_ORDERS):
+                    m[at + v] = (bits >> v) & 1
         at = ot.m_disengage[a]
         if at >= 0:  # (disengagement.announce_blockers) not at impulse 0 (PROPOSAL [P-023])
             m[at] = 1
@@ -1105,6 +1149,22 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
             out[at + _P_LOCKED] = _flag(s.ppd_locked[b, w])
             if pulsing:
                 out[at + _P_LEFT] = (s.ppd_pulses[b, w] - s.ppd_resolved[b, w]) / _PPD_PULSES
+    w = ot.esg_row[a]
+    if w >= 0:  # (env.observation._esg) the ESG block
+        bits = esg_mod.order_bits(
+            ot.esg_max, w_enabled, w_destroyed, s.esg_stored, s.esg_phase, s.esg_announced_at,
+            s.esg_release_at, s.esg_activated_at, s.esg_dropped_at, s.esg_cancelled_at, b, w,
+            turn, imp, ipt, ot.launching)
+        esg_mod.block(s.esg_stored, s.esg_phase, s.esg_radius, s.esg_strength,
+                      s.esg_release_at, s.esg_activated_at, ot.esg_max, b, w, turn, imp, ipt,
+                      (bits >> esg_mod.ANNOUNCE_0) & 1, out, ot.off_esg[a])
+    at = ot.off_esg_fields[a]
+    if at >= 0:  # (rule_features._esg_fields, G23.46) our ship, then each target slot
+        esg_mod.fields_seen(s.esg_phase, s.esg_radius, s.esg_strength, ot.unit_esg, b, u, out,
+                            at)
+        for j in range(n_slots):
+            esg_mod.fields_seen(s.esg_phase, s.esg_radius, s.esg_strength, ot.unit_esg, b,
+                                slots[j], out, at + (j + 1) * 3 * esg_mod.FIELDS_SEEN)
     for i in range(ot.obs_size[a]):  # the env clips the vector to the space's bounds
         if out[i] > 1.0:
             out[i] = 1.0

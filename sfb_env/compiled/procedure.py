@@ -1,14 +1,17 @@
 """The Sequence of Play, compiled (tier 1): ``advance`` is ``engine.procedure.advance``.
 
-The ported tiers switch on none of the advanced steps (ESG, cloak, tractors, transporters, small
-craft, tactical maneuvers) but disengagement by announcement and the cadet Energy Allocation
-Form (``compiled.energy``: after Speed Determination, as the form pays for that speed), so an
-impulse is: Launch Seeking Weapons -> Fire and Resolve Direct-Fire (the agents' orders, then the
-robots') -> End of Impulse -> disengagement by announcement (SCENARIOS #5) -> the verdict; on
-the last impulse End of Turn and the verdict at the turn limit; then Speed Determination and
-Energy Allocation on a new turn; then Move Ships -> Move Seeking Weapons -> Resolve Seeking
-Weapons -> the verdict. Each step is the rule area's own kernel (``compiled.movement``,
-``compiled.energy``, ``compiled.fire``, ``compiled.seeking_impacts``, ``compiled.plasma``,
+The ported tiers switch on none of the advanced steps (standard cloak, tractors, transporters,
+small craft, tactical maneuvers) but disengagement by announcement, the ESG (``compiled.esg``)
+and the cadet Energy Allocation Form (``compiled.energy``: after Speed Determination, as the
+form pays for that speed), so an impulse is: the generators' orders and timing (G23.31-G23.47)
+-> Launch Seeking Weapons -> Fire and Resolve Direct-Fire (the PPD pulses first, then the
+agents' orders, then the robots') -> End of Impulse -> disengagement by announcement
+(SCENARIOS #5) -> the verdict; on the last impulse End of Turn and the verdict at the turn
+limit; then the Chief Engineer's ESG charge (G23.21), Speed Determination and Energy Allocation
+on a new turn; then Move Ships -> Move Seeking Weapons -> the ESG fields' contacts (G23.512)
+-> Resolve Seeking Weapons -> the verdict. Each step is the rule area's own kernel
+(``compiled.movement``, ``compiled.energy``, ``compiled.esg``, ``compiled.ppd``,
+``compiled.fire``, ``compiled.seeking_impacts``, ``compiled.plasma``,
 ``compiled.ending``).
 
 Speed: the step's kernels are compiled without numba's reference counting (``_nrt=False``: a
@@ -28,6 +31,7 @@ from sfb_env.compiled import (
     damage,
     ending,
     energy,
+    esg,
     fire,
     movement,
     observe,
@@ -40,7 +44,7 @@ from sfb_env.engine.setup import BattleSetup
 from sfb_env.engine.types import ACTIVE
 
 StepTables = namedtuple("StepTables", ("move", "fire", "end", "observe", "launch_seeking",
-                                       "seeking_weapons", "plasma", "energy", "ppd"))
+                                       "seeking_weapons", "plasma", "energy", "ppd", "esg"))
 
 
 def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
@@ -51,7 +55,8 @@ def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
                       ending.end_tables(setup), observe_tables,
                       bool(rules.seeking_weapons and rules.launch_seeking_weapons),
                       bool(rules.seeking_weapons), bool(rules.plasma_in_play),
-                      energy.energy_tables(setup), bool(rules.ppd_in_play))
+                      energy.energy_tables(setup), bool(rules.ppd_in_play),
+                      esg.esg_tables(setup))
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -88,6 +93,7 @@ def clear_orders(o, b: int) -> None:
     _clear_row(o.recharge, b, -1)
     _clear_row(o.cloak, b, False)
     _clear_row(o.ppd, b, 0)
+    _clear_row(o.esg, b, 0)
 
 
 @nb.njit(cache=True, inline="always")
@@ -125,6 +131,7 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
     times each stage as the difference of two cuts."""
     last = tb.end.impulses_per_turn
     if s.impulse[b] >= 1:
+        esg.launch_step(s, tb.esg, b, o)  # (G23.31-G23.47) before any drone leaves its rack
         if tb.launch_seeking:
             seeking_impacts.launch_seeking_weapons(s, tb.fire, b, o)
         if upto < 2:
@@ -153,6 +160,7 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
             ending.end_of_turn(s, tb.end, b)
             if ending.check_end(s, tb.end, b, s.turn[b] > tb.end.max_turns):
                 return
+        esg.energy_allocation(s, tb.esg, b)  # (B2.0 Energy Allocation, G23.21)
         movement.speed_determination(s, tb.move, b, o)
         if tb.energy.on:  # (B3.0) the cadet form pays for the speed just set
             energy.energy_allocation(s, tb.energy, b, o)
@@ -163,6 +171,7 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
     if upto < 6:
         return
     movement.move_seeking_weapons(s, tb.move, b, o)
+    esg.resolve_contacts(s, tb.fire, tb.esg, b)  # (G23.512, G23.514) after all movement
     if upto < 7:
         return
     if tb.seeking_weapons:
