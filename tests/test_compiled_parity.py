@@ -268,8 +268,12 @@ def test_g23_esg_duels_match_the_reference(opponent):
 @pytest.mark.slow
 @pytest.mark.parametrize("opponent", ESG_DUELS)
 def test_g23_esg_duels_long_runs_match(opponent):
-    report = parity.lockstep(ESG_DUELS[opponent], num_battles=1, steps=3_000, seed=11)
-    print(report.line())
-    assert report.events.get("EsgStruck", 0) > 0
+    """Random masked play at B=1 and fighting captains at B=8 and B=64 with autoreset: the
+    captains close in, so their fields meet ships and drones (EsgStruck)."""
+    print(parity.lockstep(ESG_DUELS[opponent], num_battles=1, steps=3_000, seed=11).line())
     print(parity.lockstep(ESG_DUELS[opponent], num_battles=8, steps=300, seed=12,
                           policy="random-fighter").line())
+    report = parity.lockstep(ESG_DUELS[opponent], num_battles=64, steps=300, seed=23,
+                             policy="random-fighter")
+    print(report.line())
+    assert report.events.get("EsgStruck", 0) > 0
