@@ -55,18 +55,23 @@ def decode_action(s, ot, b, a, action, o):
               borrow(s.z), borrow(s.speed), ot.agent_unit[a], ot.slots, ot.n_racks[a],
               ot.n_weapons[a], borrow(ot.racks), borrow(ot.weapons), choice, b, a,
               borrow(action), borrow(o.launch), borrow(o.launch_facing), borrow(o.fire),
-              borrow(o.maneuver), borrow(o.tactical), borrow(o.speed), borrow(o.disengage),
-              ot.c_disengage[a], ot.c_maneuver[a], borrow(ot.work), ot.n_gatling[a],
-              borrow(ot.gatling), borrow(o.gatling), ot.n_ppds[a], ot.c_ppd[a],
-              borrow(ot.ppds), borrow(o.ppd), ot.n_esg[a], ot.esg_row[a], borrow(o.esg))
+              borrow(o.maneuver), borrow(o.tactical), borrow(o.speed), ot.c_maneuver[a],
+              borrow(ot.work))
+    if ot.n_gatling[a] or ot.n_esg[a] or ot.n_ppds[a] or ot.c_disengage[a] >= 0:
+        _decode_tier2(ot.agent_unit[a], ot.slots, ot.n_racks[a] + ot.n_weapons[a], b, a,
+                      borrow(action), borrow(ot.work), ot.n_gatling[a], borrow(ot.gatling),
+                      borrow(o.gatling), ot.n_esg[a], ot.esg_row[a], borrow(o.esg),
+                      ot.n_ppds[a], ot.c_ppd[a], borrow(ot.ppds), borrow(o.ppd),
+                      ot.c_disengage[a], borrow(o.disengage))
 
 
 @nb.njit(cache=True, inline="always")
 def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, weapons, choice,
               b, a, action, launch, launch_facing, fire, maneuver, tactical, speed_order,
-              disengage, c_disengage, c_maneuver, work, n_g, gatling, gatling_order, n_p, c_p,
-              ppds, ppd_order, n_esg, esg_row, esg):
-    """``decode_action`` on arrays (``work``: scratch, at least ``k`` long)."""
+              c_maneuver, work):
+    """``decode_action``'s ``launch[r]``, ``fire[w]``, ``maneuver`` and ``speed`` on arrays
+    (``work``: scratch, at least ``k`` long: the target slots, left there for
+    ``_decode_tier2``)."""
     slots = work[:k]
     _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
     c = 0
@@ -90,6 +95,24 @@ def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, we
             if v > 0:
                 fire[b, w] = slots[v - 1]
         c += 1
+    c = c_maneuver
+    maneuver[b, u] = action[c]
+    tactical[b, u] = False
+    v = action[c + 1]
+    if choice or v != speed[b, u]:
+        speed_order[b, u] = v
+    else:
+        speed_order[b, u] = NO_ORDER
+
+
+@nb.njit(cache=True, inline="always")
+def _decode_tier2(u, k, c, b, a, action, work, n_g, gatling, gatling_order, n_esg, esg_row,
+                  esg, n_p, c_p, ppds, ppd_order, c_disengage, disengage):
+    """``decode_action``'s tier-2 components from component ``c`` (the one after the last
+    ``fire[w]``): ``gatling[g].shot2..4``, ``esg[g]``, ``ppd[p]`` (from ``c_p``) and
+    ``disengage`` (``c_disengage``, -1 none); the target slots are ``work[:k]``
+    (``_decode_a``'s)."""
+    slots = work[:k]
     for i in range(n_g):  # (E2.151) gatling[g].shot2..shot4: Orders.gatling
         w = gatling[a, i]
         for j in range(GATLING_EXTRA):
@@ -101,19 +124,11 @@ def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, we
         if esg_row >= 0:
             esg[b, esg_row] = action[c]
         c += 1
-    for i in range(n_p):  # (E11.362) ``ppd[p]`` (from component c_p): 0 keep, 1 drop the lock
+    for i in range(n_p):  # (E11.362) ``ppd[p]``: 0 keep, 1 drop the lock
         w = ppds[a, i]
         if w >= 0:
             ppd_order[b, w] = action[c_p + i]
     disengage[b, u] = c_disengage >= 0 and action[c_disengage] == 1
-    c = c_maneuver
-    maneuver[b, u] = action[c]
-    tactical[b, u] = False
-    v = action[c + 1]
-    if choice or v != speed[b, u]:
-        speed_order[b, u] = v
-    else:
-        speed_order[b, u] = NO_ORDER
 
 
 @nb.njit(cache=True, inline="always")

@@ -1,45 +1,33 @@
-"""Fire Direct-Fire and Resolve Direct-Fire in compiled code, for the tier-1 weapons: phasers
-(ph-1, ph-2, ph-3: E2.4), disruptors (E3.31) and photon torpedoes (E4.0) under the Chief
-Engineer (SCENARIOS §2.1); and the Hydran's (tier 2): fusion beams (E7) and the phaser-G (E2.15).
+"""Fire Direct-Fire and Resolve Direct-Fire in compiled code: phasers (ph-1, ph-2, ph-3: E2.4),
+disruptors (E3.31), photon torpedoes (E4.0), and (tier 2) the Hydran's fusion beams (E7) and
+phaser-G (E2.15); the PPD's pulses are ``compiled.ppd``'s (E11.31, resolved first).
 
-The Hydran's (docs/compiled.md, tier 2): a fusion beam is armed every turn it may be, fires
-once a turn and cools the next (E7.21, E7.22: ``w_fired_turn``); its E7.32 damage reads
-``FireTables.fusion_dmg``. A phaser-G fires shot 1 from ``o.fire``, shots 2..4 from
-``o.gatling`` (E2.151), each its own die; ``gatling_open`` is its rate (``w_gatling_shots``).
+A fusion beam fires once a turn and cools the next (E7.21, E7.22: ``w_fired_turn``); its E7.32
+damage reads ``FireTables.fusion_dmg``. A phaser-G fires shot 1 from ``o.fire``, shots 2..4
+from ``o.gatling`` (E2.151), each its own die; ``gatling_open`` is its rate.
 
 ``fire_direct_fire(s, ft, b, o)`` mirrors ``engine.procedure._fire_direct_fire`` with
-``engine.direct_fire.resolve_fire``: every shot of ``o.fire[b]`` (the agents' orders and the
-robot units' orders, ``robots.fire_orders``, already merged in) is rolled and scored in weapon
-row order, then all damage is applied volley by volley (E1.0). The engine does not judge a
-given order here (the env and ``Battle.validate`` do, with ``direct_fire.fire_blockers``):
-every order is carried out.
+``engine.direct_fire.resolve_fire``: every shot ordered (the agents', then the phaser-Gs'
+extra shots, then the robot units', ``robots.fire_orders``, already merged into ``o.fire``) is
+rolled and scored, then all damage is applied volley by volley (E1.0). Orders are not judged
+here (the env and ``Battle.validate`` do, with ``direct_fire.fire_blockers``).
 
-Energy under the cadet form (``energy: cadet``): ``compiled.energy.pay_shot`` draws a governed
-ship's phaser shot from its capacitor before the die is rolled (an unpowered shot rolls none)
-and ``energy.fired`` spends a disruptor's or photon's charge. Arming under the Chief Engineer
-(``chief_engineer: true``):
-phasers and disruptors are always armed (``w_armed`` is True from the start and is never
-spent: ``fire_energy.fired`` and ``pay_shot`` act on governed ships only, and the Chief
-Engineer governs none); a photon may fire from turn ``w_ready_turn`` (2 at the start,
-``Battle._state``) and its firing on turn t sets it to t + 2, here in the fire step
-(``resolve_fire``). No other per-turn arming bookkeeping runs for tier-1 units (robot ships'
-``robot_ship.start_turn`` is not in tier 1). The E1.5 rate (once a turn, a quarter turn apart)
-is read from ``w_fired_turn`` and ``w_last_fired``, both written here.
+Energy: under the cadet form ``compiled.energy.pay_shot`` draws a governed ship's phaser shot
+from its capacitor before the die is rolled (an unpowered shot rolls none) and
+``energy.fired`` spends a heavy weapon's charge. Under the Chief Engineer phasers and
+disruptors are always armed (``w_armed`` is never spent: ``fired`` and ``pay_shot`` act on
+governed ships only); a photon may fire from turn ``w_ready_turn`` (2 at the start) and its
+firing on turn t sets it to t + 2 (SCENARIOS §2.1). The E1.5 rate (once a turn, a quarter turn
+apart) is read from ``w_fired_turn`` and ``w_last_fired``, both written here.
 
-Where the step calls it (``engine.procedure.advance``): in the first half of ``advance``
-(finishing impulse i >= 1 with its orders), after Launch Seeking Weapons
-(``seeking_impacts.launch_seeking_weapons``) and before End of Impulse
-(``seeking.end_of_impulse``), every impulse 1..I. The robot units' shots must be computed on
-the state at that point (after the launches), as ``robots.fire_orders`` is called inside
-``_fire_direct_fire``, and written into ``o.fire``. Shots are resolved in weapon row order: the
-reference resolves them in the orders dict's order (agents in unit row order, each agent's fire
-components in weapon row order), then the robots' shots; the two agree for every tier-1
-scenario (robot units' weapon rows come after the agents'). No start- or end-of-turn
-bookkeeping is needed for tier-1 fire.
+Where the step calls it (``procedure.advance``): in the first half, after Launch Seeking
+Weapons and before End of Impulse, every impulse 1..I; the robot units' shots are computed on
+the state at that point. Shots resolve in the reference's order (the orders dict: agents in
+unit row order, each in weapon row order; then the robots', whose rows come after).
 
 Entry points: ``fire_direct_fire(s, ft, b, o)`` on the BatchState; ``fire_direct_fire_a(a, ft,
-b, o)`` on the ``damage.FireArrays`` view (``damage.fire_view(s)``), for a step kernel that
-holds the view already. Tables: ``damage.FireTables`` (``fire_tables(setup)``).
+b, o)`` on the ``damage.FireArrays`` view (``damage.fire_view(s)``). Tables:
+``damage.FireTables`` (``fire_tables(setup)``).
 """
 
 from __future__ import annotations

@@ -105,24 +105,32 @@ def launch_seeking_weapons_a(a, ft, b, o):
         facing = o.launch_facing[b, rack]
         if facing < 0:
             facing = launch_facing(a.x, a.z, a.facing, ft, b, owner, target)
-        a.status[b, drone] = ACTIVE
-        a.x[b, drone], a.z[b, drone] = a.x[b, owner], a.z[b, owner]
-        a.prev_x[b, drone], a.prev_z[b, drone] = a.x[b, owner], a.z[b, owner]
-        a.facing[b, drone] = facing
-        a.prev_facing[b, drone] = facing
-        a.speed[b, drone] = ft.ipt  # (FD1.1) scenario maximum
-        a.straight[b, drone] = 0  # (FD1.2) one hex straight before turning
-        a.target[b, drone] = target
-        a.launcher[b, drone] = owner
-        a.launched_at[b, drone] = now
-        r = event_codes.begin(a.ev, a.ev_count, b, LAUNCHED, turn, a.impulse[b])
-        a.ev[b, r, 3] = owner
-        a.ev[b, r, 4] = rack
-        a.ev[b, r, 5] = drone
-        a.ev[b, r, 6] = target
-        a.ev[b, r, 7] = a.x[b, drone]
-        a.ev[b, r, 8] = a.z[b, drone]
-        a.ev[b, r, 9] = facing
+        _place_seeking(a, ft, b, owner, rack, drone, target, facing, now)
+
+
+@nb.njit(cache=True, inline="always")
+def _place_seeking(a, ft, b, owner, weapon, row, target, facing, now):
+    """A seeking weapon ``row`` leaves ``weapon`` of ``owner``: in the ship's hex, at the
+    scenario's seeking speed (FD1.1, FP1.4), its first move straight ahead (FD1.2, FP1.3),
+    homing on ``target`` (``Launched``)."""
+    a.status[b, row] = ACTIVE
+    a.x[b, row], a.z[b, row] = a.x[b, owner], a.z[b, owner]
+    a.prev_x[b, row], a.prev_z[b, row] = a.x[b, owner], a.z[b, owner]
+    a.facing[b, row] = facing
+    a.prev_facing[b, row] = facing
+    a.speed[b, row] = ft.ipt
+    a.straight[b, row] = 0
+    a.target[b, row] = target
+    a.launcher[b, row] = owner
+    a.launched_at[b, row] = now
+    r = event_codes.begin(a.ev, a.ev_count, b, LAUNCHED, a.turn[b], a.impulse[b])
+    a.ev[b, r, 3] = owner
+    a.ev[b, r, 4] = weapon
+    a.ev[b, r, 5] = row
+    a.ev[b, r, 6] = target
+    a.ev[b, r, 7] = a.x[b, row]
+    a.ev[b, r, 8] = a.z[b, row]
+    a.ev[b, r, 9] = facing
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -144,25 +152,8 @@ def launch_plasma(a, ft, b, w, target):
     a.w_armed[b, w] = False
     a.w_fired_turn[b, w] = a.turn[b]
     a.w_last_fired[b, w] = now
-    a.status[b, row] = ACTIVE
-    a.x[b, row], a.z[b, row] = a.x[b, owner], a.z[b, owner]
-    a.prev_x[b, row], a.prev_z[b, row] = a.x[b, owner], a.z[b, owner]
-    a.facing[b, row] = facing
-    a.prev_facing[b, row] = facing
-    a.speed[b, row] = ft.ipt
-    a.straight[b, row] = 0  # (FP1.3) the first move is straight ahead
-    a.damage[b, row] = 0
-    a.target[b, row] = target
-    a.launcher[b, row] = owner
-    a.launched_at[b, row] = now
-    r = event_codes.begin(a.ev, a.ev_count, b, LAUNCHED, a.turn[b], a.impulse[b])
-    a.ev[b, r, 3] = owner
-    a.ev[b, r, 4] = w
-    a.ev[b, r, 5] = row
-    a.ev[b, r, 6] = target
-    a.ev[b, r, 7] = a.x[b, row]
-    a.ev[b, r, 8] = a.z[b, row]
-    a.ev[b, r, 9] = facing
+    a.damage[b, row] = 0  # a reused row starts whole (FP1.6)
+    _place_seeking(a, ft, b, owner, w, row, target, facing, now)
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
