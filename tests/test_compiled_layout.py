@@ -62,9 +62,9 @@ def test_orders_pack_and_unported_orders_are_refused():
     assert o.fire[0].tolist() == [-1, 3, -1] and o.fire[1].tolist() == [-1, -1, -1]
     assert o.speed[0, 0] == 5 and o.speed[1, 0] == layout.NO_ORDER
     try:
-        layout.pack_orders([{0: Orders(cloak=True)}], 4, 3)
+        layout.pack_orders([{0: Orders(tractor={0: 1})}], 4, 3)
     except ValueError as exc:
-        assert "cloak" in str(exc)
+        assert "tractor" in str(exc)
     else:
         raise AssertionError("an unported order was accepted")
 

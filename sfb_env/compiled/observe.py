@@ -1,17 +1,11 @@
 """The env side of the compiled core: target slots, observation vector, action mask, state().
 
-Ports, for the tier-1 scenarios (cadet 8-impulse: cth-01..03 and the cadet duels), what
-``env.parallel.SFBParallelEnv._observe`` computes per decision point for one agent:
-
-* ``target_slots``: ``ActionLayout.target_slots`` (enemy units in play, nearest first, ties by
-  unit row; K slots, -1 empty);
-* ``observe``: ``obs["observation"]`` (``env.observation.encode`` then the clip to [-1, 1];
-  blocks own, own weapons, clock, targets, threats; float32) and ``obs["action_mask"]``
-  (``ActionLayout.mask``: ``launch[r]``, ``fire[w]``, ``gatling[g].shot{k}``, ``maneuver``,
-  ``speed``; int8);
-* ``global_state``: ``env.state()`` (``env.observation.global_state``);
-* the damage part of the ``shaped`` reward is ``compiled.rewards.damage_balance``
-  read from the compiled event rows.
+Ports what ``env.parallel.SFBParallelEnv._observe`` computes per decision point for one agent:
+``target_slots`` (``ActionLayout.target_slots``: enemy units in play, nearest first, ties by
+unit row; K slots, -1 empty); ``observe``: ``obs["observation"]`` (``env.observation.encode``
+then the clip to [-1, 1]; float32) and ``obs["action_mask"]`` (``ActionLayout.mask``; int8);
+``global_state``: ``env.state()``. The damage part of the ``shaped`` reward is
+``compiled.rewards.damage_balance``.
 
 ``compiled.actions`` decodes actions (``decode_action``, ``noop_action``) and has
 ``decision_point``, all of the above for every agent of one battle in one call.
@@ -21,18 +15,11 @@ Kernels take ``(s, ot, b, ...)``: ``s`` a ``BatchState`` or any namedtuple with 
 ``BatchState`` in seconds of CPU, a few times what the view costs), ``ot`` the
 ``ObserveTables`` of ``observe_tables(setup, env_options)``, ``b`` the battle, ``a`` the agent.
 
-The masks are the engine predicates of the tier-1 rules, written out: ``legality``
-``maneuver_blockers`` / ``speed_blockers`` (``movement.moves_next``, turn modes), the direct-fire
-predicate (``direct_fire.weapon_ready_blocker`` and ``target_codes``), the drone-rack predicate
-(``seeking.rack_blocker`` and ``launch_blockers``), the ESG predicate (``esg_field.order_blockers``,
-``compiled.esg.order_bits``: one generator per agent, its block and the ``esg_fields`` rule
-features). ``observe_tables`` refuses a setup that switches on anything else (the standard
-form, lock-on, the standard cloak, small craft, planets, sideslip, tactical maneuvers, launch
-facings, arrivals, other rule features, ...). Tier 2: the fusion beam's and phaser-G's
-readiness, ``gatling[g].shot{k}`` (``GatlingShot.mask``, ``fire.gatling_open``). The PPD (E11,
-under the Chief Engineer) has its ``fire[w]`` (ready: armed, not pulsing), its ``ppd[p]``
-component (drop the wave-lock between pulses, E11.362) and its observation block
-(``compiled.ppd``).
+The masks are the engine predicates of the ported rules, written out (movement, direct fire,
+seeking weapons, the energy form, ESG, PPD, phaser-G: docs/compiled.md, "What is ported");
+``observe_tables`` refuses a setup that switches on anything else (the standard form, lock-on,
+the standard cloak, small craft, planets, sideslip, tactical maneuvers, launch facings,
+arrivals, other rule features, ...).
 
 Bearings: the reference takes ``np.arctan2`` of cartesian hex centres; numpy's arctan2 (SIMD)
 and the C library's (numba) differ in the last bit for about 6% of hex pairs, so the tables
@@ -1033,8 +1020,13 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
                 m[at + v] = v <= room
             empty = energy.empty_batteries(s.boxes, s.batteries, b, u) if allocation else 0
             at = ot.m_recharge[a]
-            for v in range(ot.m_maneuver[a] - at):
+            end = ot.m_cloak[a] if ot.m_cloak[a] >= 0 else ot.m_maneuver[a]
+            for v in range(end - at):
                 m[at + v] = v <= empty
+            at = ot.m_cloak[a]
+            if at >= 0:  # (energy_orders.cloak_blockers, G13.0) paid at Energy Allocation
+                m[at] = 1
+                m[at + 1] = allocation
         at = ot.m_maneuver[a]
         for v in range(_N_MANEUVERS):
             m[at + v] = not (blocked >> v) & 1
