@@ -37,14 +37,20 @@ class Snapshots:
         self.impacts: list = []
 
 
-def _play(scenario: str, seed: int, steps: int, snaps: Snapshots) -> None:
-    env = sfb_env.parallel_env(VARIANTS.get(scenario, scenario))
-    obs, _ = env.reset(seed=seed)
+def fighting_pilots(env, seed: int) -> dict:
+    """A ``random-fighter`` captain bound to each agent of ``env``, seeded ``seed * 10 + k``."""
     pilots = {}
     for k, a in enumerate(env.possible_agents):
         pilots[a] = agents.make_policy("random-fighter")
         agents.bind_policy(pilots[a], env, a)
         pilots[a].reset(seed * 10 + k)
+    return pilots
+
+
+def _play(scenario: str, seed: int, steps: int, snaps: Snapshots) -> None:
+    env = sfb_env.parallel_env(VARIANTS.get(scenario, scenario))
+    obs, _ = env.reset(seed=seed)
+    pilots = fighting_pilots(env, seed)
     n = 0
     while env.agents and n < steps:
         actions = {a: pilots[a].act(obs[a], env.action_space(a)) for a in env.agents}

@@ -9,9 +9,8 @@ events compared after every step. Proves the phases in the order the step kernel
 from __future__ import annotations
 
 import pytest
-from compiled_phase_helpers import TIER1, decoder
+from compiled_phase_helpers import TIER1, decoder, fighting_pilots
 
-import agents
 import sfb_env
 from sfb_env.compiled import damage, ending, fire, layout, movement, seeking_impacts
 from sfb_env.engine import procedure, robots
@@ -84,11 +83,7 @@ def test_whole_games_match_the_reference_step_by_step(scenario, monkeypatch):
     for seed in (0, 1):
         env = sfb_env.parallel_env(scenario)
         obs, _ = env.reset(seed=seed)
-        pilots = {}
-        for k, a in enumerate(env.possible_agents):
-            pilots[a] = agents.make_policy("random-fighter")
-            agents.bind_policy(pilots[a], env, a)
-            pilots[a].reset(seed * 10 + k)
+        pilots = fighting_pilots(env, seed)
         for _ in range(200):
             if not env.agents:
                 break

@@ -11,9 +11,8 @@ import functools
 
 import numpy as np
 import pytest
-from compiled_phase_helpers import decoder
+from compiled_phase_helpers import decoder, fighting_pilots
 
-import agents
 import sfb_env
 from sfb_env import tables
 from sfb_env.compiled import damage, dice, layout, parity, ppd, tiers
@@ -170,11 +169,7 @@ def _fire_steps(opp: str = "klingon", seeds: tuple[int, ...] = (0, 1, 2, 3),
             env = sfb_env.parallel_env(parity.variant(f"grad-isc-vs-{opp}", rules=CHIEF),
                                        backend="reference")
             obs, _ = env.reset(seed=seed)
-            pilots = {}
-            for k, a in enumerate(env.possible_agents):
-                pilots[a] = agents.make_policy("random-fighter")
-                agents.bind_policy(pilots[a], env, a)
-                pilots[a].reset(seed * 10 + k)
+            pilots = fighting_pilots(env, seed)
             n = 0
             while env.agents and n < steps:
                 obs, *_ = env.step({a: pilots[a].act(obs[a], env.action_space(a))
