@@ -18,7 +18,6 @@ from compiled_phase_helpers import run_parity, run_parity_batched
 
 import sfb_env
 from sfb_env.compiled import actions as actions_mod
-from sfb_env.compiled import batch as batch_mod
 from sfb_env.compiled import energy, layout, parity, tiers
 from sfb_env.compiled.batch import BattleBatch, build_reference
 from sfb_env.engine import energy_allocation, rule_tables
@@ -162,9 +161,9 @@ def test_observation_masks_and_noops_match_the_reference(name):
     cap = batch.state.ev.shape[1]
     at_allocation = 0
     for battle, obs, noops in snaps:
-        start = layout.pack([battle.state], cap)
-        batch_mod._restart_one(batch.state, start, batch.reset_dice, ot, 0, batch.obs,
-                               batch.masks, batch.alive)
+        for mine, snap in zip(batch._start, layout.pack([battle.state], cap), strict=True):
+            mine[...] = snap  # (in place: the step kernel's handle holds these arrays)
+        batch.restart(0, 0)
         at_allocation += battle.state.impulse in (0, 8)
         for a, o in obs.items():
             i = batch.agents.index(a)

@@ -47,6 +47,7 @@ from sfb_env.engine.battle import Battle
 from sfb_env.engine.scenario import Scenario, load_scenario
 
 SEED_RANGE = 2**31 - 1
+STEP, RESET, RESTART = 0, 1, 2  # the step kernel's modes (``_step_batch``)
 
 
 class NotCompiledError(ValueError):
@@ -128,8 +129,7 @@ class BattleBatch:
         self._next_seeds = np.zeros(n_b, np.int64)
         self._handle = None  # the step's arrays in one boxed object (``compiled.handle``)
         self._entry = None  # the step kernel's compiled entry point for these argument types
-        self._reset_entry = None  # the same for the reset kernel
-        self._actions_shape: tuple = ()
+        self._no_actions = np.zeros((n_b, n_a, width), np.int64)  # (RESET and RESTART)
         self._sampler: MaskedSampler | None = None  # made on first use
         self._outputs = (self.obs, self.masks, self.rewards, self.terminated, self.truncated)
 
@@ -169,11 +169,7 @@ class BattleBatch:
         for b, s in enumerate(seeds):
             self.seeds[b] = int(s)
             self.reset_dice[b] = dice_mod.seeded_row(int(s))
-        if self._reset_entry is None:
-            _reset_handle(self.handle())
-            self._reset_entry = handle.compiled_entry(_reset_handle, (self.handle(),))
-        else:
-            self._reset_entry(self._handle)
+        self._call(RESET)
         if self.autoreset:  # (without it, the caller restarts ended battles)
             self._prepare(np.arange(n_b))
         return self.obs, self.masks
@@ -183,8 +179,7 @@ class BattleBatch:
         autoreset, the caller restarts ended battles)."""
         self.seeds[b] = int(seed)
         self.reset_dice[b] = dice_mod.seeded_row(int(seed))
-        _restart_one(self.state, self._start, self.reset_dice, self.observe_tables, b,
-                     self.obs, self.masks, self.alive)
+        self._call(RESTART, b)
         if self.autoreset:
             self._prepare(np.array([b]))
 
@@ -193,14 +188,20 @@ class BattleBatch:
         if type(actions) is not np.ndarray or actions.dtype != np.int64 or not (
                 actions.flags.c_contiguous):
             actions = np.ascontiguousarray(actions, dtype=np.int64)
-        if self._entry is None or actions.shape != self._actions_shape:
-            args = (self.handle(), actions, self.reward_kind, self.autoreset)
+        self._call(STEP, 0, actions)
+        return self._outputs  # (one tuple, made once: no allocation for the GC to count)
+
+    def _call(self, mode: int, only: int = 0, actions: np.ndarray | None = None) -> None:
+        """The step kernel in ``mode`` (STEP, RESET, RESTART of battle ``only``): one kernel
+        for all three, so ``observe`` is compiled once (``_step_batch``)."""
+        if actions is None:
+            actions = self._no_actions
+        if self._entry is None:
+            args = (self.handle(), actions, self.reward_kind, self.autoreset, mode, only)
             _step_handle(*args)
             self._entry = handle.compiled_entry(_step_handle, args)
-            self._actions_shape = actions.shape
         else:  # the compiled function itself: numba's dispatch (~25 us) is skipped
-            self._entry(self._handle, actions, self.reward_kind, self.autoreset)
-        return self._outputs  # (one tuple, made once: no allocation for the GC to count)
+            self._entry(self._handle, actions, self.reward_kind, self.autoreset, mode, only)
 
     def handle(self):
         """The batch's arrays in one boxed object (``compiled.handle``), made on first use."""
@@ -266,40 +267,23 @@ def _restart(s, start, reset_dice, b):
 
 
 @nb.njit(cache=True)
-def _restart_one(s, start, reset_dice, ot, b, obs, masks, alive):
-    _restart(s, start, reset_dice, b)
-    s.ev_count[b] = 0
-    _observe_battle(s, ot, b, obs, masks, alive)
-
-
-@nb.njit(cache=True)
-def _reset_all(s, start, reset_dice, ot, obs, masks, alive):
-    for b in range(s.turn.shape[0]):
-        _restart_one(s, start, reset_dice, ot, b, obs, masks, alive)
-
-
-@nb.njit(cache=True)
-def _reset_handle(h):
-    """``_reset_all`` on the arrays of the handle ``h``."""
-    (s, _, _, ot, start, reset_dice, obs, masks, _, _, _, _, alive, _, _, _, _, _) = \
-        handle.borrowed_parts(h)
-    _reset_all(s, start, reset_dice, ot, obs, masks, alive)
-
-
-@nb.njit(cache=True)
-def _step_handle(h, actions, reward_kind, autoreset):
+def _step_handle(h, actions, reward_kind, autoreset, mode, only):
     """``_step_batch`` on the arrays of the handle ``h`` (``compiled.handle``)."""
     (s, o, tb, ot, start, reset_dice, obs, masks, terminal_obs, rewards_, terminated, truncated,
      alive, ended, outcomes, seeds, next_seeds, seed_dice) = handle.borrowed_parts(h)
     _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_obs, rewards_,
                 terminated, truncated, alive, ended, outcomes, reward_kind, autoreset,
-                seeds, next_seeds, seed_dice)
+                seeds, next_seeds, seed_dice, mode, only)
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_obs, rewards_,
                 terminated, truncated, alive, ended, outcomes, reward_kind, autoreset,
-                seeds, next_seeds, seed_dice):
+                seeds, next_seeds, seed_dice, mode, only):
+    """STEP: one impulse of every battle; RESET: every battle from the start; RESTART: battle
+    ``only`` from the start (a restart's dice are ``reset_dice``'s; its events are cleared).
+    ``_observe_battle`` (``observe``, the largest body) is inlined at one site only: the
+    compile time of the whole core is about that of this kernel."""
     # borrowed views, made once: the per-battle calls below take whole namedtuples, and numba
     # increfs and decrefs every array of one per call (atomics) unless it is borrowed
     s = borrowed_state(s)
@@ -311,40 +295,49 @@ def _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_o
                               borrowed_esg(tb.esg))
     n_agents = ot.n_agents
     for b in range(s.turn.shape[0]):
-        s.ev_count[b] = 0
-        ended[b] = False
-        outcomes[b] = -1
-        procedure.clear_orders(o, b)
-        if s.done[b]:  # (autoreset off) an ended battle stays as it is
-            continue
-        for a in range(n_agents):
-            if alive[b, a]:
-                actions_mod.decode_action(s, ot, b, a, actions[b, a], o)
-        procedure.advance(s, tb, b, o)
-        for a in range(n_agents):
-            u = ot.agent_unit[a]
-            if not alive[b, a]:
-                rewards_[b, a] = 0.0
-                terminated[b, a] = True
-                truncated[b, a] = False
+        if mode == STEP:
+            s.ev_count[b] = 0
+            ended[b] = False
+            outcomes[b] = -1
+            procedure.clear_orders(o, b)
+            if s.done[b]:  # (autoreset off) an ended battle stays as it is
                 continue
-            gone = not procedure.commanded(s, b, u)
-            truncated[b, a] = s.done[b] and s.time_up[b] and not gone
-            terminated[b, a] = gone or (s.done[b] and not truncated[b, a])
-            rewards_[b, a] = rewards.reward(s, b, u, reward_kind)
-        _observe_battle(s, ot, b, obs, masks, alive)
-        if s.done[b] and autoreset:
+            for a in range(n_agents):
+                if alive[b, a]:
+                    actions_mod.decode_action(s, ot, b, a, actions[b, a], o)
+            procedure.advance(s, tb, b, o)
+            for a in range(n_agents):
+                u = ot.agent_unit[a]
+                if not alive[b, a]:
+                    rewards_[b, a] = 0.0
+                    terminated[b, a] = True
+                    truncated[b, a] = False
+                    continue
+                gone = not procedure.commanded(s, b, u)
+                truncated[b, a] = s.done[b] and s.time_up[b] and not gone
+                terminated[b, a] = gone or (s.done[b] and not truncated[b, a])
+                rewards_[b, a] = rewards.reward(s, b, u, reward_kind)
+            again = s.done[b] and autoreset
+        else:
+            if mode == RESTART and b != only:
+                continue
+            _restart(s, start, reset_dice, b)
+            s.ev_count[b] = 0
+            again = False
+        while True:  # (one site: the ended battle's last observation, then the new battle's)
+            _observe_battle(s, ot, b, obs, masks, alive)
+            if not again:
+                break
+            again = False
             ended[b] = True
             outcomes[b] = s.outcome_code[b]
             for a in range(n_agents):  # (a loop: an array assignment needs the NRT)
                 for i in range(obs.shape[2]):
                     terminal_obs[b, a, i] = obs[b, a, i]
             _restart(s, start, reset_dice, b)
-            _observe_battle(s, ot, b, obs, masks, alive)
             # the next battle's seed and dice, drawn in battle order (``BattleBatch._prepare``)
             seeds[b] = next_seeds[b]
             next_seeds[b] = _draw_seed(seed_dice)
             dice_mod.seed_into(reset_dice, b, next_seeds[b])
-
 
 __all__ = ["BattleBatch", "NotCompiledError", "build_reference", "sample_masked"]
