@@ -246,3 +246,33 @@ def test_observation_masks_and_noops_match_the_reference(name):
             actions_mod.noop_action(batch.state, ot, 0, i, out)
             assert out.tolist() == noops[a].tolist(), when
     assert at_allocation > 5
+
+
+@pytest.mark.parametrize("uniform", [False, True])
+def test_compiled_env_matches_with_uniform_spaces(uniform):
+    """The compiled env beside the reference env on the ISC against the Lyran: observations,
+    masks, rewards, ends and infos, agents without an action flying the no-op; with
+    ``uniform_spaces`` the Lyran's ``arm[h]`` is padded to the PPD's six values (E11.25)."""
+    import sfb_env
+
+    name = "grad-isc-vs-lyran"
+    ref = SFBParallelEnv(name, uniform_spaces=uniform)
+    mine = sfb_env.parallel_env(name, backend="compiled", uniform_spaces=uniform)
+    assert sfb_env.backend_of(mine) == "compiled"
+    o1, i1 = ref.reset(seed=5)
+    o2, i2 = mine.reset(seed=5)
+    assert i1 == i2
+    for step in range(300):
+        if not ref.agents:
+            o1, i1 = ref.reset(seed=6 + step)
+            o2, i2 = mine.reset(seed=6 + step)
+            assert i1 == i2
+        acts = {a: ref.action_space(a).sample(mask=o1[a]["action_mask"]) for a in ref.agents}
+        if step % 4 == 0:  # an agent without an action flies its no-op (the standing orders)
+            acts.pop(ref.agents[step // 4 % len(ref.agents)], None)
+        o1, r1, t1, u1, i1 = ref.step(acts)
+        o2, r2, t2, u2, i2 = mine.step({a: np.asarray(v, np.int64) for a, v in acts.items()})
+        assert i1 == i2 and r1 == r2 and t1 == t2 and u1 == u2
+        for a in o1:
+            np.testing.assert_array_equal(o1[a]["observation"], o2[a]["observation"])
+            np.testing.assert_array_equal(o1[a]["action_mask"], o2[a]["action_mask"])
