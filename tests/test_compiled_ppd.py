@@ -34,13 +34,14 @@ def _battle(seed: int = 0):
     return make_battle(load_scenario(SCENARIO), seed=seed)
 
 
-def test_e11_chief_variants_are_on_the_compiled_core():
-    """(E11) The Chief Engineer's graduate ISC duels: nothing left for the reference."""
+def test_e11_chief_and_cadet_variants_are_on_the_compiled_core():
+    """(E11) The graduate ISC duels, under the Chief Engineer and as shipped (the cadet form,
+    E11.21-E11.25: ``compiled.energy``): nothing left for the reference."""
     for opp in ("klingon", "kzinti", "orion", "federation"):
         battle = make_battle(load_scenario(parity.variant(f"grad-isc-vs-{opp}", rules=CHIEF)))
         assert tiers.missing(battle.setup) == [], opp
     cadet = make_battle(load_scenario("grad-isc-vs-klingon"))
-    assert tiers.missing(cadet.setup)  # the cadet energy form: not here
+    assert tiers.missing(cadet.setup) == []
 
 
 def test_e11_31_chart_tables_match_the_reference_cell_by_cell():
@@ -200,7 +201,8 @@ def test_e11_33_ppd_fire_step_matches_the_reference_on_played_states(opp):
         n0 = len(ref.events)
         ppd_fire.fire_step(ref, orders, shots)
         ppd.fire_step_a(damage.view_of(s), ft, 0, o.fire, o.ppd, s.ppd_target, s.ppd_fired_at,
-                        s.ppd_pulses, s.ppd_resolved, s.ppd_locked, s.w_arcs, s.w_astern)
+                        s.ppd_pulses, s.ppd_resolved, s.ppd_locked, s.w_arcs, s.w_astern,
+                        s.ppd_stage, s.ppd_energy)
         where = (battle.state.turn, battle.state.impulse)
         assert layout.differences(s, 0, ref.state) == [], where
         new = ref.events[n0:]

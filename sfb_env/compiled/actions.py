@@ -186,9 +186,8 @@ def _standing_energy(s, ot, b, a, u, out):
         out[h] = 0
         if w < 0:
             continue
-        bits = energy.arm_open(s.w_type, s.w_arm_stage, s.w_armed, s.w_destroyed,
-                               s.w_fired_turn, ot.single_turn, ot.cycle_len, ot.hold_cost,
-                               ot.roll_cost, True, s.turn[b] + (imp != 0), b, w)
+        bits = energy.heavy_open(s, ot.esg_cap, ot.single_turn, ot.cycle_len, ot.hold_cost,
+                                 ot.roll_cost, True, s.turn[b] + (imp != 0), b, w)
         out[h] = energy.standing_arm(bits)
         kind = s.w_type[b, w]
         if out[h] == 1 and kind == energy.PORTED_HEAVY[1]:  # (E4.2) photons arm from warp

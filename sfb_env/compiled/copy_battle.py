@@ -130,6 +130,12 @@ def copy_battle(dst, b, src, a):
         dst.ppd_resolved[b, i1] = src.ppd_resolved[a, i1]
     for i1 in range(dst.ppd_locked.shape[1]):
         dst.ppd_locked[b, i1] = src.ppd_locked[a, i1]
+    for i1 in range(dst.ppd_stage.shape[1]):
+        dst.ppd_stage[b, i1] = src.ppd_stage[a, i1]
+    for i1 in range(dst.ppd_energy.shape[1]):
+        dst.ppd_energy[b, i1] = src.ppd_energy[a, i1]
+    for i1 in range(dst.ppd_paid_turn.shape[1]):
+        dst.ppd_paid_turn[b, i1] = src.ppd_paid_turn[a, i1]
     for i1 in range(dst.esg_stored.shape[1]):
         dst.esg_stored[b, i1] = src.esg_stored[a, i1]
     for i1 in range(dst.esg_phase.shape[1]):
@@ -215,6 +221,9 @@ def borrowed_state(s):
         borrow(s.ppd_pulses),
         borrow(s.ppd_resolved),
         borrow(s.ppd_locked),
+        borrow(s.ppd_stage),
+        borrow(s.ppd_energy),
+        borrow(s.ppd_paid_turn),
         borrow(s.esg_stored),
         borrow(s.esg_phase),
         borrow(s.esg_radius),
@@ -418,6 +427,8 @@ def borrowed_observe(t):
         borrow(t.cycle),
         borrow(t.n_heavy),
         borrow(t.heavy),
+        borrow(t.arm_size),
+        borrow(t.esg_cap),
         borrow(t.m_arm),
         borrow(t.m_capacitor),
         borrow(t.m_recharge),

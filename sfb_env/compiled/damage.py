@@ -138,8 +138,6 @@ def fire_tables(setup) -> FireTables:
         raise NotImplementedError("compiled fire: only energy 'chief' and 'cadet' are ported")
     from sfb_env.compiled.energy import energy_tables
     et = energy_tables(setup)
-    if rules.ppd_in_play and rules.energy != "chief":
-        raise NotImplementedError("compiled fire: the PPD under the Chief Engineer only")
     for flag in ("standard_cloak", "lock_on",
                  "small_craft_in_play", "planets_in_play", "monster_in_play",
                  "suicide_shuttles", "tractors", "hold_fire", "reserve_power"):

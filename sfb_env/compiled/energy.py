@@ -4,19 +4,19 @@ clamp), ``engine.fire_energy`` (the capacitor and the armed weapons at fire),
 components and of speed, the standing allocation) for ``rules.energy: cadet``.
 
 What the cadet form of the compiled tiers needs, no more: the ships the form governs are the
-agents' ships (``energy_switches.governed``); their heavy weapons are disruptors (one arming
-turn of 2, E3.2) and photon torpedoes (2 + 2 from warp, held for 1, E4.2); move cost 1 a hex
-(CTH-DATA §7.3); no fractional accounting (B3.2), cloak, ESG, PPD, plasma, fusion beam,
-standard-form item or reserve power (``tiers`` refuses them). The cadet End of Turn has no
-energy step (``energy_allocation.end_of_turn`` acts on the standard form only).
+agents' ships (``energy_switches.governed``); their heavy weapons are disruptors, photons,
+fusion beams, plasma launchers, the ESG (priority 6, G23.21, G23.22) and the PPD (2..4 points
+on each of two arming turns, hold 2, hold and top up to 8, E11.21-E11.25); move cost 1 a hex
+(CTH-DATA §7.3); the cadet cloak; no fractional accounting (B3.2), standard-form item or
+reserve power (``tiers`` refuses them). The cadet End of Turn has no energy step.
 
 Resolvers (one per rule area, each mirroring its reference function):
 
 * ``energy_allocation``: B2.0 Energy Allocation, after Speed Determination (``procedure``);
 * ``pay_shot`` / ``fired``: H6.1, E2.1 and E3.2, E4.2 at Resolve Direct-Fire (``fire``);
 * ``arm_open``, ``standing_arm``, ``capacitor_room``, ``empty_batteries``, ``speed_open``,
-  ``payable_speed``, ``previous_speed``, ``fire_powered``: the masks' and the no-op's
-  predicates (``observe``; ``actions.noop_action`` builds the standing speed from them).
+  ``payable_speed``, ``previous_speed``, ``fire_powered``, ``esg_arm_open``, ``ppd_arm_open``,
+  ``ppd_ready``: the masks' and the no-op's predicates (``observe``, ``actions``).
 
 The purse (lines 4 and 5) is ``EnergyTables.work[:5]``: warp, impulse, APR, charged batteries,
 batteries used; the heavy weapons' payment tiers sit after it (no allocation in the kernels).
@@ -31,6 +31,7 @@ import numba as nb
 import numpy as np
 
 from sfb_env.compiled import event_codes
+from sfb_env.engine import ppd as ref_ppd
 from sfb_env.engine.energy_form import (
     CADET_ACCELERATION,
     CYCLE,
@@ -41,6 +42,7 @@ from sfb_env.engine.energy_form import (
     SINGLE_TURN,
     WARP_ONLY,
 )
+from sfb_env.engine.ppd_fire import ARM_ENERGY, PpdArm
 from sfb_env.engine.types import ACTIVE, K_SHIP, Box, WeaponType
 
 N_TYPES = max(int(k) for k in WeaponType) + 1
@@ -54,6 +56,20 @@ ARMED_TO_FIRE = (int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON), _FUSION)
 PORTED_HEAVY = (*ARMED_TO_FIRE, int(WeaponType.PLASMA_S), int(WeaponType.PLASMA_R),
                 int(WeaponType.PLASMA_F))
 EPS = 1e-9  # (fire_energy, energy_form.capacitor_room) the reference's float tolerance
+_ESG, _PPD = int(WeaponType.ESG), int(WeaponType.PPD)
+# (E11.2) the PPD's charge (ppd.PpdStage) and its ``arm[h]`` values (ppd_fire.PpdArm)
+P_EMPTY, P_ARMING, P_ARMED = (int(ref_ppd.PpdStage.EMPTY), int(ref_ppd.PpdStage.ARMING),
+                              int(ref_ppd.PpdStage.ARMED))
+P_ARM, P_HOLD, P_ARM_2, P_ARM_3, P_TOP_UP = (int(PpdArm.ARM), int(PpdArm.HOLD),
+                                             int(PpdArm.ARM_2), int(PpdArm.ARM_3),
+                                             int(PpdArm.HOLD_TOP_UP))
+P_HOLDING = ref_ppd.HOLDING_COST  # (E11.22)
+P_FULL = ref_ppd.FULL_CHARGE  # (E11.25) 8 energy, four pulses
+P_PER_PULSE = ref_ppd.ENERGY_PER_PULSE
+P_TURNS = 2  # (E11.21) energy_form.PPD_TURNS: the PPD's arming turns (the energy block)
+# the ``what`` of a heavy weapon's payment (``_pay_heavy_weapons``' scratch): arm, a plasma-S
+# rolling delay, a hold; a PPD's arm, hold and hold with top-up (ppd_fire.cost)
+W_ARM, W_ROLL, W_HOLD, W_PPD_ARM, W_PPD_HOLD, W_PPD_TOP_UP = 0, 1, 2, 3, 4, 5
 
 ENERGY_ALLOCATED = event_codes.CODE["EnergyAllocated"]
 ENERGY_SHORTFALL = event_codes.CODE["EnergyShortfall"]
@@ -68,6 +84,9 @@ ITEM_ARM = event_codes.BOX_WEAPON  # "arm:<weapon>": the weapon row + this
 WHY_DESTROYED = event_codes.word("reason", "destroyed")
 WHY_LET_GO = event_codes.word("reason", "let go at Energy Allocation")
 WHY_UNPAID = event_codes.word("reason", "not paid: energy shortfall")
+WHY_LET_GO_OR_FIRED = event_codes.word("reason", "let go or fired")  # (a PPD, ppd_fire.cost)
+ITEM_TOP_UP = event_codes.TOP_UP_WEAPON  # "top_up:<weapon>" (E11.25): the weapon row + this
+ESG_CHARGED = event_codes.CODE["EsgCharged"]
 
 EnergyTables = namedtuple("EnergyTables", [
     "on",  # bool: rules.energy is cadet (the form governs the agents' ships)
@@ -83,6 +102,7 @@ EnergyTables = namedtuple("EnergyTables", [
     "single_turn",  # (N_TYPES,) bool armed for the turn it is paid (E3.2)
     "phaser_draw",  # (N_TYPES,) float64 capacitor energy a shot draws, 0: not a phaser
     "cloak_cost",  # (U,) int64 (G13.0) the cloak's cost where a rule allows cloaks, 0: none
+    "esg_max",  # (W,) int64 (G23.22) each generator's capacity (the cold ``esg_max``)
     "work",  # int64 scratch: the purse (5), then (tier, cost, rolled) per heavy weapon
     "fbits",  # (1,) float64 scratch: a float event field's bits
 ])
@@ -102,8 +122,7 @@ def energy_tables(setup) -> EnergyTables:
     governed = np.array([on and setup.start_state.controllers[u] == "agent"
                          and int(st.kind[u]) == K_SHIP for u in range(n_units)], dtype=np.bool_)
     rows = [[int(w) for w in setup.weapon_rows[u]
-             if st.w_enabled[w] and int(st.w_type[w]) in (*CYCLE, int(WeaponType.ESG),
-                                                           int(WeaponType.PPD))]
+             if st.w_enabled[w] and int(st.w_type[w]) in (*CYCLE, _ESG, _PPD)]
             for u in range(n_units)]
     width = max([len(r) for r in rows] + [1])
     heavy = np.full((n_units, width), -1, dtype=np.int64)
@@ -114,7 +133,7 @@ def energy_tables(setup) -> EnergyTables:
         if ship.move_cost is not None and ship.move_cost != 1:
             raise NotImplementedError(f"compiled energy: move cost {ship.move_cost}")
         for h, w in enumerate(rows[u]):
-            if int(st.w_type[w]) not in PORTED_HEAVY:
+            if int(st.w_type[w]) not in (*PORTED_HEAVY, _ESG, _PPD):
                 raise NotImplementedError(
                     f"compiled energy: heavy weapon type {int(st.w_type[w])} not ported")
             heavy[u, h] = w
@@ -143,6 +162,7 @@ def energy_tables(setup) -> EnergyTables:
         cloak_cost=np.array([int(getattr(setup.ship_classes[u], "cloak_cost", 0) or 0)
                              if governed[u] and rules.cloak in ("cadet", "standard") else 0
                              for u in range(n_units)], np.int64),
+        esg_max=np.asarray(st.esg_max, dtype=np.int64).copy(),
         work=np.zeros(5 + 3 * width, dtype=np.int64), fbits=np.zeros(1, dtype=np.float64))
 
 
@@ -208,6 +228,64 @@ def standing_arm(bits: int) -> int:
     if (bits >> _HOLD) & 1:
         return _HOLD
     return 0
+
+
+@nb.njit(cache=True, inline="always")
+def esg_arm_open(esg_stored, esg_max, w_destroyed, allocation: bool, b: int, w: int) -> int:
+    """(energy_orders.arm_blockers, an ESG) The ``arm[h]`` values open for generator ``w`` as
+    bits: ARM while it is not full (G23.22); never HOLD (G23.21: stored energy needs no holding
+    cost); nothing outside Energy Allocation or on a destroyed generator."""
+    if not allocation or w_destroyed[b, w]:
+        return 1
+    return 1 | ((1 << _ARM) if esg_stored[b, w] < esg_max[w] else 0)
+
+
+@nb.njit(cache=True, inline="always")
+def ppd_view(ppd_stage, ppd_energy, ppd_paid_turn, turn: int, b: int, w: int):
+    """(ppd_fire._allocation_view) PPD ``w``'s (stage, energy) as the Energy Allocation of
+    ``turn`` finds it: a charge not paid on the turn before has lapsed (E11.21, E11.22)."""
+    stage_ = ppd_stage[b, w]
+    if turn > 1 and stage_ != P_EMPTY and ppd_paid_turn[b, w] != turn - 1:
+        return P_EMPTY, 0
+    return stage_, ppd_energy[b, w]
+
+
+@nb.njit(cache=True, inline="always")
+def ppd_arm_open(ppd_stage, ppd_energy, ppd_paid_turn, w_destroyed, allocation: bool,
+                 turn: int, b: int, w: int) -> int:
+    """(ppd_fire.arm_blockers) The ``PpdArm`` values open for PPD ``w`` as bits: an armed
+    charge may be held (2, E11.22) or held and topped up while under 8 (E11.25); otherwise a
+    charge is begun or completed with 4, 2 or 3 points (E11.21, E11.25). ``turn``: the turn
+    the allocation is for."""
+    if not allocation or w_destroyed[b, w]:
+        return 1
+    stage_, energy_ = ppd_view(ppd_stage, ppd_energy, ppd_paid_turn, turn, b, w)
+    if stage_ == P_ARMED:
+        return 1 | (1 << P_HOLD) | ((1 << P_TOP_UP) if energy_ < P_FULL else 0)
+    return 1 | (1 << P_ARM) | (1 << P_ARM_2) | (1 << P_ARM_3)
+
+
+@nb.njit(cache=True, inline="always")
+def ppd_ready(ppd_stage, ppd_energy, ppd_paid_turn, turn: int, b: int, w: int) -> bool:
+    """(ppd_fire.ready_blocker, a governed PPD) armed, its energy paid this turn (E11.21,
+    E11.22), at least two pulses (E11.25); the train is checked by the caller (E11.23)."""
+    return (ppd_stage[b, w] == P_ARMED and ppd_paid_turn[b, w] == turn
+            and ppd_energy[b, w] // P_PER_PULSE >= 2)
+
+
+@nb.njit(cache=True, inline="always")
+def heavy_open(s, esg_max, single_turn, cycle_len, hold_cost, roll_cost, allocation: bool,
+               turn: int, b: int, w: int) -> int:
+    """The ``arm[h]`` bits of any heavy weapon ``w`` (``arm_open``, ``esg_arm_open``,
+    ``ppd_arm_open`` by its type)."""
+    kind = s.w_type[b, w]
+    if kind == _ESG:
+        return esg_arm_open(s.esg_stored, esg_max, s.w_destroyed, allocation, b, w)
+    if kind == _PPD:
+        return ppd_arm_open(s.ppd_stage, s.ppd_energy, s.ppd_paid_turn, s.w_destroyed,
+                            allocation, turn, b, w)
+    return arm_open(s.w_type, s.w_arm_stage, s.w_armed, s.w_destroyed, s.w_fired_turn,
+                    single_turn, cycle_len, hold_cost, roll_cost, allocation, turn, b, w)
 
 
 @nb.njit(cache=True, inline="always")
@@ -278,8 +356,14 @@ def _log_shortfall(s, et, b: int, u: int, item: int, cost: int) -> None:
 
 @nb.njit(cache=True, inline="always")
 def _discharge(s, b: int, u: int, w: int, hold_cost, reason: int) -> None:
-    """(energy_allocation._discharge) weapon ``w`` loses its arming or charge unfired."""
+    """(energy_allocation._discharge) weapon ``w`` loses its arming or charge unfired; a PPD's
+    charge is lost (E11.21, E11.22: ``ppd_fire.allocate(None)``, an empty charge)."""
     had = s.w_arm_stage[b, w] != 0 or (s.w_armed[b, w] and hold_cost[s.w_type[b, w]] >= 0)
+    if s.w_type[b, w] == _PPD:
+        had = s.ppd_stage[b, w] != 0
+        s.ppd_stage[b, w] = P_EMPTY
+        s.ppd_energy[b, w] = 0
+        s.ppd_paid_turn[b, w] = 0
     s.w_arm_stage[b, w] = 0
     s.w_armed[b, w] = False
     if had:
@@ -351,6 +435,7 @@ def _allocate(s, et, b: int, u: int, o) -> None:
     shortfall = _pay_movement(s, et, b, u, p)
     shortfall += _pay_heavy_weapons(s, et, b, u, o, p)
     shortfall += _pay_cloak(s, et, b, u, o, p)
+    shortfall += _pay_esg(s, et, b, u, o, p)
     shortfall += _pay_capacitor(s, et, b, u, o, p)
     recharged = _pay_recharge(s, b, u, o, p)
     s.energy_shortfall[b, u] = shortfall
@@ -389,33 +474,96 @@ def _pay_movement(s, et, b: int, u: int, p) -> int:
 
 
 @nb.njit(cache=True, inline="always")
+def _arm_value(s, et, b: int, w: int, o) -> int:
+    """Weapon ``w``'s ``arm[h]`` order at this allocation: ``o.arm[b, w]``, -1 the standing
+    order (``standing_orders.standing_arm``: continue arming, else hold, else none)."""
+    value = o.arm[b, w]
+    if value < 0:
+        value = standing_arm(heavy_open(s, et.esg_max, et.single_turn, et.cycle_len,
+                                        et.hold_cost, et.roll_cost, True, s.turn[b], b, w))
+    return value
+
+
+@nb.njit(cache=True, inline="always")
+def _ppd_price(s, b: int, w: int, value: int, tiers, h: int) -> bool:
+    """(ppd_fire.cost, energy_allocation._arming_tiers) PPD ``w``'s item for ``arm[h]``
+    ``value`` into ``tiers[3 h:3 h + 3]`` (tier, cost, what): 4, 2 or 3 points to begin (tier
+    4) or complete (tier 3, paid the turn before) a charge (E11.21, E11.25), 2 to hold an armed
+    one (E11.22) and the rest of 8 with a top-up (E11.25), both tier 2; False: nothing to pay
+    (let go, or an order the impulse that gave it fired away)."""
+    turn = s.turn[b]
+    stage_, energy_ = ppd_view(s.ppd_stage, s.ppd_energy, s.ppd_paid_turn, turn, b, w)
+    armed = stage_ == P_ARMED
+    if value in (P_ARM, P_ARM_2, P_ARM_3) and not armed:
+        tiers[3 * h + 1] = ARM_ENERGY if value == P_ARM else (2 if value == P_ARM_2 else 3)
+        tiers[3 * h + 2] = W_PPD_ARM
+        continuing = s.ppd_stage[b, w] == P_ARMING and s.ppd_paid_turn[b, w] == turn - 1
+        tiers[3 * h] = 3 if continuing else 4
+        return True
+    if value == P_HOLD and armed:
+        tiers[3 * h], tiers[3 * h + 1], tiers[3 * h + 2] = 2, P_HOLDING, W_PPD_HOLD
+        return True
+    if value == P_TOP_UP and armed:
+        tiers[3 * h], tiers[3 * h + 2] = 2, W_PPD_TOP_UP
+        tiers[3 * h + 1] = P_HOLDING + P_FULL - energy_
+        return True
+    return False
+
+
+@nb.njit(cache=True, inline="always")
+def _ppd_allocate(s, b: int, w: int, what: int, points: int) -> None:
+    """(ppd_fire.allocate) PPD ``w``'s charge once its item is paid: the first or second
+    arming turn (E11.21, ``ppd.arm_first_turn`` / ``arm_second_turn``), a hold (E11.22) or a
+    hold filled to 8 (E11.25); paid this turn."""
+    turn = s.turn[b]
+    stage_, energy_ = ppd_view(s.ppd_stage, s.ppd_energy, s.ppd_paid_turn, turn, b, w)
+    if what == W_PPD_ARM:
+        if stage_ == P_ARMING:
+            stage_, energy_ = P_ARMED, energy_ + points
+        else:
+            stage_, energy_ = P_ARMING, points
+    elif what == W_PPD_TOP_UP:
+        energy_ = P_FULL
+    s.ppd_stage[b, w] = stage_
+    s.ppd_energy[b, w] = energy_
+    s.ppd_paid_turn[b, w] = turn
+    s.w_armed[b, w] = stage_ == P_ARMED
+
+
+@nb.njit(cache=True, inline="always")
 def _pay_heavy_weapons(s, et, b: int, u: int, o, p) -> int:
-    """(energy_allocation.pay_heavy_weapons) Priorities 2-4: holding costs and plasma-S rolling
-    delays, arming continuations, new arming, each in weapon order (E3.2, E4.2, E7.21, FP1.22,
-    FP2.0); a charge let go, destroyed or unpaid is discharged. ``o.arm[b, w]`` -1: the
+    """(energy_allocation.pay_heavy_weapons) Priorities 2-4: holding costs, plasma-S rolling
+    delays and PPD holds (with a top-up, E11.25), arming continuations, new arming, each in
+    weapon order (E3.2, E4.2, E7.21, E11.21, FP1.22, FP2.0); a charge let go, destroyed or
+    unpaid is discharged; an ESG is paid at priority 6 (``_pay_esg``). ``o.arm[b, w]`` -1: the
     standing order."""
     n_h = et.n_heavy[u]
-    tiers = et.work[5:5 + 3 * n_h]  # per heavy weapon: tier (0 none), cost, rolled
+    tiers = et.work[5:5 + 3 * n_h]  # per heavy weapon: tier (0 none), cost, what (W_*)
     w_type, stage_, armed = s.w_type, s.w_arm_stage, s.w_armed
     for h in range(n_h):  # single-turn charges end with the turn (E3.2)
         w = et.heavy[u, h]
-        if et.single_turn[w_type[b, w]]:
+        kind = w_type[b, w]
+        if et.single_turn[kind]:
             armed[b, w] = False
             stage_[b, w] = 0
-        else:
+        elif kind != _ESG and kind != _PPD:
             stage_[b, w] = stage(w_type, stage_, armed, et.single_turn, et.cycle_len, b, w)
     for h in range(n_h):  # (_arming_tiers) 2 holding, 3 continuations, 4 new arming
         w = et.heavy[u, h]
         kind = w_type[b, w]
-        value = o.arm[b, w]
-        if value < 0:
-            value = standing_arm(arm_open(w_type, stage_, armed, s.w_destroyed, s.w_fired_turn,
-                                          et.single_turn, et.cycle_len, et.hold_cost,
-                                          et.roll_cost, True, s.turn[b], b, w))
+        tiers[3 * h] = 0
+        tiers[3 * h + 2] = W_ARM
+        if kind == _ESG:
+            continue
+        value = _arm_value(s, et, b, w, o)
+        if kind == _PPD:  # (E11.21, E11.22) priced by ppd_fire.cost
+            if s.w_destroyed[b, w]:
+                _discharge(s, b, u, w, et.hold_cost, WHY_DESTROYED)
+            elif not _ppd_price(s, b, w, value, tiers, h):
+                _discharge(s, b, u, w, et.hold_cost, WHY_LET_GO_OR_FIRED)
+            continue
         sw = stage_[b, w]
         n = et.cycle_len[kind]
-        tiers[3 * h] = 0
-        tiers[3 * h + 2] = 0
         if s.w_destroyed[b, w]:  # (D4.0) destroyed since the orders were given
             _discharge(s, b, u, w, et.hold_cost, WHY_DESTROYED)
         elif value == 0:
@@ -425,10 +573,11 @@ def _pay_heavy_weapons(s, et, b: int, u: int, o, p) -> int:
             if sw == n and armed[b, w]:
                 tiers[3 * h] = 2
                 tiers[3 * h + 1] = et.hold_cost[kind]
+                tiers[3 * h + 2] = W_HOLD
             elif sw == n - 1 and et.roll_cost[kind] >= 0:  # (FP1.22) a rolling delay
                 tiers[3 * h] = 2
                 tiers[3 * h + 1] = et.roll_cost[kind]
-                tiers[3 * h + 2] = 1
+                tiers[3 * h + 2] = W_ROLL
             # else: fired in the impulse that gave the order: the hold lapses
         elif sw < n:
             if kind == _FUSION and fusion_spent(s.w_fired_turn, s.turn[b], b, w):
@@ -443,23 +592,61 @@ def _pay_heavy_weapons(s, et, b: int, u: int, o, p) -> int:
             w = et.heavy[u, h]
             kind = w_type[b, w]
             cost = tiers[3 * h + 1]
-            rolled = tiers[3 * h + 2] == 1
-            if not _pay(p, cost, et.warp_only[kind] and tier != 2, True):
+            what = tiers[3 * h + 2]
+            paid = False
+            if what == W_PPD_TOP_UP:  # (E11.25) PROPOSAL [P-030]: the top-up is dropped
+                paid = _pay(p, cost, False, True)  # first, the hold is kept
+                if not paid:
+                    shortfall += cost - P_HOLDING
+                    _log_shortfall(s, et, b, u, ITEM_TOP_UP + w, cost - P_HOLDING)
+                    cost, what = P_HOLDING, W_PPD_HOLD
+            if not paid and not _pay(p, cost, et.warp_only[kind] and what == W_ARM, True):
                 shortfall += cost
                 _log_shortfall(s, et, b, u, ITEM_ARM + w, cost)
                 _discharge(s, b, u, w, et.hold_cost, WHY_UNPAID)
                 continue
-            if tier != 2:
-                stage_[b, w] += 1
-                armed[b, w] = stage_[b, w] == et.cycle_len[kind]
+            if kind == _PPD:
+                _ppd_allocate(s, b, w, what, cost)
+                now = s.ppd_stage[b, w]
+            else:
+                if what == W_ARM:
+                    stage_[b, w] += 1
+                    armed[b, w] = stage_[b, w] == et.cycle_len[kind]
+                now = stage_[b, w]
             r = event_codes.begin(s.ev, s.ev_count, b, WEAPON_ARMED, s.turn[b], 0)
             s.ev[b, r, 3] = u
             s.ev[b, r, 4] = w
             s.ev[b, r, 5] = cost
-            s.ev[b, r, 6] = stage_[b, w]
+            s.ev[b, r, 6] = now
             s.ev[b, r, 7] = armed[b, w]
-            s.ev[b, r, 8] = tier == 2 and not rolled
-            s.ev[b, r, 9] = rolled
+            s.ev[b, r, 8] = what in (W_HOLD, W_PPD_HOLD, W_PPD_TOP_UP)
+            s.ev[b, r, 9] = what == W_ROLL
+    return shortfall
+
+
+@nb.njit(cache=True, inline="always")
+def _pay_esg(s, et, b: int, u: int, o, p) -> int:
+    """(energy_allocation.pay_esg) Priority 6: each generator ordered to ARM takes what fills
+    it, partly paid in whole points (G23.21, G23.22): ``EnergyShortfall`` for the rest,
+    ``EsgCharged`` for what went in."""
+    shortfall = 0
+    for h in range(et.n_heavy[u]):
+        w = et.heavy[u, h]
+        if s.w_type[b, w] != _ESG or s.w_destroyed[b, w] or _arm_value(s, et, b, w, o) != _ARM:
+            continue
+        wanted = et.esg_max[w] - s.esg_stored[b, w]
+        paid = _afford(p, wanted, True)
+        if paid < wanted:
+            shortfall += wanted - paid
+            _log_shortfall(s, et, b, u, ITEM_ARM + w, wanted - paid)
+        if paid:
+            _pay(p, paid, False, True)
+            s.esg_stored[b, w] += paid
+            r = event_codes.begin(s.ev, s.ev_count, b, ESG_CHARGED, s.turn[b], 0)
+            s.ev[b, r, 3] = u
+            s.ev[b, r, 4] = w
+            s.ev[b, r, 5] = paid
+            s.ev[b, r, 6] = s.esg_stored[b, w]
     return shortfall
 
 

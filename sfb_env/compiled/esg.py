@@ -2,7 +2,8 @@
 ``engine.esg``, one resolver per rule area.
 
 * ``energy_allocation``: the Chief Engineer tops every working generator up (G23.21, G23.22;
-  ``esg_field.energy_allocation``), at Energy Allocation, before Speed Determination.
+  ``esg_field.energy_allocation``), at Energy Allocation, before Speed Determination (the
+  cadet form pays it at priority 6 instead: ``compiled.energy``, ``pay_esg``).
 * ``launch_step``: the generators' part of Launch Seeking Weapons (``esg_field.launch_step``):
   a drop (G23.47), expiry (G23.32) and release (G23.31, G23.42-G23.44), then a cancellation
   (G23.33) or an announcement (G23.31, G23.41), in weapon-row order; a generator whose box or
@@ -15,11 +16,12 @@
   its ``esg_fields`` rule features (G23.46).
 
 Ported: one ship with one generator per battle (the Lyran cadet cruiser, CTH-DATA §9.1) against
-ships, freighters, drones and target drones, the Chief Engineer's charge, no planets, cloaks or
+ships, freighters, drones and target drones (cloaked or not: the reference has no cloak rule
+for fields), the Chief Engineer's and the cadet form's charge, no planets or
 small craft. ``esg_tables`` refuses the rest (``NotImplementedError``): the fields of two ships
 (G23.71-G23.73: overlaps at release, fields meeting in movement), several generators on one
-ship (G23.122), the reserve power path (G23.212, ``esg_field.reserve_step``) and the energy
-forms' charge; ``resolve_contacts`` refuses a shuttle, fighter, planet or monster meeting a
+ship (G23.122), the reserve power path (G23.212, ``esg_field.reserve_step``) and the standard
+form's charge; ``resolve_contacts`` refuses a shuttle, fighter, planet or monster meeting a
 field (G23.515, G23.65). Plasma torpedoes are immune (G23.81).
 
 Times are absolute impulses (``(turn - 1) * I + impulse``), ``NEVER`` for none, as the
@@ -121,8 +123,9 @@ def esg_tables(setup) -> EsgTables:
             raise NotImplementedError("compiled ESG: fields of two ships (G23.71-G23.73)")
         if rules.reserve_power:
             raise NotImplementedError("compiled ESG: reserve power into a generator (G23.212)")
-        if not rules.chief_engineer:
-            raise NotImplementedError("compiled ESG: only the Chief Engineer's charge (G23.21)")
+        if not (rules.chief_engineer or (rules.energy == "cadet" and rules.energy_form)):
+            raise NotImplementedError("compiled ESG: only the Chief Engineer's and the cadet "
+                                      "form's charge (G23.21)")
     ipt = int(st.impulses_per_turn)
     return EsgTables(
         rows=rows.astype(np.int64), esg_max=np.asarray(st.esg_max, dtype=np.int64).copy(),

@@ -13,7 +13,7 @@ then the fields in declared order, each encoded by its kind:
 * a tuple: its length, then its values (``boxes``: codes of ``VOCAB["boxes"]``, or a
   weapon row + ``BOX_WEAPON``);
 * any other str: its index in ``VOCAB[field name]`` (``item`` "arm:<weapon>": the weapon row +
-  ``BOX_WEAPON``);
+  ``BOX_WEAPON``; "top_up:<weapon>": the row + ``TOP_UP_WEAPON``);
 * ``BattleEnded``: the code only; the decoder is given the outcome and reason.
 
 Kernels write rows with ``begin`` (code, turn, impulse) and ``put`` (a value at a slot); the
@@ -36,6 +36,7 @@ CAPACITY = 64  # events one battle may log in one step (``layout.pack`` may ask 
 WIDTH = 56  # code, turn, impulse and up to 53 values (a Damaged row of a cadet ship losing every
 #   box and weapon in one volley: 8 + up to 41 boxes in tier 1, the Kzinti cadet)
 BOX_WEAPON = 1000  # a ``boxes`` item >= this is the weapon row + BOX_WEAPON
+TOP_UP_WEAPON = 2 * BOX_WEAPON  # an ``item`` >= this: "top_up:<weapon>" (E11.25), row + this
 
 CLASSES: tuple[type, ...] = tuple(
     c for c in vars(ev).values()
@@ -61,7 +62,9 @@ VOCAB: dict[str, list[str]] = {
                "FP1.4 endurance of 15 hexes ran out",
                "FP1.3 the target is no longer in play (PROPOSAL: removed)",  # [P-071]
                # (G23) EsgDropped: G23.47, G23.32, G23.322, the generator gone, G23.712
-               "voluntary", "expired", "exhausted", "destroyed", "collapsed"],
+               "voluntary", "expired", "exhausted", "destroyed", "collapsed",
+               # (E11.21, E11.22) a PPD's charge let go or fired away (energy_allocation)
+               "let go or fired"],
     "method": ["D3.41 temporary movement", "D3.41 owner's choice (stronger shield)",
                "D3.41 die roll 1", "D3.41 die roll 2", "D3.41 die roll 3", "D3.41 die roll 4",
                "D3.41 die roll 5", "D3.41 die roll 6"],
@@ -172,6 +175,8 @@ class Decoder:
             return v, at + 1
         if hint is float:
             return float(np.array([v], dtype=np.int64).view(np.float64)[0]), at + 1
+        if name == "item" and v >= TOP_UP_WEAPON:  # (EnergyShortfall, E11.25) a PPD's top-up
+            return f"top_up:{self.weapon_ids[v - TOP_UP_WEAPON]}", at + 1
         if name == "item" and v >= BOX_WEAPON:  # (EnergyShortfall) a heavy weapon's arming
             return f"arm:{self.weapon_ids[v - BOX_WEAPON]}", at + 1
         if hint is str:

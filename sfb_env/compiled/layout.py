@@ -43,8 +43,10 @@ HOT_FIELDS: tuple[str, ...] = (
     "w_enabled", "w_last_fired", "w_fired_turn", "w_ready_turn", "w_ammo", "w_drone_rows",
     "w_armed", "w_arm_stage",  # (B3.0, E3.2, E4.2) the cadet form
     "w_gatling_shots",  # (E2.151) a phaser-G's last four shots (tier 2: hydran-cadet)
-    # (E11) PPD pulse trains (compiled.ppd); the charge's stage, energy and paid turn stay cold
-    "ppd_target", "ppd_fired_at", "ppd_pulses", "ppd_resolved", "ppd_locked",
+    # (E11) PPD pulse trains (compiled.ppd) and the charge under the cadet form (E11.21-E11.25:
+    # its stage, arming energy and the turn last paid; compiled.energy)
+    "ppd_target", "ppd_fired_at", "ppd_pulses", "ppd_resolved", "ppd_locked", "ppd_stage",
+    "ppd_energy", "ppd_paid_turn",
     # (G23) the expanding sphere generators' records (``compiled.esg``; ``esg_max`` stays cold:
     # no kernel changes a capacity) and the units struck by a field (G23.621)
     "esg_stored", "esg_phase", "esg_radius", "esg_strength", "esg_announced_at",

@@ -47,6 +47,7 @@ from sfb_env.compiled.fire import GATLING_EXTRA, cloak_range, gatling_open
 from sfb_env.engine import Battle
 from sfb_env.engine.battle import DEFAULT_MAX_TURNS
 from sfb_env.engine.events import Damaged
+from sfb_env.engine.ppd_fire import PPD_ARM_ORDERS
 from sfb_env.engine.types import ESG_ORDERS, Maneuver, Status, UnitKind, WeaponType
 from sfb_env.env import observation as obs_mod
 from sfb_env.env import observation_layout as lay
@@ -138,6 +139,7 @@ STATE_FIELDS = (
     "w_destroyed", "boxes", "previous_speed", "batteries", "capacitor", "capacitor_max",
     "energy_shortfall", "w_armed", "w_arm_stage", "launched_at", "turn", "impulse", "ev",
     "ev_count", "w_gatling_shots", "ppd_target", "ppd_pulses", "ppd_resolved", "ppd_locked",
+    "ppd_stage", "ppd_energy", "ppd_paid_turn",  # (E11.21-E11.25) the cadet form's charge
     # (G23) the generators: the esg[g] mask, the ESG block and the esg_fields features
     "esg_stored", "esg_phase", "esg_radius", "esg_strength", "esg_announced_at",
     "esg_release_at", "esg_activated_at", "esg_dropped_at", "esg_cancelled_at")
@@ -174,6 +176,8 @@ ObserveTables = namedtuple("ObserveTables", [
     "governed", "total_power", "battery_sheet",  # (U,) bool, int64, int64
     "phaser_draw", "single_turn", "cycle_len", "hold_cost", "roll_cost", "cycle",  # by type
     "n_heavy", "heavy",  # (A,) int64, (A, H) int64 the arm[h] weapon rows (-1 padding)
+    "arm_size",  # (A, H) int64 each arm[h]'s values: 3, a PPD's 6 (E11.25), padded wider
+    "esg_cap",  # (W,) int64 (G23.22) the generators' capacity: the ESG's arm[h] mask
     "m_arm", "m_capacitor", "m_recharge", "off_energy",  # (A,) int64 offsets (-1 none)
     "c_energy", "m_cloak", "c_cloak",  # the first energy component, the cloak's (-1 none)
     "work",  # int64 scratch (observe, decode_action, the robots' fire): no allocation per call
@@ -279,6 +283,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         "n_esg", "m_esg", "off_esg", "off_esg_fields")}
     max_h = max([1] + [len(lo.power.heavies) for lo in layouts.values() if lo.power is not None])
     heavy = np.full((n, max_h), -1, np.int64)
+    arm_size = np.full((n, max_h), _ARM_ORDERS, np.int64)
     turn_mode = np.zeros((n, impulse.IMPULSES_PER_TURN[-1] + 1), np.int64)
     for a, name in enumerate(agents):
         lo = layouts[name]
@@ -349,6 +354,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                 ints["m_cloak"][a] = lo.offsets[ints["c_cloak"][a]]
             ints["n_heavy"][a] = n_h
             heavy[a, :n_h] = lo.power.heavies
+            arm_size[a, :n_h] = lo.power.arm_values()
             ints["m_arm"][a] = lo.offsets[names.index(power[0])]
             ints["m_capacitor"][a] = lo.offsets[names.index("capacitor")]
             ints["m_recharge"][a] = lo.offsets[names.index("recharge")]
@@ -419,18 +425,18 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                               for u, c in enumerate(ships)], np.int64),
         battery_sheet=np.array([int(c.batteries) if c is not None and et.governed[u] else 1
                                 for u, c in enumerate(ships)], np.int64),
-        heavy=heavy, **ints)
+        heavy=heavy, arm_size=arm_size, esg_cap=et.esg_max, **ints)
 
 
 def _energy_extra(power: EnergyLayout | None) -> bool:
     """Whether the agent has energy components beyond the cadet form's arm[h], capacitor,
-    recharge and cloak (reinforcement, damage control, reserve power, suicide bomb, a PPD's arm
-    values): not ported."""
+    recharge and cloak (reinforcement, damage control, reserve power, suicide bomb): not
+    ported. A PPD's ``arm[h]`` has 6 values (E11.25)."""
     if power is None:
         return False
     return bool(power.reinforce or power.repair or power.suicide
                 or power.reserve or len(power.esg_reserve)
-                or any(size != _ARM_ORDERS for size in power.arm_values()))
+                or any(size not in (_ARM_ORDERS, PPD_ARM_ORDERS) for size in power.arm_values()))
 
 
 def agent_names(setup) -> list[str]:
@@ -725,6 +731,18 @@ def _target_geometry(x, z, facing, prev_x, prev_z, prev_facing, b, owner, t):
 
 
 @nb.njit(cache=True, inline="always")
+def _ppd_ready(s, ot, b, w, turn):
+    """(ppd_fire.ready_blocker) PPD ``w`` may start a train now: not pulsing (E11.23); a
+    governed ship's charge armed and paid this turn with two pulses at least (E11.21, E11.22,
+    E11.25); the Chief Engineer's and a robot's from ``w_ready_turn`` (``_weapon_ready_a``)."""
+    if s.ppd_target[b, w] >= 0:
+        return False
+    if ot.governed[s.w_owner[b, w]]:
+        return energy.ppd_ready(s.ppd_stage, s.ppd_energy, s.ppd_paid_turn, turn, b, w)
+    return True
+
+
+@nb.njit(cache=True, inline="always")
 def _weapon_open(w_arcs, w_astern, w_min_range, w_max_range, w_type, b, w, rng, bits, shared,
                  effective, plasma):
     """The weapon's part of ``fire_open`` for a target at ``rng`` (``effective``: the cloak
@@ -760,6 +778,8 @@ def _fire_open_a(w_owner, status, side, x, z, facing, prev_x, prev_z, prev_facin
         return False
     rng, bits, shared = _target_geometry(x, z, facing, prev_x, prev_z, prev_facing, b, owner, t)
     if craft_carrier[t] >= 0 and rng > _MAX_FIGHTER_RANGE:
+        return False
+    if w_type[b, w] == _PPD and cloaked[b, t]:  # (E11.472) never at a cloaked ship
         return False
     effective = cloak_range(rng, cloaked[b, t])
     return _weapon_open(w_arcs, w_astern, w_min_range, w_max_range, w_type, b, w, rng, bits,
@@ -844,7 +864,7 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         s.w_max_range
     w_ammo, w_fired_turn, w_last_fired = s.w_ammo, s.w_fired_turn, s.w_last_fired
     w_ready_turn, w_enabled, w_destroyed = s.w_ready_turn, s.w_enabled, s.w_destroyed
-    w_armed, w_arm_stage, capacitor = s.w_armed, s.w_arm_stage, s.capacitor
+    w_armed, capacitor = s.w_armed, s.capacitor
     turn, imp = s.turn[b], s.impulse[b]
     agent_unit, racks, weapons = ot.agent_unit, ot.racks, ot.weapons
     init_shields, init_strength = ot.init_shields, ot.init_strength
@@ -904,8 +924,8 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         if governed and ready[i] and ot.governed[w_owner[b, w]]:  # (fire_energy, H6.1, E3.2)
             ready[i] = energy.fire_powered(w_type, w_armed, capacitor, ot.phaser_draw, b, w,
                                            w_owner[b, w])
-        if ready[i] and w_type[b, w] == _PPD and s.ppd_target[b, w] >= 0:
-            ready[i] = False  # (E11.23) still pulsing: one charge at a time
+        if ready[i] and w_type[b, w] == _PPD:
+            ready[i] = _ppd_ready(s, ot, b, w, turn)
     for i in range(n_r):
         r = racks[a, i]
         rready[i] = r >= 0 and _rack_ready_a(
@@ -948,7 +968,10 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
                 # g_*; the open slots gathered as bits, then written (a store to the int8
                 # mask inside the loop makes the compiler reload everything)
                 open_bits = 0
+                ppd_w = w_type[b, w] == _PPD  # (E11.472) never at a cloaked ship
                 for j in range(n_slots):
+                    if ppd_w and cloaked[b, slots[j]]:
+                        continue
                     if g_only[j] >= 0 and _weapon_open(
                             w_arcs, w_astern, w_min_range, w_max_range, w_type, b, w,
                             g_rng[j], g_bits[j] & 63, g_bits[j] >= 64, g_eff[j],
@@ -964,6 +987,8 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
                     rng, bits, shared = _target_geometry(x, z, facing, prev_x, prev_z,
                                                          prev_facing, b, owner, t)
                     if craft_carrier[t] >= 0 and rng > _MAX_FIGHTER_RANGE:
+                        continue
+                    if w_type[b, w] == _PPD and cloaked[b, t]:  # (E11.472)
                         continue
                     effective = cloak_range(rng, cloaked[b, t])
                     m[at + 1 + j] = _weapon_open(w_arcs, w_astern, w_min_range, w_max_range,
@@ -1004,15 +1029,15 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
             m[at + 1] = imp != 0
         if ot.m_arm[a] >= 0:  # (energy_orders) arm[h], capacitor, recharge (B3.0)
             at = ot.m_arm[a]
-            for h in range(ot.n_heavy[a]):
-                w = ot.heavy[a, h]
-                bits = 1 if w < 0 else energy.arm_open(
-                    w_type, w_arm_stage, w_armed, w_destroyed, w_fired_turn, ot.single_turn,
-                    ot.cycle_len, ot.hold_cost, ot.roll_cost, allocation, turn + (imp != 0), b,
-                    w)
-                for v in range(_ARM_ORDERS):
+            for h in range(ot.n_heavy[a]):  # (energy_orders.arm_blockers; ESG G23.21, PPD
+                w = ot.heavy[a, h]  # E11.21-E11.25)
+                bits = 1 if w < 0 else energy.heavy_open(
+                    s, ot.esg_cap, ot.single_turn, ot.cycle_len, ot.hold_cost, ot.roll_cost,
+                    allocation, turn + (imp != 0), b, w)
+                n_v = ot.arm_size[a, h]
+                for v in range(n_v):
                     m[at + v] = (bits >> v) & 1
-                at += _ARM_ORDERS
+                at += n_v
             room = (energy.capacitor_room(capacitor, s.capacitor_max, b, u) if allocation
                     else 0)
             at = ot.m_capacitor[a]
@@ -1131,12 +1156,16 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
                 continue
             at = ot.off_ppd[a] + i * _PPD_SIZE
             pulsing = s.ppd_target[b, w] >= 0
-            # the Chief Engineer's charge is full (four pulses) whenever the PPD is ready
-            ready_ppd = not pulsing and _weapon_ready_a(
+            # the Chief Engineer's and a robot's charge is full (four pulses) whenever the PPD
+            # is ready; a governed ship's has one pulse per 2 energy (E11.25)
+            ready_ppd = _weapon_ready_a(
                 status, captured_by, cloaked, cloaked_before, w_owner, w_type, w_enabled,
                 w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt, quarter,
-                b, w, s.w_gatling_shots)
-            out[at + _P_ARMED] = 1.0 if ready_ppd else 0.0
+                b, w, s.w_gatling_shots) and _ppd_ready(s, ot, b, w, turn)
+            if ready_ppd:
+                n_pulses = (float(s.ppd_energy[b, w] // energy.P_PER_PULSE)
+                            if ot.governed[w_owner[b, w]] else _PPD_PULSES)
+                out[at + _P_ARMED] = n_pulses / _PPD_PULSES
             out[at + _P_PULSING] = _flag(pulsing)
             out[at + _P_LOCKED] = _flag(s.ppd_locked[b, w])
             if pulsing:
@@ -1183,10 +1212,13 @@ def _energy_block(s, ot, b, a, u, allocation, out):
         w = ot.heavy[a, h]
         if w >= 0:  # (knowledge.arming_turns_paid)
             kind = s.w_type[b, w]
-            paid = (s.w_arm_stage[b, w] if ot.single_turn[kind] else energy.stage(
-                s.w_type, s.w_arm_stage, s.w_armed, ot.single_turn, ot.cycle_len, b, w))
             out[pos + _EW_CHARGED] = _flag(s.w_armed[b, w])
-            out[pos + _EW_ARMING] = paid / ot.cycle_len[kind]
+            if kind == _PPD:  # (E11.21) its stage of two arming turns
+                out[pos + _EW_ARMING] = s.ppd_stage[b, w] / energy.P_TURNS
+            elif kind != _ESG:  # (an ESG: 0 of 1)
+                paid = (s.w_arm_stage[b, w] if ot.single_turn[kind] else energy.stage(
+                    s.w_type, s.w_arm_stage, s.w_armed, ot.single_turn, ot.cycle_len, b, w))
+                out[pos + _EW_ARMING] = paid / ot.cycle_len[kind]
         pos += _ENERGY_WEAPON_SIZE
 
 

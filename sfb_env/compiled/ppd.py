@@ -1,12 +1,14 @@
 """The ISC plasmatic pulsar device (E11) in compiled code: ``engine.ppd_fire`` (with the pure
-resolver ``engine.ppd``) under the Chief Engineer.
+resolver ``engine.ppd``) under the Chief Engineer and the cadet form.
 
 One resolver per rule area, as the reference splits them:
 
 * the charge (E11.2, PROPOSAL [P-056]): the Chief Engineer arms a PPD from turn
   ``w_ready_turn`` (3 at the start, ``ppd_fire.CHIEF_FIRST_TURN``) with the full 8 energy (four
-  pulses); firing on turn t empties it until t + 2 (``_start``). Nothing else of the charge
-  changes (``ppd_stage`` / ``ppd_energy`` / ``ppd_paid_turn`` stay 0: cold arrays);
+  pulses); firing on turn t empties it until t + 2 (``_start``). Under the cadet form the
+  charge is ``ppd_stage`` / ``ppd_energy`` / ``ppd_paid_turn``, paid at Energy Allocation
+  (``compiled.energy``, E11.21-E11.25): a train has ``ppd_energy // 2`` pulses, firing empties
+  it; a robot's PPD is full every turn (SCENARIOS §2.5);
 * the ``ppd[p]`` order (E11.362): 1 drops the wave-lock between pulses (``_end_train``);
 * the fire step (E11.31, E11.33, E11.332): drops, new trains from the ``fire[w]`` orders of
   PPD rows, then every pulse due (``fire_step_a``), before any other direct fire;
@@ -15,8 +17,9 @@ One resolver per rule area, as the reference splits them:
   shields (E11.351 along a hex side, E11.352 splash, E11.353 no splash) and its volley
   (``damage.apply_split_volley_a``, E11.332: each pulse its own volley).
 
-Not ported (the tiers refuse them): the energy forms (arming, holding, underload, reserve top-up,
-E11.21-E11.25), cloaks (E11.47), planets (E11.546), small craft as targets (E11.361), general
+Not ported (the tiers refuse them): the standard form, reserve top-up (E11.25, H7.2), fire at
+a ship that cloaks after the orders (E11.472 ``PpdFireVoid``: the cadet cloak is paid at Energy
+Allocation, before the orders), planets (E11.546), small craft as targets (E11.361), general
 reinforcement (E11.39), lock-on.
 """
 
@@ -82,13 +85,13 @@ def fire_step(s, ft, b, o):
         if s.ppd_target[b, w] >= 0 or o.fire[b, w] >= 0 or o.ppd[b, w] != 0:
             fire_step_a(damage.fire_view(s), ft, b, o.fire, o.ppd, s.ppd_target,
                         s.ppd_fired_at, s.ppd_pulses, s.ppd_resolved, s.ppd_locked,
-                        s.w_arcs, s.w_astern)
+                        s.w_arcs, s.w_astern, s.ppd_stage, s.ppd_energy)
             return
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def fire_step_a(a, ft, b, fire_o, ppd_o, target, fired_at, pulses, resolved, locked, w_arcs,
-                w_astern):
+                w_astern, ppd_stage, ppd_energy):
     """``ppd_fire.fire_step`` (E11.31, E11.332): drop orders (E11.362), new trains from the
     ``fire[w]`` orders of PPD rows, then every pulse due (``resolve_pulses``)."""
     rows = ft.ppd_rows
@@ -102,20 +105,29 @@ def fire_step_a(a, ft, b, fire_o, ppd_o, target, fired_at, pulses, resolved, loc
         if t >= 0:
             if a.cloaked[b, t]:  # (E11.472) PpdFireVoid: cloaks are not ported
                 raise NotImplementedError("compiled PPD: fire at a cloaking ship")
-            _start(a, ft, b, w, t, target, fired_at, pulses, resolved, locked)
+            _start(a, ft, b, w, t, target, fired_at, pulses, resolved, locked, ppd_stage,
+                   ppd_energy)
     resolve_pulses(a, ft, b, target, pulses, resolved, locked, w_arcs, w_astern)
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
-def _start(a, ft, b, w, t, target, fired_at, pulses, resolved, locked):
-    """``ppd_fire.start`` (E11.31): the charge empties (PROPOSAL [P-056]: armed again two turns
-    on) and the train of four pulses starts; its first pulse resolves this impulse."""
+def _start(a, ft, b, w, t, target, fired_at, pulses, resolved, locked, ppd_stage, ppd_energy):
+    """``ppd_fire.start`` (E11.31): the charge empties (``_empty_charge``; PROPOSAL [P-056]:
+    the Chief Engineer arms it again two turns on) and its train starts, one pulse per 2
+    energy of a governed ship's charge (E11.25), four otherwise; its first pulse resolves
+    this impulse."""
     turn = a.turn[b]
     now = (turn - 1) * ft.ipt + a.impulse[b]
+    n = CHIEF_PULSES
+    if ft.governed[a.w_owner[b, w]]:  # (ppd_fire.charge) the cadet form's charge
+        n = ppd_energy[b, w] // ref_ppd.ENERGY_PER_PULSE
+    ppd_stage[b, w] = 0
+    ppd_energy[b, w] = 0
     a.w_armed[b, w] = False
-    a.w_ready_turn[b, w] = turn + REARM_TURNS
+    if ft.chief_engineer:
+        a.w_ready_turn[b, w] = turn + REARM_TURNS
     fired_at[b, w] = now
-    pulses[b, w] = CHIEF_PULSES
+    pulses[b, w] = n
     resolved[b, w] = 0
     locked[b, w] = False
     target[b, w] = t

@@ -7,8 +7,9 @@ and rewards. Tier 2 so far: the 16-impulse chart, the cadet DAC (D4.21), scenari
 encounter victory and disengagement by announcement, plasma torpedoes (FP1, the Gorn and the
 Romulan), the Hydran Cadet Cruiser's weapons (fusion beams E7, the phaser-G and its shots 2..4
 E2.15), the cadet Energy Allocation Form (``energy: cadet``, B3.0: ``compiled.energy``, with the
-cadet cloak; not the standard form, reserve power, fractional accounting), and under the Chief
-Engineer only the ISC's PPD (E11, ``compiled.ppd``) and the Lyran ESG (G23, ``compiled.esg``).
+cadet cloak; not the standard form, reserve power, fractional accounting), the ISC's PPD (E11,
+``compiled.ppd``) and the Lyran ESG (G23, ``compiled.esg``), under the Chief Engineer and
+the cadet form (their arming and charge: ``compiled.energy``).
 ``why_not(setup)`` names the first rule or unit that keeps a battle on the reference engine, or
 returns None when the compiled core may play it; ``parallel_env``'s ``backend="auto"`` takes the
 compiled core exactly then.
@@ -31,9 +32,11 @@ PORTED_VALUES: dict[str, tuple] = {
     "disengage_by_announcement": (True, False),
     "plasma_in_play": (True, False),  # (FP1) plasma torpedoes: compiled.plasma
     "cloak": ("none", "cadet"),  # (G13 cadet rule) paid at Energy Allocation: compiled.energy
-    "ppd_in_play": (True, False),  # (E11) under the Chief Engineer: compiled.ppd
-    # (G23) the ESG under the Chief Engineer, one generator in the battle: compiled.esg (its
-    # esg_tables refuses the energy forms' charge, reserve power and two ships' fields)
+    "ppd_in_play": (True, False),  # (E11) compiled.ppd; its charge under the cadet form (E11.21-
+    #   E11.25) compiled.energy
+    # (G23) the ESG, one generator in the battle: compiled.esg (its esg_tables refuses the
+    # standard form's charge, reserve power and two ships' fields); the cadet form's charge
+    # (G23.21, priority 6) compiled.energy
     "esg_in_play": (True, False),
     "shield_boundary": ("advanced",),
     "seeking_weapons": (True, False),
@@ -48,8 +51,8 @@ PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "
                   "gorn-cadet",  # tier 2: plasma-F launchers (FP1)
                   "romulan-cadet",  # tier 2: a fixed plasma-S launcher (FP3.1), the cadet cloak
                   "hydran-cadet",  # tier 2: fusion beams (E7), the phaser-G (E2.15)
-                  "isc-cadet",  # tier 2: the PPD (E11; under the Chief Engineer only)
-                  "lyran-cadet"}  # tier 2: the ESG (G23; under the Chief Engineer only)
+                  "isc-cadet",  # tier 2: the PPD (E11; Chief Engineer and cadet form)
+                  "lyran-cadet"}  # tier 2: the ESG (G23; Chief Engineer and cadet form)
 PORTED_CONTROLLERS = {"agent", "target-drone", "robot-drone", "convoy-freighter",
                       "robot-plasma"}
 PORTED_VICTORY = {"battle_drill", "under_attack", "convoy_raid", "duel", "encounter"}
