@@ -907,7 +907,6 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         bearing[k + j] = _bearing_a(atan2, ot.atan2_b, ot.atan2_dx, ot.atan2_k0, xu, zu, fu,
                                     x[b, t], z[b, t])
     governed = ot.governed[u]  # (B3.0) the cadet form: nothing of it is read otherwise
-    allocation = governed and energy.allocation_open(imp, ipt)
     previous = payable = 0
     if governed:
         previous = energy.previous_speed(speed, s.previous_speed, tactical, imp, b, u)
@@ -924,8 +923,6 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         if governed and ready[i] and ot.governed[w_owner[b, w]]:  # (fire_energy, H6.1, E3.2)
             ready[i] = energy.fire_powered(w_type, w_armed, capacitor, ot.phaser_draw, b, w,
                                            w_owner[b, w])
-        if ready[i] and w_type[b, w] == _PPD:
-            ready[i] = _ppd_ready(s, ot, b, w, turn)
     for i in range(n_r):
         r = racks[a, i]
         rready[i] = r >= 0 and _rack_ready_a(
@@ -968,10 +965,7 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
                 # g_*; the open slots gathered as bits, then written (a store to the int8
                 # mask inside the loop makes the compiler reload everything)
                 open_bits = 0
-                ppd_w = w_type[b, w] == _PPD  # (E11.472) never at a cloaked ship
                 for j in range(n_slots):
-                    if ppd_w and cloaked[b, slots[j]]:
-                        continue
                     if g_only[j] >= 0 and _weapon_open(
                             w_arcs, w_astern, w_min_range, w_max_range, w_type, b, w,
                             g_rng[j], g_bits[j] & 63, g_bits[j] >= 64, g_eff[j],
@@ -988,70 +982,15 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
                                                          prev_facing, b, owner, t)
                     if craft_carrier[t] >= 0 and rng > _MAX_FIGHTER_RANGE:
                         continue
-                    if w_type[b, w] == _PPD and cloaked[b, t]:  # (E11.472)
-                        continue
                     effective = cloak_range(rng, cloaked[b, t])
                     m[at + 1 + j] = _weapon_open(w_arcs, w_astern, w_min_range, w_max_range,
                                                  w_type, b, w, rng, bits, shared, effective,
                                                  kind[b, t] == _PLASMA)
             at += k + 1
-        at = ot.m_gatling[a]
-        for g in range(ot.n_gatling[a]):  # (E2.151) shot j open while j shots are left, at
-            w = ot.gatling[a, g]  # the targets of the gun's fire[w] (GatlingShot.mask)
-            f = ot.gatling_fire[a, g]
-            for j in GATLING_SHOT_NUMBERS:
-                m[at] = 1
-                if w >= 0 and gatling_open(s.w_gatling_shots, b, w, turn, imp, ipt, quarter,
-                                           j):
-                    for c in range(n_slots):
-                        m[at + 1 + c] = m[f + 1 + c]
-                at += k + 1
-        at = ot.m_ppd[a]
-        for i in range(ot.n_ppds[a]):  # (E11.362) keep; drop only between pulses
-            w = ot.ppds[a, i]
-            m[at] = 1
-            m[at + 1] = w >= 0 and s.ppd_target[b, w] >= 0 and s.ppd_resolved[b, w] >= 1
-            at += _PPD_ORDERS
-        if ot.n_esg[a]:  # (esg_field.order_blockers) the esg[g] component (G23.3)
-            at = ot.m_esg[a]
-            m[at] = 1
-            w = ot.esg_row[a]
-            if w >= 0:
-                bits = esg_mod.order_bits(
-                    ot.esg_max, w_enabled, w_destroyed, s.esg_stored, s.esg_phase,
-                    s.esg_announced_at, s.esg_release_at, s.esg_activated_at, s.esg_dropped_at,
-                    s.esg_cancelled_at, b, w, turn, imp, ipt, ot.launching)
-                for v in range(1, ESG_ORDERS):
-                    m[at + v] = (bits >> v) & 1
         at = ot.m_disengage[a]
         if at >= 0:  # (disengagement.announce_blockers) not at impulse 0 (PROPOSAL [P-023])
             m[at] = 1
             m[at + 1] = imp != 0
-        if ot.m_arm[a] >= 0:  # (energy_orders) arm[h], capacitor, recharge (B3.0)
-            at = ot.m_arm[a]
-            for h in range(ot.n_heavy[a]):  # (energy_orders.arm_blockers; ESG G23.21, PPD
-                w = ot.heavy[a, h]  # E11.21-E11.25)
-                bits = 1 if w < 0 else energy.heavy_open(
-                    s, ot.esg_cap, ot.single_turn, ot.cycle_len, ot.hold_cost, ot.roll_cost,
-                    allocation, turn + (imp != 0), b, w)
-                n_v = ot.arm_size[a, h]
-                for v in range(n_v):
-                    m[at + v] = (bits >> v) & 1
-                at += n_v
-            room = (energy.capacitor_room(capacitor, s.capacitor_max, b, u) if allocation
-                    else 0)
-            at = ot.m_capacitor[a]
-            for v in range(ot.m_recharge[a] - at):
-                m[at + v] = v <= room
-            empty = energy.empty_batteries(s.boxes, s.batteries, b, u) if allocation else 0
-            at = ot.m_recharge[a]
-            end = ot.m_cloak[a] if ot.m_cloak[a] >= 0 else ot.m_maneuver[a]
-            for v in range(end - at):
-                m[at + v] = v <= empty
-            at = ot.m_cloak[a]
-            if at >= 0:  # (energy_orders.cloak_blockers, G13.0) paid at Energy Allocation
-                m[at] = 1
-                m[at + 1] = allocation
         at = ot.m_maneuver[a]
         for v in range(_N_MANEUVERS):
             m[at + v] = not (blocked >> v) & 1
@@ -1142,11 +1081,118 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         shield = _shield_bits(xu, zu, fu, xt, zt)
         for c in range(6):
             out[at + _T_SHIELD + c] = _flag((shield >> c) & 1)
-        if ot.off_plasma[a] >= 0 and kind[b, t] == _PLASMA:  # (FP1.0, FP1.6)
-            at = ot.off_plasma[a] + j * _PLASMA_THREAT_SIZE
-            out[at] = 1.0
-            out[at + 1] = plasma_warhead(w_type, damage, s.launched_at, s.turn, s.impulse, ot,
-                                         ipt, b, t) / _PLASMA_WARHEAD_SCALE
+    for i in range(ot.obs_size[a]):  # the env clips the vector to the space's bounds
+        if out[i] > 1.0:
+            out[i] = 1.0
+        elif out[i] < -1.0:
+            out[i] = -1.0
+
+
+@nb.njit(cache=True, inline="always")
+def has_extras(ot, a):
+    """Whether agent ``a`` has a part that ``extras`` writes (tier 2)."""
+    return (ot.n_gatling[a] > 0 or ot.n_ppds[a] > 0 or ot.n_esg[a] > 0
+            or ot.off_esg_fields[a] >= 0 or ot.m_arm[a] >= 0 or ot.off_plasma[a] >= 0
+            or ot.off_energy[a] >= 0 or ot.off_ppd[a] >= 0)
+
+
+@nb.njit(cache=True, inline="always")
+def extras(s, ot, b, a, live, obs_out, mask_out):
+    """Agent ``a``'s tier-2 parts, after ``observe`` wrote the rest (``has_extras``): the masks
+    of ``gatling[g].shot{k}`` (E2.151), ``ppd[p]`` (E11.362), ``esg[g]`` (G23.3) and the energy
+    components (B3.0); the plasma threats (FP1.0), the energy, PPD and ESG blocks and the
+    ``esg_fields`` features; then the clip again. Apart from ``observe`` for speed: inlined
+    there, this code (run or not) slowed the tier-1 duels' observe by some 75% (the compiler
+    keeps far fewer values in registers in a body that large); the batch runs it in a second
+    pass (``batch._observe_extras``) only where an agent has one."""
+    m, out = mask_out, obs_out
+    turn, imp, ipt, quarter, k = s.turn[b], s.impulse[b], ot.ipt, ot.quarter_turn, ot.slots
+    status, side, kind, target, x, z = s.status, s.side, s.kind, s.target, s.x, s.z
+    captured_by, cloaked, cloaked_before = s.captured_by, s.cloaked, s.cloaked_before
+    w_owner, w_type, w_enabled, w_destroyed = s.w_owner, s.w_type, s.w_enabled, s.w_destroyed
+    w_ready_turn, w_fired_turn, w_last_fired = s.w_ready_turn, s.w_fired_turn, s.w_last_fired
+    damage, capacitor = s.damage, s.capacitor
+    u = ot.agent_unit[a]
+    allocation = ot.governed[u] and energy.allocation_open(imp, ipt)
+    slots = ot.work[:k]
+    threats = ot.work[k:k + ot.threats]
+    n_slots = _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
+    for i in range(ot.n_weapons[a]):  # the PPDs' fire[w] and usable flag, which ``observe``
+        w = ot.weapons[a, i]  # wrote as for any weapon
+        if w < 0 or w_type[b, w] != _PPD:
+            continue
+        at = ot.m_fire[a] + i * (k + 1)
+        if not _ppd_ready(s, ot, b, w, turn):  # (E11.23; E11.21, E11.22, E11.25)
+            for j in range(k):
+                m[at + 1 + j] = 0
+            out[ot.off_weapons[a] + (ot.n_racks[a] + i) * _WEAPON_SIZE + _W_USABLE] = 0.0
+        else:
+            for j in range(n_slots):
+                if cloaked[b, slots[j]]:  # (E11.472) never at a cloaked ship
+                    m[at + 1 + j] = 0
+    if live:
+        at = ot.m_gatling[a]
+        for g in range(ot.n_gatling[a]):  # (E2.151) shot j open while j shots are left, at
+            w = ot.gatling[a, g]  # the targets of the gun's fire[w] (GatlingShot.mask)
+            f = ot.gatling_fire[a, g]
+            for j in GATLING_SHOT_NUMBERS:
+                m[at] = 1
+                if w >= 0 and gatling_open(s.w_gatling_shots, b, w, turn, imp, ipt, quarter,
+                                           j):
+                    for c in range(n_slots):
+                        m[at + 1 + c] = m[f + 1 + c]
+                at += k + 1
+        at = ot.m_ppd[a]
+        for i in range(ot.n_ppds[a]):  # (E11.362) keep; drop only between pulses
+            w = ot.ppds[a, i]
+            m[at] = 1
+            m[at + 1] = w >= 0 and s.ppd_target[b, w] >= 0 and s.ppd_resolved[b, w] >= 1
+            at += _PPD_ORDERS
+        if ot.n_esg[a]:  # (esg_field.order_blockers) the esg[g] component (G23.3)
+            at = ot.m_esg[a]
+            m[at] = 1
+            w = ot.esg_row[a]
+            if w >= 0:
+                bits = esg_mod.order_bits(
+                    ot.esg_max, w_enabled, w_destroyed, s.esg_stored, s.esg_phase,
+                    s.esg_announced_at, s.esg_release_at, s.esg_activated_at, s.esg_dropped_at,
+                    s.esg_cancelled_at, b, w, turn, imp, ipt, ot.launching)
+                for v in range(1, ESG_ORDERS):
+                    m[at + v] = (bits >> v) & 1
+        if ot.m_arm[a] >= 0:  # (energy_orders) arm[h], capacitor, recharge (B3.0)
+            at = ot.m_arm[a]
+            for h in range(ot.n_heavy[a]):  # (energy_orders.arm_blockers; ESG G23.21, PPD
+                w = ot.heavy[a, h]  # E11.21-E11.25)
+                bits = 1 if w < 0 else energy.heavy_open(
+                    s, ot.esg_cap, ot.single_turn, ot.cycle_len, ot.hold_cost, ot.roll_cost,
+                    allocation, turn + (imp != 0), b, w)
+                n_v = ot.arm_size[a, h]
+                for v in range(n_v):
+                    m[at + v] = (bits >> v) & 1
+                at += n_v
+            room = (energy.capacitor_room(capacitor, s.capacitor_max, b, u) if allocation
+                    else 0)
+            at = ot.m_capacitor[a]
+            for v in range(ot.m_recharge[a] - at):
+                m[at + v] = v <= room
+            empty = energy.empty_batteries(s.boxes, s.batteries, b, u) if allocation else 0
+            at = ot.m_recharge[a]
+            end = ot.m_cloak[a] if ot.m_cloak[a] >= 0 else ot.m_maneuver[a]
+            for v in range(end - at):
+                m[at + v] = v <= empty
+            at = ot.m_cloak[a]
+            if at >= 0:  # (energy_orders.cloak_blockers, G13.0) paid at Energy Allocation
+                m[at] = 1
+                m[at + 1] = allocation
+    if ot.off_plasma[a] >= 0:  # (FP1.0, FP1.6) the plasma threats
+        n_threats = _nearest_rows(status, side, kind, target, x, z, b, u, True, threats)
+        for j in range(n_threats):
+            t = threats[j]
+            if kind[b, t] == _PLASMA:  # (FP1.0, FP1.6)
+                at = ot.off_plasma[a] + j * _PLASMA_THREAT_SIZE
+                out[at] = 1.0
+                out[at + 1] = plasma_warhead(w_type, damage, s.launched_at, s.turn, s.impulse, ot,
+                                             ipt, b, t) / _PLASMA_WARHEAD_SCALE
     if ot.off_energy[a] >= 0:  # (observation._energy) the energy block
         _energy_block(s, ot, b, a, u, allocation, out)
     if ot.off_ppd[a] >= 0:  # (E11) the PPD blocks (env.observation._ppd)
