@@ -292,22 +292,23 @@ def _step_handle(h, actions, reward_kind, autoreset, mode, only):
     extras = False
     for a in range(ot.n_agents):
         extras = extras or observe.has_extras(ot, a)
-    _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_obs, rewards_,
-                terminated, truncated, alive, ended, outcomes, reward_kind, autoreset,
-                seeds, next_seeds, seed_dice, mode, only, extras)
-    if not extras:
-        return
     n_b = s.turn.shape[0]
-    first, last = (only, only + 1) if mode == RESTART else (0, n_b)
-    _observe_extras(h, first, last, False)
-    restarts = False
-    for b in range(n_b):
-        restarts = restarts or (mode == STEP and autoreset and ended[b])
-    if restarts:
+    phase = mode  # (one call site of _step_batch, one signature: mode is never a literal)
+    while True:
         _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_obs,
                     rewards_, terminated, truncated, alive, ended, outcomes, reward_kind,
-                    autoreset, seeds, next_seeds, seed_dice, FINISH, 0, extras)
-        _observe_extras(h, 0, n_b, True)
+                    autoreset, seeds, next_seeds, seed_dice, phase, only, extras)
+        if not extras:
+            return
+        finish = phase == FINISH
+        first, last = (only, only + 1) if phase == RESTART else (0, n_b)
+        _observe_extras(h, first, last, finish)
+        restarts = False
+        for b in range(n_b):
+            restarts = restarts or (phase == STEP and autoreset and ended[b])
+        if not restarts:
+            return
+        phase = FINISH
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
