@@ -289,8 +289,8 @@ def _step_handle(h, actions, reward_kind, autoreset, mode, only):
     ended battles' last observations are whole before they restart: FINISH)."""
     (s, o, tb, ot, start, reset_dice, obs, masks, terminal_obs, rewards_, terminated, truncated,
      alive, ended, outcomes, seeds, next_seeds, seed_dice) = handle.borrowed_parts(h)
-    extras = False
-    for a in range(ot.n_agents):
+    extras = ot.n_agents < 0  # (False, typed bool: a literal False first typed the call
+    for a in range(ot.n_agents):  # below with it, and compiled _step_batch twice)
         extras = extras or observe.has_extras(ot, a)
     n_b = s.turn.shape[0]
     phase = mode  # (one call site of _step_batch, one signature: mode is never a literal)
