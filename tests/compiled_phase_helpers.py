@@ -162,3 +162,12 @@ def run_parity_batched(snaps: list, reference, compiled, tables) -> int:
         assert dec.decode(s.ev[k, :s.ev_count[k]]) == ref.events[n0:], k
         n += len(ref.events) - n0
     return n
+
+
+def observe_state(batch, state) -> None:
+    """Battle 0 of ``batch`` set to the reference ``state`` and observed (its start state
+    overwritten in place, the step kernel's handle holds those arrays, then ``restart``)."""
+    packed = layout.pack([state], batch.state.ev.shape[1])
+    for mine, theirs in zip(batch._start, packed, strict=True):
+        mine[...] = theirs
+    batch.restart(0, 0)

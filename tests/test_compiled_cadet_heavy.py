@@ -16,10 +16,15 @@ import functools
 
 import numpy as np
 import pytest
-from compiled_phase_helpers import decoder, fighting_pilots, run_parity, run_parity_batched
+from compiled_phase_helpers import (
+    decoder,
+    fighting_pilots,
+    observe_state,
+    run_parity,
+    run_parity_batched,
+)
 
 from sfb_env.compiled import actions as actions_mod
-from sfb_env.compiled import batch as batch_mod
 from sfb_env.compiled import damage, energy, layout, ppd, tiers
 from sfb_env.compiled.batch import BattleBatch
 from sfb_env.engine import energy_allocation, ppd_fire, rule_tables
@@ -238,12 +243,9 @@ def test_observation_masks_and_noops_match_the_reference(name):
     batch = BattleBatch(name, 1, seed=0, autoreset=False)
     batch.reset([0])
     ot = batch.observe_tables
-    cap = batch.state.ev.shape[1]
     at_allocation = 0
     for battle, obs, noops in snaps:
-        start = layout.pack([battle.state], cap)
-        batch_mod._restart_one(batch.state, start, batch.reset_dice, ot, 0, batch.obs,
-                               batch.masks, batch.alive)
+        observe_state(batch, battle.state)
         at_allocation += battle.state.impulse in (0, 16)
         for a, o in obs.items():
             i = batch.agents.index(a)

@@ -14,7 +14,7 @@ import functools
 
 import numpy as np
 import pytest
-from compiled_phase_helpers import run_parity, run_parity_batched
+from compiled_phase_helpers import observe_state, run_parity, run_parity_batched
 
 import sfb_env
 from sfb_env.compiled import actions as actions_mod
@@ -158,12 +158,9 @@ def test_observation_masks_and_noops_match_the_reference(name):
     batch = BattleBatch(variant(name), 1, seed=0, autoreset=False)
     batch.reset([0])
     ot = batch.observe_tables
-    cap = batch.state.ev.shape[1]
     at_allocation = 0
     for battle, obs, noops in snaps:
-        for mine, snap in zip(batch._start, layout.pack([battle.state], cap), strict=True):
-            mine[...] = snap  # (in place: the step kernel's handle holds these arrays)
-        batch.restart(0, 0)
+        observe_state(batch, battle.state)
         at_allocation += battle.state.impulse in (0, 8)
         for a, o in obs.items():
             i = batch.agents.index(a)
