@@ -171,3 +171,51 @@ def observe_state(batch, state) -> None:
     for mine, theirs in zip(batch._start, packed, strict=True):
         mine[...] = theirs
     batch.restart(0, 0)
+
+
+def ppd_fire_step_both(battle, orders: dict, shots: list) -> list:
+    """``ppd_fire.fire_step`` on a copy of ``battle`` and the compiled ``ppd.fire_step_a`` on
+    its packed state with the same ``ppd[p]`` orders and ``fire[w]`` shots (E11.31, E11.362):
+    asserts the same state, dice and events after the step; returns the reference's new
+    events."""
+    from sfb_env.compiled import damage, ppd
+    from sfb_env.engine import ppd_fire
+
+    ref = battle.copy()
+    s = layout.pack([battle.state])
+    o = layout.empty_orders(1, len(battle.unit_ids), len(battle.weapon_ids))
+    for order in orders.values():
+        for w, v in order.ppd.items():
+            o.ppd[0, w] = v
+    for w, t in shots:
+        o.fire[0, w] = t
+    ft = damage.fire_tables(battle.setup)
+    n0 = len(ref.events)
+    ppd_fire.fire_step(ref, orders, shots)
+    ppd.fire_step_a(damage.view_of(s), ft, 0, o.fire, o.ppd, s.ppd_target, s.ppd_fired_at,
+                    s.ppd_pulses, s.ppd_resolved, s.ppd_locked, s.w_arcs, s.w_astern,
+                    s.ppd_stage, s.ppd_energy)
+    where = (battle.state.turn, battle.state.impulse)
+    assert layout.differences(s, 0, ref.state) == [], where
+    new = ref.events[n0:]
+    assert decoder(battle).decode(s.ev[0, :s.ev_count[0]]) == new, where
+    return new
+
+
+def step_env_pair(ref, mine, obs: dict, step: int):
+    """One step of the reference env ``ref`` and the compiled env ``mine`` with the same random
+    masked actions of ``ref`` (``obs``: its last observations); on every fourth step one agent
+    gets no action and flies its no-op (the standing orders). Asserts the same infos, rewards,
+    terminations, truncations, observations and masks; returns ``(obs, infos)``."""
+    import numpy as np
+
+    acts = {a: ref.action_space(a).sample(mask=obs[a]["action_mask"]) for a in ref.agents}
+    if step % 4 == 0:
+        acts.pop(ref.agents[step // 4 % len(ref.agents)], None)
+    o1, r1, t1, u1, i1 = ref.step(acts)
+    o2, r2, t2, u2, i2 = mine.step({a: np.asarray(v, np.int64) for a, v in acts.items()})
+    assert i1 == i2 and r1 == r2 and t1 == t2 and u1 == u2
+    for a in o1:
+        np.testing.assert_array_equal(o1[a]["observation"], o2[a]["observation"])
+        np.testing.assert_array_equal(o1[a]["action_mask"], o2[a]["action_mask"])
+    return o1, i1

@@ -17,15 +17,16 @@ import functools
 import numpy as np
 import pytest
 from compiled_phase_helpers import (
-    decoder,
     fighting_pilots,
     observe_state,
+    ppd_fire_step_both,
     run_parity,
     run_parity_batched,
+    step_env_pair,
 )
 
 from sfb_env.compiled import actions as actions_mod
-from sfb_env.compiled import damage, energy, layout, ppd, tiers
+from sfb_env.compiled import energy, tiers
 from sfb_env.compiled.batch import BattleBatch
 from sfb_env.engine import energy_allocation, ppd_fire, rule_tables
 from sfb_env.engine.battle import make_battle
@@ -210,24 +211,7 @@ def test_e11_25_ppd_fire_step_on_the_cadet_charge_matches_the_reference(name):
     pulses (E11.25), the charge emptied (E11.31), breaking events and volleys."""
     counts = {"Fired": 0, "trains": 0}
     for battle, orders, shots in played(name).fires:
-        ref = battle.copy()
-        s = layout.pack([battle.state])
-        o = layout.empty_orders(1, len(battle.unit_ids), len(battle.weapon_ids))
-        for order in orders.values():
-            for w, v in order.ppd.items():
-                o.ppd[0, w] = v
-        for w, t in shots:
-            o.fire[0, w] = t
-        ft = damage.fire_tables(battle.setup)
-        n0 = len(ref.events)
-        ppd_fire.fire_step(ref, orders, shots)
-        ppd.fire_step_a(damage.view_of(s), ft, 0, o.fire, o.ppd, s.ppd_target, s.ppd_fired_at,
-                        s.ppd_pulses, s.ppd_resolved, s.ppd_locked, s.w_arcs, s.w_astern,
-                        s.ppd_stage, s.ppd_energy)
-        where = (battle.state.turn, battle.state.impulse)
-        assert layout.differences(s, 0, ref.state) == [], where
-        new = ref.events[n0:]
-        assert decoder(battle).decode(s.ev[0, :s.ev_count[0]]) == new, where
+        new = ppd_fire_step_both(battle, orders, shots)
         counts["trains"] += len(shots)
         counts["Fired"] += sum(e.kind == "Fired" for e in new)
     assert counts["trains"] > 0 and counts["Fired"] > 0, counts
@@ -279,12 +263,4 @@ def test_compiled_env_matches_with_uniform_spaces(uniform):
             o1, i1 = ref.reset(seed=6 + step)
             o2, i2 = mine.reset(seed=6 + step)
             assert i1 == i2
-        acts = {a: ref.action_space(a).sample(mask=o1[a]["action_mask"]) for a in ref.agents}
-        if step % 4 == 0:  # an agent without an action flies its no-op (the standing orders)
-            acts.pop(ref.agents[step // 4 % len(ref.agents)], None)
-        o1, r1, t1, u1, i1 = ref.step(acts)
-        o2, r2, t2, u2, i2 = mine.step({a: np.asarray(v, np.int64) for a, v in acts.items()})
-        assert i1 == i2 and r1 == r2 and t1 == t2 and u1 == u2
-        for a in o1:
-            np.testing.assert_array_equal(o1[a]["observation"], o2[a]["observation"])
-            np.testing.assert_array_equal(o1[a]["action_mask"], o2[a]["action_mask"])
+        o1, i1 = step_env_pair(ref, mine, o1, step)  # (a no-op every fourth step)
