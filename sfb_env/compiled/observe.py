@@ -1081,7 +1081,13 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         shield = _shield_bits(xu, zu, fu, xt, zt)
         for c in range(6):
             out[at + _T_SHIELD + c] = _flag((shield >> c) & 1)
-    for i in range(ot.obs_size[a]):  # the env clips the vector to the space's bounds
+    _clip(out, ot.obs_size[a])  # the env clips the vector to the space's bounds
+
+
+@nb.njit(cache=True, inline="always")
+def _clip(out, n):
+    """``out[:n]`` clipped to [-1, 1] (the observation space's bounds)."""
+    for i in range(n):
         if out[i] > 1.0:
             out[i] = 1.0
         elif out[i] < -1.0:
@@ -1232,11 +1238,7 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
         for j in range(n_slots):
             esg_mod.fields_seen(s.esg_phase, s.esg_radius, s.esg_strength, ot.unit_esg, b,
                                 slots[j], out, at + (j + 1) * 3 * esg_mod.FIELDS_SEEN)
-    for i in range(ot.obs_size[a]):  # the env clips the vector to the space's bounds
-        if out[i] > 1.0:
-            out[i] = 1.0
-        elif out[i] < -1.0:
-            out[i] = -1.0
+    _clip(out, ot.obs_size[a])  # the env clips the vector to the space's bounds
 
 
 @nb.njit(cache=True, inline="always")
