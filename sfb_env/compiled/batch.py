@@ -233,8 +233,9 @@ class BattleBatch:
 
 @nb.njit(cache=True, inline="always")
 def _observe_battle(s, ot, b, obs, masks, alive):
-    """Every agent's observation (a ship that left is still observed, as the reference env
-    does for its last step); the mask of an agent out of play, or of an ended battle, is 0."""
+    """Every agent's observation but its tier-2 parts (``_observe_extras`` adds them); a ship
+    that left is still observed, as the reference env does for its last step; the mask of an
+    agent out of play, or of an ended battle, is 0."""
     for a in range(ot.n_agents):
         u = ot.agent_unit[a]
         alive[b, a] = procedure.commanded(s, b, u) and not s.done[b]

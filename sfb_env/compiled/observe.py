@@ -1122,7 +1122,9 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
     allocation = ot.governed[u] and energy.allocation_open(imp, ipt)
     slots = ot.work[:k]
     threats = ot.work[k:k + ot.threats]
-    n_slots = _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
+    n_slots = 0  # the target slots, for the parts that read them only
+    if ot.n_gatling[a] or ot.n_ppds[a] or ot.off_esg_fields[a] >= 0:
+        n_slots = _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
     for i in range(ot.n_weapons[a]):  # the PPDs' fire[w] and usable flag, which ``observe``
         w = ot.weapons[a, i]  # wrote as for any weapon
         if w < 0 or w_type[b, w] != _PPD:
