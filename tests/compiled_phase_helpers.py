@@ -219,3 +219,33 @@ def step_env_pair(ref, mine, obs: dict, step: int):
         np.testing.assert_array_equal(o1[a]["observation"], o2[a]["observation"])
         np.testing.assert_array_equal(o1[a]["action_mask"], o2[a]["action_mask"])
     return o1, i1
+
+
+def decisions_match(scenario, decisions: list, allocation_impulses: tuple) -> int:
+    """At each played decision point ``(battle, obs, noops)`` of ``decisions``: the compiled
+    observation and flat mask of every agent, and its no-op (``noop_action``: the standing
+    orders), equal the reference env's. Returns how many were at ``allocation_impulses``
+    (Energy Allocation)."""
+    import numpy as np
+
+    from sfb_env.compiled import actions
+    from sfb_env.compiled.batch import BattleBatch
+
+    batch = BattleBatch(scenario, 1, seed=0, autoreset=False)
+    batch.reset([0])
+    ot = batch.observe_tables
+    at_allocation = 0
+    for battle, obs, noops in decisions:
+        observe_state(batch, battle.state)
+        at_allocation += battle.state.impulse in allocation_impulses
+        for a, o in obs.items():
+            i = batch.agents.index(a)
+            when = f"{a} at {battle.state.turn}.{battle.state.impulse}"
+            np.testing.assert_array_equal(batch.obs[0, i, :ot.obs_size[i]], o["observation"],
+                                          err_msg=when)
+            np.testing.assert_array_equal(batch.masks[0, i, :ot.mask_size[i]],
+                                          o["action_mask"], err_msg=when)
+            out = np.zeros(len(noops[a]), np.int64)
+            actions.noop_action(batch.state, ot, 0, i, out)
+            assert out.tolist() == noops[a].tolist(), when
+    return at_allocation
