@@ -9,8 +9,9 @@ Engineer (``energy: chief``), ``damage: interim`` or ``cadet_dac``, ``lock_on: f
 - the full-size ship classes (CTH-DATA §9.2): the D7's nine phaser-2, four disruptors and two
   drone racks with one launch a turn (FD4.21), the Federation CA's photons, the Gorn CA's and
   ISC's plasma-S launchers (FP1), the ISC's PPD (E11), the Kzinti CS's four racks, the Orion
-  raider (2/3 move cost under the Chief Engineer) and the Lyran Tiger's two ESGs (G23.122:
-  both fields of one ship against what meets them, one volley per unit);
+  raider (2/3 move cost under the Chief Engineer), the Romulan KR and War Eagle without the
+  standard cloak, and the Lyran Tiger's two ESGs (G23.122: both fields of one ship against
+  what meets them, one volley per unit);
 - drones of warhead 12 (CTH-DATA §5.2, FD1.6; ``rules.drone_warhead``).
 """
 
@@ -42,6 +43,12 @@ FULL = {
     "lyran-kzinti": parity.with_rules("grad-lyran-full-vs-kzinti", FULL_RULES),
     "isc-gorn": parity.with_rules("grad-isc-full-vs-gorn",
                                   {**FULL_RULES, "damage": "cadet_dac"}),
+    # the Romulans without the standard cloak: the KR's swivel plasma-S launchers, the War
+    # Eagle's fixed plasma-R (FP3.1)
+    "kr-klingon": parity.with_rules("duel-full-romulan-kr-vs-klingon",
+                                    {**FULL_RULES, "cloak": "none"}),
+    "eagle-federation": parity.with_rules("duel-full-romulan-vs-federation",
+                                          {**FULL_RULES, "cloak": "none"}),
 }
 CI = ("gorn-klingon", "isc-klingon", "lyran-klingon", "cth-07")
 
@@ -228,11 +235,13 @@ def test_g23_122_tiger_duel_matches_the_reference():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(FULL))
-@pytest.mark.parametrize("policy", ["random", "random-fighter"])
+@pytest.mark.parametrize("policy", ["random", "random-fighter", "doctrine"])
 def test_full_size_long_runs_match(name, policy):
     if policy == "random":
         report = parity.lockstep(FULL[name], num_battles=1, steps=3000, seed=11,
                                  autoreset=False)
-    else:
+    elif policy == "random-fighter":
         report = parity.lockstep(FULL[name], num_battles=16, steps=300, seed=12, policy=policy)
+    else:
+        report = parity.lockstep(FULL[name], num_battles=4, steps=300, seed=13, policy=policy)
     print(report.line())
