@@ -53,7 +53,11 @@ FACINGS = "ABCDEF"
 # cached kernels hold these codes as constants, so they must not depend on import order.
 VOCAB: dict[str, list[str]] = {
     "boxes": ["hull", "warp", "impulse", "apr", "battery", "lab", "transporter", "shuttle",
-              "excess", "other"],
+              "excess", "other",
+              # (D4.2-D4.4) the standard DAC's boxes by ``engine.dac.DacBox`` name
+              "bridge", "flag_bridge", "security", "aux_control", "emer_bridge", "sensor",
+              "scanner", "damage_control", "f_hull", "a_hull", "c_hull", "l_warp", "r_warp",
+              "c_warp", "tractor", "probe", "cargo", "armor"],
     "reason": ["FD1.4 endurance of 3 turns ran out", "D4.41 the controlling ship was destroyed",
                "FD1.3 the target is no longer in play", "destroyed", "let go at Energy Allocation",
                "not paid: energy shortfall",
