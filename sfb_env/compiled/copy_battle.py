@@ -369,6 +369,9 @@ def borrowed_fire(t):
         borrow(t.w_dac_shields),
         borrow(t.w_dac_value),
         borrow(t.w_phaser_rank),
+        borrow(t.lock_on),
+        borrow(t.sensor_of),
+        borrow(t.scanner_of),
         borrow(t.gatling_after),
     )
 
@@ -464,6 +467,9 @@ def borrowed_observe(t):
         borrow(t.n_gatling),
         borrow(t.m_gatling),
         borrow(t.gatling_fire),
+        borrow(t.off_lock_on),
+        borrow(t.sensor_of),
+        borrow(t.scanner_of),
     )
 
 

@@ -3,9 +3,10 @@
 Ported: drones and target drones (FD1.54), the ``none`` rule (scenario 1), the ``interim`` rule
 (D4.0: one point on the least valuable weapon, the rest by ``BOX_ORDER``; a ship with nothing
 left is destroyed), the ``cadet_dac`` rule (D4.21-D4.4: one die per internal point on the cadet
-chart, CTH-DATA §10.2), abstract freighters (R1.6: one shield pool, phaser dead and destroyed at
-thresholds), ``Damaged`` and ``Destroyed`` events. Not ported (the ported scenarios switch them
-off; ``fire_tables`` refuses them): the ``s4`` and ``standard_dac`` rules, the standard form's
+chart, CTH-DATA §10.2), the ``standard_dac`` rule (D4.2-D4.4, §10.3: ``compiled.std_dac``; a
+cadet ship keeps the cadet DAC), abstract freighters (R1.6: one shield pool, phaser dead and
+destroyed at thresholds), ``Damaged`` and ``Destroyed`` events. Not ported (the ported
+scenarios switch them off; ``fire_tables`` refuses them): the ``s4`` rule, the standard form's
 shield absorption (D3.34, H7.2), ship explosions (``rules.explosions``), the damage handlers of
 fighters, shuttles and monsters (plasma torpedoes take theirs: ``compiled.plasma``).
 
@@ -23,7 +24,7 @@ import numpy as np
 
 from sfb_env import hexmap, impulse, tables
 from sfb_env.compiled import dice as dice_mod
-from sfb_env.compiled import event_codes, plasma, std_dac
+from sfb_env.compiled import event_codes, plasma, sensors, std_dac
 from sfb_env.data.charts import load_weapons
 from sfb_env.engine import damage as ref_damage
 from sfb_env.engine import direct_fire as ref_fire
@@ -100,6 +101,8 @@ FireTables = namedtuple("FireTables", [
     "dac_unit", "dac_chart", "dac_bold", "dac_sys_boxes", "dac_sys_weapon", "dac_phaser",
     "dac_any_warp", "dac_excess", "dac_keep_last", "dac_to_box", "dac_word", "w_dac_class",
     "w_dac_shields", "w_dac_value", "w_phaser_rank",
+    # (D6) sensors.sensor_tables: lock-on in force, the sensor and scanner ratings by boxes left
+    "lock_on", "sensor_of", "scanner_of",
     "gatling_after",  # (E2.151) weapon row before which the phaser-Gs' shots 2..4 resolve (the
     #   first robot unit's row, else W: procedure._fire_direct_fire's order)
 ])
@@ -116,7 +119,8 @@ FIRE_FIELDS = ("status", "kind", "damage", "shields", "shield_pool", "internal",
                "cloaked", "straight", "target", "launcher", "launched_at", "tractor_holder",
                "capacitor", "w_armed", "w_arm_stage", "turn", "impulse", "dice", "ev",
                "ev_count", "w_gatling_shots",  # (E2.151)
-               "dac_boxes")  # (D4.2-D4.4) compiled.std_dac
+               "dac_boxes",  # (D4.2-D4.4) compiled.std_dac
+               "locked_on", "esg_struck_at")  # (D6, G23.621) compiled.sensors
 FireArrays = namedtuple("FireArrays", FIRE_FIELDS)
 
 
@@ -130,7 +134,8 @@ def fire_view(s):
                       s.prev_z, s.prev_facing, s.speed, s.tactical, s.cloaked,
                       s.straight, s.target, s.launcher, s.launched_at, s.tractor_holder,
                       s.capacitor, s.w_armed, s.w_arm_stage, s.turn, s.impulse, s.dice, s.ev,
-                      s.ev_count, s.w_gatling_shots, s.dac_boxes)
+                      s.ev_count, s.w_gatling_shots, s.dac_boxes, s.locked_on,
+                      s.esg_struck_at)
 
 
 _BIG = 1 << 40
@@ -148,7 +153,7 @@ def fire_tables(setup) -> FireTables:
         raise NotImplementedError("compiled fire: only energy 'chief' and 'cadet' are ported")
     from sfb_env.compiled.energy import energy_tables
     et = energy_tables(setup)
-    for flag in ("standard_cloak", "lock_on",
+    for flag in ("standard_cloak",
                  "small_craft_in_play", "planets_in_play", "monster_in_play",
                  "suicide_shuttles", "tractors", "hold_fire", "reserve_power"):
         if getattr(rules, flag):
@@ -210,7 +215,7 @@ def fire_tables(setup) -> FireTables:
         governed=et.governed, phaser_draw=et.phaser_draw, fbits=et.fbits.copy(),
         work=np.zeros(max(3 * max(n_units, len(setup.weapon_ids), 1),
                           PPD_VOLLEY * len(setup.weapon_ids)), dtype=np.int64),
-        fusion_dmg=fusion_dmg, **std_dac.dac_tables(setup),
+        fusion_dmg=fusion_dmg, **std_dac.dac_tables(setup), **sensors.sensor_tables(setup),
         gatling_after=min(robot_rows, default=len(setup.weapon_ids)),
     )
 

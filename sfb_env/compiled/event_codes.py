@@ -68,7 +68,8 @@ VOCAB: dict[str, list[str]] = {
                # (G23) EsgDropped: G23.47, G23.32, G23.322, the generator gone, G23.712
                "voluntary", "expired", "exhausted", "destroyed", "collapsed",
                # (E11.21, E11.22) a PPD's charge let go or fired away (energy_allocation)
-               "let go or fired"],
+               "let go or fired",
+               "D6 its launcher has no lock-on"],  # (D6) the Sensor Lock-On step
     "method": ["D3.41 temporary movement", "D3.41 owner's choice (stronger shield)",
                "D3.41 die roll 1", "D3.41 die roll 2", "D3.41 die roll 3", "D3.41 die roll 4",
                "D3.41 die roll 5", "D3.41 die roll 6"],

@@ -28,7 +28,8 @@ PORTED_VALUES: dict[str, tuple] = {
     "energy": ("chief", "cadet"),  # (B3.0) the cadet Energy Allocation Form: compiled.energy
     "energy_form": (False, True),  # derived from energy: the cadet form (not standard_energy)
     "speed_choice": (True, False),
-    "damage": ("none", "interim", "cadet_dac"),
+    "damage": ("none", "interim", "cadet_dac", "standard_dac"),  # (D4.2-D4.4) compiled.std_dac
+    "lock_on": (True, False),  # (D6) Sensor Lock-On, scanners: compiled.sensors
     "disengage_by_announcement": (True, False),
     "plasma_in_play": (True, False),  # (FP1) plasma torpedoes: compiled.plasma
     "cloak": ("none", "cadet"),  # (G13 cadet rule) paid at Energy Allocation: compiled.energy
