@@ -13,7 +13,8 @@ the cadet form (their arming and charge: ``compiled.energy``). The 32-impulse fu
 first part: the 32-impulse chart (C1.41), the full-size classes of CTH-DATA §9.2 but the
 Romulans' standard cloak and the Hydran Ranger's fighters (the D7's drone rate FD4.21, the
 plasma-S launchers, the ISC's PPD, the Lyran Tiger's two ESGs, G23.122), drones of warhead 12
-(CTH-DATA §5.2); not the standard form, the standard DAC or lock-on.
+(CTH-DATA §5.2); not the standard form. The standard DAC (``damage: standard_dac``, D4.2-D4.4:
+``compiled.std_dac``) and Sensor Lock-On (``lock_on: true``, D6: ``compiled.sensors``).
 ``why_not(setup)`` names the first rule or unit that keeps a battle on the reference engine, or
 returns None when the compiled core may play it; ``parallel_env``'s ``backend="auto"`` takes the
 compiled core exactly then.
