@@ -86,6 +86,11 @@ def copy_battle(dst, b, src, a):
         dst.capacitor_max[b, i1] = src.capacitor_max[a, i1]
     for i1 in range(dst.energy_shortfall.shape[1]):
         dst.energy_shortfall[b, i1] = src.energy_shortfall[a, i1]
+    for i1 in range(dst.dac_boxes.shape[1]):
+        for i2 in range(dst.dac_boxes.shape[2]):
+            dst.dac_boxes[b, i1, i2] = src.dac_boxes[a, i1, i2]
+    for i1 in range(dst.locked_on.shape[1]):
+        dst.locked_on[b, i1] = src.locked_on[a, i1]
     for i1 in range(dst.w_owner.shape[1]):
         dst.w_owner[b, i1] = src.w_owner[a, i1]
     for i1 in range(dst.w_type.shape[1]):
@@ -200,6 +205,8 @@ def borrowed_state(s):
         borrow(s.batteries),
         borrow(s.capacitor_max),
         borrow(s.energy_shortfall),
+        borrow(s.dac_boxes),
+        borrow(s.locked_on),
         borrow(s.w_owner),
         borrow(s.w_type),
         borrow(s.w_arcs),
@@ -347,6 +354,24 @@ def borrowed_fire(t):
         borrow(t.ppd_alt),
         borrow(t.work),
         borrow(t.fusion_dmg),
+        borrow(t.dac_unit),
+        borrow(t.dac_chart),
+        borrow(t.dac_bold),
+        borrow(t.dac_sys_boxes),
+        borrow(t.dac_sys_weapon),
+        borrow(t.dac_phaser),
+        borrow(t.dac_any_warp),
+        borrow(t.dac_excess),
+        borrow(t.dac_keep_last),
+        borrow(t.dac_to_box),
+        borrow(t.dac_word),
+        borrow(t.w_dac_class),
+        borrow(t.w_dac_shields),
+        borrow(t.w_dac_value),
+        borrow(t.w_phaser_rank),
+        borrow(t.lock_on),
+        borrow(t.sensor_of),
+        borrow(t.scanner_of),
         borrow(t.gatling_after),
     )
 
@@ -442,6 +467,9 @@ def borrowed_observe(t):
         borrow(t.n_gatling),
         borrow(t.m_gatling),
         borrow(t.gatling_fire),
+        borrow(t.off_lock_on),
+        borrow(t.sensor_of),
+        borrow(t.scanner_of),
     )
 
 

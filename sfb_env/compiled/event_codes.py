@@ -53,7 +53,11 @@ FACINGS = "ABCDEF"
 # cached kernels hold these codes as constants, so they must not depend on import order.
 VOCAB: dict[str, list[str]] = {
     "boxes": ["hull", "warp", "impulse", "apr", "battery", "lab", "transporter", "shuttle",
-              "excess", "other"],
+              "excess", "other",
+              # (D4.2-D4.4) the standard DAC's boxes by ``engine.dac.DacBox`` name
+              "bridge", "flag_bridge", "security", "aux_control", "emer_bridge", "sensor",
+              "scanner", "damage_control", "f_hull", "a_hull", "c_hull", "l_warp", "r_warp",
+              "c_warp", "tractor", "probe", "cargo", "armor"],
     "reason": ["FD1.4 endurance of 3 turns ran out", "D4.41 the controlling ship was destroyed",
                "FD1.3 the target is no longer in play", "destroyed", "let go at Energy Allocation",
                "not paid: energy shortfall",
@@ -64,7 +68,8 @@ VOCAB: dict[str, list[str]] = {
                # (G23) EsgDropped: G23.47, G23.32, G23.322, the generator gone, G23.712
                "voluntary", "expired", "exhausted", "destroyed", "collapsed",
                # (E11.21, E11.22) a PPD's charge let go or fired away (energy_allocation)
-               "let go or fired"],
+               "let go or fired",
+               "D6 its launcher has no lock-on"],  # (D6) the Sensor Lock-On step
     "method": ["D3.41 temporary movement", "D3.41 owner's choice (stronger shield)",
                "D3.41 die roll 1", "D3.41 die roll 2", "D3.41 die roll 3", "D3.41 die roll 4",
                "D3.41 die roll 5", "D3.41 die roll 6"],

@@ -38,6 +38,8 @@ HOT_FIELDS: tuple[str, ...] = (
     "cloaked_before", "suicide_launched", "capacitor", "shields", "shield_pool", "internal",
     "damage", "boxes", "target", "launcher", "launched_at", "captured_by", "tractor_holder",
     "batteries", "capacitor_max", "energy_shortfall",  # (B3.0) the cadet form
+    "dac_boxes",  # (D4.2-D4.4) the standard DAC's boxes (compiled.std_dac)
+    "locked_on",  # (D6) sensor lock-on this turn
     # weapons
     "w_owner", "w_type", "w_arcs", "w_astern", "w_min_range", "w_max_range", "w_destroyed",
     "w_enabled", "w_last_fired", "w_fired_turn", "w_ready_turn", "w_ammo", "w_drone_rows",

@@ -42,7 +42,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from sfb_env import hexmap, impulse, tables
-from sfb_env.compiled import energy
+from sfb_env.compiled import energy, sensors
 from sfb_env.compiled.fire import GATLING_EXTRA, cloak_range, gatling_open
 from sfb_env.engine import Battle
 from sfb_env.engine.battle import DEFAULT_MAX_TURNS
@@ -143,7 +143,8 @@ STATE_FIELDS = (
     "ppd_stage", "ppd_energy", "ppd_paid_turn",  # (E11.21-E11.25) the cadet form's charge
     # (G23) the generators: the esg[g] mask, the ESG block and the esg_fields features
     "esg_stored", "esg_phase", "esg_radius", "esg_strength", "esg_announced_at",
-    "esg_release_at", "esg_activated_at", "esg_dropped_at", "esg_cancelled_at")
+    "esg_release_at", "esg_activated_at", "esg_dropped_at", "esg_cancelled_at",
+    "launcher", "locked_on", "esg_struck_at", "dac_boxes")  # (D6) compiled.sensors
 StateView = namedtuple("StateView", STATE_FIELDS)
 
 
@@ -187,10 +188,13 @@ ObserveTables = namedtuple("ObserveTables", [
     # (E2.151) per agent: phaser-G rows (padded -1), their count, the offset in the mask of
     # the first ``gatling[g].shot{k}`` component and of each phaser-G's ``fire[w]`` component
     "gatling", "n_gatling", "m_gatling", "gatling_fire",
+    # (D6) lock-on (compiled.sensors): per agent the lock_on block's offset (-1 none); the
+    # sensor and scanner ratings by boxes left (sensors.sensor_tables)
+    "off_lock_on", "sensor_of", "scanner_of",
 ])
 
 # rules / layout features observe_tables refuses (not in the tier-1 port)
-_RULES_OFF = ("lock_on", "standard_cloak", "planets_in_play", "hold_fire",
+_RULES_OFF = ("standard_cloak", "planets_in_play", "hold_fire",
               "may_not_leave", "sideslip", "tactical_maneuvers", "launch_facing",
               "small_craft_in_play", "arrivals")
 _TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON),
@@ -283,7 +287,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         "m_speed", "m_disengage", "c_disengage", "c_maneuver", "off_plasma", "n_gatling",
         "m_gatling", "n_heavy", "m_arm", "m_capacitor", "m_recharge", "off_energy",
         "c_energy", "m_cloak", "c_cloak", "n_ppds", "m_ppd", "c_ppd", "off_ppd",
-        "n_esg", "m_esg", "off_esg", "off_esg_fields")}
+        "n_esg", "m_esg", "off_esg", "off_esg_fields", "off_lock_on")}
     max_h = max([1] + [len(lo.power.heavies) for lo in layouts.values() if lo.power is not None])
     heavy = np.full((n, max_h), -1, np.int64)
     arm_size = np.full((n, max_h), _ARM_ORDERS, np.int64)
@@ -291,7 +295,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     for a, name in enumerate(agents):
         lo = layouts[name]
         u = lo.unit
-        if lo.rule_features not in ((), ("esg_fields",)):
+        if set(lo.rule_features) - {"esg_fields", "lock_on"}:
             raise NotImplementedError(f"compiled observe: {name} has rule features "
                                       f"{lo.rule_features}")
         extra = [what for what, has in (
@@ -300,7 +304,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
             ("probe", lo.probe), ("tractor", lo.tractors),
             ("transport", lo.transport), ("suicide", lo.suicide),
             ("energy beyond the cadet form", _energy_extra(lo.power)),
-            ("rule features", tuple(f for f in lo.rule_features if f != "esg_fields")),
+            ("rule features", tuple(f for f in lo.rule_features
+                                    if f not in ("esg_fields", "lock_on"))),
             ("launch facings", lo.launch_facing),
             ("tactical plots", lo.tactical_plots)) if has]
         kinds = {int(st.w_type[w]) for w in lo.weapons if w >= 0}
@@ -340,6 +345,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         ints["off_esg"][a] = where.part("esg").offset if n_e else -1
         ints["off_esg_fields"][a] = (where.span("esg_fields").start
                                      if "esg_fields" in lo.rule_features else -1)
+        ints["off_lock_on"][a] = (where.span("lock_on").start  # (D6)
+                                  if "lock_on" in lo.rule_features else -1)
         power = []
         for key in ("m_arm", "m_capacitor", "m_recharge", "off_energy", "c_energy", "m_cloak",
                     "c_cloak"):
@@ -425,7 +432,9 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                               for u, c in enumerate(ships)], np.int64),
         battery_sheet=np.array([int(c.batteries) if c is not None and et.governed[u] else 1
                                 for u, c in enumerate(ships)], np.int64),
-        heavy=heavy, arm_size=arm_size, esg_cap=et.esg_max, **ints)
+        heavy=heavy, arm_size=arm_size, esg_cap=et.esg_max,
+        **{name: v for name, v in sensors.sensor_tables(setup).items() if name != "lock_on"},
+        **ints)
 
 
 def _energy_extra(power: EnergyLayout | None) -> bool:
@@ -1099,7 +1108,7 @@ def has_extras(ot, a):
     """Whether agent ``a`` has a part that ``extras`` writes (tier 2)."""
     return (ot.n_gatling[a] > 0 or ot.n_ppds[a] > 0 or ot.n_esg[a] > 0
             or ot.off_esg_fields[a] >= 0 or ot.m_arm[a] >= 0 or ot.off_plasma[a] >= 0
-            or ot.off_energy[a] >= 0 or ot.off_ppd[a] >= 0)
+            or ot.off_energy[a] >= 0 or ot.off_ppd[a] >= 0 or ot.off_lock_on[a] >= 0)
 
 
 @nb.njit(cache=True, inline="always")
@@ -1123,7 +1132,7 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
     slots = ot.work[:k]
     threats = ot.work[k:k + ot.threats]
     n_slots = 0  # the target slots, for the parts that read them only
-    if ot.n_gatling[a] or ot.n_ppds[a] or ot.off_esg_fields[a] >= 0:
+    if ot.n_gatling[a] or ot.n_ppds[a] or ot.off_esg_fields[a] >= 0 or ot.off_lock_on[a] >= 0:
         n_slots = _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
     for i in range(ot.n_weapons[a]):  # the PPDs' fire[w] and usable flag, which ``observe``
         w = ot.weapons[a, i]  # wrote as for any weapon
@@ -1243,6 +1252,13 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
         for j in range(n_slots):
             esg_mod.fields_seen(s.esg_phase, s.esg_radius, s.esg_strength, ot.unit_esg, b,
                                 slots[j], out, at + (j + 1) * 3 * esg_mod.FIELDS_SEEN)
+    if ot.off_lock_on[a] >= 0:  # (D6) what lock-on closes; the lock_on block
+        sensors.observe_lock_on(
+            status, kind, s.launcher, s.locked_on, cloaked, s.esg_struck_at, s.dac_boxes,
+            w_owner, w_type, s.w_max_range, x, z, ot.sensor_of, ot.scanner_of, ot.racks[a],
+            ot.n_racks[a], ot.weapons[a], ot.n_weapons[a], ot.m_fire[a], ot.off_weapons[a],
+            _WEAPON_SIZE, _W_USABLE, _DRONE_RACK, ot.off_lock_on[a], slots, n_slots, k, b, u,
+            (turn - 1) * ipt + imp, m, out)
     _clip(out, ot.obs_size[a])  # the env clips the vector to the space's bounds
 
 

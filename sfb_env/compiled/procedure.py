@@ -39,6 +39,7 @@ from sfb_env.compiled import (
     ppd,
     robots,
     seeking_impacts,
+    sensors,
 )
 from sfb_env.engine.setup import BattleSetup
 from sfb_env.engine.types import ACTIVE
@@ -164,6 +165,9 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
         movement.speed_determination(s, tb.move, b, o)
         if tb.energy.on:  # (B3.0) the cadet form pays for the speed just set
             energy.energy_allocation(s, tb.energy, b, o)
+        if tb.fire.lock_on:  # (B2.0 advanced sequence, D6) Sensor Lock-On
+            sensors.lock_on_step(s.status, s.kind, s.launcher, s.locked_on, s.dac_boxes, s.dice,
+                                 s.ev, s.ev_count, s.turn, tb.fire.sensor_of, b)
         s.impulse[b] = 1
     else:
         s.impulse[b] += 1

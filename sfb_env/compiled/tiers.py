@@ -13,7 +13,8 @@ the cadet form (their arming and charge: ``compiled.energy``). The 32-impulse fu
 first part: the 32-impulse chart (C1.41), the full-size classes of CTH-DATA §9.2 but the
 Hydran Ranger (fighters, admin shuttles): the D7's drone rate (FD4.21), the plasma launchers,
 the ISC's PPD, the Lyran Tiger's two ESGs (G23.122), the Romulans without the standard cloak;
-drones of warhead 12 (CTH-DATA §5.2). Not the standard form, the standard DAC or lock-on.
+drones of warhead 12 (CTH-DATA §5.2). The standard DAC (``damage: standard_dac``, D4.2-D4.4:
+``compiled.std_dac``) and Sensor Lock-On (``lock_on: true``, D6: ``compiled.sensors``).
 ``why_not(setup)`` names the first rule or unit that keeps a battle on the reference engine, or
 returns None when the compiled core may play it; ``parallel_env``'s ``backend="auto"`` takes the
 compiled core exactly then.
@@ -32,7 +33,8 @@ PORTED_VALUES: dict[str, tuple] = {
     "energy": ("chief", "cadet"),  # (B3.0) the cadet Energy Allocation Form: compiled.energy
     "energy_form": (False, True),  # derived from energy: the cadet form (not standard_energy)
     "speed_choice": (True, False),
-    "damage": ("none", "interim", "cadet_dac"),
+    "damage": ("none", "interim", "cadet_dac", "standard_dac"),  # (D4.2-D4.4) compiled.std_dac
+    "lock_on": (True, False),  # (D6) Sensor Lock-On, scanners: compiled.sensors
     "disengage_by_announcement": (True, False),
     "plasma_in_play": (True, False),  # (FP1) plasma torpedoes: compiled.plasma
     "cloak": ("none", "cadet"),  # (G13 cadet rule) paid at Energy Allocation: compiled.energy
