@@ -86,6 +86,12 @@ def copy_battle(dst, b, src, a):
         dst.capacitor_max[b, i1] = src.capacitor_max[a, i1]
     for i1 in range(dst.energy_shortfall.shape[1]):
         dst.energy_shortfall[b, i1] = src.energy_shortfall[a, i1]
+    for i1 in range(dst.shields_active.shape[1]):
+        dst.shields_active[b, i1] = src.shields_active[a, i1]
+    for i1 in range(dst.fire_control.shape[1]):
+        dst.fire_control[b, i1] = src.fire_control[a, i1]
+    for i1 in range(dst.battery_fraction.shape[1]):
+        dst.battery_fraction[b, i1] = src.battery_fraction[a, i1]
     for i1 in range(dst.w_owner.shape[1]):
         dst.w_owner[b, i1] = src.w_owner[a, i1]
     for i1 in range(dst.w_type.shape[1]):
@@ -200,6 +206,9 @@ def borrowed_state(s):
         borrow(s.batteries),
         borrow(s.capacitor_max),
         borrow(s.energy_shortfall),
+        borrow(s.shields_active),
+        borrow(s.fire_control),
+        borrow(s.battery_fraction),
         borrow(s.w_owner),
         borrow(s.w_type),
         borrow(s.w_arcs),
@@ -419,6 +428,7 @@ def borrowed_observe(t):
         borrow(t.governed),
         borrow(t.total_power),
         borrow(t.battery_sheet),
+        borrow(t.speed_rule),
         borrow(t.phaser_draw),
         borrow(t.single_turn),
         borrow(t.cycle_len),

@@ -6,8 +6,9 @@ freighters and the scenario robots, damage (``none`` / ``interim``), victory, ob
 and rewards. Tier 2 so far: the 16-impulse chart, the cadet DAC (D4.21), scenario 5's
 encounter victory and disengagement by announcement, plasma torpedoes (FP1, the Gorn and the
 Romulan), the Hydran Cadet Cruiser's weapons (fusion beams E7, the phaser-G and its shots 2..4
-E2.15), the cadet Energy Allocation Form (``energy: cadet``, B3.0: ``compiled.energy``, with the
-cadet cloak; not the standard form, reserve power, fractional accounting), the ISC's PPD (E11,
+E2.15), the cadet and standard Energy Allocation Forms (``energy: cadet | standard``, B3.0:
+``compiled.energy``, with the cadet cloak and fractional accounting, B3.2; not reserve power,
+reinforcement, damage control), the ISC's PPD (E11,
 ``compiled.ppd``) and the Lyran ESG (G23, ``compiled.esg``), under the Chief Engineer and
 the cadet form (their arming and charge: ``compiled.energy``).
 ``why_not(setup)`` names the first rule or unit that keeps a battle on the reference engine, or
@@ -25,8 +26,13 @@ from sfb_env.engine.setup import BattleSetup
 # Rules whose value may differ from the default on a compiled battle, with the values ported.
 PORTED_VALUES: dict[str, tuple] = {
     "chief_engineer": (True, False),  # False: with energy cadet only (rules derives them)
-    "energy": ("chief", "cadet"),  # (B3.0) the cadet Energy Allocation Form: compiled.energy
-    "energy_form": (False, True),  # derived from energy: the cadet form (not standard_energy)
+    "energy": ("chief", "cadet", "standard"),  # (B3.0) the cadet and standard Energy
+    #   Allocation Forms: compiled.energy (the standard form without the items its
+    #   STANDARD_NOT_PORTED names: energy_tables refuses them)
+    "energy_form": (False, True),  # derived from energy: the cadet or standard form
+    "standard_energy": (False, True),  # derived: the standard form (systems, acceleration,
+    #   a cadet ship's move cost 1/2 among full-size ones: SCENARIOS #12)
+    "fractional_accounting": (False, True),  # (B3.2) the pools exact: compiled.energy
     "speed_choice": (True, False),
     "damage": ("none", "interim", "cadet_dac"),
     "disengage_by_announcement": (True, False),
