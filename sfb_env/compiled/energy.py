@@ -482,10 +482,11 @@ def _afford(p, wanted: int, batteries: bool) -> int:
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def energy_allocation(s, et, b: int, o) -> None:
     """(energy_allocation.energy_allocation) Pay each governed ship's form for the turn now
-    starting, in the clamp's priority (``rule_tables.ENERGY_PAYMENTS``: movement, the heavy
-    weapons' holding / continuations / new arming, the capacitor, battery recharge; the other
-    items are not in the cadet form of the compiled tiers). After Speed Determination: the
-    speed paid for is ``s.speed``. The cloak flags move on a turn (G13.0; none is set)."""
+    starting, in the clamp's priority (``rule_tables.ENERGY_PAYMENTS``: movement, the
+    standard form's systems, the heavy weapons' holding / continuations / new arming, the
+    cloak, the ESG, the capacitor, battery recharge; the other items are refused by
+    ``energy_tables``). After Speed Determination: the speed paid for is ``s.speed``. The
+    cloak flags move on a turn (G13.0)."""
     n_units = s.kind.shape[1]
     for u in range(n_units):
         s.cloaked_before[b, u] = s.cloaked[b, u]

@@ -17,9 +17,10 @@ Kernels take ``(s, ot, b, ...)``: ``s`` a ``BatchState`` or any namedtuple with 
 
 The masks are the engine predicates of the ported rules, written out (movement, direct fire,
 seeking weapons, the energy form, ESG, PPD, phaser-G: docs/compiled.md, "What is ported");
-``observe_tables`` refuses a setup that switches on anything else (the standard form, lock-on,
-the standard cloak, small craft, planets, sideslip, tactical maneuvers, launch facings,
-arrivals, other rule features, ...).
+``observe_tables`` refuses a setup that switches on anything else (the standard form's
+reinforcement, damage control and reserve power components, lock-on, the standard cloak,
+small craft, planets, sideslip, tactical maneuvers, launch facings, arrivals, other rule
+features, ...).
 
 Bearings: the reference takes ``np.arctan2`` of cartesian hex centres; numpy's arctan2 (SIMD)
 and the C library's (numba) differ in the last bit for about 6% of hex pairs, so the tables
@@ -828,7 +829,11 @@ def _rack_ready_a(status, cloaked, cloaked_before, w_owner, w_type, w_enabled, w
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def rack_ready(s, ot, b, a, r):
-    """``seeking.rack_blocker(battle, r) is None`` for a drone rack of agent ``a``."""
+    """``seeking.rack_blocker(battle, r) is None`` for a drone rack of agent ``a`` (a
+    governed ship's unpaid fire control closes it, B3.0 standard line 8)."""
+    owner = s.w_owner[b, r]
+    if ot.governed[owner] and not s.fire_control[b, owner]:
+        return False
     return _rack_ready_a(s.status, s.cloaked, s.cloaked_before, s.w_owner, s.w_type,
                          s.w_enabled, s.w_destroyed, s.w_ammo, s.w_fired_turn, s.w_last_fired,
                          s.w_armed, ot.plasma_rows, s.turn[b], s.impulse[b], ot.ipt,
