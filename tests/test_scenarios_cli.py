@@ -33,9 +33,10 @@ def test_missing_lists_every_reason_under_the_first(capsys):
     end = next(i for i in range(at + 1, len(lines)) if not lines[i].startswith(" "))
     block = lines[at:end]
     text = "\n".join(block)
-    for reason in ("impulses_per_turn 32", "'klingon-d7'", "energy='standard'",
+    for reason in ("impulses_per_turn 32", "'klingon-d7'", "drone_warhead=12",
                    "damage='standard_dac'", "lock_on=True"):
         assert reason in text, reason
-    for ported in ("disengage_by_announcement", "'encounter'", "energy_form"):
+    for ported in ("disengage_by_announcement", "'encounter'", "energy_form",
+                   "energy='standard'", "standard_energy"):  # (B3.0 standard form)
         assert ported not in text, ported
     assert not any(x.startswith(" ") for x in lines[:3])  # tier 1: nothing missing
