@@ -60,7 +60,7 @@ def decode_action(s, ot, b, a, action, o):
     if ot.n_gatling[a] or ot.n_esg[a] or ot.n_ppds[a] or ot.c_disengage[a] >= 0:
         _decode_tier2(ot.agent_unit[a], ot.slots, ot.n_racks[a] + ot.n_weapons[a], b, a,
                       borrow(action), borrow(ot.work), ot.n_gatling[a], borrow(ot.gatling),
-                      borrow(o.gatling), ot.n_esg[a], ot.esg_row[a], borrow(o.esg),
+                      borrow(o.gatling), ot.n_esg[a], borrow(ot.esg_row), borrow(o.esg),
                       ot.n_ppds[a], ot.c_ppd[a], borrow(ot.ppds), borrow(o.ppd),
                       ot.c_disengage[a], borrow(o.disengage))
 
@@ -120,9 +120,9 @@ def _decode_tier2(u, k, c, b, a, action, work, n_g, gatling, gatling_order, n_es
                 v = action[c]
                 gatling_order[b, GATLING_EXTRA * w + j] = slots[v - 1] if v > 0 else NO_ORDER
             c += 1
-    for _ in range(n_esg):  # (G23.3) the generator's order (a padded position orders nothing)
-        if esg_row >= 0:
-            esg[b, esg_row] = action[c]
+    for i in range(n_esg):  # (G23.3, G23.122) each generator's order (a padded one: nothing)
+        if esg_row[a, i] >= 0:
+            esg[b, esg_row[a, i]] = action[c]
         c += 1
     for i in range(n_p):  # (E11.362) ``ppd[p]``: 0 keep, 1 drop the lock
         w = ppds[a, i]

@@ -15,14 +15,15 @@
   ``can_cancel``, ``can_drop``); ``block`` and ``fields_seen``: the observation's ESG block and
   its ``esg_fields`` rule features (G23.46).
 
-Ported: one ship with one generator per battle (the Lyran cadet cruiser, CTH-DATA §9.1) against
-ships, freighters, drones and target drones (cloaked or not: the reference has no cloak rule
-for fields), the Chief Engineer's and the cadet form's charge, no planets or
-small craft. ``esg_tables`` refuses the rest (``NotImplementedError``): the fields of two ships
-(G23.71-G23.73: overlaps at release, fields meeting in movement), several generators on one
-ship (G23.122), the reserve power path (G23.212, ``esg_field.reserve_step``) and the standard
-form's charge; ``resolve_contacts`` refuses a shuttle, fighter, planet or monster meeting a
-field (G23.515, G23.65). Plasma torpedoes are immune (G23.81).
+Ported: one ship with generators per battle (the Lyran cadet cruiser's one, CTH-DATA §9.1; the
+Lyran Tiger's two, §9.2, both fields met in the G23.122 order) against ships, freighters,
+drones and target drones (cloaked or not: the reference has no cloak rule for fields), the
+Chief Engineer's and the cadet form's charge, no planets or small craft. ``esg_tables``
+refuses the rest (``NotImplementedError``): the fields of two ships (G23.71-G23.73: overlaps at
+release, fields meeting in movement), the reserve power path (G23.212,
+``esg_field.reserve_step``) and the standard form's charge; ``resolve_contacts`` refuses a
+shuttle, fighter, planet or monster meeting a field (G23.515, G23.65). Plasma torpedoes are
+immune (G23.81).
 
 Times are absolute impulses (``(turn - 1) * I + impulse``), ``NEVER`` for none, as the
 reference's ``esg_*`` arrays hold them.
@@ -117,9 +118,9 @@ def esg_tables(setup) -> EsgTables:
     rows = np.flatnonzero((np.asarray(st.esg_max) > 0) & np.asarray(st.w_enabled))
     owners = [int(st.w_owner[w]) for w in rows]
     if len(rows):
-        if len(set(owners)) != len(owners):
-            raise NotImplementedError("compiled ESG: several generators on one ship (G23.122)")
-        if len(owners) > 1:
+        if len(rows) > 62:  # (resolve_contacts_a keeps the fields resolved as int64 bits)
+            raise NotImplementedError("compiled ESG: more than 62 generators")
+        if len(set(owners)) > 1:
             raise NotImplementedError("compiled ESG: fields of two ships (G23.71-G23.73)")
         if rules.reserve_power:
             raise NotImplementedError("compiled ESG: reserve power into a generator (G23.212)")
@@ -131,7 +132,7 @@ def esg_tables(setup) -> EsgTables:
         rows=rows.astype(np.int64), esg_max=np.asarray(st.esg_max, dtype=np.int64).copy(),
         strength=np.ascontiguousarray(tables.esg_chart(), dtype=np.int64),
         ipt=ipt, lead=ipt // 8, lockout=ipt // 4, chief=bool(rules.chief_engineer),
-        work=np.zeros(_WORK * max(1, len(setup.unit_ids)), dtype=np.int64))
+        work=np.zeros((_WORK + 1 + len(rows)) * max(1, len(setup.unit_ids)), dtype=np.int64))
 
 
 # ---------------------------------------------------------------------- generator records
@@ -467,41 +468,51 @@ def needed(a, ft, b, u, shield):
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def resolve_contacts_a(a, g, side, ft, et, b):
-    """``esg_field.resolve_contacts`` for the battle's one generator: each unit in play (not
-    the owner, not a plasma torpedo, G23.81) whose distance from the generating ship this
-    impulse's moves take onto the ring (``field_entry``) strikes the operating field; the field
-    scores on them in the G23.52 order (jumpers first, then smallest first, a die breaking ties
-    among several units) until its strength is spent (G23.511), each unit's points one volley
-    on its struck shield (G23.512, G23.513: ``EsgStruck``, then the damage); a field brought to
-    zero is dropped (G23.322)."""
-    if et.rows.shape[0] == 0:
+    """``esg_field.resolve_contacts`` for the battle's one ship with generators (its one or
+    two fields, G23.122): each unit in play (not the owner, not a plasma torpedo, G23.81)
+    whose distance from the generating ship this impulse's moves take onto a ring
+    (``field_entry``) strikes that operating field; its struck shield and the points that
+    would destroy it are judged once, on the entry into the first field in row order; then
+    the fields, in the G23.122 order (``esg.interaction_order``: the larger radius first, then
+    the one operating longer, then row order), each score on their contacts in the G23.52
+    order (jumpers first, then smallest first, a die breaking ties among several struck
+    units) until their strength is spent (G23.511; a unit damaged by one field needs less from
+    the next); each unit's points are one volley on its struck shield (G23.512, G23.513:
+    ``EsgStruck``, then the damage); a field brought to zero is dropped (G23.322)."""
+    n_g = et.rows.shape[0]
+    if n_g == 0:
         return
-    w = et.rows[0]
-    owner = a.w_owner[b, w]
-    if g.esg_phase[b, w] != OPERATING or a.status[b, owner] != ACTIVE:
+    owner = a.w_owner[b, et.rows[0]]
+    if a.status[b, owner] != ACTIVE:
         return
     ipt = et.ipt
     now = (a.turn[b] - 1) * ipt + a.impulse[b]
-    act = g.esg_activated_at[b, w]
-    # esg.is_operating (G23.32, G23.51): not in the impulse of its release
-    if (a.w_destroyed[b, w] or not (act < now <= act + ipt)
-            or g.esg_strength[b, w] <= 0):
-        return
-    r = g.esg_radius[b, w]
-    xo, zo, pxo, pzo = a.x[b, owner], a.z[b, owner], a.prev_x[b, owner], a.prev_z[b, owner]
-    ship_moved = xo != pxo or zo != pzo
     n_u = a.kind.shape[1]
     work = et.work
     c_unit = work[:n_u]
-    c_entry = work[n_u:2 * n_u]
+    c_entry = work[n_u:2 * n_u]  # the entry into the first field met (row order)
     c_size = work[2 * n_u:3 * n_u]
     c_shield = work[3 * n_u:4 * n_u]
     c_left = work[4 * n_u:5 * n_u]
     c_tie = work[5 * n_u:6 * n_u]
     c_scored = work[6 * n_u:7 * n_u]
     c_order = work[7 * n_u:8 * n_u]
+    c_total = work[8 * n_u:9 * n_u]  # the volley of all the ship's fields
+    f_entry = work[9 * n_u:]  # (n_g, n_u) each field's entry per contact, E_NONE none
+    any_live = False
+    for i in range(n_g):
+        w = et.rows[i]
+        act = g.esg_activated_at[b, w]
+        # esg.is_operating (G23.32, G23.51): not in the impulse of its release
+        if (g.esg_phase[b, w] == OPERATING and not a.w_destroyed[b, w]
+                and act < now <= act + ipt and g.esg_strength[b, w] > 0):
+            any_live = True
+    if not any_live:
+        return
+    xo, zo, pxo, pzo = a.x[b, owner], a.z[b, owner], a.prev_x[b, owner], a.prev_z[b, owner]
+    ship_moved = xo != pxo or zo != pzo
     nc = 0
-    for u in range(n_u):  # in row order (``np.flatnonzero``)
+    for u in range(n_u):  # in row order (``np.flatnonzero``; ``sorted(entries)``)
         ku = a.kind[b, u]
         if u == owner or a.status[b, u] != ACTIVE or ku == K_PLASMA:  # (G23.81)
             continue
@@ -521,13 +532,25 @@ def resolve_contacts_a(a, g, side, ft, et, b):
                 middle = shields.distance(pxo, pzo, xu, zu)
             elif not is_ship or a.speed[b, u] > a.speed[b, owner]:
                 middle = shields.distance(xo, zo, pxu, pzu)
-        if not ((before - r) * (after - r) <= 0 or middle == r):
-            continue  # the distance never reaches the ring
         # (G23.72) PROPOSAL [P-078]: a zero-radius field holds the friendly units in its hex
         inside = before == 0 and side[b, u] == side[b, owner]
-        entry = field_entry(r, before, after, ship_moved, unit_moved, inside, middle,
-                            unit_first)
-        if entry == E_NONE:
+        first = E_NONE
+        for i in range(n_g):
+            w = et.rows[i]
+            f_entry[i * n_u + nc] = E_NONE
+            act = g.esg_activated_at[b, w]
+            if not (g.esg_phase[b, w] == OPERATING and not a.w_destroyed[b, w]
+                    and act < now <= act + ipt and g.esg_strength[b, w] > 0):
+                continue
+            r = g.esg_radius[b, w]
+            if not ((before - r) * (after - r) <= 0 or middle == r):
+                continue  # the distance never reaches the ring
+            entry = field_entry(r, before, after, ship_moved, unit_moved, inside, middle,
+                                unit_first)
+            f_entry[i * n_u + nc] = entry
+            if first == E_NONE:
+                first = entry
+        if first == E_NONE:
             continue
         if ku in (K_DRONE, K_TARGET_DRONE):  # (G23.52 step 5) size ranks
             size = SIZE_DRONE
@@ -538,7 +561,7 @@ def resolve_contacts_a(a, g, side, ft, et, b):
         else:
             raise NotImplementedError("compiled ESG: a planet, shuttle, fighter or monster "
                                       "meets a field (G23.515, G23.65)")
-        c_unit[nc], c_entry[nc], c_size[nc] = u, entry, size
+        c_unit[nc], c_entry[nc], c_size[nc] = u, first, size
         nc += 1
     if nc == 0:
         return
@@ -546,29 +569,82 @@ def resolve_contacts_a(a, g, side, ft, et, b):
         c_shield[k] = struck_shield(a, ft, b, c_unit[k], owner, c_entry[k], ship_moved)
     for k in range(nc):
         c_left[k] = needed(a, ft, b, c_unit[k], c_shield[k])
-        c_scored[k] = 0
+        c_total[k] = 0
         c_tie[k] = 0
-    if nc > 1:  # (G23.52 step 5) a die breaks ties of size, one per unit in row order
+    if nc > 1:  # (G23.52 step 5) a die breaks ties of size, one per struck unit in row order
         for k in range(nc):
             c_tie[k] = dice_mod.die(a.dice, b)
-    # (G23.52) jumpers first (step 1), then the rest; smallest first, then the tie die; the
-    # reference's stable sort keeps row order last (insertion sort over the keys)
+    done = 0  # the fields resolved, as bits of their index (G23.122's order)
+    for _ in range(n_g):
+        pick = -1  # (esg.interaction_order) larger radius, earlier activation, row order
+        for i in range(n_g):
+            w = et.rows[i]
+            if (done >> i) & 1 or g.esg_phase[b, w] != OPERATING:
+                continue
+            if pick < 0:
+                pick = i
+                continue
+            p = et.rows[pick]
+            if (g.esg_radius[b, w] > g.esg_radius[b, p]
+                    or (g.esg_radius[b, w] == g.esg_radius[b, p]
+                        and g.esg_activated_at[b, w] < g.esg_activated_at[b, p])):
+                pick = i
+        if pick < 0:
+            break
+        done |= 1 << pick
+        _strike_field(g, et, b, et.rows[pick], f_entry[pick * n_u:(pick + 1) * n_u], nc,
+                      c_size, c_tie, c_left, c_scored, c_total, c_order, now)
+    for k in range(nc):  # units in row order: the event, then the volley (G23.512)
+        u = c_unit[k]
+        points = c_total[k]
+        rr = event_codes.begin(a.ev, a.ev_count, b, ESG_STRUCK, a.turn[b], a.impulse[b])
+        a.ev[b, rr, 3] = owner
+        a.ev[b, rr, 4] = u
+        a.ev[b, rr, 5] = CONTACT_WORD[c_entry[k]]
+        a.ev[b, rr, 6] = points
+        a.ev[b, rr, 7] = c_shield[k]
+        if points:
+            damage.apply_damage_a(a, ft, b, u, c_shield[k], points)
+            g.esg_struck_at[b, u] = now  # (G23.621) lock-on this impulse
+    for i in range(n_g):  # (G23.322) the fields this impulse exhausted, in row order
+        w = et.rows[i]
+        if (done >> i) & 1 and g.esg_phase[b, w] != OPERATING:
+            rr = _event(a.ev, a.ev_count, b, ESG_DROPPED, a.turn[b], a.impulse[b], owner, w)
+            a.ev[b, rr, 5] = EXHAUSTED
+
+
+@nb.njit(cache=True, inline="always")
+def _strike_field(g, et, b, w, entry, nc, c_size, c_tie, c_left, c_scored, c_total, c_order,
+                  now):
+    """``esg.resolve_field`` for field ``w`` against the contacts ``k`` with
+    ``entry[k] != E_NONE`` (G23.511, G23.52): jumpers first (step 1), then the rest, smallest
+    first, then the tie die, row order last (the reference's stable sort: an insertion sort
+    over the keys); units of one step share the points one at a time until the field is
+    spent; ``c_left`` (what each unit still needs) and ``c_total`` (its volley) take the
+    points scored; a field brought to zero is deactivated (G23.322)."""
+    n = 0
     for k in range(nc):
-        key = (0 if c_entry[k] == E_JUMPS else 1) * 100 + c_size[k] * 10 + c_tie[k]
-        j = k
+        c_scored[k] = 0
+        if entry[k] == E_NONE:
+            continue
+        key = (0 if entry[k] == E_JUMPS else 1) * 100 + c_size[k] * 10 + c_tie[k]
+        j = n
         while j > 0:
             p = c_order[j - 1]
-            if (0 if c_entry[p] == E_JUMPS else 1) * 100 + c_size[p] * 10 + c_tie[p] <= key:
+            if (0 if entry[p] == E_JUMPS else 1) * 100 + c_size[p] * 10 + c_tie[p] <= key:
                 break
             c_order[j] = p
             j -= 1
         c_order[j] = k
+        n += 1
+    if n == 0:
+        return
     strength = g.esg_strength[b, w]
     start = 0
-    while start < nc and strength > 0:  # one group per step: units share points in turn
-        step = c_entry[c_order[start]] == E_JUMPS
+    while start < n and strength > 0:  # one group per step: units share points in turn
+        step = entry[c_order[start]] == E_JUMPS
         end = start
-        while end < nc and (c_entry[c_order[end]] == E_JUMPS) == step:
+        while end < n and (entry[c_order[end]] == E_JUMPS) == step:
             end += 1
         progress = True
         while strength > 0 and progress:  # one point each in turn (G23.52 step 5)
@@ -582,30 +658,18 @@ def resolve_contacts_a(a, g, side, ft, et, b):
                     strength -= 1
                     progress = True
         start = end
-    exhausted = strength == 0
+    for k in range(nc):
+        c_left[k] -= c_scored[k]
+        c_total[k] += c_scored[k]
     g.esg_strength[b, w] = strength
-    if exhausted:
+    if strength == 0:
         _deactivate(g, b, w, now)
-    for k in range(nc):  # units in row order: the event, then the volley (G23.512)
-        u = c_unit[k]
-        points = c_scored[k]
-        rr = event_codes.begin(a.ev, a.ev_count, b, ESG_STRUCK, a.turn[b], a.impulse[b])
-        a.ev[b, rr, 3] = owner
-        a.ev[b, rr, 4] = u
-        a.ev[b, rr, 5] = CONTACT_WORD[c_entry[k]]
-        a.ev[b, rr, 6] = points
-        a.ev[b, rr, 7] = c_shield[k]
-        if points:
-            damage.apply_damage_a(a, ft, b, u, c_shield[k], points)
-            g.esg_struck_at[b, u] = now  # (G23.621) lock-on this impulse
-    if exhausted:
-        rr = _event(a.ev, a.ev_count, b, ESG_DROPPED, a.turn[b], a.impulse[b], owner, w)
-        a.ev[b, rr, 5] = EXHAUSTED
 
 
 @nb.njit(cache=True, inline="always")
 def resolve_contacts(s, ft, et, b):
     """The phase entry point on BatchState ``s``: ``resolve_contacts_a`` where the battle's
-    generator has a field (elsewhere nothing to do, and no call)."""
-    if et.rows.shape[0] > 0 and s.esg_phase[b, et.rows[0]] == OPERATING:
+    generator has a field, or where it has several (G23.122; elsewhere no call)."""
+    if et.rows.shape[0] > 1 or (et.rows.shape[0] > 0
+                                and s.esg_phase[b, et.rows[0]] == OPERATING):
         resolve_contacts_a(damage.fire_view(s), esg_view(s), s.side, ft, et, b)

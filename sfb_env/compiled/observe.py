@@ -75,6 +75,7 @@ _FUSION = int(WeaponType.FUSION)
 GATLING_SHOT_NUMBERS = tuple(range(2, 2 + GATLING_EXTRA))  # (E2.151) gatling[g].shot2..shot4
 _PPD = int(WeaponType.PPD)
 _PPD_SIZE = lay.PPD.size  # (E11) the PPD block: armed_pulses, pulsing, locked, pulses_left
+_ESG_SIZE = lay.ESG.size  # (G23) the ESG block of one generator (env.observation._esg)
 _P_ARMED, _P_PULSING = lay.PPD.at("armed_pulses"), lay.PPD.at("pulsing")
 _P_LOCKED, _P_LEFT = lay.PPD.at("locked"), lay.PPD.at("pulses_left")
 _PPD_PULSES = float(lay.PPD.field("pulses_left").scale)
@@ -168,9 +169,10 @@ ObserveTables = namedtuple("ObserveTables", [
     # (E11) the ``ppd[p]`` components: PPD rows (-1 padded), their count, the mask offset and
     # component index of ``ppd[0]``, the observation's PPD block offset (-1 none)
     "ppds", "n_ppds", "m_ppd", "c_ppd", "off_ppd",
-    # (G23) per agent: its generator's weapon row (-1 padding or none), 0 or 1 esg[g]
-    # components, the component's mask offset, the ESG block's and the esg_fields
-    # features' offsets (-1 none); per unit its first two generators (-1 padded); capacities
+    # (G23) per agent: its generators' weapon rows ((A, G), -1 padding or none; G23.122 the
+    # Lyran Tiger's two), its esg[g] components, esg[0]'s mask offset, the first ESG block's
+    # and the esg_fields features' offsets (-1 none); per unit its first two generators (-1
+    # padded); capacities
     "esg_row", "n_esg", "m_esg", "off_esg", "off_esg_fields", "unit_esg", "esg_max",
     "init_shields", "init_internal", "init_strength", "craft_carrier", "move_chart",
     "atan2", "atan2_b", "atan2_dx", "atan2_k0", "rel_sin", "rel_cos",
@@ -277,12 +279,13 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     max_g = max([1] + [len(lo.gatling) for lo in layouts.values()])
     gatling = np.full((n, max_g), -1, np.int64)
     gatling_fire = np.zeros((n, max_g), np.int64)
+    esg_row = np.full((n, max([1] + [len(lo.esgs) for lo in layouts.values()])), -1, np.int64)
     ints = {name: np.zeros(n, np.int64) for name in (
         "agent_unit", "n_racks", "n_weapons", "drone_limit", "obs_size", "mask_size",
         "off_weapons", "off_clock", "off_targets", "off_threats", "m_fire", "m_maneuver",
         "m_speed", "m_disengage", "c_disengage", "c_maneuver", "off_plasma", "n_gatling",
         "m_gatling", "n_heavy", "m_arm", "m_capacitor", "m_recharge", "off_energy",
-        "c_energy", "m_cloak", "c_cloak", "n_ppds", "m_ppd", "c_ppd", "off_ppd", "esg_row",
+        "c_energy", "m_cloak", "c_cloak", "n_ppds", "m_ppd", "c_ppd", "off_ppd",
         "n_esg", "m_esg", "off_esg", "off_esg_fields")}
     max_h = max([1] + [len(lo.power.heavies) for lo in layouts.values() if lo.power is not None])
     heavy = np.full((n, max_h), -1, np.int64)
@@ -291,13 +294,10 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     for a, name in enumerate(agents):
         lo = layouts[name]
         u = lo.unit
-        if len(lo.esgs) > 1:  # (G23.122: esg_tables refuses them too)
-            raise NotImplementedError(f"compiled observe: {name} has several ESGs")
         if lo.rule_features not in ((), ("esg_fields",)):
             raise NotImplementedError(f"compiled observe: {name} has rule features "
                                       f"{lo.rule_features}")
         extra = [what for what, has in (
-            ("esg", len(lo.esgs) > 1),
             ("ppd orders", lo.ppds.size and lo.ppd_orders != _PPD_ORDERS),
             ("craft", lo.craft),
             ("probe", lo.probe), ("tractor", lo.tractors),
@@ -338,7 +338,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         n_r, n_w, n_g = len(lo.racks), len(lo.weapons), len(lo.gatling)
         n_e = len(lo.esgs)
         ints["n_esg"][a] = n_e
-        ints["esg_row"][a] = int(lo.esgs[0]) if n_e else -1
+        esg_row[a, :n_e] = lo.esgs  # (G23.122) one esg[g] and ESG block per generator
         ints["m_esg"][a] = lo.offsets[names.index("esg[0]")] if n_e else -1
         ints["off_esg"][a] = where.part("esg").offset if n_e else -1
         ints["off_esg_fields"][a] = (where.span("esg_fields").start
@@ -419,7 +419,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         work=np.zeros(max(6 * k + n_threats + max_w + max_r,
                           len(setup.unit_ids) * len(setup.weapon_ids)), np.int64),
         fwork=np.zeros(k + n_threats, np.float64), gatling=gatling, gatling_fire=gatling_fire,
-        unit_esg=unit_esg, esg_max=np.asarray(st.esg_max, np.int64).copy(),
+        esg_row=esg_row, unit_esg=unit_esg, esg_max=np.asarray(st.esg_max, np.int64).copy(),
         **{name: v for name, v in plasma_tables(setup).items()
            if name in ("plasma_launcher", "plasma_rows", "plasma_warhead")},
         governed=et.governed, phaser_draw=et.phaser_draw, single_turn=et.single_turn,
@@ -1166,10 +1166,10 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
             m[at] = 1
             m[at + 1] = w >= 0 and s.ppd_target[b, w] >= 0 and s.ppd_resolved[b, w] >= 1
             at += _PPD_ORDERS
-        if ot.n_esg[a]:  # (esg_field.order_blockers) the esg[g] component (G23.3)
-            at = ot.m_esg[a]
+        at = ot.m_esg[a]
+        for g in range(ot.n_esg[a]):  # (esg_field.order_blockers) esg[g] (G23.3, G23.122)
             m[at] = 1
-            w = ot.esg_row[a]
+            w = ot.esg_row[a, g]
             if w >= 0:
                 bits = esg_mod.order_bits(
                     ot.esg_max, w_enabled, w_destroyed, s.esg_stored, s.esg_phase,
@@ -1177,6 +1177,7 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
                     s.esg_cancelled_at, b, w, turn, imp, ipt, ot.launching)
                 for v in range(1, ESG_ORDERS):
                     m[at + v] = (bits >> v) & 1
+            at += ESG_ORDERS
         if ot.m_arm[a] >= 0:  # (energy_orders) arm[h], capacitor, recharge (B3.0)
             at = ot.m_arm[a]
             for h in range(ot.n_heavy[a]):  # (energy_orders.arm_blockers; ESG G23.21, PPD
@@ -1234,15 +1235,17 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
             out[at + _P_LOCKED] = _flag(s.ppd_locked[b, w])
             if pulsing:
                 out[at + _P_LEFT] = (s.ppd_pulses[b, w] - s.ppd_resolved[b, w]) / _PPD_PULSES
-    w = ot.esg_row[a]
-    if w >= 0:  # (env.observation._esg) the ESG block
+    for g in range(ot.n_esg[a]):  # (env.observation._esg) an ESG block per generator
+        w = ot.esg_row[a, g]
+        if w < 0:
+            continue
         bits = esg_mod.order_bits(
             ot.esg_max, w_enabled, w_destroyed, s.esg_stored, s.esg_phase, s.esg_announced_at,
             s.esg_release_at, s.esg_activated_at, s.esg_dropped_at, s.esg_cancelled_at, b, w,
             turn, imp, ipt, ot.launching)
         esg_mod.block(s.esg_stored, s.esg_phase, s.esg_radius, s.esg_strength,
                       s.esg_release_at, s.esg_activated_at, ot.esg_max, b, w, turn, imp, ipt,
-                      (bits >> esg_mod.ANNOUNCE_0) & 1, out, ot.off_esg[a])
+                      (bits >> esg_mod.ANNOUNCE_0) & 1, out, ot.off_esg[a] + g * _ESG_SIZE)
     at = ot.off_esg_fields[a]
     if at >= 0:  # (rule_features._esg_fields, G23.46) our ship, then each target slot
         esg_mod.fields_seen(s.esg_phase, s.esg_radius, s.esg_strength, ot.unit_esg, b, u, out,

@@ -10,7 +10,11 @@ E2.15), the cadet and standard Energy Allocation Forms (``energy: cadet | standa
 ``compiled.energy``, with the cadet cloak and fractional accounting, B3.2; not reserve power,
 reinforcement, damage control), the ISC's PPD (E11,
 ``compiled.ppd``) and the Lyran ESG (G23, ``compiled.esg``), under the Chief Engineer and
-the cadet form (their arming and charge: ``compiled.energy``).
+the cadet form (their arming and charge: ``compiled.energy``). The 32-impulse full-size game,
+first part: the 32-impulse chart (C1.41), the full-size classes of CTH-DATA §9.2 but the
+Hydran Ranger (fighters, admin shuttles): the D7's drone rate (FD4.21), the plasma launchers,
+the ISC's PPD, the Lyran Tiger's two ESGs (G23.122), the Romulans without the standard cloak;
+drones of warhead 12 (CTH-DATA §5.2). Not the standard DAC or lock-on.
 ``why_not(setup)`` names the first rule or unit that keeps a battle on the reference engine, or
 returns None when the compiled core may play it; ``parallel_env``'s ``backend="auto"`` takes the
 compiled core exactly then.
@@ -48,6 +52,7 @@ PORTED_VALUES: dict[str, tuple] = {
     "seeking_weapons": (True, False),
     "launch_seeking_weapons": (True, False),
     "drone_endurance": (True, False),
+    "drone_warhead": (6, 12),  # (FD1.6; CTH-DATA §5.2 full-size ships) seeking_impacts
     "drone_die_modifier": (True, False),
     "weapons_allowed": "any",
     "max_speed": "any",  # the speed component's size; movement reads the speed
@@ -58,15 +63,27 @@ PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "
                   "romulan-cadet",  # tier 2: a fixed plasma-S launcher (FP3.1), the cadet cloak
                   "hydran-cadet",  # tier 2: fusion beams (E7), the phaser-G (E2.15)
                   "isc-cadet",  # tier 2: the PPD (E11; Chief Engineer and cadet form)
-                  "lyran-cadet"}  # tier 2: the ESG (G23; Chief Engineer and cadet form)
+                  "lyran-cadet",  # tier 2: the ESG (G23; Chief Engineer and cadet form)
+                  # tier 2, the full-size ships (CTH-DATA §9.2, 32 impulses): the D7's one
+                  # drone launch a turn (FD4.21), plasma-S (FP1), the PPD (E11), the Tiger's
+                  # two ESGs (G23.122: compiled.esg); the Orion's 2/3 move cost (CTH-DATA
+                  # §7.3: compiled.energy's speed_rule, exact under B3.2)
+                  "klingon-d7", "fed-ca", "gorn-ca", "kzinti-cs", "isc-star-cruiser",
+                  "lyran-tiger", "orion-raider",
+                  # without the standard cloak (rules cloak none / cadet only): the KR's swivel
+                  # plasma-S launchers (FP3.1), the War Eagle's fixed plasma-R
+                  "romulan-kr", "romulan-war-eagle"}
 PORTED_CONTROLLERS = {"agent", "target-drone", "robot-drone", "convoy-freighter",
                       "robot-plasma"}
 PORTED_VICTORY = {"battle_drill", "under_attack", "convoy_raid", "duel", "encounter"}
-IMPULSES_PER_TURN = (8, 16)
+IMPULSES_PER_TURN = (8, 16, 32)
 # (C3.2) Where orders pick next turn's speed the engine judges the maneuver at that speed, a
 # joint check the per-component masks cannot make. On the 8- and 16-impulse charts only the
 # top speed moves on impulse 1, so every (speed, maneuver) pair the masks leave open passes it
-# (tests/test_compiled_env.py checks this over played battles): no joint check is needed.
+# (tests/test_compiled_env.py checks this over played battles): no joint check is needed. On
+# the 32-impulse chart ships move at 0..31 (C1.42) and only speed 32 moves on impulse 1
+# (C1.41), so no ship speed moves there and the maneuver is unused at every speed (the masks
+# open NONE alone; tests/test_compiled_full.py).
 JOINT_SPEED_MANEUVER_CHECK = False
 
 
