@@ -284,11 +284,18 @@ def test_g23_esg_duels_long_runs_match(opponent):
 # rules (SCENARIOS #12), with the standard acceleration; some under fractional accounting.
 _STD = {"energy": "standard"}
 _FRAC = {"energy": "standard", "fractional_accounting": True}
+_FULL = {"energy": "standard", "damage": "interim", "lock_on": False}
 STANDARD_ENERGY = {
     "gorn-klingon": parity.variant("duel-gorn-vs-klingon", rules=_STD),
     "isc-hydran": parity.variant("grad-isc-vs-hydran", rules=_STD),
     "lyran-hydran-frac": parity.variant("grad-lyran-vs-hydran", rules=_FRAC),
     "cth-06-frac": parity.variant("cth-06", rules=_FRAC),
+    # the 32-impulse full-size duels (life support, fire control, shields 2), their standard
+    # DAC and lock-on replaced (other rule areas)
+    "full-gorn-klingon": parity.variant("duel-full-gorn-vs-klingon", rules=_FULL),
+    "full-orion-klingon-frac": parity.variant(
+        "duel-full-orion-vs-klingon",
+        rules={**_FULL, "cloak": "none", "fractional_accounting": True}),
 }
 STANDARD_ENERGY_ALL = {
     **STANDARD_ENERGY,
@@ -296,6 +303,10 @@ STANDARD_ENERGY_ALL = {
     "romulan-gorn-frac": parity.variant("duel-romulan-vs-gorn", rules=_FRAC),
     "hydran-klingon": parity.variant("grad-hydran-vs-klingon", rules=_STD),
     "isc-lyran-frac": parity.variant("grad-isc-vs-lyran", rules=_FRAC),
+    "full-isc-klingon": parity.variant("grad-isc-full-vs-klingon", rules=_FULL),
+    "full-lyran-klingon-frac": parity.variant("grad-lyran-full-vs-klingon",
+                                              rules={**_FULL, "fractional_accounting": True}),
+    "cth-07": parity.variant("cth-07", rules=_FULL),
 }
 
 

@@ -2,7 +2,8 @@
 fractional accounting B3.2) on the compiled core (``sfb_env.compiled.energy``) with the
 reference engine, on reachable states of 16-impulse duels played under ``rules.energy:
 standard`` (``parity.variant``): the cadet ships there pay shields 1 and move at 1/2 a hex
-(SCENARIOS #12) with the standard acceleration (CTH-DATA §7.3). Energy Allocation (the same
+(SCENARIOS #12) with the standard acceleration (CTH-DATA §7.3); and of the 32-impulse
+full-size duels (life support, fire control, shields 2; the Orion Raider's 2/3 move cost). Energy Allocation (the same
 arrays and decoded events after ``energy_allocation``: priority 1b's shields, unpaid shields and
 their ``EnergyShortfall``, the battery fraction of B3.2), a volley on unpaid shields (CTH-DATA
 §7.4), the standard End of Turn with nothing to repair or reinforce, the observation, masks and
@@ -37,6 +38,7 @@ pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles th
 
 STANDARD = {"energy": "standard"}
 FRACTIONAL = {"energy": "standard", "fractional_accounting": True}
+FULL = {"energy": "standard", "damage": "interim", "lock_on": False}
 # name -> (shipped 16-impulse scenario, rules): plasma-F and disruptors; the PPD beside fusion
 # beams and the phaser-G; the ESG; each also under fractional accounting (B3.2)
 VARIANTS = {
@@ -44,6 +46,11 @@ VARIANTS = {
     "isc-hydran": ("grad-isc-vs-hydran", STANDARD),
     "lyran-hydran-frac": ("grad-lyran-vs-hydran", FRACTIONAL),
     "gorn-klingon-frac": ("duel-gorn-vs-klingon", FRACTIONAL),
+    # the 32-impulse full-size duels (their standard DAC and lock-on replaced: other rule
+    # areas): life support, fire control, shields 2; the Orion Raider's 2/3 move cost
+    "full-gorn-klingon": ("duel-full-gorn-vs-klingon", FULL),
+    "full-orion-klingon-frac": ("duel-full-orion-vs-klingon",
+                                {**FULL, "cloak": "none", "fractional_accounting": True}),
 }
 
 # Full-size ships flown in a 16-impulse duel, for the Energy Allocation phase alone (the tiers
@@ -192,7 +199,8 @@ def test_standard_allocation_short_of_power_matches_the_reference(name):
     assert unpaid > 0
     if name.endswith("-frac"):
         assert fraction > 0  # (B3.2) a partly discharged battery
-    if name in FULL_SHIPS:  # (B3.0 lines 7, 8) a full-size ship's life support, fire control
+    if name in FULL_SHIPS or name.startswith("full-"):  # (B3.0 lines 7, 8) a full-size
+        #   ship's life support and fire control
         assert seen.get("EnergyShortfall", 0) > 0
         items = set()
         for battle, orders, _ in snaps:
@@ -222,7 +230,7 @@ def test_unpaid_fire_control_closes_fire():
         s.fire_control[0, owner] = True
 
 
-@pytest.mark.parametrize("name", ["gorn-klingon", "isc-hydran"])
+@pytest.mark.parametrize("name", ["gorn-klingon", "isc-hydran", "full-gorn-klingon"])
 def test_a_volley_on_unpaid_shields_goes_inside(name):
     """(CTH-DATA §7.4, shield_absorption.apply_shield) a governed ship whose shields went
     unpaid absorbs nothing on any shield; ``apply_damage`` and a PPD's split volley
@@ -269,10 +277,12 @@ def test_observation_masks_and_noops_match_the_reference(name):
     """At played decision points: the compiled observation, flat mask (speed: the standard
     acceleration and the 1/2 move cost; fire and launch) and no-op (the standing speed at the
     move cost, E4.2) of every agent equal the reference env's."""
-    assert decisions_match(variant(name), played(name).decisions, (0, 16)) > 10
+    decisions = played(name).decisions
+    ipt = decisions[0][0].state.impulses_per_turn
+    assert decisions_match(variant(name), decisions, (0, ipt)) > 10
 
 
-@pytest.mark.parametrize("name", ["gorn-klingon", "lyran-hydran-frac"])
+@pytest.mark.parametrize("name", ["gorn-klingon", "lyran-hydran-frac", "full-gorn-klingon"])
 def test_compiled_env_matches_with_infos(name):
     """The compiled env beside the reference env: observations, masks, rewards, ends and
     infos (``energy_shortfall``), agents without an action flying the no-op."""
