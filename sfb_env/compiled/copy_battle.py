@@ -91,6 +91,12 @@ def copy_battle(dst, b, src, a):
             dst.dac_boxes[b, i1, i2] = src.dac_boxes[a, i1, i2]
     for i1 in range(dst.locked_on.shape[1]):
         dst.locked_on[b, i1] = src.locked_on[a, i1]
+    for i1 in range(dst.shields_active.shape[1]):
+        dst.shields_active[b, i1] = src.shields_active[a, i1]
+    for i1 in range(dst.fire_control.shape[1]):
+        dst.fire_control[b, i1] = src.fire_control[a, i1]
+    for i1 in range(dst.battery_fraction.shape[1]):
+        dst.battery_fraction[b, i1] = src.battery_fraction[a, i1]
     for i1 in range(dst.w_owner.shape[1]):
         dst.w_owner[b, i1] = src.w_owner[a, i1]
     for i1 in range(dst.w_type.shape[1]):
@@ -207,6 +213,9 @@ def borrowed_state(s):
         borrow(s.energy_shortfall),
         borrow(s.dac_boxes),
         borrow(s.locked_on),
+        borrow(s.shields_active),
+        borrow(s.fire_control),
+        borrow(s.battery_fraction),
         borrow(s.w_owner),
         borrow(s.w_type),
         borrow(s.w_arcs),
@@ -444,6 +453,7 @@ def borrowed_observe(t):
         borrow(t.governed),
         borrow(t.total_power),
         borrow(t.battery_sheet),
+        borrow(t.speed_rule),
         borrow(t.phaser_draw),
         borrow(t.single_turn),
         borrow(t.cycle_len),

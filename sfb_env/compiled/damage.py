@@ -5,10 +5,12 @@ Ported: drones and target drones (FD1.54), the ``none`` rule (scenario 1), the `
 left is destroyed), the ``cadet_dac`` rule (D4.21-D4.4: one die per internal point on the cadet
 chart, CTH-DATA §10.2), the ``standard_dac`` rule (D4.2-D4.4, §10.3: ``compiled.std_dac``; a
 cadet ship keeps the cadet DAC), abstract freighters (R1.6: one shield pool, phaser dead and
-destroyed at thresholds), ``Damaged`` and ``Destroyed`` events. Not ported (the ported
-scenarios switch them off; ``fire_tables`` refuses them): the ``s4`` rule, the standard form's
-shield absorption (D3.34, H7.2), ship explosions (``rules.explosions``), the damage handlers of
-fighters, shuttles and monsters (plasma torpedoes take theirs: ``compiled.plasma``).
+destroyed at thresholds), ``Damaged`` and ``Destroyed`` events, the standard form's unpaid
+shields (a governed ship's ``shields_active`` cleared: they stop nothing, CTH-DATA §7.4). Not
+ported (the ported scenarios switch them off; ``fire_tables`` refuses them): the ``s4`` rule,
+reinforcement and reserve power in a struck shield (D3.34, H7.2), ship explosions
+(``rules.explosions``), the damage handlers of fighters, shuttles and monsters (plasma
+torpedoes take theirs: ``compiled.plasma``).
 
 ``FireTables`` (built by ``fire_tables(setup)``) are the static tables of every fire, damage,
 shield and seeking kernel of this package (``compiled.fire``, ``compiled.shields``,
@@ -120,7 +122,8 @@ FIRE_FIELDS = ("status", "kind", "damage", "shields", "shield_pool", "internal",
                "capacitor", "w_armed", "w_arm_stage", "turn", "impulse", "dice", "ev",
                "ev_count", "w_gatling_shots",  # (E2.151)
                "dac_boxes",  # (D4.2-D4.4) compiled.std_dac
-               "locked_on", "esg_struck_at")  # (D6, G23.621) compiled.sensors
+               "locked_on", "esg_struck_at",  # (D6, G23.621) compiled.sensors
+               "shields_active")  # (B3.0 standard line 11) shields paid this turn
 FireArrays = namedtuple("FireArrays", FIRE_FIELDS)
 
 
@@ -135,7 +138,7 @@ def fire_view(s):
                       s.straight, s.target, s.launcher, s.launched_at, s.tractor_holder,
                       s.capacitor, s.w_armed, s.w_arm_stage, s.turn, s.impulse, s.dice, s.ev,
                       s.ev_count, s.w_gatling_shots, s.dac_boxes, s.locked_on,
-                      s.esg_struck_at)
+                      s.esg_struck_at, s.shields_active)
 
 
 _BIG = 1 << 40
@@ -149,8 +152,8 @@ def fire_tables(setup) -> FireTables:
         raise NotImplementedError(f"compiled damage: rule damage={rules.damage!r} not ported")
     if rules.explosions:
         raise NotImplementedError("compiled damage: rules.explosions not ported")
-    if rules.energy not in ("chief", "cadet"):
-        raise NotImplementedError("compiled fire: only energy 'chief' and 'cadet' are ported")
+    if rules.energy not in ("chief", "cadet", "standard"):
+        raise NotImplementedError("compiled fire: energy 'off' is not ported")
     from sfb_env.compiled.energy import energy_tables
     et = energy_tables(setup)
     for flag in ("standard_cloak",
@@ -410,6 +413,9 @@ def apply_damage_a(a, ft, b, unit, shield, points):
     if idx < 0:
         idx += a.shields.shape[2]  # as numpy: shield 0 of a six-shield unit reads shield #6
     absorbed = min(points, a.shields[b, unit, idx])
+    if kind == K_SHIP and shield >= 1 and not a.shields_active[b, unit]:
+        absorbed = 0  # (shield_absorption.apply_shield, CTH-DATA §7.4) unpaid shields stop
+        #   nothing (only the standard form clears the flag, of a governed ship)
     a.shields[b, unit, idx] -= absorbed
     internal = points - absorbed
     # ``damage._internal_volley`` for the ``none``/``interim`` rules and freighters
@@ -494,7 +500,7 @@ def apply_split_volley_a(a, ft, b, unit, split, centre):
     for s in range(1, 7):
         points = split[s]
         if points > 0:
-            took = min(points, a.shields[b, unit, s - 1])
+            took = min(points, a.shields[b, unit, s - 1]) if a.shields_active[b, unit] else 0
             a.shields[b, unit, s - 1] -= took
             absorbed += took
             internal += points - took

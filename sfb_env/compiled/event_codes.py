@@ -9,7 +9,7 @@ then the fields in declared order, each encoded by its kind:
 * a weapon (``weapon``, ``rack``, ...): the weapon row;
 * a hex (``hex``, ``src``, ``dst``): two values, axial x and z;
 * ``facing``: 0..5 (A..F); ``weapon_type``: the ``WeaponType``; ``side``: the side index;
-* int and bool: the value; float: its float64 bits;
+* int and bool: the value (``FRACTION_FIELDS``: float64 bits); float: its float64 bits;
 * a tuple: its length, then its values (``boxes``: codes of ``VOCAB["boxes"]``, or a
   weapon row + ``BOX_WEAPON``);
 * any other str: its index in ``VOCAB[field name]`` (``item`` "arm:<weapon>": the weapon row +
@@ -47,6 +47,9 @@ UNIT_FIELDS = {"unit", "target", "drone", "source", "other_unit", "carrier", "sh
                "torpedo"}
 WEAPON_FIELDS = {"weapon", "rack", "generator", "other_generator"}
 HEX_FIELDS = {"hex", "src", "dst"}
+# int fields a fraction may fill (B3.2: ``EnergyAllocated.batteries_used`` under fractional
+# accounting): written as float64 bits, decoded as int where whole
+FRACTION_FIELDS = {"batteries_used"}
 FACINGS = "ABCDEF"
 
 # Words of the free-text fields; kernels write their index. Declared here only, append only:
@@ -80,7 +83,8 @@ VOCAB: dict[str, list[str]] = {
     "what": [],
     "contact": ["enters", "from_inside", "jumps"],  # (G23.51, G23.5131, G23.571) EsgStruck
     "paid_with": [],
-    "item": ["movement", "capacitor", "cloak"],  # "arm:<weapon>": the weapon row + BOX_WEAPON
+    "item": ["movement", "capacitor", "cloak",  # "arm:<weapon>": the weapon row + BOX_WEAPON
+             "life support", "fire control", "shields"],  # (B3.0 standard lines 7, 8, 11)
     "use": [],
     "result": [],
 }
@@ -176,6 +180,9 @@ class Decoder:
             return self.sides[v], at + 1
         if hint is bool:
             return bool(v), at + 1
+        if hint is int and name in FRACTION_FIELDS:  # float bits; whole values as int
+            f = float(np.array([v], dtype=np.int64).view(np.float64)[0])
+            return (int(f) if f.is_integer() else f), at + 1
         if hint is int:
             return v, at + 1
         if hint is float:

@@ -40,6 +40,9 @@ HOT_FIELDS: tuple[str, ...] = (
     "batteries", "capacitor_max", "energy_shortfall",  # (B3.0) the cadet form
     "dac_boxes",  # (D4.2-D4.4) the standard DAC's boxes (compiled.std_dac)
     "locked_on",  # (D6) sensor lock-on this turn
+    # (B3.0 standard lines 7, 8, 11; B3.2) the standard form: shields and fire control paid
+    # this turn, a partly discharged battery's fraction (compiled.energy)
+    "shields_active", "fire_control", "battery_fraction",
     # weapons
     "w_owner", "w_type", "w_arcs", "w_astern", "w_min_range", "w_max_range", "w_destroyed",
     "w_enabled", "w_last_fired", "w_fired_turn", "w_ready_turn", "w_ammo", "w_drone_rows",

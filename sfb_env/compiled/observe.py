@@ -17,9 +17,10 @@ Kernels take ``(s, ot, b, ...)``: ``s`` a ``BatchState`` or any namedtuple with 
 
 The masks are the engine predicates of the ported rules, written out (movement, direct fire,
 seeking weapons, the energy form, ESG, PPD, phaser-G: docs/compiled.md, "What is ported");
-``observe_tables`` refuses a setup that switches on anything else (the standard form, lock-on,
-the standard cloak, small craft, planets, sideslip, tactical maneuvers, launch facings,
-arrivals, other rule features, ...).
+``observe_tables`` refuses a setup that switches on anything else (the standard form's
+reinforcement, damage control and reserve power components, lock-on, the standard cloak,
+small craft, planets, sideslip, tactical maneuvers, launch facings, arrivals, other rule
+features, ...).
 
 Bearings: the reference takes ``np.arctan2`` of cartesian hex centres; numpy's arctan2 (SIMD)
 and the C library's (numba) differ in the last bit for about 6% of hex pairs, so the tables
@@ -141,6 +142,7 @@ STATE_FIELDS = (
     "energy_shortfall", "w_armed", "w_arm_stage", "launched_at", "turn", "impulse", "ev",
     "ev_count", "w_gatling_shots", "ppd_target", "ppd_pulses", "ppd_resolved", "ppd_locked",
     "ppd_stage", "ppd_energy", "ppd_paid_turn",  # (E11.21-E11.25) the cadet form's charge
+    "fire_control",  # (B3.0 standard line 8) paid this turn: fire and launch
     # (G23) the generators: the esg[g] mask, the ESG block and the esg_fields features
     "esg_stored", "esg_phase", "esg_radius", "esg_strength", "esg_announced_at",
     "esg_release_at", "esg_activated_at", "esg_dropped_at", "esg_cancelled_at",
@@ -177,6 +179,7 @@ ObserveTables = namedtuple("ObserveTables", [
     "atan2", "atan2_b", "atan2_dx", "atan2_k0", "rel_sin", "rel_cos",
     # the cadet form (B3.0, compiled.energy): per unit, per weapon type, per agent
     "governed", "total_power", "battery_sheet",  # (U,) bool, int64, int64
+    "speed_rule",  # (U, 4) int64 energy.EnergyTables.speed_rule: move cost, acceleration
     "phaser_draw", "single_turn", "cycle_len", "hold_cost", "roll_cost", "cycle",  # by type
     "n_heavy", "heavy",  # (A,) int64, (A, H) int64 the arm[h] weapon rows (-1 padding)
     "arm_size",  # (A, H) int64 each arm[h]'s values: 3, a PPD's 6 (E11.25), padded wider
@@ -432,7 +435,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                               for u, c in enumerate(ships)], np.int64),
         battery_sheet=np.array([int(c.batteries) if c is not None and et.governed[u] else 1
                                 for u, c in enumerate(ships)], np.int64),
-        heavy=heavy, arm_size=arm_size, esg_cap=et.esg_max,
+        speed_rule=et.speed_rule, heavy=heavy, arm_size=arm_size, esg_cap=et.esg_max,
         **{name: v for name, v in sensors.sensor_tables(setup).items() if name != "lock_on"},
         **ints)
 
@@ -648,9 +651,9 @@ def _blocked_bits(turn_mode, straight, a, can_move, sp):
 
 @nb.njit(cache=True, inline="always")
 def _maneuver_blocked_a(status, tactical, speed, straight, move_chart, turn_mode, b, a, u, imp,
-                        ipt, choice, max_speed, governed, previous, payable):
+                        ipt, choice, max_speed, governed, top, payable):
     """``maneuver_blocked`` on arrays (``choice``: ``speed_choice_open``; ``governed``: the
-    cadet form's speeds only, ``energy.speed_open`` of ``previous`` and ``payable``)."""
+    form's speeds only, ``energy.speed_open`` of ``top`` and ``payable``)."""
     nxt = 1 if (imp == 0 or imp == ipt) else imp + 1
     active = status[b, u] == _ACTIVE
     st = straight[b, u]
@@ -659,7 +662,7 @@ def _maneuver_blocked_a(status, tactical, speed, straight, move_chart, turn_mode
         return _blocked_bits(turn_mode, st, a, can, speed[b, u])
     acc = (1 << _N_MANEUVERS) - 1
     for sp in range(max_speed + 1):
-        if governed and not energy.speed_open(sp, previous, payable):
+        if governed and not energy.speed_open(sp, top, payable):
             continue  # (legality.speed_range) a speed the form closes permits nothing
         can = active and move_chart[sp, nxt - 1]
         acc &= _blocked_bits(turn_mode, st, a, can, sp)
@@ -674,8 +677,9 @@ def maneuver_blocked(s, ot, b, a):
     return _maneuver_blocked_a(
         s.status, s.tactical, s.speed, s.straight, ot.move_chart, ot.turn_mode, b, a, u,
         s.impulse[b], ot.ipt, speed_choice_open(s, ot, b), ot.max_speed, ot.governed[u],
-        energy.previous_speed(s.speed, s.previous_speed, s.tactical, s.impulse[b], b, u),
-        energy.payable_speed(s.boxes, b, u))
+        energy.speed_top(energy.previous_speed(s.speed, s.previous_speed, s.tactical,
+                                               s.impulse[b], b, u), ot.speed_rule, u),
+        energy.payable_speed(s.boxes, ot.speed_rule, b, u))
 
 
 @nb.njit(cache=True, inline="always")
@@ -834,7 +838,11 @@ def _rack_ready_a(status, cloaked, cloaked_before, w_owner, w_type, w_enabled, w
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def rack_ready(s, ot, b, a, r):
-    """``seeking.rack_blocker(battle, r) is None`` for a drone rack of agent ``a``."""
+    """``seeking.rack_blocker(battle, r) is None`` for a drone rack of agent ``a`` (a
+    governed ship's unpaid fire control closes it, B3.0 standard line 8)."""
+    owner = s.w_owner[b, r]
+    if ot.governed[owner] and not s.fire_control[b, owner]:
+        return False
     return _rack_ready_a(s.status, s.cloaked, s.cloaked_before, s.w_owner, s.w_type,
                          s.w_enabled, s.w_destroyed, s.w_ammo, s.w_fired_turn, s.w_last_fired,
                          s.w_armed, ot.plasma_rows, s.turn[b], s.impulse[b], ot.ipt,
@@ -915,14 +923,15 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         t = threats[j]
         bearing[k + j] = _bearing_a(atan2, ot.atan2_b, ot.atan2_dx, ot.atan2_k0, xu, zu, fu,
                                     x[b, t], z[b, t])
-    governed = ot.governed[u]  # (B3.0) the cadet form: nothing of it is read otherwise
-    previous = payable = 0
+    governed = ot.governed[u]  # (B3.0) the form: nothing of it is read otherwise
+    top = payable = 0
     if governed:
-        previous = energy.previous_speed(speed, s.previous_speed, tactical, imp, b, u)
-        payable = energy.payable_speed(s.boxes, b, u)
+        top = energy.speed_top(energy.previous_speed(speed, s.previous_speed, tactical, imp,
+                                                     b, u), ot.speed_rule, u)
+        payable = energy.payable_speed(s.boxes, ot.speed_rule, b, u)
     blocked = _maneuver_blocked_a(status, tactical, speed, straight, ot.move_chart,
                                   ot.turn_mode, b, a, u, imp, ipt, choice, ot.max_speed,
-                                  governed, previous, payable)
+                                  governed, top, payable)
     for i in range(n_w):
         w = weapons[a, i]
         ready[i] = w >= 0 and _weapon_ready_a(
@@ -930,15 +939,16 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
             w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt, quarter, b, w,
             s.w_gatling_shots)
         if governed and ready[i] and ot.governed[w_owner[b, w]]:  # (fire_energy, H6.1, E3.2)
-            ready[i] = energy.fire_powered(w_type, w_armed, capacitor, ot.phaser_draw, b, w,
-                                           w_owner[b, w])
+            ready[i] = energy.fire_powered(w_type, w_armed, capacitor, s.fire_control,
+                                           ot.phaser_draw, b, w, w_owner[b, w])
     for i in range(n_r):
         r = racks[a, i]
         rready[i] = r >= 0 and _rack_ready_a(
             status, cloaked, cloaked_before, w_owner, w_type, w_enabled, w_destroyed, w_ammo,
             w_fired_turn, w_last_fired, s.w_armed, ot.plasma_rows, turn, imp, ipt, quarter,
             ot.launching, ot.drone_limit[a], b, r)
-
+        if governed and not s.fire_control[b, u]:  # (seeking.rack_blocker, B3.0 line 8)
+            rready[i] = False
     # ------------------------------------------------------------------ the mask
     m = mask_out
     for i in range(ot.mask_size[a]):
@@ -1008,7 +1018,7 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
             if not choice:
                 m[at + v] = v == speed[b, u]
             else:  # (legality.speed_blockers) the form's acceleration and movement power
-                m[at + v] = not governed or energy.speed_open(v, previous, payable)
+                m[at + v] = not governed or energy.speed_open(v, top, payable)
 
     # ------------------------------------------------------------------ the vector
     out = obs_out
