@@ -3,11 +3,12 @@ fractional accounting B3.2) on the compiled core (``sfb_env.compiled.energy``) w
 reference engine, on reachable states of 16-impulse duels played under ``rules.energy:
 standard`` (``parity.variant``): the cadet ships there pay shields 1 and move at 1/2 a hex
 (SCENARIOS #12) with the standard acceleration (CTH-DATA §7.3); and of the 32-impulse
-full-size duels (life support, fire control, shields 2; the Orion Raider's 2/3 move cost). Energy Allocation (the same
-arrays and decoded events after ``energy_allocation``: priority 1b's shields, unpaid shields and
-their ``EnergyShortfall``, the battery fraction of B3.2), a volley on unpaid shields (CTH-DATA
-§7.4), the standard End of Turn with nothing to repair or reinforce, the observation, masks and
-no-ops at decision points, and the compiled env beside the reference env."""
+full-size duels (life support, fire control, shields 2; the Orion Raider's 2/3 move cost).
+Energy Allocation (the same arrays and decoded events after ``energy_allocation``: priority
+1b's systems, unpaid shields and their ``EnergyShortfall``, the battery fraction of B3.2), a
+volley on unpaid shields (CTH-DATA §7.4), the standard End of Turn with nothing to repair or
+reinforce, the observation, masks and no-ops at decision points, and the compiled env beside
+the reference env."""
 
 from __future__ import annotations
 

@@ -17,7 +17,8 @@ def test_backends_column_says_compiled_for_ported_scenarios_and_why_not_elsewher
     lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
     for name in TIER_1 + TIER_2:
         assert lines[name].split()[1] == "compiled", lines[name]
-    assert "reference: rule energy='standard'" in lines["cth-07"]
+    assert lines["cth-07"].split()[1] == "compiled"  # the 32-impulse full-size game
+    assert "reference: rule launch_facing=True" in lines["cth-13"]
 
 
 def test_plain_listing_has_no_backend_column(capsys):
