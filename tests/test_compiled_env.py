@@ -39,7 +39,7 @@ def test_auto_takes_the_compiled_core_where_it_plays_the_scenario():
 
 
 def test_compiled_refuses_a_scenario_it_has_not_ported_naming_the_rule():
-    with pytest.raises(NotCompiledError, match="cth-07.*impulses_per_turn 32"):
+    with pytest.raises(NotCompiledError, match="cth-07.*energy='standard' not ported"):
         sfb_env.parallel_env("cth-07", backend="compiled")
 
 

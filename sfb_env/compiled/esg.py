@@ -15,14 +15,15 @@
   ``can_cancel``, ``can_drop``); ``block`` and ``fields_seen``: the observation's ESG block and
   its ``esg_fields`` rule features (G23.46).
 
-Ported: one ship with one generator per battle (the Lyran cadet cruiser, CTH-DATA §9.1) against
-ships, freighters, drones and target drones (cloaked or not: the reference has no cloak rule
-for fields), the Chief Engineer's and the cadet form's charge, no planets or
-small craft. ``esg_tables`` refuses the rest (``NotImplementedError``): the fields of two ships
-(G23.71-G23.73: overlaps at release, fields meeting in movement), several generators on one
-ship (G23.122), the reserve power path (G23.212, ``esg_field.reserve_step``) and the standard
-form's charge; ``resolve_contacts`` refuses a shuttle, fighter, planet or monster meeting a
-field (G23.515, G23.65). Plasma torpedoes are immune (G23.81).
+Ported: one ship with generators per battle (the Lyran cadet cruiser's one, CTH-DATA §9.1; the
+Lyran Tiger's two, §9.2, both fields met in the G23.122 order) against ships, freighters,
+drones and target drones (cloaked or not: the reference has no cloak rule for fields), the
+Chief Engineer's and the cadet form's charge, no planets or small craft. ``esg_tables``
+refuses the rest (``NotImplementedError``): the fields of two ships (G23.71-G23.73: overlaps at
+release, fields meeting in movement), the reserve power path (G23.212,
+``esg_field.reserve_step``) and the standard form's charge; ``resolve_contacts`` refuses a
+shuttle, fighter, planet or monster meeting a field (G23.515, G23.65). Plasma torpedoes are
+immune (G23.81).
 
 Times are absolute impulses (``(turn - 1) * I + impulse``), ``NEVER`` for none, as the
 reference's ``esg_*`` arrays hold them.

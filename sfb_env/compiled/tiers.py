@@ -11,10 +11,11 @@ cadet cloak; not the standard form, reserve power, fractional accounting), the I
 ``compiled.ppd``) and the Lyran ESG (G23, ``compiled.esg``), under the Chief Engineer and
 the cadet form (their arming and charge: ``compiled.energy``). The 32-impulse full-size game,
 first part: the 32-impulse chart (C1.41), the full-size classes of CTH-DATA §9.2 but the
-Romulans' standard cloak and the Hydran Ranger's fighters (the D7's drone rate FD4.21, the
-plasma-S launchers, the ISC's PPD, the Lyran Tiger's two ESGs, G23.122), drones of warhead 12
-(CTH-DATA §5.2); not the standard form. The standard DAC (``damage: standard_dac``, D4.2-D4.4:
-``compiled.std_dac``) and Sensor Lock-On (``lock_on: true``, D6: ``compiled.sensors``).
+Hydran Ranger (fighters, admin shuttles): the D7's drone rate (FD4.21), the plasma launchers,
+the ISC's PPD, the Lyran Tiger's two ESGs (G23.122), the Romulans without the standard cloak;
+drones of warhead 12 (CTH-DATA §5.2). Not the standard form. The standard DAC (``damage:
+standard_dac``, D4.2-D4.4: ``compiled.std_dac``) and Sensor Lock-On (``lock_on: true``, D6:
+``compiled.sensors``).
 ``why_not(setup)`` names the first rule or unit that keeps a battle on the reference engine, or
 returns None when the compiled core may play it; ``parallel_env``'s ``backend="auto"`` takes the
 compiled core exactly then.
@@ -65,7 +66,10 @@ PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "
                   # two ESGs (G23.122: compiled.esg); the Orion's 2/3 move cost under the
                   # Chief Engineer only (compiled.energy refuses it under the cadet form)
                   "klingon-d7", "fed-ca", "gorn-ca", "kzinti-cs", "isc-star-cruiser",
-                  "lyran-tiger", "orion-raider"}
+                  "lyran-tiger", "orion-raider",
+                  # without the standard cloak (rules cloak none / cadet only): the KR's swivel
+                  # plasma-S launchers (FP3.1), the War Eagle's fixed plasma-R
+                  "romulan-kr", "romulan-war-eagle"}
 PORTED_CONTROLLERS = {"agent", "target-drone", "robot-drone", "convoy-freighter",
                       "robot-plasma"}
 PORTED_VICTORY = {"battle_drill", "under_attack", "convoy_raid", "duel", "encounter"}
