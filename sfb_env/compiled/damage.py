@@ -284,7 +284,7 @@ def _put_box(ev, b, r, code):
     n = ev[b, r, _EV_BOX_START - 1]
     at = _EV_BOX_START + n
     if at >= ev.shape[2]:
-        raise IndexError("Damaged boxes overflow the event row (raise event_codes.WIDTH)")
+        raise IndexError("Damaged boxes overflow the event row (event_codes.row_width)")
     ev[b, r, at] = code
     ev[b, r, _EV_BOX_START - 1] = n + 1
 

@@ -114,9 +114,22 @@ def _row_width(cls: type) -> int:
     width = 3
     for name, hint in _FIELDS[cls]:
         if typing.get_origin(hint) is tuple:
-            return WIDTH
+            return WHOLE_ROW
         width += 2 if name in HEX_FIELDS else 1
     return width
+
+
+WHOLE_ROW = 1 << 30  # a row whose length varies: ``begin`` clears all of it
+
+
+def row_width(dac_boxes: np.ndarray, w_owner: np.ndarray) -> int:
+    """Columns of a battle's event rows: ``WIDTH``, or more where a ``Damaged`` row may list
+    more boxes (D4.2-D4.4: a volley destroying all of a full-size ship's DAC boxes and weapons,
+    up to some 125 items) after its 8 leading columns."""
+    n_units = dac_boxes.shape[0]
+    owners = w_owner[w_owner >= 0]
+    items = dac_boxes.sum(axis=1) + np.bincount(owners, minlength=n_units)[:n_units]
+    return max(WIDTH, 8 + int(items.max(initial=0)))
 
 
 ROW_WIDTH = np.array([_row_width(c) for c in CLASSES], dtype=np.int64)
@@ -133,7 +146,7 @@ def begin(ev_buf: np.ndarray, ev_count: np.ndarray, b: int, code: int, turn: int
     ev_buf[b, r, 0] = code
     ev_buf[b, r, 1] = turn
     ev_buf[b, r, 2] = impulse
-    for k in range(3, ROW_WIDTH[code]):  # (the decoder reads no further)
+    for k in range(3, min(ROW_WIDTH[code], ev_buf.shape[2])):  # (the decoder reads no further)
         ev_buf[b, r, k] = 0
     return r
 
