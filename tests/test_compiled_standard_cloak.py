@@ -12,10 +12,12 @@ from compiled_phase_helpers import decoder
 
 from sfb_env.compiled import cloak, layout, parity, sensors
 from sfb_env.engine import cloak as ref_cloak
-from sfb_env.engine import dac, knowledge
+from sfb_env.engine import dac, energy, knowledge
 from sfb_env.engine.battle import make_battle
+from sfb_env.engine.energy_orders import cloak_blockers
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import ACTIVE, NEVER, Orders
+from sfb_env.env import rule_features
 
 ROMULAN = "duel-full-romulan-vs-federation"  # the War Eagle (cloak 6) and the Fed CA, lock-on
 ORION = "duel-full-orion-vs-klingon"  # the Orion raider (cloak 12) and the D7
@@ -175,4 +177,40 @@ def test_g13_cloak_uncloak_step_and_blockers_match_reference(scenario):
         assert dec.decode(s.ev[0, :s.ev_count[0]]) == want
         assert (cl[0] == st.cloaked).all() and (at[0] == st.cloak_announced_at).all()
         seen["announced"] += len(want)
+    assert min(seen.values()) > 0, seen
+
+
+@pytest.mark.parametrize("scenario", (ROMULAN, ORION))
+def test_g13_cloak_block_and_component_mask_match_the_env(scenario):
+    """(G13 standard rule) ``observe_cloak`` writes ``rule_features._cloak``'s block (own ship,
+    then each target slot, an empty slot 0) and opens the cloak component's value 1 exactly
+    where ``energy_orders.cloak_blockers`` has no blocker: the payment at Energy Allocation,
+    an announcement elsewhere."""
+    ref, _ = _battle(scenario)
+    st = ref.state
+    rng = np.random.default_rng(13)
+    cloaker = next(u for u in (0, 1) if ref.setup.ship_classes[u].cloak_cost)
+    seen = {"open in turn": 0, "closed in turn": 0, "allocation": 0}
+    for _ in range(300):
+        _scramble(ref, rng)
+        st.impulse = int(rng.integers(0, st.impulses_per_turn + 1))
+        now = st.absolute_impulse
+        status, cl = _rows(st.status), _rows(st.cloaked)
+        paid, at = _rows(st.cloak_paid), _rows(st.cloak_announced_at)
+        allocation = bool(energy.allocation_open(ref))
+        for u in (0, 1):
+            for slots in (np.array([1 - u]), np.array([1 - u, -1])):
+                want = rule_features._cloak(ref, u, slots)
+                out = np.full(len(want), -1.0)
+                mask = np.zeros(2, dtype=np.int8)
+                m_cloak = 0 if u == cloaker else -1
+                cloak.observe_cloak(status, cl, paid, at, 0, u, slots, len(slots), st.impulse,
+                                    st.impulses_per_turn, now, allocation, m_cloak, mask, 0,
+                                    out)
+                assert np.array_equal(out, want)
+                if u == cloaker:
+                    assert mask[1] == (1 not in cloak_blockers(ref, u))
+                    key = ("allocation" if allocation else
+                           "open in turn" if mask[1] else "closed in turn")
+                    seen[key] += 1
     assert min(seen.values()) > 0, seen

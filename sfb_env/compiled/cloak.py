@@ -19,7 +19,9 @@ cloaked or fading out), ``cloak_paid`` (paid at Energy Allocation this turn) and
 * ``toggle_blocked`` / ``cloak_step`` (B2.0 advanced sequence, Cloak/Uncloak, impulses 1 to
   the last but one): an active ship not fading announces a cloak (paid this turn) or an
   uncloak; PROPOSAL [P-053] no announcement during a fade.
-* ``cloak_phases``: engaged, fading out, fading in, the fade's impulse / 4.
+* ``cloak_phases``: engaged, fading out, fading in, the fade's impulse / 4; ``observe_cloak``:
+  the ``cloak`` block (own ship, then per target slot) and the cloak component's mask
+  (``energy_orders.cloak_blockers``: at Energy Allocation the payment, else an announcement).
 
 The kernels take only the arrays they read (no state namedtuple), for guarded calls from the
 hot kernels. NOT hooked into the step yet: ``tiers`` still refuses ``cloak: standard``
@@ -147,3 +149,25 @@ def cloak_phases(cloaked, announced_at, b, t, now, out, at):
     out[at + 1] = 1.0 if fade and engaged else 0.0
     out[at + 2] = 1.0 if fade and not engaged else 0.0
     out[at + 3] = (now - announced_at[b, t] + 1) / float(FADE_IMPULSES) if fade else 0.0
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def observe_cloak(status, cloaked, cloak_paid, announced_at, b, u, slots, n_slots, impulse,
+                  impulses_per_turn, now, allocation, m_cloak, mask, off_cloak, out):
+    """The standard cloak's part of agent (unit ``u``)'s mask and observation: value 1 of the
+    cloak component at ``m_cloak`` (-1: none) open at Energy Allocation (the payment, G13.0),
+    elsewhere where ``u`` may announce (``toggle_blocked``); the ``cloak`` block
+    (``rule_features._cloak``) at ``off_cloak``: ``u``, then each target slot (0 when empty)."""
+    if m_cloak >= 0:
+        mask[m_cloak] = 1
+        mask[m_cloak + 1] = allocation or not toggle_blocked(
+            status, cloaked, cloak_paid, announced_at, b, u, impulse, impulses_per_turn, now)
+    cloak_phases(cloaked, announced_at, b, u, now, out, off_cloak)
+    for j in range(n_slots):
+        at = off_cloak + (1 + j) * PHASES
+        t = slots[j]
+        if t >= 0:
+            cloak_phases(cloaked, announced_at, b, t, now, out, at)
+        else:
+            for k in range(PHASES):
+                out[at + k] = 0.0
