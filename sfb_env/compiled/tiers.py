@@ -15,7 +15,9 @@ first part: the 32-impulse chart (C1.41), the full-size classes of CTH-DATA §9.
 Hydran Ranger (fighters, admin shuttles): the D7's drone rate (FD4.21), the plasma launchers,
 the ISC's PPD, the Lyran Tiger's two ESGs (G23.122), the Romulans without the standard cloak;
 drones of warhead 12 (CTH-DATA §5.2). The standard DAC (``damage: standard_dac``, D4.2-D4.4:
-``compiled.std_dac``) and Sensor Lock-On (``lock_on: true``, D6: ``compiled.sensors``).
+``compiled.std_dac``) and Sensor Lock-On (``lock_on: true``, D6: ``compiled.sensors``). The
+standard cloak's kernels (``compiled.cloak``, G13) are proved phase by phase but not in the
+step: ``cloak: standard`` stays refused.
 ``why_not(setup)`` names the first rule or unit that keeps a battle on the reference engine, or
 returns None when the compiled core may play it; ``parallel_env``'s ``backend="auto"`` takes the
 compiled core exactly then.
