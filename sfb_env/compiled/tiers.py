@@ -45,7 +45,9 @@ PORTED_VALUES: dict[str, tuple] = {
     "lock_on": (True, False),  # (D6) Sensor Lock-On, scanners: compiled.sensors
     "disengage_by_announcement": (True, False),
     "plasma_in_play": (True, False),  # (FP1) plasma torpedoes: compiled.plasma
-    "cloak": ("none", "cadet"),  # (G13 cadet rule) paid at Energy Allocation: compiled.energy
+    "cloak": ("none", "cadet", "standard"),  # (G13) paid at Energy Allocation:
+    #   compiled.energy; the standard rule's fades and announcements: compiled.cloak
+    "standard_cloak": (False, True),  # derived from cloak (G13 standard rule)
     "ppd_in_play": (True, False),  # (E11) compiled.ppd; its charge under the cadet form (E11.21-
     #   E11.25) compiled.energy
     # (G23) the ESG, one generator in the battle: compiled.esg (its esg_tables refuses the
