@@ -2,7 +2,8 @@
 against ``engine.cloak`` and ``knowledge.cloak_phases`` on the shipped full-size duels: the
 fades, full cloak (with the ESG reveal, G23.621), the effective range of fire (with lock-on and
 scanners, D6), the fire blocker, the turn-to-turn announcements and the Cloak/Uncloak step
-(its blockers, PROPOSAL [P-053]). Phase tests only: the kernels are not yet in the step."""
+(its blockers, PROPOSAL [P-053]); the cloak block and component (lockstep runs:
+test_compiled_cloak_parity)."""
 
 from __future__ import annotations
 

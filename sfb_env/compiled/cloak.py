@@ -23,9 +23,9 @@ cloaked or fading out), ``cloak_paid`` (paid at Energy Allocation this turn) and
   the ``cloak`` block (own ship, then per target slot) and the cloak component's mask
   (``energy_orders.cloak_blockers``: at Energy Allocation the payment, else an announcement).
 
-The kernels take only the arrays they read (no state namedtuple), for guarded calls from the
-hot kernels. NOT hooked into the step yet: ``tiers`` still refuses ``cloak: standard``
-(docs/compiled.md lists what is left).
+The kernels take only the arrays they read (no state namedtuple), called where the table flag
+is set: ``procedure`` (``start_turn``, ``cloak_step``), ``fire``, ``seeking_impacts``,
+``observe._standard_cloak_part`` and ``sensors.observe_lock_on``.
 """
 
 from __future__ import annotations

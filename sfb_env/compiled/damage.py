@@ -158,6 +158,8 @@ def fire_tables(setup) -> FireTables:
         raise NotImplementedError("compiled fire: energy 'off' is not ported")
     from sfb_env.compiled.energy import energy_tables
     et = energy_tables(setup)
+    if rules.standard_cloak and "convoy-freighter" in setup.start_state.controllers:
+        raise NotImplementedError("compiled fire: robots' fire beside the standard cloak (G13)")
     for flag in ("small_craft_in_play", "planets_in_play", "monster_in_play",
                  "suicide_shuttles", "tractors", "hold_fire", "reserve_power"):
         if getattr(rules, flag):

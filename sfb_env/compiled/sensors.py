@@ -21,8 +21,9 @@
   and ours on it.
 
 ``sensor_tables(setup)`` gives the ``FireTables`` and ``ObserveTables`` fields; it refuses
-lock-on beside scenario robots that fire (their fire orders are judged without it) and a
-cloak with an ESG (a revealed cloaked target would open a fire order the cloak rule closed).
+lock-on beside scenario robots that fire (their fire orders are judged without it) and the
+cadet cloak with an ESG (a revealed cloaked target would open a fire order the cadet range
+closed; under the standard cloak ``cloak.fully_cloaked`` judges masks and fire alike).
 """
 
 from __future__ import annotations

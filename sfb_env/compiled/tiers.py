@@ -16,8 +16,7 @@ Hydran Ranger (fighters, admin shuttles): the D7's drone rate (FD4.21), the plas
 the ISC's PPD, the Lyran Tiger's two ESGs (G23.122), the Romulans without the standard cloak;
 drones of warhead 12 (CTH-DATA §5.2). The standard DAC (``damage: standard_dac``, D4.2-D4.4:
 ``compiled.std_dac``) and Sensor Lock-On (``lock_on: true``, D6: ``compiled.sensors``). The
-standard cloak's kernels (``compiled.cloak``, G13) are proved phase by phase but not in the
-step: ``cloak: standard`` stays refused.
+standard cloak (``cloak: standard``, G13: ``compiled.cloak``).
 ``why_not(setup)`` names the first rule or unit that keeps a battle on the reference engine, or
 returns None when the compiled core may play it; ``parallel_env``'s ``backend="auto"`` takes the
 compiled core exactly then.
