@@ -72,12 +72,13 @@ def played(name: str, seeds: tuple[int, ...] = (0, 1, 2), steps: int = 250) -> P
     return out
 
 
-def test_tiers_accept_the_cadet_form_and_cadet_cloak_only():
+def test_tiers_accept_the_cadet_form_not_energy_off():
     """The cadet form (the standard form and fractional accounting:
-    test_compiled_standard_energy); not energy off or the standard cloak."""
+    test_compiled_standard_energy; the standard cloak: test_compiled_cloak_parity); not energy
+    off."""
     setup = build_reference(variant("duel-klingon-vs-federation")).setup
     assert tiers.why_not(setup) is None
-    for rules in ({"energy": "off"}, {"energy": "cadet", "cloak": "standard"}):
+    for rules in ({"energy": "off"},):
         doc = parity.with_rules("duel-klingon-vs-orion", rules)
         assert tiers.why_not(_setup(doc)) is not None, rules
 

@@ -91,6 +91,10 @@ def copy_battle(dst, b, src, a):
             dst.dac_boxes[b, i1, i2] = src.dac_boxes[a, i1, i2]
     for i1 in range(dst.locked_on.shape[1]):
         dst.locked_on[b, i1] = src.locked_on[a, i1]
+    for i1 in range(dst.cloak_paid.shape[1]):
+        dst.cloak_paid[b, i1] = src.cloak_paid[a, i1]
+    for i1 in range(dst.cloak_announced_at.shape[1]):
+        dst.cloak_announced_at[b, i1] = src.cloak_announced_at[a, i1]
     for i1 in range(dst.shields_active.shape[1]):
         dst.shields_active[b, i1] = src.shields_active[a, i1]
     for i1 in range(dst.fire_control.shape[1]):
@@ -213,6 +217,8 @@ def borrowed_state(s):
         borrow(s.energy_shortfall),
         borrow(s.dac_boxes),
         borrow(s.locked_on),
+        borrow(s.cloak_paid),
+        borrow(s.cloak_announced_at),
         borrow(s.shields_active),
         borrow(s.fire_control),
         borrow(s.battery_fraction),
@@ -381,6 +387,7 @@ def borrowed_fire(t):
         borrow(t.lock_on),
         borrow(t.sensor_of),
         borrow(t.scanner_of),
+        borrow(t.standard_cloak),
         borrow(t.gatling_after),
     )
 
@@ -480,6 +487,7 @@ def borrowed_observe(t):
         borrow(t.off_lock_on),
         borrow(t.sensor_of),
         borrow(t.scanner_of),
+        borrow(t.off_cloak),
     )
 
 

@@ -105,6 +105,7 @@ FireTables = namedtuple("FireTables", [
     "w_dac_shields", "w_dac_value", "w_phaser_rank",
     # (D6) sensors.sensor_tables: lock-on in force, the sensor and scanner ratings by boxes left
     "lock_on", "sensor_of", "scanner_of",
+    "standard_cloak",  # (G13 standard rule) bool: compiled.cloak's fades and ranges
     "gatling_after",  # (E2.151) weapon row before which the phaser-Gs' shots 2..4 resolve (the
     #   first robot unit's row, else W: procedure._fire_direct_fire's order)
 ])
@@ -123,6 +124,7 @@ FIRE_FIELDS = ("status", "kind", "damage", "shields", "shield_pool", "internal",
                "ev_count", "w_gatling_shots",  # (E2.151)
                "dac_boxes",  # (D4.2-D4.4) compiled.std_dac
                "locked_on", "esg_struck_at",  # (D6, G23.621) compiled.sensors
+               "cloak_announced_at",  # (G13 standard rule) compiled.cloak
                "shields_active")  # (B3.0 standard line 11) shields paid this turn
 FireArrays = namedtuple("FireArrays", FIRE_FIELDS)
 
@@ -138,7 +140,7 @@ def fire_view(s):
                       s.straight, s.target, s.launcher, s.launched_at, s.tractor_holder,
                       s.capacitor, s.w_armed, s.w_arm_stage, s.turn, s.impulse, s.dice, s.ev,
                       s.ev_count, s.w_gatling_shots, s.dac_boxes, s.locked_on,
-                      s.esg_struck_at, s.shields_active)
+                      s.esg_struck_at, s.cloak_announced_at, s.shields_active)
 
 
 _BIG = 1 << 40
@@ -156,8 +158,9 @@ def fire_tables(setup) -> FireTables:
         raise NotImplementedError("compiled fire: energy 'off' is not ported")
     from sfb_env.compiled.energy import energy_tables
     et = energy_tables(setup)
-    for flag in ("standard_cloak",
-                 "small_craft_in_play", "planets_in_play", "monster_in_play",
+    if rules.standard_cloak and "convoy-freighter" in setup.start_state.controllers:
+        raise NotImplementedError("compiled fire: robots' fire beside the standard cloak (G13)")
+    for flag in ("small_craft_in_play", "planets_in_play", "monster_in_play",
                  "suicide_shuttles", "tractors", "hold_fire", "reserve_power"):
         if getattr(rules, flag):
             raise NotImplementedError(f"compiled fire: rules.{flag} not ported")
@@ -220,6 +223,7 @@ def fire_tables(setup) -> FireTables:
                           PPD_VOLLEY * len(setup.weapon_ids)), dtype=np.int64),
         fusion_dmg=fusion_dmg, **std_dac.dac_tables(setup), **sensors.sensor_tables(setup),
         gatling_after=min(robot_rows, default=len(setup.weapon_ids)),
+        standard_cloak=bool(rules.standard_cloak),
     )
 
 

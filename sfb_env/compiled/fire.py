@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from sfb_env.compiled import damage, dice, energy, event_codes, sensors, shields
+from sfb_env.compiled import cloak, damage, dice, energy, event_codes, sensors, shields
 from sfb_env.compiled.damage import FireTables, fire_tables
 from sfb_env.engine import phaser_g
 from sfb_env.engine.types import K_DRONE, K_TARGET_DRONE, NEVER, WeaponType
@@ -48,6 +48,7 @@ _DISRUPTOR = int(WeaponType.DISRUPTOR)
 _PHOTON = int(WeaponType.PHOTON)
 _FUSION = int(WeaponType.FUSION)
 _PPD = int(WeaponType.PPD)
+_SCANNER = sensors._SCANNER  # (D6) the DAC's scanner column
 GATLING_PER_TURN = phaser_g.SHOTS_PER_TURN  # (E2.151)
 GATLING_PER_QUARTER = phaser_g.SHOTS_PER_QUARTER_TURN  # (E2.151)
 GATLING_EXTRA = phaser_g.SHOTS_PER_TURN - 1  # shots 2..4: order rows (layout.GATLING_EXTRA)
@@ -193,7 +194,11 @@ def _shot(a, ft, b, w, t, nv):
     rng = shields.distance(x[b, owner], z[b, owner], x[b, t], z[b, t])
     die = dice.die(dice_, b)
     effective = -1
-    if ft.lock_on:  # (D6) the firer's lock-on and scanners
+    if ft.standard_cloak:  # (G13 standard rule) the fades; lock-on and scanners (D6)
+        effective = cloak.effective_range(a.locked_on, cloaked, a.esg_struck_at,
+                                          a.cloak_announced_at, a.dac_boxes, ft.scanner_of,
+                                          _SCANNER, ft.lock_on, b, owner, t, rng, now)
+    elif ft.lock_on:  # (D6) the firer's lock-on and scanners
         effective = sensors.effective_range(a.locked_on, cloaked, a.esg_struck_at, a.dac_boxes,
                                             ft.scanner_of, b, owner, t, rng, now)
     dmg, hit, effective = _score_a(cloaked, unit_kind, ft.drone_die_modifier, ft.phaser_len,

@@ -40,6 +40,7 @@ HOT_FIELDS: tuple[str, ...] = (
     "batteries", "capacitor_max", "energy_shortfall",  # (B3.0) the cadet form
     "dac_boxes",  # (D4.2-D4.4) the standard DAC's boxes (compiled.std_dac)
     "locked_on",  # (D6) sensor lock-on this turn
+    "cloak_paid", "cloak_announced_at",  # (G13 standard rule) compiled.cloak
     # (B3.0 standard lines 7, 8, 11; B3.2) the standard form: shields and fire control paid
     # this turn, a partly discharged battery's fraction (compiled.energy)
     "shields_active", "fire_control", "battery_fraction",

@@ -43,7 +43,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from sfb_env import hexmap, impulse, tables
-from sfb_env.compiled import energy, sensors
+from sfb_env.compiled import cloak, energy, sensors
 from sfb_env.compiled.fire import GATLING_EXTRA, cloak_range, gatling_open
 from sfb_env.engine import Battle
 from sfb_env.engine.battle import DEFAULT_MAX_TURNS
@@ -194,10 +194,13 @@ ObserveTables = namedtuple("ObserveTables", [
     # (D6) lock-on (compiled.sensors): per agent the lock_on block's offset (-1 none); the
     # sensor and scanner ratings by boxes left (sensors.sensor_tables)
     "off_lock_on", "sensor_of", "scanner_of",
+    "off_cloak",  # (G13 standard rule) per agent the cloak block's offset (-1 none)
 ])
 
+# the rule-features blocks observe writes (env.rule_features)
+_PORTED_FEATURES = {"esg_fields", "lock_on", "cloak"}
 # rules / layout features observe_tables refuses (not in the tier-1 port)
-_RULES_OFF = ("standard_cloak", "planets_in_play", "hold_fire",
+_RULES_OFF = ("planets_in_play", "hold_fire",
               "may_not_leave", "sideslip", "tactical_maneuvers", "launch_facing",
               "small_craft_in_play", "arrivals")
 _TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON),
@@ -290,7 +293,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         "m_speed", "m_disengage", "c_disengage", "c_maneuver", "off_plasma", "n_gatling",
         "m_gatling", "n_heavy", "m_arm", "m_capacitor", "m_recharge", "off_energy",
         "c_energy", "m_cloak", "c_cloak", "n_ppds", "m_ppd", "c_ppd", "off_ppd",
-        "n_esg", "m_esg", "off_esg", "off_esg_fields", "off_lock_on")}
+        "n_esg", "m_esg", "off_esg", "off_esg_fields", "off_lock_on", "off_cloak")}
     max_h = max([1] + [len(lo.power.heavies) for lo in layouts.values() if lo.power is not None])
     heavy = np.full((n, max_h), -1, np.int64)
     arm_size = np.full((n, max_h), _ARM_ORDERS, np.int64)
@@ -298,7 +301,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     for a, name in enumerate(agents):
         lo = layouts[name]
         u = lo.unit
-        if set(lo.rule_features) - {"esg_fields", "lock_on"}:
+        if set(lo.rule_features) - _PORTED_FEATURES:
             raise NotImplementedError(f"compiled observe: {name} has rule features "
                                       f"{lo.rule_features}")
         extra = [what for what, has in (
@@ -308,7 +311,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
             ("transport", lo.transport), ("suicide", lo.suicide),
             ("energy beyond the cadet form", _energy_extra(lo.power)),
             ("rule features", tuple(f for f in lo.rule_features
-                                    if f not in ("esg_fields", "lock_on"))),
+                                    if f not in _PORTED_FEATURES)),
             ("launch facings", lo.launch_facing),
             ("tactical plots", lo.tactical_plots)) if has]
         kinds = {int(st.w_type[w]) for w in lo.weapons if w >= 0}
@@ -350,6 +353,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                                      if "esg_fields" in lo.rule_features else -1)
         ints["off_lock_on"][a] = (where.span("lock_on").start  # (D6)
                                   if "lock_on" in lo.rule_features else -1)
+        ints["off_cloak"][a] = (where.span("cloak").start  # (G13 standard rule)
+                                if "cloak" in lo.rule_features else -1)
         power = []
         for key in ("m_arm", "m_capacitor", "m_recharge", "off_energy", "c_energy", "m_cloak",
                     "c_cloak"):
@@ -1118,7 +1123,8 @@ def has_extras(ot, a):
     """Whether agent ``a`` has a part that ``extras`` writes (tier 2)."""
     return (ot.n_gatling[a] > 0 or ot.n_ppds[a] > 0 or ot.n_esg[a] > 0
             or ot.off_esg_fields[a] >= 0 or ot.m_arm[a] >= 0 or ot.off_plasma[a] >= 0
-            or ot.off_energy[a] >= 0 or ot.off_ppd[a] >= 0 or ot.off_lock_on[a] >= 0)
+            or ot.off_energy[a] >= 0 or ot.off_ppd[a] >= 0 or ot.off_lock_on[a] >= 0
+            or ot.off_cloak[a] >= 0)
 
 
 @nb.njit(cache=True, inline="always")
@@ -1142,7 +1148,8 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
     slots = ot.work[:k]
     threats = ot.work[k:k + ot.threats]
     n_slots = 0  # the target slots, for the parts that read them only
-    if ot.n_gatling[a] or ot.n_ppds[a] or ot.off_esg_fields[a] >= 0 or ot.off_lock_on[a] >= 0:
+    if (ot.n_gatling[a] or ot.n_ppds[a] or ot.off_esg_fields[a] >= 0 or ot.off_lock_on[a] >= 0
+            or ot.off_cloak[a] >= 0):
         n_slots = _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
     for i in range(ot.n_weapons[a]):  # the PPDs' fire[w] and usable flag, which ``observe``
         w = ot.weapons[a, i]  # wrote as for any weapon
@@ -1262,9 +1269,19 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
         for j in range(n_slots):
             esg_mod.fields_seen(s.esg_phase, s.esg_radius, s.esg_strength, ot.unit_esg, b,
                                 slots[j], out, at + (j + 1) * 3 * esg_mod.FIELDS_SEEN)
+    now = (turn - 1) * ipt + imp
+    if ot.off_cloak[a] >= 0:  # (G13 standard rule) fire, launch, the cloak block and mask
+        _standard_cloak_part(
+            status, side, kind, cloaked, s.cloak_paid, s.cloak_announced_at, s.esg_struck_at,
+            w_owner, w_type, s.w_arcs, s.w_astern, s.w_min_range, s.w_max_range, x, z,
+            s.facing, s.prev_x, s.prev_z, s.prev_facing, ot.craft_carrier, ot.racks[a],
+            ot.n_racks[a], ot.weapons[a], ot.n_weapons[a], ot.m_fire[a], ot.off_weapons[a],
+            ot.m_cloak[a], ot.off_cloak[a], slots, n_slots, k, b, u, imp, ipt, now, allocation,
+            live, m, out)
     if ot.off_lock_on[a] >= 0:  # (D6) what lock-on closes; the lock_on block
         sensors.observe_lock_on(
-            status, kind, s.launcher, s.locked_on, cloaked, s.esg_struck_at, s.dac_boxes,
+            status, kind, s.launcher, s.locked_on, cloaked, s.esg_struck_at,
+            s.cloak_announced_at, ot.off_cloak[a] >= 0, s.dac_boxes,
             w_owner, w_type, s.w_max_range, x, z, ot.sensor_of, ot.scanner_of, ot.racks[a],
             ot.n_racks[a], ot.weapons[a], ot.n_weapons[a], ot.m_fire[a], ot.off_weapons[a],
             _WEAPON_SIZE, _W_USABLE, _DRONE_RACK, ot.off_lock_on[a], slots, n_slots, k, b, u,
@@ -1322,3 +1339,62 @@ def global_state(s, ot, b, out):
         out[at + 18] = min(s.damage[b, u] / max(ot.init_strength[u], 1), 1.0)
     out[n_units * STATE_ROW] = min(s.turn[b], ot.max_turns) / ot.max_turns
     out[n_units * STATE_ROW + 1] = s.impulse[b] / ot.ipt
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def _standard_cloak_part(status, side, kind, cloaked, cloak_paid, announced_at, esg_struck_at,
+                         w_owner, w_type, w_arcs, w_astern, w_min_range, w_max_range, x, z,
+                         facing, prev_x, prev_z, prev_facing, craft_carrier, racks, n_r,
+                         weapons, n_w, m_fire, off_weapons, m_cloak, off_cloak, slots, n_slots,
+                         k, b, u, imp, ipt, now, allocation, live, mask, out):
+    """(G13 standard rule, ``compiled.cloak``) agent (unit ``u``)'s mask and observation after
+    ``observe`` wrote them under the cadet rule, before lock-on's part: a ship fading in fires
+    and launches nothing (``cloak.fire_blocker``; the cadet blocker closed the cloaked ones);
+    no launch at a fully cloaked ship ([P-050]); each ready weapon's fire at a cloaked or
+    fading target judged again at the standard range (true + fade, or 2 x true + 5 fully
+    cloaked; never a PPD at a cloaked ship, E11.472); the cloak block and component."""
+    fading_in = cloak.fading(announced_at, b, u, now) and not cloaked[b, u]
+    for i in range(n_r):
+        if racks[i] < 0:
+            continue
+        if fading_in:
+            out[off_weapons + i * _WEAPON_SIZE + _W_USABLE] = 0.0
+        for j in range(n_slots):
+            if live and (fading_in or cloak.fully_cloaked(cloaked, esg_struck_at, announced_at,
+                                                          b, slots[j], now)):
+                mask[i * (k + 1) + 1 + j] = 0
+    for i in range(n_w):
+        w = weapons[i]
+        if w < 0:
+            continue
+        at = m_fire + i * (k + 1)
+        flag = off_weapons + (n_r + i) * _WEAPON_SIZE + _W_USABLE
+        if fading_in:
+            out[flag] = 0.0
+            for j in range(n_slots):
+                mask[at + 1 + j] = 0
+            continue
+        if not live or out[flag] == 0.0 or w_owner[b, w] != u:
+            continue
+        for j in range(n_slots):
+            t = slots[j]
+            if not (cloaked[b, t] or cloak.fading(announced_at, b, t, now)):
+                continue  # the cadet range is the standard one
+            if status[b, t] != _ACTIVE or side[b, t] == side[b, u]:
+                continue
+            rng, bits, shared = _target_geometry(x, z, facing, prev_x, prev_z, prev_facing, b,
+                                                 u, t)
+            if craft_carrier[t] >= 0 and rng > _MAX_FIGHTER_RANGE:
+                continue
+            if w_type[b, w] == _PPD and cloaked[b, t]:  # (E11.472) never at a cloaked ship
+                mask[at + 1 + j] = 0
+                continue
+            if cloak.fully_cloaked(cloaked, esg_struck_at, announced_at, b, t, now):
+                effective = 2 * rng + 5
+            else:
+                effective = rng + cloak.fade_range(cloaked, announced_at, b, t, now)
+            mask[at + 1 + j] = _weapon_open(w_arcs, w_astern, w_min_range, w_max_range, w_type,
+                                            b, w, rng, bits, shared, effective,
+                                            kind[b, t] == _PLASMA)
+    cloak.observe_cloak(status, cloaked, cloak_paid, announced_at, b, u, slots, n_slots, imp,
+                        ipt, now, allocation, m_cloak if live else -1, mask, off_cloak, out)

@@ -21,8 +21,9 @@
   and ours on it.
 
 ``sensor_tables(setup)`` gives the ``FireTables`` and ``ObserveTables`` fields; it refuses
-lock-on beside scenario robots that fire (their fire orders are judged without it) and a
-cloak with an ESG (a revealed cloaked target would open a fire order the cloak rule closed).
+lock-on beside scenario robots that fire (their fire orders are judged without it) and the
+cadet cloak with an ESG (a revealed cloaked target would open a fire order the cadet range
+closed; under the standard cloak ``cloak.fully_cloaked`` judges masks and fire alike).
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from sfb_env.compiled import cloak, event_codes, shields
 from sfb_env.compiled import dice as dice_mod
-from sfb_env.compiled import event_codes, shields
 from sfb_env.engine import dac, sensors
 from sfb_env.engine.types import ACTIVE, EXPENDED, K_DRONE, K_FREIGHTER, K_SHIP
 
@@ -64,7 +65,7 @@ def sensor_tables(setup) -> dict[str, object]:
     on = bool(rules.lock_on)
     if on and any(c == "convoy-freighter" for c in setup.start_state.controllers):
         raise NotImplementedError("compiled lock-on: robots' fire under lock-on not ported")
-    if on and rules.cloak != "none" and rules.esg_in_play:
+    if on and rules.cloak == "cadet" and rules.esg_in_play:
         raise NotImplementedError("compiled lock-on: a cloak and an ESG together (G23.621)")
     standard = rules.damage == "standard_dac"
     ships = setup.ship_classes
@@ -88,6 +89,14 @@ def fully_cloaked(cloaked, esg_struck_at, b, t, now):
     """(G13 cadet rule, G23.621) ``cloak.fully_cloaked``: cloaked and not struck by an ESG in
     this impulse (``now``: the absolute impulse)."""
     return cloaked[b, t] and esg_struck_at[b, t] != now
+
+
+@nb.njit(cache=True, inline="always")
+def _hidden(cloaked, esg_struck_at, announced_at, standard_cloak, b, t, now):
+    """``cloak.fully_cloaked`` under either cloak rule (the standard one: past the fade-out)."""
+    if standard_cloak:
+        return cloak.fully_cloaked(cloaked, esg_struck_at, announced_at, b, t, now)
+    return fully_cloaked(cloaked, esg_struck_at, b, t, now)
 
 
 @nb.njit(cache=True, inline="always")
@@ -147,7 +156,8 @@ def _controls_full(status, kind, launcher, sensor_of, dac_boxes, b, owner):
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
-def observe_lock_on(status, kind, launcher, locked_on, cloaked, esg_struck_at, dac_boxes,
+def observe_lock_on(status, kind, launcher, locked_on, cloaked, esg_struck_at, announced_at,
+                    standard_cloak, dac_boxes,
                     w_owner, w_type, w_max_range, x, z, sensor_of, scanner_of, racks, n_racks,
                     weapons, n_weapons, m_fire, off_weapons, weapon_size, usable, drone_rack,
                     off_lock_on, slots, n_slots, k, b, u, now, mask, out):
@@ -166,7 +176,8 @@ def observe_lock_on(status, kind, launcher, locked_on, cloaked, esg_struck_at, d
         if blocked:
             out[off_weapons + i * weapon_size + usable] = 0.0
         for j in range(n_slots):
-            if blocked or fully_cloaked(cloaked, esg_struck_at, b, slots[j], now):
+            if blocked or _hidden(cloaked, esg_struck_at, announced_at, standard_cloak, b,
+                                  slots[j], now):
                 mask[at + 1 + j] = 0  # (D6, G13) [P-050] no launch at a cloaked ship
     for i in range(n_weapons):
         w = weapons[i]
@@ -178,12 +189,19 @@ def observe_lock_on(status, kind, launcher, locked_on, cloaked, esg_struck_at, d
             if mask[at + 1 + j]:
                 t = slots[j]
                 rng = shields.distance(x[b, owner], z[b, owner], x[b, t], z[b, t])
-                if effective_range(locked_on, cloaked, esg_struck_at, dac_boxes, scanner_of,
-                                   b, owner, t, rng, now) > w_max_range[b, w]:
+                if standard_cloak:  # (G13 standard rule) the fades
+                    effective = cloak.effective_range(locked_on, cloaked, esg_struck_at,
+                                                      announced_at, dac_boxes, scanner_of,
+                                                      _SCANNER, True, b, owner, t, rng, now)
+                else:
+                    effective = effective_range(locked_on, cloaked, esg_struck_at, dac_boxes,
+                                                scanner_of, b, owner, t, rng, now)
+                if effective > w_max_range[b, w]:
                     mask[at + 1 + j] = 0  # (D6) beyond the chart at the effective range
     out[off_lock_on] = 1.0 if locked_on[b, u] else 0.0
     for j in range(n_slots):
         t = slots[j]
         out[off_lock_on + 1 + 2 * j] = 1.0 if locked_on[b, t] else 0.0
-        ours = locked_on[b, u] and not fully_cloaked(cloaked, esg_struck_at, b, t, now)
+        ours = locked_on[b, u] and not _hidden(cloaked, esg_struck_at, announced_at,
+                                               standard_cloak, b, t, now)
         out[off_lock_on + 2 + 2 * j] = 1.0 if ours else 0.0

@@ -15,7 +15,8 @@ first part: the 32-impulse chart (C1.41), the full-size classes of CTH-DATA §9.
 Hydran Ranger (fighters, admin shuttles): the D7's drone rate (FD4.21), the plasma launchers,
 the ISC's PPD, the Lyran Tiger's two ESGs (G23.122), the Romulans without the standard cloak;
 drones of warhead 12 (CTH-DATA §5.2). The standard DAC (``damage: standard_dac``, D4.2-D4.4:
-``compiled.std_dac``) and Sensor Lock-On (``lock_on: true``, D6: ``compiled.sensors``).
+``compiled.std_dac``) and Sensor Lock-On (``lock_on: true``, D6: ``compiled.sensors``). The
+standard cloak (``cloak: standard``, G13: ``compiled.cloak``).
 ``why_not(setup)`` names the first rule or unit that keeps a battle on the reference engine, or
 returns None when the compiled core may play it; ``parallel_env``'s ``backend="auto"`` takes the
 compiled core exactly then.
@@ -43,7 +44,9 @@ PORTED_VALUES: dict[str, tuple] = {
     "lock_on": (True, False),  # (D6) Sensor Lock-On, scanners: compiled.sensors
     "disengage_by_announcement": (True, False),
     "plasma_in_play": (True, False),  # (FP1) plasma torpedoes: compiled.plasma
-    "cloak": ("none", "cadet"),  # (G13 cadet rule) paid at Energy Allocation: compiled.energy
+    "cloak": ("none", "cadet", "standard"),  # (G13) paid at Energy Allocation:
+    #   compiled.energy; the standard rule's fades and announcements: compiled.cloak
+    "standard_cloak": (False, True),  # derived from cloak (G13 standard rule)
     "ppd_in_play": (True, False),  # (E11) compiled.ppd; its charge under the cadet form (E11.21-
     #   E11.25) compiled.energy
     # (G23) the ESG, one generator in the battle: compiled.esg (its esg_tables refuses the
