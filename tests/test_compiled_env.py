@@ -8,6 +8,7 @@ import sys
 
 import numpy as np
 import pytest
+from compiled_phase_helpers import validate_speed_choices
 from pettingzoo.test import parallel_api_test, parallel_seed_test
 
 import sfb_env
@@ -151,7 +152,6 @@ def test_masks_leave_no_speed_and_maneuver_pair_the_engine_refuses(scenario):
     engine's validation on the 8- and 16-impulse charts (the Chief Engineer's speed choice and
     the cadet energy form's)."""
     from sfb_env.compiled import tiers
-    from sfb_env.engine.types import IllegalOrderError
 
     assert not tiers.JOINT_SPEED_MANEUVER_CHECK
     checked = 0
@@ -161,23 +161,7 @@ def test_masks_leave_no_speed_and_maneuver_pair_the_engine_refuses(scenario):
         for a in env.agents:
             env.action_space(a).seed(seed)
         while env.agents:
-            battle = env.battle
-            if battle.speed_choice_open():
-                for a in env.agents:
-                    lay = env._layouts[a]
-                    names = lay.component_names()
-                    im, isp = names.index("maneuver"), names.index("speed")
-                    parts = env.action_space(a).split_mask(obs[a]["action_mask"])
-                    for m in np.flatnonzero(parts[im]):
-                        for s in np.flatnonzero(parts[isp]):
-                            act = lay.noop(battle)
-                            act[im], act[isp] = m, s
-                            try:
-                                battle.validate({lay.unit: lay.to_orders(battle, act,
-                                                                         env._slots[a])})
-                            except IllegalOrderError as exc:
-                                pytest.fail(f"{scenario} seed {seed}: {exc}")
-                            checked += 1
+            checked += validate_speed_choices(env, obs, f"{scenario} seed {seed}")
             obs, *_ = env.step({a: env.action_space(a).sample(mask=obs[a]["action_mask"])
                                 for a in env.agents})
     assert checked > 200

@@ -12,15 +12,16 @@ the reference env."""
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import functools
 
 import numpy as np
 import pytest
 from compiled_phase_helpers import (
+    Allocations,
     decisions_match,
     decoder,
+    play_recording_allocations,
     run_parity,
     run_parity_batched,
     step_env_pair,
@@ -79,44 +80,10 @@ def _pay(battle, orders, robot):
     energy_allocation.energy_allocation(battle, orders, rule_tables.ENERGY_PAYMENTS)
 
 
-class Played:
-    """``allocations`` (battle at Energy Allocation's entry, orders, None) and ``decisions``
-    (battle at a decision point, each agent's observation and mask, each agent's no-op)."""
-
-    def __init__(self) -> None:
-        self.allocations: list = []
-        self.decisions: list = []
-
-
 @functools.cache
-def played(name: str, seeds: tuple[int, ...] = (0, 1), steps: int = 300) -> Played:
+def played(name: str, seeds: tuple[int, ...] = (0, 1), steps: int = 300) -> Allocations:
     """Random masked play of variant ``name`` on the reference env."""
-    out = Played()
-    pay = energy_allocation.energy_allocation
-
-    def hook(battle, orders, payments):
-        out.allocations.append((battle.copy(), copy.deepcopy(dict(orders)), None))
-        pay(battle, orders, payments)
-
-    energy_allocation.energy_allocation = hook
-    try:
-        for seed in seeds:
-            env = SFBParallelEnv(variant(name))
-            obs, _ = env.reset(seed=seed)
-            for k, a in enumerate(env.possible_agents):
-                env.action_space(a).seed(seed * 10 + k)
-            for _ in range(steps):
-                if not env.agents:
-                    obs, _ = env.reset(seed=seed + 1000)
-                battle = env.battle
-                noops = {a: env._layouts[a].noop(battle) for a in env.agents}
-                out.decisions.append((battle.copy(), {a: obs[a] for a in env.agents}, noops))
-                actions = {a: env.action_space(a).sample(mask=obs[a]["action_mask"])
-                           for a in env.agents}
-                obs, *_ = env.step(actions)
-    finally:
-        energy_allocation.energy_allocation = pay
-    return out
+    return play_recording_allocations(variant(name), seeds, steps)
 
 
 def _cut(battle, k: int):

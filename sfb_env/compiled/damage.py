@@ -55,7 +55,6 @@ _DRONE_RACK = int(WeaponType.DRONE_RACK)
 _EXCESS = int(Box.EXCESS)
 N_TYPES = max(int(k) for k in WeaponType) + 1
 BOX_ORDER = np.array([int(b) for b in ref_damage.BOX_ORDER], dtype=np.int64)
-_EV_BOX_START = 8  # Damaged: code, turn, impulse, unit, shield, to_shield, internal, n, boxes...
 
 FireTables = namedtuple("FireTables", [
     "ipt",  # impulses per turn
@@ -283,24 +282,13 @@ def _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit, skip=0):
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
-def _put_box(ev, b, r, code):
-    """Append one ``boxes`` item to the open Damaged row ``r``."""
-    n = ev[b, r, _EV_BOX_START - 1]
-    at = _EV_BOX_START + n
-    if at >= ev.shape[2]:
-        raise IndexError("Damaged boxes overflow the event row (event_codes.row_width)")
-    ev[b, r, at] = code
-    ev[b, r, _EV_BOX_START - 1] = n + 1
-
-
-@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _interim_internal(boxes, w_destroyed, w_type, w_ammo, ev, ft, b, unit, points, r):
     """``damage._interim_internal`` (D4.0): one point on a weapon, the rest by BOX_ORDER, then
     weapons; the boxes go into Damaged row ``r``."""
     w = _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit)
     if w >= 0:
         w_destroyed[b, w] = True
-        _put_box(ev, b, r, w + BOX_WEAPON)
+        event_codes.put_box(ev, b, r, w + BOX_WEAPON)
         points -= 1
     for _ in range(points):
         done = False
@@ -308,7 +296,7 @@ def _interim_internal(boxes, w_destroyed, w_type, w_ammo, ev, ft, b, unit, point
             box = ft.box_order[k]
             if boxes[b, unit, box] > 0:
                 boxes[b, unit, box] -= 1
-                _put_box(ev, b, r, box)
+                event_codes.put_box(ev, b, r, box)
                 done = True
                 break
         if not done:
@@ -316,7 +304,7 @@ def _interim_internal(boxes, w_destroyed, w_type, w_ammo, ev, ft, b, unit, point
             if w < 0:
                 break
             w_destroyed[b, w] = True
-            _put_box(ev, b, r, w + BOX_WEAPON)
+            event_codes.put_box(ev, b, r, w + BOX_WEAPON)
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -335,7 +323,7 @@ def _cadet_dac_internal(boxes, w_destroyed, w_type, w_ammo, dice, ev, ft, b, uni
                 if boxes[b, unit, _EXCESS] == 0:
                     return True
                 boxes[b, unit, _EXCESS] -= 1
-                _put_box(ev, b, r, _EXCESS)
+                event_codes.put_box(ev, b, r, _EXCESS)
                 break
             if category == ft.cadet_wpn:
                 w = _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit, types_hit)
@@ -343,7 +331,7 @@ def _cadet_dac_internal(boxes, w_destroyed, w_type, w_ammo, dice, ev, ft, b, uni
                     w = _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit)
                 if w >= 0:
                     w_destroyed[b, w] = True
-                    _put_box(ev, b, r, w + BOX_WEAPON)
+                    event_codes.put_box(ev, b, r, w + BOX_WEAPON)
                     types_hit |= 1 << w_type[b, w]
                     break
                 continue
@@ -352,7 +340,7 @@ def _cadet_dac_internal(boxes, w_destroyed, w_type, w_ammo, dice, ev, ft, b, uni
                 box = ft.cadet_boxes[category, k]
                 if box >= 0 and boxes[b, unit, box] > 0:
                     boxes[b, unit, box] -= 1
-                    _put_box(ev, b, r, box)
+                    event_codes.put_box(ev, b, r, box)
                     scored = True
                     break
             if scored:

@@ -120,6 +120,7 @@ def _row_width(cls: type) -> int:
 
 
 WHOLE_ROW = 1 << 30  # a row whose length varies: ``begin`` clears all of it
+DAMAGED_BOX_START = 8  # Damaged: code, turn, impulse, unit, shield, to_shield, internal, n, boxes
 
 
 def row_width(dac_boxes: np.ndarray, w_owner: np.ndarray) -> int:
@@ -129,7 +130,7 @@ def row_width(dac_boxes: np.ndarray, w_owner: np.ndarray) -> int:
     n_units = dac_boxes.shape[0]
     owners = w_owner[w_owner >= 0]
     items = dac_boxes.sum(axis=1) + np.bincount(owners, minlength=n_units)[:n_units]
-    return max(WIDTH, 8 + int(items.max(initial=0)))
+    return max(WIDTH, DAMAGED_BOX_START + int(items.max(initial=0)))
 
 
 ROW_WIDTH = np.array([_row_width(c) for c in CLASSES], dtype=np.int64)
@@ -149,6 +150,17 @@ def begin(ev_buf: np.ndarray, ev_count: np.ndarray, b: int, code: int, turn: int
     for k in range(3, min(ROW_WIDTH[code], ev_buf.shape[2])):  # (the decoder reads no further)
         ev_buf[b, r, k] = 0
     return r
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def put_box(ev_buf: np.ndarray, b: int, r: int, code: int) -> None:
+    """Append one ``boxes`` item to battle ``b``'s open Damaged row ``r`` (D4.2)."""
+    n = ev_buf[b, r, DAMAGED_BOX_START - 1]
+    at = DAMAGED_BOX_START + n
+    if at >= ev_buf.shape[2]:
+        raise IndexError("Damaged boxes overflow the event row (event_codes.row_width)")
+    ev_buf[b, r, at] = code
+    ev_buf[b, r, DAMAGED_BOX_START - 1] = n + 1
 
 
 class Decoder:

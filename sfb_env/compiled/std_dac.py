@@ -39,7 +39,6 @@ from sfb_env.engine import dac
 from sfb_env.engine import damage as ref_damage
 
 BOX_WEAPON = event_codes.BOX_WEAPON
-_EV_BOX_START = 8  # Damaged: code, turn, impulse, unit, shield, to_shield, internal, n, boxes...
 _ARMOR = int(dac.DacBox.ARMOR)
 _EXCESS = int(dac.DacBox.EXCESS)
 ALL_SHIELDS = 0b1111110  # bit s for shield s (1..6): a volley through no shield (D4.321)
@@ -105,17 +104,6 @@ def dac_tables(setup) -> dict[str, np.ndarray]:
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
-def _put_box(ev, b, r, code):
-    """Append one ``boxes`` item to the open Damaged row ``r``."""
-    n = ev[b, r, _EV_BOX_START - 1]
-    at = _EV_BOX_START + n
-    if at >= ev.shape[2]:
-        raise IndexError("Damaged boxes overflow the event row (event_codes.row_width)")
-    ev[b, r, at] = code
-    ev[b, r, _EV_BOX_START - 1] = n + 1
-
-
-@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _pick_weapon(w_destroyed, unit_weapons, unit_n_weapons, w_class, w_shields, w_value,
                  w_rank, b, unit, classes, phaser, shields, third):
     """``dac._Volley.pick_weapon``: the working weapon of ``unit`` of ``classes`` (a
@@ -165,7 +153,7 @@ def standard_dac_internal(boxes, dac_boxes, w_destroyed, dice, ev, unit_weapons,
             coarse = dac_to_box[_ARMOR]
             if coarse >= 0 and boxes[b, unit, coarse] > 0:
                 boxes[b, unit, coarse] -= 1
-            _put_box(ev, b, r, dac_word[_ARMOR])
+            event_codes.put_box(ev, b, r, dac_word[_ARMOR])
             continue
         row = dice_mod.die(dice, b) + dice_mod.die(dice, b) - 2
         pairs += 1
@@ -184,7 +172,7 @@ def standard_dac_internal(boxes, dac_boxes, w_destroyed, dice, ev, unit_weapons,
                 if w >= 0:
                     w_destroyed[b, w] = True
                     phaser_hits += phaser
-                    _put_box(ev, b, r, w + BOX_WEAPON)
+                    event_codes.put_box(ev, b, r, w + BOX_WEAPON)
                     scored = True
             elif system == dac_excess and dac_boxes[b, unit, _EXCESS] == 0:
                 destroyed = True  # (D4.4)
@@ -207,7 +195,7 @@ def standard_dac_internal(boxes, dac_boxes, w_destroyed, dice, ev, unit_weapons,
                     coarse = dac_to_box[pick]
                     if coarse >= 0 and boxes[b, unit, coarse] > 0:
                         boxes[b, unit, coarse] -= 1
-                    _put_box(ev, b, r, dac_word[pick])
+                    event_codes.put_box(ev, b, r, dac_word[pick])
                     scored = True
             if scored:
                 if bit >= 0:
