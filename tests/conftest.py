@@ -30,3 +30,57 @@ def require(module: str):
     if os.environ.get("CI", "").lower() == "true":
         return importlib.import_module(module)
     return pytest.importorskip(module)
+
+
+# --- The compiled core on two xdist workers (.ci/run: ``-n 2 --dist loadgroup``) -----------
+# The whole core compiles once, single-threaded, for minutes (docs/compiled.md "Cold
+# compile"). Tests in the xdist group "compiled" run on one worker, which compiles it first
+# while the other worker runs the engine's tests; tests marked ``compiled_late`` have no group
+# and are collected last, so either worker takes them once it is free. Whichever worker needs
+# the core first builds it under a file lock beside the numba cache; the other waits on the
+# lock and then loads the cached kernels instead of compiling them a second time.
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "compiled_late: needs the compiled core; no xdist group, collected last "
+        "(tests/conftest.py)")
+
+
+def pytest_collection_modifyitems(config, items):
+    items.sort(key=lambda item: item.get_closest_marker("compiled_late") is not None)
+
+
+_CORE_READY = False
+
+
+def _build_core_once() -> None:
+    """Compile (or load from the numba cache) the step kernel, under a lock shared by the
+    xdist workers of this machine."""
+    global _CORE_READY
+    if _CORE_READY:
+        return
+    import fcntl
+    import hashlib
+    import tempfile
+    from pathlib import Path
+
+    import numpy as np
+
+    from sfb_env.compiled.batch import BattleBatch
+
+    checkout = hashlib.sha1(str(Path(__file__).resolve().parents[1]).encode()).hexdigest()[:12]
+    with open(Path(tempfile.gettempdir()) / f"sfb-env-core-{checkout}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            batch = BattleBatch("duel-klingon-vs-federation", num_battles=1, seed=0)
+            batch.reset()
+            batch.step(batch.sample_actions(np.random.default_rng(0)))
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    _CORE_READY = True
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("compiled_late") is not None or any(
+            m.args[:1] == ("compiled",) for m in item.iter_markers("xdist_group")):
+        _build_core_once()

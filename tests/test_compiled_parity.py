@@ -13,7 +13,7 @@ import pytest
 
 from sfb_env.compiled import parity, tiers
 
-pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels (.ci/run)
+pytestmark = pytest.mark.compiled_late  # after the core is built, on either xdist worker (conftest)
 
 TIER1 = ["cth-01", "cth-02", "cth-03", "duel-klingon-vs-federation", "duel-klingon-vs-kzinti",
          "duel-klingon-vs-orion", "duel-federation-vs-kzinti", "duel-federation-vs-orion",
