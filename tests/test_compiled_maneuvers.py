@@ -1,0 +1,154 @@
+"""Sideslip (C4.0), tactical maneuvers (C5.0) and the owner's drone launch facing (FD1.2) in
+compiled code (``compiled.maneuvers``) against the reference engine (``engine.movement``,
+``engine.legality``, ``engine.seeking``, ``engine.energy_allocation._pay_tactical``): each rule
+alone on variants of compiled shipped scenarios, in lockstep (observations, masks, events,
+state), and the C3.2 speed-and-maneuver pairs the masks open passing the engine's validation.
+The longer runs are marked slow."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from compiled_phase_helpers import validate_speed_choices
+
+from sfb_env.compiled import parity, tiers
+from sfb_env.compiled.batch import BattleBatch
+from sfb_env.engine.battle import make_battle
+from sfb_env.engine.scenario import load_scenario
+from sfb_env.env.parallel import SFBParallelEnv
+
+pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels
+
+SIDESLIP = {"sideslip": True}
+TAC = {"tactical_maneuvers": True}
+FACING = {"launch_facing": True}
+ALL = {**SIDESLIP, **TAC, **FACING}
+# the 32-impulse full-size game under the standard form (cth-07: the D7's drones, the Fed CA)
+# and a 16-impulse cadet duel under the cadet form (the Klingon's drones, the Gorn's plasma)
+CTH07 = "cth-07"
+DUEL16 = "duel-gorn-vs-klingon"
+
+
+def _variant(base, rules):
+    return parity.variant(base, rules=rules)
+
+
+@pytest.mark.parametrize("rules", [SIDESLIP, TAC, FACING, ALL],
+                         ids=["sideslip", "tactical", "launch_facing", "all"])
+def test_tiers_accept_the_movement_rules(rules):
+    """(C4.0, C5.0, FD1.2) The three rules no longer keep a battle on the reference: a variant
+    of a compiled scenario with them on is compiled."""
+    for base in (CTH07, DUEL16):
+        setup = make_battle(load_scenario(_variant(base, rules))).setup
+        assert tiers.missing(setup) == []
+
+
+def test_shipped_scenarios_wait_only_for_the_engineering_rules():
+    """cth-10, cth-12 and cth-13 name no movement rule among their refusals (their
+    reinforcement, damage control, reserve power and mutiny are another port)."""
+    for name in ("cth-10", "cth-12", "cth-13"):
+        reasons = tiers.missing(make_battle(load_scenario(name)).setup)
+        assert reasons, name
+        joined = " ".join(reasons)
+        for rule in ("sideslip", "tactical_maneuvers", "launch_facing"):
+            assert rule not in joined, (name, reasons)
+
+
+@pytest.mark.parametrize("base,rules,events", [
+    (CTH07, SIDESLIP, ("Moved(sideslip)",)),
+    (CTH07, TAC, ("TacticalPlotted", "TacticalManeuver")),
+    (DUEL16, SIDESLIP, ("Moved(sideslip)",)),
+    (DUEL16, TAC, ("TacticalPlotted", "TacticalManeuver")),
+    (DUEL16, FACING, ("Launched",)),
+], ids=["cth07-sideslip", "cth07-tac", "duel16-sideslip", "duel16-tac", "duel16-facing"])
+def test_rule_alone_in_lockstep(base, rules, events):
+    """(C4.1-C4.33, C5.11-C5.4, FD1.2) Random masked play, each rule alone: the compiled core
+    and the reference agree on every step, and the rule's events are played."""
+    report = parity.lockstep(_variant(base, rules), num_battles=2, steps=120, seed=3)
+    for kind in events:
+        assert report.events.get(kind, 0) > 0, report.line()
+
+
+def test_launch_facing_mask_and_orders_match_the_reference():
+    """(FD1.2) With the owner's facing: the ``launch[r]`` values past the slots open exactly
+    where the reference's ``facing_blocker`` allows (the target in the drone's FA; in its hex
+    only the launcher's facing), and a drone launched with one takes that facing."""
+    scenario = _variant(DUEL16, FACING)
+    batch = BattleBatch(scenario, 1, seed=11)
+    env = SFBParallelEnv(scenario, max_turns=batch.setup.max_turns)
+    obs, _ = env.reset(seed=int(batch.seeds[0]))
+    batch.reset()
+    rng = np.random.default_rng(0)
+    chosen_facings = 0
+    actions = np.zeros((1, len(batch.agents), batch.nvec.shape[1]), np.int64)
+    for _ in range(120):
+        acts = {}
+        for i, a in enumerate(env.agents):
+            lay = env._layouts[a]
+            mask = obs[a]["action_mask"]
+            assert np.array_equal(batch.masks[0, i, :len(mask)], mask)
+            act = env.action_space(a).sample(mask=mask)
+            k = lay.slots
+            for c, comp in enumerate(lay.components):
+                if comp.kind == "launch" and comp.facings:
+                    part = env.action_space(a).split_mask(mask)[c]
+                    facing_values = np.flatnonzero(part[k + 1:]) + k + 1
+                    if len(facing_values):
+                        act[c] = int(rng.choice(facing_values))
+                        chosen_facings += 1
+            acts[a] = act
+            actions[0, i, :len(act)] = act
+        batch.step(actions)
+        n_before = len(env.battle.events)
+        obs, *_ = env.step(acts)
+        assert not batch.ended[0] or env.battle.done
+        for e in env.battle.events[n_before:]:
+            if e.kind == "Launched":
+                u = env.battle.unit_index[e.drone]
+                assert int(batch.state.facing[0, u]) == "ABCDEF".index(e.facing)
+        if env.battle.done:
+            break
+    assert chosen_facings > 0
+
+
+def test_tactical_plots_and_slips_keep_the_speed_choice_legal():
+    """(C3.2, C4.1, C5.23) Where orders pick next turn's speed, every (maneuver, speed or TAC
+    plot) pair the compiled masks open passes the engine's validation, on the 16-impulse chart
+    (the top speed moves on impulse 1) with sideslip and TAC on."""
+    scenario = _variant(DUEL16, {**SIDESLIP, **TAC})
+    checked = 0
+    for seed in range(2):
+        batch = BattleBatch(scenario, 1, seed=seed)
+        env = SFBParallelEnv(scenario, max_turns=batch.setup.max_turns, illegal_action="raise")
+        obs, _ = env.reset(seed=int(batch.seeds[0]))
+        batch.reset()
+        actions = np.zeros((1, len(batch.agents), batch.nvec.shape[1]), np.int64)
+        for _ in range(80):
+            for i, a in enumerate(env.agents):
+                mask = obs[a]["action_mask"]
+                assert np.array_equal(batch.masks[0, i, :len(mask)], mask)
+            checked += validate_speed_choices(env, obs, f"seed {seed}")
+            acts = {a: env.action_space(a).sample(mask=obs[a]["action_mask"])
+                    for a in env.agents}
+            for i, a in enumerate(env.agents):
+                actions[0, i, :len(acts[a])] = acts[a]
+            batch.step(actions)
+            obs, *_ = env.step(acts)
+            if env.battle.done:
+                break
+    assert checked > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("base,rules,policy,battles,steps", [
+    (CTH07, SIDESLIP, "random", 1, 500),
+    (CTH07, TAC, "random", 1, 500),
+    (CTH07, FACING, "random", 1, 500),
+    (CTH07, ALL, "random-fighter", 16, 300),
+    (DUEL16, ALL, "random-fighter", 16, 300),
+    (CTH07, ALL, "doctrine", 2, 400),
+])
+def test_rules_in_long_lockstep(base, rules, policy, battles, steps):
+    """The proving runs of docs/compiled.md (sideslip, TAC, launch facing)."""
+    parity.lockstep(_variant(base, rules), num_battles=battles, steps=steps, seed=1,
+                    policy=policy)
