@@ -74,41 +74,56 @@ def test_launch_facing_mask_and_orders_match_the_reference():
     where the reference's ``facing_blocker`` allows (the target in the drone's FA; in its hex
     only the launcher's facing), and a drone launched with one takes that facing."""
     scenario = _variant(DUEL16, FACING)
-    batch = BattleBatch(scenario, 1, seed=11)
-    env = SFBParallelEnv(scenario, max_turns=batch.setup.max_turns)
-    obs, _ = env.reset(seed=int(batch.seeds[0]))
-    batch.reset()
     rng = np.random.default_rng(0)
-    chosen_facings = 0
-    actions = np.zeros((1, len(batch.agents), batch.nvec.shape[1]), np.int64)
-    for _ in range(120):
-        acts = {}
-        for i, a in enumerate(env.agents):
-            lay = env._layouts[a]
-            mask = obs[a]["action_mask"]
-            assert np.array_equal(batch.masks[0, i, :len(mask)], mask)
-            act = env.action_space(a).sample(mask=mask)
-            k = lay.slots
-            for c, comp in enumerate(lay.components):
-                if comp.kind == "launch" and comp.facings:
-                    part = env.action_space(a).split_mask(mask)[c]
-                    facing_values = np.flatnonzero(part[k + 1:]) + k + 1
-                    if len(facing_values):
-                        act[c] = int(rng.choice(facing_values))
-                        chosen_facings += 1
-            acts[a] = act
-            actions[0, i, :len(act)] = act
-        batch.step(actions)
-        n_before = len(env.battle.events)
-        obs, *_ = env.step(acts)
-        assert not batch.ended[0] or env.battle.done
-        for e in env.battle.events[n_before:]:
-            if e.kind == "Launched":
-                u = env.battle.unit_index[e.drone]
-                assert int(batch.state.facing[0, u]) == "ABCDEF".index(e.facing)
-        if env.battle.done:
+    opened = launched = 0
+    for seed in range(6):
+        batch = BattleBatch(scenario, 1, seed=seed)
+        env = SFBParallelEnv(scenario, max_turns=batch.setup.max_turns)
+        obs, _ = env.reset(seed=int(batch.seeds[0]))
+        batch.reset()
+        actions = np.zeros((1, len(batch.agents), batch.nvec.shape[1]), np.int64)
+        for _ in range(150):
+            acts, facings = {}, {}
+            for i, a in enumerate(env.agents):
+                lay = env._layouts[a]
+                mask = obs[a]["action_mask"]
+                assert np.array_equal(batch.masks[0, i, :len(mask)], mask)
+                parts = env.action_space(a).split_mask(mask)
+                act = env.action_space(a).sample(mask=mask)
+                for c, comp in enumerate(lay.components):
+                    if comp.kind == "launch" and comp.facings:
+                        for k, t in enumerate(env._slots[a], start=1):
+                            if t < 0:  # an empty slot: nothing open
+                                assert not parts[c][comp.value(k, 0):comp.value(k, 5) + 1].any()
+                                continue
+                            for f in range(6):
+                                rule = (env.battle.launch_blockers(comp.row, [t])[0]
+                                        or env.battle.launch_facing_blocker(comp.row, int(t),
+                                                                             f))
+                                assert parts[c][comp.value(k, f)] == (rule is None)
+                        values = np.flatnonzero(parts[c][lay.slots + 1:]) + lay.slots + 1
+                        if len(values):  # launch with the owner's facing
+                            act[c] = int(rng.choice(values))
+                            facings[comp.row] = (act[c] - lay.slots - 1) % 6
+                            opened += 1
+                acts[a] = act
+                actions[0, i, :len(act)] = act
+            batch.step(actions)
+            n_before = len(env.battle.events)
+            obs, *_ = env.step(acts)
+            if batch.ended[0]:
+                break
+            for e in env.battle.events[n_before:]:
+                rack = env.battle.weapon_ids.index(e.rack) if e.kind == "Launched" else -1
+                if rack in facings:
+                    want = facings[rack]
+                    assert "ABCDEF".index(e.facing) == want
+                    d = env.battle.unit_index[e.drone]
+                    assert int(batch.state.facing[0, d]) == want
+                    launched += 1
+        if launched >= 3:
             break
-    assert chosen_facings > 0
+    assert opened > 0 and launched > 0
 
 
 def test_tactical_plots_and_slips_keep_the_speed_choice_legal():
