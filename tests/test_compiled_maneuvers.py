@@ -126,11 +126,15 @@ def test_launch_facing_mask_and_orders_match_the_reference():
     assert opened > 0 and launched > 0
 
 
-def test_tactical_plots_and_slips_keep_the_speed_choice_legal():
-    """(C3.2, C4.1, C5.23) Where orders pick next turn's speed, every (maneuver, speed or TAC
-    plot) pair the compiled masks open passes the engine's validation, on the 16-impulse chart
-    (the top speed moves on impulse 1) with sideslip and TAC on."""
-    scenario = _variant(DUEL16, {**SIDESLIP, **TAC})
+@pytest.mark.parametrize("base,only_none", [(DUEL16, False), (CTH07, True)],
+                         ids=["16-impulses", "32-impulses"])
+def test_tactical_plots_and_slips_keep_the_speed_choice_legal(base, only_none):
+    """(C3.2, C4.1, C5.11, C5.23) Where orders pick next turn's speed, every (maneuver, speed or
+    TAC plot) pair the compiled masks open passes the engine's validation, with sideslip and
+    TAC on: on the 16-impulse chart the top speed moves on impulse 1 (a slip is open with it),
+    on the 32-impulse chart no ship speed does and no TAC is open on impulse 1, so the maneuver
+    mask opens NONE alone (C1.41, C1.42: ``tiers.JOINT_SPEED_MANEUVER_CHECK`` stays off)."""
+    scenario = _variant(base, {**SIDESLIP, **TAC})
     checked = 0
     for seed in range(2):
         batch = BattleBatch(scenario, 1, seed=seed)
@@ -142,7 +146,7 @@ def test_tactical_plots_and_slips_keep_the_speed_choice_legal():
             for i, a in enumerate(env.agents):
                 mask = obs[a]["action_mask"]
                 assert np.array_equal(batch.masks[0, i, :len(mask)], mask)
-            checked += validate_speed_choices(env, obs, f"seed {seed}")
+            checked += validate_speed_choices(env, obs, f"seed {seed}", only_none=only_none)
             acts = {a: env.action_space(a).sample(mask=obs[a]["action_mask"])
                     for a in env.agents}
             for i, a in enumerate(env.agents):
