@@ -15,6 +15,7 @@ from sfb_env.compiled import parity, tiers
 from sfb_env.compiled.batch import BattleBatch
 from sfb_env.engine.battle import make_battle
 from sfb_env.engine.scenario import load_scenario
+from sfb_env.engine.types import Orders
 from sfb_env.env.parallel import SFBParallelEnv
 
 pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels
@@ -156,6 +157,46 @@ def test_tactical_plots_and_slips_keep_the_speed_choice_legal(base, only_none):
             if env.battle.done:
                 break
     assert checked > 0
+
+
+@pytest.mark.parametrize("base", [CTH07, DUEL16])
+def test_tac_plot_payment_matches_the_reference(base):
+    """(C5.11, C5.12, C5.22, B3.0 line 14, B3.2) Energy Allocation of ships on TAC plots with
+    0..4 warp maneuvers and their warp and impulse engines cut to every level: the compiled
+    ``energy_allocation`` (``maneuvers.pay_tactical``) pays the same warp (each maneuver the
+    warp of one hex at the move cost) and impulse (1 for the sublight maneuver, none without
+    impulse power: ``tac_sublight``), lowers a plot warp no longer pays the same way
+    (``EnergyShortfall`` "tactical", ``SpeedSet``) and logs the same events."""
+    from compiled_phase_helpers import run_parity
+
+    from sfb_env.compiled import energy
+    from sfb_env.engine import energy_allocation, rule_tables
+    from sfb_env.engine.types import Box
+
+    battle = make_battle(load_scenario(_variant(base, TAC)), seed=0)
+    rng = np.random.default_rng(1)
+    snaps = []
+    for _ in range(24):
+        b = battle.copy()
+        st = b.state
+        for u in (0, 1):
+            st.tactical[u] = bool(rng.integers(0, 4))
+            st.speed[u] = int(rng.integers(0, 5)) if st.tactical[u] else int(st.speed[u])
+            st.boxes[u, Box.WARP] = int(rng.integers(0, int(st.boxes[u, Box.WARP]) + 1))
+            st.boxes[u, Box.IMPULSE] = int(rng.integers(0, int(st.boxes[u, Box.IMPULSE]) + 1))
+        snaps.append((b, {0: Orders(), 1: Orders()}, []))
+    seen = run_parity(snaps, lambda b, o, r: energy_allocation.energy_allocation(
+        b, o, rule_tables.ENERGY_PAYMENTS), energy.energy_allocation, energy.energy_tables)
+    assert seen.get("EnergyShortfall", 0) > 0 and seen.get("SpeedSet", 0) > 0, seen
+    lowered = no_sublight = 0  # (coverage) plots lowered, TAC ships without impulse power
+    for b, orders, _ in snaps:
+        ref = b.copy()
+        n0 = len(ref.events)
+        energy_allocation.energy_allocation(ref, orders, rule_tables.ENERGY_PAYMENTS)
+        lowered += sum(e.kind == "EnergyShortfall" and e.item == "tactical"
+                       for e in ref.events[n0:])
+        no_sublight += int(np.sum(ref.state.tactical[:2] & ~ref.state.tac_sublight[:2]))
+    assert lowered > 0 and no_sublight > 0
 
 
 @pytest.mark.slow
