@@ -94,7 +94,10 @@ IMPULSES_PER_TURN = (8, 16, 32)
 # (tests/test_compiled_env.py checks this over played battles): no joint check is needed. On
 # the 32-impulse chart ships move at 0..31 (C1.42) and only speed 32 moves on impulse 1
 # (C1.41), so no ship speed moves there and the maneuver is unused at every speed (the masks
-# open NONE alone; tests/test_compiled_full.py).
+# open NONE alone; tests/test_compiled_full.py). Sideslips (C4.1) follow the same union (open
+# where an allowed speed moves on impulse 1 and the slip mode is met) and no tactical maneuver
+# is open on impulse 1 (C5.11), so the check stays unneeded with them
+# (tests/test_compiled_maneuvers.py).
 JOINT_SPEED_MANEUVER_CHECK = False
 
 
