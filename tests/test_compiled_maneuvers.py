@@ -199,14 +199,18 @@ def test_tac_plot_payment_matches_the_reference(base):
     assert lowered > 0 and no_sublight > 0
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("base,rules,policy,battles,steps", [
+LONG_RUNS = [
     *[(base, rules, "random", 1, 500) for base in (CTH07, DUEL16)
       for rules in (SIDESLIP, TAC, FACING)],
     (CTH07, ALL, "random-fighter", 16, 300),
     (DUEL16, ALL, "random-fighter", 16, 300),
     (CTH07, ALL, "doctrine", 2, 400),
-])
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("base,rules,policy,battles,steps", LONG_RUNS,
+                         ids=[f"{r[0]}-{'+'.join(r[1])}-{r[2]}" for r in LONG_RUNS])
 def test_rules_in_long_lockstep(base, rules, policy, battles, steps):
     """The proving runs of docs/compiled.md (sideslip, TAC, launch facing): no difference."""
     report = parity.lockstep(_variant(base, rules), num_battles=battles, steps=steps, seed=1,
