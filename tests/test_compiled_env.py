@@ -41,7 +41,7 @@ def test_auto_takes_the_compiled_core_where_it_plays_the_scenario():
 
 
 def test_compiled_refuses_a_scenario_it_has_not_ported_naming_the_rule():
-    with pytest.raises(NotCompiledError, match="cth-13.*launch_facing=True not ported"):
+    with pytest.raises(NotCompiledError, match="cth-13.*=True not ported"):
         sfb_env.parallel_env("cth-13", backend="compiled")
 
 

@@ -18,7 +18,7 @@ def test_backends_column_says_compiled_for_ported_scenarios_and_why_not_elsewher
     for name in TIER_1 + TIER_2:
         assert lines[name].split()[1] == "compiled", lines[name]
     assert lines["cth-07"].split()[1] == "compiled"  # the 32-impulse full-size game
-    assert "reference: rule launch_facing=True" in lines["cth-13"]
+    assert "reference: rule reinforcement=True" in lines["cth-13"]
 
 
 def test_plain_listing_has_no_backend_column(capsys):
@@ -34,9 +34,10 @@ def test_missing_lists_every_reason_under_the_first(capsys):
     end = next(i for i in range(at + 1, len(lines)) if not lines[i].startswith(" "))
     block = lines[at:end]
     text = "\n".join(block)
-    for reason in ("launch_facing=True", "sideslip=True", "reserve_power=True"):
+    for reason in ("reinforcement=True", "damage_control=True", "reserve_power=True"):
         assert reason in text, reason
-    for ported in ("disengage_by_announcement", "'encounter'", "energy_form", "energy='standard'",
+    for ported in ("launch_facing", "sideslip", "tactical_maneuvers",  # (compiled.maneuvers)
+                   "disengage_by_announcement", "'encounter'", "energy_form", "energy='standard'",
                    "standard_energy", "damage='standard_dac'", "lock_on=True",
                    "impulses_per_turn", "'klingon-d7'", "'fed-ca'", "drone_warhead"):
         assert ported not in text, ported

@@ -10,7 +10,9 @@ Energy Allocation; -1, none, elsewhere), ``capacitor``, ``recharge`` and ``cloak
 (``env.energy_actions``; the last components before the maneuver), ``maneuver`` (the
 ``Maneuver`` value) and ``speed`` (an order only where the orders set next turn's speed, or
 where the value differs from the current speed; the latter is masked, so a masked action
-orders no speed outside the speed choice).
+orders no speed outside the speed choice). With ``rules.launch_facing`` a ``launch[r]`` value
+past the slots names the drone's facing (FD1.2) and with ``rules.tactical_maneuvers`` a speed
+value past the top speed is a TAC plot (C5.23): ``compiled.maneuvers.decode``.
 
 Assumed, not checked (the env checks in Python; the compiled env is fed masked actions):
 every value is inside its component and open in the agent's mask of this decision point, so
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from sfb_env.compiled import energy
+from sfb_env.compiled import energy, maneuvers
 from sfb_env.compiled.fire import GATLING_EXTRA
 from sfb_env.compiled.observe import (
     _nearest_rows,
@@ -63,6 +65,11 @@ def decode_action(s, ot, b, a, action, o):
                       borrow(o.gatling), ot.n_esg[a], borrow(ot.esg_row), borrow(o.esg),
                       ot.n_ppds[a], ot.c_ppd[a], borrow(ot.ppds), borrow(o.ppd),
                       ot.c_disengage[a], borrow(o.disengage))
+    if ot.move_rules:  # (FD1.2, C5.23) launch facings and TAC plots: compiled.maneuvers
+        maneuvers.decode(borrow(action), borrow(ot.work), borrow(o.launch),
+                         borrow(o.launch_facing), borrow(o.tactical), borrow(o.speed),
+                         borrow(ot.racks), ot.slots, ot.n_racks[a], ot.c_maneuver[a],
+                         ot.max_speed, b, a, ot.agent_unit[a])
 
 
 @nb.njit(cache=True, inline="always")
@@ -82,7 +89,7 @@ def _decode_a(status, side, kind, target, x, z, speed, u, k, n_r, n_w, racks, we
             launch_facing[b, r] = NO_ORDER
             fire[b, r] = NO_ORDER
             v = action[c]
-            if v > 0:
+            if 0 < v <= k:  # (a facing value past the slots: compiled.maneuvers.decode)
                 launch[b, r] = slots[v - 1]
         c += 1
     for i in range(n_w):

@@ -488,6 +488,11 @@ def borrowed_observe(t):
         borrow(t.sensor_of),
         borrow(t.scanner_of),
         borrow(t.off_cloak),
+        borrow(t.sideslip),
+        borrow(t.tac),
+        borrow(t.facings),
+        borrow(t.move_rules),
+        borrow(t.launch_size),
     )
 
 

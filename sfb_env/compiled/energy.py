@@ -12,9 +12,10 @@ standard form, SCENARIOS #12); the cadet cloak. The standard form adds priority 
 support, fire control, shields: ``_pay_systems``; unpaid shields stop nothing, ``damage``;
 unpaid fire control closes fire and launch, PROPOSAL [P-028]) and its acceleration (the greater
 of 2 x and + 10). Not ported (``energy_tables`` refuses them: ``STANDARD_NOT_PORTED``):
-reinforcement, damage control, reserve power, tractors, transporters, probes, suicide shuttles,
-tactical maneuvers. Their End of Turn step (``energy_allocation.end_of_turn``) only clears
-what those leave, so it has no compiled counterpart.
+reinforcement, damage control, reserve power, tractors, transporters, probes, suicide shuttles.
+Their End of Turn step (``energy_allocation.end_of_turn``) only clears what those leave, so it
+has no compiled counterpart. A TAC plot's movement line (C5.12, C5.22) is
+``compiled.maneuvers.pay_tactical``.
 
 Resolvers (one per rule area, each mirroring its reference function):
 
@@ -40,7 +41,7 @@ from fractions import Fraction
 import numba as nb
 import numpy as np
 
-from sfb_env.compiled import event_codes
+from sfb_env.compiled import event_codes, maneuvers
 from sfb_env.engine import ppd as ref_ppd
 from sfb_env.engine.energy_form import (
     CADET_ACCELERATION,
@@ -111,7 +112,7 @@ ESG_CHARGED = event_codes.CODE["EsgCharged"]
 
 # the standard form's items and rules this module does not port (energy_tables refuses them)
 STANDARD_NOT_PORTED = ("reinforcement", "damage_control", "reserve_power", "tractors",
-                       "transporters", "probes", "suicide_shuttles", "tactical_maneuvers")
+                       "transporters", "probes", "suicide_shuttles")
 
 EnergyTables = namedtuple("EnergyTables", [
     "on",  # bool: rules.energy is cadet or standard (the form governs the agents' ships)
@@ -145,7 +146,7 @@ def energy_tables(setup) -> EnergyTables:
     """The static tables of the cadet or standard form for ``setup``; raises
     ``NotImplementedError`` where the form asks for what this module does not port (a heavy
     weapon not listed, the standard form's reinforcement, damage control, reserve power,
-    tractors, transporters, probes, suicide shuttles, tactical maneuvers)."""
+    tractors, transporters, probes, suicide shuttles)."""
     rules = setup.rules
     st = setup.start_state
     n_units = len(setup.unit_ids)
@@ -512,7 +513,11 @@ def _allocate(s, et, b: int, u: int, o) -> None:
         pool += int(round(s.battery_fraction[b, u] * den))
     p = et.work
     p[0], p[1], p[2], p[3], p[4], p[5] = warp * den, imp * den, apr * den, pool, 0, den
-    shortfall = _pay_movement(s, et, b, u, p)
+    if s.tactical[b, u]:  # (C5.11) a TAC plot pays its maneuvers instead (compiled.maneuvers)
+        shortfall = maneuvers.pay_tactical(s.speed, s.boxes, s.tac_sublight, s.ev, s.ev_count,
+                                           et.fbits, et.speed_rule, p, et.frac, turn, b, u)
+    else:
+        shortfall = _pay_movement(s, et, b, u, p)
     if et.standard:  # priority 1b: life support, fire control, shields
         shortfall += _pay_systems(s, et, b, u, p)
     shortfall += _pay_heavy_weapons(s, et, b, u, o, p)

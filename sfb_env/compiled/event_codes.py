@@ -82,9 +82,10 @@ VOCAB: dict[str, list[str]] = {
     "how": [],
     "what": [],
     "contact": ["enters", "from_inside", "jumps"],  # (G23.51, G23.5131, G23.571) EsgStruck
-    "paid_with": [],
+    "paid_with": ["warp", "sublight"],  # (C5.11, C5.231) TacticalManeuver
     "item": ["movement", "capacitor", "cloak",  # "arm:<weapon>": the weapon row + BOX_WEAPON
-             "life support", "fire control", "shields"],  # (B3.0 standard lines 7, 8, 11)
+             "life support", "fire control", "shields",  # (B3.0 standard lines 7, 8, 11)
+             "tactical"],  # (C5.22) a TAC plot warp no longer pays
     "use": [],
     "result": [],
 }

@@ -18,9 +18,8 @@ Kernels take ``(s, ot, b, ...)``: ``s`` a ``BatchState`` or any namedtuple with 
 The masks are the engine predicates of the ported rules, written out (movement, direct fire,
 seeking weapons, the energy form, ESG, PPD, phaser-G: docs/compiled.md, "What is ported");
 ``observe_tables`` refuses a setup that switches on anything else (the standard form's
-reinforcement, damage control and reserve power components, lock-on, the standard cloak,
-small craft, planets, sideslip, tactical maneuvers, launch facings, arrivals, other rule
-features, ...).
+reinforcement, damage control and reserve power components, small craft, planets, arrivals,
+other rule features, ...). Sideslip, TAC and launch facings: ``compiled.maneuvers``.
 
 Bearings: the reference takes ``np.arctan2`` of cartesian hex centres; numpy's arctan2 (SIMD)
 and the C library's (numba) differ in the last bit for about 6% of hex pairs, so the tables
@@ -43,7 +42,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from sfb_env import hexmap, impulse, tables
-from sfb_env.compiled import cloak, energy, sensors
+from sfb_env.compiled import cloak, energy, maneuvers, sensors
 from sfb_env.compiled.fire import GATLING_EXTRA, cloak_range, gatling_open
 from sfb_env.engine import Battle
 from sfb_env.engine.battle import DEFAULT_MAX_TURNS
@@ -195,13 +194,17 @@ ObserveTables = namedtuple("ObserveTables", [
     # sensor and scanner ratings by boxes left (sensors.sensor_tables)
     "off_lock_on", "sensor_of", "scanner_of",
     "off_cloak",  # (G13 standard rule) per agent the cloak block's offset (-1 none)
+    # (C4, C5, FD1.2; compiled.maneuvers) rules.sideslip, rules.tactical_maneuvers,
+    # rules.launch_facing, any of them (``extras`` writes their mask values), and the size of
+    # a ``launch[r]`` component (k + 1; 7 k + 1 with the facing values)
+    "sideslip", "tac", "facings", "move_rules", "launch_size",
 ])
 
 # the rule-features blocks observe writes (env.rule_features)
 _PORTED_FEATURES = {"esg_fields", "lock_on", "cloak"}
 # rules / layout features observe_tables refuses (not in the tier-1 port)
 _RULES_OFF = ("planets_in_play", "hold_fire",
-              "may_not_leave", "sideslip", "tactical_maneuvers", "launch_facing",
+              "may_not_leave",
               "small_craft_in_play", "arrivals")
 _TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON),
                   _PHG, int(WeaponType.FUSION),  # (tier 2: the Hydran's phaser-G and fusion)
@@ -266,8 +269,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     on = [name for name in _RULES_OFF if getattr(rules, name)]
     if on:
         raise NotImplementedError(f"compiled observe: rules {on} are not ported")
-    if tuple(int(m) for m in battle.maneuvers) != (0, 1, 2, 3):
-        raise NotImplementedError("compiled observe: only the four basic maneuvers")
+    if tuple(int(m) for m in battle.maneuvers) != tuple(range(len(battle.maneuvers))):
+        raise NotImplementedError("compiled observe: the maneuvers in Maneuver order only")
     if np.any(battle.craft_gun >= 0):
         raise NotImplementedError("compiled observe: small craft are not ported")
     k, n_threats = int(opts["target_slots"]), int(opts["threat_slots"])
@@ -298,6 +301,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     heavy = np.full((n, max_h), -1, np.int64)
     arm_size = np.full((n, max_h), _ARM_ORDERS, np.int64)
     turn_mode = np.zeros((n, impulse.IMPULSES_PER_TURN[-1] + 1), np.int64)
+    launch_size = k + 1 + (6 * k if rules.launch_facing else 0)  # (FD1.2, Launch.size)
     for a, name in enumerate(agents):
         lo = layouts[name]
         u = lo.unit
@@ -312,14 +316,13 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
             ("energy beyond the cadet form", _energy_extra(lo.power)),
             ("rule features", tuple(f for f in lo.rule_features
                                     if f not in _PORTED_FEATURES)),
-            ("launch facings", lo.launch_facing),
-            ("tactical plots", lo.tactical_plots)) if has]
+            ) if has]
         kinds = {int(st.w_type[w]) for w in lo.weapons if w >= 0}
         if extra or not kinds <= _TIER1_WEAPONS or any(
                 int(st.w_type[r]) != _DRONE_RACK
                 and not _PLASMA_S <= int(st.w_type[r]) <= _PLASMA_F for r in lo.racks if r >= 0):
             raise NotImplementedError(f"compiled observe: {name} has {extra or sorted(kinds)}")
-        if int(st.kind[u]) != _SHIP or lo.maneuvers != _N_MANEUVERS:
+        if int(st.kind[u]) != _SHIP or lo.maneuvers != len(battle.maneuvers):
             raise NotImplementedError(f"compiled observe: {name} is not a plain ship")
         ints["agent_unit"][a] = u
         racks[a, :len(lo.racks)] = lo.racks
@@ -374,14 +377,14 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
             ints["m_capacitor"][a] = lo.offsets[names.index("capacitor")]
             ints["m_recharge"][a] = lo.offsets[names.index("recharge")]
             ints["off_energy"][a] = where.span("energy").start
-        ints["m_fire"][a] = lo.offsets[n_r] if n_w else n_r * (k + 1)
+        ints["m_fire"][a] = lo.offsets[n_r] if n_w else n_r * launch_size
         ints["m_maneuver"][a] = lo.offsets[names.index("maneuver")]
         ints["m_speed"][a] = lo.offsets[names.index("speed")]
         ints["m_disengage"][a] = lo.offsets[names.index("disengage")] if lo.disengage else -1
         ints["c_disengage"][a] = names.index("disengage") if lo.disengage else -1
         ints["c_maneuver"][a] = names.index("maneuver")
         ints["n_gatling"][a] = n_g  # (E2.151) gatling[g].shot2..shot4 after the fire[w]
-        ints["m_gatling"][a] = (n_r + n_w) * (k + 1)
+        ints["m_gatling"][a] = n_r * launch_size + n_w * (k + 1)
         gatling[a, :n_g] = lo.gatling
         for g, w in enumerate(lo.gatling):
             i = list(lo.weapons).index(w) if w >= 0 else 0
@@ -394,10 +397,12 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                     + [f"ppd[{i}]" for i in range(n_p)]
                     + ["disengage"] * bool(lo.disengage) + power + ["maneuver", "speed"])
         targeted = n_r + n_w + len(GATLING_SHOT_NUMBERS) * n_g  # k + 1 values each
+        # (FD1.2) launch[r] with the facing values: 7 k + 1
+        sizes = [launch_size] * n_r + [k + 1] * (targeted - n_r)
         sized = [(f"ppd[{i}]", _PPD_ORDERS) for i in range(n_p)] + [
             (f"esg[{i}]", ESG_ORDERS) for i in range(n_e)]
-        if names != expected or any(int(v) != k + 1 for v in lo.nvec[:targeted]) or any(
-                int(lo.nvec[names.index(c)]) != size for c, size in sized):
+        sized += list(zip(names[:targeted], sizes, strict=True))
+        if names != expected or any(int(lo.nvec[names.index(c)]) != size for c, size in sized):
             raise NotImplementedError(f"compiled observe: {name}'s components {names}")
     max_turns = int(opts["max_turns"] or battle.scenario.turn_limit or DEFAULT_MAX_TURNS)
     ipt = int(st.impulses_per_turn)
@@ -441,6 +446,9 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         battery_sheet=np.array([int(c.batteries) if c is not None and et.governed[u] else 1
                                 for u, c in enumerate(ships)], np.int64),
         speed_rule=et.speed_rule, heavy=heavy, arm_size=arm_size, esg_cap=et.esg_max,
+        sideslip=bool(rules.sideslip), tac=bool(rules.tactical_maneuvers),
+        facings=bool(rules.launch_facing), launch_size=launch_size,
+        move_rules=bool(rules.sideslip or rules.tactical_maneuvers or rules.launch_facing),
         **{name: v for name, v in sensors.sensor_tables(setup).items() if name != "lock_on"},
         **ints)
 
@@ -980,7 +988,7 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
                             m[at + 1 + j] = (status[b, t] == _ACTIVE
                                              and side[b, t] != side[b, owner]
                                              and kind[b, t] != _PLASMA)
-            at += k + 1
+            at += ot.launch_size  # (FD1.2) 7 k + 1 with the facing values
         for i in range(n_w):
             w = weapons[a, i]
             m[at] = 1
@@ -1124,7 +1132,7 @@ def has_extras(ot, a):
     return (ot.n_gatling[a] > 0 or ot.n_ppds[a] > 0 or ot.n_esg[a] > 0
             or ot.off_esg_fields[a] >= 0 or ot.m_arm[a] >= 0 or ot.off_plasma[a] >= 0
             or ot.off_energy[a] >= 0 or ot.off_ppd[a] >= 0 or ot.off_lock_on[a] >= 0
-            or ot.off_cloak[a] >= 0)
+            or ot.off_cloak[a] >= 0 or ot.move_rules)
 
 
 @nb.njit(cache=True, inline="always")
@@ -1149,7 +1157,7 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
     threats = ot.work[k:k + ot.threats]
     n_slots = 0  # the target slots, for the parts that read them only
     if (ot.n_gatling[a] or ot.n_ppds[a] or ot.off_esg_fields[a] >= 0 or ot.off_lock_on[a] >= 0
-            or ot.off_cloak[a] >= 0):
+            or ot.off_cloak[a] >= 0 or ot.facings):
         n_slots = _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
     for i in range(ot.n_weapons[a]):  # the PPDs' fire[w] and usable flag, which ``observe``
         w = ot.weapons[a, i]  # wrote as for any weapon
@@ -1277,7 +1285,7 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
             s.facing, s.prev_x, s.prev_z, s.prev_facing, ot.craft_carrier, ot.racks[a],
             ot.n_racks[a], ot.weapons[a], ot.n_weapons[a], ot.m_fire[a], ot.off_weapons[a],
             ot.m_cloak[a], ot.off_cloak[a], slots, n_slots, k, b, u, imp, ipt, now, allocation,
-            live, m, out)
+            live, ot.launch_size, m, out)
     if ot.off_lock_on[a] >= 0:  # (D6) what lock-on closes; the lock_on block
         sensors.observe_lock_on(
             status, kind, s.launcher, s.locked_on, cloaked, s.esg_struck_at,
@@ -1285,7 +1293,15 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
             w_owner, w_type, s.w_max_range, x, z, ot.sensor_of, ot.scanner_of, ot.racks[a],
             ot.n_racks[a], ot.weapons[a], ot.n_weapons[a], ot.m_fire[a], ot.off_weapons[a],
             _WEAPON_SIZE, _W_USABLE, _DRONE_RACK, ot.off_lock_on[a], slots, n_slots, k, b, u,
-            (turn - 1) * ipt + imp, m, out)
+            (turn - 1) * ipt + imp, ot.launch_size, m, out)
+    if live and ot.move_rules:  # (C4, C5, FD1.2) the maneuver, TAC plot and facing values
+        choice = ot.speed_choice and (imp == 0 or imp == ipt)
+        gov = ot.governed[u]
+        maneuvers.mask(status, s.tactical, s.tac_earned, s.tac_sublight, s.speed, s.slip, x, z,
+                       s.facing, w_owner, w_type, s.boxes, ot.move_chart, ot.speed_rule,
+                       ot.racks, slots, n_slots, m, ot.sideslip, ot.tac, ot.facings, gov,
+                       choice, imp, ipt, ot.max_speed, k, ot.n_racks[a], ot.launch_size,
+                       ot.m_maneuver[a], ot.m_speed[a], b, a, u)
     _clip(out, ot.obs_size[a])  # the env clips the vector to the space's bounds
 
 
@@ -1346,7 +1362,7 @@ def _standard_cloak_part(status, side, kind, cloaked, cloak_paid, announced_at, 
                          w_owner, w_type, w_arcs, w_astern, w_min_range, w_max_range, x, z,
                          facing, prev_x, prev_z, prev_facing, craft_carrier, racks, n_r,
                          weapons, n_w, m_fire, off_weapons, m_cloak, off_cloak, slots, n_slots,
-                         k, b, u, imp, ipt, now, allocation, live, mask, out):
+                         k, b, u, imp, ipt, now, allocation, live, launch_size, mask, out):
     """(G13 standard rule, ``compiled.cloak``) agent (unit ``u``)'s mask and observation after
     ``observe`` wrote them under the cadet rule, before lock-on's part: a ship fading in fires
     and launches nothing (``cloak.fire_blocker``; the cadet blocker closed the cloaked ones);
@@ -1362,7 +1378,7 @@ def _standard_cloak_part(status, side, kind, cloaked, cloak_paid, announced_at, 
         for j in range(n_slots):
             if live and (fading_in or cloak.fully_cloaked(cloaked, esg_struck_at, announced_at,
                                                           b, slots[j], now)):
-                mask[i * (k + 1) + 1 + j] = 0
+                mask[i * launch_size + 1 + j] = 0  # (launch[r]: k + 1 or 7 k + 1 values)
     for i in range(n_w):
         w = weapons[i]
         if w < 0:

@@ -172,6 +172,9 @@ def lockstep(scenario: str | Mapping[str, Any], num_battles: int = 1, steps: int
             _compare_step(batch, b, env, o, rew, term, trunc, new, decoder, where)
             for e in new:
                 report.events[e.kind] = report.events.get(e.kind, 0) + 1
+                if e.kind == "Moved" and e.slipped:  # (C4.2) sideslips among the moves
+                    report.events["Moved(sideslip)"] = report.events.get("Moved(sideslip)",
+                                                                         0) + 1
             report.turns_reached = max(report.turns_reached, env.battle.state.turn)
             if env.battle.done:
                 report.episodes += 1

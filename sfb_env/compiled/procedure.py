@@ -1,20 +1,19 @@
 """The Sequence of Play, compiled (tier 1): ``advance`` is ``engine.procedure.advance``.
 
-The ported tiers switch on none of the advanced steps (tractors, transporters, small craft,
-tactical maneuvers) but disengagement by announcement, the ESG (``compiled.esg``), the standard
-cloak (``compiled.cloak``) and the cadet Energy Allocation Form (``compiled.energy``: after
-Speed Determination, as the form pays for that speed), so an impulse is: the generators' orders
-and timing (G23.31-G23.47) -> Cloak/Uncloak (G13) -> Launch Seeking Weapons -> Fire and
-Resolve Direct-Fire (the PPD pulses first, then the agents' orders, then the robots') -> End
-of Impulse -> disengagement by announcement
-(SCENARIOS #5) -> the verdict; on the last impulse End of Turn and the verdict at the turn
-limit; then the Chief Engineer's ESG charge (G23.21), Speed Determination and Energy Allocation
-(and the standard cloak's announcements, G13) on a new turn; then Move Ships -> Move Seeking
-Weapons -> the ESG fields' contacts (G23.512)
--> Resolve Seeking Weapons -> the verdict. Each step is the rule area's own kernel
-(``compiled.movement``, ``compiled.energy``, ``compiled.esg``, ``compiled.ppd``,
-``compiled.fire``, ``compiled.seeking_impacts``, ``compiled.plasma``,
-``compiled.ending``).
+The ported tiers switch on none of the advanced steps (tractors, transporters, small craft)
+but tactical maneuvers (C5: ``compiled.maneuvers``), disengagement by announcement, the ESG
+(``compiled.esg``), the standard cloak (``compiled.cloak``) and the Energy Allocation Forms
+(``compiled.energy``: after Speed Determination, as the form pays for that speed), so an
+impulse is: the generators' orders and timing (G23.31-G23.47) -> Cloak/Uncloak (G13) -> Launch
+Seeking Weapons -> Fire and Resolve Direct-Fire (the PPD pulses first, then the agents'
+orders, then the robots') -> End of Impulse -> disengagement by announcement (SCENARIOS #5)
+-> the verdict; on the last impulse End of Turn and the verdict at the turn limit; then the
+Chief Engineer's ESG charge (G23.21), Speed Determination and Energy Allocation (and the
+standard cloak's announcements, G13) on a new turn; then Move Ships -> Move Seeking Weapons ->
+tactical maneuvers (C1.3, C5) -> the ESG fields' contacts (G23.512) -> Resolve Seeking Weapons
+-> the verdict. Each step is the rule area's own kernel (``compiled.movement``,
+``compiled.maneuvers``, ``compiled.energy``, ``compiled.esg``, ``compiled.ppd``,
+``compiled.fire``, ``compiled.seeking_impacts``, ``compiled.plasma``, ``compiled.ending``).
 
 Speed: the step's kernels are compiled without numba's reference counting (``_nrt=False``: a
 function taking a namedtuple of arrays otherwise increfs and decrefs each array per call).
@@ -36,6 +35,7 @@ from sfb_env.compiled import (
     energy,
     esg,
     fire,
+    maneuvers,
     movement,
     observe,
     plasma,
@@ -186,6 +186,10 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
     if upto < 6:
         return
     movement.move_seeking_weapons(s, tb.move, b, o)
+    if tb.move.tactical_rule:  # (C1.3, C5) last in Move Ships: TACs (compiled.maneuvers)
+        maneuvers.tactical_step(s.status, s.tactical, s.tac_earned, s.tac_sublight, s.speed,
+                                s.facing, s.straight, s.slip, s.x, s.z, o.maneuver, s.ev,
+                                s.ev_count, tb.move.chart, s.turn[b], s.impulse[b], last, b)
     esg.resolve_contacts(s, tb.fire, tb.esg, b)  # (G23.512, G23.514) after all movement
     if upto < 7:
         return

@@ -160,7 +160,7 @@ def observe_lock_on(status, kind, launcher, locked_on, cloaked, esg_struck_at, a
                     standard_cloak, dac_boxes,
                     w_owner, w_type, w_max_range, x, z, sensor_of, scanner_of, racks, n_racks,
                     weapons, n_weapons, m_fire, off_weapons, weapon_size, usable, drone_rack,
-                    off_lock_on, slots, n_slots, k, b, u, now, mask, out):
+                    off_lock_on, slots, n_slots, k, b, u, now, launch_size, mask, out):
     """Lock-on's part of agent (unit ``u``)'s mask and observation, after ``observe`` wrote
     them as without it (see the module docstring): only closes what lock-on forbids, and
     writes the ``lock_on`` block at ``off_lock_on``."""
@@ -169,7 +169,7 @@ def observe_lock_on(status, kind, launcher, locked_on, cloaked, esg_struck_at, a
         if r < 0:
             continue
         owner = w_owner[b, r]
-        at = i * (k + 1)
+        at = i * launch_size  # (launch[r]: k + 1 values, 7 k + 1 with facings, FD1.2)
         blocked = not locked_on[b, owner] or (  # (D6) launch_blocker, control_blocker
             w_type[b, r] == drone_rack
             and _controls_full(status, kind, launcher, sensor_of, dac_boxes, b, owner))

@@ -16,7 +16,8 @@ Hydran Ranger (fighters, admin shuttles): the D7's drone rate (FD4.21), the plas
 the ISC's PPD, the Lyran Tiger's two ESGs (G23.122), the Romulans without the standard cloak;
 drones of warhead 12 (CTH-DATA §5.2). The standard DAC (``damage: standard_dac``, D4.2-D4.4:
 ``compiled.std_dac``) and Sensor Lock-On (``lock_on: true``, D6: ``compiled.sensors``). The
-standard cloak (``cloak: standard``, G13: ``compiled.cloak``).
+standard cloak (``cloak: standard``, G13: ``compiled.cloak``). Sideslip (C4), tactical
+maneuvers (C5) and the owner's drone launch facing (FD1.2): ``compiled.maneuvers``.
 ``why_not(setup)`` names the first rule or unit that keeps a battle on the reference engine, or
 returns None when the compiled core may play it; ``parallel_env``'s ``backend="auto"`` takes the
 compiled core exactly then.
@@ -60,6 +61,11 @@ PORTED_VALUES: dict[str, tuple] = {
     "drone_warhead": (6, 12),  # (FD1.6; CTH-DATA §5.2 full-size ships) seeking_impacts
     "drone_die_modifier": (True, False),
     "weapons_allowed": "any",
+    # (C4.0, C5.0, FD1.2) sideslip, tactical maneuvers (their payment on the forms, C5.12,
+    # C5.22) and the owner's drone launch facing: compiled.maneuvers
+    "sideslip": (True, False),
+    "tactical_maneuvers": (True, False),
+    "launch_facing": (True, False),
     "max_speed": "any",  # the speed component's size; movement reads the speed
 }
 PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "freighter",
@@ -88,7 +94,10 @@ IMPULSES_PER_TURN = (8, 16, 32)
 # (tests/test_compiled_env.py checks this over played battles): no joint check is needed. On
 # the 32-impulse chart ships move at 0..31 (C1.42) and only speed 32 moves on impulse 1
 # (C1.41), so no ship speed moves there and the maneuver is unused at every speed (the masks
-# open NONE alone; tests/test_compiled_full.py).
+# open NONE alone; tests/test_compiled_full.py). Sideslips (C4.1) follow the same union (open
+# where an allowed speed moves on impulse 1 and the slip mode is met) and no tactical maneuver
+# is open on impulse 1 (C5.11), so the check stays unneeded with them
+# (tests/test_compiled_maneuvers.py).
 JOINT_SPEED_MANEUVER_CHECK = False
 
 
