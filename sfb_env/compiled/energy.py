@@ -42,6 +42,7 @@ import numpy as np
 
 from sfb_env.compiled import event_codes
 from sfb_env.engine import ppd as ref_ppd
+from sfb_env.engine.dac import DacBox
 from sfb_env.engine.energy_form import (
     CADET_ACCELERATION,
     CADET_AMONG_FULL_MOVE_COST,
@@ -63,6 +64,7 @@ MAX_CYCLE = 3  # the longest arming cycle of the ported heavy weapons (plasma, F
 _WARP, _IMPULSE, _APR, _BATTERY = int(Box.WARP), int(Box.IMPULSE), int(Box.APR), int(Box.BATTERY)
 _ARM, _HOLD = 1, 2  # ArmOrder.ARM, ArmOrder.HOLD (0 NONE)
 _FUSION = int(WeaponType.FUSION)
+_DC_BOX = int(DacBox.DAMAGE_CONTROL)  # (D9.1) the damage control track's boxes
 # the direct-fire heavy weapons that fire their charge (E3.2, E4.2, E7.21), and every heavy
 # weapon ported (plasma launchers too: FP1.22, FP2.0; they launch their charge, plasma.launch)
 ARMED_TO_FIRE = (int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON), _FUSION)
@@ -110,8 +112,10 @@ ITEM_TOP_UP = event_codes.TOP_UP_WEAPON  # "top_up:<weapon>" (E11.25): the weapo
 ESG_CHARGED = event_codes.CODE["EsgCharged"]
 
 # the standard form's items and rules this module does not port (energy_tables refuses them)
-STANDARD_NOT_PORTED = ("reinforcement", "damage_control", "reserve_power", "tractors",
-                       "transporters", "probes", "suicide_shuttles", "tactical_maneuvers")
+STANDARD_NOT_PORTED = ("tractors", "transporters", "probes", "suicide_shuttles",
+                       "tactical_maneuvers")
+# the standard form's engineering rules (compiled.engineering: D3.34, D9, H7)
+ENGINEERING = ("reinforcement", "damage_control", "reserve_power")
 
 EnergyTables = namedtuple("EnergyTables", [
     "on",  # bool: rules.energy is cadet or standard (the form governs the agents' ships)
@@ -136,6 +140,11 @@ EnergyTables = namedtuple("EnergyTables", [
     "systems",  # (U, 3) int64 (B3.0 standard lines 7, 8, 11) life support, fire control,
     #   shields energy, 0: not an item (the cadet form; a cadet ship among full: shields 1)
     "esg_max",  # (W,) int64 (G23.22) each generator's capacity (the cold ``esg_max``)
+    # (D3.34, D9, H7) compiled.engineering: any of its rules on the standard form, each rule,
+    # the damage control rating by [unit, DAC boxes left] (D9.1), its DacBox, the printed
+    # shield boxes (D9.2)
+    "engineering", "reinforcement", "damage_control", "reserve_power", "dc_rating", "dc_box",
+    "init_shields",
     "work",  # int64 scratch: the purse (``PURSE``), then (tier, cost, what) per heavy weapon
     "fbits",  # (1,) float64 scratch: a float event field's bits
 ])
@@ -153,6 +162,17 @@ def energy_tables(setup) -> EnergyTables:
     for flag in STANDARD_NOT_PORTED:
         if on and getattr(rules, flag):
             raise NotImplementedError(f"compiled energy: rules.{flag} on the form not ported")
+    engineering = on and bool(rules.standard_energy) and any(getattr(rules, f)
+                                                              for f in ENGINEERING)
+    if any(getattr(rules, f) for f in ENGINEERING) and not engineering:
+        raise NotImplementedError("compiled energy: reinforcement, damage control and reserve "
+                                  "power only on the standard form")
+    if engineering and (rules.ppd_in_play or rules.esg_in_play):  # (E11.39, E11.25, G23.212)
+        raise NotImplementedError("compiled energy: reinforcement, damage control or reserve "
+                                  "power beside a PPD or an ESG not ported")
+    if rules.reserve_power and engineering and np.any(
+            np.asarray(st.w_type) == _FUSION):  # (E7.24) reserve power arming fusion beams
+        raise NotImplementedError("compiled energy: reserve power with fusion beams not ported")
     governed = np.array([on and setup.start_state.controllers[u] == "agent"
                          and int(st.kind[u]) == K_SHIP for u in range(n_units)], dtype=np.bool_)
     rows = [[int(w) for w in setup.weapon_rows[u]
@@ -214,7 +234,13 @@ def energy_tables(setup) -> EnergyTables:
                              for u in range(n_units)], np.int64),
         speed_rule=speed_rule, systems=systems,
         esg_max=np.asarray(st.esg_max, dtype=np.int64).copy(),
-        work=np.zeros(PURSE + 3 * width, dtype=np.int64), fbits=np.zeros(1, dtype=np.float64))
+        engineering=engineering, reinforcement=engineering and bool(rules.reinforcement),
+        damage_control=engineering and bool(rules.damage_control),
+        reserve_power=engineering and bool(rules.reserve_power),
+        dc_rating=engineering_mod.dc_rating_table(setup, governed, _DC_BOX), dc_box=_DC_BOX,
+        init_shields=np.asarray(st.shields, dtype=np.int64).copy(),
+        work=np.zeros(PURSE + 3 * width + engineering_mod.SCRATCH, dtype=np.int64),
+        fbits=np.zeros(1, dtype=np.float64))
 
 
 # ---------------------------------------------------------------------- the form's lines
@@ -517,6 +543,8 @@ def _allocate(s, et, b: int, u: int, o) -> None:
         shortfall += _pay_systems(s, et, b, u, p)
     shortfall += _pay_heavy_weapons(s, et, b, u, o, p)
     shortfall += _pay_cloak(s, et, b, u, o, p)
+    if et.engineering:  # priorities 5a, 5b: damage control, reinforcement (D9.2, D3.34)
+        shortfall += engineering_mod.pay_repair_and_reinforcement(s, et, b, u, o, p)
     shortfall += _pay_esg(s, et, b, u, o, p)
     shortfall += _pay_capacitor(s, et, b, u, o, p)
     recharged = _pay_recharge(s, b, u, o, p)
@@ -839,3 +867,8 @@ def fired(a, ft, b: int, w: int, owner: int, kind: int) -> None:
                                or kind == ARMED_TO_FIRE[2]):
         a.w_armed[b, w] = False
         a.w_arm_stage[b, w] = 0
+
+
+# (D3.34, D9, H7) the engineering rules' payments (priorities 5a, 5b) call back into the purse
+# above; imported last as it imports this module
+from sfb_env.compiled import engineering as engineering_mod  # noqa: E402

@@ -39,6 +39,11 @@ PORTED_VALUES: dict[str, tuple] = {
     "standard_energy": (False, True),  # derived: the standard form (systems, acceleration,
     #   a cadet ship's move cost 1/2 among full-size ones: SCENARIOS #12)
     "fractional_accounting": (False, True),  # (B3.2) the pools exact: compiled.energy
+    # (D3.34, D9, H7) on the standard form: compiled.engineering (energy_tables refuses them
+    # beside a PPD or an ESG, and reserve power with fusion beams)
+    "reinforcement": (False, True),
+    "damage_control": (False, True),
+    "reserve_power": (False, True),
     "speed_choice": (True, False),
     "damage": ("none", "interim", "cadet_dac", "standard_dac"),  # (D4.2-D4.4) compiled.std_dac
     "lock_on": (True, False),  # (D6) Sensor Lock-On, scanners: compiled.sensors
