@@ -113,6 +113,10 @@ def copy_battle(dst, b, src, a):
     for i1 in range(dst.dc_repairs.shape[1]):
         for i2 in range(dst.dc_repairs.shape[2]):
             dst.dc_repairs[b, i1, i2] = src.dc_repairs[a, i1, i2]
+    for i1 in range(dst.mutiny.shape[1]):
+        dst.mutiny[b, i1] = src.mutiny[a, i1]
+    for i1 in range(dst.control_stations.shape[1]):
+        dst.control_stations[b, i1] = src.control_stations[a, i1]
     for i1 in range(dst.w_owner.shape[1]):
         dst.w_owner[b, i1] = src.w_owner[a, i1]
     for i1 in range(dst.w_type.shape[1]):
@@ -239,6 +243,8 @@ def borrowed_state(s):
         borrow(s.reinf_held),
         borrow(s.reserve_kept),
         borrow(s.dc_repairs),
+        borrow(s.mutiny),
+        borrow(s.control_stations),
         borrow(s.w_owner),
         borrow(s.w_type),
         borrow(s.w_arcs),
@@ -415,6 +421,10 @@ def borrowed_fire(t):
         borrow(t.reserve_power),
         borrow(t.single_turn),
         borrow(t.cycle),
+        borrow(t.mutiny),
+        borrow(t.security),
+        borrow(t.mutiny_shift),
+        borrow(t.captor),
     )
 
 

@@ -110,6 +110,9 @@ FireTables = namedtuple("FireTables", [
     # (D3.34, H7) compiled.engineering: reinforcement or reserve power in a struck shield,
     # reserve power at fire, with the arming cycles (a disruptor armed from batteries, E3.2)
     "engineering", "reserve_power", "single_turn", "cycle",
+    # (G6) engineering.mutiny_tables: the rule, Klingon ships with security stations, the
+    # boarding parties' shift (G6.22), the captor (PROPOSAL [P-106])
+    "mutiny", "security", "mutiny_shift", "captor",
 ])
 
 # The BatchState arrays these kernels read and write, under the same names. Only the phase
@@ -129,7 +132,8 @@ FIRE_FIELDS = ("status", "kind", "damage", "shields", "shield_pool", "internal",
                "cloak_announced_at",  # (G13 standard rule) compiled.cloak
                "shields_active",  # (B3.0 standard line 11) shields paid this turn
                # (D3.34, H7) compiled.engineering
-               "batteries", "reinf_general", "reinf_specific", "reinf_held", "reserve_kept")
+               "batteries", "reinf_general", "reinf_specific", "reinf_held", "reserve_kept",
+               "captured_by", "mutiny", "control_stations")  # (G6) mutiny
 FireArrays = namedtuple("FireArrays", FIRE_FIELDS)
 
 
@@ -145,7 +149,8 @@ def fire_view(s):
                       s.capacitor, s.w_armed, s.w_arm_stage, s.turn, s.impulse, s.dice, s.ev,
                       s.ev_count, s.w_gatling_shots, s.dac_boxes, s.locked_on,
                       s.esg_struck_at, s.cloak_announced_at, s.shields_active, s.batteries,
-                      s.reinf_general, s.reinf_specific, s.reinf_held, s.reserve_kept)
+                      s.reinf_general, s.reinf_specific, s.reinf_held, s.reserve_kept,
+                      s.captured_by, s.mutiny, s.control_stations)
 
 
 _BIG = 1 << 40
@@ -230,7 +235,7 @@ def fire_tables(setup) -> FireTables:
         gatling_after=min(robot_rows, default=len(setup.weapon_ids)),
         standard_cloak=bool(rules.standard_cloak),
         engineering=bool(et.engineering), reserve_power=bool(et.reserve_power),
-        single_turn=et.single_turn, cycle=et.cycle,
+        single_turn=et.single_turn, cycle=et.cycle, **engineering.mutiny_tables(setup),
     )
 
 
@@ -413,7 +418,8 @@ def apply_damage_a(a, ft, b, unit, shield, points):
     if idx < 0:
         idx += a.shields.shape[2]  # as numpy: shield 0 of a six-shield unit reads shield #6
     if (ft.engineering and kind == K_SHIP and shield >= 1 and ft.governed[unit]
-            and a.shields_active[b, unit]):  # (D3.3411, H7.2) reinforcement, reserve power
+            and a.shields_active[b, unit]
+            and a.captured_by[b, unit] < 0):  # (D3.3411, H7.2) reinforcement, reserve power
         absorbed, internal = engineering.absorb(
             a.shields, a.reinf_general, a.reinf_specific, a.reinf_held, a.batteries, a.boxes,
             a.reserve_kept, a.ev, a.ev_count, a.turn[b], a.impulse[b], ft.reserve_power, b,
@@ -462,6 +468,12 @@ def apply_damage_a(a, ft, b, unit, shield, points):
     if (kind == K_SHIP and ft.damage_rule == RULE_INTERIM
             and _nothing_left(a.boxes, a.w_destroyed, ft, b, unit)):
         destroy(a.status, a.ev, a.ev_count, a.turn, a.impulse, b, unit)
+    if (ft.mutiny and kind == K_SHIP and ft.damage_rule == RULE_STANDARD_DAC
+            and ft.dac_unit[unit]):  # (G6.2) the last security station just fell?
+        engineering.after_damage(a.status, a.mutiny, a.dac_boxes, a.captured_by,
+                                 a.control_stations, a.speed, a.dice, a.ev, a.ev_count,
+                                 a.turn[b], a.impulse[b], ft.security, ft.mutiny_shift,
+                                 ft.captor, b, unit)
 
 
 @nb.njit(cache=True, inline="always")

@@ -1,28 +1,31 @@
-"""The standard form's engineering rules in compiled code: shield reinforcement (D3.34), damage
-control (D9) and reserve power (H7), with ``rules.energy: standard``.
+"""The standard form's engineering rules and the Klingon mutiny in compiled code: shield
+reinforcement (D3.34), damage control (D9) and reserve power (H7), with ``rules.energy:
+standard``, and mutiny (G6, with the standard DAC).
 
 Mirrors ``engine.energy_allocation._pay_repair_and_reinforcement`` / ``_pay_repair`` (priority
 5a, 5b of the clamp: ``pay_repair_and_reinforcement``, called by ``energy._allocate``),
 ``energy_allocation.end_of_turn`` (``end_of_turn``: D9.2 repairs, D3.341 / D3.342 the
-reinforcement ends), ``shield_absorption`` (``absorb``: unpaid shields, general then specific
-reinforcement then boxes, D3.3411; batteries discharged into the struck shield, H7.2, [P-031];
-``orders_step``: ``keep_reserve`` H7.1 and ``switch_on_general``, the D3.3411 note [P-033]),
-``fire_energy.pay_shot`` / ``fire_blocker`` under reserve power (``pay_shot``, ``reserve_fire``:
-a phaser fired from batteries, an unarmed disruptor armed from them as it fires, H7.2) and
+reinforcement ends), ``shield_absorption`` (``absorb``: general then specific reinforcement
+then boxes, D3.3411; batteries into the struck shield, H7.2, [P-031]; ``orders_step``:
+``keep_reserve`` H7.1 and ``switch_on_general``, the D3.3411 note [P-033]),
+``fire_energy.pay_shot`` / ``fire_blocker`` under reserve power (``pay_shot``,
+``reserve_fire``: a phaser fired from batteries, an unarmed disruptor armed from them, H7.2),
 ``energy_orders``' blockers of ``reinforce_general``, ``reinforce[s]``, ``reinforce_hold``,
-``repair[s]`` and ``reserve_shields`` (``masks``) with the ``reinforcement`` and
-``damage_control`` rule features (``features``).
+``repair[s]`` and ``reserve_shields`` (``masks``), the ``reinforcement`` and
+``damage_control`` rule features (``features``) and ``engine.mutiny`` (``after_damage``,
+``mutiny_end_of_turn``: G6.2-G6.34, the capture of ``boarding.capture``).
 
-The tables live in ``energy.EnergyTables`` (``engineering``, ``reinforcement``,
-``damage_control``, ``reserve_power``, ``dc_rating``, ``init_shields``); the state in
-``BatchState.reinf_general``, ``reinf_specific``, ``reinf_held``, ``reserve_kept`` and
-``dc_repairs``; the orders in ``BatchOrders`` (per unit, per unit and shield ``6 u + s``). A
-battle without these rules never calls this module (every hook is one guarded call) and its
-engineering order rows are zero-wide.
+Tables: ``energy.EnergyTables`` (``engineering``, ``reinforcement``, ``damage_control``,
+``reserve_power``, ``dc_rating``, ``init_shields``), ``damage.FireTables`` (``mutiny_tables``);
+state: ``BatchState.reinf_general``, ``reinf_specific``, ``reinf_held``, ``reserve_kept``,
+``dc_repairs``, ``mutiny``, ``control_stations``; orders: ``BatchOrders`` (per unit, per unit
+and shield ``6 u + s``). A battle without these rules never calls this module (each hook is
+one guarded call) and its engineering order rows are zero-wide.
 
-Not ported (refused by ``energy.energy_tables``): mutiny (G6), a PPD's general reinforcement
-(E11.39) and reserve top-up (E11.25), an ESG's reserve power (G23.212), fusion beams under
-reserve power (E7.24), tractors and transporters (their reserve uses, H7.2).
+Not ported (refused by ``energy.energy_tables`` / ``mutiny_tables``): a PPD's general
+reinforcement (E11.39) and reserve top-up (E11.25), an ESG's reserve power (G23.212), fusion
+beams under reserve power (E7.24), tractors and transporters (their reserve uses, H7.2), a
+mutinous ship with others of its side (G6.34: the battle goes on with the prize).
 """
 
 from __future__ import annotations
@@ -30,7 +33,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sfb_env.compiled import energy, event_codes
+from sfb_env.compiled import dice, energy, event_codes
+from sfb_env.engine import mutiny as ref_mutiny
+from sfb_env.engine.dac import DacBox
 from sfb_env.engine.energy_form import (
     ACTIVATE_GENERAL,
     HOLD_GENERAL,
@@ -41,7 +46,7 @@ from sfb_env.engine.energy_form import (
     REPAIR_BOX_VALUES,
     RESERVE_SHIELD_VALUES,
 )
-from sfb_env.engine.types import ACTIVE, Box
+from sfb_env.engine.types import ACTIVE, K_SHIP, Box
 
 N_SHIELDS = 6
 _BATTERY = int(Box.BATTERY)
@@ -62,6 +67,16 @@ HOLD_VALUES = REINFORCE_HOLD_VALUES
 REPAIR_VALUES = REPAIR_BOX_VALUES
 RESERVE_VALUES = RESERVE_SHIELD_VALUES
 SCRATCH = 2 * N_SHIELDS  # ``EnergyTables.work``'s last words: specific bought, repair spent
+# (G6) mutiny: BatchState.mutiny's values, the security stations' and control spaces' DacBox
+QUIET, ROLLING, PUT_DOWN, CAPTURED = (ref_mutiny.QUIET, ref_mutiny.ROLLING, ref_mutiny.PUT_DOWN,
+                                      ref_mutiny.CAPTURED)
+_SECURITY = int(DacBox.SECURITY)
+_BRIDGE, _AUX, _EMER = (int(b) for b in ref_mutiny.CONTROL_SPACES)
+MUTINY = event_codes.CODE["Mutiny"]
+CAPTURED_EV = event_codes.CODE["Captured"]
+NO_MUTINY = event_codes.word("result", "no mutiny")
+RESULT_PUT_DOWN = event_codes.word("result", "put down")
+RESULT_CAPTURED = event_codes.word("result", "captured")
 
 
 # ---------------------------------------------------------------------- predicates
@@ -327,6 +342,97 @@ def _discharge_fire(a, b: int, w: int, owner: int, have: int, need: int) -> None
     a.ev[b, r, 4] = USE_FIRE + w
     a.ev[b, r, 5] = need
     a.ev[b, r, 6] = have - need
+
+
+# ---------------------------------------------------------------------- mutiny (G6)
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def after_damage(status, mutiny, dac_boxes, captured_by, control_stations, speed, dice_, ev,
+                 ev_count, turn: int, imp: int, security, shift, captor, b: int,
+                 u: int) -> None:
+    """(mutiny.after_damage, G6.2) a Klingon ship whose last security station has just been
+    destroyed (G6.1: the standard DAC's "FlagBridge" hits) rolls at once, then at the end of
+    each turn (``mutiny_end_of_turn``)."""
+    if (status[b, u] != ACTIVE or mutiny[b, u] != QUIET or not security[u]
+            or dac_boxes[b, u, _SECURITY] > 0):
+        return
+    mutiny[b, u] = ROLLING
+    _roll(mutiny, dac_boxes, captured_by, control_stations, speed, dice_, ev, ev_count, turn,
+          imp, shift, captor, b, u)
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def mutiny_end_of_turn(status, mutiny, dac_boxes, captured_by, control_stations, speed, dice_,
+                       ev, ev_count, turn: int, imp: int, shift, captor, b: int) -> None:
+    """(mutiny.end_of_turn, G6.2) the end-of-turn roll of every ship in play still rolling."""
+    for u in range(status.shape[1]):
+        if mutiny[b, u] == ROLLING and status[b, u] == ACTIVE:
+            _roll(mutiny, dac_boxes, captured_by, control_stations, speed, dice_, ev, ev_count,
+                  turn, imp, shift, captor, b, u)
+
+
+@nb.njit(cache=True, inline="always")
+def _roll(mutiny, dac_boxes, captured_by, control_stations, speed, dice_, ev, ev_count,
+          turn: int, imp: int, shift, captor, b: int, u: int) -> None:
+    """(mutiny.roll) The occurrence die, less the modifier (G6.22 ``shift``: every full 4
+    enemy boarding parties aboard; G6.23: every control space destroyed), 1 a mutiny; then the
+    success die plus it: 1-3 put down (G6.24), else the ship stops (G6.32) and is captured by
+    the enemy (G6.33, G6.34; ``boarding.capture``: ``Captured``; PROPOSAL [P-106] the captor
+    of several enemy sides, ``captor``)."""
+    mod = shift[u] + (dac_boxes[b, u, _BRIDGE] == 0 and dac_boxes[b, u, _AUX] == 0
+                      and dac_boxes[b, u, _EMER] == 0)
+    die = dice.die(dice_, b)
+    r = event_codes.begin(ev, ev_count, b, MUTINY, turn, imp)
+    ev[b, r, 3] = u
+    ev[b, r, 4] = die
+    if max(1, die - mod) != 1:
+        ev[b, r, 6] = NO_MUTINY
+        return
+    second = dice.die(dice_, b)
+    ev[b, r, 5] = second
+    if min(6, second + mod) <= 3:  # (G6.24) put down: no further rolls
+        mutiny[b, u] = PUT_DOWN
+        ev[b, r, 6] = RESULT_PUT_DOWN
+        return
+    mutiny[b, u] = CAPTURED  # (G6.31) no further rolls
+    speed[b, u] = 0  # (G6.32) the ship stops at once
+    ev[b, r, 6] = RESULT_CAPTURED
+    captured_by[b, u] = captor[u]  # (G6.33, G6.34; boarding.capture) the enemy takes it
+    control_stations[b, u] = 0
+    r = event_codes.begin(ev, ev_count, b, CAPTURED_EV, turn, imp)
+    ev[b, r, 3] = u
+    ev[b, r, 4] = captor[u]
+
+
+def mutiny_tables(setup) -> dict[str, object]:
+    """(G6) ``mutiny``: the rule; per unit ``security`` (a Klingon ship with security
+    stations, ``mutiny.has_security``), ``mutiny_shift`` (G6.22: full 4 enemy boarding parties
+    aboard, //4; the parties never change in the compiled tiers: no boarding) and ``captor``
+    (``mutiny.captor``, PROPOSAL [P-106])."""
+    rules = setup.rules
+    st = setup.start_state
+    n_units = len(setup.unit_ids)
+    security = np.zeros(n_units, np.bool_)
+    shift = np.zeros(n_units, np.int64)
+    captor = np.full(n_units, -1, np.int64)
+    n_sides = len(setup.scenario.sides)
+    for u, ship in enumerate(setup.ship_classes):
+        security[u] = (ship is not None and ship.race == "klingon"
+                       and ship.systems.get("security", 0) > 0)
+        parties = np.asarray(st.boarding_parties[u])
+        own = int(st.side[u])
+        shift[u] = (int(parties.sum()) - (int(parties[own]) if own >= 0 else 0)) // 4
+        if rules.mutiny and security[u] and any(
+                v != u and int(st.kind[v]) == K_SHIP and int(st.side[v]) == own
+                for v in range(n_units)):  # (G6.34) the prize fights on among its side
+            raise NotImplementedError("compiled mutiny: a Klingon ship with others of its "
+                                      "side (G6.34: the battle goes on after a capture)")
+        enemies = [s for s in range(n_sides) if s != own]
+        if enemies:
+            captor[u] = max(enemies, key=lambda s: (int(parties[s]), -s))
+    return {"mutiny": bool(rules.mutiny), "security": security, "mutiny_shift": shift,
+            "captor": captor}
 
 
 # ---------------------------------------------------------------------- masks, features

@@ -91,7 +91,7 @@ VOCAB: dict[str, list[str]] = {
              *(f"repair:#{s}" for s in range(1, 7))],
     # (H7.2) ReserveDischarged: "fire:<weapon>" is the weapon row + FIRE_USE_WEAPON
     "use": [f"reinforce:#{s}" for s in range(1, 7)],
-    "result": [],
+    "result": ["no mutiny", "put down", "captured"],  # (G6.24, G6.33) Mutiny
 }
 
 

@@ -48,6 +48,7 @@ HOT_FIELDS: tuple[str, ...] = (
     # reinforcement held inactive, batteries kept out of struck shields, damage control's
     # repairs due at End of Turn
     "reinf_general", "reinf_specific", "reinf_held", "reserve_kept", "dc_repairs",
+    "mutiny", "control_stations",  # (G6) Klingon mutiny and the capture (compiled.engineering)
     # weapons
     "w_owner", "w_type", "w_arcs", "w_astern", "w_min_range", "w_max_range", "w_destroyed",
     "w_enabled", "w_last_fired", "w_fired_turn", "w_ready_turn", "w_ammo", "w_drone_rows",

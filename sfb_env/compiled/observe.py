@@ -1260,7 +1260,8 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
         _energy_block(s, ot, b, a, u, allocation, out)
     if ot.off_reinf[a] >= 0 or ot.off_dc[a] >= 0:  # (D3.34, D9) the rule features
         engineering.features(s.reinf_general, s.reinf_specific, s.dac_boxes, s.dc_repairs,
-                             ot.dc_rating, ot.dc_box, ot.governed[u], ot.off_reinf[a],
+                             ot.dc_rating, ot.dc_box,
+                             ot.governed[u] and captured_by[b, u] < 0, ot.off_reinf[a],
                              ot.off_dc[a], b, u, out)
     if ot.reserve_power and ot.governed[u] and s.fire_control[b, u]:  # (H7.2) batteries
         _reserve_fire(s, ot, b, a, u, live, slots, n_slots, m, out)  # fire what they power

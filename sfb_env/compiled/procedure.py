@@ -181,6 +181,11 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
                 engineering.end_of_turn(s.status, s.shields, s.dc_repairs, s.reinf_general,
                                         s.reinf_specific, s.reinf_held, s.ev, s.ev_count,
                                         s.turn[b], s.impulse[b], tb.energy.init_shields, b)
+            if tb.fire.mutiny:  # (G6.2) the end-of-turn mutiny roll
+                engineering.mutiny_end_of_turn(
+                    s.status, s.mutiny, s.dac_boxes, s.captured_by, s.control_stations,
+                    s.speed, s.dice, s.ev, s.ev_count, s.turn[b], s.impulse[b],
+                    tb.fire.mutiny_shift, tb.fire.captor, b)
             ending.end_of_turn(s, tb.end, b)
             if ending.check_end(s, tb.end, b, s.turn[b] > tb.end.max_turns):
                 return

@@ -44,6 +44,8 @@ PORTED_VALUES: dict[str, tuple] = {
     "reinforcement": (False, True),
     "damage_control": (False, True),
     "reserve_power": (False, True),
+    "mutiny": (False, True),  # (G6) compiled.engineering (a ship alone on its side: the
+    #   capture ends the battle, G6.33)
     "speed_choice": (True, False),
     "damage": ("none", "interim", "cadet_dac", "standard_dac"),  # (D4.2-D4.4) compiled.std_dac
     "lock_on": (True, False),  # (D6) Sensor Lock-On, scanners: compiled.sensors
