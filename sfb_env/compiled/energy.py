@@ -11,10 +11,10 @@ E11.21-E11.25); the move cost is the ship's (CTH-DATA §7.3; 1/2 for a cadet shi
 standard form, SCENARIOS #12); the cadet cloak. The standard form adds priority 1b (life
 support, fire control, shields: ``_pay_systems``; unpaid shields stop nothing, ``damage``;
 unpaid fire control closes fire and launch, PROPOSAL [P-028]) and its acceleration (the greater
-of 2 x and + 10). Not ported (``energy_tables`` refuses them: ``STANDARD_NOT_PORTED``):
-reinforcement, damage control, reserve power, tractors, transporters, probes, suicide shuttles,
-tactical maneuvers. Their End of Turn step (``energy_allocation.end_of_turn``) only clears
-what those leave, so it has no compiled counterpart.
+of 2 x and + 10). Its reinforcement, damage control and reserve power (D3.34, D9, H7: priorities
+5a, 5b, End of Turn, shields struck and fire) are ``compiled.engineering``'s. Not ported
+(``energy_tables`` refuses them: ``STANDARD_NOT_PORTED``): tractors, transporters, probes,
+suicide shuttles, tactical maneuvers.
 
 Resolvers (one per rule area, each mirroring its reference function):
 
@@ -153,8 +153,9 @@ EnergyTables = namedtuple("EnergyTables", [
 def energy_tables(setup) -> EnergyTables:
     """The static tables of the cadet or standard form for ``setup``; raises
     ``NotImplementedError`` where the form asks for what this module does not port (a heavy
-    weapon not listed, the standard form's reinforcement, damage control, reserve power,
-    tractors, transporters, probes, suicide shuttles, tactical maneuvers)."""
+    weapon not listed, the standard form's tractors, transporters, probes, suicide shuttles,
+    tactical maneuvers; reinforcement, damage control or reserve power off the standard form
+    or beside a PPD or an ESG, reserve power with fusion beams)."""
     rules = setup.rules
     st = setup.start_state
     n_units = len(setup.unit_ids)

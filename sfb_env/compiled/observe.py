@@ -17,10 +17,10 @@ Kernels take ``(s, ot, b, ...)``: ``s`` a ``BatchState`` or any namedtuple with 
 
 The masks are the engine predicates of the ported rules, written out (movement, direct fire,
 seeking weapons, the energy form, ESG, PPD, phaser-G: docs/compiled.md, "What is ported");
-``observe_tables`` refuses a setup that switches on anything else (the standard form's
-reinforcement, damage control and reserve power components, lock-on, the standard cloak,
-small craft, planets, sideslip, tactical maneuvers, launch facings, arrivals, other rule
-features, ...).
+``observe_tables`` refuses a setup that switches on anything else (the suicide bomb and an
+ESG's reserve components, small craft, planets, sideslip, tactical maneuvers, launch facings,
+arrivals, other rule features, ...); the engineering components and features are
+``compiled.engineering``'s (D3.34, D9, H7).
 
 Bearings: the reference takes ``np.arctan2`` of cartesian hex centres; numpy's arctan2 (SIMD)
 and the C library's (numba) differ in the last bit for about 6% of hex pairs, so the tables
