@@ -195,3 +195,46 @@ def test_engineering_long_runs_match(name, policy):
     report = parity.lockstep(variant(name), num_battles=16, steps=300, seed=23, policy=policy)
     print(report.line())
     assert report.episodes > 0
+
+
+@pytest.mark.parametrize("control_spaces_left", [True, False])
+def test_the_mutiny_rolls_match_the_reference(control_spaces_left):
+    """(G6.2) the roll at once when the last security station falls and at End of Turn while
+    rolling: 1 a mutiny (G6.23: -1 with every control space destroyed), then 1-3 put down
+    (G6.24), else stopped and captured by the enemy (G6.31-G6.34; ``Mutiny``, ``Captured``)."""
+    from sfb_env.engine import mutiny as ref_mutiny
+
+    battle = build_reference(variant("mutiny"))
+    ft = damage.fire_tables(battle.setup)
+    d7 = int(np.flatnonzero(ft.security)[0])
+    results = set()
+    for seed in range(40):
+        ref = battle.copy()
+        ref.rng = np.random.default_rng(seed)
+        ref.state.rng = ref.rng
+        ref.state.dac_boxes[d7, DacBox.SECURITY] = 0
+        if not control_spaces_left:
+            for box in ref_mutiny.CONTROL_SPACES:
+                ref.state.dac_boxes[d7, box] = 0
+        at_end = seed % 2 == 1
+        if at_end:
+            ref.state.mutiny[d7] = ref_mutiny.ROLLING
+        s = layout.pack([ref.copy().state])
+        n0 = len(ref.events)
+        if at_end:
+            ref_mutiny.end_of_turn(ref)
+            engineering.mutiny_end_of_turn(
+                s.status, s.mutiny, s.dac_boxes, s.captured_by, s.control_stations, s.speed,
+                s.dice, s.ev, s.ev_count, int(s.turn[0]), int(s.impulse[0]), ft.mutiny_shift,
+                ft.captor, 0)
+        else:
+            ref_mutiny.after_damage(ref, d7)
+            engineering.after_damage(
+                s.status, s.mutiny, s.dac_boxes, s.captured_by, s.control_stations, s.speed,
+                s.dice, s.ev, s.ev_count, int(s.turn[0]), int(s.impulse[0]), ft.security,
+                ft.mutiny_shift, ft.captor, 0, d7)
+        assert layout.differences(s, 0, ref.state) == [], seed
+        got = decoder(battle).decode(s.ev[0, :s.ev_count[0]])
+        assert got == ref.events[n0:], seed
+        results |= {e.result for e in got if e.kind == "Mutiny"}
+    assert "no mutiny" in results and len(results) >= 2, results
