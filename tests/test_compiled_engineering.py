@@ -130,6 +130,7 @@ def test_end_of_turn_repairs_and_clears_like_the_reference():
     """(D9.2) damage control restores the boxes paid for, never above the printed ones
     (``ShieldsRepaired``); (D3.341, D3.342) reinforcement left vanishes."""
     checked = 0
+    et = None
     for k, (battle, orders, _) in enumerate(played().allocations):
         paid = _damaged(battle, k)
         _pay(paid, _orders(battle, orders, k), None)
@@ -138,7 +139,7 @@ def test_end_of_turn_repairs_and_clears_like_the_reference():
         s = layout.pack([paid.copy().state])
         n0 = len(ref.events)
         energy_allocation.end_of_turn(ref)
-        et = energy.energy_tables(battle.setup)
+        et = et or energy.energy_tables(battle.setup)
         engineering.end_of_turn(s.status, s.shields, s.dc_repairs, s.reinf_general,
                                 s.reinf_specific, s.reinf_held, s.ev, s.ev_count,
                                 int(s.turn[0]), int(s.impulse[0]), et.init_shields, 0)
@@ -154,6 +155,7 @@ def test_volleys_on_reinforced_shields_match_the_reference(kept):
     PROPOSAL [P-031]) the charged batteries go into the struck shield unless the owner kept
     them (H7.1, ``reserve_kept``): the same state and events (``ReserveDischarged``)."""
     checked = discharged = 0
+    ft = None
     for k, (battle, orders, _) in enumerate(played().allocations):
         paid = _damaged(battle, k)
         _pay(paid, _orders(battle, orders, k), None)
@@ -163,7 +165,7 @@ def test_volleys_on_reinforced_shields_match_the_reference(kept):
             for shield, points in ((1 + k % 6, 3 + k), (1 + (k + 3) % 6, 9)):
                 ref = paid.copy()
                 s = layout.pack([paid.copy().state])
-                ft = damage.fire_tables(battle.setup)
+                ft = ft or damage.fire_tables(battle.setup)
                 n0 = len(ref.events)
                 ref_damage.apply_damage(ref, int(u), shield, points)
                 damage.apply_damage(s, ft, 0, int(u), shield, points)
