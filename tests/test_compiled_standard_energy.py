@@ -99,11 +99,16 @@ def _cut(battle, k: int):
 
 def test_tiers_accept_the_standard_form_without_its_unported_items():
     """(B3.0, B3.2) ``energy: standard`` and fractional accounting are ported; the standard
-    form's reinforcement (D3.34), damage control (D9.2) and reserve power (H7.0) are not."""
+    form's reinforcement (D3.34), damage control (D9.2) and reserve power (H7.0) too
+    (``compiled.engineering``, tests/test_compiled_engineering.py), but not beside a PPD
+    (E11.39, E11.25) or an ESG (G23.212)."""
     for name in VARIANTS:
         assert tiers.why_not(build_reference(variant(name)).setup) is None, name
     for extra in ({"reinforcement": True}, {"damage_control": True}, {"reserve_power": True}):
         doc = parity.variant("duel-gorn-vs-klingon", rules={**STANDARD, **extra})
+        setup = make_battle(load_scenario(doc), max_turns=6).setup
+        assert tiers.why_not(setup) is None, extra
+        doc = parity.variant("grad-isc-vs-hydran", rules={**STANDARD, **extra})
         setup = make_battle(load_scenario(doc), max_turns=6).setup
         assert tiers.why_not(setup) is not None, extra
         with pytest.raises(NotImplementedError):

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from sfb_env.compiled import energy, maneuvers
+from sfb_env.compiled import energy, engineering, maneuvers
 from sfb_env.compiled.fire import GATLING_EXTRA
 from sfb_env.compiled.observe import (
     _nearest_rows,
@@ -53,6 +53,11 @@ def decode_action(s, ot, b, a, action, o):
                        borrow(ot.heavy), energy.allocation_open(imp, ot.ipt), b, a,
                        borrow(action), borrow(o.arm), borrow(o.capacitor), borrow(o.recharge),
                        ot.c_cloak[a], borrow(o.cloak))
+        if ot.c_eng[a] >= 0:  # (D3.34, D9.2, H7.1) compiled.engineering
+            engineering.decode(borrow(action), ot.c_eng[a], ot.eng_flags[a], ot.agent_unit[a],
+                               b, borrow(o.reinforce_general), borrow(o.reinforce),
+                               borrow(o.reinforce_hold), borrow(o.repair_boxes),
+                               borrow(o.reserve_shields))
     _decode_a(borrow(s.status), borrow(s.side), borrow(s.kind), borrow(s.target), borrow(s.x),
               borrow(s.z), borrow(s.speed), ot.agent_unit[a], ot.slots, ot.n_racks[a],
               ot.n_weapons[a], borrow(ot.racks), borrow(ot.weapons), choice, b, a,

@@ -110,7 +110,8 @@ class BattleBatch:
         self._start = layout.pack([start.state], event_capacity)
         self.state = layout.pack([start.state] * n_b, event_capacity)
         self.cold = layout.pack_cold([start.state] * n_b)  # never changed by a kernel
-        self.orders = layout.empty_orders(n_b, len(setup.unit_ids), len(setup.weapon_ids))
+        self.orders = layout.empty_orders(n_b, len(setup.unit_ids), len(setup.weapon_ids),
+                                          self.tables.energy.engineering)
         self.obs = np.zeros((n_b, n_a, self.n_obs), np.float32)
         self.masks = np.zeros((n_b, n_a, self.n_mask), np.int8)
         self.terminal_obs = np.zeros_like(self.obs)

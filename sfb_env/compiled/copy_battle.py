@@ -101,6 +101,22 @@ def copy_battle(dst, b, src, a):
         dst.fire_control[b, i1] = src.fire_control[a, i1]
     for i1 in range(dst.battery_fraction.shape[1]):
         dst.battery_fraction[b, i1] = src.battery_fraction[a, i1]
+    for i1 in range(dst.reinf_general.shape[1]):
+        dst.reinf_general[b, i1] = src.reinf_general[a, i1]
+    for i1 in range(dst.reinf_specific.shape[1]):
+        for i2 in range(dst.reinf_specific.shape[2]):
+            dst.reinf_specific[b, i1, i2] = src.reinf_specific[a, i1, i2]
+    for i1 in range(dst.reinf_held.shape[1]):
+        dst.reinf_held[b, i1] = src.reinf_held[a, i1]
+    for i1 in range(dst.reserve_kept.shape[1]):
+        dst.reserve_kept[b, i1] = src.reserve_kept[a, i1]
+    for i1 in range(dst.dc_repairs.shape[1]):
+        for i2 in range(dst.dc_repairs.shape[2]):
+            dst.dc_repairs[b, i1, i2] = src.dc_repairs[a, i1, i2]
+    for i1 in range(dst.mutiny.shape[1]):
+        dst.mutiny[b, i1] = src.mutiny[a, i1]
+    for i1 in range(dst.control_stations.shape[1]):
+        dst.control_stations[b, i1] = src.control_stations[a, i1]
     for i1 in range(dst.w_owner.shape[1]):
         dst.w_owner[b, i1] = src.w_owner[a, i1]
     for i1 in range(dst.w_type.shape[1]):
@@ -222,6 +238,13 @@ def borrowed_state(s):
         borrow(s.shields_active),
         borrow(s.fire_control),
         borrow(s.battery_fraction),
+        borrow(s.reinf_general),
+        borrow(s.reinf_specific),
+        borrow(s.reinf_held),
+        borrow(s.reserve_kept),
+        borrow(s.dc_repairs),
+        borrow(s.mutiny),
+        borrow(s.control_stations),
         borrow(s.w_owner),
         borrow(s.w_type),
         borrow(s.w_arcs),
@@ -285,6 +308,11 @@ def borrowed_orders(o):
         borrow(o.cloak),
         borrow(o.ppd),
         borrow(o.esg),
+        borrow(o.reinforce_general),
+        borrow(o.reinforce),
+        borrow(o.reinforce_hold),
+        borrow(o.repair_boxes),
+        borrow(o.reserve_shields),
     )
 
 
@@ -389,6 +417,14 @@ def borrowed_fire(t):
         borrow(t.scanner_of),
         borrow(t.standard_cloak),
         borrow(t.gatling_after),
+        borrow(t.engineering),
+        borrow(t.reserve_power),
+        borrow(t.single_turn),
+        borrow(t.cycle),
+        borrow(t.mutiny),
+        borrow(t.security),
+        borrow(t.mutiny_shift),
+        borrow(t.captor),
     )
 
 
@@ -493,6 +529,14 @@ def borrowed_observe(t):
         borrow(t.facings),
         borrow(t.move_rules),
         borrow(t.launch_size),
+        borrow(t.eng_flags),
+        borrow(t.m_eng),
+        borrow(t.c_eng),
+        borrow(t.off_reinf),
+        borrow(t.off_dc),
+        borrow(t.dc_rating),
+        borrow(t.dc_box),
+        borrow(t.reserve_power),
     )
 
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from sfb_env import hexmap, impulse, tables
 from sfb_env.compiled import dice as dice_mod
-from sfb_env.compiled import event_codes, plasma, sensors, std_dac
+from sfb_env.compiled import engineering, event_codes, plasma, sensors, std_dac
 from sfb_env.data.charts import load_weapons
 from sfb_env.engine import damage as ref_damage
 from sfb_env.engine import direct_fire as ref_fire
@@ -107,6 +107,12 @@ FireTables = namedtuple("FireTables", [
     "standard_cloak",  # (G13 standard rule) bool: compiled.cloak's fades and ranges
     "gatling_after",  # (E2.151) weapon row before which the phaser-Gs' shots 2..4 resolve (the
     #   first robot unit's row, else W: procedure._fire_direct_fire's order)
+    # (D3.34, H7) compiled.engineering: reinforcement or reserve power in a struck shield,
+    # reserve power at fire, with the arming cycles (a disruptor armed from batteries, E3.2)
+    "engineering", "reserve_power", "single_turn", "cycle",
+    # (G6) engineering.mutiny_tables: the rule, Klingon ships with security stations, the
+    # boarding parties' shift (G6.22), the captor (PROPOSAL [P-106])
+    "mutiny", "security", "mutiny_shift", "captor",
 ])
 
 # The BatchState arrays these kernels read and write, under the same names. Only the phase
@@ -124,7 +130,10 @@ FIRE_FIELDS = ("status", "kind", "damage", "shields", "shield_pool", "internal",
                "dac_boxes",  # (D4.2-D4.4) compiled.std_dac
                "locked_on", "esg_struck_at",  # (D6, G23.621) compiled.sensors
                "cloak_announced_at",  # (G13 standard rule) compiled.cloak
-               "shields_active")  # (B3.0 standard line 11) shields paid this turn
+               "shields_active",  # (B3.0 standard line 11) shields paid this turn
+               # (D3.34, H7) compiled.engineering
+               "batteries", "reinf_general", "reinf_specific", "reinf_held", "reserve_kept",
+               "captured_by", "mutiny", "control_stations")  # (G6) mutiny
 FireArrays = namedtuple("FireArrays", FIRE_FIELDS)
 
 
@@ -139,7 +148,9 @@ def fire_view(s):
                       s.straight, s.target, s.launcher, s.launched_at, s.tractor_holder,
                       s.capacitor, s.w_armed, s.w_arm_stage, s.turn, s.impulse, s.dice, s.ev,
                       s.ev_count, s.w_gatling_shots, s.dac_boxes, s.locked_on,
-                      s.esg_struck_at, s.cloak_announced_at, s.shields_active)
+                      s.esg_struck_at, s.cloak_announced_at, s.shields_active, s.batteries,
+                      s.reinf_general, s.reinf_specific, s.reinf_held, s.reserve_kept,
+                      s.captured_by, s.mutiny, s.control_stations)
 
 
 _BIG = 1 << 40
@@ -160,7 +171,7 @@ def fire_tables(setup) -> FireTables:
     if rules.standard_cloak and "convoy-freighter" in setup.start_state.controllers:
         raise NotImplementedError("compiled fire: robots' fire beside the standard cloak (G13)")
     for flag in ("small_craft_in_play", "planets_in_play", "monster_in_play",
-                 "suicide_shuttles", "tractors", "hold_fire", "reserve_power"):
+                 "suicide_shuttles", "tractors", "hold_fire"):
         if getattr(rules, flag):
             raise NotImplementedError(f"compiled fire: rules.{flag} not ported")
     n_units = len(setup.unit_ids)
@@ -223,6 +234,8 @@ def fire_tables(setup) -> FireTables:
         fusion_dmg=fusion_dmg, **std_dac.dac_tables(setup), **sensors.sensor_tables(setup),
         gatling_after=min(robot_rows, default=len(setup.weapon_ids)),
         standard_cloak=bool(rules.standard_cloak),
+        engineering=bool(et.engineering), reserve_power=bool(et.reserve_power),
+        single_turn=et.single_turn, cycle=et.cycle, **engineering.mutiny_tables(setup),
     )
 
 
@@ -404,12 +417,20 @@ def apply_damage_a(a, ft, b, unit, shield, points):
     idx = 0 if a.shield_pool[b, unit] else shield - 1
     if idx < 0:
         idx += a.shields.shape[2]  # as numpy: shield 0 of a six-shield unit reads shield #6
-    absorbed = min(points, a.shields[b, unit, idx])
-    if kind == K_SHIP and shield >= 1 and not a.shields_active[b, unit]:
-        absorbed = 0  # (shield_absorption.apply_shield, CTH-DATA §7.4) unpaid shields stop
-        #   nothing (only the standard form clears the flag, of a governed ship)
-    a.shields[b, unit, idx] -= absorbed
-    internal = points - absorbed
+    if (ft.engineering and kind == K_SHIP and shield >= 1 and ft.governed[unit]
+            and a.shields_active[b, unit]
+            and a.captured_by[b, unit] < 0):  # (D3.3411, H7.2) reinforcement, reserve power
+        absorbed, internal = engineering.absorb(
+            a.shields, a.reinf_general, a.reinf_specific, a.reinf_held, a.batteries, a.boxes,
+            a.reserve_kept, a.ev, a.ev_count, a.turn[b], a.impulse[b], ft.reserve_power, b,
+            unit, idx, points)
+    else:
+        absorbed = min(points, a.shields[b, unit, idx])
+        if kind == K_SHIP and shield >= 1 and not a.shields_active[b, unit]:
+            absorbed = 0  # (shield_absorption.apply_shield, CTH-DATA §7.4) unpaid shields
+            #   stop nothing (only the standard form clears the flag, of a governed ship)
+        a.shields[b, unit, idx] -= absorbed
+        internal = points - absorbed
     # ``damage._internal_volley`` for the ``none``/``interim`` rules and freighters
     r = event_codes.begin(a.ev, a.ev_count, b, DAMAGED, a.turn[b], a.impulse[b])
     a.ev[b, r, 3] = unit
@@ -447,6 +468,12 @@ def apply_damage_a(a, ft, b, unit, shield, points):
     if (kind == K_SHIP and ft.damage_rule == RULE_INTERIM
             and _nothing_left(a.boxes, a.w_destroyed, ft, b, unit)):
         destroy(a.status, a.ev, a.ev_count, a.turn, a.impulse, b, unit)
+    if (ft.mutiny and kind == K_SHIP and ft.damage_rule == RULE_STANDARD_DAC
+            and ft.dac_unit[unit]):  # (G6.2) the last security station just fell?
+        engineering.after_damage(a.status, a.mutiny, a.dac_boxes, a.captured_by,
+                                 a.control_stations, a.speed, a.dice, a.ev, a.ev_count,
+                                 a.turn[b], a.impulse[b], ft.security, ft.mutiny_shift,
+                                 ft.captor, b, unit)
 
 
 @nb.njit(cache=True, inline="always")

@@ -11,10 +11,10 @@ E11.21-E11.25); the move cost is the ship's (CTH-DATA §7.3; 1/2 for a cadet shi
 standard form, SCENARIOS #12); the cadet cloak. The standard form adds priority 1b (life
 support, fire control, shields: ``_pay_systems``; unpaid shields stop nothing, ``damage``;
 unpaid fire control closes fire and launch, PROPOSAL [P-028]) and its acceleration (the greater
-of 2 x and + 10). Not ported (``energy_tables`` refuses them: ``STANDARD_NOT_PORTED``):
-reinforcement, damage control, reserve power, tractors, transporters, probes, suicide shuttles.
-Their End of Turn step (``energy_allocation.end_of_turn``) only clears what those leave, so it
-has no compiled counterpart. A TAC plot's movement line (C5.12, C5.22) is
+of 2 x and + 10). Its reinforcement, damage control and reserve power (D3.34, D9, H7: priorities
+5a, 5b, End of Turn, shields struck and fire) are ``compiled.engineering``'s. Not ported
+(``energy_tables`` refuses them: ``STANDARD_NOT_PORTED``): tractors, transporters, probes,
+suicide shuttles. A TAC plot's movement line (C5.12, C5.22) is
 ``compiled.maneuvers.pay_tactical``.
 
 Resolvers (one per rule area, each mirroring its reference function):
@@ -43,6 +43,7 @@ import numpy as np
 
 from sfb_env.compiled import event_codes, maneuvers
 from sfb_env.engine import ppd as ref_ppd
+from sfb_env.engine.dac import DacBox
 from sfb_env.engine.energy_form import (
     CADET_ACCELERATION,
     CADET_AMONG_FULL_MOVE_COST,
@@ -64,6 +65,7 @@ MAX_CYCLE = 3  # the longest arming cycle of the ported heavy weapons (plasma, F
 _WARP, _IMPULSE, _APR, _BATTERY = int(Box.WARP), int(Box.IMPULSE), int(Box.APR), int(Box.BATTERY)
 _ARM, _HOLD = 1, 2  # ArmOrder.ARM, ArmOrder.HOLD (0 NONE)
 _FUSION = int(WeaponType.FUSION)
+_DC_BOX = int(DacBox.DAMAGE_CONTROL)  # (D9.1) the damage control track's boxes
 # the direct-fire heavy weapons that fire their charge (E3.2, E4.2, E7.21), and every heavy
 # weapon ported (plasma launchers too: FP1.22, FP2.0; they launch their charge, plasma.launch)
 ARMED_TO_FIRE = (int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON), _FUSION)
@@ -111,8 +113,9 @@ ITEM_TOP_UP = event_codes.TOP_UP_WEAPON  # "top_up:<weapon>" (E11.25): the weapo
 ESG_CHARGED = event_codes.CODE["EsgCharged"]
 
 # the standard form's items and rules this module does not port (energy_tables refuses them)
-STANDARD_NOT_PORTED = ("reinforcement", "damage_control", "reserve_power", "tractors",
-                       "transporters", "probes", "suicide_shuttles")
+STANDARD_NOT_PORTED = ("tractors", "transporters", "probes", "suicide_shuttles")
+# the standard form's engineering rules (compiled.engineering: D3.34, D9, H7)
+ENGINEERING = ("reinforcement", "damage_control", "reserve_power")
 
 EnergyTables = namedtuple("EnergyTables", [
     "on",  # bool: rules.energy is cadet or standard (the form governs the agents' ships)
@@ -137,6 +140,11 @@ EnergyTables = namedtuple("EnergyTables", [
     "systems",  # (U, 3) int64 (B3.0 standard lines 7, 8, 11) life support, fire control,
     #   shields energy, 0: not an item (the cadet form; a cadet ship among full: shields 1)
     "esg_max",  # (W,) int64 (G23.22) each generator's capacity (the cold ``esg_max``)
+    # (D3.34, D9, H7) compiled.engineering: any of its rules on the standard form, each rule,
+    # the damage control rating by [unit, DAC boxes left] (D9.1), its DacBox, the printed
+    # shield boxes (D9.2)
+    "engineering", "reinforcement", "damage_control", "reserve_power", "dc_rating", "dc_box",
+    "init_shields",
     "work",  # int64 scratch: the purse (``PURSE``), then (tier, cost, what) per heavy weapon
     "fbits",  # (1,) float64 scratch: a float event field's bits
 ])
@@ -145,8 +153,9 @@ EnergyTables = namedtuple("EnergyTables", [
 def energy_tables(setup) -> EnergyTables:
     """The static tables of the cadet or standard form for ``setup``; raises
     ``NotImplementedError`` where the form asks for what this module does not port (a heavy
-    weapon not listed, the standard form's reinforcement, damage control, reserve power,
-    tractors, transporters, probes, suicide shuttles)."""
+    weapon not listed, the standard form's tractors, transporters, probes, suicide shuttles;
+    reinforcement, damage control or reserve power off the standard form or beside a PPD or an
+    ESG, reserve power with fusion beams)."""
     rules = setup.rules
     st = setup.start_state
     n_units = len(setup.unit_ids)
@@ -154,6 +163,17 @@ def energy_tables(setup) -> EnergyTables:
     for flag in STANDARD_NOT_PORTED:
         if on and getattr(rules, flag):
             raise NotImplementedError(f"compiled energy: rules.{flag} on the form not ported")
+    engineering = on and bool(rules.standard_energy) and any(getattr(rules, f)
+                                                              for f in ENGINEERING)
+    if any(getattr(rules, f) for f in ENGINEERING) and not engineering:
+        raise NotImplementedError("compiled energy: reinforcement, damage control and reserve "
+                                  "power only on the standard form")
+    if engineering and (rules.ppd_in_play or rules.esg_in_play):  # (E11.39, E11.25, G23.212)
+        raise NotImplementedError("compiled energy: reinforcement, damage control or reserve "
+                                  "power beside a PPD or an ESG not ported")
+    if rules.reserve_power and engineering and np.any(
+            np.asarray(st.w_type) == _FUSION):  # (E7.24) reserve power arming fusion beams
+        raise NotImplementedError("compiled energy: reserve power with fusion beams not ported")
     governed = np.array([on and setup.start_state.controllers[u] == "agent"
                          and int(st.kind[u]) == K_SHIP for u in range(n_units)], dtype=np.bool_)
     rows = [[int(w) for w in setup.weapon_rows[u]
@@ -215,7 +235,13 @@ def energy_tables(setup) -> EnergyTables:
                              for u in range(n_units)], np.int64),
         speed_rule=speed_rule, systems=systems,
         esg_max=np.asarray(st.esg_max, dtype=np.int64).copy(),
-        work=np.zeros(PURSE + 3 * width, dtype=np.int64), fbits=np.zeros(1, dtype=np.float64))
+        engineering=engineering, reinforcement=engineering and bool(rules.reinforcement),
+        damage_control=engineering and bool(rules.damage_control),
+        reserve_power=engineering and bool(rules.reserve_power),
+        dc_rating=engineering_mod.dc_rating_table(setup, governed, _DC_BOX), dc_box=_DC_BOX,
+        init_shields=np.asarray(st.shields, dtype=np.int64).copy(),
+        work=np.zeros(PURSE + 3 * width + engineering_mod.SCRATCH, dtype=np.int64),
+        fbits=np.zeros(1, dtype=np.float64))
 
 
 # ---------------------------------------------------------------------- the form's lines
@@ -522,6 +548,8 @@ def _allocate(s, et, b: int, u: int, o) -> None:
         shortfall += _pay_systems(s, et, b, u, p)
     shortfall += _pay_heavy_weapons(s, et, b, u, o, p)
     shortfall += _pay_cloak(s, et, b, u, o, p)
+    if et.engineering:  # priorities 5a, 5b: damage control, reinforcement (D9.2, D3.34)
+        shortfall += engineering_mod.pay_repair_and_reinforcement(s, et, b, u, o, p)
     shortfall += _pay_esg(s, et, b, u, o, p)
     shortfall += _pay_capacitor(s, et, b, u, o, p)
     recharged = _pay_recharge(s, b, u, o, p)
@@ -844,3 +872,8 @@ def fired(a, ft, b: int, w: int, owner: int, kind: int) -> None:
                                or kind == ARMED_TO_FIRE[2]):
         a.w_armed[b, w] = False
         a.w_arm_stage[b, w] = 0
+
+
+# (D3.34, D9, H7) the engineering rules' payments (priorities 5a, 5b) call back into the purse
+# above; imported last as it imports this module
+from sfb_env.compiled import engineering as engineering_mod  # noqa: E402

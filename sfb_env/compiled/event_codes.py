@@ -37,6 +37,7 @@ WIDTH = 56  # code, turn, impulse and up to 53 values (a Damaged row of a cadet 
 #   box and weapon in one volley: 8 + up to 41 boxes in tier 1, the Kzinti cadet)
 BOX_WEAPON = 1000  # a ``boxes`` item >= this is the weapon row + BOX_WEAPON
 TOP_UP_WEAPON = 2 * BOX_WEAPON  # an ``item`` >= this: "top_up:<weapon>" (E11.25), row + this
+FIRE_USE_WEAPON = BOX_WEAPON  # a ``use`` >= this: "fire:<weapon>" (ReserveDischarged, H7.2)
 
 CLASSES: tuple[type, ...] = tuple(
     c for c in vars(ev).values()
@@ -85,9 +86,13 @@ VOCAB: dict[str, list[str]] = {
     "paid_with": ["warp", "sublight"],  # (C5.11, C5.231) TacticalManeuver
     "item": ["movement", "capacitor", "cloak",  # "arm:<weapon>": the weapon row + BOX_WEAPON
              "life support", "fire control", "shields",  # (B3.0 standard lines 7, 8, 11)
-             "tactical"],  # (C5.22) a TAC plot warp no longer pays
-    "use": [],
-    "result": [],
+             "tactical",  # (C5.22) a TAC plot warp no longer pays
+             # (D3.342, D3.341, D9.2) compiled.engineering
+             *(f"reinforce:#{s}" for s in range(1, 7)), "reinforce_general",
+             *(f"repair:#{s}" for s in range(1, 7))],
+    # (H7.2) ReserveDischarged: "fire:<weapon>" is the weapon row + FIRE_USE_WEAPON
+    "use": [f"reinforce:#{s}" for s in range(1, 7)],
+    "result": ["no mutiny", "put down", "captured"],  # (G6.24, G6.33) Mutiny
 }
 
 
@@ -217,6 +222,8 @@ class Decoder:
             return f"top_up:{self.weapon_ids[v - TOP_UP_WEAPON]}", at + 1
         if name == "item" and v >= BOX_WEAPON:  # (EnergyShortfall) a heavy weapon's arming
             return f"arm:{self.weapon_ids[v - BOX_WEAPON]}", at + 1
+        if name == "use" and v >= FIRE_USE_WEAPON:  # (ReserveDischarged, H7.2) a shot's
+            return f"fire:{self.weapon_ids[v - FIRE_USE_WEAPON]}", at + 1  # batteries
         if hint is str:
             return VOCAB[name][v], at + 1
         # a tuple: length, then the values

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from sfb_env.compiled import cloak, damage, dice, energy, event_codes, sensors, shields
+from sfb_env.compiled import cloak, damage, dice, energy, engineering, event_codes, sensors, shields
 from sfb_env.compiled.damage import FireTables, fire_tables
 from sfb_env.engine import phaser_g
 from sfb_env.engine.types import K_DRONE, K_TARGET_DRONE, NEVER, WeaponType
@@ -189,7 +189,8 @@ def _shot(a, ft, b, w, t, nv):
     if kind == _PPD:  # (E11.31) fired first, by compiled.ppd.fire_step
         return nv
     cadet = not ft.chief_engineer  # (B3.0) the cadet form (tiers: chief or cadet)
-    if cadet and not energy.pay_shot(a, ft, b, w, owner, kind):  # (H6.1) ran dry
+    if cadet and not (engineering.pay_shot(a, ft, b, w, owner, kind) if ft.reserve_power
+                      else energy.pay_shot(a, ft, b, w, owner, kind)):  # (H6.1, H7.2) ran dry
         return nv
     rng = shields.distance(x[b, owner], z[b, owner], x[b, t], z[b, t])
     die = dice.die(dice_, b)

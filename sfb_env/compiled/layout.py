@@ -44,6 +44,11 @@ HOT_FIELDS: tuple[str, ...] = (
     # (B3.0 standard lines 7, 8, 11; B3.2) the standard form: shields and fire control paid
     # this turn, a partly discharged battery's fraction (compiled.energy)
     "shields_active", "fire_control", "battery_fraction",
+    # (D3.34, D9.2, H7.1) compiled.engineering: reinforcement left this turn, general
+    # reinforcement held inactive, batteries kept out of struck shields, damage control's
+    # repairs due at End of Turn
+    "reinf_general", "reinf_specific", "reinf_held", "reserve_kept", "dc_repairs",
+    "mutiny", "control_stations",  # (G6) Klingon mutiny and the capture (compiled.engineering)
     # weapons
     "w_owner", "w_type", "w_arcs", "w_astern", "w_min_range", "w_max_range", "w_destroyed",
     "w_enabled", "w_last_fired", "w_fired_turn", "w_ready_turn", "w_ammo", "w_drone_rows",
@@ -150,13 +155,17 @@ def differences(batch: BatchState, b: int, state: BattleState,
 # ---------------------------------------------------------------------- orders
 
 ORDER_FIELDS = ("maneuver", "speed", "tactical", "disengage", "fire", "launch", "launch_facing",
-                "gatling", "arm", "capacitor", "recharge", "cloak", "ppd", "esg")
+                "gatling", "arm", "capacitor", "recharge", "cloak", "ppd", "esg",
+                # (D3.341, D3.342, D3.3411 note, D9.2, H7.1) compiled.engineering
+                "reinforce_general", "reinforce", "reinforce_hold", "repair_boxes",
+                "reserve_shields")
 BatchOrders = namedtuple("BatchOrders", ORDER_FIELDS)
 NO_ORDER = -1  # no speed order / no target / automatic facing
 GATLING_EXTRA = GATLING_SHOTS - 1  # (E2.151) a phaser-G's shots 2..4 of an impulse, a row each
 
 
-def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:
+def empty_orders(n_battles: int, n_units: int, n_weapons: int,
+                 engineering: bool = True) -> BatchOrders:
     """Orders arrays for a batch: per unit ``maneuver`` (Maneuver), ``speed`` (-1 = none),
     ``tactical`` and ``disengage`` (bool, SCENARIOS #5); per weapon ``fire`` and ``launch``
     (target unit row, -1 = none) and ``launch_facing`` (0..5, -1 = automatic);
@@ -164,8 +173,15 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:
     ``Orders.gatling``; -1 = none); the cadet form (B3.0): per heavy weapon ``arm``
     (``ArmOrder``), per unit ``capacitor`` and ``recharge`` (-1 = none: the standing order) and
     ``cloak`` (bool, G13.0: pay the cloak for the turn); per weapon ``ppd`` (a PPD's
-    ``PpdOrder``, 0 = keep, E11.362) and ``esg`` (an ``EsgOrder`` value, 0 = none; G23.3)."""
+    ``PpdOrder``, 0 = keep, E11.362) and ``esg`` (an ``EsgOrder`` value, 0 = none; G23.3);
+    the standard form's engineering orders (``compiled.engineering``): per unit
+    ``reinforce_general`` (GR points, D3.341), ``reinforce_hold`` (D3.3411 note),
+    ``reserve_shields`` (H7.1), per unit and shield ``reinforce[b, 6 u + s]`` (energy, D3.342)
+    and ``repair_boxes[b, 6 u + s]`` (boxes, D9.2); zero-wide without ``engineering`` (their
+    rows then cost nothing to clear)."""
     u, w = (n_battles, n_units), (n_battles, n_weapons)
+    e = (n_battles, n_units if engineering else 0)
+    e6 = (n_battles, 6 * n_units if engineering else 0)
     return BatchOrders(maneuver=np.zeros(u, np.int64), speed=np.full(u, NO_ORDER, np.int64),
                        tactical=np.zeros(u, np.bool_), disengage=np.zeros(u, np.bool_),
                        fire=np.full(w, NO_ORDER, np.int64),
@@ -177,7 +193,10 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:
                        capacitor=np.full(u, NO_ORDER, np.int64),
                        recharge=np.full(u, NO_ORDER, np.int64),
                        cloak=np.zeros(u, np.bool_), ppd=np.zeros(w, np.int64),
-                       esg=np.zeros(w, np.int64))
+                       esg=np.zeros(w, np.int64), reinforce_general=np.zeros(e, np.int64),
+                       reinforce=np.zeros(e6, np.int64), reinforce_hold=np.zeros(e, np.int64),
+                       repair_boxes=np.zeros(e6, np.int64),
+                       reserve_shields=np.zeros(e, np.int64))
 
 
 def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
@@ -186,14 +205,12 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
     out = empty_orders(len(orders), n_units, n_weapons)
     for b, per_unit in enumerate(orders):
         for u, o in (per_unit or {}).items():
-            unported = [name for name in ("reinforce",
-                                          "repair_boxes", "esg_reserve", "tractor", "transport")
+            unported = [name for name in ("esg_reserve", "tractor", "transport")
                         if getattr(o, name)]
             unported += [name for name in ("fighters", "shuttles", "suicide", "suicide_arm")
                          if getattr(o, name) is not None]
             unported += [name for name in ("probe", "drop_shield",
-                                           "repair", "reinforce_general", "reinforce_hold",
-                                           "reserve_shields", "transporters")
+                                           "repair", "transporters")
                          if getattr(o, name)]
             if unported:
                 raise ValueError(f"unit row {u}: orders {unported} are not in the compiled "
@@ -220,6 +237,14 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
                 out.ppd[b, w] = int(v)
             for w, v in o.esg.items():  # (G23.3)
                 out.esg[b, w] = int(v)
+            # (D3.341, D3.342, D3.3411 note, D9.2, H7.1) compiled.engineering
+            out.reinforce_general[b, u] = int(o.reinforce_general)
+            out.reinforce_hold[b, u] = int(o.reinforce_hold)
+            out.reserve_shields[b, u] = int(o.reserve_shields)
+            for s, v in o.reinforce.items():
+                out.reinforce[b, 6 * u + s - 1] = int(v)
+            for s, v in o.repair_boxes.items():
+                out.repair_boxes[b, 6 * u + s - 1] = int(v)
     return out
 
 

@@ -17,9 +17,10 @@ Kernels take ``(s, ot, b, ...)``: ``s`` a ``BatchState`` or any namedtuple with 
 
 The masks are the engine predicates of the ported rules, written out (movement, direct fire,
 seeking weapons, the energy form, ESG, PPD, phaser-G: docs/compiled.md, "What is ported");
-``observe_tables`` refuses a setup that switches on anything else (the standard form's
-reinforcement, damage control and reserve power components, small craft, planets, arrivals,
-other rule features, ...). Sideslip, TAC and launch facings: ``compiled.maneuvers``.
+``observe_tables`` refuses a setup that switches on anything else (the suicide bomb and an
+ESG's reserve components, small craft, planets, arrivals, other rule features, ...); the
+engineering components and features are ``compiled.engineering``'s (D3.34, D9, H7); sideslip,
+TAC and launch facings ``compiled.maneuvers``'s (C4, C5, FD1.2).
 
 Bearings: the reference takes ``np.arctan2`` of cartesian hex centres; numpy's arctan2 (SIMD)
 and the C library's (numba) differ in the last bit for about 6% of hex pairs, so the tables
@@ -42,7 +43,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from sfb_env import hexmap, impulse, tables
-from sfb_env.compiled import cloak, energy, maneuvers, sensors
+from sfb_env.compiled import cloak, energy, engineering, maneuvers, sensors
 from sfb_env.compiled.fire import GATLING_EXTRA, cloak_range, gatling_open
 from sfb_env.engine import Battle
 from sfb_env.engine.battle import DEFAULT_MAX_TURNS
@@ -145,7 +146,9 @@ STATE_FIELDS = (
     # (G23) the generators: the esg[g] mask, the ESG block and the esg_fields features
     "esg_stored", "esg_phase", "esg_radius", "esg_strength", "esg_announced_at",
     "esg_release_at", "esg_activated_at", "esg_dropped_at", "esg_cancelled_at",
-    "launcher", "locked_on", "esg_struck_at", "dac_boxes")  # (D6) compiled.sensors
+    "launcher", "locked_on", "esg_struck_at", "dac_boxes",  # (D6) compiled.sensors
+    # (D3.34, D9) compiled.engineering: masks and rule features
+    "reinf_general", "reinf_specific", "reinf_held", "dc_repairs")
 StateView = namedtuple("StateView", STATE_FIELDS)
 
 
@@ -198,10 +201,17 @@ ObserveTables = namedtuple("ObserveTables", [
     # rules.launch_facing, any of them (``extras`` writes their mask values), and the size of
     # a ``launch[r]`` component (k + 1; 7 k + 1 with the facing values)
     "sideslip", "tac", "facings", "move_rules", "launch_size",
+    # (D3.34, D9, H7) compiled.engineering, per agent: which components (1 reinforcement, 2
+    # damage control, 4 reserve power), the first one's mask offset and component index, the
+    # reinforcement and damage_control features' offsets (-1 none); the damage control rating
+    # by [unit, DAC boxes left] (D9.1) and its DacBox; reserve power in use (H7.2: fire)
+    "eng_flags", "m_eng", "c_eng", "off_reinf", "off_dc", "dc_rating", "dc_box",
+    "reserve_power",
 ])
 
 # the rule-features blocks observe writes (env.rule_features)
-_PORTED_FEATURES = {"esg_fields", "lock_on", "cloak"}
+_PORTED_FEATURES = {"esg_fields", "lock_on", "cloak",
+                    "reinforcement", "damage_control"}  # (D3.34, D9) compiled.engineering
 # rules / layout features observe_tables refuses (not in the tier-1 port)
 _RULES_OFF = ("planets_in_play", "hold_fire",
               "may_not_leave",
@@ -296,7 +306,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         "m_speed", "m_disengage", "c_disengage", "c_maneuver", "off_plasma", "n_gatling",
         "m_gatling", "n_heavy", "m_arm", "m_capacitor", "m_recharge", "off_energy",
         "c_energy", "m_cloak", "c_cloak", "n_ppds", "m_ppd", "c_ppd", "off_ppd",
-        "n_esg", "m_esg", "off_esg", "off_esg_fields", "off_lock_on", "off_cloak")}
+        "n_esg", "m_esg", "off_esg", "off_esg_fields", "off_lock_on", "off_cloak",
+        "eng_flags", "m_eng", "c_eng", "off_reinf", "off_dc")}
     max_h = max([1] + [len(lo.power.heavies) for lo in layouts.values() if lo.power is not None])
     heavy = np.full((n, max_h), -1, np.int64)
     arm_size = np.full((n, max_h), _ARM_ORDERS, np.int64)
@@ -360,13 +371,24 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                                 if "cloak" in lo.rule_features else -1)
         power = []
         for key in ("m_arm", "m_capacitor", "m_recharge", "off_energy", "c_energy", "m_cloak",
-                    "c_cloak"):
+                    "c_cloak", "m_eng", "c_eng", "off_reinf", "off_dc"):
             ints[key][a] = -1
+        ints["off_reinf"][a] = (where.span("reinforcement").start  # (D3.34)
+                                if "reinforcement" in lo.rule_features else -1)
+        ints["off_dc"][a] = (where.span("damage_control").start  # (D9)
+                             if "damage_control" in lo.rule_features else -1)
         if lo.power is not None:  # (B3.0) arm[h], capacitor, recharge; the energy block
             n_h = len(lo.power.heavies)
+            flags = (1 * bool(lo.power.reinforce) + 2 * bool(lo.power.repair)
+                     + 4 * bool(lo.power.reserve))  # (D3.34, D9, H7) compiled.engineering
+            eng = engineering.component_names(flags)
             power = ([f"arm[{h}]" for h in range(n_h)] + ["capacitor", "recharge"]
-                     + ["cloak"] * bool(lo.power.cloak))
+                     + ["cloak"] * bool(lo.power.cloak) + eng)
             ints["c_energy"][a] = names.index(power[0])
+            ints["eng_flags"][a] = flags
+            if eng:
+                ints["c_eng"][a] = names.index(eng[0])
+                ints["m_eng"][a] = lo.offsets[ints["c_eng"][a]]
             if lo.power.cloak:  # (G13.0 cadet rule) pay the cloak at Energy Allocation
                 ints["c_cloak"][a] = names.index("cloak")
                 ints["m_cloak"][a] = lo.offsets[ints["c_cloak"][a]]
@@ -449,18 +471,19 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         sideslip=bool(rules.sideslip), tac=bool(rules.tactical_maneuvers),
         facings=bool(rules.launch_facing), launch_size=launch_size,
         move_rules=bool(rules.sideslip or rules.tactical_maneuvers or rules.launch_facing),
+        dc_rating=et.dc_rating, dc_box=et.dc_box, reserve_power=bool(et.reserve_power),
         **{name: v for name, v in sensors.sensor_tables(setup).items() if name != "lock_on"},
         **ints)
 
 
 def _energy_extra(power: EnergyLayout | None) -> bool:
     """Whether the agent has energy components beyond the cadet form's arm[h], capacitor,
-    recharge and cloak (reinforcement, damage control, reserve power, suicide bomb): not
-    ported. A PPD's ``arm[h]`` has 6 values (E11.25)."""
+    recharge, cloak and the engineering components (``compiled.engineering``: reinforcement,
+    damage control, reserve power), i.e. the suicide bomb and the ESG's reserve: not ported.
+    A PPD's ``arm[h]`` has 6 values (E11.25)."""
     if power is None:
         return False
-    return bool(power.reinforce or power.repair or power.suicide
-                or power.reserve or len(power.esg_reserve)
+    return bool(power.suicide or len(power.esg_reserve)
                 or any(size not in (_ARM_ORDERS, PPD_ARM_ORDERS) for size in power.arm_values()))
 
 
@@ -1157,7 +1180,7 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
     threats = ot.work[k:k + ot.threats]
     n_slots = 0  # the target slots, for the parts that read them only
     if (ot.n_gatling[a] or ot.n_ppds[a] or ot.off_esg_fields[a] >= 0 or ot.off_lock_on[a] >= 0
-            or ot.off_cloak[a] >= 0 or ot.facings):
+            or ot.off_cloak[a] >= 0 or ot.facings or ot.reserve_power):
         n_slots = _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
     for i in range(ot.n_weapons[a]):  # the PPDs' fire[w] and usable flag, which ``observe``
         w = ot.weapons[a, i]  # wrote as for any weapon
@@ -1220,13 +1243,19 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
                 m[at + v] = v <= room
             empty = energy.empty_batteries(s.boxes, s.batteries, b, u) if allocation else 0
             at = ot.m_recharge[a]
-            end = ot.m_cloak[a] if ot.m_cloak[a] >= 0 else ot.m_maneuver[a]
+            end = (ot.m_cloak[a] if ot.m_cloak[a] >= 0 else
+                   ot.m_eng[a] if ot.m_eng[a] >= 0 else ot.m_maneuver[a])
             for v in range(end - at):
                 m[at + v] = v <= empty
             at = ot.m_cloak[a]
             if at >= 0:  # (energy_orders.cloak_blockers, G13.0) paid at Energy Allocation
                 m[at] = 1
                 m[at + 1] = allocation
+            if ot.m_eng[a] >= 0:  # (D3.34, D9.2, H7.1) the engineering components
+                engineering.masks(s.shields, s.reinf_general, s.reinf_held, s.batteries,
+                                  s.boxes, s.dac_boxes, s.dc_repairs, ot.init_shields,
+                                  ot.dc_rating, ot.dc_box, ot.eng_flags[a], allocation, b, u,
+                                  m, ot.m_eng[a])
     if ot.off_plasma[a] >= 0:  # (FP1.0, FP1.6) the plasma threats
         n_threats = _nearest_rows(status, side, kind, target, x, z, b, u, True, threats)
         for j in range(n_threats):
@@ -1238,6 +1267,13 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
                                              ipt, b, t) / _PLASMA_WARHEAD_SCALE
     if ot.off_energy[a] >= 0:  # (observation._energy) the energy block
         _energy_block(s, ot, b, a, u, allocation, out)
+    if ot.off_reinf[a] >= 0 or ot.off_dc[a] >= 0:  # (D3.34, D9) the rule features
+        engineering.features(s.reinf_general, s.reinf_specific, s.dac_boxes, s.dc_repairs,
+                             ot.dc_rating, ot.dc_box,
+                             ot.governed[u] and captured_by[b, u] < 0, ot.off_reinf[a],
+                             ot.off_dc[a], b, u, out)
+    if ot.reserve_power and ot.governed[u] and s.fire_control[b, u]:  # (H7.2) batteries
+        _reserve_fire(s, ot, b, a, u, live, slots, n_slots, m, out)  # fire what they power
     if ot.off_ppd[a] >= 0:  # (E11) the PPD blocks (env.observation._ppd)
         for i in range(ot.n_ppds[a]):
             w = ot.ppds[a, i]
@@ -1303,6 +1339,36 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
                        choice, imp, ipt, ot.max_speed, k, ot.n_racks[a], ot.launch_size,
                        ot.m_maneuver[a], ot.m_speed[a], b, a, u)
     _clip(out, ot.obs_size[a])  # the env clips the vector to the space's bounds
+
+
+@nb.njit(cache=True, inline="always")
+def _reserve_fire(s, ot, b, a, u, live, slots, n_slots, m, out):
+    """(fire_energy.fire_blocker under reserve power, H7.2) agent ``a``'s weapons that
+    ``observe`` found unpowered but its charged batteries fire (``engineering.reserve_fire``):
+    usable, their ``fire[w]`` open at each slot in fire (``fire_open``), before the standard
+    cloak's and lock-on's parts judge them again."""
+    k = ot.slots
+    for i in range(ot.n_weapons[a]):
+        w = ot.weapons[a, i]
+        if w < 0 or s.w_owner[b, w] != u:
+            continue
+        if not _weapon_ready_a(s.status, s.captured_by, s.cloaked, s.cloaked_before, s.w_owner,
+                               s.w_type, s.w_enabled, s.w_destroyed, s.w_ready_turn,
+                               s.w_fired_turn, s.w_last_fired, s.turn[b], s.impulse[b], ot.ipt,
+                               ot.quarter_turn, b, w, s.w_gatling_shots):
+            continue
+        if energy.fire_powered(s.w_type, s.w_armed, s.capacitor, s.fire_control,
+                               ot.phaser_draw, b, w, u):
+            continue
+        if not engineering.reserve_fire(s.w_type, s.w_armed, s.w_destroyed, s.batteries,
+                                        s.boxes, ot.phaser_draw, ot.single_turn, ot.cycle, b,
+                                        w, u):
+            continue
+        out[ot.off_weapons[a] + (ot.n_racks[a] + i) * _WEAPON_SIZE + _W_USABLE] = 1.0
+        if live:
+            at = ot.m_fire[a] + i * (k + 1)
+            for j in range(n_slots):
+                m[at + 1 + j] = fire_open(s, ot, b, w, slots[j])
 
 
 @nb.njit(cache=True, inline="always")

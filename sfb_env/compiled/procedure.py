@@ -33,6 +33,7 @@ from sfb_env.compiled import (
     damage,
     ending,
     energy,
+    engineering,
     esg,
     fire,
     maneuvers,
@@ -99,6 +100,11 @@ def clear_orders(o, b: int) -> None:
     _clear_row(o.cloak, b, False)
     _clear_row(o.ppd, b, 0)
     _clear_row(o.esg, b, 0)
+    _clear_row(o.reinforce_general, b, 0)  # (compiled.engineering: zero-wide rows without
+    _clear_row(o.reinforce, b, 0)  # its rules, so nothing to clear then)
+    _clear_row(o.reinforce_hold, b, 0)
+    _clear_row(o.repair_boxes, b, 0)
+    _clear_row(o.reserve_shields, b, 0)
 
 
 @nb.njit(cache=True, inline="always")
@@ -135,6 +141,11 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
     impulse at ``ALL_STAGES``, a constant the compiler folds): ``benchmarks/profile_compiled.py``
     times each stage as the difference of two cuts."""
     last = tb.end.impulses_per_turn
+    if tb.energy.engineering:  # (H7.1, D3.3411 note) the batteries kept, held GR switched on
+        engineering.orders_step(o.reserve_shields, o.reinforce_hold, s.reserve_kept,
+                                s.reinf_held, s.reinf_general, s.ev, s.ev_count, s.turn[b],
+                                s.impulse[b], tb.energy.reserve_power,
+                                tb.energy.reinforcement, b)
     if s.impulse[b] >= 1:
         esg.launch_step(s, tb.esg, b, o)  # (G23.31-G23.47) before any drone leaves its rack
         if tb.cloak and s.impulse[b] < last:  # (B2.0 advanced, G13 standard) Cloak/Uncloak
@@ -166,6 +177,15 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
         return
     if s.impulse[b] == 0 or s.impulse[b] == last:
         if s.impulse[b] == last:
+            if tb.energy.engineering:  # (D9.2) repairs; (D3.341, D3.342) reinforcement ends
+                engineering.end_of_turn(s.status, s.shields, s.dc_repairs, s.reinf_general,
+                                        s.reinf_specific, s.reinf_held, s.ev, s.ev_count,
+                                        s.turn[b], s.impulse[b], tb.energy.init_shields, b)
+            if tb.fire.mutiny:  # (G6.2) the end-of-turn mutiny roll
+                engineering.mutiny_end_of_turn(
+                    s.status, s.mutiny, s.dac_boxes, s.captured_by, s.control_stations,
+                    s.speed, s.dice, s.ev, s.ev_count, s.turn[b], s.impulse[b],
+                    tb.fire.mutiny_shift, tb.fire.captor, b)
             ending.end_of_turn(s, tb.end, b)
             if ending.check_end(s, tb.end, b, s.turn[b] > tb.end.max_turns):
                 return

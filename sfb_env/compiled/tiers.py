@@ -7,8 +7,9 @@ and rewards. Tier 2 so far: the 16-impulse chart, the cadet DAC (D4.21), scenari
 encounter victory and disengagement by announcement, plasma torpedoes (FP1, the Gorn and the
 Romulan), the Hydran Cadet Cruiser's weapons (fusion beams E7, the phaser-G and its shots 2..4
 E2.15), the cadet and standard Energy Allocation Forms (``energy: cadet | standard``, B3.0:
-``compiled.energy``, with the cadet cloak and fractional accounting, B3.2; not reserve power,
-reinforcement, damage control), the ISC's PPD (E11,
+``compiled.energy``, with the cadet cloak and fractional accounting, B3.2; its reinforcement
+D3.34, damage control D9 and reserve power H7, and the Klingon mutiny G6:
+``compiled.engineering``), the ISC's PPD (E11,
 ``compiled.ppd``) and the Lyran ESG (G23, ``compiled.esg``), under the Chief Engineer and
 the cadet form (their arming and charge: ``compiled.energy``). The 32-impulse full-size game,
 first part: the 32-impulse chart (C1.41), the full-size classes of CTH-DATA §9.2 but the
@@ -40,6 +41,13 @@ PORTED_VALUES: dict[str, tuple] = {
     "standard_energy": (False, True),  # derived: the standard form (systems, acceleration,
     #   a cadet ship's move cost 1/2 among full-size ones: SCENARIOS #12)
     "fractional_accounting": (False, True),  # (B3.2) the pools exact: compiled.energy
+    # (D3.34, D9, H7) on the standard form: compiled.engineering (energy_tables refuses them
+    # beside a PPD or an ESG, and reserve power with fusion beams)
+    "reinforcement": (False, True),
+    "damage_control": (False, True),
+    "reserve_power": (False, True),
+    "mutiny": (False, True),  # (G6) compiled.engineering (a ship alone on its side: the
+    #   capture ends the battle, G6.33)
     "speed_choice": (True, False),
     "damage": ("none", "interim", "cadet_dac", "standard_dac"),  # (D4.2-D4.4) compiled.std_dac
     "lock_on": (True, False),  # (D6) Sensor Lock-On, scanners: compiled.sensors
