@@ -17,8 +17,9 @@ def test_backends_column_says_compiled_for_ported_scenarios_and_why_not_elsewher
     lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
     for name in TIER_1 + TIER_2:
         assert lines[name].split()[1] == "compiled", lines[name]
-    assert lines["cth-07"].split()[1] == "compiled"  # the 32-impulse full-size game
-    assert "reference: rule reinforcement=True" in lines["cth-13"]
+    for name in ("cth-07", "cth-10", "cth-12", "cth-13"):  # the 32-impulse full-size game
+        assert lines[name].split()[1] == "compiled", lines[name]
+    assert "reference: victory kind 'pirate_raid' not ported" in lines["cth-08"]
 
 
 def test_plain_listing_has_no_backend_column(capsys):
@@ -30,13 +31,21 @@ def test_plain_listing_has_no_backend_column(capsys):
 def test_missing_lists_every_reason_under_the_first(capsys):
     scenarios.run(argparse.Namespace(backends=True, missing=True))
     lines = capsys.readouterr().out.splitlines()
-    at = next(i for i, x in enumerate(lines) if x.startswith("cth-13 "))
+    at = next(i for i, x in enumerate(lines) if x.startswith("cth-08 "))
     end = next(i for i in range(at + 1, len(lines)) if not lines[i].startswith(" "))
     block = lines[at:end]
     text = "\n".join(block)
-    for reason in ("reinforcement=True", "damage_control=True", "reserve_power=True"):
+    for reason in ("'freighter-large'", "tractors=True", "transporters=True", "boarding=True",
+                   "arrivals=True", "hold_fire=True", "may_not_leave=True"):
         assert reason in text, reason
+    for ported in ("'orion-raider'", "energy='standard'", "damage='standard_dac'",
+                   "lock_on=True", "impulses_per_turn", "cloak="):
+        assert ported not in text, ported
+    at = next(i for i, x in enumerate(lines) if x.startswith("cth-13 "))
+    assert lines[at].split()[1] == "compiled"  # (nothing listed under it)
+    assert not lines[at + 1].startswith(" ")
     for ported in ("launch_facing", "sideslip", "tactical_maneuvers",  # (compiled.maneuvers)
+                   "reinforcement", "damage_control", "reserve_power",  # (.engineering)
                    "disengage_by_announcement", "'encounter'", "energy_form", "energy='standard'",
                    "standard_energy", "damage='standard_dac'", "lock_on=True",
                    "impulses_per_turn", "'klingon-d7'", "'fed-ca'", "drone_warhead"):
