@@ -5,7 +5,7 @@
 Plays the reference env with random masked actions and keeps 64 of the states it passes
 through, packs them into a ``BattleBatch``'s state, then times ``_observe_battle`` over the 64
 battles (inlined in a kernel compiled as the step is: no NRT) followed, where an agent has
-tier-2 parts, by ``_observe_extras`` through the batch's handle, as ``_step_handle`` calls it.
+tier-2 parts, by ``_observe_extras`` through the batch's handle, as ``BattleBatch._call`` calls it.
 Prints the compile time and the best of ``--rounds`` timings (the least disturbed by other
 work on a shared machine). Used to find what in the observation's code slows the step
 (docs/compiled.md, "How a step stays cheap").

@@ -129,7 +129,10 @@ class BattleBatch:
         self.reseed(seed)
         self._next_seeds = np.zeros(n_b, np.int64)
         self._handle = None  # the step's arrays in one boxed object (``compiled.handle``)
+        self._ref: handle.PartsAddress | None = None  # the handle's tuple, one word
         self._entry = None  # the step kernel's compiled entry point for these argument types
+        self._extras_entry = None  # (and ``_observe_extras``'s)
+        self._extras = any(observe.has_extras.py_func(ot, a) for a in range(n_a))
         self._no_actions = np.zeros((n_b, n_a, width), np.int64)  # (RESET and RESTART)
         self._sampler: MaskedSampler | None = None  # made on first use
         self._outputs = (self.obs, self.masks, self.rewards, self.terminated, self.truncated)
@@ -194,15 +197,38 @@ class BattleBatch:
 
     def _call(self, mode: int, only: int = 0, actions: np.ndarray | None = None) -> None:
         """The step kernel in ``mode`` (STEP, RESET, RESTART of battle ``only``): one kernel
-        for all three, so ``observe`` is compiled once (``_step_batch``)."""
+        for all three, so ``observe`` is compiled once (``_step_batch``); where an agent has
+        tier-2 parts (``observe.has_extras``), their pass (``_observe_extras``), then the
+        autoresets it deferred (FINISH: the ended battles' last observations are whole
+        before they restart)."""
         if actions is None:
             actions = self._no_actions
         if self._entry is None:
-            args = (self.handle(), actions, self.reward_kind, self.autoreset, mode, only)
-            _step_handle(*args)
-            self._entry = handle.compiled_entry(_step_handle, args)
+            self.handle()
+            args = (self._ref, actions, self.reward_kind, self.autoreset, mode, only,
+                    self._extras)
+            _step_batch(*args)
+            self._entry = handle.compiled_entry(_step_batch, args)
         else:  # the compiled function itself: numba's dispatch (~25 us) is skipped
-            self._entry(self._handle, actions, self.reward_kind, self.autoreset, mode, only)
+            self._entry(self._ref, actions, self.reward_kind, self.autoreset, mode, only,
+                        self._extras)
+        if self._extras:
+            self._observe_extras(mode, only)
+
+    def _observe_extras(self, mode: int, only: int) -> None:
+        """The tier-2 pass after ``_step_batch`` in ``mode``, and the deferred autoresets."""
+        n_b = self.num_battles
+        first, last = (only, only + 1) if mode == RESTART else (0, n_b)
+        args = (self._handle, first, last, False)
+        if self._extras_entry is None:
+            _observe_extras(*args)
+            self._extras_entry = handle.compiled_entry(_observe_extras, args)
+        else:
+            self._extras_entry(*args)
+        if mode == STEP and self.autoreset and self.ended.any():
+            self._entry(self._ref, self._no_actions, self.reward_kind, self.autoreset, FINISH,
+                        0, True)
+            self._extras_entry(self._handle, 0, n_b, True)
 
     def handle(self):
         """The batch's arrays in one boxed object (``compiled.handle``), made on first use."""
@@ -212,6 +238,7 @@ class BattleBatch:
                 self.reset_dice, self.obs, self.masks, self.terminal_obs, self.rewards,
                 self.terminated, self.truncated, self.alive, self.ended, self.outcomes,
                 self.seeds, self._next_seeds, self._seed_dice))
+            self._ref = handle.PartsAddress(self._handle)
         return self._handle
 
     def sample_actions(self, rng: np.random.Generator, out: np.ndarray | None = None
@@ -284,45 +311,17 @@ def _restart(s, start, reset_dice, b):
         s.dice[b, k] = reset_dice[b, k]
 
 
-@nb.njit(cache=True)
-def _step_handle(h, actions, reward_kind, autoreset, mode, only):
-    """``_step_batch`` on the arrays of the handle ``h`` (``compiled.handle``); where an agent
-    has tier-2 parts (``observe.has_extras``), their pass, and the autoresets after it (the
-    ended battles' last observations are whole before they restart: FINISH)."""
-    (s, o, tb, ot, start, reset_dice, obs, masks, terminal_obs, rewards_, terminated, truncated,
-     alive, ended, outcomes, seeds, next_seeds, seed_dice) = handle.borrowed_parts(h)
-    extras = ot.n_agents < 0  # (False, typed bool: a literal False first typed the call
-    for a in range(ot.n_agents):  # below with it, and compiled _step_batch twice)
-        extras = extras or observe.has_extras(ot, a)
-    n_b = s.turn.shape[0]
-    phase = mode  # (one call site of _step_batch, one signature: mode is never a literal)
-    while True:
-        _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_obs,
-                    rewards_, terminated, truncated, alive, ended, outcomes, reward_kind,
-                    autoreset, seeds, next_seeds, seed_dice, phase, only, extras)
-        if not extras:
-            return
-        finish = phase == FINISH
-        first, last = (only, only + 1) if phase == RESTART else (0, n_b)
-        _observe_extras(h, first, last, finish)
-        restarts = False
-        for b in range(n_b):
-            restarts = restarts or (phase == STEP and autoreset and ended[b])
-        if not restarts:
-            return
-        phase = FINISH
-
-
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
-def _step_batch(s, o, tb, ot, start, reset_dice, actions, obs, masks, terminal_obs, rewards_,
-                terminated, truncated, alive, ended, outcomes, reward_kind, autoreset,
-                seeds, next_seeds, seed_dice, mode, only, defer):
+def _step_batch(ref, actions, reward_kind, autoreset, mode, only, defer):
     """STEP: one impulse of every battle; RESET: every battle from the start; RESTART: battle
     ``only`` from the start (a restart's dice are ``reset_dice``'s; its events are cleared).
-    With ``defer`` (tier-2 parts: ``_step_handle``), an ended battle is not restarted in STEP
-    but in FINISH, after the caller completed its last observation.
+    ``ref``: the batch's arrays (``handle.PartsRef``). With ``defer`` (tier-2 parts:
+    ``BattleBatch._call``), an ended battle is not restarted in STEP but in FINISH, after the
+    caller completed its last observation.
     ``_observe_battle`` (``observe``, the largest body) is inlined at one site only: the
     compile time of the whole core is about that of this kernel."""
+    (s, o, tb, ot, start, reset_dice, obs, masks, terminal_obs, rewards_, terminated, truncated,
+     alive, ended, outcomes, seeds, next_seeds, seed_dice) = handle.deref(ref)
     # borrowed views, made once: the per-battle calls below take whole namedtuples, and numba
     # increfs and decrefs every array of one per call (atomics) unless it is borrowed
     s = borrowed_state(s)

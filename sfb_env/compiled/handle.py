@@ -16,7 +16,8 @@ import numba as nb
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.core.datamodel import models
+from numba.extending import NativeValue, intrinsic, register_model, typeof_impl, unbox
 from numba.typed import List
 from numba.typed.listobject import _container_get_data, ll_list_type, ll_voidptr_type
 
@@ -50,6 +51,75 @@ def borrowed_parts(typingctx, handle):
         return _without_owners(context, builder, item_type, item)
 
     return item_type(handle), codegen
+
+
+class PartsRef(types.Type):
+    """A raw pointer to the tuple a handle holds: one machine word, which a kernel compiled
+    without reference counting (``_nrt=False``) may take from Python, and ``deref``."""
+
+    def __init__(self, item_type) -> None:
+        self.item_type = item_type
+        super().__init__(name=f"PartsRef({item_type})")
+
+
+@register_model(PartsRef)
+class _PartsRefModel(models.PrimitiveModel):
+    def __init__(self, dmm, fe_type) -> None:
+        super().__init__(dmm, fe_type, dmm.lookup(fe_type.item_type).get_data_type().as_pointer())
+
+
+class PartsAddress:
+    """The address of the tuple held by a handle, as a kernel argument (a ``PartsRef``): valid
+    while the handle lives; keeps it alive."""
+
+    def __init__(self, handle) -> None:
+        self.handle = handle
+        self.item_type = nb.typeof(handle).item_type
+        self.address = _address(handle)
+
+
+@typeof_impl.register(PartsAddress)
+def _typeof_parts_address(value, context):
+    return PartsRef(value.item_type)
+
+
+@unbox(PartsRef)
+def _unbox_parts_ref(typ, obj, c):
+    address = c.pyapi.object_getattr_string(obj, "address")
+    pointer = c.pyapi.long_as_voidptr(address)
+    c.pyapi.decref(address)
+    ptr_type = c.context.data_model_manager[typ].get_value_type()
+    return NativeValue(c.builder.bitcast(pointer, ptr_type))
+
+
+@intrinsic
+def _parts_pointer(typingctx, handle):
+    """The address of the tuple held by ``handle``, as an integer."""
+
+    def codegen(context, builder, sig, args):
+        fnty = ir.FunctionType(ll_voidptr_type, [ll_list_type])
+        base_ptr = cgutils.get_or_insert_function(builder.module, fnty, "numba_list_base_ptr")
+        data = _container_get_data(context, builder, sig.args[0], args[0])
+        return builder.ptrtoint(builder.call(base_ptr, [data]), ir.IntType(64))
+
+    return types.int64(handle), codegen
+
+
+@nb.njit(cache=True)
+def _address(handle):
+    return _parts_pointer(handle)
+
+
+@intrinsic
+def deref(typingctx, ref):
+    """The tuple ``ref`` points at, every array borrowed (as ``borrowed_parts``)."""
+    item_type = ref.item_type
+
+    def codegen(context, builder, sig, args):
+        item = context.data_model_manager[item_type].load_from_data_pointer(builder, args[0])
+        return _without_owners(context, builder, item_type, item)
+
+    return item_type(ref), codegen
 
 
 @nb.njit(cache=True)
