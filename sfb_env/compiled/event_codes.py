@@ -74,7 +74,9 @@ VOCAB: dict[str, list[str]] = {
     "how": [],
     "what": [],
     "contact": ["enters", "from_inside", "jumps"],  # (G23.51, G23.5131, G23.571) EsgStruck
-    "paid_with": [],
+    # (J4.11, J4.52) a fighter's TAC and close-combat maneuvering (compiled.small_craft)
+    "paid_with": ["J4.11 fighter"] + [f"J4.52 close-combat maneuvering, shield #{k}"
+                                      for k in range(1, 7)],
     "item": ["movement", "capacitor", "cloak"],  # "arm:<weapon>": the weapon row + BOX_WEAPON
     "use": [],
     "result": [],
@@ -162,6 +164,8 @@ class Decoder:
         if name in UNIT_FIELDS and hint is str:
             return (self.unit_ids[v] if v >= 0 else ""), at + 1
         if name in WEAPON_FIELDS and hint is str:
+            if v <= -2:  # (J4.34, J1.0) a small craft's launch: "<carrier>.bay"
+                return f"{self.unit_ids[-2 - v]}.bay", at + 1
             return (self.weapon_ids[v] if v >= 0 else ""), at + 1
         if name == "facing":
             return FACINGS[v], at + 1

@@ -1,0 +1,240 @@
+"""Phase parity of ``compiled.small_craft`` (J4 Stinger-F fighters, J1.0 administrative
+shuttles) against ``engine.small_craft`` on states the reference plays: variants of the Hydran
+Ranger's full-size scenarios with the rules other branches port replaced (``energy: chief``,
+``damage: interim``, ``lock_on: false``), ``random-fighter`` captains on both sides. Each
+reference call of a small-craft phase is recorded (the battle before and after, its orders,
+the events it logged); the compiled kernel replays it on the packed state and must leave
+every state array and event the same."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+from compiled_phase_helpers import decoder, fighting_pilots
+
+import sfb_env
+from sfb_env.compiled import layout, parity
+from sfb_env.compiled import small_craft as csc
+from sfb_env.engine import damage, robots
+from sfb_env.engine import small_craft as ref
+from sfb_env.engine.types import K_FIGHTER, K_SHUTTLE, NEVER, UNUSED
+
+pytestmark = pytest.mark.xdist_group("compiled-small-craft")
+
+RULES = {"energy": "chief", "damage": "interim", "lock_on": False}
+SCENARIOS = ("grad-hydran-full-vs-klingon", "grad-hydran-full-vs-federation")
+CRAFT_FIELDS = ("craft_ccm", "craft_tac", "craft_landed")
+
+
+class Calls:
+    """Per phase: (battle before, battle after, argument, events logged)."""
+
+    def __init__(self) -> None:
+        self.launch, self.move, self.eot, self.damage, self.pilot, self.gun = ([] for _ in
+                                                                                range(6))
+
+
+def _recorder(calls: list, real, with_args: bool = True):
+    def wrapped(battle, *args):
+        before = battle.copy()
+        n0 = len(battle.events)
+        out = real(battle, *args)
+        calls.append((before, battle.copy(), args, list(battle.events[n0:]), out))
+        return out
+    return wrapped
+
+
+@functools.cache
+def recorded(scenario: str, seeds: tuple[int, ...] = tuple(range(8)), steps: int = 400) -> Calls:
+    """Play the variant of ``scenario`` and record every small-craft phase call (cached)."""
+    calls = Calls()
+    patches = [(ref, "launch_step", _recorder(calls.launch, ref.launch_step)),
+               (ref, "move_fighters", _recorder(calls.move, ref.move_fighters)),
+               (ref, "end_of_turn", _recorder(calls.eot, ref.end_of_turn)),
+               (ref, "gun_blocker", _recorder(calls.gun, ref.gun_blocker))]
+    saved = [(mod, name, getattr(mod, name)) for mod, name, _ in patches]
+    handlers = dict(damage.DAMAGE_HANDLERS)
+    pilots = dict(robots.PILOTS)
+    try:
+        for mod, name, fn in patches:
+            setattr(mod, name, fn)
+        for k in (K_FIGHTER, K_SHUTTLE):
+            damage.DAMAGE_HANDLERS[k] = _recorder(calls.damage, handlers[k])
+        robots.PILOTS[ref.SHUTTLE_CONTROLLER] = _recorder(calls.pilot,
+                                                          pilots[ref.SHUTTLE_CONTROLLER])
+        env = sfb_env.parallel_env(parity.variant(scenario, rules=RULES), backend="reference")
+        for seed in seeds:
+            obs, _ = env.reset(seed=seed)
+            captains = fighting_pilots(env, seed)
+            n = 0
+            while env.agents and n < steps:
+                obs, *_ = env.step({a: captains[a].act(obs[a], env.action_space(a))
+                                    for a in env.agents})
+                n += 1
+    finally:
+        for mod, name, fn in saved:
+            setattr(mod, name, fn)
+        damage.DAMAGE_HANDLERS.update(handlers)
+        robots.PILOTS.update(pilots)
+    return calls
+
+
+def _packed(battle):
+    a = layout.pack([battle.state])
+    extra = {name: np.asarray(getattr(battle.state, name))[None].copy() for name in CRAFT_FIELDS}
+    return a, extra
+
+
+def _assert_same(a, extra, after, events, before, where) -> None:
+    st = after.state
+    for name in layout.HOT_FIELDS:
+        assert np.array_equal(getattr(a, name)[0], np.asarray(getattr(st, name))), (where, name)
+    for name in CRAFT_FIELDS:
+        assert np.array_equal(extra[name][0], np.asarray(getattr(st, name))), (where, name)
+    got = decoder(before).decode(a.ev[0, :a.ev_count[0]])
+    assert got == events, where
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_the_variants_fly_fighters_and_shuttles(scenario):
+    """The recorded games exercise the rules: launches (J4.34, J1.0), fighter moves (J4.12),
+    damage on craft (J4.49, J1.0) and the guns' limits (J4.32)."""
+    calls = recorded(scenario)
+    launched = sum(1 for *_, events, _ in calls.launch for e in events
+                   if type(e).__name__ == "Launched")
+    assert launched > 0 and calls.move and calls.damage and calls.gun, scenario
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_launch_and_send_match_the_reference(scenario):
+    """(J4.34, J1.0) ``send`` per agent order, then the robot carriers' launch ([P-085])."""
+    ct = None
+    for before, after, (orders,), events, _ in recorded(scenario).launch:
+        ct = ct or csc.craft_tables(before.setup)
+        a, extra = _packed(before)
+        for carrier, order in orders.items():
+            if order.fighters is not None:
+                csc.send(a, ct, 0, int(carrier), int(order.fighters), K_FIGHTER)
+            if order.shuttles is not None:
+                csc.send(a, ct, 0, int(carrier), int(order.shuttles), K_SHUTTLE)
+        csc.robot_launch(a, ct, 0)
+        _assert_same(a, extra, after, events, before, (scenario, before.state.turn,
+                                                       before.state.impulse))
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_order_mask_matches_order_blockers(scenario):
+    """(J4.34, J1.0, [P-095], F2.3) ``order_open`` is ``order_blockers(...) is None`` for every
+    carrier, craft kind and target at every Launch step recorded."""
+    ct = None
+    seen = 0
+    for before, *_ in recorded(scenario).launch:
+        ct = ct or csc.craft_tables(before.setup)
+        a, _ = _packed(before)
+        n = len(before.state.kind)
+        for c in np.flatnonzero(ct.capacity.sum(axis=1) > 0):
+            for kind in (K_FIGHTER, K_SHUTTLE):
+                if not len(ref.fighters_of(before, int(c), kind)):
+                    continue
+                want = [r is None for r in ref.order_blockers(before, int(c), None, kind)]
+                got = [bool(csc.order_open(a, ct, 0, int(c), kind, t)) for t in range(n)]
+                assert got == want, (scenario, before.state.turn, before.state.impulse, c, kind)
+                seen += sum(want)
+    assert seen > 0
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_move_fighters_matches_the_reference(scenario):
+    """(J4.12, C1.3, J4.52, J4.11, J4.48) CCM, the pilot's moves slower first, its TAC and
+    crippled fighters landing: every array and event as the reference."""
+    ct = None
+    for before, after, _, events, _ in recorded(scenario).move:
+        ct = ct or csc.craft_tables(before.setup)
+        a, extra = _packed(before)
+        order = np.zeros(len(before.state.kind), dtype=np.int64)
+        csc.move_fighters(a, ct, 0, extra["craft_ccm"], extra["craft_tac"],
+                          extra["craft_landed"], order)
+        _assert_same(a, extra, after, events, before, (scenario, before.state.turn,
+                                                       before.state.impulse))
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_shuttle_pilot_matches_the_reference(scenario):
+    """(J1.0, [P-086], [P-088]) The shuttle's pilot: the maneuver and the retargeting."""
+    ct = None
+    calls = recorded(scenario).pilot
+    for before, after, (unit,), _, want in calls:
+        ct = ct or csc.craft_tables(before.setup)
+        a, _ = _packed(before)
+        assert csc.pilot_maneuver(a, ct, 0, int(unit)) == int(want)
+        assert a.target[0, unit] == after.state.target[unit]
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_take_damage_matches_the_reference(scenario):
+    """(J4.12, J4.49 [P-097]; J1.0) Crippled at 7 / 3 (speed cut at once), destroyed at 10 /
+    6, ``Damaged`` and ``Destroyed``."""
+    ct = None
+    for before, after, (unit, points, *_), events, _ in recorded(scenario).damage:
+        ct = ct or csc.craft_tables(before.setup)
+        a, extra = _packed(before)
+        csc.take_damage(a, ct, 0, int(unit), int(points))
+        _assert_same(a, extra, after, events, before, (scenario, unit, points))
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_gun_limits_match_gun_blocker(scenario):
+    """(J4.32, J1.0) A fighter fires from 8 impulses after launch, once a turn crippled; a
+    shuttle not within a quarter turn of its launch."""
+    ct = None
+    for before, _, (w,), _, want in recorded(scenario).gun[:3000]:
+        ct = ct or csc.craft_tables(before.setup)
+        a, _ = _packed(before)
+        assert csc.gun_open(a, ct, 0, int(w)) == (want is None), (scenario, w, want)
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_end_of_turn_repair_matches_the_reference(scenario):
+    """(J4.48 [P-096]) One point repaired on each fighter aboard since before the turn."""
+    ct = None
+    for before, after, _, events, _ in recorded(scenario).eot:
+        ct = ct or csc.craft_tables(before.setup)
+        a, extra = _packed(before)
+        csc.end_of_turn(a, ct, 0, extra["craft_landed"])
+        _assert_same(a, extra, after, events, before, (scenario, before.state.turn))
+
+
+def test_repair_aboard_one_point_a_turn():
+    """(J4.48) A fighter landed on an earlier turn loses one damage point at End of Turn; one
+    landed this turn keeps its damage."""
+    before = sfb_env.parallel_env(parity.variant(SCENARIOS[0], rules=RULES),
+                                  backend="reference")
+    before.reset(seed=0)
+    battle = before.battle.copy()
+    st = battle.state
+    ct = csc.craft_tables(battle.setup)
+    f1, f2 = (int(f) for f in np.flatnonzero(st.kind == K_FIGHTER)[:2])
+    st.turn, st.impulse = 3, st.impulses_per_turn
+    st.damage[f1] = st.damage[f2] = 8
+    st.status[f1] = st.status[f2] = UNUSED
+    st.craft_landed[f1] = 2 * st.impulses_per_turn  # landed last turn
+    st.craft_landed[f2] = 2 * st.impulses_per_turn + 5  # landed this turn
+    a, extra = _packed(battle)
+    csc.end_of_turn(a, ct, 0, extra["craft_landed"])
+    assert a.damage[0, f1] == 7 and a.damage[0, f2] == 8
+    assert st.craft_landed[f1] != NEVER
+
+
+def test_fire_at_fighters_charts_shift_the_die():
+    """(J4.47) Against a fighter a die-by-range chart reads one row down, a natural 6 the die-6
+    row of the next longer bracket; a hit/miss die gets +1 (plasma none); a drone's natural 6
+    scores half its warhead."""
+    charts = csc.vs_fighter_charts()
+    from sfb_env.tables import phaser_chart
+    ph1 = phaser_chart("ph-1")
+    assert charts["ph-1"][0, 0] == ph1[1, 0]  # natural 1 reads row 2
+    assert charts["ph-1"][5, 0] == ph1[5, 1]  # natural 6 at range 0: die 6 at range 1
+    assert csc.fighter_die(4, False) == 5 and csc.fighter_die(4, True) == 4
+    assert csc.drone_vs_fighter(12, 6) == 6 and csc.drone_vs_fighter(12, 5) == 12
