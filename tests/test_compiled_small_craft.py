@@ -15,9 +15,10 @@ import pytest
 from compiled_phase_helpers import decoder, fighting_pilots
 
 import sfb_env
+from sfb_env import hexmap
 from sfb_env.compiled import layout, parity
 from sfb_env.compiled import small_craft as csc
-from sfb_env.engine import damage, robots
+from sfb_env.engine import damage, direct_fire, robots
 from sfb_env.engine import small_craft as ref
 from sfb_env.engine.types import K_FIGHTER, K_SHUTTLE, NEVER, UNUSED
 
@@ -32,8 +33,8 @@ class Calls:
     """Per phase: (battle before, battle after, argument, events logged)."""
 
     def __init__(self) -> None:
-        self.launch, self.move, self.eot, self.damage, self.pilot, self.gun = ([] for _ in
-                                                                                range(6))
+        self.launch, self.move, self.eot, self.damage, self.pilot, self.gun, self.shots = (
+            [] for _ in range(7))
 
 
 def _recorder(calls: list, real, with_args: bool = True):
@@ -53,7 +54,8 @@ def recorded(scenario: str, seeds: tuple[int, ...] = tuple(range(8)), steps: int
     patches = [(ref, "launch_step", _recorder(calls.launch, ref.launch_step)),
                (ref, "move_fighters", _recorder(calls.move, ref.move_fighters)),
                (ref, "end_of_turn", _recorder(calls.eot, ref.end_of_turn)),
-               (ref, "gun_blocker", _recorder(calls.gun, ref.gun_blocker))]
+               (ref, "gun_blocker", _recorder(calls.gun, ref.gun_blocker)),
+               (robots, "craft_fire_orders", _recorder(calls.shots, robots.craft_fire_orders))]
     saved = [(mod, name, getattr(mod, name)) for mod, name, _ in patches]
     handlers = dict(damage.DAMAGE_HANDLERS)
     pilots = dict(robots.PILOTS)
@@ -238,3 +240,99 @@ def test_fire_at_fighters_charts_shift_the_die():
     assert charts["ph-1"][5, 0] == ph1[5, 1]  # natural 6 at range 0: die 6 at range 1
     assert csc.fighter_die(4, False) == 5 and csc.fighter_die(4, True) == 4
     assert csc.drone_vs_fighter(12, 6) == 6 and csc.drone_vs_fighter(12, 5) == 12
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_pilot_fire_orders_match_the_reference(scenario):
+    """([P-087], SCENARIOS §2.9) The pilots' shots: the target within 2 hexes if legal, else
+    the nearest legal unit within 2 (lowest row on ties), given the fire predicate's rows."""
+    ct = None
+    shots = 0
+    for before, _, _, _, want in recorded(scenario).shots:
+        ct = ct or csc.craft_tables(before.setup)
+        a, _ = _packed(before)
+        n_w = len(before.state.w_owner)
+        legal = np.zeros((n_w, len(before.state.kind)), dtype=np.bool_)
+        for w in ct.gun[ct.gun >= 0]:
+            legal[w] = direct_fire.fire_mask(before, np.array([w]))[0]
+        out = np.full((1, n_w), -1, dtype=np.int64)
+        csc.craft_fire_orders(a, ct, 0, out, legal)
+        got = [(int(w), int(out[0, w])) for w in range(n_w) if out[0, w] >= 0]
+        assert got == sorted(want), (scenario, before.state.turn, before.state.impulse)
+        shots += len(want)
+    assert shots > 0
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_close_combat_and_far_craft_match_the_reference(scenario):
+    """(J4.51, J4.522) The close-combat bearing of every weapon in play on every unit, and
+    (J4.47, J1.35) no fire at a small craft beyond 5 hexes, at the recorded fire steps."""
+    ct = None
+    seen = 0
+    for before, *_ in recorded(scenario).gun[::10]:
+        ct = ct or csc.craft_tables(before.setup)
+        st = before.state
+        a, extra = _packed(before)
+        targets = np.arange(len(st.kind))
+        for w in range(len(st.w_owner)):
+            o = int(st.w_owner[w])
+            if st.status[o] != ref.ACTIVE:
+                continue
+            rng = hexmap.distance_np(st.x[o], st.z[o], st.x, st.z).astype(np.int64)
+            want = ref.close_combat(before, w, targets, rng)
+            got = [bool(csc.close_combat(a, ct, 0, w, int(t), int(rng[t]), extra["craft_ccm"]))
+                   for t in targets]
+            assert got == [bool(v) for v in want], (scenario, w)
+            seen += int(np.sum(want))
+            for t in targets:
+                assert csc.far_craft(ct, int(t), int(rng[t])) == (
+                    ref.target_blocker(before, int(t), int(rng[t])) is not None)
+    assert seen > 0
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_crippled_fighters_home_and_land_as_the_reference(scenario):
+    """(J4.48 [P-093], [P-089], J1.0) Constructed from recorded Move steps: a fighter made
+    crippled, in its carrier's hex or one to six hexes away on any facing, the carrier at
+    speeds 0..10 and its bay busy or not: the pilot's move home and the landing (``Landed``)
+    as the reference's."""
+    rng = np.random.default_rng(7)
+    ct = None
+    landed = 0
+    for before, *_ in recorded(scenario).move[::4]:
+        st = before.state
+        flying = np.flatnonzero((st.kind == K_FIGHTER) & (st.status == ref.ACTIVE))
+        if not len(flying):
+            continue
+        ct = ct or csc.craft_tables(before.setup)
+        battle = before.copy()
+        st = battle.state
+        f = int(rng.choice(flying))
+        c = int(battle.craft_carrier[f])
+        if st.status[c] != ref.ACTIVE:
+            continue
+        st.damage[f] = int(rng.integers(7, 10))
+        st.speed[f] = 8
+        st.speed[c] = int(rng.integers(0, 11))
+        if rng.random() < 0.5:
+            st.x[f], st.z[f] = st.x[c], st.z[c]
+        else:
+            d = int(rng.integers(0, 6))
+            x, z = int(st.x[c]) + int(rng.integers(-3, 4)), int(st.z[c]) + d - 3
+            if not battle.in_area(x, z):
+                continue
+            st.x[f], st.z[f] = x, z
+        st.prev_x[f], st.prev_z[f] = st.x[f], st.z[f]
+        st.facing[f] = int(rng.integers(0, 6))
+        st.straight[f] = int(rng.integers(0, 3))
+        if rng.random() < 0.3:
+            st.launched_at[f] = st.absolute_impulse - int(rng.integers(0, 2))
+        a, extra = _packed(battle)
+        n0 = len(battle.events)
+        ref.move_fighters(battle)
+        order = np.zeros(len(st.kind), dtype=np.int64)
+        csc.move_fighters(a, ct, 0, extra["craft_ccm"], extra["craft_tac"],
+                          extra["craft_landed"], order)
+        _assert_same(a, extra, battle, list(battle.events[n0:]), before, (scenario, f))
+        landed += sum(type(e).__name__ == "Landed" for e in battle.events[n0:])
+    assert landed > 0

@@ -550,3 +550,56 @@ def end_of_turn(a, ct, b, craft_landed):
             a.ev[b, r, 3] = f
             a.ev[b, r, 4] = a.damage[b, f]
 
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def close_combat(a, ct, b, w, t, rng, craft_ccm):
+    """(J4.51) Whether weapon ``w`` bears on ``t`` by close combat, whatever its arcs: a
+    fighter's gun on any other small craft in its hex; a ship's (six shields) weapon on a
+    fighter in its hex using CCM this impulse (J4.522)."""
+    owner = a.w_owner[b, w]
+    if a.kind[b, owner] != K_FIGHTER:
+        k = a.kind[b, owner]
+        if k not in (K_SHIP, K_FREIGHTER) or a.shield_pool[b, owner]:
+            return False
+        return craft_ccm[b, t] == _now(a, ct, b) and rng == 0
+    return ct.carrier[t] >= 0 and rng == 0
+
+
+@nb.njit(cache=True, inline="always")
+def far_craft(ct, t, rng):
+    """(J4.47, J1.35) A fighter or shuttle cannot be fired at beyond 5 hexes."""
+    return ct.carrier[t] >= 0 and rng > ref_fighters.MAX_FIGHTER_TARGET_RANGE
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def craft_fire_orders(a, ct, b, fire_out, legal):
+    """``robots.craft_fire_orders`` ([P-087], SCENARIOS §2.9): each craft in play with an
+    enemy within 2 hexes fires its gun at its target if the fire predicate allows it there
+    within 2 hexes, else at the nearest such legal unit (lowest row on ties). ``legal``:
+    (W, U) ``direct_fire.fire_mask`` rows; writes the target into ``fire_out[b, w]``."""
+    n = a.kind.shape[1]
+    for f in range(n):
+        w = ct.gun[f]
+        if w < 0 or a.status[b, f] != ACTIVE:
+            continue
+        x, z = a.x[b, f], a.z[b, f]
+        near = False
+        for u in range(n):
+            if a.status[b, u] == ACTIVE and a.side[b, u] != a.side[b, f] \
+                    and _dist(x, z, a.x[b, u], a.z[b, u]) <= ref.PILOT_FIRE_RANGE:
+                near = True
+        if not near:
+            continue
+        t = a.target[b, f]
+        if t >= 0 and legal[w, t] \
+                and _dist(x, z, a.x[b, t], a.z[b, t]) <= ref.PILOT_FIRE_RANGE:
+            fire_out[b, w] = t
+            continue
+        best, best_d = -1, 0
+        for u in range(n):
+            d = _dist(x, z, a.x[b, u], a.z[b, u])
+            if legal[w, u] and d <= ref.PILOT_FIRE_RANGE and (best < 0 or d < best_d):
+                best, best_d = u, d
+        if best >= 0:
+            fire_out[b, w] = best
