@@ -9,6 +9,7 @@ every state array and event the same."""
 from __future__ import annotations
 
 import functools
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -27,6 +28,7 @@ pytestmark = pytest.mark.xdist_group("compiled-small-craft")
 RULES = {"energy": "chief", "damage": "interim", "lock_on": False}
 SCENARIOS = ("grad-hydran-full-vs-klingon", "grad-hydran-full-vs-federation")
 CRAFT_FIELDS = ("craft_ccm", "craft_tac", "craft_landed")
+REQUIRE_SEEN = True  # the short tests also require the rule to have happened
 
 
 class Calls:
@@ -144,7 +146,7 @@ def test_order_mask_matches_order_blockers(scenario):
                 got = [bool(csc.order_open(a, ct, 0, int(c), kind, t)) for t in range(n)]
                 assert got == want, (scenario, before.state.turn, before.state.impulse, c, kind)
                 seen += sum(want)
-    assert seen > 0
+    assert seen > 0 or not REQUIRE_SEEN
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
@@ -260,7 +262,7 @@ def test_pilot_fire_orders_match_the_reference(scenario):
         got = [(int(w), int(out[0, w])) for w in range(n_w) if out[0, w] >= 0]
         assert got == sorted(want), (scenario, before.state.turn, before.state.impulse)
         shots += len(want)
-    assert shots > 0
+    assert shots > 0 or not REQUIRE_SEEN
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
@@ -287,7 +289,7 @@ def test_close_combat_and_far_craft_match_the_reference(scenario):
             for t in targets:
                 assert csc.far_craft(ct, int(t), int(rng[t])) == (
                     ref.target_blocker(before, int(t), int(rng[t])) is not None)
-    assert seen > 0
+    assert seen > 0 or not REQUIRE_SEEN
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
@@ -335,4 +337,51 @@ def test_crippled_fighters_home_and_land_as_the_reference(scenario):
                           extra["craft_landed"], order)
         _assert_same(a, extra, battle, list(battle.events[n0:]), before, (scenario, f))
         landed += sum(type(e).__name__ == "Landed" for e in battle.events[n0:])
-    assert landed > 0
+    assert landed > 0 or not REQUIRE_SEEN
+
+
+def test_vs_fighter_charts_match_the_reference_functions():
+    """(J4.47) Every phaser and fusion chart against a fighter, every die and every range a
+    fighter may be fired at (0..5), as ``engine.fighters``' functions."""
+    from sfb_env.engine import fighters
+    charts = csc.vs_fighter_charts()
+    for rng in range(fighters.MAX_FIGHTER_TARGET_RANGE + 1):
+        for die in range(1, 7):
+            for kind in ("ph-1", "ph-2", "ph-3", "ph-g"):
+                assert charts[kind][die - 1, rng] == fighters.phaser_damage_vs_fighter(
+                    kind, rng, die)
+            assert charts["fusion"][die - 1, rng] == fighters.fusion_damage_vs_fighter(rng, die)
+            for warhead in (6, 12):
+                assert csc.drone_vs_fighter(warhead, die) == fighters.drone_damage_vs_fighter(
+                    warhead, die)
+            assert csc.fighter_die(die, False) == fighters.fighter_die(die)
+            assert csc.fighter_die(die, True) == fighters.fighter_die(die, plasma=True)
+
+
+ALL_HYDRAN = ("grad-hydran-full-vs-klingon", "grad-hydran-full-vs-federation",
+              "grad-hydran-full-vs-gorn", "grad-hydran-full-vs-kzinti",
+              "grad-hydran-full-vs-orion", "grad-isc-full-vs-hydran",
+              "grad-lyran-full-vs-hydran")
+PHASE_TESTS = (test_launch_and_send_match_the_reference, test_order_mask_matches_order_blockers,
+               test_move_fighters_matches_the_reference, test_shuttle_pilot_matches_the_reference,
+               test_take_damage_matches_the_reference, test_gun_limits_match_gun_blocker,
+               test_end_of_turn_repair_matches_the_reference,
+               test_pilot_fire_orders_match_the_reference,
+               test_close_combat_and_far_craft_match_the_reference,
+               test_crippled_fighters_home_and_land_as_the_reference)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", ALL_HYDRAN)
+def test_long_phase_parity(scenario, monkeypatch):
+    """Every phase check above over 30 seeds of each Ranger scenario's variant (the romulan
+    one needs the standard cloak: not here)."""
+    calls = recorded(scenario, tuple(range(30)), 600)
+    monkeypatch.setitem(globals(), "recorded", lambda _sc: calls)
+    monkeypatch.setitem(globals(), "REQUIRE_SEEN", False)
+    for check in PHASE_TESTS:
+        check(scenario)
+    seen = Counter(type(e).__name__ + (f" {e.paid_with[:5]}" if hasattr(e, "paid_with") else "")
+                   for phase in (calls.launch, calls.move, calls.eot, calls.damage)
+                   for *_, events, _ in phase for e in events)
+    print(scenario, {k: len(getattr(calls, k)) for k in vars(calls)}, dict(seen))

@@ -14,6 +14,9 @@ first part: the 32-impulse chart (C1.41), the full-size classes of CTH-DATA §9.
 Hydran Ranger (fighters, admin shuttles): the D7's drone rate (FD4.21), the plasma launchers,
 the ISC's PPD, the Lyran Tiger's two ESGs (G23.122), the Romulans without the standard cloak;
 drones of warhead 12 (CTH-DATA §5.2). Not the standard form, the standard DAC or lock-on.
+Small craft (J4 fighters, J1.0 admin shuttles): their rules are kernels in
+``compiled.small_craft``, proved phase by phase, not yet hooked into the step kernel, so
+``small_craft_in_play`` and ``admin_shuttles`` stay refused here.
 ``why_not(setup)`` names the first rule or unit that keeps a battle on the reference engine, or
 returns None when the compiled core may play it; ``parallel_env``'s ``backend="auto"`` takes the
 compiled core exactly then.
