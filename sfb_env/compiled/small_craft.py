@@ -14,13 +14,15 @@ plays; ``tiers`` still refuses ``small_craft_in_play`` and ``admin_shuttles``.
   (``order_blockers``: J4.34, J1.0, [P-095], F2.3).
 - ``send``: launch up to the capacity aboard in the carrier's hex, FA at the target (FD1.2
   analogy), and send every craft of the kind in flight at the target (``Launched``).
-- ``robot_launch``: robot carriers' fighters on impulse 1 of turn 1 ([P-085]).
+- ``robot_launch``: robot carriers' fighters on impulse 1 of turn 1 ([P-085]);
+  ``launch_step``: the agents' orders (per-unit target rows) then ``robot_launch``.
 - ``pilot_maneuver``: the pilot's move (SCENARIOS §2.9 [P-086], [P-088] retarget, J4.48
   [P-093] homing, [P-089] turning back).
 - ``move_fighters``: close-combat maneuvering (J4.52, [P-091]), fighters' moves slower first
   (J4.12, C1.3), the pilot's TAC (J4.11, [P-092]), crippled fighters landing (J4.48, J1.0).
 - ``gun_open`` (J4.32, J1.0), ``take_damage`` (J4.12, J4.49, [P-097]; J1.0), ``end_of_turn``
-  (J4.48 repair aboard, [P-096]).
+  (J4.48 repair aboard, [P-096]); ``close_combat`` (J4.51, J4.522), ``far_craft`` (J4.47,
+  J1.35), ``craft_fire_orders`` (the pilots' shots, [P-087]).
 
 Events: ``Launched`` (its ``rack`` is ``-2 - carrier``, decoded "<carrier>.bay"),
 ``TacticalManeuver``, ``Landed``, ``Damaged``, ``Destroyed``, ``CraftRepaired``.
@@ -603,3 +605,16 @@ def craft_fire_orders(a, ct, b, fire_out, legal):
                 best, best_d = u, d
         if best >= 0:
             fire_out[b, w] = best
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def launch_step(a, ct, b, fighters, shuttles):
+    """``small_craft.launch_step`` (J4.34, J1.0): each carrier's ``fighters[b, u]`` then
+    ``shuttles[b, u]`` order (a target row, -1 none; validated beforehand), carriers by row,
+    then the robot carriers' launch ([P-085])."""
+    for u in range(fighters.shape[1]):
+        if fighters[b, u] >= 0:
+            send(a, ct, b, u, fighters[b, u], K_FIGHTER)
+        if shuttles[b, u] >= 0:
+            send(a, ct, b, u, shuttles[b, u], K_SHUTTLE)
+    robot_launch(a, ct, b)
