@@ -388,3 +388,27 @@ def test_long_phase_parity(scenario, monkeypatch):
                    for phase in (calls.launch, calls.move, calls.eot, calls.damage)
                    for *_, events, _ in phase for e in events)
     print(scenario, {k: len(getattr(calls, k)) for k in vars(calls)}, dict(seen))
+
+
+def test_gun_limits_on_constructed_states():
+    """(J4.32, J1.0) Crippled fighters (one shot a turn, the shots of this turn and the last in
+    the phaser-G's record) and launches 0..40 impulses ago, fighters and shuttles, as
+    ``gun_blocker``."""
+    rng = np.random.default_rng(3)
+    ct = None
+    blocked = Counter()
+    for before, _, (w,), _, _ in recorded(SCENARIOS[0]).gun[::5]:
+        ct = ct or csc.craft_tables(before.setup)
+        battle = before.copy()
+        st = battle.state
+        f = int(st.w_owner[w])
+        now = st.absolute_impulse
+        st.launched_at[f] = now - int(rng.integers(0, 41)) if rng.random() < 0.9 else NEVER
+        st.damage[f] = int(rng.integers(0, 10))
+        shots = now - rng.integers(0, 2 * st.impulses_per_turn, size=st.w_gatling_shots.shape[1])
+        st.w_gatling_shots[w] = np.where(rng.random(len(shots)) < 0.5, shots, NEVER)
+        a, _ = _packed(battle)
+        want = ref.gun_blocker(battle, int(w))
+        assert csc.gun_open(a, ct, 0, int(w)) == (want is None), (w, want)
+        blocked[(want or "open")[:5]] += 1
+    assert blocked["J4.32"] and blocked["open"], blocked
