@@ -12,7 +12,9 @@ Engineer (``energy: chief``), ``damage: interim`` or ``cadet_dac``, ``lock_on: f
   raider (2/3 move cost under the Chief Engineer), the Romulan KR and War Eagle without the
   standard cloak, and the Lyran Tiger's two ESGs (G23.122: both fields of one ship against
   what meets them, one volley per unit);
-- drones of warhead 12 (CTH-DATA §5.2, FD1.6; ``rules.drone_warhead``).
+- drones of warhead 12 (CTH-DATA §5.2, FD1.6; ``rules.drone_warhead``);
+- the same ships under the cadet Energy Allocation Form (``energy: cadet``): the plasma
+  launchers armed and launched (the Chief Engineer arms none), the two ESGs charged.
 """
 
 from __future__ import annotations
@@ -50,7 +52,19 @@ FULL = {
     "eagle-federation": parity.with_rules("duel-full-romulan-vs-federation",
                                           {**FULL_RULES, "cloak": "none"}),
 }
-CI = ("gorn-klingon", "isc-klingon", "lyran-klingon", "cth-07")
+# The Chief Engineer never arms a plasma launcher, and full-size ships start with none armed
+# (FP1.22, FP1.23): the plasma-S and plasma-R launches are proved under the cadet Energy
+# Allocation Form (B3.0, FP2.0), which also charges the Tiger's two ESGs (G23.21).
+CADET_RULES = {"energy": "cadet", "damage": "interim", "lock_on": False}
+FULL.update({
+    "gorn-klingon-cadet": parity.with_rules("duel-full-gorn-vs-klingon", CADET_RULES),
+    "isc-gorn-cadet": parity.with_rules("grad-isc-full-vs-gorn", CADET_RULES),
+    "eagle-federation-cadet": parity.with_rules("duel-full-romulan-vs-federation",
+                                                {**CADET_RULES, "cloak": "none"}),
+    "lyran-klingon-cadet": parity.with_rules("grad-lyran-full-vs-klingon", CADET_RULES),
+})
+CI = ("gorn-klingon", "isc-klingon", "lyran-klingon", "cth-07", "gorn-klingon-cadet",
+      "lyran-klingon-cadet")
 
 
 @pytest.mark.parametrize("name", sorted(FULL))
@@ -121,6 +135,15 @@ def test_full_size_fighting_captains_match_the_reference_batched_with_autoreset(
     report = parity.lockstep(FULL[name], num_battles=4, steps=60, seed=2,
                              policy="random-fighter")
     assert report.events.get("Fired", 0) > 0, report.line()
+
+
+def test_fp1_plasma_launches_of_the_full_size_ships_match_the_reference():
+    """(FP1.22, FP2.0, FP3.1) Under the cadet form the Gorn CA's and the ISC's plasma-S and the
+    War Eagle's plasma-R arm over three turns and launch on the 32-impulse chart."""
+    for name in ("isc-gorn-cadet", "eagle-federation-cadet"):
+        report = parity.lockstep(FULL[name], num_battles=4, steps=300, seed=4,
+                                 policy="doctrine")
+        assert report.events.get("Launched", 0) > 0, report.line()
 
 
 def test_fd1_6_drone_warhead_12_matches_the_reference():
