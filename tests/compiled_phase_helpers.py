@@ -11,7 +11,8 @@ import functools
 import agents
 import sfb_env
 from sfb_env.compiled import event_codes, layout, parity
-from sfb_env.engine import procedure, robots, seeking
+from sfb_env.engine import energy_allocation, procedure, robots, seeking
+from sfb_env.env.parallel import SFBParallelEnv
 
 TIER1 = ("cth-01", "cth-02", "cth-03", "duel-klingon-vs-federation", "duel-klingon-vs-kzinti",
          "duel-klingon-vs-orion", "duel-federation-vs-kzinti", "duel-federation-vs-orion",
@@ -249,3 +250,118 @@ def decisions_match(scenario, decisions: list, allocation_impulses: tuple) -> in
             actions.noop_action(batch.state, ot, 0, i, out)
             assert out.tolist() == noops[a].tolist(), when
     return at_allocation
+
+
+class Allocations:
+    """``allocations`` (battle at the entry of Energy Allocation, orders, None) and
+    ``decisions`` (battle at a decision point, each agent's observation and mask, each agent's
+    no-op) of played battles."""
+
+    def __init__(self) -> None:
+        self.allocations: list = []
+        self.decisions: list = []
+
+
+def play_recording_allocations(scenario: dict, seeds: tuple[int, ...],
+                               steps: int) -> Allocations:
+    """Random masked play of ``scenario`` on the reference env, ``steps`` steps per seed (the
+    next battle seeded ``seed + 1000`` when one ends), recording each Energy Allocation."""
+    out = Allocations()
+    pay = energy_allocation.energy_allocation
+
+    def hook(battle, orders, payments):
+        out.allocations.append((battle.copy(), copy.deepcopy(dict(orders)), None))
+        pay(battle, orders, payments)
+
+    energy_allocation.energy_allocation = hook
+    try:
+        for seed in seeds:
+            env = SFBParallelEnv(scenario)
+            obs, _ = env.reset(seed=seed)
+            for k, a in enumerate(env.possible_agents):
+                env.action_space(a).seed(seed * 10 + k)
+            for _ in range(steps):
+                if not env.agents:
+                    obs, _ = env.reset(seed=seed + 1000)
+                battle = env.battle
+                noops = {a: env._layouts[a].noop(battle) for a in env.agents}
+                out.decisions.append((battle.copy(), {a: obs[a] for a in env.agents}, noops))
+                actions = {a: env.action_space(a).sample(mask=obs[a]["action_mask"])
+                           for a in env.agents}
+                obs, *_ = env.step(actions)
+    finally:
+        energy_allocation.energy_allocation = pay
+    return out
+
+
+def place_around_esg(battle, rng, rows: list[int], max_speed: int):
+    """``battle`` with the ESG fields of weapon rows ``rows`` operating (random radius, strength
+    and age) and every other unit in play placed within 5 hexes of their ship, each unit (the
+    ship too) having moved one hex or not this impulse, at random facings and speeds (ships
+    ``0..max_speed``): contacts of every kind (jumps, from inside, several units together,
+    exact shield boundaries) that random games seldom reach (G23.52)."""
+    import numpy as np
+
+    from sfb_env import hexmap
+    from sfb_env.engine import esg as ref_esg
+    from sfb_env.engine.types import ACTIVE, K_SHIP
+
+    b = battle.copy()
+    st = b.state
+    owner = int(st.w_owner[rows[0]])
+    now = st.absolute_impulse
+    for w in rows:
+        st.esg_phase[w] = int(ref_esg.EsgPhase.ACTIVE)
+        st.esg_radius[w] = int(rng.integers(0, 4))
+        st.esg_strength[w] = int(rng.integers(1, 21))
+        st.esg_activated_at[w] = now - int(rng.integers(1, min(st.impulses_per_turn, now) + 1))
+    steps = hexmap.DIR_TO_AXIAL
+    for u in np.flatnonzero(st.status == ACTIVE):
+        u = int(u)
+        if u != owner:
+            while True:
+                dx, dz = (int(v) for v in rng.integers(-5, 6, size=2))
+                if max(abs(dx), abs(dz), abs(dx + dz)) <= 5:
+                    break
+            st.x[u], st.z[u] = st.x[owner] + dx, st.z[owner] + dz
+        st.facing[u] = int(rng.integers(0, 6))
+        if st.kind[u] == K_SHIP:
+            st.speed[u] = int(rng.integers(0, max_speed + 1))
+        d = int(rng.integers(0, 8))
+        st.prev_x[u] = st.x[u] - (steps[d, 0] if d < 6 else 0)
+        st.prev_z[u] = st.z[u] - (steps[d, 1] if d < 6 else 0)
+        st.prev_facing[u] = st.facing[u]
+    return b
+
+
+def validate_speed_choices(env, obs: dict, label: str, only_none: bool = False) -> int:
+    """(C3.2) Where ``env``'s battle (reference, ``illegal_action="raise"``) picks next turn's
+    speed, every (maneuver, speed) pair each agent's mask leaves open passes the engine's
+    validation (``only_none``: and the maneuver mask opens NONE alone); returns the pairs
+    checked."""
+    import numpy as np
+    import pytest
+
+    from sfb_env.engine.types import IllegalOrderError
+
+    battle = env.battle
+    if not battle.speed_choice_open():
+        return 0
+    checked = 0
+    for a in env.agents:
+        lay = env._layouts[a]
+        names = lay.component_names()
+        im, isp = names.index("maneuver"), names.index("speed")
+        parts = env.action_space(a).split_mask(obs[a]["action_mask"])
+        if only_none:
+            assert list(np.flatnonzero(parts[im])) == [0]
+        for m in np.flatnonzero(parts[im]):
+            for s in np.flatnonzero(parts[isp]):
+                act = lay.noop(battle)
+                act[im], act[isp] = m, s
+                try:
+                    battle.validate({lay.unit: lay.to_orders(battle, act, env._slots[a])})
+                except IllegalOrderError as exc:
+                    pytest.fail(f"{label}: {exc}")
+                checked += 1
+    return checked

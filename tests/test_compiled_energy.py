@@ -8,13 +8,19 @@ standing orders (the env's no-op) and the ``energy_shortfall`` info of the compi
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import functools
 
 import numpy as np
 import pytest
-from compiled_phase_helpers import decisions_match, run_parity, run_parity_batched, step_env_pair
+from compiled_phase_helpers import (
+    Allocations,
+    decisions_match,
+    play_recording_allocations,
+    run_parity,
+    run_parity_batched,
+    step_env_pair,
+)
 
 import sfb_env
 from sfb_env.compiled import energy, layout, parity, tiers
@@ -31,53 +37,19 @@ def variant(name: str) -> dict:
     return parity.with_rules(name, parity.CADET_ENERGY)
 
 
-class Played:
-    """Snapshots of played battles: ``allocations`` (battle at the entry of Energy
-    Allocation, orders, None) and ``decisions`` (battle at a decision point, each agent's
-    observation and mask, each agent's no-op)."""
-
-    def __init__(self) -> None:
-        self.allocations: list = []
-        self.decisions: list = []
-
-
 @functools.cache
-def played(name: str, seeds: tuple[int, ...] = (0, 1, 2), steps: int = 250) -> Played:
+def played(name: str, seeds: tuple[int, ...] = (0, 1, 2), steps: int = 250) -> Allocations:
     """Random masked play of ``name``'s cadet-energy variant on the reference env."""
-    out = Played()
-    pay = energy_allocation.energy_allocation
-
-    def hook(battle, orders, payments):
-        out.allocations.append((battle.copy(), copy.deepcopy(dict(orders)), None))
-        pay(battle, orders, payments)
-
-    energy_allocation.energy_allocation = hook
-    try:
-        for seed in seeds:
-            env = SFBParallelEnv(variant(name))
-            obs, _ = env.reset(seed=seed)
-            for k, a in enumerate(env.possible_agents):
-                env.action_space(a).seed(seed * 10 + k)
-            for _ in range(steps):
-                if not env.agents:
-                    obs, _ = env.reset(seed=seed + 1000)
-                battle = env.battle
-                noops = {a: env._layouts[a].noop(battle) for a in env.agents}
-                out.decisions.append((battle.copy(), {a: obs[a] for a in env.agents}, noops))
-                actions = {a: env.action_space(a).sample(mask=obs[a]["action_mask"])
-                           for a in env.agents}
-                obs, *_ = env.step(actions)
-    finally:
-        energy_allocation.energy_allocation = pay
-    return out
+    return play_recording_allocations(variant(name), seeds, steps)
 
 
-def test_tiers_accept_the_cadet_form_and_cadet_cloak_only():
+def test_tiers_accept_the_cadet_form_not_energy_off():
+    """The cadet form (the standard form and fractional accounting:
+    test_compiled_standard_energy; the standard cloak: test_compiled_cloak_parity); not energy
+    off."""
     setup = build_reference(variant("duel-klingon-vs-federation")).setup
     assert tiers.why_not(setup) is None
-    for rules in ({"energy": "standard"}, {"energy": "off"},
-                  {"energy": "cadet", "fractional_accounting": True},
-                  {"energy": "cadet", "cloak": "standard"}):
+    for rules in ({"energy": "off"},):
         doc = parity.with_rules("duel-klingon-vs-orion", rules)
         assert tiers.why_not(_setup(doc)) is not None, rules
 

@@ -8,6 +8,7 @@ import sys
 
 import numpy as np
 import pytest
+from compiled_phase_helpers import validate_speed_choices
 from pettingzoo.test import parallel_api_test, parallel_seed_test
 
 import sfb_env
@@ -34,13 +35,14 @@ def test_pettingzoo_parallel_api_and_seed_tests_pass_on_the_compiled_core(scenar
 def test_auto_takes_the_compiled_core_where_it_plays_the_scenario():
     assert backend_of(sfb_env.parallel_env("cth-03")) == "compiled"
     assert backend_of(sfb_env.parallel_env("cth-05")) == "compiled"  # tier 2: 16 impulses
-    assert backend_of(sfb_env.parallel_env("cth-07")) == "reference"
+    assert backend_of(sfb_env.parallel_env("cth-07")) == "compiled"  # 32 impulses, full size
+    assert backend_of(sfb_env.parallel_env("cth-13")) == "reference"
     assert backend_of(sfb_env.parallel_env("cth-03", backend="reference")) == "reference"
 
 
 def test_compiled_refuses_a_scenario_it_has_not_ported_naming_the_rule():
-    with pytest.raises(NotCompiledError, match="cth-07.*energy='standard' not ported"):
-        sfb_env.parallel_env("cth-07", backend="compiled")
+    with pytest.raises(NotCompiledError, match="cth-13.*launch_facing=True not ported"):
+        sfb_env.parallel_env("cth-13", backend="compiled")
 
 
 def test_reference_view_serves_mask_reasons_state_and_render():
@@ -150,7 +152,6 @@ def test_masks_leave_no_speed_and_maneuver_pair_the_engine_refuses(scenario):
     engine's validation on the 8- and 16-impulse charts (the Chief Engineer's speed choice and
     the cadet energy form's)."""
     from sfb_env.compiled import tiers
-    from sfb_env.engine.types import IllegalOrderError
 
     assert not tiers.JOINT_SPEED_MANEUVER_CHECK
     checked = 0
@@ -160,23 +161,7 @@ def test_masks_leave_no_speed_and_maneuver_pair_the_engine_refuses(scenario):
         for a in env.agents:
             env.action_space(a).seed(seed)
         while env.agents:
-            battle = env.battle
-            if battle.speed_choice_open():
-                for a in env.agents:
-                    lay = env._layouts[a]
-                    names = lay.component_names()
-                    im, isp = names.index("maneuver"), names.index("speed")
-                    parts = env.action_space(a).split_mask(obs[a]["action_mask"])
-                    for m in np.flatnonzero(parts[im]):
-                        for s in np.flatnonzero(parts[isp]):
-                            act = lay.noop(battle)
-                            act[im], act[isp] = m, s
-                            try:
-                                battle.validate({lay.unit: lay.to_orders(battle, act,
-                                                                         env._slots[a])})
-                            except IllegalOrderError as exc:
-                                pytest.fail(f"{scenario} seed {seed}: {exc}")
-                            checked += 1
+            checked += validate_speed_choices(env, obs, f"{scenario} seed {seed}")
             obs, *_ = env.step({a: env.action_space(a).sample(mask=obs[a]["action_mask"])
                                 for a in env.agents})
     assert checked > 200

@@ -15,7 +15,7 @@ import functools
 
 import numpy as np
 import pytest
-from compiled_phase_helpers import batch_orders, decoder
+from compiled_phase_helpers import batch_orders, decoder, place_around_esg
 
 import sfb_env
 from sfb_env.compiled import damage, esg, layout, parity
@@ -220,37 +220,7 @@ def _placed(battle, rng):
     one hex or not this impulse, at random facings and speeds: contacts of every kind (jumps,
     from inside, several units together, exact shield boundaries) that random games seldom
     reach."""
-    from sfb_env import hexmap
-    from sfb_env.engine.types import K_SHIP
-
-    b = battle.copy()
-    st = b.state
-    w = int(esg_field.esg_rows(b)[0])
-    owner = int(st.w_owner[w])
-    ipt = st.impulses_per_turn
-    now = st.absolute_impulse
-    st.esg_phase[w] = int(ref_esg.EsgPhase.ACTIVE)
-    st.esg_radius[w] = int(rng.integers(0, 4))
-    st.esg_strength[w] = int(rng.integers(1, 21))
-    st.esg_activated_at[w] = now - int(rng.integers(1, min(ipt, now) + 1))
-    steps = hexmap.DIR_TO_AXIAL
-    for u in np.flatnonzero(st.status == ACTIVE):
-        u = int(u)
-        if u != owner:
-            while True:
-                dx, dz = (int(v) for v in rng.integers(-5, 6, size=2))
-                if max(abs(dx), abs(dz), abs(dx + dz)) <= 5:
-                    break
-            st.x[u], st.z[u] = st.x[owner] + dx, st.z[owner] + dz
-        st.facing[u] = int(rng.integers(0, 6))
-        if st.kind[u] == K_SHIP:
-            st.speed[u] = int(rng.integers(0, 17))
-        d = int(rng.integers(0, 8))
-        moved = d < 6
-        st.prev_x[u] = st.x[u] - (steps[d, 0] if moved else 0)
-        st.prev_z[u] = st.z[u] - (steps[d, 1] if moved else 0)
-        st.prev_facing[u] = st.facing[u]
-    return b
+    return place_around_esg(battle, rng, [int(esg_field.esg_rows(battle)[0])], max_speed=16)
 
 
 @pytest.mark.parametrize("opponent", OPPONENTS)

@@ -84,3 +84,20 @@ def test_event_rows_decode_into_engine_events():
                 event_codes.BOX_WEAPON + w]
     assert dec.decode_row(row) == ev.Damaged(1, 3, battle.unit_ids[0], 4, 2, 2,
                                              ("hull", battle.weapon_ids[w]))
+
+
+@pytest.mark.parametrize("scenario", ["duel-full-romulan-vs-federation", "cth-07",
+                                      "grad-isc-full-vs-romulan"])
+def test_d4_2_event_rows_hold_a_damaged_row_listing_every_box_and_weapon_of_a_ship(scenario):
+    # (D4.2-D4.4) one volley may destroy all of a full-size ship's DAC boxes and weapons; its
+    # Damaged row lists each after 8 leading columns (a fixed 56 overflowed, IndexError)
+    state = make_battle(scenario, seed=0).state
+    width = layout.pack([state]).ev.shape[2]
+    items = [int(state.dac_boxes[u].sum()) + int((state.w_owner == u).sum())
+             for u in range(state.dac_boxes.shape[0])]
+    assert width == 8 + max(items) > event_codes.WIDTH, (items, width)
+
+
+def test_cadet_event_rows_keep_the_fixed_width():
+    state = make_battle("duel-klingon-vs-federation", seed=0).state
+    assert layout.pack([state]).ev.shape[2] == event_codes.WIDTH

@@ -17,7 +17,8 @@ def test_backends_column_says_compiled_for_ported_scenarios_and_why_not_elsewher
     lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
     for name in TIER_1 + TIER_2:
         assert lines[name].split()[1] == "compiled", lines[name]
-    assert "reference: rule energy='standard'" in lines["cth-07"]
+    assert lines["cth-07"].split()[1] == "compiled"  # the 32-impulse full-size game
+    assert "reference: rule launch_facing=True" in lines["cth-13"]
 
 
 def test_plain_listing_has_no_backend_column(capsys):
@@ -29,13 +30,14 @@ def test_plain_listing_has_no_backend_column(capsys):
 def test_missing_lists_every_reason_under_the_first(capsys):
     scenarios.run(argparse.Namespace(backends=True, missing=True))
     lines = capsys.readouterr().out.splitlines()
-    at = next(i for i, x in enumerate(lines) if x.startswith("cth-07 "))
+    at = next(i for i, x in enumerate(lines) if x.startswith("cth-13 "))
     end = next(i for i in range(at + 1, len(lines)) if not lines[i].startswith(" "))
     block = lines[at:end]
     text = "\n".join(block)
-    for reason in ("energy='standard'", "damage='standard_dac'", "lock_on=True"):
+    for reason in ("launch_facing=True", "sideslip=True", "reserve_power=True"):
         assert reason in text, reason
-    for ported in ("disengage_by_announcement", "'encounter'", "energy_form",
+    for ported in ("disengage_by_announcement", "'encounter'", "energy_form", "energy='standard'",
+                   "standard_energy", "damage='standard_dac'", "lock_on=True",
                    "impulses_per_turn", "'klingon-d7'", "'fed-ca'", "drone_warhead"):
         assert ported not in text, ported
     assert not any(x.startswith(" ") for x in lines[:3])  # tier 1: nothing missing

@@ -219,7 +219,8 @@ def test_a_planet_killer_damaged_far_past_its_strength_reads_1_not_more():
 
 
 def test_own_internal_damage_past_the_internal_boxes_reads_1_not_more():
-    env = sfb_env.parallel_env("cth-07")
+    # (reaches into ``env.battle``: the reference engine's state; cth-07 is compiled under auto)
+    env = sfb_env.parallel_env("cth-07", backend="reference")
     env.reset(seed=0)
     agent = env.agents[0]
     u = env.battle.unit_index[agent]

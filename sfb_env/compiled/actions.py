@@ -196,11 +196,13 @@ def _standing_energy(s, ot, b, a, u, out):
     out[n_h] = energy.capacitor_room(s.capacitor, s.capacitor_max, b, u)
     out[n_h + 1] = energy.empty_batteries(s.boxes, s.batteries, b, u)
     imp_boxes = s.boxes[b, u, energy._IMPULSE]
-    cap = max(0, warp) + min(energy.MAX_IMPULSE_TO_MOVEMENT, imp_boxes)
+    cap = (energy.warp_hexes(warp, ot.speed_rule, u)  # (CTH-DATA §7.3) at the move cost
+           + min(energy.MAX_IMPULSE_TO_MOVEMENT, imp_boxes))
     speed = min(s.speed[b, u], cap)
-    previous = energy.previous_speed(s.speed, s.previous_speed, s.tactical, imp, b, u)
-    payable = energy.payable_speed(s.boxes, b, u)
-    while speed > 0 and not energy.speed_open(speed, previous, payable):
+    top = energy.speed_top(energy.previous_speed(s.speed, s.previous_speed, s.tactical, imp,
+                                                 b, u), ot.speed_rule, u)
+    payable = energy.payable_speed(s.boxes, ot.speed_rule, b, u)
+    while speed > 0 and not energy.speed_open(speed, top, payable):
         speed -= 1
     return speed
 

@@ -86,6 +86,21 @@ def copy_battle(dst, b, src, a):
         dst.capacitor_max[b, i1] = src.capacitor_max[a, i1]
     for i1 in range(dst.energy_shortfall.shape[1]):
         dst.energy_shortfall[b, i1] = src.energy_shortfall[a, i1]
+    for i1 in range(dst.dac_boxes.shape[1]):
+        for i2 in range(dst.dac_boxes.shape[2]):
+            dst.dac_boxes[b, i1, i2] = src.dac_boxes[a, i1, i2]
+    for i1 in range(dst.locked_on.shape[1]):
+        dst.locked_on[b, i1] = src.locked_on[a, i1]
+    for i1 in range(dst.cloak_paid.shape[1]):
+        dst.cloak_paid[b, i1] = src.cloak_paid[a, i1]
+    for i1 in range(dst.cloak_announced_at.shape[1]):
+        dst.cloak_announced_at[b, i1] = src.cloak_announced_at[a, i1]
+    for i1 in range(dst.shields_active.shape[1]):
+        dst.shields_active[b, i1] = src.shields_active[a, i1]
+    for i1 in range(dst.fire_control.shape[1]):
+        dst.fire_control[b, i1] = src.fire_control[a, i1]
+    for i1 in range(dst.battery_fraction.shape[1]):
+        dst.battery_fraction[b, i1] = src.battery_fraction[a, i1]
     for i1 in range(dst.w_owner.shape[1]):
         dst.w_owner[b, i1] = src.w_owner[a, i1]
     for i1 in range(dst.w_type.shape[1]):
@@ -200,6 +215,13 @@ def borrowed_state(s):
         borrow(s.batteries),
         borrow(s.capacitor_max),
         borrow(s.energy_shortfall),
+        borrow(s.dac_boxes),
+        borrow(s.locked_on),
+        borrow(s.cloak_paid),
+        borrow(s.cloak_announced_at),
+        borrow(s.shields_active),
+        borrow(s.fire_control),
+        borrow(s.battery_fraction),
         borrow(s.w_owner),
         borrow(s.w_type),
         borrow(s.w_arcs),
@@ -347,6 +369,25 @@ def borrowed_fire(t):
         borrow(t.ppd_alt),
         borrow(t.work),
         borrow(t.fusion_dmg),
+        borrow(t.dac_unit),
+        borrow(t.dac_chart),
+        borrow(t.dac_bold),
+        borrow(t.dac_sys_boxes),
+        borrow(t.dac_sys_weapon),
+        borrow(t.dac_phaser),
+        borrow(t.dac_any_warp),
+        borrow(t.dac_excess),
+        borrow(t.dac_keep_last),
+        borrow(t.dac_to_box),
+        borrow(t.dac_word),
+        borrow(t.w_dac_class),
+        borrow(t.w_dac_shields),
+        borrow(t.w_dac_value),
+        borrow(t.w_phaser_rank),
+        borrow(t.lock_on),
+        borrow(t.sensor_of),
+        borrow(t.scanner_of),
+        borrow(t.standard_cloak),
         borrow(t.gatling_after),
     )
 
@@ -419,6 +460,7 @@ def borrowed_observe(t):
         borrow(t.governed),
         borrow(t.total_power),
         borrow(t.battery_sheet),
+        borrow(t.speed_rule),
         borrow(t.phaser_draw),
         borrow(t.single_turn),
         borrow(t.cycle_len),
@@ -442,6 +484,10 @@ def borrowed_observe(t):
         borrow(t.n_gatling),
         borrow(t.m_gatling),
         borrow(t.gatling_fire),
+        borrow(t.off_lock_on),
+        borrow(t.sensor_of),
+        borrow(t.scanner_of),
+        borrow(t.off_cloak),
     )
 
 

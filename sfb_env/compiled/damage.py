@@ -3,11 +3,14 @@
 Ported: drones and target drones (FD1.54), the ``none`` rule (scenario 1), the ``interim`` rule
 (D4.0: one point on the least valuable weapon, the rest by ``BOX_ORDER``; a ship with nothing
 left is destroyed), the ``cadet_dac`` rule (D4.21-D4.4: one die per internal point on the cadet
-chart, CTH-DATA §10.2), abstract freighters (R1.6: one shield pool, phaser dead and destroyed at
-thresholds), ``Damaged`` and ``Destroyed`` events. Not ported (the ported scenarios switch them
-off; ``fire_tables`` refuses them): the ``s4`` and ``standard_dac`` rules, the standard form's
-shield absorption (D3.34, H7.2), ship explosions (``rules.explosions``), the damage handlers of
-fighters, shuttles and monsters (plasma torpedoes take theirs: ``compiled.plasma``).
+chart, CTH-DATA §10.2), the ``standard_dac`` rule (D4.2-D4.4, §10.3: ``compiled.std_dac``; a
+cadet ship keeps the cadet DAC), abstract freighters (R1.6: one shield pool, phaser dead and
+destroyed at thresholds), ``Damaged`` and ``Destroyed`` events, the standard form's unpaid
+shields (a governed ship's ``shields_active`` cleared: they stop nothing, CTH-DATA §7.4). Not
+ported (the ported scenarios switch them off; ``fire_tables`` refuses them): the ``s4`` rule,
+reinforcement and reserve power in a struck shield (D3.34, H7.2), ship explosions
+(``rules.explosions``), the damage handlers of fighters, shuttles and monsters (plasma
+torpedoes take theirs: ``compiled.plasma``).
 
 ``FireTables`` (built by ``fire_tables(setup)``) are the static tables of every fire, damage,
 shield and seeking kernel of this package (``compiled.fire``, ``compiled.shields``,
@@ -23,7 +26,7 @@ import numpy as np
 
 from sfb_env import hexmap, impulse, tables
 from sfb_env.compiled import dice as dice_mod
-from sfb_env.compiled import event_codes, plasma
+from sfb_env.compiled import event_codes, plasma, sensors, std_dac
 from sfb_env.data.charts import load_weapons
 from sfb_env.engine import damage as ref_damage
 from sfb_env.engine import direct_fire as ref_fire
@@ -45,18 +48,18 @@ from sfb_env.engine.types import (
 DAMAGED = event_codes.CODE["Damaged"]
 DESTROYED_EV = event_codes.CODE["Destroyed"]
 BOX_WEAPON = event_codes.BOX_WEAPON
-RULE_NONE, RULE_INTERIM, RULE_CADET_DAC = 0, 1, 2
-DAMAGE_RULES = {"none": RULE_NONE, "interim": RULE_INTERIM, "cadet_dac": RULE_CADET_DAC}
+RULE_NONE, RULE_INTERIM, RULE_CADET_DAC, RULE_STANDARD_DAC = 0, 1, 2, 3
+DAMAGE_RULES = {"none": RULE_NONE, "interim": RULE_INTERIM, "cadet_dac": RULE_CADET_DAC,
+                "standard_dac": RULE_STANDARD_DAC}
 _DRONE_RACK = int(WeaponType.DRONE_RACK)
 _EXCESS = int(Box.EXCESS)
 N_TYPES = max(int(k) for k in WeaponType) + 1
 BOX_ORDER = np.array([int(b) for b in ref_damage.BOX_ORDER], dtype=np.int64)
-_EV_BOX_START = 8  # Damaged: code, turn, impulse, unit, shield, to_shield, internal, n, boxes...
 
 FireTables = namedtuple("FireTables", [
     "ipt",  # impulses per turn
     "quarter_turn",  # impulses in a quarter turn (E1.5)
-    "damage_rule",  # RULE_NONE / RULE_INTERIM / RULE_CADET_DAC
+    "damage_rule",  # RULE_NONE / RULE_INTERIM / RULE_CADET_DAC / RULE_STANDARD_DAC
     "drone_strength",  # (FD1.54)
     "drone_warhead",  # (FD1.6)
     "drone_die_modifier",  # (FD1.52) bool
@@ -91,6 +94,17 @@ FireTables = namedtuple("FireTables", [
     "work",  # int64 scratch of the fire and seeking kernels (volleys): no allocation per call
     "fusion_dmg",  # (8, 25) int64 (E7.32) damage by [roll - 1, range]; rolls 7-8 (FD1.52 +2
     #   against drones) per PROPOSAL [P-055] (direct_fire.fusion_damage)
+    # (D4.2-D4.4) the standard DAC (std_dac.dac_tables): the units on it, the chart (11, 13)
+    # by [roll - 2, column], bold cells' bits, each system's boxes and weapon classes, the
+    # "Phaser" / "Any Warp" / "Excess" systems, the tracks' last box kept (D4.33), the coarse
+    # Box of each DacBox, its event word; per weapon row its class, shields, owner's value
+    # and phaser rank
+    "dac_unit", "dac_chart", "dac_bold", "dac_sys_boxes", "dac_sys_weapon", "dac_phaser",
+    "dac_any_warp", "dac_excess", "dac_keep_last", "dac_to_box", "dac_word", "w_dac_class",
+    "w_dac_shields", "w_dac_value", "w_phaser_rank",
+    # (D6) sensors.sensor_tables: lock-on in force, the sensor and scanner ratings by boxes left
+    "lock_on", "sensor_of", "scanner_of",
+    "standard_cloak",  # (G13 standard rule) bool: compiled.cloak's fades and ranges
     "gatling_after",  # (E2.151) weapon row before which the phaser-Gs' shots 2..4 resolve (the
     #   first robot unit's row, else W: procedure._fire_direct_fire's order)
 ])
@@ -106,7 +120,11 @@ FIRE_FIELDS = ("status", "kind", "damage", "shields", "shield_pool", "internal",
                "facing", "prev_x", "prev_z", "prev_facing", "speed", "tactical",
                "cloaked", "straight", "target", "launcher", "launched_at", "tractor_holder",
                "capacitor", "w_armed", "w_arm_stage", "turn", "impulse", "dice", "ev",
-               "ev_count", "w_gatling_shots")  # (E2.151)
+               "ev_count", "w_gatling_shots",  # (E2.151)
+               "dac_boxes",  # (D4.2-D4.4) compiled.std_dac
+               "locked_on", "esg_struck_at",  # (D6, G23.621) compiled.sensors
+               "cloak_announced_at",  # (G13 standard rule) compiled.cloak
+               "shields_active")  # (B3.0 standard line 11) shields paid this turn
 FireArrays = namedtuple("FireArrays", FIRE_FIELDS)
 
 
@@ -120,7 +138,8 @@ def fire_view(s):
                       s.prev_z, s.prev_facing, s.speed, s.tactical, s.cloaked,
                       s.straight, s.target, s.launcher, s.launched_at, s.tractor_holder,
                       s.capacitor, s.w_armed, s.w_arm_stage, s.turn, s.impulse, s.dice, s.ev,
-                      s.ev_count, s.w_gatling_shots)
+                      s.ev_count, s.w_gatling_shots, s.dac_boxes, s.locked_on,
+                      s.esg_struck_at, s.cloak_announced_at, s.shields_active)
 
 
 _BIG = 1 << 40
@@ -134,12 +153,13 @@ def fire_tables(setup) -> FireTables:
         raise NotImplementedError(f"compiled damage: rule damage={rules.damage!r} not ported")
     if rules.explosions:
         raise NotImplementedError("compiled damage: rules.explosions not ported")
-    if rules.energy not in ("chief", "cadet"):
-        raise NotImplementedError("compiled fire: only energy 'chief' and 'cadet' are ported")
+    if rules.energy not in ("chief", "cadet", "standard"):
+        raise NotImplementedError("compiled fire: energy 'off' is not ported")
     from sfb_env.compiled.energy import energy_tables
     et = energy_tables(setup)
-    for flag in ("standard_cloak", "lock_on",
-                 "small_craft_in_play", "planets_in_play", "monster_in_play",
+    if rules.standard_cloak and "convoy-freighter" in setup.start_state.controllers:
+        raise NotImplementedError("compiled fire: robots' fire beside the standard cloak (G13)")
+    for flag in ("small_craft_in_play", "planets_in_play", "monster_in_play",
                  "suicide_shuttles", "tractors", "hold_fire", "reserve_power"):
         if getattr(rules, flag):
             raise NotImplementedError(f"compiled fire: rules.{flag} not ported")
@@ -200,7 +220,9 @@ def fire_tables(setup) -> FireTables:
         governed=et.governed, phaser_draw=et.phaser_draw, fbits=et.fbits.copy(),
         work=np.zeros(max(3 * max(n_units, len(setup.weapon_ids), 1),
                           PPD_VOLLEY * len(setup.weapon_ids)), dtype=np.int64),
-        fusion_dmg=fusion_dmg, gatling_after=min(robot_rows, default=len(setup.weapon_ids)),
+        fusion_dmg=fusion_dmg, **std_dac.dac_tables(setup), **sensors.sensor_tables(setup),
+        gatling_after=min(robot_rows, default=len(setup.weapon_ids)),
+        standard_cloak=bool(rules.standard_cloak),
     )
 
 
@@ -260,24 +282,13 @@ def _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit, skip=0):
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
-def _put_box(ev, b, r, code):
-    """Append one ``boxes`` item to the open Damaged row ``r``."""
-    n = ev[b, r, _EV_BOX_START - 1]
-    at = _EV_BOX_START + n
-    if at >= ev.shape[2]:
-        raise IndexError("Damaged boxes overflow the event row (raise event_codes.WIDTH)")
-    ev[b, r, at] = code
-    ev[b, r, _EV_BOX_START - 1] = n + 1
-
-
-@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _interim_internal(boxes, w_destroyed, w_type, w_ammo, ev, ft, b, unit, points, r):
     """``damage._interim_internal`` (D4.0): one point on a weapon, the rest by BOX_ORDER, then
     weapons; the boxes go into Damaged row ``r``."""
     w = _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit)
     if w >= 0:
         w_destroyed[b, w] = True
-        _put_box(ev, b, r, w + BOX_WEAPON)
+        event_codes.put_box(ev, b, r, w + BOX_WEAPON)
         points -= 1
     for _ in range(points):
         done = False
@@ -285,7 +296,7 @@ def _interim_internal(boxes, w_destroyed, w_type, w_ammo, ev, ft, b, unit, point
             box = ft.box_order[k]
             if boxes[b, unit, box] > 0:
                 boxes[b, unit, box] -= 1
-                _put_box(ev, b, r, box)
+                event_codes.put_box(ev, b, r, box)
                 done = True
                 break
         if not done:
@@ -293,7 +304,7 @@ def _interim_internal(boxes, w_destroyed, w_type, w_ammo, ev, ft, b, unit, point
             if w < 0:
                 break
             w_destroyed[b, w] = True
-            _put_box(ev, b, r, w + BOX_WEAPON)
+            event_codes.put_box(ev, b, r, w + BOX_WEAPON)
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -312,7 +323,7 @@ def _cadet_dac_internal(boxes, w_destroyed, w_type, w_ammo, dice, ev, ft, b, uni
                 if boxes[b, unit, _EXCESS] == 0:
                     return True
                 boxes[b, unit, _EXCESS] -= 1
-                _put_box(ev, b, r, _EXCESS)
+                event_codes.put_box(ev, b, r, _EXCESS)
                 break
             if category == ft.cadet_wpn:
                 w = _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit, types_hit)
@@ -320,7 +331,7 @@ def _cadet_dac_internal(boxes, w_destroyed, w_type, w_ammo, dice, ev, ft, b, uni
                     w = _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit)
                 if w >= 0:
                     w_destroyed[b, w] = True
-                    _put_box(ev, b, r, w + BOX_WEAPON)
+                    event_codes.put_box(ev, b, r, w + BOX_WEAPON)
                     types_hit |= 1 << w_type[b, w]
                     break
                 continue
@@ -329,12 +340,24 @@ def _cadet_dac_internal(boxes, w_destroyed, w_type, w_ammo, dice, ev, ft, b, uni
                 box = ft.cadet_boxes[category, k]
                 if box >= 0 and boxes[b, unit, box] > 0:
                     boxes[b, unit, box] -= 1
-                    _put_box(ev, b, r, box)
+                    event_codes.put_box(ev, b, r, box)
                     scored = True
                     break
             if scored:
                 break
     return False
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def _standard_dac(a, ft, b, unit, points, shields, r):
+    """``damage._standard_dac_internal`` (D4.2-D4.4): ``compiled.std_dac`` on the arrays it
+    reads; True when the ship is destroyed (D4.4)."""
+    return std_dac.standard_dac_internal(
+        a.boxes, a.dac_boxes, a.w_destroyed, a.dice, a.ev, ft.unit_weapons, ft.unit_n_weapons,
+        ft.dac_chart, ft.dac_bold, ft.dac_sys_boxes, ft.dac_sys_weapon, ft.dac_phaser,
+        ft.dac_any_warp, ft.dac_excess, ft.dac_keep_last, ft.dac_to_box, ft.dac_word,
+        ft.w_dac_class, ft.w_dac_shields, ft.w_dac_value, ft.w_phaser_rank, b, unit, points,
+        shields, r)
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -382,6 +405,9 @@ def apply_damage_a(a, ft, b, unit, shield, points):
     if idx < 0:
         idx += a.shields.shape[2]  # as numpy: shield 0 of a six-shield unit reads shield #6
     absorbed = min(points, a.shields[b, unit, idx])
+    if kind == K_SHIP and shield >= 1 and not a.shields_active[b, unit]:
+        absorbed = 0  # (shield_absorption.apply_shield, CTH-DATA §7.4) unpaid shields stop
+        #   nothing (only the standard form clears the flag, of a governed ship)
     a.shields[b, unit, idx] -= absorbed
     internal = points - absorbed
     # ``damage._internal_volley`` for the ``none``/``interim`` rules and freighters
@@ -407,7 +433,11 @@ def apply_damage_a(a, ft, b, unit, shield, points):
                 a.ev[b, r, 0] = DESTROYED_EV
                 a.ev[b, r, 3] = unit
                 return
-        elif ft.damage_rule == RULE_CADET_DAC:
+        elif ft.damage_rule == RULE_STANDARD_DAC and ft.dac_unit[unit]:
+            if _standard_dac(a, ft, b, unit, internal, 1 << shield if shield > 0
+                             else std_dac.ALL_SHIELDS, r) and kind == K_SHIP:  # (D4.321)
+                destroy(a.status, a.ev, a.ev_count, a.turn, a.impulse, b, unit)
+        elif ft.damage_rule >= RULE_CADET_DAC:  # standard: a cadet ship's (SCENARIOS #12)
             if (_cadet_dac_internal(a.boxes, a.w_destroyed, a.w_type, a.w_ammo, a.dice, a.ev,
                                     ft, b, unit, internal, r) and kind == K_SHIP):
                 destroy(a.status, a.ev, a.ev_count, a.turn, a.impulse, b, unit)
@@ -458,14 +488,16 @@ def apply_split_volley_a(a, ft, b, unit, split, centre):
         apply_damage_a(a, ft, b, unit, single if n == 1 else centre, total)
         return
     a.damage[b, unit] += total
-    absorbed, internal = 0, 0
+    absorbed, internal, penetrated = 0, 0, 0
     for s in range(1, 7):
         points = split[s]
         if points > 0:
-            took = min(points, a.shields[b, unit, s - 1])
+            took = min(points, a.shields[b, unit, s - 1]) if a.shields_active[b, unit] else 0
             a.shields[b, unit, s - 1] -= took
             absorbed += took
             internal += points - took
+            if points > took:
+                penetrated |= 1 << s  # (E11.332) the pulse came through this shield
     r = event_codes.begin(a.ev, a.ev_count, b, DAMAGED, a.turn[b], a.impulse[b])
     a.ev[b, r, 3] = unit
     a.ev[b, r, 4] = centre
@@ -474,7 +506,9 @@ def apply_split_volley_a(a, ft, b, unit, split, centre):
     destroyed = False
     if internal:
         a.internal[b, unit] += internal
-        if ft.damage_rule == RULE_CADET_DAC:
+        if ft.damage_rule == RULE_STANDARD_DAC and ft.dac_unit[unit]:
+            destroyed = _standard_dac(a, ft, b, unit, internal, penetrated, r)
+        elif ft.damage_rule >= RULE_CADET_DAC:
             destroyed = _cadet_dac_internal(a.boxes, a.w_destroyed, a.w_type, a.w_ammo, a.dice,
                                             a.ev, ft, b, unit, internal, r)
         else:

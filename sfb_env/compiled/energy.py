@@ -1,31 +1,41 @@
-"""The cadet Energy Allocation Form (B3.0) in compiled code: ``engine.energy_allocation`` (the
-clamp), ``engine.fire_energy`` (the capacitor and the armed weapons at fire),
-``engine.energy_orders`` / ``engine.standing_orders`` (the open values of the energy
-components and of speed, the standing allocation) for ``rules.energy: cadet``.
+"""The cadet and standard Energy Allocation Forms (B3.0) in compiled code:
+``engine.energy_allocation`` (the clamp), ``engine.fire_energy`` (the capacitor, fire control
+and the armed weapons at fire), ``engine.energy_orders`` / ``engine.standing_orders`` (the open
+values of the energy components and of speed, the standing allocation) for ``rules.energy:
+cadet`` and ``standard``, with fractional accounting (B3.2, ``engine.fractional``).
 
-What the cadet form of the compiled tiers needs, no more: the ships the form governs are the
-agents' ships (``energy_switches.governed``); their heavy weapons are disruptors, photons,
-fusion beams, plasma launchers, the ESG (priority 6, G23.21, G23.22) and the PPD (2..4 points
-on each of two arming turns, hold 2, hold and top up to 8, E11.21-E11.25); move cost 1 a hex
-(CTH-DATA §7.3); the cadet cloak; no fractional accounting (B3.2), standard-form item or
-reserve power (``tiers`` refuses them). The cadet End of Turn has no energy step.
+The ships the form governs are the agents' ships (``energy_switches.governed``); their heavy
+weapons are disruptors, photons, fusion beams, plasma launchers, the ESG (priority 6, G23.21,
+G23.22) and the PPD (2..4 points on each of two arming turns, hold 2, hold and top up to 8,
+E11.21-E11.25); the move cost is the ship's (CTH-DATA §7.3; 1/2 for a cadet ship on the
+standard form, SCENARIOS #12); the cadet cloak. The standard form adds priority 1b (life
+support, fire control, shields: ``_pay_systems``; unpaid shields stop nothing, ``damage``;
+unpaid fire control closes fire and launch, PROPOSAL [P-028]) and its acceleration (the greater
+of 2 x and + 10). Not ported (``energy_tables`` refuses them: ``STANDARD_NOT_PORTED``):
+reinforcement, damage control, reserve power, tractors, transporters, probes, suicide shuttles,
+tactical maneuvers. Their End of Turn step (``energy_allocation.end_of_turn``) only clears
+what those leave, so it has no compiled counterpart.
 
 Resolvers (one per rule area, each mirroring its reference function):
 
 * ``energy_allocation``: B2.0 Energy Allocation, after Speed Determination (``procedure``);
 * ``pay_shot`` / ``fired``: H6.1, E2.1 and E3.2, E4.2 at Resolve Direct-Fire (``fire``);
 * ``arm_open``, ``standing_arm``, ``capacitor_room``, ``empty_batteries``, ``speed_open``,
-  ``payable_speed``, ``previous_speed``, ``fire_powered``, ``esg_arm_open``, ``ppd_arm_open``,
-  ``ppd_ready``: the masks' and the no-op's predicates (``observe``, ``actions``).
+  ``speed_top``, ``payable_speed``, ``warp_hexes``, ``previous_speed``, ``fire_powered``,
+  ``esg_arm_open``, ``ppd_arm_open``, ``ppd_ready``: the masks' and the no-op's predicates
+  (``observe``, ``actions``).
 
-The purse (lines 4 and 5) is ``EnergyTables.work[:5]``: warp, impulse, APR, charged batteries,
-batteries used; the heavy weapons' payment tiers sit after it (no allocation in the kernels).
+The purse (lines 4 and 5) is ``EnergyTables.work[:PURSE]``: warp, impulse, APR, charged
+batteries, batteries used, in 1/``den`` points (B3.2: exact fractions; ``den`` 1 without
+fractional accounting), and ``den``; the heavy weapons' payment tiers sit after it (no
+allocation in the kernels).
 """
 
 from __future__ import annotations
 
 import math
 from collections import namedtuple
+from fractions import Fraction
 
 import numba as nb
 import numpy as np
@@ -34,14 +44,17 @@ from sfb_env.compiled import event_codes
 from sfb_env.engine import ppd as ref_ppd
 from sfb_env.engine.energy_form import (
     CADET_ACCELERATION,
+    CADET_AMONG_FULL_MOVE_COST,
     CYCLE,
     HOLD_COST,
     MAX_IMPULSE_TO_MOVEMENT,
     PHASER_DRAW,
     ROLL_COST,
     SINGLE_TURN,
+    STANDARD_ACCELERATION,
     WARP_ONLY,
 )
+from sfb_env.engine.energy_switches import CADET_AMONG_FULL_SYSTEMS, STANDARD_SYSTEMS
 from sfb_env.engine.ppd_fire import ARM_ENERGY, PpdArm
 from sfb_env.engine.types import ACTIVE, K_SHIP, Box, WeaponType
 
@@ -80,6 +93,14 @@ SPEED_SET = event_codes.CODE["SpeedSet"]
 ITEM_MOVEMENT = event_codes.word("item", "movement")
 ITEM_CAPACITOR = event_codes.word("item", "capacitor")
 ITEM_CLOAK = event_codes.word("item", "cloak")
+# (B3.0 standard lines 7, 8, 11; energy_switches.STANDARD_SYSTEMS) the standard form's systems
+SYSTEMS = ("life support", "fire control", "shields")
+ITEM_SYSTEM = (event_codes.word("item", SYSTEMS[0]), event_codes.word("item", SYSTEMS[1]),
+               event_codes.word("item", SYSTEMS[2]))
+_FIRE_CONTROL, _SHIELDS = 1, 2  # their index in SYSTEMS
+# the purse's scratch slots (``EnergyTables.work``): warp, impulse, APR, charged batteries,
+# batteries used (in 1/``den`` points), ``den``; the heavy weapons' tiers from PURSE on
+PURSE = 6
 ITEM_ARM = event_codes.BOX_WEAPON  # "arm:<weapon>": the weapon row + this
 WHY_DESTROYED = event_codes.word("reason", "destroyed")
 WHY_LET_GO = event_codes.word("reason", "let go at Energy Allocation")
@@ -88,8 +109,16 @@ WHY_LET_GO_OR_FIRED = event_codes.word("reason", "let go or fired")  # (a PPD, p
 ITEM_TOP_UP = event_codes.TOP_UP_WEAPON  # "top_up:<weapon>" (E11.25): the weapon row + this
 ESG_CHARGED = event_codes.CODE["EsgCharged"]
 
+# the standard form's items and rules this module does not port (energy_tables refuses them)
+STANDARD_NOT_PORTED = ("reinforcement", "damage_control", "reserve_power", "tractors",
+                       "transporters", "probes", "suicide_shuttles", "tactical_maneuvers")
+
 EnergyTables = namedtuple("EnergyTables", [
-    "on",  # bool: rules.energy is cadet (the form governs the agents' ships)
+    "on",  # bool: rules.energy is cadet or standard (the form governs the agents' ships)
+    "standard",  # bool: the standard form (rules.standard_energy: systems, acceleration)
+    "frac",  # bool: fractional accounting (B3.2: the pools exact, the total rounded up)
+    "den",  # int: the purse's units per energy point (B3.2: the move costs' common
+    #   denominator; 1 without fractional accounting)
     "ipt",  # impulses per turn
     "governed",  # (U,) bool energy_switches.governed
     "heavy",  # (U, H) int64 energy_form.heavy_rows, -1 padded
@@ -102,23 +131,28 @@ EnergyTables = namedtuple("EnergyTables", [
     "single_turn",  # (N_TYPES,) bool armed for the turn it is paid (E3.2)
     "phaser_draw",  # (N_TYPES,) float64 capacitor energy a shot draws, 0: not a phaser
     "cloak_cost",  # (U,) int64 (G13.0) the cloak's cost where a rule allows cloaks, 0: none
+    "speed_rule",  # (U, 4) int64 ``SPEED_RULE``: move cost num, den (CTH-DATA §7.3; 1/2 a
+    #   cadet ship on the standard form, SCENARIOS #12), acceleration (mult, add)
+    "systems",  # (U, 3) int64 (B3.0 standard lines 7, 8, 11) life support, fire control,
+    #   shields energy, 0: not an item (the cadet form; a cadet ship among full: shields 1)
     "esg_max",  # (W,) int64 (G23.22) each generator's capacity (the cold ``esg_max``)
-    "work",  # int64 scratch: the purse (5), then (tier, cost, rolled) per heavy weapon
+    "work",  # int64 scratch: the purse (``PURSE``), then (tier, cost, what) per heavy weapon
     "fbits",  # (1,) float64 scratch: a float event field's bits
 ])
 
 
 def energy_tables(setup) -> EnergyTables:
-    """The static tables of the cadet form for ``setup``; raises ``NotImplementedError`` where
-    the form asks for what this module does not port (a move cost other than 1, fractional
-    accounting, a heavy weapon other than disruptors and photons, the standard form)."""
+    """The static tables of the cadet or standard form for ``setup``; raises
+    ``NotImplementedError`` where the form asks for what this module does not port (a heavy
+    weapon not listed, the standard form's reinforcement, damage control, reserve power,
+    tractors, transporters, probes, suicide shuttles, tactical maneuvers)."""
     rules = setup.rules
     st = setup.start_state
     n_units = len(setup.unit_ids)
     on = bool(rules.energy_form)
-    if on and (rules.energy != "cadet" or rules.fractional_accounting):
-        raise NotImplementedError(f"compiled energy: energy={rules.energy!r} with "
-                                  f"fractional_accounting={rules.fractional_accounting}")
+    for flag in STANDARD_NOT_PORTED:
+        if on and getattr(rules, flag):
+            raise NotImplementedError(f"compiled energy: rules.{flag} on the form not ported")
     governed = np.array([on and setup.start_state.controllers[u] == "agent"
                          and int(st.kind[u]) == K_SHIP for u in range(n_units)], dtype=np.bool_)
     rows = [[int(w) for w in setup.weapon_rows[u]
@@ -126,12 +160,26 @@ def energy_tables(setup) -> EnergyTables:
             for u in range(n_units)]
     width = max([len(r) for r in rows] + [1])
     heavy = np.full((n_units, width), -1, dtype=np.int64)
+    speed_rule = np.zeros((n_units, 4), dtype=np.int64)
+    systems = np.zeros((n_units, 3), dtype=np.int64)
+    den = 1
     for u in range(n_units):
+        speed_rule[u] = (1, 1, 1, CADET_ACCELERATION)  # (CTH-DATA §7.3) cadet: previous + 8
         if not governed[u]:
             continue
         ship = setup.ship_classes[u]
-        if ship.move_cost is not None and ship.move_cost != 1:
-            raise NotImplementedError(f"compiled energy: move cost {ship.move_cost}")
+        cost = Fraction(1) if ship.move_cost is None else Fraction(ship.move_cost)
+        among_full = bool(rules.standard_energy) and ship.kind == "cadet"  # (SCENARIOS #12)
+        if among_full:
+            cost = Fraction(CADET_AMONG_FULL_MOVE_COST)
+        if rules.standard_energy:  # (CTH-DATA §7.3) max(2 x previous, previous + 10)
+            speed_rule[u] = (cost.numerator, cost.denominator, 2, STANDARD_ACCELERATION)
+            for item, energy_ in (CADET_AMONG_FULL_SYSTEMS if among_full else STANDARD_SYSTEMS):
+                systems[u, SYSTEMS.index(item)] = energy_
+        else:
+            speed_rule[u, :2] = (cost.numerator, cost.denominator)
+        if rules.fractional_accounting:  # (B3.2) the pools in 1/den points, exact
+            den = den * cost.denominator // math.gcd(den, cost.denominator)
         for h, w in enumerate(rows[u]):
             if int(st.w_type[w]) not in (*PORTED_HEAVY, _ESG, _PPD):
                 raise NotImplementedError(
@@ -154,7 +202,9 @@ def energy_tables(setup) -> EnergyTables:
     for kind, d in PHASER_DRAW.items():
         draw[kind] = d
     return EnergyTables(
-        on=on, ipt=int(st.impulses_per_turn), governed=governed, heavy=heavy,
+        on=on, standard=bool(rules.standard_energy),
+        frac=bool(rules.fractional_accounting), den=den,
+        ipt=int(st.impulses_per_turn), governed=governed, heavy=heavy,
         n_heavy=np.array([len(r) if governed[u] else 0 for u, r in enumerate(rows)], np.int64),
         cycle=cycle, cycle_len=cycle_len, hold_cost=hold_cost, roll_cost=roll_cost,
         warp_only=warp_only,
@@ -162,8 +212,9 @@ def energy_tables(setup) -> EnergyTables:
         cloak_cost=np.array([int(getattr(setup.ship_classes[u], "cloak_cost", 0) or 0)
                              if governed[u] and rules.cloak in ("cadet", "standard") else 0
                              for u in range(n_units)], np.int64),
+        speed_rule=speed_rule, systems=systems,
         esg_max=np.asarray(st.esg_max, dtype=np.int64).copy(),
-        work=np.zeros(5 + 3 * width, dtype=np.int64), fbits=np.zeros(1, dtype=np.float64))
+        work=np.zeros(PURSE + 3 * width, dtype=np.int64), fbits=np.zeros(1, dtype=np.float64))
 
 
 # ---------------------------------------------------------------------- the form's lines
@@ -302,10 +353,25 @@ def empty_batteries(boxes, batteries, b: int, u: int) -> int:
 
 
 @nb.njit(cache=True, inline="always")
-def payable_speed(boxes, b: int, u: int) -> int:
-    """(energy_form.max_payable_speed, move cost 1) warp + at most one impulse point (B3.0 line
-    14; APR and batteries never pay movement)."""
-    return boxes[b, u, _WARP] + min(MAX_IMPULSE_TO_MOVEMENT, boxes[b, u, _IMPULSE])
+def payable_speed(boxes, speed_rule, b: int, u: int) -> int:
+    """(energy_form.max_payable_speed) the hexes warp pays at the ship's move cost
+    (``speed_rule[u, :2]``, CTH-DATA §7.3) + at most one impulse point (B3.0 line 14; APR and
+    batteries never pay movement)."""
+    return (warp_hexes(boxes[b, u, _WARP], speed_rule, u)
+            + min(MAX_IMPULSE_TO_MOVEMENT, boxes[b, u, _IMPULSE]))
+
+
+@nb.njit(cache=True, inline="always")
+def warp_hexes(warp: int, speed_rule, u: int) -> int:
+    """``int(warp / move_cost)``: the hexes ``warp`` energy pays (CTH-DATA §7.3)."""
+    return max(0, warp) * speed_rule[u, 1] // speed_rule[u, 0]
+
+
+@nb.njit(cache=True, inline="always")
+def speed_top(previous: int, speed_rule, u: int) -> int:
+    """(energy_orders.speed_blockers) the fastest speed the acceleration rule allows: cadet
+    previous + 8, standard the greater of 2 x previous and previous + 10 (CTH-DATA §7.3)."""
+    return max(speed_rule[u, 2] * previous, previous + speed_rule[u, 3])
 
 
 @nb.njit(cache=True, inline="always")
@@ -317,16 +383,20 @@ def previous_speed(speed, prev_speed, tactical, imp: int, b: int, u: int) -> int
 
 
 @nb.njit(cache=True, inline="always")
-def speed_open(v: int, previous: int, payable: int) -> bool:
-    """(energy_orders.speed_blockers, cadet) new speed <= previous + 8 (CTH-DATA §7.3) and
-    payable by warp and one impulse point (B3.0 line 14)."""
-    return v <= previous + CADET_ACCELERATION and v <= payable
+def speed_open(v: int, top: int, payable: int) -> bool:
+    """(energy_orders.speed_blockers) new speed <= the acceleration limit ``top``
+    (``speed_top``, CTH-DATA §7.3) and payable by warp and one impulse point (B3.0 line 14)."""
+    return v <= top and v <= payable
 
 
 @nb.njit(cache=True, inline="always")
-def fire_powered(w_type, w_armed, capacitor, phaser_draw, b: int, w: int, owner: int) -> bool:
-    """(fire_energy.fire_blocker, no reserve power) a governed ship's phaser needs its draw in
+def fire_powered(w_type, w_armed, capacitor, fire_control, phaser_draw, b: int, w: int,
+                 owner: int) -> bool:
+    """(fire_energy.fire_blocker, no reserve power) a governed ship whose fire control went
+    unpaid fires nothing (B3.0 standard line 8, PROPOSAL [P-028]); its phaser needs its draw in
     the capacitor (H6.1, E2.1); a disruptor or photon must be armed (E3.2, E4.2)."""
+    if not fire_control[b, owner]:
+        return False
     kind = w_type[b, w]
     draw = phaser_draw[kind]
     if draw > 0.0:
@@ -377,9 +447,10 @@ def _discharge(s, b: int, u: int, w: int, hold_cost, reason: int) -> None:
 
 
 @nb.njit(cache=True, inline="always")
-def _pay(p, cost: int, warp_only: bool, batteries: bool) -> bool:
-    """(energy_allocation.Purse.pay) ``cost`` in full from APR, impulse, warp, then batteries
-    (warp only for photon arming, E4.2), or nothing."""
+def _pay(p, points: int, warp_only: bool, batteries: bool) -> bool:
+    """(energy_allocation.Purse.pay) ``points`` in full from APR, impulse, warp, then batteries
+    (warp only for photon arming, E4.2), or nothing (the pools in 1/``p[5]`` points, B3.2)."""
+    cost = points * p[5]
     if warp_only:
         if p[0] < cost:
             return False
@@ -399,9 +470,10 @@ def _pay(p, cost: int, warp_only: bool, batteries: bool) -> bool:
 
 @nb.njit(cache=True, inline="always")
 def _afford(p, wanted: int, batteries: bool) -> int:
-    """(Purse.afford) the most whole points of ``wanted`` payable now."""
+    """(Purse.afford) the most whole points of ``wanted`` payable now (pools may hold
+    fractions, B3.2)."""
     reach = p[0] + p[1] + p[2] + (p[3] if batteries else 0)
-    return max(0, min(wanted, reach))
+    return max(0, min(wanted, reach // p[5]))
 
 
 # ---------------------------------------------------------------------- B2.0 Energy Allocation
@@ -410,10 +482,11 @@ def _afford(p, wanted: int, batteries: bool) -> int:
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def energy_allocation(s, et, b: int, o) -> None:
     """(energy_allocation.energy_allocation) Pay each governed ship's form for the turn now
-    starting, in the clamp's priority (``rule_tables.ENERGY_PAYMENTS``: movement, the heavy
-    weapons' holding / continuations / new arming, the capacitor, battery recharge; the other
-    items are not in the cadet form of the compiled tiers). After Speed Determination: the
-    speed paid for is ``s.speed``. The cloak flags move on a turn (G13.0; none is set)."""
+    starting, in the clamp's priority (``rule_tables.ENERGY_PAYMENTS``: movement, the
+    standard form's systems, the heavy weapons' holding / continuations / new arming, the
+    cloak, the ESG, the capacitor, battery recharge; the other items are refused by
+    ``energy_tables``). After Speed Determination: the speed paid for is ``s.speed``. The
+    cloak flags move on a turn (G13.0)."""
     n_units = s.kind.shape[1]
     for u in range(n_units):
         s.cloaked_before[b, u] = s.cloaked[b, u]
@@ -425,27 +498,42 @@ def energy_allocation(s, et, b: int, o) -> None:
 
 @nb.njit(cache=True, inline="always")
 def _allocate(s, et, b: int, u: int, o) -> None:
-    """(energy_allocation._allocate) one ship's form."""
+    """(energy_allocation._allocate) one ship's form, the pools in 1/``den`` points (B3.2:
+    exact under fractional accounting, a battery holding a fraction)."""
     turn = s.turn[b]
     boxes = s.boxes
+    den = et.den
     s.batteries[b, u] = min(s.batteries[b, u], boxes[b, u, _BATTERY])  # line 5/6
     warp, imp, apr = boxes[b, u, _WARP], boxes[b, u, _IMPULSE], boxes[b, u, _APR]
+    pool = s.batteries[b, u] * den
+    if et.frac:  # (B3.2) a partly discharged battery's fraction joins the pool
+        if s.batteries[b, u] >= boxes[b, u, _BATTERY]:
+            s.battery_fraction[b, u] = 0.0
+        pool += int(round(s.battery_fraction[b, u] * den))
     p = et.work
-    p[0], p[1], p[2], p[3], p[4] = warp, imp, apr, s.batteries[b, u], 0
+    p[0], p[1], p[2], p[3], p[4], p[5] = warp * den, imp * den, apr * den, pool, 0, den
     shortfall = _pay_movement(s, et, b, u, p)
+    if et.standard:  # priority 1b: life support, fire control, shields
+        shortfall += _pay_systems(s, et, b, u, p)
     shortfall += _pay_heavy_weapons(s, et, b, u, o, p)
     shortfall += _pay_cloak(s, et, b, u, o, p)
     shortfall += _pay_esg(s, et, b, u, o, p)
     shortfall += _pay_capacitor(s, et, b, u, o, p)
     recharged = _pay_recharge(s, b, u, o, p)
     s.energy_shortfall[b, u] = shortfall
-    used = warp + imp + apr - (p[0] + p[1] + p[2]) + p[4]
-    s.batteries[b, u] = s.batteries[b, u] - p[4] + recharged  # line 21
+    used = (warp + imp + apr) * den - (p[0] + p[1] + p[2]) + p[4]
+    used = (used + den - 1) // den  # (B3.2) the turn's total rounded up (exact without it)
+    if et.frac:  # (fractional.settle_batteries, PROPOSAL [P-029]) whole batteries + a fraction
+        left = min(max(0, p[3] + recharged * den), boxes[b, u, _BATTERY] * den)
+        s.batteries[b, u] = left // den
+        s.battery_fraction[b, u] = (left % den) / den
+    else:
+        s.batteries[b, u] = s.batteries[b, u] - p[4] // den + recharged  # line 21
     r = event_codes.begin(s.ev, s.ev_count, b, ENERGY_ALLOCATED, turn, 0)
     s.ev[b, r, 3] = u
     s.ev[b, r, 4] = warp + imp + apr
     s.ev[b, r, 5] = used
-    s.ev[b, r, 6] = p[4]
+    s.ev[b, r, 6] = _float_bits(et.fbits, p[4] / den)  # (event_codes.FRACTION_FIELDS)
     s.ev[b, r, 7] = recharged
     s.ev[b, r, 8] = shortfall
     s.ev[b, r, 9] = s.speed[b, u]
@@ -455,9 +543,10 @@ def _allocate(s, et, b: int, u: int, o) -> None:
 def _pay_movement(s, et, b: int, u: int, p) -> int:
     """(energy_allocation.pay_movement) Priority 1, movement (B3.0 line 14): never dropped; a
     standing speed the engines can no longer pay is lowered (``EnergyShortfall``,
-    ``SpeedSet``). One impulse point moves one hex, the rest is warp at 1 a hex."""
+    ``SpeedSet``). One impulse point moves one hex, the rest is warp at the move cost
+    (CTH-DATA §7.3), rounded up to a whole point, exact under fractional accounting (B3.2)."""
     speed = s.speed[b, u]
-    payable = payable_speed(s.boxes, b, u)
+    payable = payable_speed(s.boxes, et.speed_rule, b, u)
     shortfall = 0
     if speed > payable:
         _log_shortfall(s, et, b, u, ITEM_MOVEMENT, speed - payable)
@@ -467,9 +556,38 @@ def _pay_movement(s, et, b: int, u: int, p) -> int:
         s.ev[b, r, 4] = payable
         shortfall = speed - payable
         speed = payable
-    imp_pt = min(MAX_IMPULSE_TO_MOVEMENT, p[1], speed)
-    p[0] -= speed - imp_pt
-    p[1] -= imp_pt
+    imp_pt = min(MAX_IMPULSE_TO_MOVEMENT, s.boxes[b, u, _IMPULSE], speed)
+    num, mden, den = et.speed_rule[u, 0], et.speed_rule[u, 1], p[5]
+    hexes = speed - imp_pt
+    if et.frac:  # (fractional.line_cost) the exact fraction, in 1/den points
+        p[0] -= hexes * num * (den // mden)
+    else:  # rounded up to a whole point (CTH-DATA §7.3)
+        p[0] -= (hexes * num + mden - 1) // mden * den
+    p[1] -= imp_pt * den
+    return shortfall
+
+
+@nb.njit(cache=True, inline="always")
+def _pay_systems(s, et, b: int, u: int, p) -> int:
+    """(energy_allocation.pay_systems) Priority 1b, the standard form: life support, fire
+    control and shields (B3.0 standard lines 7, 8, 11; CTH-DATA §7.1, §7.4; a cadet ship among
+    full-size ones pays shields 1 only, SCENARIOS #12), each whole or not at all; unpaid fire
+    control and shields clear ``fire_control`` / ``shields_active`` for the turn."""
+    shortfall = 0
+    s.shields_active[b, u] = True
+    s.fire_control[b, u] = True
+    for k in range(3):
+        cost = et.systems[u, k]
+        if cost <= 0:
+            continue
+        paid = _pay(p, cost, False, True)
+        if not paid:
+            shortfall += cost
+            _log_shortfall(s, et, b, u, ITEM_SYSTEM[k], cost)
+        if k == _SHIELDS:
+            s.shields_active[b, u] = paid
+        elif k == _FIRE_CONTROL:
+            s.fire_control[b, u] = paid
     return shortfall
 
 
@@ -538,7 +656,7 @@ def _pay_heavy_weapons(s, et, b: int, u: int, o, p) -> int:
     unpaid is discharged; an ESG is paid at priority 6 (``_pay_esg``). ``o.arm[b, w]`` -1: the
     standing order."""
     n_h = et.n_heavy[u]
-    tiers = et.work[5:5 + 3 * n_h]  # per heavy weapon: tier (0 none), cost, what (W_*)
+    tiers = et.work[PURSE:PURSE + 3 * n_h]  # per heavy weapon: tier (0 none), cost, what (W_*)
     w_type, stage_, armed = s.w_type, s.w_arm_stage, s.w_armed
     for h in range(n_h):  # single-turn charges end with the turn (E3.2)
         w = et.heavy[u, h]

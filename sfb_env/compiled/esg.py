@@ -124,9 +124,9 @@ def esg_tables(setup) -> EsgTables:
             raise NotImplementedError("compiled ESG: fields of two ships (G23.71-G23.73)")
         if rules.reserve_power:
             raise NotImplementedError("compiled ESG: reserve power into a generator (G23.212)")
-        if not (rules.chief_engineer or (rules.energy == "cadet" and rules.energy_form)):
-            raise NotImplementedError("compiled ESG: only the Chief Engineer's and the cadet "
-                                      "form's charge (G23.21)")
+        if not (rules.chief_engineer or rules.energy_form):
+            raise NotImplementedError("compiled ESG: only the Chief Engineer's and the forms' "
+                                      "charge (G23.21)")
     ipt = int(st.impulses_per_turn)
     return EsgTables(
         rows=rows.astype(np.int64), esg_max=np.asarray(st.esg_max, dtype=np.int64).copy(),

@@ -9,7 +9,7 @@ then the fields in declared order, each encoded by its kind:
 * a weapon (``weapon``, ``rack``, ...): the weapon row;
 * a hex (``hex``, ``src``, ``dst``): two values, axial x and z;
 * ``facing``: 0..5 (A..F); ``weapon_type``: the ``WeaponType``; ``side``: the side index;
-* int and bool: the value; float: its float64 bits;
+* int and bool: the value (``FRACTION_FIELDS``: float64 bits); float: its float64 bits;
 * a tuple: its length, then its values (``boxes``: codes of ``VOCAB["boxes"]``, or a
   weapon row + ``BOX_WEAPON``);
 * any other str: its index in ``VOCAB[field name]`` (``item`` "arm:<weapon>": the weapon row +
@@ -47,13 +47,20 @@ UNIT_FIELDS = {"unit", "target", "drone", "source", "other_unit", "carrier", "sh
                "torpedo"}
 WEAPON_FIELDS = {"weapon", "rack", "generator", "other_generator"}
 HEX_FIELDS = {"hex", "src", "dst"}
+# int fields a fraction may fill (B3.2: ``EnergyAllocated.batteries_used`` under fractional
+# accounting): written as float64 bits, decoded as int where whole
+FRACTION_FIELDS = {"batteries_used"}
 FACINGS = "ABCDEF"
 
 # Words of the free-text fields; kernels write their index. Declared here only, append only:
 # cached kernels hold these codes as constants, so they must not depend on import order.
 VOCAB: dict[str, list[str]] = {
     "boxes": ["hull", "warp", "impulse", "apr", "battery", "lab", "transporter", "shuttle",
-              "excess", "other"],
+              "excess", "other",
+              # (D4.2-D4.4) the standard DAC's boxes by ``engine.dac.DacBox`` name
+              "bridge", "flag_bridge", "security", "aux_control", "emer_bridge", "sensor",
+              "scanner", "damage_control", "f_hull", "a_hull", "c_hull", "l_warp", "r_warp",
+              "c_warp", "tractor", "probe", "cargo", "armor"],
     "reason": ["FD1.4 endurance of 3 turns ran out", "D4.41 the controlling ship was destroyed",
                "FD1.3 the target is no longer in play", "destroyed", "let go at Energy Allocation",
                "not paid: energy shortfall",
@@ -64,7 +71,8 @@ VOCAB: dict[str, list[str]] = {
                # (G23) EsgDropped: G23.47, G23.32, G23.322, the generator gone, G23.712
                "voluntary", "expired", "exhausted", "destroyed", "collapsed",
                # (E11.21, E11.22) a PPD's charge let go or fired away (energy_allocation)
-               "let go or fired"],
+               "let go or fired",
+               "D6 its launcher has no lock-on"],  # (D6) the Sensor Lock-On step
     "method": ["D3.41 temporary movement", "D3.41 owner's choice (stronger shield)",
                "D3.41 die roll 1", "D3.41 die roll 2", "D3.41 die roll 3", "D3.41 die roll 4",
                "D3.41 die roll 5", "D3.41 die roll 6"],
@@ -77,7 +85,8 @@ VOCAB: dict[str, list[str]] = {
     # (J4.11, J4.52) a fighter's TAC and close-combat maneuvering (compiled.small_craft)
     "paid_with": ["J4.11 fighter"] + [f"J4.52 close-combat maneuvering, shield #{k}"
                                       for k in range(1, 7)],
-    "item": ["movement", "capacitor", "cloak"],  # "arm:<weapon>": the weapon row + BOX_WEAPON
+    "item": ["movement", "capacitor", "cloak",  # "arm:<weapon>": the weapon row + BOX_WEAPON
+             "life support", "fire control", "shields"],  # (B3.0 standard lines 7, 8, 11)
     "use": [],
     "result": [],
 }
@@ -107,9 +116,23 @@ def _row_width(cls: type) -> int:
     width = 3
     for name, hint in _FIELDS[cls]:
         if typing.get_origin(hint) is tuple:
-            return WIDTH
+            return WHOLE_ROW
         width += 2 if name in HEX_FIELDS else 1
     return width
+
+
+WHOLE_ROW = 1 << 30  # a row whose length varies: ``begin`` clears all of it
+DAMAGED_BOX_START = 8  # Damaged: code, turn, impulse, unit, shield, to_shield, internal, n, boxes
+
+
+def row_width(dac_boxes: np.ndarray, w_owner: np.ndarray) -> int:
+    """Columns of a battle's event rows: ``WIDTH``, or more where a ``Damaged`` row may list
+    more boxes (D4.2-D4.4: a volley destroying all of a full-size ship's DAC boxes and weapons,
+    up to some 125 items) after its 8 leading columns."""
+    n_units = dac_boxes.shape[0]
+    owners = w_owner[w_owner >= 0]
+    items = dac_boxes.sum(axis=1) + np.bincount(owners, minlength=n_units)[:n_units]
+    return max(WIDTH, DAMAGED_BOX_START + int(items.max(initial=0)))
 
 
 ROW_WIDTH = np.array([_row_width(c) for c in CLASSES], dtype=np.int64)
@@ -126,9 +149,20 @@ def begin(ev_buf: np.ndarray, ev_count: np.ndarray, b: int, code: int, turn: int
     ev_buf[b, r, 0] = code
     ev_buf[b, r, 1] = turn
     ev_buf[b, r, 2] = impulse
-    for k in range(3, ROW_WIDTH[code]):  # (the decoder reads no further)
+    for k in range(3, min(ROW_WIDTH[code], ev_buf.shape[2])):  # (the decoder reads no further)
         ev_buf[b, r, k] = 0
     return r
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def put_box(ev_buf: np.ndarray, b: int, r: int, code: int) -> None:
+    """Append one ``boxes`` item to battle ``b``'s open Damaged row ``r`` (D4.2)."""
+    n = ev_buf[b, r, DAMAGED_BOX_START - 1]
+    at = DAMAGED_BOX_START + n
+    if at >= ev_buf.shape[2]:
+        raise IndexError("Damaged boxes overflow the event row (event_codes.row_width)")
+    ev_buf[b, r, at] = code
+    ev_buf[b, r, DAMAGED_BOX_START - 1] = n + 1
 
 
 class Decoder:
@@ -175,6 +209,9 @@ class Decoder:
             return self.sides[v], at + 1
         if hint is bool:
             return bool(v), at + 1
+        if hint is int and name in FRACTION_FIELDS:  # float bits; whole values as int
+            f = float(np.array([v], dtype=np.int64).view(np.float64)[0])
+            return (int(f) if f.is_integer() else f), at + 1
         if hint is int:
             return v, at + 1
         if hint is float:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from sfb_env.compiled import damage, dice, energy, event_codes, shields
+from sfb_env.compiled import cloak, damage, dice, energy, event_codes, sensors, shields
 from sfb_env.compiled.damage import FireTables, fire_tables
 from sfb_env.engine import phaser_g
 from sfb_env.engine.types import K_DRONE, K_TARGET_DRONE, NEVER, WeaponType
@@ -48,6 +48,7 @@ _DISRUPTOR = int(WeaponType.DISRUPTOR)
 _PHOTON = int(WeaponType.PHOTON)
 _FUSION = int(WeaponType.FUSION)
 _PPD = int(WeaponType.PPD)
+_SCANNER = sensors._SCANNER  # (D6) the DAC's scanner column
 GATLING_PER_TURN = phaser_g.SHOTS_PER_TURN  # (E2.151)
 GATLING_PER_QUARTER = phaser_g.SHOTS_PER_QUARTER_TURN  # (E2.151)
 GATLING_EXTRA = phaser_g.SHOTS_PER_TURN - 1  # shots 2..4: order rows (layout.GATLING_EXTRA)
@@ -59,7 +60,7 @@ def _score(cloaked, unit_kind, ft, b, kind, target, rng, die, max_range):
     (damage, hit, effective)."""
     return _score_a(cloaked, unit_kind, ft.drone_die_modifier, ft.phaser_len, ft.phaser_chart,
                     ft.disr_hit, ft.disr_dmg, ft.phot_hit, ft.phot_dmg, b, kind, target, rng,
-                    die, max_range, ft.fusion_dmg)
+                    die, max_range, ft.fusion_dmg, -1)
 
 
 @nb.njit(cache=True, inline="always")
@@ -70,10 +71,13 @@ def cloak_range(rng, cloaked):
 
 @nb.njit(cache=True, inline="always")
 def _score_a(cloaked, unit_kind, drone_die_modifier, phaser_len, phaser_chart, disr_hit,
-             disr_dmg, phot_hit, phot_dmg, b, kind, target, rng, die, max_range, fusion_dmg):
+             disr_dmg, phot_hit, phot_dmg, b, kind, target, rng, die, max_range, fusion_dmg,
+             effective):
     """``_score`` on the chart arrays (a call passing the ``FireTables`` namedtuple increfs and
-    decrefs each of its arrays)."""
-    effective = cloak_range(rng, cloaked[b, target])
+    decrefs each of its arrays); ``effective`` -1: the cloak rule's range (G13), else lock-on's
+    (D6, ``sensors.effective_range``)."""
+    if effective < 0:
+        effective = cloak_range(rng, cloaked[b, target])
     if effective > max_range:
         return 0, False, effective
     tk = unit_kind[b, target]
@@ -189,10 +193,18 @@ def _shot(a, ft, b, w, t, nv):
         return nv
     rng = shields.distance(x[b, owner], z[b, owner], x[b, t], z[b, t])
     die = dice.die(dice_, b)
+    effective = -1
+    if ft.standard_cloak:  # (G13 standard rule) the fades; lock-on and scanners (D6)
+        effective = cloak.effective_range(a.locked_on, cloaked, a.esg_struck_at,
+                                          a.cloak_announced_at, a.dac_boxes, ft.scanner_of,
+                                          _SCANNER, ft.lock_on, b, owner, t, rng, now)
+    elif ft.lock_on:  # (D6) the firer's lock-on and scanners
+        effective = sensors.effective_range(a.locked_on, cloaked, a.esg_struck_at, a.dac_boxes,
+                                            ft.scanner_of, b, owner, t, rng, now)
     dmg, hit, effective = _score_a(cloaked, unit_kind, ft.drone_die_modifier, ft.phaser_len,
                                    ft.phaser_chart, ft.disr_hit, ft.disr_dmg, ft.phot_hit,
                                    ft.phot_dmg, b, kind, t, rng, die, a.w_max_range[b, w],
-                                   ft.fusion_dmg)
+                                   ft.fusion_dmg, effective)
     shield = 0
     if dmg and shields.has_facing_shields(unit_kind, shield_pool, b, t):
         # shields.struck_shield's common case (one shield faces the shooter) here; the

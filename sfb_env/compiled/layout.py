@@ -38,6 +38,12 @@ HOT_FIELDS: tuple[str, ...] = (
     "cloaked_before", "suicide_launched", "capacitor", "shields", "shield_pool", "internal",
     "damage", "boxes", "target", "launcher", "launched_at", "captured_by", "tractor_holder",
     "batteries", "capacitor_max", "energy_shortfall",  # (B3.0) the cadet form
+    "dac_boxes",  # (D4.2-D4.4) the standard DAC's boxes (compiled.std_dac)
+    "locked_on",  # (D6) sensor lock-on this turn
+    "cloak_paid", "cloak_announced_at",  # (G13 standard rule) compiled.cloak
+    # (B3.0 standard lines 7, 8, 11; B3.2) the standard form: shields and fire control paid
+    # this turn, a partly discharged battery's fraction (compiled.energy)
+    "shields_active", "fire_control", "battery_fraction",
     # weapons
     "w_owner", "w_type", "w_arcs", "w_astern", "w_min_range", "w_max_range", "w_destroyed",
     "w_enabled", "w_last_fired", "w_fired_turn", "w_ready_turn", "w_ammo", "w_drone_rows",
@@ -79,7 +85,8 @@ def pack(states: list[BattleState], event_capacity: int = event_codes.CAPACITY) 
     out["time_up"] = np.array([s.time_up for s in states], dtype=np.bool_)
     out["outcome_code"] = np.full(len(states), -1, dtype=np.int64)
     out["dice"] = np.stack([dice_mod.dice_row(s.rng) for s in states])
-    out["ev"] = np.zeros((len(states), event_capacity, event_codes.WIDTH), dtype=np.int64)
+    width = event_codes.row_width(np.asarray(states[0].dac_boxes), np.asarray(states[0].w_owner))
+    out["ev"] = np.zeros((len(states), event_capacity, width), dtype=np.int64)
     out["ev_count"] = np.zeros(len(states), dtype=np.int64)
     return BatchState(**out)
 

@@ -17,9 +17,10 @@ Kernels take ``(s, ot, b, ...)``: ``s`` a ``BatchState`` or any namedtuple with 
 
 The masks are the engine predicates of the ported rules, written out (movement, direct fire,
 seeking weapons, the energy form, ESG, PPD, phaser-G: docs/compiled.md, "What is ported");
-``observe_tables`` refuses a setup that switches on anything else (the standard form, lock-on,
-the standard cloak, small craft, planets, sideslip, tactical maneuvers, launch facings,
-arrivals, other rule features, ...).
+``observe_tables`` refuses a setup that switches on anything else (the standard form's
+reinforcement, damage control and reserve power components, lock-on, the standard cloak,
+small craft, planets, sideslip, tactical maneuvers, launch facings, arrivals, other rule
+features, ...).
 
 Bearings: the reference takes ``np.arctan2`` of cartesian hex centres; numpy's arctan2 (SIMD)
 and the C library's (numba) differ in the last bit for about 6% of hex pairs, so the tables
@@ -42,7 +43,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from sfb_env import hexmap, impulse, tables
-from sfb_env.compiled import energy
+from sfb_env.compiled import cloak, energy, sensors
 from sfb_env.compiled.fire import GATLING_EXTRA, cloak_range, gatling_open
 from sfb_env.engine import Battle
 from sfb_env.engine.battle import DEFAULT_MAX_TURNS
@@ -141,9 +142,11 @@ STATE_FIELDS = (
     "energy_shortfall", "w_armed", "w_arm_stage", "launched_at", "turn", "impulse", "ev",
     "ev_count", "w_gatling_shots", "ppd_target", "ppd_pulses", "ppd_resolved", "ppd_locked",
     "ppd_stage", "ppd_energy", "ppd_paid_turn",  # (E11.21-E11.25) the cadet form's charge
+    "fire_control",  # (B3.0 standard line 8) paid this turn: fire and launch
     # (G23) the generators: the esg[g] mask, the ESG block and the esg_fields features
     "esg_stored", "esg_phase", "esg_radius", "esg_strength", "esg_announced_at",
-    "esg_release_at", "esg_activated_at", "esg_dropped_at", "esg_cancelled_at")
+    "esg_release_at", "esg_activated_at", "esg_dropped_at", "esg_cancelled_at",
+    "launcher", "locked_on", "esg_struck_at", "dac_boxes")  # (D6) compiled.sensors
 StateView = namedtuple("StateView", STATE_FIELDS)
 
 
@@ -176,6 +179,7 @@ ObserveTables = namedtuple("ObserveTables", [
     "atan2", "atan2_b", "atan2_dx", "atan2_k0", "rel_sin", "rel_cos",
     # the cadet form (B3.0, compiled.energy): per unit, per weapon type, per agent
     "governed", "total_power", "battery_sheet",  # (U,) bool, int64, int64
+    "speed_rule",  # (U, 4) int64 energy.EnergyTables.speed_rule: move cost, acceleration
     "phaser_draw", "single_turn", "cycle_len", "hold_cost", "roll_cost", "cycle",  # by type
     "n_heavy", "heavy",  # (A,) int64, (A, H) int64 the arm[h] weapon rows (-1 padding)
     "arm_size",  # (A, H) int64 each arm[h]'s values: 3, a PPD's 6 (E11.25), padded wider
@@ -187,10 +191,16 @@ ObserveTables = namedtuple("ObserveTables", [
     # (E2.151) per agent: phaser-G rows (padded -1), their count, the offset in the mask of
     # the first ``gatling[g].shot{k}`` component and of each phaser-G's ``fire[w]`` component
     "gatling", "n_gatling", "m_gatling", "gatling_fire",
+    # (D6) lock-on (compiled.sensors): per agent the lock_on block's offset (-1 none); the
+    # sensor and scanner ratings by boxes left (sensors.sensor_tables)
+    "off_lock_on", "sensor_of", "scanner_of",
+    "off_cloak",  # (G13 standard rule) per agent the cloak block's offset (-1 none)
 ])
 
+# the rule-features blocks observe writes (env.rule_features)
+_PORTED_FEATURES = {"esg_fields", "lock_on", "cloak"}
 # rules / layout features observe_tables refuses (not in the tier-1 port)
-_RULES_OFF = ("lock_on", "standard_cloak", "planets_in_play", "hold_fire",
+_RULES_OFF = ("planets_in_play", "hold_fire",
               "may_not_leave", "sideslip", "tactical_maneuvers", "launch_facing",
               "small_craft_in_play", "arrivals")
 _TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON),
@@ -283,7 +293,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         "m_speed", "m_disengage", "c_disengage", "c_maneuver", "off_plasma", "n_gatling",
         "m_gatling", "n_heavy", "m_arm", "m_capacitor", "m_recharge", "off_energy",
         "c_energy", "m_cloak", "c_cloak", "n_ppds", "m_ppd", "c_ppd", "off_ppd",
-        "n_esg", "m_esg", "off_esg", "off_esg_fields")}
+        "n_esg", "m_esg", "off_esg", "off_esg_fields", "off_lock_on", "off_cloak")}
     max_h = max([1] + [len(lo.power.heavies) for lo in layouts.values() if lo.power is not None])
     heavy = np.full((n, max_h), -1, np.int64)
     arm_size = np.full((n, max_h), _ARM_ORDERS, np.int64)
@@ -291,7 +301,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     for a, name in enumerate(agents):
         lo = layouts[name]
         u = lo.unit
-        if lo.rule_features not in ((), ("esg_fields",)):
+        if set(lo.rule_features) - _PORTED_FEATURES:
             raise NotImplementedError(f"compiled observe: {name} has rule features "
                                       f"{lo.rule_features}")
         extra = [what for what, has in (
@@ -300,7 +310,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
             ("probe", lo.probe), ("tractor", lo.tractors),
             ("transport", lo.transport), ("suicide", lo.suicide),
             ("energy beyond the cadet form", _energy_extra(lo.power)),
-            ("rule features", tuple(f for f in lo.rule_features if f != "esg_fields")),
+            ("rule features", tuple(f for f in lo.rule_features
+                                    if f not in _PORTED_FEATURES)),
             ("launch facings", lo.launch_facing),
             ("tactical plots", lo.tactical_plots)) if has]
         kinds = {int(st.w_type[w]) for w in lo.weapons if w >= 0}
@@ -340,6 +351,10 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         ints["off_esg"][a] = where.part("esg").offset if n_e else -1
         ints["off_esg_fields"][a] = (where.span("esg_fields").start
                                      if "esg_fields" in lo.rule_features else -1)
+        ints["off_lock_on"][a] = (where.span("lock_on").start  # (D6)
+                                  if "lock_on" in lo.rule_features else -1)
+        ints["off_cloak"][a] = (where.span("cloak").start  # (G13 standard rule)
+                                if "cloak" in lo.rule_features else -1)
         power = []
         for key in ("m_arm", "m_capacitor", "m_recharge", "off_energy", "c_energy", "m_cloak",
                     "c_cloak"):
@@ -425,7 +440,9 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                               for u, c in enumerate(ships)], np.int64),
         battery_sheet=np.array([int(c.batteries) if c is not None and et.governed[u] else 1
                                 for u, c in enumerate(ships)], np.int64),
-        heavy=heavy, arm_size=arm_size, esg_cap=et.esg_max, **ints)
+        speed_rule=et.speed_rule, heavy=heavy, arm_size=arm_size, esg_cap=et.esg_max,
+        **{name: v for name, v in sensors.sensor_tables(setup).items() if name != "lock_on"},
+        **ints)
 
 
 def _energy_extra(power: EnergyLayout | None) -> bool:
@@ -639,9 +656,9 @@ def _blocked_bits(turn_mode, straight, a, can_move, sp):
 
 @nb.njit(cache=True, inline="always")
 def _maneuver_blocked_a(status, tactical, speed, straight, move_chart, turn_mode, b, a, u, imp,
-                        ipt, choice, max_speed, governed, previous, payable):
+                        ipt, choice, max_speed, governed, top, payable):
     """``maneuver_blocked`` on arrays (``choice``: ``speed_choice_open``; ``governed``: the
-    cadet form's speeds only, ``energy.speed_open`` of ``previous`` and ``payable``)."""
+    form's speeds only, ``energy.speed_open`` of ``top`` and ``payable``)."""
     nxt = 1 if (imp == 0 or imp == ipt) else imp + 1
     active = status[b, u] == _ACTIVE
     st = straight[b, u]
@@ -650,7 +667,7 @@ def _maneuver_blocked_a(status, tactical, speed, straight, move_chart, turn_mode
         return _blocked_bits(turn_mode, st, a, can, speed[b, u])
     acc = (1 << _N_MANEUVERS) - 1
     for sp in range(max_speed + 1):
-        if governed and not energy.speed_open(sp, previous, payable):
+        if governed and not energy.speed_open(sp, top, payable):
             continue  # (legality.speed_range) a speed the form closes permits nothing
         can = active and move_chart[sp, nxt - 1]
         acc &= _blocked_bits(turn_mode, st, a, can, sp)
@@ -665,8 +682,9 @@ def maneuver_blocked(s, ot, b, a):
     return _maneuver_blocked_a(
         s.status, s.tactical, s.speed, s.straight, ot.move_chart, ot.turn_mode, b, a, u,
         s.impulse[b], ot.ipt, speed_choice_open(s, ot, b), ot.max_speed, ot.governed[u],
-        energy.previous_speed(s.speed, s.previous_speed, s.tactical, s.impulse[b], b, u),
-        energy.payable_speed(s.boxes, b, u))
+        energy.speed_top(energy.previous_speed(s.speed, s.previous_speed, s.tactical,
+                                               s.impulse[b], b, u), ot.speed_rule, u),
+        energy.payable_speed(s.boxes, ot.speed_rule, b, u))
 
 
 @nb.njit(cache=True, inline="always")
@@ -825,7 +843,11 @@ def _rack_ready_a(status, cloaked, cloaked_before, w_owner, w_type, w_enabled, w
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def rack_ready(s, ot, b, a, r):
-    """``seeking.rack_blocker(battle, r) is None`` for a drone rack of agent ``a``."""
+    """``seeking.rack_blocker(battle, r) is None`` for a drone rack of agent ``a`` (a
+    governed ship's unpaid fire control closes it, B3.0 standard line 8)."""
+    owner = s.w_owner[b, r]
+    if ot.governed[owner] and not s.fire_control[b, owner]:
+        return False
     return _rack_ready_a(s.status, s.cloaked, s.cloaked_before, s.w_owner, s.w_type,
                          s.w_enabled, s.w_destroyed, s.w_ammo, s.w_fired_turn, s.w_last_fired,
                          s.w_armed, ot.plasma_rows, s.turn[b], s.impulse[b], ot.ipt,
@@ -906,14 +928,15 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         t = threats[j]
         bearing[k + j] = _bearing_a(atan2, ot.atan2_b, ot.atan2_dx, ot.atan2_k0, xu, zu, fu,
                                     x[b, t], z[b, t])
-    governed = ot.governed[u]  # (B3.0) the cadet form: nothing of it is read otherwise
-    previous = payable = 0
+    governed = ot.governed[u]  # (B3.0) the form: nothing of it is read otherwise
+    top = payable = 0
     if governed:
-        previous = energy.previous_speed(speed, s.previous_speed, tactical, imp, b, u)
-        payable = energy.payable_speed(s.boxes, b, u)
+        top = energy.speed_top(energy.previous_speed(speed, s.previous_speed, tactical, imp,
+                                                     b, u), ot.speed_rule, u)
+        payable = energy.payable_speed(s.boxes, ot.speed_rule, b, u)
     blocked = _maneuver_blocked_a(status, tactical, speed, straight, ot.move_chart,
                                   ot.turn_mode, b, a, u, imp, ipt, choice, ot.max_speed,
-                                  governed, previous, payable)
+                                  governed, top, payable)
     for i in range(n_w):
         w = weapons[a, i]
         ready[i] = w >= 0 and _weapon_ready_a(
@@ -921,15 +944,16 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
             w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt, quarter, b, w,
             s.w_gatling_shots)
         if governed and ready[i] and ot.governed[w_owner[b, w]]:  # (fire_energy, H6.1, E3.2)
-            ready[i] = energy.fire_powered(w_type, w_armed, capacitor, ot.phaser_draw, b, w,
-                                           w_owner[b, w])
+            ready[i] = energy.fire_powered(w_type, w_armed, capacitor, s.fire_control,
+                                           ot.phaser_draw, b, w, w_owner[b, w])
     for i in range(n_r):
         r = racks[a, i]
         rready[i] = r >= 0 and _rack_ready_a(
             status, cloaked, cloaked_before, w_owner, w_type, w_enabled, w_destroyed, w_ammo,
             w_fired_turn, w_last_fired, s.w_armed, ot.plasma_rows, turn, imp, ipt, quarter,
             ot.launching, ot.drone_limit[a], b, r)
-
+        if governed and not s.fire_control[b, u]:  # (seeking.rack_blocker, B3.0 line 8)
+            rready[i] = False
     # ------------------------------------------------------------------ the mask
     m = mask_out
     for i in range(ot.mask_size[a]):
@@ -999,7 +1023,7 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
             if not choice:
                 m[at + v] = v == speed[b, u]
             else:  # (legality.speed_blockers) the form's acceleration and movement power
-                m[at + v] = not governed or energy.speed_open(v, previous, payable)
+                m[at + v] = not governed or energy.speed_open(v, top, payable)
 
     # ------------------------------------------------------------------ the vector
     out = obs_out
@@ -1099,7 +1123,8 @@ def has_extras(ot, a):
     """Whether agent ``a`` has a part that ``extras`` writes (tier 2)."""
     return (ot.n_gatling[a] > 0 or ot.n_ppds[a] > 0 or ot.n_esg[a] > 0
             or ot.off_esg_fields[a] >= 0 or ot.m_arm[a] >= 0 or ot.off_plasma[a] >= 0
-            or ot.off_energy[a] >= 0 or ot.off_ppd[a] >= 0)
+            or ot.off_energy[a] >= 0 or ot.off_ppd[a] >= 0 or ot.off_lock_on[a] >= 0
+            or ot.off_cloak[a] >= 0)
 
 
 @nb.njit(cache=True, inline="always")
@@ -1123,7 +1148,8 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
     slots = ot.work[:k]
     threats = ot.work[k:k + ot.threats]
     n_slots = 0  # the target slots, for the parts that read them only
-    if ot.n_gatling[a] or ot.n_ppds[a] or ot.off_esg_fields[a] >= 0:
+    if (ot.n_gatling[a] or ot.n_ppds[a] or ot.off_esg_fields[a] >= 0 or ot.off_lock_on[a] >= 0
+            or ot.off_cloak[a] >= 0):
         n_slots = _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
     for i in range(ot.n_weapons[a]):  # the PPDs' fire[w] and usable flag, which ``observe``
         w = ot.weapons[a, i]  # wrote as for any weapon
@@ -1243,6 +1269,23 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
         for j in range(n_slots):
             esg_mod.fields_seen(s.esg_phase, s.esg_radius, s.esg_strength, ot.unit_esg, b,
                                 slots[j], out, at + (j + 1) * 3 * esg_mod.FIELDS_SEEN)
+    now = (turn - 1) * ipt + imp
+    if ot.off_cloak[a] >= 0:  # (G13 standard rule) fire, launch, the cloak block and mask
+        _standard_cloak_part(
+            status, side, kind, cloaked, s.cloak_paid, s.cloak_announced_at, s.esg_struck_at,
+            w_owner, w_type, s.w_arcs, s.w_astern, s.w_min_range, s.w_max_range, x, z,
+            s.facing, s.prev_x, s.prev_z, s.prev_facing, ot.craft_carrier, ot.racks[a],
+            ot.n_racks[a], ot.weapons[a], ot.n_weapons[a], ot.m_fire[a], ot.off_weapons[a],
+            ot.m_cloak[a], ot.off_cloak[a], slots, n_slots, k, b, u, imp, ipt, now, allocation,
+            live, m, out)
+    if ot.off_lock_on[a] >= 0:  # (D6) what lock-on closes; the lock_on block
+        sensors.observe_lock_on(
+            status, kind, s.launcher, s.locked_on, cloaked, s.esg_struck_at,
+            s.cloak_announced_at, ot.off_cloak[a] >= 0, s.dac_boxes,
+            w_owner, w_type, s.w_max_range, x, z, ot.sensor_of, ot.scanner_of, ot.racks[a],
+            ot.n_racks[a], ot.weapons[a], ot.n_weapons[a], ot.m_fire[a], ot.off_weapons[a],
+            _WEAPON_SIZE, _W_USABLE, _DRONE_RACK, ot.off_lock_on[a], slots, n_slots, k, b, u,
+            (turn - 1) * ipt + imp, m, out)
     _clip(out, ot.obs_size[a])  # the env clips the vector to the space's bounds
 
 
@@ -1296,3 +1339,62 @@ def global_state(s, ot, b, out):
         out[at + 18] = min(s.damage[b, u] / max(ot.init_strength[u], 1), 1.0)
     out[n_units * STATE_ROW] = min(s.turn[b], ot.max_turns) / ot.max_turns
     out[n_units * STATE_ROW + 1] = s.impulse[b] / ot.ipt
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def _standard_cloak_part(status, side, kind, cloaked, cloak_paid, announced_at, esg_struck_at,
+                         w_owner, w_type, w_arcs, w_astern, w_min_range, w_max_range, x, z,
+                         facing, prev_x, prev_z, prev_facing, craft_carrier, racks, n_r,
+                         weapons, n_w, m_fire, off_weapons, m_cloak, off_cloak, slots, n_slots,
+                         k, b, u, imp, ipt, now, allocation, live, mask, out):
+    """(G13 standard rule, ``compiled.cloak``) agent (unit ``u``)'s mask and observation after
+    ``observe`` wrote them under the cadet rule, before lock-on's part: a ship fading in fires
+    and launches nothing (``cloak.fire_blocker``; the cadet blocker closed the cloaked ones);
+    no launch at a fully cloaked ship ([P-050]); each ready weapon's fire at a cloaked or
+    fading target judged again at the standard range (true + fade, or 2 x true + 5 fully
+    cloaked; never a PPD at a cloaked ship, E11.472); the cloak block and component."""
+    fading_in = cloak.fading(announced_at, b, u, now) and not cloaked[b, u]
+    for i in range(n_r):
+        if racks[i] < 0:
+            continue
+        if fading_in:
+            out[off_weapons + i * _WEAPON_SIZE + _W_USABLE] = 0.0
+        for j in range(n_slots):
+            if live and (fading_in or cloak.fully_cloaked(cloaked, esg_struck_at, announced_at,
+                                                          b, slots[j], now)):
+                mask[i * (k + 1) + 1 + j] = 0
+    for i in range(n_w):
+        w = weapons[i]
+        if w < 0:
+            continue
+        at = m_fire + i * (k + 1)
+        flag = off_weapons + (n_r + i) * _WEAPON_SIZE + _W_USABLE
+        if fading_in:
+            out[flag] = 0.0
+            for j in range(n_slots):
+                mask[at + 1 + j] = 0
+            continue
+        if not live or out[flag] == 0.0 or w_owner[b, w] != u:
+            continue
+        for j in range(n_slots):
+            t = slots[j]
+            if not (cloaked[b, t] or cloak.fading(announced_at, b, t, now)):
+                continue  # the cadet range is the standard one
+            if status[b, t] != _ACTIVE or side[b, t] == side[b, u]:
+                continue
+            rng, bits, shared = _target_geometry(x, z, facing, prev_x, prev_z, prev_facing, b,
+                                                 u, t)
+            if craft_carrier[t] >= 0 and rng > _MAX_FIGHTER_RANGE:
+                continue
+            if w_type[b, w] == _PPD and cloaked[b, t]:  # (E11.472) never at a cloaked ship
+                mask[at + 1 + j] = 0
+                continue
+            if cloak.fully_cloaked(cloaked, esg_struck_at, announced_at, b, t, now):
+                effective = 2 * rng + 5
+            else:
+                effective = rng + cloak.fade_range(cloaked, announced_at, b, t, now)
+            mask[at + 1 + j] = _weapon_open(w_arcs, w_astern, w_min_range, w_max_range, w_type,
+                                            b, w, rng, bits, shared, effective,
+                                            kind[b, t] == _PLASMA)
+    cloak.observe_cloak(status, cloaked, cloak_paid, announced_at, b, u, slots, n_slots, imp,
+                        ipt, now, allocation, m_cloak if live else -1, mask, off_cloak, out)

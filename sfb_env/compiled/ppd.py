@@ -17,10 +17,10 @@ One resolver per rule area, as the reference splits them:
   shields (E11.351 along a hex side, E11.352 splash, E11.353 no splash) and its volley
   (``damage.apply_split_volley_a``, E11.332: each pulse its own volley).
 
-Not ported (the tiers refuse them): the standard form, reserve top-up (E11.25, H7.2), fire at
-a ship that cloaks after the orders (E11.472 ``PpdFireVoid``: the cadet cloak is paid at Energy
-Allocation, before the orders), planets (E11.546), small craft as targets (E11.361), general
-reinforcement (E11.39), lock-on.
+Fire at a ship that announced its cloak after the orders (the standard cloak's Cloak/Uncloak
+step) is void, the charge kept (E11.472 ``PpdFireVoid``). Not ported (the tiers refuse them):
+reserve top-up (E11.25, H7.2), planets (E11.546), small craft as targets (E11.361), general
+reinforcement (E11.39).
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ RULE_TARGET_DESTROYED = event_codes.word("rule", "E11.542")
 RULE_OUT = event_codes.word("rule", "E11.541")  # out of arc, out of play, beyond 40
 RULE_FIRER_CLOAKED = event_codes.word("rule", "E11.475")
 RULE_TARGET_CLOAKED = event_codes.word("rule", "E11.472")
+PPD_FIRE_VOID = event_codes.CODE["PpdFireVoid"]
 
 
 @nb.njit(cache=True, inline="always")
@@ -103,8 +104,14 @@ def fire_step_a(a, ft, b, fire_o, ppd_o, target, fired_at, pulses, resolved, loc
         w = rows[k]
         t = fire_o[b, w]
         if t >= 0:
-            if a.cloaked[b, t]:  # (E11.472) PpdFireVoid: cloaks are not ported
-                raise NotImplementedError("compiled PPD: fire at a cloaking ship")
+            if a.cloaked[b, t]:  # (E11.472) the target began to cloak after the orders
+                r = event_codes.begin(a.ev, a.ev_count, b, PPD_FIRE_VOID, a.turn[b],
+                                      a.impulse[b])
+                a.ev[b, r, 3] = a.w_owner[b, w]
+                a.ev[b, r, 4] = w
+                a.ev[b, r, 5] = t
+                a.ev[b, r, 6] = RULE_TARGET_CLOAKED
+                continue  # the charge stays
             _start(a, ft, b, w, t, target, fired_at, pulses, resolved, locked, ppd_stage,
                    ppd_energy)
     resolve_pulses(a, ft, b, target, pulses, resolved, locked, w_arcs, w_astern)

@@ -1,14 +1,16 @@
 """The Sequence of Play, compiled (tier 1): ``advance`` is ``engine.procedure.advance``.
 
-The ported tiers switch on none of the advanced steps (standard cloak, tractors, transporters,
-small craft, tactical maneuvers) but disengagement by announcement, the ESG (``compiled.esg``)
-and the cadet Energy Allocation Form (``compiled.energy``: after Speed Determination, as the
-form pays for that speed), so an impulse is: the generators' orders and timing (G23.31-G23.47)
--> Launch Seeking Weapons -> Fire and Resolve Direct-Fire (the PPD pulses first, then the
-agents' orders, then the robots') -> End of Impulse -> disengagement by announcement
+The ported tiers switch on none of the advanced steps (tractors, transporters, small craft,
+tactical maneuvers) but disengagement by announcement, the ESG (``compiled.esg``), the standard
+cloak (``compiled.cloak``) and the cadet Energy Allocation Form (``compiled.energy``: after
+Speed Determination, as the form pays for that speed), so an impulse is: the generators' orders
+and timing (G23.31-G23.47) -> Cloak/Uncloak (G13) -> Launch Seeking Weapons -> Fire and
+Resolve Direct-Fire (the PPD pulses first, then the agents' orders, then the robots') -> End
+of Impulse -> disengagement by announcement
 (SCENARIOS #5) -> the verdict; on the last impulse End of Turn and the verdict at the turn
 limit; then the Chief Engineer's ESG charge (G23.21), Speed Determination and Energy Allocation
-on a new turn; then Move Ships -> Move Seeking Weapons -> the ESG fields' contacts (G23.512)
+(and the standard cloak's announcements, G13) on a new turn; then Move Ships -> Move Seeking
+Weapons -> the ESG fields' contacts (G23.512)
 -> Resolve Seeking Weapons -> the verdict. Each step is the rule area's own kernel
 (``compiled.movement``, ``compiled.energy``, ``compiled.esg``, ``compiled.ppd``,
 ``compiled.fire``, ``compiled.seeking_impacts``, ``compiled.plasma``,
@@ -28,6 +30,7 @@ from collections import namedtuple
 import numba as nb
 
 from sfb_env.compiled import (
+    cloak,
     damage,
     ending,
     energy,
@@ -39,12 +42,14 @@ from sfb_env.compiled import (
     ppd,
     robots,
     seeking_impacts,
+    sensors,
 )
 from sfb_env.engine.setup import BattleSetup
 from sfb_env.engine.types import ACTIVE
 
 StepTables = namedtuple("StepTables", ("move", "fire", "end", "observe", "launch_seeking",
-                                       "seeking_weapons", "plasma", "energy", "ppd", "esg"))
+                                       "seeking_weapons", "plasma", "energy", "ppd", "esg",
+                                       "cloak"))
 
 
 def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
@@ -56,7 +61,7 @@ def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
                       bool(rules.seeking_weapons and rules.launch_seeking_weapons),
                       bool(rules.seeking_weapons), bool(rules.plasma_in_play),
                       energy.energy_tables(setup), bool(rules.ppd_in_play),
-                      esg.esg_tables(setup))
+                      esg.esg_tables(setup), bool(rules.standard_cloak))
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -132,6 +137,10 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
     last = tb.end.impulses_per_turn
     if s.impulse[b] >= 1:
         esg.launch_step(s, tb.esg, b, o)  # (G23.31-G23.47) before any drone leaves its rack
+        if tb.cloak and s.impulse[b] < last:  # (B2.0 advanced, G13 standard) Cloak/Uncloak
+            cloak.cloak_step(o.cloak, s.status, s.cloaked, s.cloak_paid, s.cloak_announced_at,
+                             s.ev, s.ev_count, s.turn[b], s.impulse[b], last,
+                             (s.turn[b] - 1) * last + s.impulse[b], b)
         if tb.launch_seeking:
             seeking_impacts.launch_seeking_weapons(s, tb.fire, b, o)
         if upto < 2:
@@ -164,6 +173,12 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
         movement.speed_determination(s, tb.move, b, o)
         if tb.energy.on:  # (B3.0) the cadet form pays for the speed just set
             energy.energy_allocation(s, tb.energy, b, o)
+            if tb.cloak:  # (G13 standard rule) turn-to-turn announcements
+                cloak.start_turn(s.cloaked, s.cloaked_before, s.cloak_paid,
+                                 s.cloak_announced_at, s.ev, s.ev_count, s.turn[b], last, b)
+        if tb.fire.lock_on:  # (B2.0 advanced sequence, D6) Sensor Lock-On
+            sensors.lock_on_step(s.status, s.kind, s.launcher, s.locked_on, s.dac_boxes, s.dice,
+                                 s.ev, s.ev_count, s.turn, tb.fire.sensor_of, b)
         s.impulse[b] = 1
     else:
         s.impulse[b] += 1

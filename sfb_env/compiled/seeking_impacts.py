@@ -21,7 +21,7 @@ from __future__ import annotations
 import numba as nb
 
 from sfb_env import hexmap
-from sfb_env.compiled import damage, event_codes, plasma, shields
+from sfb_env.compiled import cloak, damage, event_codes, plasma, shields
 from sfb_env.compiled import dice as dice_mod
 from sfb_env.engine.cloak import MISS_BELOW
 from sfb_env.engine.plasma import FEEDBACK_SHARE
@@ -232,7 +232,11 @@ def resolve_seeking_weapons_a(a, ft, b, o):
         if kd == K_DRONE:
             warhead = ft.drone_warhead
         a.status[b, d] = EXPENDED
-        if a.cloaked[b, t]:  # (G13 cadet rule, cloak.seeking_impact) 1-4 miss, 5-6 half
+        hidden = a.cloaked[b, t]  # (G13 cadet rule, cloak.seeking_impact) 1-4 miss, 5-6 half
+        if hidden and ft.standard_cloak:  # (G13 standard rule) past the fade-out; G23.621
+            hidden = cloak.fully_cloaked(a.cloaked, a.esg_struck_at, a.cloak_announced_at, b,
+                                         t, (a.turn[b] - 1) * ft.ipt + a.impulse[b])
+        if hidden:
             die = dice_mod.die(a.dice, b)
             if die < MISS_BELOW:
                 r = event_codes.begin(a.ev, a.ev_count, b, CLOAK_EVADED, a.turn[b],

@@ -6,14 +6,17 @@ freighters and the scenario robots, damage (``none`` / ``interim``), victory, ob
 and rewards. Tier 2 so far: the 16-impulse chart, the cadet DAC (D4.21), scenario 5's
 encounter victory and disengagement by announcement, plasma torpedoes (FP1, the Gorn and the
 Romulan), the Hydran Cadet Cruiser's weapons (fusion beams E7, the phaser-G and its shots 2..4
-E2.15), the cadet Energy Allocation Form (``energy: cadet``, B3.0: ``compiled.energy``, with the
-cadet cloak; not the standard form, reserve power, fractional accounting), the ISC's PPD (E11,
+E2.15), the cadet and standard Energy Allocation Forms (``energy: cadet | standard``, B3.0:
+``compiled.energy``, with the cadet cloak and fractional accounting, B3.2; not reserve power,
+reinforcement, damage control), the ISC's PPD (E11,
 ``compiled.ppd``) and the Lyran ESG (G23, ``compiled.esg``), under the Chief Engineer and
 the cadet form (their arming and charge: ``compiled.energy``). The 32-impulse full-size game,
 first part: the 32-impulse chart (C1.41), the full-size classes of CTH-DATA §9.2 but the
 Hydran Ranger (fighters, admin shuttles): the D7's drone rate (FD4.21), the plasma launchers,
 the ISC's PPD, the Lyran Tiger's two ESGs (G23.122), the Romulans without the standard cloak;
-drones of warhead 12 (CTH-DATA §5.2). Not the standard form, the standard DAC or lock-on.
+drones of warhead 12 (CTH-DATA §5.2). The standard DAC (``damage: standard_dac``, D4.2-D4.4:
+``compiled.std_dac``) and Sensor Lock-On (``lock_on: true``, D6: ``compiled.sensors``). The
+standard cloak (``cloak: standard``, G13: ``compiled.cloak``).
 Small craft (J4 fighters, J1.0 admin shuttles): their rules are kernels in
 ``compiled.small_craft``, proved phase by phase, not yet hooked into the step kernel, so
 ``small_craft_in_play`` and ``admin_shuttles`` stay refused here.
@@ -32,13 +35,21 @@ from sfb_env.engine.setup import BattleSetup
 # Rules whose value may differ from the default on a compiled battle, with the values ported.
 PORTED_VALUES: dict[str, tuple] = {
     "chief_engineer": (True, False),  # False: with energy cadet only (rules derives them)
-    "energy": ("chief", "cadet"),  # (B3.0) the cadet Energy Allocation Form: compiled.energy
-    "energy_form": (False, True),  # derived from energy: the cadet form (not standard_energy)
+    "energy": ("chief", "cadet", "standard"),  # (B3.0) the cadet and standard Energy
+    #   Allocation Forms: compiled.energy (the standard form without the items its
+    #   STANDARD_NOT_PORTED names: energy_tables refuses them)
+    "energy_form": (False, True),  # derived from energy: the cadet or standard form
+    "standard_energy": (False, True),  # derived: the standard form (systems, acceleration,
+    #   a cadet ship's move cost 1/2 among full-size ones: SCENARIOS #12)
+    "fractional_accounting": (False, True),  # (B3.2) the pools exact: compiled.energy
     "speed_choice": (True, False),
-    "damage": ("none", "interim", "cadet_dac"),
+    "damage": ("none", "interim", "cadet_dac", "standard_dac"),  # (D4.2-D4.4) compiled.std_dac
+    "lock_on": (True, False),  # (D6) Sensor Lock-On, scanners: compiled.sensors
     "disengage_by_announcement": (True, False),
     "plasma_in_play": (True, False),  # (FP1) plasma torpedoes: compiled.plasma
-    "cloak": ("none", "cadet"),  # (G13 cadet rule) paid at Energy Allocation: compiled.energy
+    "cloak": ("none", "cadet", "standard"),  # (G13) paid at Energy Allocation:
+    #   compiled.energy; the standard rule's fades and announcements: compiled.cloak
+    "standard_cloak": (False, True),  # derived from cloak (G13 standard rule)
     "ppd_in_play": (True, False),  # (E11) compiled.ppd; its charge under the cadet form (E11.21-
     #   E11.25) compiled.energy
     # (G23) the ESG, one generator in the battle: compiled.esg (its esg_tables refuses the
@@ -63,8 +74,8 @@ PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "
                   "lyran-cadet",  # tier 2: the ESG (G23; Chief Engineer and cadet form)
                   # tier 2, the full-size ships (CTH-DATA §9.2, 32 impulses): the D7's one
                   # drone launch a turn (FD4.21), plasma-S (FP1), the PPD (E11), the Tiger's
-                  # two ESGs (G23.122: compiled.esg); the Orion's 2/3 move cost under the
-                  # Chief Engineer only (compiled.energy refuses it under the cadet form)
+                  # two ESGs (G23.122: compiled.esg); the Orion's 2/3 move cost (CTH-DATA
+                  # §7.3: compiled.energy's speed_rule, exact under B3.2)
                   "klingon-d7", "fed-ca", "gorn-ca", "kzinti-cs", "isc-star-cruiser",
                   "lyran-tiger", "orion-raider",
                   # without the standard cloak (rules cloak none / cadet only): the KR's swivel
