@@ -101,6 +101,12 @@ def copy_battle(dst, b, src, a):
         dst.fire_control[b, i1] = src.fire_control[a, i1]
     for i1 in range(dst.battery_fraction.shape[1]):
         dst.battery_fraction[b, i1] = src.battery_fraction[a, i1]
+    for i1 in range(dst.craft_ccm.shape[1]):
+        dst.craft_ccm[b, i1] = src.craft_ccm[a, i1]
+    for i1 in range(dst.craft_tac.shape[1]):
+        dst.craft_tac[b, i1] = src.craft_tac[a, i1]
+    for i1 in range(dst.craft_landed.shape[1]):
+        dst.craft_landed[b, i1] = src.craft_landed[a, i1]
     for i1 in range(dst.w_owner.shape[1]):
         dst.w_owner[b, i1] = src.w_owner[a, i1]
     for i1 in range(dst.w_type.shape[1]):
@@ -222,6 +228,9 @@ def borrowed_state(s):
         borrow(s.shields_active),
         borrow(s.fire_control),
         borrow(s.battery_fraction),
+        borrow(s.craft_ccm),
+        borrow(s.craft_tac),
+        borrow(s.craft_landed),
         borrow(s.w_owner),
         borrow(s.w_type),
         borrow(s.w_arcs),
@@ -285,6 +294,8 @@ def borrowed_orders(o):
         borrow(o.cloak),
         borrow(o.ppd),
         borrow(o.esg),
+        borrow(o.fighters),
+        borrow(o.shuttles),
     )
 
 
@@ -317,6 +328,7 @@ def borrowed_move(t):
         borrow(t.fire_impulse),
         borrow(t.fire_max_range),
         borrow(t.weapon_owner),
+        borrow(t.pilot_plan),
     )
 
 
@@ -389,6 +401,10 @@ def borrowed_fire(t):
         borrow(t.scanner_of),
         borrow(t.standard_cloak),
         borrow(t.gatling_after),
+        borrow(t.craft_crippled_at),
+        borrow(t.craft_destroyed_at),
+        borrow(t.craft_crippled_speed),
+        borrow(t.phaser_vf),
     )
 
 
@@ -488,6 +504,11 @@ def borrowed_observe(t):
         borrow(t.sensor_of),
         borrow(t.scanner_of),
         borrow(t.off_cloak),
+        borrow(t.m_fighters),
+        borrow(t.m_shuttles),
+        borrow(t.c_fighters),
+        borrow(t.c_shuttles),
+        borrow(t.small_craft),
     )
 
 

@@ -78,7 +78,8 @@ VOCAB: dict[str, list[str]] = {
                "D3.41 die roll 5", "D3.41 die roll 6"],
     "rule": ["FD4.21 the ship launches at most 1 drone(s) per turn from all its racks",
              # (E11.362, E11.54) PpdTrainEnded
-             "E11.362", "E11.544", "E11.542", "E11.541", "E11.475", "E11.472"],
+             "E11.362", "E11.544", "E11.542", "E11.541", "E11.475", "E11.472",
+             "E11.361"],  # (E11.361) a small craft beyond 5 hexes
     "how": [],
     "what": [],
     "contact": ["enters", "from_inside", "jumps"],  # (G23.51, G23.5131, G23.571) EsgStruck

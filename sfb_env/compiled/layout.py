@@ -44,6 +44,9 @@ HOT_FIELDS: tuple[str, ...] = (
     # (B3.0 standard lines 7, 8, 11; B3.2) the standard form: shields and fire control paid
     # this turn, a partly discharged battery's fraction (compiled.energy)
     "shields_active", "fire_control", "battery_fraction",
+    # (J4.52, J4.11, J4.48) a fighter's last close-combat maneuver, TAC and landing
+    # (compiled.small_craft)
+    "craft_ccm", "craft_tac", "craft_landed",
     # weapons
     "w_owner", "w_type", "w_arcs", "w_astern", "w_min_range", "w_max_range", "w_destroyed",
     "w_enabled", "w_last_fired", "w_fired_turn", "w_ready_turn", "w_ammo", "w_drone_rows",
@@ -150,7 +153,8 @@ def differences(batch: BatchState, b: int, state: BattleState,
 # ---------------------------------------------------------------------- orders
 
 ORDER_FIELDS = ("maneuver", "speed", "tactical", "disengage", "fire", "launch", "launch_facing",
-                "gatling", "arm", "capacitor", "recharge", "cloak", "ppd", "esg")
+                "gatling", "arm", "capacitor", "recharge", "cloak", "ppd", "esg", "fighters",
+                "shuttles")
 BatchOrders = namedtuple("BatchOrders", ORDER_FIELDS)
 NO_ORDER = -1  # no speed order / no target / automatic facing
 GATLING_EXTRA = GATLING_SHOTS - 1  # (E2.151) a phaser-G's shots 2..4 of an impulse, a row each
@@ -164,7 +168,9 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:
     ``Orders.gatling``; -1 = none); the cadet form (B3.0): per heavy weapon ``arm``
     (``ArmOrder``), per unit ``capacitor`` and ``recharge`` (-1 = none: the standing order) and
     ``cloak`` (bool, G13.0: pay the cloak for the turn); per weapon ``ppd`` (a PPD's
-    ``PpdOrder``, 0 = keep, E11.362) and ``esg`` (an ``EsgOrder`` value, 0 = none; G23.3)."""
+    ``PpdOrder``, 0 = keep, E11.362) and ``esg`` (an ``EsgOrder`` value, 0 = none; G23.3);
+    per carrier ``fighters`` and ``shuttles`` (the target unit row its craft are sent at,
+    -1 = hold; J4.34, J1.0)."""
     u, w = (n_battles, n_units), (n_battles, n_weapons)
     return BatchOrders(maneuver=np.zeros(u, np.int64), speed=np.full(u, NO_ORDER, np.int64),
                        tactical=np.zeros(u, np.bool_), disengage=np.zeros(u, np.bool_),
@@ -177,7 +183,8 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int) -> BatchOrders:
                        capacitor=np.full(u, NO_ORDER, np.int64),
                        recharge=np.full(u, NO_ORDER, np.int64),
                        cloak=np.zeros(u, np.bool_), ppd=np.zeros(w, np.int64),
-                       esg=np.zeros(w, np.int64))
+                       esg=np.zeros(w, np.int64), fighters=np.full(u, NO_ORDER, np.int64),
+                       shuttles=np.full(u, NO_ORDER, np.int64))
 
 
 def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
@@ -189,7 +196,7 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
             unported = [name for name in ("reinforce",
                                           "repair_boxes", "esg_reserve", "tractor", "transport")
                         if getattr(o, name)]
-            unported += [name for name in ("fighters", "shuttles", "suicide", "suicide_arm")
+            unported += [name for name in ("suicide", "suicide_arm")
                          if getattr(o, name) is not None]
             unported += [name for name in ("probe", "drop_shield",
                                            "repair", "reinforce_general", "reinforce_hold",
@@ -220,6 +227,9 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
                 out.ppd[b, w] = int(v)
             for w, v in o.esg.items():  # (G23.3)
                 out.esg[b, w] = int(v)
+            for name in ("fighters", "shuttles"):  # (J4.34, J1.0)
+                if getattr(o, name) is not None:
+                    getattr(out, name)[b, u] = int(getattr(o, name))
     return out
 
 

@@ -195,6 +195,11 @@ ObserveTables = namedtuple("ObserveTables", [
     # sensor and scanner ratings by boxes left (sensors.sensor_tables)
     "off_lock_on", "sensor_of", "scanner_of",
     "off_cloak",  # (G13 standard rule) per agent the cloak block's offset (-1 none)
+    # (J4.34, J1.0) per agent the ``fighters`` / ``shuttles`` components' mask offsets (-1
+    # none) and component indices (-1 none or uniform_spaces padding); small craft in play
+    # (J4.51 close combat: ``_small_craft_part``)
+    "m_fighters", "m_shuttles", "c_fighters", "c_shuttles", "small_craft",
+    "craft_cloak",  # (G13) small_craft.CraftTables.cloak_rule: a cloaked carrier
 ])
 
 # the rule-features blocks observe writes (env.rule_features)
@@ -202,7 +207,7 @@ _PORTED_FEATURES = {"esg_fields", "lock_on", "cloak"}
 # rules / layout features observe_tables refuses (not in the tier-1 port)
 _RULES_OFF = ("planets_in_play", "hold_fire",
               "may_not_leave", "sideslip", "tactical_maneuvers", "launch_facing",
-              "small_craft_in_play", "arrivals")
+              "arrivals")
 _TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON),
                   _PHG, int(WeaponType.FUSION),  # (tier 2: the Hydran's phaser-G and fusion)
                   int(WeaponType.PPD)}  # (E11) the PPD under the Chief Engineer: compiled.ppd
@@ -268,8 +273,6 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         raise NotImplementedError(f"compiled observe: rules {on} are not ported")
     if tuple(int(m) for m in battle.maneuvers) != (0, 1, 2, 3):
         raise NotImplementedError("compiled observe: only the four basic maneuvers")
-    if np.any(battle.craft_gun >= 0):
-        raise NotImplementedError("compiled observe: small craft are not ported")
     k, n_threats = int(opts["target_slots"]), int(opts["threat_slots"])
     if k > 62:  # (observe gathers a weapon's open slots as the bits of one int64)
         raise NotImplementedError(f"compiled observe: target_slots={k} (at most 62)")
@@ -293,7 +296,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         "m_speed", "m_disengage", "c_disengage", "c_maneuver", "off_plasma", "n_gatling",
         "m_gatling", "n_heavy", "m_arm", "m_capacitor", "m_recharge", "off_energy",
         "c_energy", "m_cloak", "c_cloak", "n_ppds", "m_ppd", "c_ppd", "off_ppd",
-        "n_esg", "m_esg", "off_esg", "off_esg_fields", "off_lock_on", "off_cloak")}
+        "n_esg", "m_esg", "off_esg", "off_esg_fields", "off_lock_on", "off_cloak",
+        "m_fighters", "m_shuttles", "c_fighters", "c_shuttles")}
     max_h = max([1] + [len(lo.power.heavies) for lo in layouts.values() if lo.power is not None])
     heavy = np.full((n, max_h), -1, np.int64)
     arm_size = np.full((n, max_h), _ARM_ORDERS, np.int64)
@@ -306,7 +310,6 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                                       f"{lo.rule_features}")
         extra = [what for what, has in (
             ("ppd orders", lo.ppds.size and lo.ppd_orders != _PPD_ORDERS),
-            ("craft", lo.craft),
             ("probe", lo.probe), ("tractor", lo.tractors),
             ("transport", lo.transport), ("suicide", lo.suicide),
             ("energy beyond the cadet form", _energy_extra(lo.power)),
@@ -386,12 +389,20 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         for g, w in enumerate(lo.gatling):
             i = list(lo.weapons).index(w) if w >= 0 else 0
             gatling_fire[a, g] = lo.offsets[n_r + i]
+        craft = [name for name, _, _ in lo.craft]  # (J4.34, J1.0) after the ppd[p]
+        for name, _, real in lo.craft:
+            c = names.index(name)
+            ints[f"m_{name}"][a] = lo.offsets[c]
+            ints[f"c_{name}"][a] = c if real else -1
+        for name in ("fighters", "shuttles"):
+            if name not in craft:
+                ints[f"m_{name}"][a] = ints[f"c_{name}"][a] = -1
         ints["c_ppd"][a] = names.index("ppd[0]") if n_p else -1  # (E11.362) ppd[p]
         ints["m_ppd"][a] = lo.offsets[ints["c_ppd"][a]] if n_p else -1
         expected = ([f"launch[{i}]" for i in range(n_r)] + [f"fire[{i}]" for i in range(n_w)]
                     + [f"gatling[{g}].shot{j}" for g in range(n_g) for j in GATLING_SHOT_NUMBERS]
                     + [f"esg[{i}]" for i in range(n_e)]
-                    + [f"ppd[{i}]" for i in range(n_p)]
+                    + [f"ppd[{i}]" for i in range(n_p)] + craft
                     + ["disengage"] * bool(lo.disengage) + power + ["maneuver", "speed"])
         targeted = n_r + n_w + len(GATLING_SHOT_NUMBERS) * n_g  # k + 1 values each
         sized = [(f"ppd[{i}]", _PPD_ORDERS) for i in range(n_p)] + [
@@ -442,7 +453,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                                 for u, c in enumerate(ships)], np.int64),
         speed_rule=et.speed_rule, heavy=heavy, arm_size=arm_size, esg_cap=et.esg_max,
         **{name: v for name, v in sensors.sensor_tables(setup).items() if name != "lock_on"},
-        **ints)
+        small_craft=bool(rules.small_craft_in_play),
+        craft_cloak=craft_mod.cloak_rule(rules), **ints)
 
 
 def _energy_extra(power: EnergyLayout | None) -> bool:
@@ -1124,7 +1136,7 @@ def has_extras(ot, a):
     return (ot.n_gatling[a] > 0 or ot.n_ppds[a] > 0 or ot.n_esg[a] > 0
             or ot.off_esg_fields[a] >= 0 or ot.m_arm[a] >= 0 or ot.off_plasma[a] >= 0
             or ot.off_energy[a] >= 0 or ot.off_ppd[a] >= 0 or ot.off_lock_on[a] >= 0
-            or ot.off_cloak[a] >= 0)
+            or ot.off_cloak[a] >= 0 or ot.small_craft)
 
 
 @nb.njit(cache=True, inline="always")
@@ -1149,7 +1161,7 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
     threats = ot.work[k:k + ot.threats]
     n_slots = 0  # the target slots, for the parts that read them only
     if (ot.n_gatling[a] or ot.n_ppds[a] or ot.off_esg_fields[a] >= 0 or ot.off_lock_on[a] >= 0
-            or ot.off_cloak[a] >= 0):
+            or ot.off_cloak[a] >= 0 or ot.small_craft):
         n_slots = _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
     for i in range(ot.n_weapons[a]):  # the PPDs' fire[w] and usable flag, which ``observe``
         w = ot.weapons[a, i]  # wrote as for any weapon
@@ -1270,6 +1282,13 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
             esg_mod.fields_seen(s.esg_phase, s.esg_radius, s.esg_strength, ot.unit_esg, b,
                                 slots[j], out, at + (j + 1) * 3 * esg_mod.FIELDS_SEEN)
     now = (turn - 1) * ipt + imp
+    if ot.small_craft and live:  # (J4.34, J1.0, J4.51) the craft orders; close combat
+        _small_craft_part(craft_mod.craft_view(s), ot.craft_carrier, ipt, ot.craft_cloak,
+                          ot.m_fighters[a], ot.c_fighters[a] >= 0, ot.m_shuttles[a],
+                          ot.c_shuttles[a] >= 0,
+                          s.w_min_range, ot.weapons[a], ot.n_weapons[a], ot.m_fire[a],
+                          ot.off_weapons[a] + ot.n_racks[a] * _WEAPON_SIZE, slots, n_slots,
+                          k, b, u, now, m, out)
     if ot.off_cloak[a] >= 0:  # (G13 standard rule) fire, launch, the cloak block and mask
         _standard_cloak_part(
             status, side, kind, cloaked, s.cloak_paid, s.cloak_announced_at, s.esg_struck_at,
@@ -1398,3 +1417,43 @@ def _standard_cloak_part(status, side, kind, cloaked, cloak_paid, announced_at, 
                                             kind[b, t] == _PLASMA)
     cloak.observe_cloak(status, cloaked, cloak_paid, announced_at, b, u, slots, n_slots, imp,
                         ipt, now, allocation, m_cloak if live else -1, mask, off_cloak, out)
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def _small_craft_part(a, carrier_rows, ipt, cloak_rule, m_fighters, fighters, m_shuttles,
+                      shuttles,
+                      w_min_range, weapons, n_w, m_fire, off_fire, slots, n_slots, k, b, u,
+                      now, mask, out):
+    """(``compiled.small_craft``) a live agent's (unit ``u``) small-craft mask, after
+    ``observe``: the ``fighters`` / ``shuttles`` components (``Craft.mask``: hold, or each
+    slot ``order_blockers`` leaves open, J4.34, J1.0, [P-095], F2.3; padding: hold only);
+    then fire by close combat (J4.51, J4.522): a six-shield ship's usable weapon bears on a
+    fighter in its hex that used close-combat maneuvering this impulse, whatever its arcs
+    (below its minimum range it still may not fire). ``a``: ``small_craft.view``;
+    ``off_fire``: the observation's first ``fire[w]`` weapon block."""
+    for c in range(2):
+        at, real, kind = (m_fighters, fighters, _FIGHTER) if c == 0 else (m_shuttles, shuttles,
+                                                                           _SHUTTLE)
+        if at < 0:
+            continue
+        mask[at] = 1
+        if real:
+            for j in range(n_slots):
+                mask[at + 1 + j] = craft_mod.order_open_a(a, carrier_rows, ipt, cloak_rule, b,
+                                                          u, kind, slots[j])
+    if a.shield_pool[b, u] or a.kind[b, u] != _SHIP:
+        return
+    for j in range(n_slots):
+        t = slots[j]
+        if a.craft_ccm[b, t] != now or a.x[b, t] != a.x[b, u] or a.z[b, t] != a.z[b, u]:
+            continue
+        for i in range(n_w):
+            w = weapons[i]
+            if w < 0 or a.w_owner[b, w] != u or out[off_fire + i * _WEAPON_SIZE + _W_USABLE] == 0:
+                continue
+            if w_min_range[b, w] <= 0:
+                mask[m_fire + i * (k + 1) + 1 + j] = 1
+
+
+from sfb_env.compiled import small_craft as craft_mod  # noqa: E402 (it imports movement,
+#   which imports ``borrow`` from here)

@@ -37,14 +37,17 @@ import numba as nb
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.compiled import event_codes
-from sfb_env.compiled.movement import _move_unit_a
+from sfb_env.compiled import (
+    event_codes,
+    movement,  # (movement imports observe, which imports this)
+)
+from sfb_env.compiled.cloak import FADE_IMPULSES
+from sfb_env.compiled.damage import craft_damage
 from sfb_env.compiled.robots import DX, DZ
 from sfb_env.engine import fighters as ref_fighters
 from sfb_env.engine import small_craft as ref
 from sfb_env.engine.types import (
     ACTIVE,
-    DESTROYED,
     K_FIGHTER,
     K_FREIGHTER,
     K_SHIP,
@@ -62,13 +65,14 @@ FA_BITS = hexmap.ARC_BITS["FA"]
 LAUNCHED = event_codes.CODE["Launched"]
 TACTICAL = event_codes.CODE["TacticalManeuver"]
 LANDED = event_codes.CODE["Landed"]
-DAMAGED = event_codes.CODE["Damaged"]
-DESTROYED_EV = event_codes.CODE["Destroyed"]
 REPAIRED = event_codes.CODE["CraftRepaired"]
 TAC_WORD = event_codes.word("paid_with", "J4.11 fighter")
 CCM_WORD = event_codes.word("paid_with", "J4.52 close-combat maneuvering, shield #1")  # + k - 1
 
+CLOAK_NONE, CLOAK_CADET, CLOAK_STANDARD = 0, 1, 2  # (G13) CraftTables.cloak_rule
+
 CraftTables = namedtuple("CraftTables", (
+    "on",  # bool rules.small_craft_in_play: the step calls these kernels
     "carrier",  # (U,) int64 the craft's carrier row, -1 for any other unit
     "gun",  # (U,) int64 the craft's weapon row, -1
     "max_speed", "crippled_speed", "crippled_at", "destroyed_at",  # (U,) int64 per craft row
@@ -78,21 +82,34 @@ CraftTables = namedtuple("CraftTables", (
     "chart",  # (33, ipt) bool the movement chart (C1.41)
     "area", "area_x0", "area_z0", "may_leave",  # the play area (Battle.in_area)
     "ipt", "quarter_turn",
+    "cloak_rule",  # CLOAK_NONE / CLOAK_CADET / CLOAK_STANDARD: a cloaked carrier (G13)
+    "legal",  # (W, U) bool scratch: the pilots' fire predicate rows (craft_fire_orders)
+    "order",  # (U,) int64 scratch: move_fighters' movers
 ))
 
 
 def craft_tables(setup) -> CraftTables:
-    """The static small-craft tables of a ``BattleSetup``; raises NotImplementedError for what
-    the compiled small craft do not port."""
+    """The static small-craft tables of a ``BattleSetup`` (``on`` False, and nothing refused,
+    without small craft); raises NotImplementedError for what the compiled small craft do not
+    port."""
     rules = setup.rules
+    n_w = len(setup.weapon_ids)
+    if not rules.small_craft_in_play:
+        n = len(setup.unit_ids)
+        z = np.zeros(n, dtype=np.int64)
+        return CraftTables(
+            on=False, carrier=np.full(n, -1, np.int64), gun=np.full(n, -1, np.int64),
+            max_speed=z, crippled_speed=z, crippled_at=z, destroyed_at=z,
+            capacity=np.zeros((n, 2), np.int64), agent=np.zeros(n, np.bool_),
+            arc_lut=np.zeros((1, 1, 1), np.int64), chart=np.zeros((1, 1), np.bool_),
+            area=np.zeros((1, 1), np.bool_), area_x0=0, area_z0=0,
+            may_leave=np.zeros(n, np.bool_), ipt=int(setup.start_state.impulses_per_turn),
+            quarter_turn=1, cloak_rule=CLOAK_NONE, legal=np.zeros((1, 1), np.bool_),
+            order=z.copy())
     for name in ("planets_in_play", "suicide_shuttles"):
         if getattr(rules, name):
             raise NotImplementedError(f"compiled small craft: {name} not ported")
-    if rules.cloak != "none":
-        raise NotImplementedError("compiled small craft: a cloaked carrier's launch (G13) "
-                                  "not ported")
     from sfb_env import impulse
-    from sfb_env.compiled import movement
 
     bare = dataclasses.replace(rules, small_craft_in_play=False)
     mt = movement.move_tables(dataclasses.replace(setup, rules=bare))
@@ -115,7 +132,15 @@ def craft_tables(setup) -> CraftTables:
         agent=np.array([c == "agent" for c in setup.start_state.controllers], dtype=np.bool_),
         arc_lut=np.ascontiguousarray(hexmap.ARC_LUT, dtype=np.int64), chart=mt.chart,
         area=mt.area, area_x0=mt.area_x0, area_z0=mt.area_z0, may_leave=mt.may_leave,
-        ipt=ipt, quarter_turn=int(impulse.quarter_turn(ipt)))
+        ipt=ipt, quarter_turn=int(impulse.quarter_turn(ipt)), on=True,
+        cloak_rule=cloak_rule(rules),
+        legal=np.zeros((n_w, n), np.bool_), order=np.zeros(n, np.int64))
+
+
+def cloak_rule(rules) -> int:
+    """(G13) The cloak rule's code for ``carrier_open``."""
+    return (CLOAK_STANDARD if rules.standard_cloak else
+            CLOAK_NONE if rules.cloak == "none" else CLOAK_CADET)
 
 
 def vs_fighter_chart(chart: np.ndarray) -> np.ndarray:
@@ -202,16 +227,19 @@ def _launch_facing(a, ct, b, owner, target):
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
-def carrier_open(a, ct, b, carrier, craft_kind):
+def carrier_open(a, carrier_rows, ipt, cloak_rule, b, carrier, craft_kind):
     """``carrier_blocker`` is None (J4.34 fighters, J1.0 shuttles): the carrier has craft of
-    the kind aboard or in flight, is in play, the first impulse has come, and a shuttle
-    launch keeps one launch per bay per 2 impulses (CTH-DATA §8.6)."""
+    the kind aboard or in flight, is in play, the first impulse has come, and a launch keeps
+    one shuttle launch per bay per 2 impulses (CTH-DATA §8.6) and no cloak (G13,
+    ``cloak.fire_blocker``: cloaked or fading under the standard rule; cloaked, or on the
+    first impulse after a cloaked turn, under the cadet rule). ``carrier_rows``: per unit row
+    its carrier (``CraftTables.carrier``); ``cloak_rule``: ``CraftTables.cloak_rule``."""
     rows = 0
     alive = 0
     aboard = 0
     last = NEVER
-    for u in range(ct.carrier.shape[0]):
-        if ct.carrier[u] != carrier or a.kind[b, u] != craft_kind:
+    for u in range(carrier_rows.shape[0]):
+        if carrier_rows[u] != carrier or a.kind[b, u] != craft_kind:
             continue
         rows += 1
         st = a.status[b, u]
@@ -220,15 +248,31 @@ def carrier_open(a, ct, b, carrier, craft_kind):
         last = max(last, a.launched_at[b, u])
     if rows == 0 or a.status[b, carrier] != ACTIVE or a.impulse[b] < 1 or alive == 0:
         return False
-    return not (aboard and craft_kind == K_SHUTTLE and last != NEVER
-                and _now(a, ct, b) - last < ref.SHUTTLE_LAUNCH_GAP)
+    if not aboard:
+        return True  # only a new target for the craft in flight
+    now = (a.turn[b] - 1) * ipt + a.impulse[b]
+    if craft_kind == K_SHUTTLE and last != NEVER and now - last < ref.SHUTTLE_LAUNCH_GAP:
+        return False
+    if cloak_rule == CLOAK_STANDARD:
+        since = now - a.cloak_announced_at[b, carrier]
+        return not (a.cloaked[b, carrier] or 0 <= since < FADE_IMPULSES)
+    if cloak_rule == CLOAK_CADET:
+        return not (a.cloaked[b, carrier] or (a.cloaked_before[b, carrier]
+                                               and a.impulse[b] == 1))
+    return True
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def order_open(a, ct, b, carrier, craft_kind, t):
+    """``order_blockers(...)[t]`` is None (``order_open_a`` with the tables)."""
+    return order_open_a(a, ct.carrier, ct.ipt, ct.cloak_rule, b, carrier, craft_kind, t)
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def order_open_a(a, carrier_rows, ipt, cloak_rule, b, carrier, craft_kind, t):
     """``order_blockers(...)[t]`` is None: sent at an enemy ship, freighter, fighter or
     shuttle in play ([P-095]), not in the carrier's hex while launching (F2.3)."""
-    if not carrier_open(a, ct, b, carrier, craft_kind):
+    if not carrier_open(a, carrier_rows, ipt, cloak_rule, b, carrier, craft_kind):
         return False
     if a.status[b, t] != ACTIVE or a.side[b, t] == a.side[b, carrier]:
         return False
@@ -236,8 +280,9 @@ def order_open(a, ct, b, carrier, craft_kind, t):
     if k != K_SHIP and k != K_FREIGHTER and k != K_FIGHTER and k != K_SHUTTLE:
         return False
     launching = False
-    for u in range(ct.carrier.shape[0]):
-        if ct.carrier[u] == carrier and a.kind[b, u] == craft_kind and a.status[b, u] == UNUSED:
+    for u in range(carrier_rows.shape[0]):
+        if carrier_rows[u] == carrier and a.kind[b, u] == craft_kind \
+                and a.status[b, u] == UNUSED:
             launching = True
     return not (launching and a.x[b, t] == a.x[b, carrier] and a.z[b, t] == a.z[b, carrier])
 
@@ -357,9 +402,9 @@ def pilot_maneuver(a, ct, b, f):
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _move(a, ct, b, u, m):
     """``movement.move_unit`` for a craft (C3.1; off the map: LeftMap / StayedOnMap)."""
-    _move_unit_a(a.facing, a.straight, a.slip, a.x, a.z, a.status, a.captured_by, a.side,
-                 a.ev, a.ev_count, a.turn[b], a.impulse[b], ct.area, ct.area_x0, ct.area_z0,
-                 ct.may_leave, b, u, m)
+    movement._move_unit_a(a.facing, a.straight, a.slip, a.x, a.z, a.status, a.captured_by,
+                          a.side, a.ev, a.ev_count, a.turn[b], a.impulse[b], ct.area,
+                          ct.area_x0, ct.area_z0, ct.may_leave, b, u, m)
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -525,18 +570,10 @@ def gun_open(a, ct, b, w):
 def take_damage(a, ct, b, u, points):
     """Points on a small craft (no shields): a fighter crippled at 7 (speed 8 at once,
     [P-097]) and destroyed at 10 (J4.12, J4.49); a shuttle crippled at 3 (speed 3) and
-    destroyed at 6 (J1.0, CTH-DATA §8.6)."""
-    was = _crippled(a, ct, b, u)
-    a.damage[b, u] += points
-    r = event_codes.begin(a.ev, a.ev_count, b, DAMAGED, a.turn[b], a.impulse[b])
-    a.ev[b, r, 3] = u
-    a.ev[b, r, 6] = points  # shield 0, to_shield 0, internal points, boxes ()
-    if a.damage[b, u] >= ct.destroyed_at[u]:
-        a.status[b, u] = DESTROYED
-        r = event_codes.begin(a.ev, a.ev_count, b, DESTROYED_EV, a.turn[b], a.impulse[b])
-        a.ev[b, r, 3] = u
-    elif not was and _crippled(a, ct, b, u):
-        a.speed[b, u] = min(a.speed[b, u], ct.crippled_speed[u])
+    destroyed at 6 (J1.0, CTH-DATA §8.6): ``damage.craft_damage``, which the step's
+    ``damage.apply_damage_a`` calls."""
+    craft_damage(a.status, a.damage, a.speed, a.ev, a.ev_count, a.turn[b], a.impulse[b],
+                 ct.crippled_at, ct.destroyed_at, ct.crippled_speed, b, u, points)
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -618,3 +655,62 @@ def launch_step(a, ct, b, fighters, shuttles):
         if shuttles[b, u] >= 0:
             send(a, ct, b, u, shuttles[b, u], K_SHUTTLE)
     robot_launch(a, ct, b)
+
+
+# ---------------------------------------------------------------------- the step's calls
+
+# The BatchState arrays these kernels read and write: the step passes this view (``craft_view(s)``),
+# not the whole BatchState (a call passing ~130 arrays slows the step kernel around it).
+CRAFT_ARRAYS = ("kind", "side", "status", "x", "z", "facing", "prev_x", "prev_z",
+                "prev_facing", "speed", "straight", "slip", "tactical", "tractor_holder",
+                "captured_by", "target", "launched_at", "damage", "shields", "shield_pool",
+                "w_owner", "w_gatling_shots", "craft_ccm", "craft_tac", "craft_landed",
+                "cloaked", "cloaked_before", "cloak_announced_at",  # (G13) a carrier's cloak
+                "ev", "ev_count", "turn", "impulse")
+CraftArrays = namedtuple("CraftArrays", CRAFT_ARRAYS)
+
+
+@nb.njit(cache=True, inline="always")
+def craft_view(s):
+    """The ``CraftArrays`` of a ``BatchState`` (the same arrays, no copy)."""
+    return CraftArrays(s.kind, s.side, s.status, s.x, s.z, s.facing, s.prev_x, s.prev_z,
+                       s.prev_facing, s.speed, s.straight, s.slip, s.tactical,
+                       s.tractor_holder, s.captured_by, s.target, s.launched_at, s.damage,
+                       s.shields, s.shield_pool, s.w_owner, s.w_gatling_shots, s.craft_ccm,
+                       s.craft_tac, s.craft_landed, s.cloaked, s.cloaked_before,
+                       s.cloak_announced_at, s.ev, s.ev_count, s.turn, s.impulse)
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def plan_pilots(a, ct, b, plan):
+    """(J1.0) ``procedure._move_ships``' plan for the shuttles: each shuttle that moves on this
+    impulse (``movement.movers``) gets its pilot's maneuver (``pilot_maneuver``, retargeting
+    as it goes) before any unit moves, in row order; ``plan``: ``MoveTables.pilot_plan``."""
+    imp = a.impulse[b]
+    for u in range(a.kind.shape[1]):
+        if a.kind[b, u] != K_SHUTTLE or a.status[b, u] != ACTIVE or a.tactical[b, u] \
+                or a.tractor_holder[b, u] >= 0 or not ct.chart[a.speed[b, u], imp - 1]:
+            continue
+        plan[u] = pilot_maneuver(a, ct, b, u)
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def move_step(a, ct, b):
+    """``small_craft.move_fighters`` on the view (J4.12: after Move Ships)."""
+    move_fighters(a, ct, b, a.craft_ccm, a.craft_tac, a.craft_landed, ct.order)
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def end_of_turn_step(a, ct, b):
+    """``small_craft.end_of_turn`` on the view (J4.48: before ``TurnEnded``)."""
+    end_of_turn(a, ct, b, a.craft_landed)
+
+
+@nb.njit(cache=True, inline="always")
+def decode(c_fighters, c_shuttles, u, slots, b, action, fighters, shuttles):
+    """(``env.components.Craft.to_orders``, J4.34, J1.0) the ``fighters`` / ``shuttles``
+    components (-1: none or padding): value k sends the craft at target slot k."""
+    if c_fighters >= 0 and action[c_fighters] > 0:
+        fighters[b, u] = slots[action[c_fighters] - 1]
+    if c_shuttles >= 0 and action[c_shuttles] > 0:
+        shuttles[b, u] = slots[action[c_shuttles] - 1]
