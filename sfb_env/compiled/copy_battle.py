@@ -509,6 +509,7 @@ def borrowed_observe(t):
         borrow(t.c_fighters),
         borrow(t.c_shuttles),
         borrow(t.small_craft),
+        borrow(t.craft_cloak),
     )
 
 
