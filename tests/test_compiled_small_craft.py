@@ -87,9 +87,10 @@ def recorded(scenario: str, seeds: tuple[int, ...] = tuple(range(5)), steps: int
 
 
 def _packed(battle):
+    """The battle packed, and its small-craft arrays (``layout.HOT_FIELDS`` since the step
+    calls these kernels) by name."""
     a = layout.pack([battle.state])
-    extra = {name: np.asarray(getattr(battle.state, name))[None].copy() for name in CRAFT_FIELDS}
-    return a, extra
+    return a, {name: getattr(a, name) for name in CRAFT_FIELDS}
 
 
 def _assert_same(a, extra, after, events, before, where) -> None:
@@ -413,3 +414,24 @@ def test_gun_limits_on_constructed_states():
         assert csc.gun_open(a, ct, 0, int(w)) == (want is None), (w, want)
         blocked[(want or "open")[:5]] += 1
     assert blocked["J4.32"] and blocked["open"], blocked
+
+
+RANGER_SCENARIOS = ("grad-hydran-full-vs-federation", "grad-hydran-full-vs-gorn",
+                    "grad-hydran-full-vs-klingon", "grad-hydran-full-vs-kzinti",
+                    "grad-hydran-full-vs-orion", "grad-hydran-full-vs-romulan",
+                    "grad-isc-full-vs-hydran", "grad-lyran-full-vs-hydran")
+
+
+def test_the_ranger_scenarios_run_on_the_compiled_core():
+    """(J4, J1.0) The eight shipped scenarios with the Ranger's fighters and the ships'
+    administrative shuttles are compiled: small craft beside drones, plasma, the PPD
+    (E11.361), the ESG (G23.515) and a cloaking ship (G13); ``backend="auto"`` takes them
+    (their lockstep parity: ``tests/test_compiled_parity.py``)."""
+    from sfb_env.compiled import tiers
+    from sfb_env.engine import make_battle
+
+    for name in RANGER_SCENARIOS:
+        setup = make_battle(name).setup
+        assert setup.rules.small_craft_in_play and setup.rules.admin_shuttles, name
+        assert tiers.missing(setup) == [], name
+    assert set(RANGER_SCENARIOS) <= set(tiers.compiled_scenarios())
