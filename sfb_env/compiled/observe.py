@@ -1177,17 +1177,6 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
                 if cloaked[b, slots[j]]:  # (E11.472) never at a cloaked ship
                     m[at + 1 + j] = 0
     if live:
-        at = ot.m_gatling[a]
-        for g in range(ot.n_gatling[a]):  # (E2.151) shot j open while j shots are left, at
-            w = ot.gatling[a, g]  # the targets of the gun's fire[w] (GatlingShot.mask)
-            f = ot.gatling_fire[a, g]
-            for j in GATLING_SHOT_NUMBERS:
-                m[at] = 1
-                if w >= 0 and gatling_open(s.w_gatling_shots, b, w, turn, imp, ipt, quarter,
-                                           j):
-                    for c in range(n_slots):
-                        m[at + 1 + c] = m[f + 1 + c]
-                at += k + 1
         at = ot.m_ppd[a]
         for i in range(ot.n_ppds[a]):  # (E11.362) keep; drop only between pulses
             w = ot.ppds[a, i]
@@ -1305,6 +1294,18 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
             ot.n_racks[a], ot.weapons[a], ot.n_weapons[a], ot.m_fire[a], ot.off_weapons[a],
             _WEAPON_SIZE, _W_USABLE, _DRONE_RACK, ot.off_lock_on[a], slots, n_slots, k, b, u,
             (turn - 1) * ipt + imp, m, out)
+    if live:  # last: the fire[w] masks as the standard cloak, close combat and lock-on left them
+        at = ot.m_gatling[a]
+        for g in range(ot.n_gatling[a]):  # (E2.151) shot j open while j shots are left, at
+            w = ot.gatling[a, g]  # the targets of the gun's fire[w] (GatlingShot.mask)
+            f = ot.gatling_fire[a, g]
+            for j in GATLING_SHOT_NUMBERS:
+                m[at] = 1
+                if w >= 0 and gatling_open(s.w_gatling_shots, b, w, turn, imp, ipt, quarter,
+                                           j):
+                    for c in range(n_slots):
+                        m[at + 1 + c] = m[f + 1 + c]
+                at += k + 1
     _clip(out, ot.obs_size[a])  # the env clips the vector to the space's bounds
 
 

@@ -1,15 +1,17 @@
 """Small craft in compiled code: ``engine.small_craft`` (J4 Stinger-F fighters, J1.0
 administrative shuttles) and ``engine.fighters`` (J4.47) as kernels over a ``BatchState``.
 
-Not yet hooked into the step kernel (tier 2 left, issue 14): these kernels are proved phase by
-phase against the reference (``tests/test_compiled_small_craft.py``) on states the reference
-plays; ``tiers`` still refuses ``small_craft_in_play`` and ``admin_shuttles``.
+The step calls them where small craft are in play (``CraftTables.on``; ``procedure``: the
+launch, the pilots' shots, ``plan_pilots`` before Move Ships, ``move_step`` after it,
+``end_of_turn_step``; ``damage.craft_damage``, ``fire``, ``ppd``, ``esg``, ``observe``,
+``actions``), on the ``craft_view`` of the state. Proved phase by phase
+(``tests/test_compiled_small_craft.py``) and in lockstep (docs/compiled.md).
 
 - ``craft_tables(setup)``: per unit row the carrier (-1), the gun row, the craft's speeds and
   damage thresholds (J4.12, J4.32, J4.49; J1.0, CTH-DATA §8.6), launch capacities (J4.34
   [P-085], one bay [P-084]), the hex-arc table for launch facings, the movement chart and
-  play area; J4.47's charts against fighters (``vs_fighter_chart``). Refuses planets,
-  suicide shuttles and a cloak other than ``none`` (their small-craft parts are not ported).
+  play area, the carrier's cloak rule (G13); J4.47's charts against fighters
+  (``vs_fighter_chart``). Refuses planets and suicide shuttles (not ported).
 - ``order_open``: the ``fighters`` / ``shuttles`` component's predicate per target
   (``order_blockers``: J4.34, J1.0, [P-095], F2.3).
 - ``send``: launch up to the capacity aboard in the carrier's hex, FA at the target (FD1.2
