@@ -5,7 +5,8 @@ does for the ported components, in action order: ``launch[r]`` (0 hold, k launch
 next drone at target slot k, the engine's facing), ``fire[w]`` (0 hold, k fire at slot k),
 ``gatling[g].shot2..shot4`` (a phaser-G's shots 2..4 of the impulse, E2.151: 0 hold, k fire
 at slot k; ``BatchOrders.gatling``), ``esg[g]`` (the ``EsgOrder`` value, G23.3), ``ppd[p]``
-(E11.362), ``disengage`` (1 announce, SCENARIOS #5), the cadet form's ``arm[h]`` (an order at
+(E11.362), ``fighters`` / ``shuttles`` (J4.34, J1.0: 0 hold, k send them at slot k),
+``disengage`` (1 announce, SCENARIOS #5), the cadet form's ``arm[h]`` (an order at
 Energy Allocation; -1, none, elsewhere), ``capacitor``, ``recharge`` and ``cloak``
 (``env.energy_actions``; the last components before the maneuver), ``maneuver`` (the
 ``Maneuver`` value) and ``speed`` (an order only where the orders set next turn's speed, or
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from sfb_env.compiled import energy, engineering, maneuvers
+from sfb_env.compiled import energy, engineering, maneuvers, small_craft
 from sfb_env.compiled.fire import GATLING_EXTRA
 from sfb_env.compiled.observe import (
     _nearest_rows,
@@ -75,6 +76,16 @@ def decode_action(s, ot, b, a, action, o):
                          borrow(o.launch_facing), borrow(o.tactical), borrow(o.speed),
                          borrow(ot.racks), ot.slots, ot.n_racks[a], ot.c_maneuver[a],
                          ot.max_speed, b, a, ot.agent_unit[a])
+    if ot.small_craft:  # (J4.34, J1.0) the fighters / shuttles components
+        _decode_craft(ot.c_fighters[a], ot.c_shuttles[a], ot.agent_unit[a], ot.slots, b,
+                      borrow(action), borrow(ot.work), borrow(o.fighters), borrow(o.shuttles))
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def _decode_craft(c_fighters, c_shuttles, u, k, b, action, work, fighters, shuttles):
+    """``decode_action``'s ``fighters`` / ``shuttles`` (``small_craft.decode``; the target
+    slots are ``work[:k]``, ``_decode_a``'s)."""
+    small_craft.decode(c_fighters, c_shuttles, u, work[:k], b, action, fighters, shuttles)
 
 
 @nb.njit(cache=True, inline="always")

@@ -117,6 +117,12 @@ def copy_battle(dst, b, src, a):
         dst.mutiny[b, i1] = src.mutiny[a, i1]
     for i1 in range(dst.control_stations.shape[1]):
         dst.control_stations[b, i1] = src.control_stations[a, i1]
+    for i1 in range(dst.craft_ccm.shape[1]):
+        dst.craft_ccm[b, i1] = src.craft_ccm[a, i1]
+    for i1 in range(dst.craft_tac.shape[1]):
+        dst.craft_tac[b, i1] = src.craft_tac[a, i1]
+    for i1 in range(dst.craft_landed.shape[1]):
+        dst.craft_landed[b, i1] = src.craft_landed[a, i1]
     for i1 in range(dst.w_owner.shape[1]):
         dst.w_owner[b, i1] = src.w_owner[a, i1]
     for i1 in range(dst.w_type.shape[1]):
@@ -245,6 +251,9 @@ def borrowed_state(s):
         borrow(s.dc_repairs),
         borrow(s.mutiny),
         borrow(s.control_stations),
+        borrow(s.craft_ccm),
+        borrow(s.craft_tac),
+        borrow(s.craft_landed),
         borrow(s.w_owner),
         borrow(s.w_type),
         borrow(s.w_arcs),
@@ -313,6 +322,8 @@ def borrowed_orders(o):
         borrow(o.reinforce_hold),
         borrow(o.repair_boxes),
         borrow(o.reserve_shields),
+        borrow(o.fighters),
+        borrow(o.shuttles),
     )
 
 
@@ -345,6 +356,7 @@ def borrowed_move(t):
         borrow(t.fire_impulse),
         borrow(t.fire_max_range),
         borrow(t.weapon_owner),
+        borrow(t.pilot_plan),
     )
 
 
@@ -425,6 +437,10 @@ def borrowed_fire(t):
         borrow(t.security),
         borrow(t.mutiny_shift),
         borrow(t.captor),
+        borrow(t.craft_crippled_at),
+        borrow(t.craft_destroyed_at),
+        borrow(t.craft_crippled_speed),
+        borrow(t.phaser_vf),
     )
 
 
@@ -537,6 +553,12 @@ def borrowed_observe(t):
         borrow(t.dc_rating),
         borrow(t.dc_box),
         borrow(t.reserve_power),
+        borrow(t.m_fighters),
+        borrow(t.m_shuttles),
+        borrow(t.c_fighters),
+        borrow(t.c_shuttles),
+        borrow(t.small_craft),
+        borrow(t.craft_cloak),
     )
 
 

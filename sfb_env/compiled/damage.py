@@ -113,6 +113,9 @@ FireTables = namedtuple("FireTables", [
     # (G6) engineering.mutiny_tables: the rule, Klingon ships with security stations, the
     # boarding parties' shift (G6.22), the captor (PROPOSAL [P-106])
     "mutiny", "security", "mutiny_shift", "captor",
+    # (J4.12, J4.49, J1.0) per unit row a small craft's damage thresholds and crippled speed
+    # (0 for other units); (J4.47) the phaser charts read against a fighter, as phaser_chart
+    "craft_crippled_at", "craft_destroyed_at", "craft_crippled_speed", "phaser_vf",
 ])
 
 # The BatchState arrays these kernels read and write, under the same names. Only the phase
@@ -170,7 +173,7 @@ def fire_tables(setup) -> FireTables:
     et = energy_tables(setup)
     if rules.standard_cloak and "convoy-freighter" in setup.start_state.controllers:
         raise NotImplementedError("compiled fire: robots' fire beside the standard cloak (G13)")
-    for flag in ("small_craft_in_play", "planets_in_play", "monster_in_play",
+    for flag in ("planets_in_play", "monster_in_play",
                  "suicide_shuttles", "tractors", "hold_fire"):
         if getattr(rules, flag):
             raise NotImplementedError(f"compiled fire: rules.{flag} not ported")
@@ -236,7 +239,34 @@ def fire_tables(setup) -> FireTables:
         standard_cloak=bool(rules.standard_cloak),
         engineering=bool(et.engineering), reserve_power=bool(et.reserve_power),
         single_turn=et.single_turn, cycle=et.cycle, **engineering.mutiny_tables(setup),
+        **_craft_fire_tables(setup, chart),
     )
+
+
+def _craft_fire_tables(setup, chart: np.ndarray) -> dict[str, np.ndarray]:
+    """(J4.12, J4.49, J1.0; J4.47) the small craft's part of ``FireTables``."""
+    from sfb_env.compiled import small_craft
+    from sfb_env.engine import small_craft as ref_craft
+
+    kind = np.asarray(setup.start_state.kind, dtype=np.int64)
+    carrier = np.asarray(setup.craft_carrier, dtype=np.int64)
+    n = len(kind)
+    out = {name: np.zeros(n, np.int64) for name in (
+        "craft_crippled_at", "craft_destroyed_at", "craft_crippled_speed")}
+    for u in np.flatnonzero(carrier >= 0):
+        spec = ref_craft.CRAFT[int(kind[u])]
+        out["craft_crippled_at"][u] = spec.crippled_at
+        out["craft_destroyed_at"][u] = spec.destroyed_at
+        out["craft_crippled_speed"][u] = spec.crippled_speed
+    vf = np.zeros_like(chart)
+    if setup.rules.small_craft_in_play:
+        charts = small_craft.vs_fighter_charts()
+        for key, kind_ in (("ph-1", WeaponType.PH1), ("ph-2", WeaponType.PH2),
+                           ("ph-3", WeaponType.PH3), ("ph-g", WeaponType.PHG)):
+            c = np.asarray(charts[key], dtype=np.int64)
+            vf[int(kind_), :, :c.shape[1]] = c
+    out["phaser_vf"] = vf
+    return out
 
 
 PPD_VOLLEY = 9  # (E11.332) scratch words of one PPD pulse's volley (compiled.ppd)
@@ -388,6 +418,25 @@ def _nothing_left(boxes, w_destroyed, ft, b, unit):
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
+def craft_damage(status, damage, speed, ev, ev_count, turn, imp, crippled_at, destroyed_at,
+                 crippled_speed, b, u, points):
+    """``small_craft.take_damage``: points on a small craft (no shields): a fighter crippled at
+    7 (speed 8 at once, [P-097]) and destroyed at 10 (J4.12, J4.49); a shuttle crippled at 3
+    (speed 3) and destroyed at 6 (J1.0, CTH-DATA §8.6)."""
+    was = damage[b, u] >= crippled_at[u]
+    damage[b, u] += points
+    r = event_codes.begin(ev, ev_count, b, DAMAGED, turn, imp)
+    ev[b, r, 3] = u
+    ev[b, r, 6] = points  # shield 0, to_shield 0, internal points, boxes ()
+    if damage[b, u] >= destroyed_at[u]:
+        status[b, u] = DESTROYED
+        r = event_codes.begin(ev, ev_count, b, DESTROYED_EV, turn, imp)
+        ev[b, r, 3] = u
+    elif not was and damage[b, u] >= crippled_at[u]:
+        speed[b, u] = min(speed[b, u], crippled_speed[u])
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def apply_damage_a(a, ft, b, unit, shield, points):
     """``engine.damage.apply_damage`` (with ``_internal_volley``) on the view ``a``: one volley
     of ``points`` striking ``shield`` (1..6, 0 = none) of ``unit`` (tier-1 rules: see the
@@ -398,8 +447,13 @@ def apply_damage_a(a, ft, b, unit, shield, points):
     if kind == K_PLASMA:  # (FP1.6) the unit kind's own handler
         plasma.take_damage(a, ft, b, unit, points)
         return
-    if kind in (K_FIGHTER, K_SHUTTLE, K_MONSTER):
-        raise NotImplementedError("compiled damage: damage handlers are not ported")
+    if kind in (K_FIGHTER, K_SHUTTLE):  # (J4.49, J1.0) no shields
+        craft_damage(a.status, a.damage, a.speed, a.ev, a.ev_count, a.turn[b], a.impulse[b],
+                     ft.craft_crippled_at, ft.craft_destroyed_at, ft.craft_crippled_speed, b,
+                     unit, points)
+        return
+    if kind == K_MONSTER:
+        raise NotImplementedError("compiled damage: the monster's handler is not ported")
     a.damage[b, unit] += points
     if kind in (K_DRONE, K_TARGET_DRONE):
         r = event_codes.begin(a.ev, a.ev_count, b, DAMAGED, a.turn[b], a.impulse[b])

@@ -18,11 +18,12 @@
 Ported: one ship with generators per battle (the Lyran cadet cruiser's one, CTH-DATA §9.1; the
 Lyran Tiger's two, §9.2, both fields met in the G23.122 order) against ships, freighters,
 drones and target drones (cloaked or not: the reference has no cloak rule for fields), the
-Chief Engineer's and the cadet form's charge, no planets or small craft. ``esg_tables``
+Chief Engineer's and the cadet form's charge, fighters and shuttles (G23.515: ranked as
+shuttles, destroyed at 10 / 6 points, J4.49, J1.0), no planets. ``esg_tables``
 refuses the rest (``NotImplementedError``): the fields of two ships (G23.71-G23.73: overlaps at
 release, fields meeting in movement), the reserve power path (G23.212,
 ``esg_field.reserve_step``) and the standard form's charge; ``resolve_contacts`` refuses a
-shuttle, fighter, planet or monster meeting a field (G23.515, G23.65). Plasma torpedoes are
+planet or monster meeting a field (G23.65). Plasma torpedoes are
 immune (G23.81).
 
 Times are absolute impulses (``(turn - 1) * I + impulse``), ``NEVER`` for none, as the
@@ -44,9 +45,11 @@ from sfb_env.engine.esg_field import SHIP_NEEDS
 from sfb_env.engine.types import (
     ACTIVE,
     K_DRONE,
+    K_FIGHTER,
     K_FREIGHTER,
     K_PLASMA,
     K_SHIP,
+    K_SHUTTLE,
     K_TARGET_DRONE,
     NEVER,
     EsgOrder,
@@ -73,6 +76,7 @@ E_NONE, E_ENTERS = int(Entry.NONE), int(Entry.ENTERS)
 E_INSIDE, E_JUMPS = int(Entry.ENTERS_FROM_INSIDE), int(Entry.JUMPS)
 SIZE_DRONE, SIZE_FREIGHTER, SIZE_SHIP = (int(ContactSize.DRONE), int(ContactSize.FREIGHTER),
                                          int(ContactSize.SHIP))
+SIZE_SHUTTLE = int(ContactSize.SHUTTLE)  # (G23.52 step 5) shuttles and fighters
 FIELDS_SEEN = 2  # (knowledge.ESG_FIELD_GENERATORS) generators shown per ship
 RADIUS_SCALE = 3.0  # (G23.41) observation_layout.ESG / ESG_FIELD "radius"
 STRENGTH_SCALE = 20.0  # (G23.42) observation_layout.ESG_STRENGTH_SCALE
@@ -451,6 +455,8 @@ def needed(a, ft, b, u, shield):
     kind = a.kind[b, u]
     if kind in (K_DRONE, K_TARGET_DRONE):
         return max(0, ft.drone_strength - a.damage[b, u])
+    if kind in (K_FIGHTER, K_SHUTTLE):  # (J4.49, J1.0) destroyed at 10 / 6 points
+        return max(0, ft.craft_destroyed_at[u] - a.damage[b, u])
     if kind != K_SHIP and kind != K_FREIGHTER:
         raise NotImplementedError("compiled ESG: only ships, freighters and drones meet fields")
     if ft.fr_destroyed_at[u] < damage._BIG:  # a freighter's sheet (R1.6)
@@ -558,9 +564,11 @@ def resolve_contacts_a(a, g, side, ft, et, b):
             size = SIZE_FREIGHTER
         elif ku == K_SHIP:
             size = SIZE_SHIP
+        elif ku in (K_FIGHTER, K_SHUTTLE):  # (G23.515)
+            size = SIZE_SHUTTLE
         else:
-            raise NotImplementedError("compiled ESG: a planet, shuttle, fighter or monster "
-                                      "meets a field (G23.515, G23.65)")
+            raise NotImplementedError("compiled ESG: a planet or monster meets a field "
+                                      "(G23.65)")
         c_unit[nc], c_entry[nc], c_size[nc] = u, first, size
         nc += 1
     if nc == 0:

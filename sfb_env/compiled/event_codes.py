@@ -79,11 +79,16 @@ VOCAB: dict[str, list[str]] = {
                "D3.41 die roll 5", "D3.41 die roll 6"],
     "rule": ["FD4.21 the ship launches at most 1 drone(s) per turn from all its racks",
              # (E11.362, E11.54) PpdTrainEnded
-             "E11.362", "E11.544", "E11.542", "E11.541", "E11.475", "E11.472"],
+             "E11.362", "E11.544", "E11.542", "E11.541", "E11.475", "E11.472",
+             "E11.361"],  # (E11.361) a small craft beyond 5 hexes
     "how": [],
     "what": [],
     "contact": ["enters", "from_inside", "jumps"],  # (G23.51, G23.5131, G23.571) EsgStruck
-    "paid_with": ["warp", "sublight"],  # (C5.11, C5.231) TacticalManeuver
+    "paid_with": ["warp", "sublight",  # (C5.11, C5.231) TacticalManeuver
+                  # (J4.11, J4.52) a fighter's TAC and close-combat maneuvering
+                  # (compiled.small_craft)
+                  "J4.11 fighter", *(f"J4.52 close-combat maneuvering, shield #{k}"
+                                     for k in range(1, 7))],
     "item": ["movement", "capacitor", "cloak",  # "arm:<weapon>": the weapon row + BOX_WEAPON
              "life support", "fire control", "shields",  # (B3.0 standard lines 7, 8, 11)
              "tactical",  # (C5.22) a TAC plot warp no longer pays
@@ -202,6 +207,8 @@ class Decoder:
         if name in UNIT_FIELDS and hint is str:
             return (self.unit_ids[v] if v >= 0 else ""), at + 1
         if name in WEAPON_FIELDS and hint is str:
+            if v <= -2:  # (J4.34, J1.0) a small craft's launch: "<carrier>.bay"
+                return f"{self.unit_ids[-2 - v]}.bay", at + 1
             return (self.weapon_ids[v] if v >= 0 else ""), at + 1
         if name == "facing":
             return FACINGS[v], at + 1

@@ -37,7 +37,7 @@ import numba as nb
 from sfb_env.compiled import cloak, damage, dice, energy, engineering, event_codes, sensors, shields
 from sfb_env.compiled.damage import FireTables, fire_tables
 from sfb_env.engine import phaser_g
-from sfb_env.engine.types import K_DRONE, K_TARGET_DRONE, NEVER, WeaponType
+from sfb_env.engine.types import K_DRONE, K_FIGHTER, K_TARGET_DRONE, NEVER, WeaponType
 
 __all__ = ["FireTables", "fire_tables", "fire_direct_fire"]
 
@@ -97,6 +97,35 @@ def _score_a(cloaked, unit_kind, drone_die_modifier, phaser_len, phaser_chart, d
         dmg = phot_dmg[effective] if modified <= phot_hit[effective] else 0
         return dmg, dmg > 0, effective
     if kind == _FUSION:  # (E7.32) the roll may carry the drone +2 (FD1.52, PROPOSAL [P-055])
+        dmg = fusion_dmg[modified - 1, effective]
+        return dmg, dmg > 0, effective
+    raise NotImplementedError("compiled fire: weapon type not ported")
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def _score_vs_fighter(phaser_vf, phaser_len, disr_hit, disr_dmg, phot_hit, phot_dmg,
+                      fusion_dmg, kind, rng, die, max_range, effective):
+    """``direct_fire._score`` at a fighter (J4.47): a phaser reads ``die_chart_vs_fighter``
+    (``FireTables.phaser_vf``); a disruptor, photon or fusion beam rolls the die + 1, a 7
+    reading the die-6 row one bracket out (fusion: [P-055]). A fighter never cloaks: the
+    effective range is lock-on's (D6) or the true range."""
+    if effective < 0:
+        effective = rng
+    if effective > max_range:
+        return 0, False, effective
+    modified = die + 1  # (J4.47) fighters.fighter_die
+    if kind in (_PH1, _PH2, _PH3, _PHG):
+        if effective >= phaser_len[kind]:
+            raise ValueError("compiled fire: phaser range off its chart")
+        dmg = phaser_vf[kind, die - 1, effective]
+        return dmg, dmg > 0, effective
+    if kind == _DISRUPTOR:  # (E3.31) hit number at effective range, damage at true range
+        dmg = disr_dmg[rng] if modified <= disr_hit[effective] else 0
+        return dmg, dmg > 0, effective
+    if kind == _PHOTON:
+        dmg = phot_dmg[effective] if modified <= phot_hit[effective] else 0
+        return dmg, dmg > 0, effective
+    if kind == _FUSION:  # (E7.32, [P-055])
         dmg = fusion_dmg[modified - 1, effective]
         return dmg, dmg > 0, effective
     raise NotImplementedError("compiled fire: weapon type not ported")
@@ -202,10 +231,16 @@ def _shot(a, ft, b, w, t, nv):
     elif ft.lock_on:  # (D6) the firer's lock-on and scanners
         effective = sensors.effective_range(a.locked_on, cloaked, a.esg_struck_at, a.dac_boxes,
                                             ft.scanner_of, b, owner, t, rng, now)
-    dmg, hit, effective = _score_a(cloaked, unit_kind, ft.drone_die_modifier, ft.phaser_len,
-                                   ft.phaser_chart, ft.disr_hit, ft.disr_dmg, ft.phot_hit,
-                                   ft.phot_dmg, b, kind, t, rng, die, a.w_max_range[b, w],
-                                   ft.fusion_dmg, effective)
+    if unit_kind[b, t] == K_FIGHTER:  # (J4.47) +1 to the die; phasers read their own chart
+        dmg, hit, effective = _score_vs_fighter(ft.phaser_vf, ft.phaser_len, ft.disr_hit,
+                                                ft.disr_dmg, ft.phot_hit, ft.phot_dmg,
+                                                ft.fusion_dmg, kind, rng, die,
+                                                a.w_max_range[b, w], effective)
+    else:
+        dmg, hit, effective = _score_a(cloaked, unit_kind, ft.drone_die_modifier,
+                                       ft.phaser_len, ft.phaser_chart, ft.disr_hit,
+                                       ft.disr_dmg, ft.phot_hit, ft.phot_dmg, b, kind, t, rng,
+                                       die, a.w_max_range[b, w], ft.fusion_dmg, effective)
     shield = 0
     if dmg and shields.has_facing_shields(unit_kind, shield_pool, b, t):
         # shields.struck_shield's common case (one shield faces the shooter) here; the

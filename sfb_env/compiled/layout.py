@@ -49,6 +49,9 @@ HOT_FIELDS: tuple[str, ...] = (
     # repairs due at End of Turn
     "reinf_general", "reinf_specific", "reinf_held", "reserve_kept", "dc_repairs",
     "mutiny", "control_stations",  # (G6) Klingon mutiny and the capture (compiled.engineering)
+    # (J4.52, J4.11, J4.48) a fighter's last close-combat maneuver, TAC and landing
+    # (compiled.small_craft)
+    "craft_ccm", "craft_tac", "craft_landed",
     # weapons
     "w_owner", "w_type", "w_arcs", "w_astern", "w_min_range", "w_max_range", "w_destroyed",
     "w_enabled", "w_last_fired", "w_fired_turn", "w_ready_turn", "w_ammo", "w_drone_rows",
@@ -158,7 +161,7 @@ ORDER_FIELDS = ("maneuver", "speed", "tactical", "disengage", "fire", "launch", 
                 "gatling", "arm", "capacitor", "recharge", "cloak", "ppd", "esg",
                 # (D3.341, D3.342, D3.3411 note, D9.2, H7.1) compiled.engineering
                 "reinforce_general", "reinforce", "reinforce_hold", "repair_boxes",
-                "reserve_shields")
+                "reserve_shields", "fighters", "shuttles")
 BatchOrders = namedtuple("BatchOrders", ORDER_FIELDS)
 NO_ORDER = -1  # no speed order / no target / automatic facing
 GATLING_EXTRA = GATLING_SHOTS - 1  # (E2.151) a phaser-G's shots 2..4 of an impulse, a row each
@@ -178,7 +181,8 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int,
     ``reinforce_general`` (GR points, D3.341), ``reinforce_hold`` (D3.3411 note),
     ``reserve_shields`` (H7.1), per unit and shield ``reinforce[b, 6 u + s]`` (energy, D3.342)
     and ``repair_boxes[b, 6 u + s]`` (boxes, D9.2); zero-wide without ``engineering`` (their
-    rows then cost nothing to clear)."""
+    rows then cost nothing to clear); per carrier ``fighters`` and ``shuttles`` (the target unit
+    row its craft are sent at, -1 = hold; J4.34, J1.0)."""
     u, w = (n_battles, n_units), (n_battles, n_weapons)
     e = (n_battles, n_units if engineering else 0)
     e6 = (n_battles, 6 * n_units if engineering else 0)
@@ -196,7 +200,9 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int,
                        esg=np.zeros(w, np.int64), reinforce_general=np.zeros(e, np.int64),
                        reinforce=np.zeros(e6, np.int64), reinforce_hold=np.zeros(e, np.int64),
                        repair_boxes=np.zeros(e6, np.int64),
-                       reserve_shields=np.zeros(e, np.int64))
+                       reserve_shields=np.zeros(e, np.int64),
+                       fighters=np.full(u, NO_ORDER, np.int64),
+                       shuttles=np.full(u, NO_ORDER, np.int64))
 
 
 def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
@@ -207,7 +213,7 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
         for u, o in (per_unit or {}).items():
             unported = [name for name in ("esg_reserve", "tractor", "transport")
                         if getattr(o, name)]
-            unported += [name for name in ("fighters", "shuttles", "suicide", "suicide_arm")
+            unported += [name for name in ("suicide", "suicide_arm")
                          if getattr(o, name) is not None]
             unported += [name for name in ("probe", "drop_shield",
                                            "repair", "transporters")
@@ -245,6 +251,9 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
                 out.reinforce[b, 6 * u + s - 1] = int(v)
             for s, v in o.repair_boxes.items():
                 out.repair_boxes[b, 6 * u + s - 1] = int(v)
+            for name in ("fighters", "shuttles"):  # (J4.34, J1.0)
+                if getattr(o, name) is not None:
+                    getattr(out, name)[b, u] = int(getattr(o, name))
     return out
 
 

@@ -4,17 +4,19 @@ Mirrors ``engine.procedure._speed_determination``, ``engine.procedure._move_ship
 ``engine.procedure._move_seeking_weapons`` with ``engine.movement`` (``movers``,
 ``move_unit``, ``start_turn_tactical``) and the robots' maneuvers (``compiled.robots``), for the
 rules of the compiled tiers. ``move_tables(setup)`` builds the static ``MoveTables`` of a
-scenario and refuses one that needs what is not ported (monster, tractors, fighters or
-shuttles, planets, suicide shuttles, the robot ship).
+scenario and refuses one that needs what is not ported (monster, tractors, planets, suicide
+shuttles, the robot ship); administrative shuttles move with the ships (J1.0) on their pilots'
+planned maneuvers (``MoveTables.pilot_plan``, ``compiled.small_craft``).
 
 Order inside ``procedure.advance`` (the step kernel calls them the same way):
 ``speed_determination`` where the reference calls ``_speed_determination`` (at impulse 0 or
 after End of Turn of the last impulse, when ``st.impulse`` is 0, with that decision point's
 orders; before the energy form, tractors and lock-on, all off in the compiled tiers), then
-``st.impulse`` becomes 1 (else ``+= 1``); ``move_ships``; (tractor towing, fighters: not in
-the tiers); ``move_seeking_weapons``; then (suicide shuttles, planets, tactical maneuvers:
-not in the tiers) the ESG fields' contacts (``compiled.esg.resolve_contacts``), (monster: not
-in the tiers) ``seeking.resolve_impacts`` (the fire helper's).
+``st.impulse`` becomes 1 (else ``+= 1``); ``move_ships``; (tractor towing: not in the
+tiers) the fighters (``small_craft.move_fighters``); ``move_seeking_weapons``; then (suicide
+shuttles, planets, tactical maneuvers: not in the tiers) the ESG fields' contacts
+(``compiled.esg.resolve_contacts``), (monster: not in the tiers) ``seeking.resolve_impacts``
+(the fire helper's).
 
 Compile time: every numba function taking the whole ``BatchState`` (~120 fields) costs about
 3 s of CPU to compile, so the helpers take ``robots.MoveArrays`` (19 arrays) and the phase
@@ -75,6 +77,7 @@ MoveTables = namedtuple("MoveTables", (
     "fire_impulse",  # (U,) int64 a convoy freighter's fire impulse, -1 none
     "fire_max_range",  # int convoy-freighter max_range, -1 none
     "weapon_owner",  # (W,) int64 weapon owner rows
+    "pilot_plan",  # (U,) int64 scratch: shuttle pilots' maneuvers (small_craft.plan_pilots)
 ))
 
 
@@ -82,7 +85,7 @@ def move_tables(setup) -> MoveTables:
     """The static movement tables of a scenario (a ``BattleSetup``); raises ValueError on a
     scenario using what this module does not port."""
     rules = setup.rules
-    unported = [name for name in ("monster_in_play", "tractors", "small_craft_in_play",
+    unported = [name for name in ("monster_in_play", "tractors",
                                   "planets_in_play", "suicide_shuttles")
                 if getattr(rules, name)]
     controllers = list(setup.start_state.controllers)
@@ -139,6 +142,7 @@ def move_tables(setup) -> MoveTables:
         new_heading=hexmap.direction_index(cfg.get("new_heading", "C")),
         fire_impulse=fire_impulse, fire_max_range=-1 if reach is None else int(reach),
         weapon_owner=np.asarray(setup.start_state.w_owner, dtype=np.int64).copy(),
+        pilot_plan=np.zeros(n_units, dtype=np.int64),
     )
 
 

@@ -207,6 +207,11 @@ ObserveTables = namedtuple("ObserveTables", [
     # by [unit, DAC boxes left] (D9.1) and its DacBox; reserve power in use (H7.2: fire)
     "eng_flags", "m_eng", "c_eng", "off_reinf", "off_dc", "dc_rating", "dc_box",
     "reserve_power",
+    # (J4.34, J1.0) per agent the ``fighters`` / ``shuttles`` components' mask offsets (-1
+    # none) and component indices (-1 none or uniform_spaces padding); small craft in play
+    # (J4.51 close combat: ``_small_craft_part``)
+    "m_fighters", "m_shuttles", "c_fighters", "c_shuttles", "small_craft",
+    "craft_cloak",  # (G13) small_craft.CraftTables.cloak_rule: a cloaked carrier
 ])
 
 # the rule-features blocks observe writes (env.rule_features)
@@ -214,8 +219,7 @@ _PORTED_FEATURES = {"esg_fields", "lock_on", "cloak",
                     "reinforcement", "damage_control"}  # (D3.34, D9) compiled.engineering
 # rules / layout features observe_tables refuses (not in the tier-1 port)
 _RULES_OFF = ("planets_in_play", "hold_fire",
-              "may_not_leave",
-              "small_craft_in_play", "arrivals")
+              "may_not_leave", "arrivals")
 _TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON),
                   _PHG, int(WeaponType.FUSION),  # (tier 2: the Hydran's phaser-G and fusion)
                   int(WeaponType.PPD)}  # (E11) the PPD under the Chief Engineer: compiled.ppd
@@ -281,8 +285,6 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         raise NotImplementedError(f"compiled observe: rules {on} are not ported")
     if tuple(int(m) for m in battle.maneuvers) != tuple(range(len(battle.maneuvers))):
         raise NotImplementedError("compiled observe: the maneuvers in Maneuver order only")
-    if np.any(battle.craft_gun >= 0):
-        raise NotImplementedError("compiled observe: small craft are not ported")
     k, n_threats = int(opts["target_slots"]), int(opts["threat_slots"])
     if k > 62:  # (observe gathers a weapon's open slots as the bits of one int64)
         raise NotImplementedError(f"compiled observe: target_slots={k} (at most 62)")
@@ -307,7 +309,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         "m_gatling", "n_heavy", "m_arm", "m_capacitor", "m_recharge", "off_energy",
         "c_energy", "m_cloak", "c_cloak", "n_ppds", "m_ppd", "c_ppd", "off_ppd",
         "n_esg", "m_esg", "off_esg", "off_esg_fields", "off_lock_on", "off_cloak",
-        "eng_flags", "m_eng", "c_eng", "off_reinf", "off_dc")}
+        "eng_flags", "m_eng", "c_eng", "off_reinf", "off_dc",
+        "m_fighters", "m_shuttles", "c_fighters", "c_shuttles")}
     max_h = max([1] + [len(lo.power.heavies) for lo in layouts.values() if lo.power is not None])
     heavy = np.full((n, max_h), -1, np.int64)
     arm_size = np.full((n, max_h), _ARM_ORDERS, np.int64)
@@ -321,7 +324,6 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                                       f"{lo.rule_features}")
         extra = [what for what, has in (
             ("ppd orders", lo.ppds.size and lo.ppd_orders != _PPD_ORDERS),
-            ("craft", lo.craft),
             ("probe", lo.probe), ("tractor", lo.tractors),
             ("transport", lo.transport), ("suicide", lo.suicide),
             ("energy beyond the cadet form", _energy_extra(lo.power)),
@@ -411,12 +413,20 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         for g, w in enumerate(lo.gatling):
             i = list(lo.weapons).index(w) if w >= 0 else 0
             gatling_fire[a, g] = lo.offsets[n_r + i]
+        craft = [name for name, _, _ in lo.craft]  # (J4.34, J1.0) after the ppd[p]
+        for name, _, real in lo.craft:
+            c = names.index(name)
+            ints[f"m_{name}"][a] = lo.offsets[c]
+            ints[f"c_{name}"][a] = c if real else -1
+        for name in ("fighters", "shuttles"):
+            if name not in craft:
+                ints[f"m_{name}"][a] = ints[f"c_{name}"][a] = -1
         ints["c_ppd"][a] = names.index("ppd[0]") if n_p else -1  # (E11.362) ppd[p]
         ints["m_ppd"][a] = lo.offsets[ints["c_ppd"][a]] if n_p else -1
         expected = ([f"launch[{i}]" for i in range(n_r)] + [f"fire[{i}]" for i in range(n_w)]
                     + [f"gatling[{g}].shot{j}" for g in range(n_g) for j in GATLING_SHOT_NUMBERS]
                     + [f"esg[{i}]" for i in range(n_e)]
-                    + [f"ppd[{i}]" for i in range(n_p)]
+                    + [f"ppd[{i}]" for i in range(n_p)] + craft
                     + ["disengage"] * bool(lo.disengage) + power + ["maneuver", "speed"])
         targeted = n_r + n_w + len(GATLING_SHOT_NUMBERS) * n_g  # k + 1 values each
         # (FD1.2) launch[r] with the facing values: 7 k + 1
@@ -473,7 +483,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         move_rules=bool(rules.sideslip or rules.tactical_maneuvers or rules.launch_facing),
         dc_rating=et.dc_rating, dc_box=et.dc_box, reserve_power=bool(et.reserve_power),
         **{name: v for name, v in sensors.sensor_tables(setup).items() if name != "lock_on"},
-        **ints)
+        small_craft=bool(rules.small_craft_in_play),
+        craft_cloak=craft_mod.cloak_rule(rules), **ints)
 
 
 def _energy_extra(power: EnergyLayout | None) -> bool:
@@ -1155,7 +1166,7 @@ def has_extras(ot, a):
     return (ot.n_gatling[a] > 0 or ot.n_ppds[a] > 0 or ot.n_esg[a] > 0
             or ot.off_esg_fields[a] >= 0 or ot.m_arm[a] >= 0 or ot.off_plasma[a] >= 0
             or ot.off_energy[a] >= 0 or ot.off_ppd[a] >= 0 or ot.off_lock_on[a] >= 0
-            or ot.off_cloak[a] >= 0 or ot.move_rules)
+            or ot.off_cloak[a] >= 0 or ot.move_rules or ot.small_craft)
 
 
 @nb.njit(cache=True, inline="always")
@@ -1180,7 +1191,7 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
     threats = ot.work[k:k + ot.threats]
     n_slots = 0  # the target slots, for the parts that read them only
     if (ot.n_gatling[a] or ot.n_ppds[a] or ot.off_esg_fields[a] >= 0 or ot.off_lock_on[a] >= 0
-            or ot.off_cloak[a] >= 0 or ot.facings or ot.reserve_power):
+            or ot.off_cloak[a] >= 0 or ot.facings or ot.reserve_power or ot.small_craft):
         n_slots = _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
     for i in range(ot.n_weapons[a]):  # the PPDs' fire[w] and usable flag, which ``observe``
         w = ot.weapons[a, i]  # wrote as for any weapon
@@ -1196,17 +1207,6 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
                 if cloaked[b, slots[j]]:  # (E11.472) never at a cloaked ship
                     m[at + 1 + j] = 0
     if live:
-        at = ot.m_gatling[a]
-        for g in range(ot.n_gatling[a]):  # (E2.151) shot j open while j shots are left, at
-            w = ot.gatling[a, g]  # the targets of the gun's fire[w] (GatlingShot.mask)
-            f = ot.gatling_fire[a, g]
-            for j in GATLING_SHOT_NUMBERS:
-                m[at] = 1
-                if w >= 0 and gatling_open(s.w_gatling_shots, b, w, turn, imp, ipt, quarter,
-                                           j):
-                    for c in range(n_slots):
-                        m[at + 1 + c] = m[f + 1 + c]
-                at += k + 1
         at = ot.m_ppd[a]
         for i in range(ot.n_ppds[a]):  # (E11.362) keep; drop only between pulses
             w = ot.ppds[a, i]
@@ -1314,6 +1314,13 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
             esg_mod.fields_seen(s.esg_phase, s.esg_radius, s.esg_strength, ot.unit_esg, b,
                                 slots[j], out, at + (j + 1) * 3 * esg_mod.FIELDS_SEEN)
     now = (turn - 1) * ipt + imp
+    if ot.small_craft and live:  # (J4.34, J1.0, J4.51) the craft orders; close combat
+        _small_craft_part(craft_mod.craft_view(s), ot.craft_carrier, ipt, ot.craft_cloak,
+                          ot.m_fighters[a], ot.c_fighters[a] >= 0, ot.m_shuttles[a],
+                          ot.c_shuttles[a] >= 0,
+                          s.w_min_range, ot.weapons[a], ot.n_weapons[a], ot.m_fire[a],
+                          ot.off_weapons[a] + ot.n_racks[a] * _WEAPON_SIZE, slots, n_slots,
+                          k, b, u, now, m, out)
     if ot.off_cloak[a] >= 0:  # (G13 standard rule) fire, launch, the cloak block and mask
         _standard_cloak_part(
             status, side, kind, cloaked, s.cloak_paid, s.cloak_announced_at, s.esg_struck_at,
@@ -1338,6 +1345,18 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
                        ot.racks, slots, n_slots, m, ot.sideslip, ot.tac, ot.facings, gov,
                        choice, imp, ipt, ot.max_speed, k, ot.n_racks[a], ot.launch_size,
                        ot.m_maneuver[a], ot.m_speed[a], b, a, u)
+    if live:  # last: the fire[w] masks as the standard cloak, close combat and lock-on left them
+        at = ot.m_gatling[a]
+        for g in range(ot.n_gatling[a]):  # (E2.151) shot j open while j shots are left, at
+            w = ot.gatling[a, g]  # the targets of the gun's fire[w] (GatlingShot.mask)
+            f = ot.gatling_fire[a, g]
+            for j in GATLING_SHOT_NUMBERS:
+                m[at] = 1
+                if w >= 0 and gatling_open(s.w_gatling_shots, b, w, turn, imp, ipt, quarter,
+                                           j):
+                    for c in range(n_slots):
+                        m[at + 1 + c] = m[f + 1 + c]
+                at += k + 1
     _clip(out, ot.obs_size[a])  # the env clips the vector to the space's bounds
 
 
@@ -1480,3 +1499,43 @@ def _standard_cloak_part(status, side, kind, cloaked, cloak_paid, announced_at, 
                                             kind[b, t] == _PLASMA)
     cloak.observe_cloak(status, cloaked, cloak_paid, announced_at, b, u, slots, n_slots, imp,
                         ipt, now, allocation, m_cloak if live else -1, mask, off_cloak, out)
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def _small_craft_part(a, carrier_rows, ipt, cloak_rule, m_fighters, fighters, m_shuttles,
+                      shuttles,
+                      w_min_range, weapons, n_w, m_fire, off_fire, slots, n_slots, k, b, u,
+                      now, mask, out):
+    """(``compiled.small_craft``) a live agent's (unit ``u``) small-craft mask, after
+    ``observe``: the ``fighters`` / ``shuttles`` components (``Craft.mask``: hold, or each
+    slot ``order_blockers`` leaves open, J4.34, J1.0, [P-095], F2.3; padding: hold only);
+    then fire by close combat (J4.51, J4.522): a six-shield ship's usable weapon bears on a
+    fighter in its hex that used close-combat maneuvering this impulse, whatever its arcs
+    (below its minimum range it still may not fire). ``a``: ``small_craft.view``;
+    ``off_fire``: the observation's first ``fire[w]`` weapon block."""
+    for c in range(2):
+        at, real, kind = (m_fighters, fighters, _FIGHTER) if c == 0 else (m_shuttles, shuttles,
+                                                                           _SHUTTLE)
+        if at < 0:
+            continue
+        mask[at] = 1
+        if real:
+            for j in range(n_slots):
+                mask[at + 1 + j] = craft_mod.order_open_a(a, carrier_rows, ipt, cloak_rule, b,
+                                                          u, kind, slots[j])
+    if a.shield_pool[b, u] or a.kind[b, u] != _SHIP:
+        return
+    for j in range(n_slots):
+        t = slots[j]
+        if a.craft_ccm[b, t] != now or a.x[b, t] != a.x[b, u] or a.z[b, t] != a.z[b, u]:
+            continue
+        for i in range(n_w):
+            w = weapons[i]
+            if w < 0 or a.w_owner[b, w] != u or out[off_fire + i * _WEAPON_SIZE + _W_USABLE] == 0:
+                continue
+            if w_min_range[b, w] <= 0:
+                mask[m_fire + i * (k + 1) + 1 + j] = 1
+
+
+from sfb_env.compiled import small_craft as craft_mod  # noqa: E402 (it imports movement,
+#   which imports ``borrow`` from here)

@@ -18,8 +18,9 @@ One resolver per rule area, as the reference splits them:
   (``damage.apply_split_volley_a``, E11.332: each pulse its own volley).
 
 Fire at a ship that announced its cloak after the orders (the standard cloak's Cloak/Uncloak
-step) is void, the charge kept (E11.472 ``PpdFireVoid``). Not ported (the tiers refuse them):
-reserve top-up (E11.25, H7.2), planets (E11.546), small craft as targets (E11.361), general
+step) is void, the charge kept (E11.472 ``PpdFireVoid``). Small craft as targets: the centre
+value only (E11.353), a fighter's +1 (J4.47), the lock lost beyond 5 hexes (E11.361). Not
+ported (the tiers refuse them): reserve top-up (E11.25, H7.2), planets (E11.546), general
 reinforcement (E11.39).
 """
 
@@ -48,6 +49,8 @@ _PPD = int(WeaponType.PPD)
 _DROP = int(PpdOrder.DROP)
 MYOPIC_RANGE = ref_ppd.MYOPIC_RANGE  # (E11.312) no score at true range 3 or less
 DRONE_ROLL_SHIFT = ref_ppd.DRONE_ROLL_SHIFT  # (FD1.52)
+FIGHTER_DIE_SHIFT = ref_ppd.FIGHTER_DIE_SHIFT  # (J4.47)
+MAX_FIGHTER_TARGET_RANGE = ref_ppd.MAX_FIGHTER_TARGET_RANGE  # (J4.47, E11.361)
 REARM_TURNS = ref_ppd_fire.CHIEF_REARM_TURNS  # PROPOSAL [P-056]
 CHIEF_PULSES = ref_ppd.FULL_CHARGE // ref_ppd.ENERGY_PER_PULSE  # the Chief Engineer's charge
 VOLLEY = damage.PPD_VOLLEY  # scratch words a pulse volley: target, centre (-1), shields 0..6
@@ -61,6 +64,8 @@ RULE_TARGET_DESTROYED = event_codes.word("rule", "E11.542")
 RULE_OUT = event_codes.word("rule", "E11.541")  # out of arc, out of play, beyond 40
 RULE_FIRER_CLOAKED = event_codes.word("rule", "E11.475")
 RULE_TARGET_CLOAKED = event_codes.word("rule", "E11.472")
+RULE_CRAFT_OUT = event_codes.word("rule", "E11.361")  # a fighter or shuttle beyond 5 hexes
+CRAFT_RANGE = MAX_FIGHTER_TARGET_RANGE  # (E11.361, J4.47)
 PPD_FIRE_VOID = event_codes.CODE["PpdFireVoid"]
 
 
@@ -195,8 +200,10 @@ def pulse(ppd_hit, ppd_dmg, ppd_splash, drone_die_modifier, dice_, b, was_locked
     """``ppd.resolve_pulse`` of a pulse whose target is within the chart (E11.31-E11.34,
     E11.51, E11.521): (roll, locked, damage); roll 0 where none is made (locked, or unlocked
     within 3 hexes, E11.312). A drone (``target_kind`` its ``UnitKind``) adds 2 to the roll where
-    the modifier is in force (FD1.52) and scores only the centre element (E11.353)."""
+    the modifier is in force (FD1.52) and scores only the centre element (E11.353); so does a
+    fighter or shuttle (E11.353), a fighter adding 1 to the roll (J4.47)."""
     drone = target_kind in (K_DRONE, K_TARGET_DRONE)
+    small = target_kind in (K_FIGHTER, K_SHUTTLE)
     roll = 0
     now_locked = was_locked
     if not was_locked:
@@ -205,10 +212,12 @@ def pulse(ppd_hit, ppd_dmg, ppd_splash, drone_die_modifier, dice_, b, was_locked
         roll = dice.die(dice_, b) + dice.die(dice_, b)  # (E11.31) a natural 2d6
         if drone and drone_die_modifier:
             roll += DRONE_ROLL_SHIFT
+        elif target_kind == K_FIGHTER:
+            roll += FIGHTER_DIE_SHIFT  # (J4.47)
         now_locked = roll <= ppd_hit[rng]
     if not now_locked or rng <= MYOPIC_RANGE:
         return roll, now_locked, 0
-    return roll, True, ppd_splash[rng, 1] if drone else ppd_dmg[rng]
+    return roll, True, ppd_splash[rng, 1] if drone or small else ppd_dmg[rng]
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -274,12 +283,13 @@ def resolve_pulses(a, ft, b, target, pulses, resolved, locked, w_arcs, w_astern)
             continue
         owner = a.w_owner[b, w]
         tk = a.kind[b, t]
-        if tk in (K_FIGHTER, K_SHUTTLE):  # (E11.361) small craft are not ported
-            raise NotImplementedError("compiled PPD: small craft targets")
         rng = shields.distance(a.x[b, owner], a.z[b, owner], a.x[b, t], a.z[b, t])
         resolved[b, w] += 1
         ended = -1
-        if rng >= ft.ppd_hit.shape[0]:  # (E11.541) beyond the chart: the lock is broken
+        if tk in (K_FIGHTER, K_SHUTTLE) and rng > CRAFT_RANGE:  # (E11.361) lock lost
+            roll, now_locked, dmg = 0, False, 0
+            ended = RULE_CRAFT_OUT
+        elif rng >= ft.ppd_hit.shape[0]:  # (E11.541) beyond the chart: the lock is broken
             roll, now_locked, dmg = 0, False, 0
             ended = RULE_OUT
         else:

@@ -44,13 +44,14 @@ from sfb_env.compiled import (
     robots,
     seeking_impacts,
     sensors,
+    small_craft,
 )
 from sfb_env.engine.setup import BattleSetup
 from sfb_env.engine.types import ACTIVE
 
 StepTables = namedtuple("StepTables", ("move", "fire", "end", "observe", "launch_seeking",
                                        "seeking_weapons", "plasma", "energy", "ppd", "esg",
-                                       "cloak"))
+                                       "cloak", "craft"))
 
 
 def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
@@ -62,7 +63,8 @@ def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
                       bool(rules.seeking_weapons and rules.launch_seeking_weapons),
                       bool(rules.seeking_weapons), bool(rules.plasma_in_play),
                       energy.energy_tables(setup), bool(rules.ppd_in_play),
-                      esg.esg_tables(setup), bool(rules.standard_cloak))
+                      esg.esg_tables(setup), bool(rules.standard_cloak),
+                      small_craft.craft_tables(setup))
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -78,6 +80,52 @@ def _robot_fire(s, tb, b: int, o) -> None:
         for t in range(n_u):
             legal[w, t] = ready and observe.fire_open(s, tb.observe, b, w, t)
     robots.robot_fire_orders(s, tb.move, b, o.fire, legal)
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def _craft_fire(s, ft, ot, ct, b: int, fire_out) -> None:
+    """(robots.craft_fire_orders, [P-087]) the small craft pilots' shots, after the agents' and
+    the robots' orders: ``small_craft.craft_fire_orders`` given the fire predicate's rows of
+    the craft guns (``direct_fire.fire_mask``: the gun ready, J4.32 / J1.0 ``gun_open``; the
+    target code open, its arc or close combat, J4.51; the effective range with lock-on, D6,
+    and the standard cloak, G13) in the scratch ``CraftTables.legal``."""
+    n_u = s.kind.shape[1]
+    legal = ct.legal
+    now = (s.turn[b] - 1) * ft.ipt + s.impulse[b]
+    a = small_craft.craft_view(s)
+    for f in range(n_u):
+        w = ct.gun[f]
+        if w < 0 or s.status[b, f] != ACTIVE:
+            continue
+        ready = observe.weapon_ready(s, ot, b, w) and small_craft.gun_open(a, ct, b, w)
+        for t in range(n_u):
+            legal[w, t] = ready and _craft_gun_open(s, ft, ot, ct, b, w, f, t, now)
+    small_craft.craft_fire_orders(a, ct, b, fire_out, legal)
+
+
+@nb.njit(cache=True, inline="always")
+def _craft_gun_open(s, ft, ot, ct, b, w, f, t, now) -> bool:
+    """``direct_fire.target_codes(...) == OPEN`` for craft gun ``w`` (of craft ``f``) at ``t``:
+    in arc or in close combat (J4.51), the range effective as ``fire._shot`` counts it."""
+    if s.status[b, t] != ACTIVE or s.side[b, t] == s.side[b, f]:
+        return False
+    rng = robots.distance(s.x[b, f], s.z[b, f], s.x[b, t], s.z[b, t])
+    if ct.carrier[t] >= 0 and rng > 5:  # (J4.47, J1.35)
+        return False
+    if ft.standard_cloak:
+        effective = cloak.effective_range(s.locked_on, s.cloaked, s.esg_struck_at,
+                                          s.cloak_announced_at, s.dac_boxes, ft.scanner_of,
+                                          fire._SCANNER, ft.lock_on, b, f, t, rng, now)
+    elif ft.lock_on:
+        effective = sensors.effective_range(s.locked_on, s.cloaked, s.esg_struck_at,
+                                            s.dac_boxes, ft.scanner_of, b, f, t, rng, now)
+    else:
+        effective = fire.cloak_range(rng, s.cloaked[b, t])
+    if effective > s.w_max_range[b, w] or rng < s.w_min_range[b, w]:
+        return False
+    # arc (D2.1), shared hex (D3.42), else close combat (J4.51)
+    return observe.fire_open(s, ot, b, w, t) or small_craft.close_combat(
+        small_craft.craft_view(s), ct, b, w, t, rng, s.craft_ccm)
 
 
 @nb.njit(cache=True, inline="always")
@@ -105,6 +153,8 @@ def clear_orders(o, b: int) -> None:
     _clear_row(o.reinforce_hold, b, 0)
     _clear_row(o.repair_boxes, b, 0)
     _clear_row(o.reserve_shields, b, 0)
+    _clear_row(o.fighters, b, -1)  # (J4.34, J1.0)
+    _clear_row(o.shuttles, b, -1)
 
 
 @nb.njit(cache=True, inline="always")
@@ -154,10 +204,14 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
                              (s.turn[b] - 1) * last + s.impulse[b], b)
         if tb.launch_seeking:
             seeking_impacts.launch_seeking_weapons(s, tb.fire, b, o)
+        if tb.craft.on:  # (J4.34, J1.0) Launch Shuttlecraft
+            small_craft.launch_step(small_craft.craft_view(s), tb.craft, b, o.fighters, o.shuttles)
         if upto < 2:
             return
         if robots.robot_fire_due(s, tb.move, b):
             _robot_fire(s, tb, b, o)
+        if tb.craft.on:  # (J4.32, [P-087]) the small craft's pilots fire after the robots
+            _craft_fire(s, tb.fire, tb.observe, tb.craft, b, o.fire)
         if upto < 3:
             return
         if tb.ppd:  # (E11.31, E11.332) PPD pulses first, each its own volley
@@ -181,6 +235,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
                 engineering.end_of_turn(s.status, s.shields, s.dc_repairs, s.reinf_general,
                                         s.reinf_specific, s.reinf_held, s.ev, s.ev_count,
                                         s.turn[b], s.impulse[b], tb.energy.init_shields, b)
+            if tb.craft.on:  # (J4.48) fighters aboard the whole turn repair one point
+                small_craft.end_of_turn_step(small_craft.craft_view(s), tb.craft, b)
             if tb.fire.mutiny:  # (G6.2) the end-of-turn mutiny roll
                 engineering.mutiny_end_of_turn(
                     s.status, s.mutiny, s.dac_boxes, s.captured_by, s.control_stations,
@@ -202,7 +258,11 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
         s.impulse[b] = 1
     else:
         s.impulse[b] += 1
+    if tb.craft.on:  # (J1.0) the shuttles' pilots plan before any unit moves
+        small_craft.plan_pilots(small_craft.craft_view(s), tb.craft, b, tb.move.pilot_plan)
     movement.move_ships(s, tb.move, b, o)
+    if tb.craft.on:  # (J4.12) the fighters after all ships, before seeking weapons
+        small_craft.move_step(small_craft.craft_view(s), tb.craft, b)
     if upto < 6:
         return
     movement.move_seeking_weapons(s, tb.move, b, o)

@@ -3,8 +3,10 @@ and the convoy freighters' fire orders, for the compiled tiers' controllers.
 
 Controllers are static per scenario in the compiled tiers (no capture: rule ``boarding`` is
 off), so ``movement.move_tables`` turns ``battle.controllers`` into the codes below
-(``MoveTables.controller``). The robot ship (``robot-ship``, SCENARIOS §2.5) and the shuttle
-pilots (J1.0) are not ported: ``move_tables`` refuses a scenario that has them.
+(``MoveTables.controller``). The robot ship (``robot-ship``, SCENARIOS §2.5) is not ported:
+``move_tables`` refuses a scenario that has it. A shuttle's pilot (J1.0) moves with the ships
+on the maneuver ``small_craft.plan_pilots`` chose before any unit moved
+(``MoveTables.pilot_plan``); the fighters' pilots fly in ``small_craft.move_fighters``.
 
 Hex helpers (axial neighbours, distances, the play area) live here too, so that
 ``compiled.movement`` can import them without a cycle. Every function takes the movement
@@ -26,8 +28,11 @@ AGENT = 0
 STRAIGHT_PILOT = 1  # no pilot in engine.robots.PILOTS (target drones, SCENARIOS §2.2): straight
 HOMING = 2  # robot-drone, robot-plasma: engine.robots._homing
 CONVOY_FREIGHTER = 3  # engine.robots._freighter_maneuver, engine.robots.fire_orders
+SHUTTLE_PILOT = 4  # (J1.0) robot-shuttle: small_craft.pilot_maneuver, planned (pilot_plan)
+FIGHTER_PILOT = 5  # (J4.12) robot-fighter: small_craft.move_fighters
 CONTROLLER_CODES = {"agent": AGENT, "robot-drone": HOMING, "robot-plasma": HOMING,
-                    "convoy-freighter": CONVOY_FREIGHTER}
+                    "convoy-freighter": CONVOY_FREIGHTER, "robot-shuttle": SHUTTLE_PILOT,
+                    "robot-fighter": FIGHTER_PILOT}
 UNPORTED_CONTROLLERS = ("robot-ship", "shuttle-pilot", "fighter-pilot")
 
 NONE = int(Maneuver.NONE)
@@ -188,6 +193,8 @@ def robot_maneuver(a, mt, b: int, u: int) -> int:
         return homing_maneuver(a, mt, b, u)
     if c == CONVOY_FREIGHTER:
         return freighter_maneuver(a, mt, b, u)
+    if c == SHUTTLE_PILOT:  # (J1.0) planned before any unit moved (small_craft.plan_pilots)
+        return mt.pilot_plan[u]
     return STRAIGHT
 
 

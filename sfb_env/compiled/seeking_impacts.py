@@ -1,8 +1,8 @@
 """Launch Seeking Weapons and Resolve Seeking Weapons in compiled code, for drones (FD1.2,
 FD1.6, F2.3, FD4.21) and plasma torpedoes (FP1.3, FP1.5, FP1.8; ``compiled.plasma``). Not
 ported (``damage.fire_tables`` refuses the rules): suicide shuttles, tractor-held drones,
-the standard cloak (the cadet cloak's die is: G13), fighters, robot ships' launches
-(``robots.launch_orders``: robot ships only). Tables: ``damage.FireTables``.
+robot ships' launches (``robots.launch_orders``: robot ships only). A drone striking a fighter
+scores half its warhead on a natural 6 (J4.47). Tables: ``damage.FireTables``.
 
 Where the step calls them (``engine.procedure.advance``):
 
@@ -25,7 +25,7 @@ from sfb_env.compiled import cloak, damage, event_codes, plasma, shields
 from sfb_env.compiled import dice as dice_mod
 from sfb_env.engine.cloak import MISS_BELOW
 from sfb_env.engine.plasma import FEEDBACK_SHARE
-from sfb_env.engine.types import ACTIVE, EXPENDED, K_DRONE, K_PLASMA, WeaponType
+from sfb_env.engine.types import ACTIVE, EXPENDED, K_DRONE, K_FIGHTER, K_PLASMA, WeaponType
 
 LAUNCHED = event_codes.CODE["Launched"]
 LAUNCH_REFUSED = event_codes.CODE["LaunchRefused"]
@@ -231,6 +231,8 @@ def resolve_seeking_weapons_a(a, ft, b, o):
                                          a.prev_x[b, d], a.prev_z[b, d], -1, -1)
         if kd == K_DRONE:
             warhead = ft.drone_warhead
+            if a.kind[b, t] == K_FIGHTER and dice_mod.die(a.dice, b) == 6:
+                warhead = (warhead + 1) // 2  # (J4.47) a natural 6: half the warhead
         a.status[b, d] = EXPENDED
         hidden = a.cloaked[b, t]  # (G13 cadet rule, cloak.seeking_impact) 1-4 miss, 5-6 half
         if hidden and ft.standard_cloak:  # (G13 standard rule) past the fade-out; G23.621

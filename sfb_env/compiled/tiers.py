@@ -19,6 +19,9 @@ drones of warhead 12 (CTH-DATA §5.2). The standard DAC (``damage: standard_dac`
 ``compiled.std_dac``) and Sensor Lock-On (``lock_on: true``, D6: ``compiled.sensors``). The
 standard cloak (``cloak: standard``, G13: ``compiled.cloak``). Sideslip (C4), tactical
 maneuvers (C5) and the owner's drone launch facing (FD1.2): ``compiled.maneuvers``.
+Small craft (``small_craft_in_play``, ``admin_shuttles``: the Hydran Ranger's J4 Stinger-F
+fighters, J1.0 administrative shuttles; ``compiled.small_craft``), with the PPD (E11.361) and
+the ESG (G23.515) at them and a carrier's cloak (G13).
 ``why_not(setup)`` names the first rule or unit that keeps a battle on the reference engine, or
 returns None when the compiled core may play it; ``parallel_env``'s ``backend="auto"`` takes the
 compiled core exactly then.
@@ -68,6 +71,8 @@ PORTED_VALUES: dict[str, tuple] = {
     "drone_endurance": (True, False),
     "drone_warhead": (6, 12),  # (FD1.6; CTH-DATA §5.2 full-size ships) seeking_impacts
     "drone_die_modifier": (True, False),
+    "small_craft_in_play": (True, False),  # (J4, J1.0) compiled.small_craft
+    "admin_shuttles": (True, False),  # (J1.0) administrative shuttles
     "weapons_allowed": "any",
     # (C4.0, C5.0, FD1.2) sideslip, tactical maneuvers (their payment on the forms, C5.12,
     # C5.22) and the owner's drone launch facing: compiled.maneuvers
@@ -91,9 +96,11 @@ PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "
                   "lyran-tiger", "orion-raider",
                   # without the standard cloak (rules cloak none / cadet only): the KR's swivel
                   # plasma-S launchers (FP3.1), the War Eagle's fixed plasma-R
-                  "romulan-kr", "romulan-war-eagle"}
+                  "romulan-kr", "romulan-war-eagle",
+                  "hydran-ranger"}  # (J4.0, J1.0) its fighters and shuttles: small_craft
 PORTED_CONTROLLERS = {"agent", "target-drone", "robot-drone", "convoy-freighter",
-                      "robot-plasma"}
+                      "robot-plasma",
+                      "robot-fighter", "robot-shuttle"}  # (J4.12, J1.0) compiled.small_craft
 PORTED_VICTORY = {"battle_drill", "under_attack", "convoy_raid", "duel", "encounter"}
 IMPULSES_PER_TURN = (8, 16, 32)
 # (C3.2) Where orders pick next turn's speed the engine judges the maneuver at that speed, a
