@@ -20,15 +20,16 @@ TIER1 = ["cth-01", "cth-02", "cth-03", "duel-klingon-vs-federation", "duel-kling
          "duel-kzinti-vs-orion"]
 # every shipped scenario the compiled core plays (``backend="auto"`` takes it there)
 COMPILED = tiers.compiled_scenarios()
-# (J4, J1.0) The Hydran Ranger's scenarios with small craft: four run in CI (fighters against
-# drones, the PPD, the ESG and a cloaking Orion), the other four under ``-m slow`` (the CI
-# suite's budget).
+# (J4, J1.0) The Hydran Ranger's scenarios with small craft: four run both CI tests (fighters
+# against drones, the PPD, the ESG and a cloaking Orion), the other four the fighting captains'
+# only, their one-battle random run under ``-m slow`` (the CI suite's budget).
 RANGER_CI = {"grad-hydran-full-vs-klingon", "grad-isc-full-vs-hydran",
              "grad-lyran-full-vs-hydran", "grad-hydran-full-vs-orion"}
 
 
 def _ci(names: list[str]) -> list:
-    """``names`` as parametrize values, the Ranger's scenarios outside ``RANGER_CI`` slow."""
+    """``names`` as parametrize values, the Ranger's scenarios outside ``RANGER_CI`` slow (for
+    the one-battle random run; every scenario runs the fighting captains' test in CI)."""
     return [pytest.param(n, marks=pytest.mark.slow)
             if "hydran-full" in n and n not in RANGER_CI else n for n in names]
 # Tier-2 rule areas alone, on tier-1 ships: the 16-impulse chart with the cadet DAC
@@ -59,7 +60,7 @@ def test_random_masked_play_matches_the_reference_one_battle(scenario):
     assert report.steps == 250 and report.episodes >= 1
 
 
-@pytest.mark.parametrize("scenario", _ci(COMPILED))
+@pytest.mark.parametrize("scenario", COMPILED)
 def test_fighting_captains_match_the_reference_batched_with_autoreset(scenario):
     report = parity.lockstep(scenario, num_battles=4, steps=60, seed=2,
                              policy="random-fighter")
