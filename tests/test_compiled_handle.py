@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from sfb_env.compiled import handle
+from sfb_env.compiled.batch import BattleBatch
 
 pytestmark = pytest.mark.xdist_group("compiled")
 
@@ -63,3 +64,22 @@ def test_the_handle_keeps_its_arrays_alive():
     gc.collect()
     np.zeros(10_000)  # fresh allocations where freed memory would be reused
     assert _total(h) == 6.0 + 12 + 1
+
+
+# scenarios of every rule family the core plays (tiers 1 and 2: 8/16/32 impulses, the forms,
+# the DACs, plasma, cloaks, the PPD, the ESG, small craft, the scenario-10 rules)
+FAMILIES = ("cth-03", "duel-klingon-vs-federation", "cth-06", "cth-07", "cth-13",
+            "grad-lyran-vs-hydran", "grad-isc-vs-romulan", "duel-full-romulan-vs-federation",
+            "grad-lyran-full-vs-klingon", "grad-isc-full-vs-hydran", "grad-hydran-full-vs-orion")
+
+
+def test_every_rule_family_steps_through_one_compiled_signature():
+    """The step kernel's argument types are the same for every scenario (``nb.typeof`` of the
+    handle's tuple: dtypes, dimensions, layouts, read-only flags), so numba compiles the whole
+    core once, not once per scenario family (docs/compiled.md, "Cold compile")."""
+    first = None
+    for name in FAMILIES:
+        item = nb.typeof(BattleBatch(name, num_battles=1, seed=0).handle()).item_type
+        if first is None:
+            first = item
+        assert item == first, name

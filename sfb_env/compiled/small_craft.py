@@ -132,7 +132,7 @@ def craft_tables(setup) -> CraftTables:
         carrier=carrier, gun=np.asarray(setup.craft_gun, dtype=np.int64).copy(),
         max_speed=maxs, crippled_speed=crips, crippled_at=cat, destroyed_at=dat, capacity=cap,
         agent=np.array([c == "agent" for c in setup.start_state.controllers], dtype=np.bool_),
-        arc_lut=np.ascontiguousarray(hexmap.ARC_LUT, dtype=np.int64), chart=mt.chart,
+        arc_lut=np.array(hexmap.ARC_LUT, np.int64), chart=np.array(mt.chart),
         area=mt.area, area_x0=mt.area_x0, area_z0=mt.area_z0, may_leave=mt.may_leave,
         ipt=ipt, quarter_turn=int(impulse.quarter_turn(ipt)), on=True,
         cloak_rule=cloak_rule(rules),
