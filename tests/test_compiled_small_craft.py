@@ -17,6 +17,7 @@ from compiled_phase_helpers import decoder, fighting_pilots
 
 import sfb_env
 from sfb_env import hexmap
+from sfb_env.compiled import damage as cdamage
 from sfb_env.compiled import layout, parity
 from sfb_env.compiled import small_craft as csc
 from sfb_env.engine import damage, direct_fire, robots
@@ -240,7 +241,7 @@ def test_fire_at_fighters_charts_shift_the_die():
     """(J4.47) Against a fighter a die-by-range chart reads one row down, a natural 6 the die-6
     row of the next longer bracket; a hit/miss die gets +1 (plasma none); a drone's natural 6
     scores half its warhead."""
-    charts = csc.vs_fighter_charts()
+    charts = cdamage.vs_fighter_charts()
     from sfb_env.tables import phaser_chart
     ph1 = phaser_chart("ph-1")
     assert charts["ph-1"][0, 0] == ph1[1, 0]  # natural 1 reads row 2
@@ -349,7 +350,7 @@ def test_vs_fighter_charts_match_the_reference_functions():
     """(J4.47) Every phaser and fusion chart against a fighter, every die and every range a
     fighter may be fired at (0..5), as ``engine.fighters``' functions."""
     from sfb_env.engine import fighters
-    charts = csc.vs_fighter_charts()
+    charts = cdamage.vs_fighter_charts()
     for rng in range(fighters.MAX_FIGHTER_TARGET_RANGE + 1):
         for die in range(1, 7):
             for kind in ("ph-1", "ph-2", "ph-3", "ph-g"):

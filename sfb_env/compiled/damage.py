@@ -30,6 +30,7 @@ from sfb_env.compiled import engineering, event_codes, plasma, sensors, std_dac
 from sfb_env.data.charts import load_weapons
 from sfb_env.engine import damage as ref_damage
 from sfb_env.engine import direct_fire as ref_fire
+from sfb_env.engine import fighters as ref_fighters
 from sfb_env.engine.types import (
     ACTIVE,
     DESTROYED,
@@ -243,9 +244,26 @@ def fire_tables(setup) -> FireTables:
     )
 
 
+def vs_fighter_chart(chart: np.ndarray) -> np.ndarray:
+    """(J4.47) A die-by-range chart ``[die - 1, range]`` read against a fighter: natural die d
+    reads row d + 1, a natural 6 the die-6 row of the next longer bracket (0 past the last);
+    built by ``engine.fighters.die_chart_vs_fighter`` itself."""
+    out = np.zeros_like(chart)
+    for d in range(6):
+        for r in range(chart.shape[1]):
+            out[d, r] = ref_fighters.die_chart_vs_fighter(chart, r, d + 1)
+    return out
+
+
+def vs_fighter_charts() -> dict[str, np.ndarray]:
+    """(J4.47) The phaser and fusion charts against fighters, by weapon name."""
+    out = {k: vs_fighter_chart(tables.phaser_chart(k)) for k in ("ph-1", "ph-2", "ph-3", "ph-g")}
+    out["fusion"] = vs_fighter_chart(tables.fusion_chart())
+    return out
+
+
 def _craft_fire_tables(setup, chart: np.ndarray) -> dict[str, np.ndarray]:
     """(J4.12, J4.49, J1.0; J4.47) the small craft's part of ``FireTables``."""
-    from sfb_env.compiled import small_craft
     from sfb_env.engine import small_craft as ref_craft
 
     kind = np.asarray(setup.start_state.kind, dtype=np.int64)
@@ -260,7 +278,7 @@ def _craft_fire_tables(setup, chart: np.ndarray) -> dict[str, np.ndarray]:
         out["craft_crippled_speed"][u] = spec.crippled_speed
     vf = np.zeros_like(chart)
     if setup.rules.small_craft_in_play:
-        charts = small_craft.vs_fighter_charts()
+        charts = vs_fighter_charts()
         for key, kind_ in (("ph-1", WeaponType.PH1), ("ph-2", WeaponType.PH2),
                            ("ph-3", WeaponType.PH3), ("ph-g", WeaponType.PHG)):
             c = np.asarray(charts[key], dtype=np.int64)

@@ -58,7 +58,6 @@ from sfb_env.engine.types import (
     UNUSED,
     Maneuver,
 )
-from sfb_env.tables import fusion_chart, phaser_chart
 
 NONE, STRAIGHT = int(Maneuver.NONE), int(Maneuver.STRAIGHT)
 TURN_LEFT, TURN_RIGHT = int(Maneuver.TURN_LEFT), int(Maneuver.TURN_RIGHT)
@@ -143,24 +142,6 @@ def cloak_rule(rules) -> int:
     """(G13) The cloak rule's code for ``carrier_open``."""
     return (CLOAK_STANDARD if rules.standard_cloak else
             CLOAK_NONE if rules.cloak == "none" else CLOAK_CADET)
-
-
-def vs_fighter_chart(chart: np.ndarray) -> np.ndarray:
-    """(J4.47) A die-by-range chart ``[die - 1, range]`` read against a fighter: natural die d
-    reads row d + 1, a natural 6 the die-6 row of the next longer bracket (0 past the last);
-    built by ``engine.fighters.die_chart_vs_fighter`` itself."""
-    out = np.zeros_like(chart)
-    for d in range(6):
-        for r in range(chart.shape[1]):
-            out[d, r] = ref_fighters.die_chart_vs_fighter(chart, r, d + 1)
-    return out
-
-
-def vs_fighter_charts() -> dict[str, np.ndarray]:
-    """(J4.47) The phaser and fusion charts against fighters, by weapon name."""
-    out = {k: vs_fighter_chart(phaser_chart(k)) for k in ("ph-1", "ph-2", "ph-3", "ph-g")}
-    out["fusion"] = vs_fighter_chart(fusion_chart())
-    return out
 
 
 @nb.njit(cache=True, inline="always")
