@@ -203,6 +203,20 @@ def ppd_fire_step_both(battle, orders: dict, shots: list) -> list:
     return new
 
 
+def env_pair(scenario, seed: int = 5, **options):
+    """The reference env and the compiled env of ``scenario`` (with ``options``), both reset
+    with ``seed`` (the same infos asserted); returns ``(ref, mine, ref's observations)``."""
+    import sfb_env
+    from sfb_env.env.parallel import SFBParallelEnv
+
+    ref = SFBParallelEnv(scenario, **options)
+    mine = sfb_env.parallel_env(scenario, backend="compiled", **options)
+    assert sfb_env.backend_of(mine) == "compiled"
+    obs, infos = ref.reset(seed=seed)
+    assert mine.reset(seed=seed)[1] == infos
+    return ref, mine, obs
+
+
 def step_env_pair(ref, mine, obs: dict, step: int):
     """One step of the reference env ``ref`` and the compiled env ``mine`` with the same random
     masked actions of ``ref`` (``obs``: its last observations); on every fourth step one agent

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from compiled_phase_helpers import (
     decisions_match,
+    env_pair,
     fighting_pilots,
     ppd_fire_step_both,
     run_parity,
@@ -230,15 +231,9 @@ def test_compiled_env_matches_with_uniform_spaces(uniform):
     """The compiled env beside the reference env on the ISC against the Lyran: observations,
     masks, rewards, ends and infos, agents without an action flying the no-op; with
     ``uniform_spaces`` the Lyran's ``arm[h]`` is padded to the PPD's six values (E11.25)."""
-    import sfb_env
 
     name = "grad-isc-vs-lyran"
-    ref = SFBParallelEnv(name, uniform_spaces=uniform)
-    mine = sfb_env.parallel_env(name, backend="compiled", uniform_spaces=uniform)
-    assert sfb_env.backend_of(mine) == "compiled"
-    o1, i1 = ref.reset(seed=5)
-    o2, i2 = mine.reset(seed=5)
-    assert i1 == i2
+    ref, mine, o1 = env_pair(name, uniform_spaces=uniform)
     for step in range(300):
         if not ref.agents:
             o1, i1 = ref.reset(seed=6 + step)

@@ -16,17 +16,16 @@ import pytest
 from compiled_phase_helpers import (
     Allocations,
     decisions_match,
+    env_pair,
     play_recording_allocations,
     run_parity,
     run_parity_batched,
     step_env_pair,
 )
 
-import sfb_env
 from sfb_env.compiled import energy, layout, parity, tiers
 from sfb_env.compiled.batch import build_reference
 from sfb_env.engine import energy_allocation, rule_tables
-from sfb_env.env.parallel import SFBParallelEnv
 
 pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels
 
@@ -136,12 +135,7 @@ def test_compiled_env_matches_with_infos_and_uniform_spaces(name, uniform):
     infos (``energy_shortfall``), agents without an action flying the no-op, also with
     ``uniform_spaces`` (``arm[h]`` and the energy block padded to the widest agent: the
     Kzinti's one disruptor beside two photons)."""
-    ref = SFBParallelEnv(variant(name), uniform_spaces=uniform)
-    mine = sfb_env.parallel_env(variant(name), backend="compiled", uniform_spaces=uniform)
-    assert sfb_env.backend_of(mine) == "compiled"
-    o1, i1 = ref.reset(seed=5)
-    o2, i2 = mine.reset(seed=5)
-    assert i1 == i2
+    ref, mine, o1 = env_pair(variant(name), uniform_spaces=uniform)
     for step in range(120):
         if not ref.agents:
             break

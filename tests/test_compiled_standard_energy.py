@@ -21,20 +21,19 @@ from compiled_phase_helpers import (
     Allocations,
     decisions_match,
     decoder,
+    env_pair,
     play_recording_allocations,
     run_parity,
     run_parity_batched,
     step_env_pair,
 )
 
-import sfb_env
 from sfb_env.compiled import damage, energy, layout, parity, tiers
 from sfb_env.compiled.batch import build_reference
 from sfb_env.engine import damage as ref_damage
 from sfb_env.engine import energy_allocation, make_battle, rule_tables
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import K_SHIP, Box
-from sfb_env.env.parallel import SFBParallelEnv
 
 pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels
 
@@ -259,12 +258,7 @@ def test_observation_masks_and_noops_match_the_reference(name):
 def test_compiled_env_matches_with_infos(name):
     """The compiled env beside the reference env: observations, masks, rewards, ends and
     infos (``energy_shortfall``), agents without an action flying the no-op."""
-    ref = SFBParallelEnv(variant(name))
-    mine = sfb_env.parallel_env(variant(name), backend="compiled")
-    assert sfb_env.backend_of(mine) == "compiled"
-    o1, i1 = ref.reset(seed=5)
-    o2, i2 = mine.reset(seed=5)
-    assert i1 == i2
+    ref, mine, o1 = env_pair(variant(name))
     for step in range(150):
         if not ref.agents:
             break
