@@ -28,7 +28,7 @@ from compiled_phase_helpers import (
     step_env_pair,
 )
 
-from sfb_env.compiled import damage, energy, layout, parity, tiers
+from sfb_env.compiled import damage, energy, layout, parity, purse, tiers
 from sfb_env.compiled.batch import build_reference
 from sfb_env.engine import damage as ref_damage
 from sfb_env.engine import energy_allocation, make_battle, rule_tables
@@ -194,10 +194,10 @@ def test_unpaid_fire_control_closes_fire():
         owner = int(s.w_owner[0, w])
         s.capacitor[0, owner] = 8.0
         s.w_armed[0, w] = True
-        assert energy.fire_powered(s.w_type, s.w_armed, s.capacitor, s.fire_control,
+        assert purse.fire_powered(s.w_type, s.w_armed, s.capacitor, s.fire_control,
                                    et.phaser_draw, 0, w, owner)
         s.fire_control[0, owner] = False
-        assert not energy.fire_powered(s.w_type, s.w_armed, s.capacitor, s.fire_control,
+        assert not purse.fire_powered(s.w_type, s.w_armed, s.capacitor, s.fire_control,
                                        et.phaser_draw, 0, w, owner)
         s.fire_control[0, owner] = True
 

@@ -27,10 +27,10 @@ from __future__ import annotations
 import numba as nb
 
 from sfb_env.compiled import energy, engineering, maneuvers, small_craft
+from sfb_env.compiled.borrowed import borrow
 from sfb_env.compiled.fire import GATLING_EXTRA
 from sfb_env.compiled.observe import (
     _nearest_rows,
-    borrow,
     global_state,
     maneuver_blocked,
     observe,

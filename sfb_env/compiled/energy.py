@@ -41,7 +41,15 @@ from fractions import Fraction
 import numba as nb
 import numpy as np
 
-from sfb_env.compiled import event_codes, maneuvers
+from sfb_env.compiled import engineering, event_codes, maneuvers
+from sfb_env.compiled.purse import (
+    ARMED_TO_FIRE,
+    EPS,
+    afford,
+    float_bits,
+    log_shortfall,
+    pay,
+)
 from sfb_env.engine import ppd as ref_ppd
 from sfb_env.engine.dac import DacBox
 from sfb_env.engine.energy_form import (
@@ -68,10 +76,8 @@ _FUSION = int(WeaponType.FUSION)
 _DC_BOX = int(DacBox.DAMAGE_CONTROL)  # (D9.1) the damage control track's boxes
 # the direct-fire heavy weapons that fire their charge (E3.2, E4.2, E7.21), and every heavy
 # weapon ported (plasma launchers too: FP1.22, FP2.0; they launch their charge, plasma.launch)
-ARMED_TO_FIRE = (int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON), _FUSION)
 PORTED_HEAVY = (*ARMED_TO_FIRE, int(WeaponType.PLASMA_S), int(WeaponType.PLASMA_R),
                 int(WeaponType.PLASMA_F))
-EPS = 1e-9  # (fire_energy, energy_form.capacitor_room) the reference's float tolerance
 _ESG, _PPD = int(WeaponType.ESG), int(WeaponType.PPD)
 # (E11.2) the PPD's charge (ppd.PpdStage) and its ``arm[h]`` values (ppd_fire.PpdArm)
 P_EMPTY, P_ARMING, P_ARMED = (int(ref_ppd.PpdStage.EMPTY), int(ref_ppd.PpdStage.ARMING),
@@ -88,10 +94,8 @@ P_TURNS = 2  # (E11.21) energy_form.PPD_TURNS: the PPD's arming turns (the energ
 W_ARM, W_ROLL, W_HOLD, W_PPD_ARM, W_PPD_HOLD, W_PPD_TOP_UP = 0, 1, 2, 3, 4, 5
 
 ENERGY_ALLOCATED = event_codes.CODE["EnergyAllocated"]
-ENERGY_SHORTFALL = event_codes.CODE["EnergyShortfall"]
 WEAPON_ARMED = event_codes.CODE["WeaponArmed"]
 WEAPON_DISCHARGED = event_codes.CODE["WeaponDischarged"]
-FIRE_UNPOWERED = event_codes.CODE["FireUnpowered"]
 SPEED_SET = event_codes.CODE["SpeedSet"]
 ITEM_MOVEMENT = event_codes.word("item", "movement")
 ITEM_CAPACITOR = event_codes.word("item", "capacitor")
@@ -238,9 +242,9 @@ def energy_tables(setup) -> EnergyTables:
         engineering=engineering, reinforcement=engineering and bool(rules.reinforcement),
         damage_control=engineering and bool(rules.damage_control),
         reserve_power=engineering and bool(rules.reserve_power),
-        dc_rating=engineering_mod.dc_rating_table(setup, governed, _DC_BOX), dc_box=_DC_BOX,
+        dc_rating=engineering.dc_rating_table(setup, governed, _DC_BOX), dc_box=_DC_BOX,
         init_shields=np.asarray(st.shields, dtype=np.int64).copy(),
-        work=np.zeros(PURSE + 3 * width + engineering_mod.SCRATCH, dtype=np.int64),
+        work=np.zeros(PURSE + 3 * width + engineering.SCRATCH, dtype=np.int64),
         fbits=np.zeros(1, dtype=np.float64))
 
 
@@ -416,39 +420,7 @@ def speed_open(v: int, top: int, payable: int) -> bool:
     return v <= top and v <= payable
 
 
-@nb.njit(cache=True, inline="always")
-def fire_powered(w_type, w_armed, capacitor, fire_control, phaser_draw, b: int, w: int,
-                 owner: int) -> bool:
-    """(fire_energy.fire_blocker, no reserve power) a governed ship whose fire control went
-    unpaid fires nothing (B3.0 standard line 8, PROPOSAL [P-028]); its phaser needs its draw in
-    the capacitor (H6.1, E2.1); a disruptor or photon must be armed (E3.2, E4.2)."""
-    if not fire_control[b, owner]:
-        return False
-    kind = w_type[b, w]
-    draw = phaser_draw[kind]
-    if draw > 0.0:
-        return not (capacitor[b, owner] + EPS < draw)
-    if kind == ARMED_TO_FIRE[0] or kind == ARMED_TO_FIRE[1] or kind == ARMED_TO_FIRE[2]:
-        return w_armed[b, w]
-    return True
-
-
 # ---------------------------------------------------------------------- events
-
-
-@nb.njit(cache=True, inline="always")
-def _float_bits(fbits, value) -> int:
-    """The int64 bits of float ``value`` (an event's float field)."""
-    fbits[0] = value
-    return fbits.view(np.int64)[0]
-
-
-@nb.njit(cache=True, inline="always")
-def _log_shortfall(s, et, b: int, u: int, item: int, cost: int) -> None:
-    r = event_codes.begin(s.ev, s.ev_count, b, ENERGY_SHORTFALL, s.turn[b], 0)
-    s.ev[b, r, 3] = u
-    s.ev[b, r, 4] = item
-    s.ev[b, r, 5] = _float_bits(et.fbits, float(cost))
 
 
 @nb.njit(cache=True, inline="always")
@@ -468,39 +440,6 @@ def _discharge(s, b: int, u: int, w: int, hold_cost, reason: int) -> None:
         s.ev[b, r, 3] = u
         s.ev[b, r, 4] = w
         s.ev[b, r, 5] = reason
-
-
-# ---------------------------------------------------------------------- the purse
-
-
-@nb.njit(cache=True, inline="always")
-def _pay(p, points: int, warp_only: bool, batteries: bool) -> bool:
-    """(energy_allocation.Purse.pay) ``points`` in full from APR, impulse, warp, then batteries
-    (warp only for photon arming, E4.2), or nothing (the pools in 1/``p[5]`` points, B3.2)."""
-    cost = points * p[5]
-    if warp_only:
-        if p[0] < cost:
-            return False
-        p[0] -= cost
-        return True
-    reach = p[0] + p[1] + p[2] + (p[3] if batteries else 0)
-    if reach < cost:
-        return False
-    for k in (2, 1, 0):
-        take = min(cost, p[k])
-        p[k] -= take
-        cost -= take
-    p[3] -= cost
-    p[4] += cost
-    return True
-
-
-@nb.njit(cache=True, inline="always")
-def _afford(p, wanted: int, batteries: bool) -> int:
-    """(Purse.afford) the most whole points of ``wanted`` payable now (pools may hold
-    fractions, B3.2)."""
-    reach = p[0] + p[1] + p[2] + (p[3] if batteries else 0)
-    return max(0, min(wanted, reach // p[5]))
 
 
 # ---------------------------------------------------------------------- B2.0 Energy Allocation
@@ -549,7 +488,7 @@ def _allocate(s, et, b: int, u: int, o) -> None:
     shortfall += _pay_heavy_weapons(s, et, b, u, o, p)
     shortfall += _pay_cloak(s, et, b, u, o, p)
     if et.engineering:  # priorities 5a, 5b: damage control, reinforcement (D9.2, D3.34)
-        shortfall += engineering_mod.pay_repair_and_reinforcement(s, et, b, u, o, p)
+        shortfall += engineering.pay_repair_and_reinforcement(s, et, b, u, o, p)
     shortfall += _pay_esg(s, et, b, u, o, p)
     shortfall += _pay_capacitor(s, et, b, u, o, p)
     recharged = _pay_recharge(s, b, u, o, p)
@@ -566,7 +505,7 @@ def _allocate(s, et, b: int, u: int, o) -> None:
     s.ev[b, r, 3] = u
     s.ev[b, r, 4] = warp + imp + apr
     s.ev[b, r, 5] = used
-    s.ev[b, r, 6] = _float_bits(et.fbits, p[4] / den)  # (event_codes.FRACTION_FIELDS)
+    s.ev[b, r, 6] = float_bits(et.fbits, p[4] / den)  # (event_codes.FRACTION_FIELDS)
     s.ev[b, r, 7] = recharged
     s.ev[b, r, 8] = shortfall
     s.ev[b, r, 9] = s.speed[b, u]
@@ -582,7 +521,7 @@ def _pay_movement(s, et, b: int, u: int, p) -> int:
     payable = payable_speed(s.boxes, et.speed_rule, b, u)
     shortfall = 0
     if speed > payable:
-        _log_shortfall(s, et, b, u, ITEM_MOVEMENT, speed - payable)
+        log_shortfall(s, et, b, u, ITEM_MOVEMENT, speed - payable)
         s.speed[b, u] = payable
         r = event_codes.begin(s.ev, s.ev_count, b, SPEED_SET, s.turn[b], 0)
         s.ev[b, r, 3] = u
@@ -613,10 +552,10 @@ def _pay_systems(s, et, b: int, u: int, p) -> int:
         cost = et.systems[u, k]
         if cost <= 0:
             continue
-        paid = _pay(p, cost, False, True)
+        paid = pay(p, cost, False, True)
         if not paid:
             shortfall += cost
-            _log_shortfall(s, et, b, u, ITEM_SYSTEM[k], cost)
+            log_shortfall(s, et, b, u, ITEM_SYSTEM[k], cost)
         if k == _SHIELDS:
             s.shields_active[b, u] = paid
         elif k == _FIRE_CONTROL:
@@ -746,14 +685,14 @@ def _pay_heavy_weapons(s, et, b: int, u: int, o, p) -> int:
             what = tiers[3 * h + 2]
             paid = False
             if what == W_PPD_TOP_UP:  # (E11.25) PROPOSAL [P-030]: the top-up is dropped
-                paid = _pay(p, cost, False, True)  # first, the hold is kept
+                paid = pay(p, cost, False, True)  # first, the hold is kept
                 if not paid:
                     shortfall += cost - P_HOLDING
-                    _log_shortfall(s, et, b, u, ITEM_TOP_UP + w, cost - P_HOLDING)
+                    log_shortfall(s, et, b, u, ITEM_TOP_UP + w, cost - P_HOLDING)
                     cost, what = P_HOLDING, W_PPD_HOLD
-            if not paid and not _pay(p, cost, et.warp_only[kind] and what == W_ARM, True):
+            if not paid and not pay(p, cost, et.warp_only[kind] and what == W_ARM, True):
                 shortfall += cost
-                _log_shortfall(s, et, b, u, ITEM_ARM + w, cost)
+                log_shortfall(s, et, b, u, ITEM_ARM + w, cost)
                 _discharge(s, b, u, w, et.hold_cost, WHY_UNPAID)
                 continue
             if kind == _PPD:
@@ -786,12 +725,12 @@ def _pay_esg(s, et, b: int, u: int, o, p) -> int:
         if s.w_type[b, w] != _ESG or s.w_destroyed[b, w] or _arm_value(s, et, b, w, o) != _ARM:
             continue
         wanted = et.esg_max[w] - s.esg_stored[b, w]
-        paid = _afford(p, wanted, True)
+        paid = afford(p, wanted, True)
         if paid < wanted:
             shortfall += wanted - paid
-            _log_shortfall(s, et, b, u, ITEM_ARM + w, wanted - paid)
+            log_shortfall(s, et, b, u, ITEM_ARM + w, wanted - paid)
         if paid:
-            _pay(p, paid, False, True)
+            pay(p, paid, False, True)
             s.esg_stored[b, w] += paid
             r = event_codes.begin(s.ev, s.ev_count, b, ESG_CHARGED, s.turn[b], 0)
             s.ev[b, r, 3] = u
@@ -808,10 +747,10 @@ def _pay_cloak(s, et, b: int, u: int, o, p) -> int:
     cost = et.cloak_cost[u]
     if not (o.cloak[b, u] and cost > 0):
         return 0
-    if _pay(p, cost, False, True):
+    if pay(p, cost, False, True):
         s.cloaked[b, u] = True
         return 0
-    _log_shortfall(s, et, b, u, ITEM_CLOAK, cost)
+    log_shortfall(s, et, b, u, ITEM_CLOAK, cost)
     return cost
 
 
@@ -821,12 +760,12 @@ def _pay_capacitor(s, et, b: int, u: int, o, p) -> int:
     points (H6.1); ``o.capacitor[b, u]`` -1: fill it (the standing order)."""
     room = capacitor_room(s.capacitor, s.capacitor_max, b, u)
     wanted = room if o.capacitor[b, u] < 0 else min(o.capacitor[b, u], room)
-    paid = _afford(p, wanted, True)
+    paid = afford(p, wanted, True)
     shortfall = 0
     if paid < wanted:
         shortfall = wanted - paid
-        _log_shortfall(s, et, b, u, ITEM_CAPACITOR, shortfall)
-    _pay(p, paid, False, True)
+        log_shortfall(s, et, b, u, ITEM_CAPACITOR, shortfall)
+    pay(p, paid, False, True)
     s.capacitor[b, u] = min(s.capacitor_max[b, u], s.capacitor[b, u] + paid)
     return shortfall
 
@@ -838,42 +777,6 @@ def _pay_recharge(s, b: int, u: int, o, p) -> int:
     ``o.recharge[b, u]`` -1: every empty battery (the standing order)."""
     empty = empty_batteries(s.boxes, s.batteries, b, u)
     wanted = empty if o.recharge[b, u] < 0 else min(o.recharge[b, u], max(0, empty))
-    recharged = _afford(p, max(0, wanted), False)
-    _pay(p, recharged, False, False)
+    recharged = afford(p, max(0, wanted), False)
+    pay(p, recharged, False, False)
     return recharged
-
-
-# ---------------------------------------------------------------------- Resolve Direct-Fire
-
-
-@nb.njit(cache=True, inline="always")
-def pay_shot(a, ft, b: int, w: int, owner: int, kind: int) -> bool:
-    """(fire_energy.pay_shot, no reserve power) Draw a governed ship's phaser shot from its
-    capacitor (H6.1, E2.1); False and ``FireUnpowered`` where the volley's other shots left too
-    little (each mask entry is judged alone)."""
-    draw = ft.phaser_draw[kind]
-    if not ft.governed[owner] or draw <= 0.0:
-        return True
-    if a.capacitor[b, owner] + EPS < draw:
-        r = event_codes.begin(a.ev, a.ev_count, b, FIRE_UNPOWERED, a.turn[b], a.impulse[b])
-        a.ev[b, r, 3] = owner
-        a.ev[b, r, 4] = w
-        a.ev[b, r, 5] = _float_bits(ft.fbits, a.capacitor[b, owner])
-        return False
-    a.capacitor[b, owner] = max(0.0, a.capacitor[b, owner] - draw)
-    return True
-
-
-@nb.njit(cache=True, inline="always")
-def fired(a, ft, b: int, w: int, owner: int, kind: int) -> None:
-    """(fire_energy.fired) A governed ship's disruptor, photon or fusion beam fired: its charge
-    is spent, a new cycle follows (E3.2, E4.2, E7.23)."""
-    if ft.governed[owner] and (kind == ARMED_TO_FIRE[0] or kind == ARMED_TO_FIRE[1]
-                               or kind == ARMED_TO_FIRE[2]):
-        a.w_armed[b, w] = False
-        a.w_arm_stage[b, w] = 0
-
-
-# (D3.34, D9, H7) the engineering rules' payments (priorities 5a, 5b) call back into the purse
-# above; imported last as it imports this module
-from sfb_env.compiled import engineering as engineering_mod  # noqa: E402

@@ -33,7 +33,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sfb_env.compiled import dice, energy, event_codes
+from sfb_env.compiled import dice, event_codes, purse
 from sfb_env.engine import mutiny as ref_mutiny
 from sfb_env.engine.dac import DacBox
 from sfb_env.engine.energy_form import (
@@ -49,7 +49,7 @@ from sfb_env.engine.energy_form import (
 from sfb_env.engine.types import ACTIVE, K_SHIP, Box
 
 N_SHIELDS = 6
-_BATTERY = int(Box.BATTERY)
+_WARP, _IMPULSE, _APR, _BATTERY = int(Box.WARP), int(Box.IMPULSE), int(Box.APR), int(Box.BATTERY)
 SHIELDS_REINFORCED = event_codes.CODE["ShieldsReinforced"]
 GR_HELD = event_codes.CODE["GeneralReinforcementHeld"]
 SHIELDS_REPAIRED = event_codes.CODE["ShieldsRepaired"]
@@ -184,19 +184,19 @@ def pay_repair_and_reinforcement(s, et, b: int, u: int, o, p) -> int:
         e = o.reinforce[b, N_SHIELDS * u + k]
         if e == 0 or s.shields[b, u, k] == 0:  # (D3.343) fell since the orders: nothing paid
             continue
-        if s.shields_active[b, u] and energy._pay(p, e, False, True):
+        if s.shields_active[b, u] and purse.pay(p, e, False, True):
             spec[k] = e
         else:  # (D3.34) no reinforcement without active shields
             shortfall += e
-            energy._log_shortfall(s, et, b, u, ITEM_REINFORCE + k, e)
+            purse.log_shortfall(s, et, b, u, ITEM_REINFORCE + k, e)
     wanted = 2 * general_order
     general = 0
     if s.shields_active[b, u]:
-        general = energy._afford(p, wanted, False) // 2 * 2
-    energy._pay(p, general, False, False)
+        general = purse.afford(p, wanted, False) // 2 * 2
+    purse.pay(p, general, False, False)
     if general < wanted:
         shortfall += wanted - general
-        energy._log_shortfall(s, et, b, u, ITEM_REINFORCE_GENERAL, wanted - general)
+        purse.log_shortfall(s, et, b, u, ITEM_REINFORCE_GENERAL, wanted - general)
     s.reinf_general[b, u] = general // 2  # (D3.341) energy // 2 points
     r = event_codes.begin(s.ev, s.ev_count, b, SHIELDS_REINFORCED, turn, 0)
     s.ev[b, r, 3] = u
@@ -231,13 +231,13 @@ def _pay_repair(s, et, b: int, u: int, o, p) -> int:
         lost = lost_before(s.shields, s.dc_repairs, et.init_shields, b, u, k)
         room = min(lost - spent[k] // 2, (dc - total) // 2)
         cost = 2 * max(0, min(boxes, room))
-        if cost and energy._pay(p, cost, False, False):
+        if cost and purse.pay(p, cost, False, False):
             spent[k] += cost
             total += cost
             any_spent = True
         elif cost:
             shortfall += cost
-            energy._log_shortfall(s, et, b, u, ITEM_REPAIR + k, cost)
+            purse.log_shortfall(s, et, b, u, ITEM_REPAIR + k, cost)
     if any_spent:  # (damage_control.plan_damage_control) 2 energy a box
         for k in range(N_SHIELDS):
             s.dc_repairs[b, u, k] = spent[k] // 2
@@ -290,7 +290,7 @@ def absorb(shields, reinf_general, reinf_specific, reinf_held, batteries, boxes,
 def reserve_fire(w_type, w_armed, w_destroyed, batteries, boxes, phaser_draw, single_turn,
                  cycle, b: int, w: int, owner: int) -> bool:
     """(fire_energy.fire_blocker, reserve power) whether the charged batteries power weapon
-    ``w`` of a governed ship that ``energy.fire_powered`` found unpowered (fire control paid):
+    ``w`` of a governed ship that ``purse.fire_powered`` found unpowered (fire control paid):
     a phaser short of capacitor energy with ceil(draw) batteries, an unarmed disruptor with
     its arming energy (H7.2, E3.2; ``reserve_armable``)."""
     kind = w_type[b, w]
@@ -319,19 +319,19 @@ def pay_shot(a, ft, b: int, w: int, owner: int, kind: int) -> bool:
             r = event_codes.begin(a.ev, a.ev_count, b, FIRE_UNPOWERED, a.turn[b], a.impulse[b])
             a.ev[b, r, 3] = owner
             a.ev[b, r, 4] = w
-            a.ev[b, r, 5] = energy._float_bits(ft.fbits, float(have))
+            a.ev[b, r, 5] = purse.float_bits(ft.fbits, float(have))
             return False
         _discharge_fire(a, b, w, owner, have, need)
-        a.w_armed[b, w] = True  # armed now; ``energy.fired`` spends it with the shot
+        a.w_armed[b, w] = True  # armed now; ``purse.fired`` spends it with the shot
         return True
     draw = ft.phaser_draw[kind]
     if draw <= 0.0:
         return True
     need = int(np.ceil(draw))
-    if a.capacitor[b, owner] + energy.EPS < draw and have >= need:
+    if a.capacitor[b, owner] + purse.EPS < draw and have >= need:
         _discharge_fire(a, b, w, owner, have, need)
         return True
-    return energy.pay_shot(a, ft, b, w, owner, kind)
+    return purse.pay_shot(a, ft, b, w, owner, kind)
 
 
 @nb.njit(cache=True, inline="always")
@@ -450,7 +450,7 @@ def masks(shields, reinf_general, reinf_held, batteries, boxes, dac_boxes, dc_re
     ACTIVATE in the turn while general reinforcement is held (D3.3411 note, [P-033]);
     ``repair[s]`` within the rating, the boxes lost on earlier turns and ship power (D9.2: no
     reserve power); ``reserve_shields`` KEEP (H7.1)."""
-    power = boxes[b, u, energy._WARP] + boxes[b, u, energy._IMPULSE] + boxes[b, u, energy._APR]
+    power = boxes[b, u, _WARP] + boxes[b, u, _IMPULSE] + boxes[b, u, _APR]
     most = power + charged(batteries, boxes, b, u)
     if flags & 1:
         m[at] = 1

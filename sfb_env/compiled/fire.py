@@ -12,9 +12,9 @@ extra shots, then the robot units', ``robots.fire_orders``, already merged into 
 rolled and scored, then all damage is applied volley by volley (E1.0). Orders are not judged
 here (the env and ``Battle.validate`` do, with ``direct_fire.fire_blockers``).
 
-Energy: under the cadet form ``compiled.energy.pay_shot`` draws a governed ship's phaser shot
+Energy: under the cadet form ``compiled.purse.pay_shot`` draws a governed ship's phaser shot
 from its capacitor before the die is rolled (an unpowered shot rolls none) and
-``energy.fired`` spends a heavy weapon's charge. Under the Chief Engineer phasers and
+``purse.fired`` spends a heavy weapon's charge. Under the Chief Engineer phasers and
 disruptors are always armed (``w_armed`` is never spent: ``fired`` and ``pay_shot`` act on
 governed ships only); a photon may fire from turn ``w_ready_turn`` (2 at the start) and its
 firing on turn t sets it to t + 2 (SCENARIOS §2.1). The E1.5 rate (once a turn, a quarter turn
@@ -34,7 +34,16 @@ from __future__ import annotations
 
 import numba as nb
 
-from sfb_env.compiled import cloak, damage, dice, energy, engineering, event_codes, sensors, shields
+from sfb_env.compiled import (
+    cloak,
+    damage,
+    dice,
+    engineering,
+    event_codes,
+    purse,
+    sensors,
+    shields,
+)
 from sfb_env.compiled.damage import FireTables, fire_tables
 from sfb_env.engine import phaser_g
 from sfb_env.engine.types import K_DRONE, K_FIGHTER, K_TARGET_DRONE, NEVER, WeaponType
@@ -183,7 +192,7 @@ def fire_direct_fire_a(a, ft, b, o):
     (``o.gatling``, E2.151: weapon row, then shot number), then the robots' ``o.fire`` (rows from
     ``ft.gatling_after``). A PPD's order is ``compiled.ppd.fire_step``'s, resolved before
     (E11.31). No probe or monster fire, no fighters' pilots. Under the cadet form
-    (``energy.pay_shot``, ``energy.fired``) a governed ship's phaser shot draws its capacitor
+    (``purse.pay_shot``, ``purse.fired``) a governed ship's phaser shot draws its capacitor
     (H6.1) and a heavy weapon's shot spends its charge."""
     n_w = o.fire.shape[1]
     nv = 0  # volleys in the scratch ft.work: target, shield, points (no allocation)
@@ -219,7 +228,7 @@ def _shot(a, ft, b, w, t, nv):
         return nv
     cadet = not ft.chief_engineer  # (B3.0) the cadet form (tiers: chief or cadet)
     if cadet and not (engineering.pay_shot(a, ft, b, w, owner, kind) if ft.reserve_power
-                      else energy.pay_shot(a, ft, b, w, owner, kind)):  # (H6.1, H7.2) ran dry
+                      else purse.pay_shot(a, ft, b, w, owner, kind)):  # (H6.1, H7.2) ran dry
         return nv
     rng = shields.distance(x[b, owner], z[b, owner], x[b, t], z[b, t])
     die = dice.die(dice_, b)
@@ -256,7 +265,7 @@ def _shot(a, ft, b, w, t, nv):
         if shield == 0:
             shield = shields.struck_shield(a, ft, b, t, owner, rng == 0)
     if cadet:
-        energy.fired(a, ft, b, w, owner, kind)  # (E3.2, E4.2) the charge leaves with it
+        purse.fired(a, ft, b, w, owner, kind)  # (E3.2, E4.2) the charge leaves with it
     if kind == _FUSION:
         a.w_ready_turn[b, w] = turn + 2  # (E7.22) cools on t+1, armed again on t+2
     elif kind == _PHG:

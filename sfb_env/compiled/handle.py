@@ -5,7 +5,7 @@ a batch's step takes some 200 (the state, the start state, the static tables, th
 which cost more than a whole battle-impulse at B=1. ``make(parts)`` puts the tuple of them, once,
 in a numba typed list (its arrays keep pointing at the batch's numpy buffers: nothing is
 copied); a kernel takes the list (unboxed in O(1)) and reads the tuple back with
-``borrowed_parts``, every array borrowed (``observe.borrow``: no reference counting, the
+``borrowed_parts``, every array borrowed (``borrowed.borrow``: no reference counting, the
 list keeps the memory alive for the call). Whoever holds the handle must not replace an
 array of the batch (writing into one is what kernels do).
 """

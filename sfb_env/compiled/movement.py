@@ -32,7 +32,7 @@ import numpy as np
 
 from sfb_env import hexmap
 from sfb_env.compiled import event_codes, robots
-from sfb_env.compiled.observe import borrow
+from sfb_env.compiled.borrowed import borrow
 from sfb_env.compiled.robots import AGENT, DX, DZ, NONE, STRAIGHT
 from sfb_env.engine.movement import SATISFIED
 from sfb_env.engine.types import (

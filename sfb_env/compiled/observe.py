@@ -39,11 +39,11 @@ from collections import namedtuple
 
 import numba as nb
 import numpy as np
-from numba.core import cgutils
-from numba.extending import intrinsic
 
 from sfb_env import hexmap, impulse, tables
-from sfb_env.compiled import cloak, energy, engineering, maneuvers, sensors
+from sfb_env.compiled import cloak, energy, engineering, maneuvers, purse, sensors
+from sfb_env.compiled import small_craft as craft_mod
+from sfb_env.compiled.borrowed import borrow
 from sfb_env.compiled.fire import GATLING_EXTRA, cloak_range, gatling_open
 from sfb_env.engine import Battle
 from sfb_env.engine.battle import DEFAULT_MAX_TURNS
@@ -508,25 +508,6 @@ def agent_names(setup) -> list[str]:
 # ---------------------------------------------------------------------- geometry
 
 
-@intrinsic
-def borrow(typingctx, arr):
-    """``arr`` without its memory owner (meminfo and parent NULL): numba's incref and decref
-    of it are no-ops instead of atomic operations. Only for an argument of a callee that does
-    not keep it (the caller's ``arr`` keeps the memory alive for the call): the hot kernels
-    pass tens of arrays to each call, and numba increfs and decrefs every one of them."""
-    if not isinstance(arr, nb.types.Array):
-        return arr(arr), lambda context, builder, sig, args: args[0]
-
-    def codegen(context, builder, sig, args):
-        out = context.make_array(arr)(context, builder, value=args[0])
-        out.meminfo = cgutils.get_null_value(out.meminfo.type)
-        out.parent = cgutils.get_null_value(out.parent.type)
-        return out._getvalue()
-    return arr(arr), codegen
-
-
-
-
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _distance(x1, z1, x2, z2):
     """(D1.4) ``hexmap.distance_np``."""
@@ -986,7 +967,7 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
             w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt, quarter, b, w,
             s.w_gatling_shots)
         if governed and ready[i] and ot.governed[w_owner[b, w]]:  # (fire_energy, H6.1, E3.2)
-            ready[i] = energy.fire_powered(w_type, w_armed, capacitor, s.fire_control,
+            ready[i] = purse.fire_powered(w_type, w_armed, capacitor, s.fire_control,
                                            ot.phaser_draw, b, w, w_owner[b, w])
     for i in range(n_r):
         r = racks[a, i]
@@ -1376,7 +1357,7 @@ def _reserve_fire(s, ot, b, a, u, live, slots, n_slots, m, out):
                                s.w_fired_turn, s.w_last_fired, s.turn[b], s.impulse[b], ot.ipt,
                                ot.quarter_turn, b, w, s.w_gatling_shots):
             continue
-        if energy.fire_powered(s.w_type, s.w_armed, s.capacitor, s.fire_control,
+        if purse.fire_powered(s.w_type, s.w_armed, s.capacitor, s.fire_control,
                                ot.phaser_draw, b, w, u):
             continue
         if not engineering.reserve_fire(s.w_type, s.w_armed, s.w_destroyed, s.batteries,
@@ -1536,6 +1517,3 @@ def _small_craft_part(a, carrier_rows, ipt, cloak_rule, m_fighters, fighters, m_
             if w_min_range[b, w] <= 0:
                 mask[m_fire + i * (k + 1) + 1 + j] = 1
 
-
-from sfb_env.compiled import small_craft as craft_mod  # noqa: E402 (it imports movement,
-#   which imports ``borrow`` from here)

@@ -41,7 +41,7 @@ import numpy as np
 from sfb_env import hexmap
 from sfb_env.compiled import (
     event_codes,
-    movement,  # (movement imports observe, which imports this)
+    movement,
 )
 from sfb_env.compiled.cloak import FADE_IMPULSES
 from sfb_env.compiled.damage import craft_damage
