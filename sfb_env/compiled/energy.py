@@ -167,15 +167,14 @@ def energy_tables(setup) -> EnergyTables:
     for flag in STANDARD_NOT_PORTED:
         if on and getattr(rules, flag):
             raise NotImplementedError(f"compiled energy: rules.{flag} on the form not ported")
-    engineering = on and bool(rules.standard_energy) and any(getattr(rules, f)
-                                                              for f in ENGINEERING)
-    if any(getattr(rules, f) for f in ENGINEERING) and not engineering:
+    eng_on = on and bool(rules.standard_energy) and any(getattr(rules, f) for f in ENGINEERING)
+    if any(getattr(rules, f) for f in ENGINEERING) and not eng_on:
         raise NotImplementedError("compiled energy: reinforcement, damage control and reserve "
                                   "power only on the standard form")
-    if engineering and (rules.ppd_in_play or rules.esg_in_play):  # (E11.39, E11.25, G23.212)
+    if eng_on and (rules.ppd_in_play or rules.esg_in_play):  # (E11.39, E11.25, G23.212)
         raise NotImplementedError("compiled energy: reinforcement, damage control or reserve "
                                   "power beside a PPD or an ESG not ported")
-    if rules.reserve_power and engineering and np.any(
+    if rules.reserve_power and eng_on and np.any(
             np.asarray(st.w_type) == _FUSION):  # (E7.24) reserve power arming fusion beams
         raise NotImplementedError("compiled energy: reserve power with fusion beams not ported")
     governed = np.array([on and setup.start_state.controllers[u] == "agent"
@@ -239,9 +238,9 @@ def energy_tables(setup) -> EnergyTables:
                              for u in range(n_units)], np.int64),
         speed_rule=speed_rule, systems=systems,
         esg_max=np.asarray(st.esg_max, dtype=np.int64).copy(),
-        engineering=engineering, reinforcement=engineering and bool(rules.reinforcement),
-        damage_control=engineering and bool(rules.damage_control),
-        reserve_power=engineering and bool(rules.reserve_power),
+        engineering=eng_on, reinforcement=eng_on and bool(rules.reinforcement),
+        damage_control=eng_on and bool(rules.damage_control),
+        reserve_power=eng_on and bool(rules.reserve_power),
         dc_rating=engineering.dc_rating_table(setup, governed, _DC_BOX), dc_box=_DC_BOX,
         init_shields=np.asarray(st.shields, dtype=np.int64).copy(),
         work=np.zeros(PURSE + 3 * width + engineering.SCRATCH, dtype=np.int64),
