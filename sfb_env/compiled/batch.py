@@ -330,7 +330,7 @@ def _step_batch(ref, actions, reward_kind, autoreset, mode, only, defer):
     tb = procedure.StepTables(borrowed_move(tb.move), borrowed_fire(tb.fire), tb.end,
                               borrowed_observe(tb.observe), tb.launch_seeking,
                               tb.seeking_weapons, tb.plasma, tb.energy, tb.ppd,
-                              borrowed_esg(tb.esg), tb.cloak, tb.craft)
+                              borrowed_esg(tb.esg), tb.cloak, tb.craft, tb.robot)
     n_agents = ot.n_agents
     for b in range(s.turn.shape[0]):
         if mode == STEP:

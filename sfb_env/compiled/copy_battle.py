@@ -199,6 +199,7 @@ def copy_battle(dst, b, src, a):
     dst.done[b] = src.done[a]
     dst.time_up[b] = src.time_up[a]
     dst.outcome_code[b] = src.outcome_code[a]
+    dst.victory_mark[b] = src.victory_mark[a]
 
 
 @nb.njit(cache=True, inline="always")
@@ -294,6 +295,7 @@ def borrowed_state(s):
         borrow(s.done),
         borrow(s.time_up),
         borrow(s.outcome_code),
+        borrow(s.victory_mark),
         borrow(s.dice),
         borrow(s.ev),
         borrow(s.ev_count),
@@ -358,6 +360,8 @@ def borrowed_move(t):
         borrow(t.fire_max_range),
         borrow(t.weapon_owner),
         borrow(t.pilot_plan),
+        borrow(t.robot_speed),
+        borrow(t.robot_warp),
     )
 
 
@@ -379,6 +383,7 @@ def borrowed_fire(t):
         borrow(t.fr_disabled_at),
         borrow(t.fr_destroyed_at),
         borrow(t.box_order),
+        borrow(t.s4_order),
         borrow(t.cadet_chart),
         borrow(t.cadet_boxes),
         borrow(t.cadet_wpn),

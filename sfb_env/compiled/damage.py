@@ -3,7 +3,10 @@
 Ported: drones and target drones (FD1.54), the ``none`` rule (scenario 1), the ``interim`` rule
 (D4.0: one point on the least valuable weapon, the rest by ``BOX_ORDER``; a ship with nothing
 left is destroyed), the ``cadet_dac`` rule (D4.21-D4.4: one die per internal point on the cadet
-chart, CTH-DATA §10.2), the ``standard_dac`` rule (D4.2-D4.4, §10.3: ``compiled.std_dac``; a
+chart, CTH-DATA §10.2), the ``s4`` rule (scenario 4, CTH-DATA §10.1: the 1st point of a volley on
+a weapon, the 2nd on a warp box, the rest by ``BOX_ORDER`` then weapons; a robot ship's by
+``ROBOT_BOX_ORDER``, warp last; a point finding nothing left destroys the ship), the
+``standard_dac`` rule (D4.2-D4.4, §10.3: ``compiled.std_dac``; a
 cadet ship keeps the cadet DAC), abstract freighters (R1.6: one shield pool, phaser dead and
 destroyed at thresholds), ``Damaged`` and ``Destroyed`` events, the standard form's unpaid
 shields (a governed ship's ``shields_active`` cleared: they stop nothing, CTH-DATA §7.4). Not
@@ -49,18 +52,20 @@ from sfb_env.engine.types import (
 DAMAGED = event_codes.CODE["Damaged"]
 DESTROYED_EV = event_codes.CODE["Destroyed"]
 BOX_WEAPON = event_codes.BOX_WEAPON
-RULE_NONE, RULE_INTERIM, RULE_CADET_DAC, RULE_STANDARD_DAC = 0, 1, 2, 3
+RULE_NONE, RULE_INTERIM, RULE_CADET_DAC, RULE_STANDARD_DAC, RULE_S4 = 0, 1, 2, 3, 4
 DAMAGE_RULES = {"none": RULE_NONE, "interim": RULE_INTERIM, "cadet_dac": RULE_CADET_DAC,
-                "standard_dac": RULE_STANDARD_DAC}
+                "standard_dac": RULE_STANDARD_DAC, "s4": RULE_S4}
 _DRONE_RACK = int(WeaponType.DRONE_RACK)
 _EXCESS = int(Box.EXCESS)
 N_TYPES = max(int(k) for k in WeaponType) + 1
 BOX_ORDER = np.array([int(b) for b in ref_damage.BOX_ORDER], dtype=np.int64)
+ROBOT_BOX_ORDER = np.array([int(b) for b in ref_damage.ROBOT_BOX_ORDER], dtype=np.int64)
+_WARP = int(Box.WARP)
 
 FireTables = namedtuple("FireTables", [
     "ipt",  # impulses per turn
     "quarter_turn",  # impulses in a quarter turn (E1.5)
-    "damage_rule",  # RULE_NONE / RULE_INTERIM / RULE_CADET_DAC / RULE_STANDARD_DAC
+    "damage_rule",  # RULE_NONE / RULE_INTERIM / RULE_CADET_DAC / RULE_STANDARD_DAC / RULE_S4
     "drone_strength",  # (FD1.54)
     "drone_warhead",  # (FD1.6)
     "drone_die_modifier",  # (FD1.52) bool
@@ -72,6 +77,8 @@ FireTables = namedtuple("FireTables", [
     "fr_disabled_at",  # (U,) int64 (R1.6) freighter phaser dead at this internal; big if none
     "fr_destroyed_at",  # (U,) int64 (R1.6)
     "box_order",  # (10,) int64 damage.BOX_ORDER
+    "s4_order",  # (U, 10) int64 (scenario-4 rule) each unit's order after the 2nd point:
+    #   damage.ROBOT_BOX_ORDER for a robot ship, else BOX_ORDER
     "cadet_chart",  # (6, 5) int64 (D4.21) category of columns A..E by [die - 1]
     "cadet_boxes",  # (categories, 6) int64 Box types of a category in the owner's order, -1 pad
     "cadet_wpn", "cadet_excess",  # the categories "WPN" and "Excess" (D4.4)
@@ -172,7 +179,8 @@ def fire_tables(setup) -> FireTables:
         raise NotImplementedError("compiled fire: energy 'off' is not ported")
     from sfb_env.compiled.energy import energy_tables
     et = energy_tables(setup)
-    if rules.standard_cloak and "convoy-freighter" in setup.start_state.controllers:
+    if rules.standard_cloak and ({"convoy-freighter", "robot-ship"}
+                                 & set(setup.start_state.controllers)):
         raise NotImplementedError("compiled fire: robots' fire beside the standard cloak (G13)")
     for flag in ("planets_in_play", "monster_in_play",
                  "suicide_shuttles", "tractors", "hold_fire"):
@@ -222,7 +230,9 @@ def fire_tables(setup) -> FireTables:
         chief_engineer=bool(rules.chief_engineer),
         unit_weapons=unit_weapons, unit_n_weapons=np.array([len(r) for r in rows], np.int64),
         weapon_value=weapon_value, fr_disabled_at=fr_disabled, fr_destroyed_at=fr_destroyed,
-        box_order=BOX_ORDER.copy(), **_cadet_dac_tables(), phaser_chart=chart, phaser_len=plen,
+        box_order=BOX_ORDER.copy(), s4_order=np.stack(
+            [ROBOT_BOX_ORDER if c == "robot-ship" else BOX_ORDER for c in controllers]
+            or [BOX_ORDER]).astype(np.int64), **_cadet_dac_tables(), phaser_chart=chart, phaser_len=plen,
         disr_hit=np.asarray(weapons.disruptor.hit_number, np.int64),
         disr_dmg=np.asarray(weapons.disruptor.damage, np.int64),
         phot_hit=np.asarray(weapons.photon.hit_number, np.int64),
@@ -366,6 +376,42 @@ def _interim_internal(boxes, w_destroyed, w_type, w_ammo, ev, ft, b, unit, point
                 break
             w_destroyed[b, w] = True
             event_codes.put_box(ev, b, r, w + BOX_WEAPON)
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def _s4_internal(boxes, w_destroyed, w_type, w_ammo, ev, ft, b, unit, points, r):
+    """``damage._s4_internal`` (scenario-4 rule, CTH-DATA §10.1): the 1st point of the volley
+    on the least valuable weapon, the 2nd on a warp box, each other (and a 1st or 2nd finding
+    none) on the first box of the unit's order (``ft.s4_order``: a robot ship's keeps warp
+    last) else a weapon; a point finding nothing left (only the bridge, which the rule leaves
+    standing) destroys the ship (returns True). The boxes go into Damaged row ``r``."""
+    for n in range(points):
+        if n == 0:
+            w = _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit)
+            if w >= 0:
+                w_destroyed[b, w] = True
+                event_codes.put_box(ev, b, r, w + BOX_WEAPON)
+                continue
+        if n == 1 and boxes[b, unit, _WARP] > 0:
+            boxes[b, unit, _WARP] -= 1
+            event_codes.put_box(ev, b, r, _WARP)
+            continue
+        done = False
+        for k in range(ft.s4_order.shape[1]):
+            box = ft.s4_order[unit, k]
+            if boxes[b, unit, box] > 0:
+                boxes[b, unit, box] -= 1
+                event_codes.put_box(ev, b, r, box)
+                done = True
+                break
+        if done:
+            continue
+        w = _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit)
+        if w < 0:
+            return True
+        w_destroyed[b, w] = True
+        event_codes.put_box(ev, b, r, w + BOX_WEAPON)
+    return False
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -526,6 +572,10 @@ def apply_damage_a(a, ft, b, unit, shield, points):
                 a.ev[b, r, 0] = DESTROYED_EV
                 a.ev[b, r, 3] = unit
                 return
+        elif ft.damage_rule == RULE_S4:  # (scenario-4 rule, CTH-DATA §10.1)
+            if (_s4_internal(a.boxes, a.w_destroyed, a.w_type, a.w_ammo, a.ev, ft, b, unit,
+                             internal, r) and kind == K_SHIP):
+                destroy(a.status, a.ev, a.ev_count, a.turn, a.impulse, b, unit)
         elif ft.damage_rule == RULE_STANDARD_DAC and ft.dac_unit[unit]:
             if _standard_dac(a, ft, b, unit, internal, 1 << shield if shield > 0
                              else std_dac.ALL_SHIELDS, r) and kind == K_SHIP:  # (D4.321)
@@ -605,7 +655,10 @@ def apply_split_volley_a(a, ft, b, unit, split, centre):
     destroyed = False
     if internal:
         a.internal[b, unit] += internal
-        if ft.damage_rule == RULE_STANDARD_DAC and ft.dac_unit[unit]:
+        if ft.damage_rule == RULE_S4:  # (scenario-4 rule, CTH-DATA §10.1)
+            destroyed = _s4_internal(a.boxes, a.w_destroyed, a.w_type, a.w_ammo, a.ev, ft, b,
+                                     unit, internal, r)
+        elif ft.damage_rule == RULE_STANDARD_DAC and ft.dac_unit[unit]:
             destroyed = _standard_dac(a, ft, b, unit, internal, penetrated, r)
         elif ft.damage_rule >= RULE_CADET_DAC:
             destroyed = _cadet_dac_internal(a.boxes, a.w_destroyed, a.w_type, a.w_ammo, a.dice,

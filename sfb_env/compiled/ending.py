@@ -4,11 +4,15 @@ Mirrors ``engine.seeking.end_of_impulse`` (drone endurance FD1.4 and control FD1
 ``engine.procedure._end_of_turn`` as it runs under the Chief Engineer (nothing but the
 ``TurnEnded`` event and the turn counter: no energy form, no damage control) and
 ``engine.victory`` for the kinds ported (``battle_drill``, ``under_attack``, ``convoy_raid``,
-``duel``, ``encounter``), and disengagement by announcement (``engine.disengagement``,
+``duel``, ``encounter``, ``dakota_incident``), and disengagement by announcement (``engine.disengagement``,
 SCENARIOS #5). A verdict is kept as ``s.outcome_code[b]``: the sum over sides of
 ``result * 3 ** side`` (``RESULTS``); its level and reason text come from the reference
 ``victory.evaluate`` on the converted battle (``compiled.backend``), and the parity harness
-checks that both agree.
+checks that both agree. The Dakota Incident (SCENARIOS #4) reads the ship's course, which
+the state does not keep: ``s.victory_mark[b]`` (bit 0) records that the ship stood at range
+<= 1 of the *Dakota* (PROPOSAL [P-020]), judged at each verdict on its hex and the one it left
+(``prev_x``); it left by the east edge when it is out of play from a hex of column
+``exit_column`` (a ship leaving the map keeps the hex it left from).
 """
 
 from __future__ import annotations
@@ -34,8 +38,9 @@ from sfb_env.engine.types import (
 RESULTS = ("win", "loss", "draw")
 WIN, LOSS, DRAW = 0, 1, 2
 GOES_ON = -1
-VICTORY_KINDS = ("battle_drill", "under_attack", "convoy_raid", "duel", "encounter")
-BATTLE_DRILL, UNDER_ATTACK, CONVOY_RAID, DUEL, ENCOUNTER = range(5)
+VICTORY_KINDS = ("battle_drill", "under_attack", "convoy_raid", "duel", "encounter",
+                 "dakota_incident")
+BATTLE_DRILL, UNDER_ATTACK, CONVOY_RAID, DUEL, ENCOUNTER, DAKOTA = range(6)
 
 EXPIRED = event_codes.CODE["Expired"]
 TURN_ENDED = event_codes.CODE["TurnEnded"]
@@ -47,7 +52,8 @@ TARGET_GONE = event_codes.word("reason", "FD1.3 the target is no longer in play"
 
 EndTables = namedtuple("EndTables", (
     "victory_kind", "side", "other", "n_sides", "pass_damage", "drone_endurance",
-    "impulses_per_turn", "max_turns", "disengage_by_announcement"))
+    "impulses_per_turn", "max_turns", "disengage_by_announcement",
+    "ship", "dakota", "exit_column"))  # (SCENARIOS #4) the rescuer, the Dakota; -1 elsewhere
 
 
 def end_tables(setup: BattleSetup) -> EndTables:
@@ -57,7 +63,15 @@ def end_tables(setup: BattleSetup) -> EndTables:
     kind = cfg["kind"]
     if kind not in VICTORY_KINDS:
         raise ValueError(f"victory kind {kind!r} is not compiled (tier 1: {VICTORY_KINDS})")
-    side = other = -1
+    side = other = ship = dakota = exit_column = -1
+    if kind == "dakota_incident":  # (SCENARIOS #4)
+        if setup.rules.disengage_by_announcement:
+            raise NotImplementedError("compiled victory: the Dakota Incident with disengagement "
+                                      "by announcement (an exit without LeftMap)")
+        side = setup.side_index[cfg["side"]]
+        ship = list(setup.unit_ids).index(cfg["ship"])
+        dakota = list(setup.unit_ids).index(cfg["dakota"])
+        exit_column = int(cfg.get("exit_column", 28))
     if kind in ("battle_drill", "under_attack"):
         side = setup.side_index[cfg["side"]]
     elif kind == "convoy_raid":
@@ -65,7 +79,7 @@ def end_tables(setup: BattleSetup) -> EndTables:
     return EndTables(VICTORY_KINDS.index(kind), side, other, len(sc.sides),
                      int(cfg.get("pass_damage", 3)), bool(setup.rules.drone_endurance),
                      int(sc.impulses_per_turn), int(setup.max_turns),
-                     bool(setup.rules.disengage_by_announcement))
+                     bool(setup.rules.disengage_by_announcement), ship, dakota, exit_column)
 
 
 def outcome_results(code: int, n_sides: int) -> list[str]:
@@ -90,6 +104,9 @@ def verdict(s, et, b: int, time_up: bool) -> int:
     """(engine.victory.evaluate) The outcome code, or GOES_ON (``_verdict_a`` on the arrays it
     reads: a call that passes the whole ``BatchState`` passes and reference-counts each of its
     arrays)."""
+    if et.victory_kind == DAKOTA:
+        return _dakota_a(s.status, s.x, s.z, s.prev_x, s.prev_z, s.victory_mark, et.side,
+                         et.n_sides, et.ship, et.dakota, et.exit_column, b, time_up)
     return _verdict_a(s.kind, s.side, s.status, s.damage, s.internal, s.captured_by,
                       et.victory_kind, et.side, et.other, et.n_sides, et.pass_damage, b,
                       time_up)
@@ -215,6 +232,28 @@ def _verdict_a(kind, side_, status, damage, internal, captured_by, victory_kind:
     if leaders > 1:
         return _code(n_sides, 0, DRAW)  # DRAW for one side is a draw for all
     return _code(n_sides, leader, WIN)
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def _dakota_a(status, x, z, prev_x, prev_z, mark, side: int, n_sides: int, ship: int,
+              dakota: int, exit_column: int, b: int, time_up: bool) -> int:
+    """(victory._dakota_incident, SCENARIOS #4) ``side`` wins iff ``ship`` passed at range
+    <= 1 of the *Dakota* (PROPOSAL [P-020]; ``mark`` bit 0, updated here from the ship's hex
+    and the hex it moved from) and then left by the east edge (from column
+    ``exit_column``); destroyed, another edge, no rescue, or still in play at the env's turn
+    cap: a loss."""
+    dx, dz = x[b, dakota], z[b, dakota]  # (§2.7) the Dakota never moves
+    ex, ez = x[b, ship] - dx, z[b, ship] - dz
+    px, pz = prev_x[b, ship] - dx, prev_z[b, ship] - dz
+    if (max(max(abs(ex), abs(ez)), abs(ex + ez)) <= 1
+            or max(max(abs(px), abs(pz)), abs(px + pz)) <= 1):
+        mark[b] |= 1
+    st = status[b, ship]
+    if st == ACTIVE:
+        return _code(n_sides, side, LOSS) if time_up else GOES_ON
+    if st == DESTROYED or x[b, ship] + 1 != exit_column:  # (hexmap: the column is x + 1)
+        return _code(n_sides, side, LOSS)
+    return _code(n_sides, side, WIN if mark[b] & 1 else LOSS)
 
 
 @nb.njit(cache=True, inline="always")

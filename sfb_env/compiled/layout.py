@@ -4,7 +4,8 @@ A batch holds B battles of one scenario (one ``BattleSetup``), so every battle h
 unit and weapon capacity. ``BatchState`` has one field per ndarray field of ``BattleState``
 that the compiled tiers read or write (``HOT_FIELDS``: same name, same dtype, shape
 ``(B, *shape)``), the scalars of the course as ``(B,)`` arrays (``turn``, ``impulse``,
-``done``, ``time_up``, ``outcome_code``), the dice (``(B, 6)`` uint64, ``compiled.dice``) and
+``done``, ``time_up``, ``outcome_code``, ``victory_mark``: what a victory kind must remember
+of the course, ``compiled.ending``), the dice (``(B, 6)`` uint64, ``compiled.dice``) and
 the event buffer (``compiled.event_codes``). numba kernels take it as one argument and read
 ``s.x[b, u]``; ``pack`` and ``unpack_into`` convert to and from reference ``BattleState``s.
 
@@ -67,7 +68,8 @@ HOT_FIELDS: tuple[str, ...] = (
     "esg_release_at", "esg_activated_at", "esg_dropped_at", "esg_cancelled_at", "esg_struck_at",
 )
 COLD_FIELDS: tuple[str, ...] = tuple(f for f in ARRAY_FIELDS if f not in HOT_FIELDS)
-SCALAR_FIELDS = ("turn", "impulse", "done", "time_up", "outcome_code")
+SCALAR_FIELDS = ("turn", "impulse", "done", "time_up", "outcome_code",
+                 "victory_mark")  # (SCENARIOS #4) compiled.ending._dakota_a
 COURSE_FIELDS = ("dice", "ev", "ev_count")
 
 BatchState = namedtuple("BatchState", HOT_FIELDS + SCALAR_FIELDS + COURSE_FIELDS)
@@ -92,6 +94,7 @@ def pack(states: list[BattleState], event_capacity: int = event_codes.CAPACITY) 
     out["done"] = np.array([s.done for s in states], dtype=np.bool_)
     out["time_up"] = np.array([s.time_up for s in states], dtype=np.bool_)
     out["outcome_code"] = np.full(len(states), -1, dtype=np.int64)
+    out["victory_mark"] = np.zeros(len(states), dtype=np.int64)  # (from the start: cleared)
     out["dice"] = np.stack([dice_mod.dice_row(s.rng) for s in states])
     width = event_codes.row_width(np.asarray(states[0].dac_boxes), np.asarray(states[0].w_owner))
     out["ev"] = np.zeros((len(states), event_capacity, width), dtype=np.int64)

@@ -5,7 +5,7 @@ Mirrors ``engine.procedure._speed_determination``, ``engine.procedure._move_ship
 ``move_unit``, ``start_turn_tactical``) and the robots' maneuvers (``compiled.robots``), for the
 rules of the compiled tiers. ``move_tables(setup)`` builds the static ``MoveTables`` of a
 scenario and refuses one that needs what is not ported (monster, tractors, planets, suicide
-shuttles, the robot ship); administrative shuttles move with the ships (J1.0) on their pilots'
+shuttles); the robot ship's maneuvers are planned by ``compiled.robot_ship``; administrative shuttles move with the ships (J1.0) on their pilots'
 planned maneuvers (``MoveTables.pilot_plan``, ``compiled.small_craft``).
 
 Order inside ``procedure.advance`` (the step kernel calls them the same way):
@@ -34,6 +34,7 @@ from sfb_env import hexmap
 from sfb_env.compiled import event_codes, robots
 from sfb_env.compiled.borrowed import borrow
 from sfb_env.compiled.robots import AGENT, DX, DZ, NONE, STRAIGHT
+from sfb_env.engine import robot_ship as ref_robot
 from sfb_env.engine.movement import SATISFIED
 from sfb_env.engine.types import (
     ACTIVE,
@@ -78,6 +79,10 @@ MoveTables = namedtuple("MoveTables", (
     "fire_max_range",  # int convoy-freighter max_range, -1 none
     "weapon_owner",  # (W,) int64 weapon owner rows
     "pilot_plan",  # (U,) int64 scratch: shuttle pilots' maneuvers (small_craft.plan_pilots)
+    #   and the robot ships' (robot_ship.plan_moves)
+    # (SCENARIOS §2.5) a robot ship's configured speed and its class's warp boxes (its speed
+    # falls by one per warp box lost: robots.robot_ship_turn); 0 for other units
+    "robot_speed", "robot_warp",
 ))
 
 
@@ -129,6 +134,14 @@ def move_tables(setup) -> MoveTables:
                             dtype=np.int64)
     reach = cfg.get("max_range")
     area_def = setup.scenario.map_area
+    robot_speed = np.zeros(n_units, dtype=np.int64)
+    robot_warp = np.zeros(n_units, dtype=np.int64)
+    ship_cfg = dict(setup.scenario.robots.get("robot-ship", {}) or {})
+    for u, c in enumerate(controllers):
+        if c == "robot-ship":  # (SCENARIOS §2.5, engine.robot_ship.turn_speed)
+            ship = setup.ship_classes[u]
+            robot_speed[u] = int(ship_cfg.get("speed", ref_robot.DEFAULT_SPEED))
+            robot_warp[u] = sum(ship.warp.values()) if ship else 0
     return MoveTables(
         ipt=ipt, chart=chart, area=area, area_x0=int(x0), area_z0=int(z0),
         area_col=area_col, area_row=area_row,
@@ -143,6 +156,7 @@ def move_tables(setup) -> MoveTables:
         fire_impulse=fire_impulse, fire_max_range=-1 if reach is None else int(reach),
         weapon_owner=np.asarray(setup.start_state.w_owner, dtype=np.int64).copy(),
         pilot_plan=np.zeros(n_units, dtype=np.int64),
+        robot_speed=robot_speed, robot_warp=robot_warp,
     )
 
 
@@ -266,6 +280,9 @@ def speed_determination(s, mt, b: int, o) -> None:
         s.tac_sublight[b, u] = plot and s.boxes[b, u, _IMPULSE_BOX] > 0
         if o.speed[b, u] >= 0:
             s.speed[b, u] = o.speed[b, u]
+        if mt.controller[u] == robots.ROBOT_SHIP:  # (SCENARIOS §2.5) robots.start_turn
+            robots.robot_ship_turn(s.speed, s.boxes, s.w_ready_turn, s.w_armed, s.w_type,
+                                   s.w_owner, mt.robot_speed, mt.robot_warp, s.turn[b], b, u)
         if mt.freighter[u]:  # (R1.6) the scenario's speed less the loss for internal damage
             internal = s.internal[b, u]
             lost = 0

@@ -56,6 +56,7 @@ class CompiledParallelEnv(SFBParallelEnv):
     _decoded_steps = 0
     _reset_seed: int | None = None
     _verdict_of = -1  # the step count (len(_rows)) whose verdict is in _verdict_now
+    _verdict_reads_events = False  # (tiers.EVENT_VICTORY) the verdict's wording reads events
 
     def __init__(self, scenario: str | Mapping[str, Any] = "cth-01", **options: Any) -> None:
         reward = options.get("reward", "shaped")
@@ -83,6 +84,7 @@ class CompiledParallelEnv(SFBParallelEnv):
         self._rows: list[np.ndarray] = []  # event rows since the reset, one array per step
         self._events: list = []  # the decoded events of the first ``_decoded_steps`` steps
         self._decoded_steps = 0
+        self._verdict_reads_events = self.scenario.victory["kind"] in tiers.EVENT_VICTORY
         self._stale = False
 
     # ------------------------------------------------------------------ the reference view
@@ -108,7 +110,8 @@ class CompiledParallelEnv(SFBParallelEnv):
     def _sync_state(self) -> Battle:
         """The reference view's arrays and verdict from the compiled state (not its events:
         decoding them costs more than a step, so only ``battle`` does it, when asked). The
-        victory kinds of the compiled tiers read the state only (``tiers.PORTED_VICTORY``)."""
+        victory kinds of the compiled tiers read the state only (``tiers.PORTED_VICTORY``)
+        but those of ``tiers.EVENT_VICTORY``, judged at the end on the decoded log."""
         ref = self._reference
         if self._reset_seed is not None:
             ref.reset(self._reset_seed)
@@ -117,6 +120,10 @@ class CompiledParallelEnv(SFBParallelEnv):
         layout.unpack_into(self._batch.state, 0, st, self._batch.cold)
         st.outcome, st.end_reason = None, ""
         if st.done:
+            if self._verdict_reads_events:  # (SCENARIOS #4) the course, from the event log
+                st.events = self._events + [
+                    e for rows in self._rows[self._decoded_steps:]
+                    for e in self._decoder.decode(rows, None, "")]
             st.outcome, st.end_reason = victory.evaluate(ref, st.time_up)
         self._stale = False
         return ref
@@ -280,6 +287,10 @@ class CompiledParallelEnv(SFBParallelEnv):
     def _verdict(self) -> tuple[dict | None, str]:
         """The ended battle's verdict, judged once per battle on a scratch reference battle
         (its arrays only: the victory kinds of the compiled tiers read nothing else)."""
+        if self._verdict_of != len(self._rows) and self._verdict_reads_events:
+            st = self.battle.state  # (SCENARIOS #4) judged with the decoded event log
+            self._verdict_now = (st.outcome, st.end_reason) if st.done else (None, "")
+            self._verdict_of = len(self._rows)
         if self._verdict_of != len(self._rows):
             if not self._stale:
                 ref = self._reference

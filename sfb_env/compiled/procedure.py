@@ -5,11 +5,12 @@ but tactical maneuvers (C5: ``compiled.maneuvers``), disengagement by announceme
 (``compiled.esg``), the standard cloak (``compiled.cloak``) and the Energy Allocation Forms
 (``compiled.energy``: after Speed Determination, as the form pays for that speed), so an
 impulse is: the generators' orders and timing (G23.31-G23.47) -> Cloak/Uncloak (G13) -> Launch
-Seeking Weapons -> Fire and Resolve Direct-Fire (the PPD pulses first, then the agents'
-orders, then the robots') -> End of Impulse -> disengagement by announcement (SCENARIOS #5)
+Seeking Weapons (the robot ships' drones after the agents') -> Fire and Resolve Direct-Fire
+(the PPD pulses first, then the agents' orders, then the robots': ``compiled.robot_ship``) -> End of Impulse -> disengagement by announcement (SCENARIOS #5)
 -> the verdict; on the last impulse End of Turn and the verdict at the turn limit; then the
 Chief Engineer's ESG charge (G23.21), Speed Determination and Energy Allocation (and the
-standard cloak's announcements, G13) on a new turn; then Move Ships -> Move Seeking Weapons ->
+standard cloak's announcements, G13) on a new turn; then the pilots' and robot ships' plans,
+Move Ships -> Move Seeking Weapons ->
 tactical maneuvers (C1.3, C5) -> the ESG fields' contacts (G23.512) -> Resolve Seeking Weapons
 -> the verdict. Each step is the rule area's own kernel (``compiled.movement``,
 ``compiled.maneuvers``, ``compiled.energy``, ``compiled.esg``, ``compiled.ppd``,
@@ -41,6 +42,7 @@ from sfb_env.compiled import (
     observe,
     plasma,
     ppd,
+    robot_ship,
     robots,
     seeking_impacts,
     sensors,
@@ -51,7 +53,7 @@ from sfb_env.engine.types import ACTIVE
 
 StepTables = namedtuple("StepTables", ("move", "fire", "end", "observe", "launch_seeking",
                                        "seeking_weapons", "plasma", "energy", "ppd", "esg",
-                                       "cloak", "craft"))
+                                       "cloak", "craft", "robot"))
 
 
 def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
@@ -64,7 +66,7 @@ def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
                       bool(rules.seeking_weapons), bool(rules.plasma_in_play),
                       energy.energy_tables(setup), bool(rules.ppd_in_play),
                       esg.esg_tables(setup), bool(rules.standard_cloak),
-                      small_craft.craft_tables(setup))
+                      small_craft.craft_tables(setup), robot_ship.robot_tables(setup))
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -202,6 +204,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
             cloak.cloak_step(o.cloak, s.status, s.cloaked, s.cloak_paid, s.cloak_announced_at,
                              s.ev, s.ev_count, s.turn[b], s.impulse[b], last,
                              (s.turn[b] - 1) * last + s.impulse[b], b)
+        if tb.robot.on:  # (SCENARIOS §2.5) the robot ships' drones, after the agents' rows
+            robot_ship.launch_orders(s, tb.observe, tb.robot, b, o.launch)
         if tb.launch_seeking:
             seeking_impacts.launch_seeking_weapons(s, tb.fire, b, o)
         if tb.craft.on:  # (J4.34, J1.0) Launch Shuttlecraft
@@ -210,6 +214,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
             return
         if robots.robot_fire_due(s, tb.move, b):
             _robot_fire(s, tb, b, o)
+        if tb.robot.on:  # (SCENARIOS §2.5) the robot ships' shots, after the players'
+            robot_ship.fire_orders(s, tb.move, tb.observe, tb.robot, b, o.fire)
         if tb.craft.on:  # (J4.32, [P-087]) the small craft's pilots fire after the robots
             _craft_fire(s, tb.fire, tb.observe, tb.craft, b, o.fire)
         if upto < 3:
@@ -260,6 +266,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
         s.impulse[b] += 1
     if tb.craft.on:  # (J1.0) the shuttles' pilots plan before any unit moves
         small_craft.plan_pilots(small_craft.craft_view(s), tb.craft, b, tb.move.pilot_plan)
+    if tb.robot.on:  # (SCENARIOS §2.5) so do the robot ships
+        robot_ship.plan_moves(s, tb.move, tb.observe, tb.robot, b)
     movement.move_ships(s, tb.move, b, o)
     if tb.craft.on:  # (J4.12) the fighters after all ships, before seeking weapons
         small_craft.move_step(small_craft.craft_view(s), tb.craft, b)

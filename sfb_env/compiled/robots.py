@@ -3,10 +3,12 @@ and the convoy freighters' fire orders, for the compiled tiers' controllers.
 
 Controllers are static per scenario in the compiled tiers (no capture: rule ``boarding`` is
 off), so ``movement.move_tables`` turns ``battle.controllers`` into the codes below
-(``MoveTables.controller``). The robot ship (``robot-ship``, SCENARIOS §2.5) is not ported:
-``move_tables`` refuses a scenario that has it. A shuttle's pilot (J1.0) moves with the ships
-on the maneuver ``small_craft.plan_pilots`` chose before any unit moved
-(``MoveTables.pilot_plan``); the fighters' pilots fly in ``small_craft.move_fighters``.
+(``MoveTables.controller``). A shuttle's pilot (J1.0) and the robot ship (``robot-ship``,
+SCENARIOS §2.5) move with the ships on the maneuver ``small_craft.plan_pilots`` or
+``robot_ship.plan_moves`` chose before any unit moved (``MoveTables.pilot_plan``); the robot
+ship's Speed Determination is ``robot_ship_turn`` here; the fighters' pilots fly in
+``small_craft.move_fighters``. The stranded *Dakota* (``stranded``, §2.7) neither moves nor
+fires: a straight pilot at speed 0.
 
 Hex helpers (axial neighbours, distances, the play area) live here too, so that
 ``compiled.movement`` can import them without a cycle. Every function takes the movement
@@ -21,7 +23,7 @@ import numba as nb
 import numpy as np
 
 from sfb_env.compiled import dice
-from sfb_env.engine.types import ACTIVE, K_DRONE, K_SHIP, Maneuver
+from sfb_env.engine.types import ACTIVE, K_DRONE, K_SHIP, Box, Maneuver, WeaponType
 
 # controller codes (MoveTables.controller)
 AGENT = 0
@@ -30,11 +32,14 @@ HOMING = 2  # robot-drone, robot-plasma: engine.robots._homing
 CONVOY_FREIGHTER = 3  # engine.robots._freighter_maneuver, engine.robots.fire_orders
 SHUTTLE_PILOT = 4  # (J1.0) robot-shuttle: small_craft.pilot_maneuver, planned (pilot_plan)
 FIGHTER_PILOT = 5  # (J4.12) robot-fighter: small_craft.move_fighters
+ROBOT_SHIP = 6  # (SCENARIOS §2.5) robot-ship: robot_ship.plan_moves, planned (pilot_plan)
 CONTROLLER_CODES = {"agent": AGENT, "robot-drone": HOMING, "robot-plasma": HOMING,
                     "convoy-freighter": CONVOY_FREIGHTER, "robot-shuttle": SHUTTLE_PILOT,
-                    "robot-fighter": FIGHTER_PILOT}
-UNPORTED_CONTROLLERS = ("robot-ship", "shuttle-pilot", "fighter-pilot")
+                    "robot-fighter": FIGHTER_PILOT, "robot-ship": ROBOT_SHIP}
+UNPORTED_CONTROLLERS = ("shuttle-pilot", "fighter-pilot")
 
+_WARP = int(Box.WARP)
+_PLASMA_S, _PLASMA_F = int(WeaponType.PLASMA_S), int(WeaponType.PLASMA_F)
 NONE = int(Maneuver.NONE)
 STRAIGHT = int(Maneuver.STRAIGHT)
 TURN_LEFT = int(Maneuver.TURN_LEFT)
@@ -193,9 +198,26 @@ def robot_maneuver(a, mt, b: int, u: int) -> int:
         return homing_maneuver(a, mt, b, u)
     if c == CONVOY_FREIGHTER:
         return freighter_maneuver(a, mt, b, u)
-    if c == SHUTTLE_PILOT:  # (J1.0) planned before any unit moved (small_craft.plan_pilots)
-        return mt.pilot_plan[u]
+    if c == SHUTTLE_PILOT or c == ROBOT_SHIP:  # (J1.0, SCENARIOS §2.5) planned before any
+        return mt.pilot_plan[u]  # unit moved (small_craft.plan_pilots, robot_ship.plan_moves)
     return STRAIGHT
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def robot_ship_turn(speed, boxes, w_ready_turn, w_armed, w_type, w_owner, robot_speed,
+                    robot_warp, turn: int, b: int, u: int) -> None:
+    """``robot_ship.start_turn`` (SCENARIOS §2.5, CTH-DATA §10.1): the robot's speed is the
+    configured one less one per warp box lost so far; every weapon is armed (``w_ready_turn``
+    at most this turn, ``w_armed``) except plasma launchers, whose turns ``plasma`` keeps."""
+    lost = robot_warp[u] - boxes[b, u, _WARP]
+    speed[b, u] = max(0, robot_speed[u] - lost)
+    for w in range(w_owner.shape[1]):
+        if w_owner[b, w] != u:
+            continue
+        if w_ready_turn[b, w] > turn:
+            w_ready_turn[b, w] = turn
+        if not (_PLASMA_S <= w_type[b, w] <= _PLASMA_F):
+            w_armed[b, w] = True
 
 
 @nb.njit(cache=True, inline="always")

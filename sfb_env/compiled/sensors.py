@@ -63,7 +63,8 @@ def sensor_tables(setup) -> dict[str, object]:
     boxes left) for ``setup``; raises ``NotImplementedError`` on what is not ported."""
     rules = setup.rules
     on = bool(rules.lock_on)
-    if on and any(c == "convoy-freighter" for c in setup.start_state.controllers):
+    if on and any(c in ("convoy-freighter", "robot-ship")
+                  for c in setup.start_state.controllers):
         raise NotImplementedError("compiled lock-on: robots' fire under lock-on not ported")
     if on and rules.cloak == "cadet" and rules.esg_in_play:
         raise NotImplementedError("compiled lock-on: a cloak and an ESG together (G23.621)")

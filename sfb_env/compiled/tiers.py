@@ -21,7 +21,9 @@ standard cloak (``cloak: standard``, G13: ``compiled.cloak``). Sideslip (C4), ta
 maneuvers (C5) and the owner's drone launch facing (FD1.2): ``compiled.maneuvers``.
 Small craft (``small_craft_in_play``, ``admin_shuttles``: the Hydran Ranger's J4 Stinger-F
 fighters, J1.0 administrative shuttles; ``compiled.small_craft``), with the PPD (E11.361) and
-the ESG (G23.515) at them and a carrier's cloak (G13).
+the ESG (G23.515) at them and a carrier's cloak (G13). The Dakota Incident (SCENARIOS #4): the
+robot ship (§2.5, ``compiled.robot_ship``), the stranded freighter (§2.7), the scenario-4
+damage rule (CTH-DATA §10.1) and its victory.
 ``why_not(setup)`` names the first rule or unit that keeps a battle on the reference engine, or
 returns None when the compiled core may play it; ``parallel_env``'s ``backend="auto"`` takes the
 compiled core exactly then.
@@ -52,7 +54,8 @@ PORTED_VALUES: dict[str, tuple] = {
     "mutiny": (False, True),  # (G6) compiled.engineering (a ship alone on its side: the
     #   capture ends the battle, G6.33)
     "speed_choice": (True, False),
-    "damage": ("none", "interim", "cadet_dac", "standard_dac"),  # (D4.2-D4.4) compiled.std_dac
+    "damage": ("none", "interim", "cadet_dac", "standard_dac",  # (D4.2-D4.4) compiled.std_dac
+               "s4"),  # (scenario-4 rule, CTH-DATA §10.1) compiled.damage
     "lock_on": (True, False),  # (D6) Sensor Lock-On, scanners: compiled.sensors
     "disengage_by_announcement": (True, False),
     "plasma_in_play": (True, False),  # (FP1) plasma torpedoes: compiled.plasma
@@ -100,8 +103,14 @@ PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "
                   "hydran-ranger"}  # (J4.0, J1.0) its fighters and shuttles: small_craft
 PORTED_CONTROLLERS = {"agent", "target-drone", "robot-drone", "convoy-freighter",
                       "robot-plasma",
-                      "robot-fighter", "robot-shuttle"}  # (J4.12, J1.0) compiled.small_craft
-PORTED_VICTORY = {"battle_drill", "under_attack", "convoy_raid", "duel", "encounter"}
+                      "robot-fighter", "robot-shuttle",  # (J4.12, J1.0) compiled.small_craft
+                      "robot-ship",  # (SCENARIOS §2.5) compiled.robot_ship
+                      "stranded"}  # (SCENARIOS §2.7) the Dakota: neither moves nor fires
+PORTED_VICTORY = {"battle_drill", "under_attack", "convoy_raid", "duel", "encounter",
+                  "dakota_incident"}  # (SCENARIOS #4) compiled.ending._dakota_a
+# Victory kinds whose wording (level, reason) reads the event log, not the state alone: the
+# compiled env decodes its events before asking ``engine.victory`` (``compiled.parallel``).
+EVENT_VICTORY = {"dakota_incident"}
 IMPULSES_PER_TURN = (8, 16, 32)
 # (C3.2) Where orders pick next turn's speed the engine judges the maneuver at that speed, a
 # joint check the per-component masks cannot make. On the 8- and 16-impulse charts only the
