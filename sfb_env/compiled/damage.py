@@ -232,7 +232,8 @@ def fire_tables(setup) -> FireTables:
         weapon_value=weapon_value, fr_disabled_at=fr_disabled, fr_destroyed_at=fr_destroyed,
         box_order=BOX_ORDER.copy(), s4_order=np.stack(
             [ROBOT_BOX_ORDER if c == "robot-ship" else BOX_ORDER for c in controllers]
-            or [BOX_ORDER]).astype(np.int64), **_cadet_dac_tables(), phaser_chart=chart, phaser_len=plen,
+            or [BOX_ORDER]).astype(np.int64), **_cadet_dac_tables(), phaser_chart=chart,
+        phaser_len=plen,
         disr_hit=np.asarray(weapons.disruptor.hit_number, np.int64),
         disr_dmg=np.asarray(weapons.disruptor.damage, np.int64),
         phot_hit=np.asarray(weapons.photon.hit_number, np.int64),

@@ -5,8 +5,9 @@ Mirrors ``engine.procedure._speed_determination``, ``engine.procedure._move_ship
 ``move_unit``, ``start_turn_tactical``) and the robots' maneuvers (``compiled.robots``), for the
 rules of the compiled tiers. ``move_tables(setup)`` builds the static ``MoveTables`` of a
 scenario and refuses one that needs what is not ported (monster, tractors, planets, suicide
-shuttles); the robot ship's maneuvers are planned by ``compiled.robot_ship``; administrative shuttles move with the ships (J1.0) on their pilots'
-planned maneuvers (``MoveTables.pilot_plan``, ``compiled.small_craft``).
+shuttles); administrative shuttles (J1.0) and robot ships (SCENARIOS §2.5) move with the
+ships on the maneuvers their pilots planned (``MoveTables.pilot_plan``: ``compiled.small_craft``,
+``compiled.robot_ship``).
 
 Order inside ``procedure.advance`` (the step kernel calls them the same way):
 ``speed_determination`` where the reference calls ``_speed_determination`` (at impulse 0 or

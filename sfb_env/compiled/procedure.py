@@ -6,12 +6,12 @@ but tactical maneuvers (C5: ``compiled.maneuvers``), disengagement by announceme
 (``compiled.energy``: after Speed Determination, as the form pays for that speed), so an
 impulse is: the generators' orders and timing (G23.31-G23.47) -> Cloak/Uncloak (G13) -> Launch
 Seeking Weapons (the robot ships' drones after the agents') -> Fire and Resolve Direct-Fire
-(the PPD pulses first, then the agents' orders, then the robots': ``compiled.robot_ship``) -> End of Impulse -> disengagement by announcement (SCENARIOS #5)
--> the verdict; on the last impulse End of Turn and the verdict at the turn limit; then the
-Chief Engineer's ESG charge (G23.21), Speed Determination and Energy Allocation (and the
-standard cloak's announcements, G13) on a new turn; then the pilots' and robot ships' plans,
-Move Ships -> Move Seeking Weapons ->
-tactical maneuvers (C1.3, C5) -> the ESG fields' contacts (G23.512) -> Resolve Seeking Weapons
+(the PPD pulses first, then the agents' orders, then the robots': ``compiled.robot_ship``) ->
+End of Impulse -> disengagement by announcement (SCENARIOS #5) -> the verdict; on the last
+impulse End of Turn and the verdict at the turn limit; then the Chief Engineer's ESG charge
+(G23.21), Speed Determination and Energy Allocation (and the standard cloak's announcements,
+G13) on a new turn; then the pilots' and robot ships' plans, Move Ships -> Move Seeking Weapons
+-> tactical maneuvers (C1.3, C5) -> the ESG fields' contacts (G23.512) -> Resolve Seeking Weapons
 -> the verdict. Each step is the rule area's own kernel (``compiled.movement``,
 ``compiled.maneuvers``, ``compiled.energy``, ``compiled.esg``, ``compiled.ppd``,
 ``compiled.fire``, ``compiled.seeking_impacts``, ``compiled.plasma``, ``compiled.ending``).

@@ -131,7 +131,7 @@ def _target(s, rt, b, u):
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _past_pfp(s, rt, b, u):
     """``robot_ship.past_pfp``: some non-rack weapon fired this turn (POST-PFP mode)."""
-    for k in range(rt.n_direct[u]):
+    for k in range(rt.n_direct[u]):  # noqa: SIM110 (a plain loop for numba)
         if s.w_fired_turn[b, rt.direct[u, k]] == s.turn[b]:
             return True
     return False

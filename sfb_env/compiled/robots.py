@@ -198,7 +198,7 @@ def robot_maneuver(a, mt, b: int, u: int) -> int:
         return homing_maneuver(a, mt, b, u)
     if c == CONVOY_FREIGHTER:
         return freighter_maneuver(a, mt, b, u)
-    if c == SHUTTLE_PILOT or c == ROBOT_SHIP:  # (J1.0, SCENARIOS §2.5) planned before any
+    if c in (SHUTTLE_PILOT, ROBOT_SHIP):  # (J1.0, SCENARIOS §2.5) planned before any
         return mt.pilot_plan[u]  # unit moved (small_craft.plan_pilots, robot_ship.plan_moves)
     return STRAIGHT
 
