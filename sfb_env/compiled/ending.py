@@ -5,10 +5,10 @@ Mirrors ``engine.seeking.end_of_impulse`` (drone endurance FD1.4 and control FD1
 ``TurnEnded`` event and the turn counter: no energy form, no damage control) and
 ``engine.victory`` for the kinds ported (``battle_drill``, ``under_attack``, ``convoy_raid``,
 ``duel``, ``encounter``, ``dakota_incident``), and disengagement by announcement
-(``engine.disengagement``, SCENARIOS #5). A verdict is kept as ``s.outcome_code[b]``: the sum over sides of
-``result * 3 ** side`` (``RESULTS``); its level and reason text come from the reference
-``victory.evaluate`` on the converted battle (``compiled.backend``), and the parity harness
-checks that both agree. The Dakota Incident (SCENARIOS #4) reads the ship's course, which
+(``engine.disengagement``, SCENARIOS #5). A verdict is kept as ``s.outcome_code[b]``: the sum
+over sides of ``result * 3 ** side`` (``RESULTS``); its level and reason text come from the
+reference ``victory.evaluate`` on the converted battle (``compiled.backend``), and the parity
+harness checks that both agree. The Dakota Incident (SCENARIOS #4) reads the ship's course, which
 the state does not keep: ``s.victory_mark[b]`` (bit 0) records that the ship stood at range
 <= 1 of the *Dakota* (PROPOSAL [P-020]), judged at each verdict on its hex and the one it left
 (``prev_x``); it left by the east edge when it is out of play from a hex of column
