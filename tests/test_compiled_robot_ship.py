@@ -294,3 +294,50 @@ def test_other_robot_ships_match_the_reference(unit_class):
     report = parity.lockstep(swapped, num_battles=2, steps=150, seed=5, policy="random-fighter")
     assert report.events.get("Fired", 0) > 0
     assert unit_class != "kzinti-cadet" or report.events.get("Launched", 0) > 0
+
+
+def _rescue_variant() -> dict:
+    """cth-04 with the Constellation starting next to the Dakota, a few hexes from the east
+    edge (a rescue within reach of random play)."""
+    doc = parity.variant("cth-04")
+    for spec in doc["units"]:
+        if spec["id"] == "constellation":
+            spec.update({"hex": "2405", "facing": "C"})
+        if spec["id"] == "dakota":
+            spec["hex"] = "2305"
+    doc["name"] = "cth-04+rescue"
+    return doc
+
+
+@pytest.mark.parametrize("scenario", ["cth-04", "rescue"])
+def test_compiled_env_words_the_dakota_verdict_as_the_reference(scenario):
+    """(SCENARIOS #4) Played to the end with the same masked random actions, the compiled env
+    and the reference env give the same outcome (result, level and reason) in every agent's
+    infos and in ``env.battle``: the compiled env judges the wording on its decoded event log
+    (``tiers.EVENT_VICTORY``). Near the Dakota, some battles end in a rescue."""
+    doc = _rescue_variant() if scenario == "rescue" else scenario
+    levels = set()
+    for seed in range(6):
+        env = sfb_env.parallel_env(doc, backend="compiled")
+        ref = sfb_env.parallel_env(doc, backend="reference")
+        obs, _ = env.reset(seed=seed)
+        ref.reset(seed=seed)
+        for a in env.possible_agents:
+            env.action_space(a).seed(seed)
+        infos = ref_infos = {}
+        for _ in range(600):
+            if not env.agents:
+                break
+            actions = {a: env.action_space(a).sample(mask=obs[a]["action_mask"])
+                       for a in env.agents}
+            obs, _, _, _, infos = env.step(actions)
+            _, _, _, _, ref_infos = ref.step(actions)
+        assert not env.agents and not ref.agents
+        got = {a: i.get("outcome") for a, i in infos.items()}
+        assert got == {a: i.get("outcome") for a, i in ref_infos.items()}, seed
+        assert env.battle.outcome == ref.battle.outcome
+        assert env.battle.end_reason == ref.battle.end_reason
+        levels |= {o["level"] for o in got.values() if o}
+    assert levels, levels
+    if scenario == "rescue":
+        assert "rescue" in levels, levels
