@@ -139,8 +139,9 @@ def _past_pfp(s, rt, b, u):
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def _photon_allowed(s, rt, b, u, w):
-    """``w in robot_ship._photons_allowed``: tube A on odd turns, B on even (PROPOSAL
-    [P-121]), the next working tube if destroyed, ``photons_per_turn`` a turn (§2.5)."""
+    """``w in robot_ship._photons_allowed``: tube A on odd turns, B on even
+    (PROPOSAL [P-121]), the next working tube if destroyed, ``photons_per_turn`` a turn
+    (§2.5)."""
     n = rt.n_photons[u]
     turn = s.turn[b]
     fired = 0
