@@ -76,8 +76,10 @@ def test_launch_facing_mask_and_orders_match_the_reference():
     for seed in range(6):
         batch = BattleBatch(scenario, 1, seed=seed)
         env = SFBParallelEnv(scenario, max_turns=batch.setup.max_turns)
+        batch.reset()  # (first: it draws the battle's seed, which the env then takes)
         obs, _ = env.reset(seed=int(batch.seeds[0]))
-        batch.reset()
+        for k, a in enumerate(env.possible_agents):  # the random actions seeded too
+            env.action_space(a).seed(100 * seed + k)
         actions = np.zeros((1, len(batch.agents), batch.nvec.shape[1]), np.int64)
         for _ in range(150):
             acts, facings = {}, {}
@@ -136,8 +138,10 @@ def test_tactical_plots_and_slips_keep_the_speed_choice_legal(base, only_none):
     for seed in range(2):
         batch = BattleBatch(scenario, 1, seed=seed)
         env = SFBParallelEnv(scenario, max_turns=batch.setup.max_turns, illegal_action="raise")
+        batch.reset()  # (first: it draws the battle's seed, which the env then takes)
         obs, _ = env.reset(seed=int(batch.seeds[0]))
-        batch.reset()
+        for k, a in enumerate(env.possible_agents):  # the random actions seeded too
+            env.action_space(a).seed(100 * seed + k)
         actions = np.zeros((1, len(batch.agents), batch.nvec.shape[1]), np.int64)
         for _ in range(80):
             for i, a in enumerate(env.agents):
