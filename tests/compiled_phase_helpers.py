@@ -379,3 +379,31 @@ def validate_speed_choices(env, obs: dict, label: str, only_none: bool = False) 
                     pytest.fail(f"{label}: {exc}")
                 checked += 1
     return checked
+
+
+def volleys_until_destroyed(ref, ships: list[int], rng, volleys: int, low_shield: int = 0,
+                            max_points: int = 13):
+    """Volleys of 1 to ``max_points - 1`` points on shield ``low_shield``..6 (0: none) of
+    ``ships`` in turn until all are out of play, each applied by the reference and by
+    ``compiled.damage.apply_damage`` on a packed copy: after each, the state, the dice and the
+    decoded events must be equal. Yields ``(unit, the reference's events)`` per volley."""
+    from sfb_env.compiled import damage
+    from sfb_env.engine.types import ACTIVE
+
+    s = layout.pack([ref.copy().state])
+    ft = damage.fire_tables(ref.setup)
+    dec = decoder(ref)
+    for n in range(volleys):
+        alive = [u for u in ships if ref.state.status[u] == ACTIVE]
+        if not alive:
+            return
+        u = alive[n % len(alive)]
+        shield, points = int(rng.integers(low_shield, 7)), int(rng.integers(1, max_points))
+        n0 = len(ref.events)
+        s.ev_count[0] = 0
+        ref.apply_damage(u, shield, points)
+        damage.apply_damage(s, ft, 0, u, shield, points)
+        assert layout.differences(s, 0, ref.state) == [], (n, u, shield, points)
+        want = ref.events[n0:]
+        assert dec.decode(s.ev[0, :s.ev_count[0]]) == want, (n, u, shield, points)
+        yield u, want

@@ -6,14 +6,14 @@ destroys the ship."""
 from __future__ import annotations
 
 import numpy as np
-from compiled_phase_helpers import decoder
+from compiled_phase_helpers import volleys_until_destroyed
 
 from sfb_env import tables
-from sfb_env.compiled import damage, layout, parity
+from sfb_env.compiled import damage, parity
 from sfb_env.engine import damage as ref_damage
 from sfb_env.engine.battle import make_battle
 from sfb_env.engine.scenario import load_scenario
-from sfb_env.engine.types import ACTIVE, DESTROYED, Box
+from sfb_env.engine.types import DESTROYED, Box
 
 SCENARIO = parity.variant("duel-klingon-vs-kzinti", rules={"damage": "cadet_dac"},
                           impulses_per_turn=16)
@@ -39,24 +39,8 @@ def test_cadet_dac_volleys_match_the_reference_down_to_destruction():
     seen = {"weapon": 0, "box": 0, "excess": 0, "destroyed": 0}
     for seed in range(3):
         ref = make_battle(load_scenario(SCENARIO), seed=seed)
-        mine = ref.copy()
-        s = layout.pack([mine.state])
-        ft = damage.fire_tables(ref.setup)
-        dec = decoder(ref)
         ships = [u for u in range(len(ref.unit_ids)) if ref.ship_classes[u] is not None]
-        for n in range(400):
-            alive = [u for u in ships if ref.state.status[u] == ACTIVE]
-            if not alive:
-                break
-            u = alive[n % len(alive)]
-            shield, points = int(rng.integers(0, 7)), int(rng.integers(1, 13))
-            n0 = len(ref.events)
-            s.ev_count[0] = 0
-            ref.apply_damage(u, shield, points)
-            damage.apply_damage(s, ft, 0, u, shield, points)
-            assert layout.differences(s, 0, ref.state) == [], (seed, n, u, shield, points)
-            want = ref.events[n0:]
-            assert dec.decode(s.ev[0, :s.ev_count[0]]) == want, (seed, n)
+        for _, want in volleys_until_destroyed(ref, ships, rng, 400):
             for e in want:
                 if e.kind == "Damaged":
                     for box in e.boxes:

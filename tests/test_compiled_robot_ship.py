@@ -12,12 +12,11 @@ import functools
 
 import numpy as np
 import pytest
-from compiled_phase_helpers import decoder, fighting_pilots
+from compiled_phase_helpers import fighting_pilots, volleys_until_destroyed
 
 import sfb_env
 from sfb_env import hexmap, impulse
 from sfb_env.compiled import (
-    damage,
     ending,
     layout,
     movement,
@@ -192,23 +191,8 @@ def test_s4_volleys_match_the_reference_down_to_destruction():
     seen = {"warp_second": 0, "weapon_first": 0, "destroyed": 0, "robot_warp_late": 0}
     for seed in range(3):
         ref = make_battle(load_scenario("cth-04"), seed=seed)
-        s = layout.pack([ref.copy().state])
-        ft = damage.fire_tables(ref.setup)
-        dec = decoder(ref)
         ships = [ref.unit_index["constellation"], ref.unit_index["war"]]
-        for n in range(300):
-            alive = [u for u in ships if ref.state.status[u] == ACTIVE]
-            if not alive:
-                break
-            u = alive[n % len(alive)]
-            shield, points = int(rng.integers(1, 7)), int(rng.integers(1, 13))
-            n0 = len(ref.events)
-            s.ev_count[0] = 0
-            ref.apply_damage(u, shield, points)
-            damage.apply_damage(s, ft, 0, u, shield, points)
-            assert layout.differences(s, 0, ref.state) == [], (seed, n, u, shield, points)
-            want = ref.events[n0:]
-            assert dec.decode(s.ev[0, :s.ev_count[0]]) == want, (seed, n)
+        for u, want in volleys_until_destroyed(ref, ships, rng, 300, low_shield=1):
             for e in want:
                 if e.kind == "Damaged" and len(e.boxes) >= 2:
                     seen["weapon_first"] += "." in e.boxes[0]
