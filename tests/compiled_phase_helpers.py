@@ -48,14 +48,14 @@ def fighting_pilots(env, seed: int) -> dict:
     return pilots
 
 
-def _play(scenario: str, seed: int, steps: int, snaps: Snapshots) -> None:
-    env = sfb_env.parallel_env(VARIANTS.get(scenario, scenario))
+def play_fighting(env, seed: int, steps: int) -> None:
+    """``env`` reset with ``seed`` and played by ``fighting_pilots`` for up to ``steps`` steps
+    (fewer where the battle ends)."""
     obs, _ = env.reset(seed=seed)
     pilots = fighting_pilots(env, seed)
     n = 0
     while env.agents and n < steps:
-        actions = {a: pilots[a].act(obs[a], env.action_space(a)) for a in env.agents}
-        obs, *_ = env.step(actions)
+        obs, *_ = env.step({a: pilots[a].act(obs[a], env.action_space(a)) for a in env.agents})
         n += 1
 
 
@@ -84,7 +84,7 @@ def snapshots(scenario: str, seeds: tuple[int, ...] = (0, 1, 2), steps: int = 40
     seeking.resolve_impacts = impacts_hook
     try:
         for seed in seeds:
-            _play(scenario, seed, steps, snaps)
+            play_fighting(sfb_env.parallel_env(VARIANTS.get(scenario, scenario)), seed, steps)
     finally:
         procedure._fire_direct_fire = fire
         procedure._launch_seeking_weapons = launch

@@ -11,7 +11,7 @@ import functools
 
 import numpy as np
 import pytest
-from compiled_phase_helpers import decoder, fighting_pilots, ppd_fire_step_both
+from compiled_phase_helpers import decoder, play_fighting, ppd_fire_step_both
 
 import sfb_env
 from sfb_env import tables
@@ -169,13 +169,7 @@ def _fire_steps(opp: str = "klingon", seeds: tuple[int, ...] = (0, 1, 2, 3),
         for seed in seeds:
             env = sfb_env.parallel_env(parity.variant(f"grad-isc-vs-{opp}", rules=CHIEF),
                                        backend="reference")
-            obs, _ = env.reset(seed=seed)
-            pilots = fighting_pilots(env, seed)
-            n = 0
-            while env.agents and n < steps:
-                obs, *_ = env.step({a: pilots[a].act(obs[a], env.action_space(a))
-                                    for a in env.agents})
-                n += 1
+            play_fighting(env, seed, steps)
     finally:
         ppd_fire.fire_step = real
     return out

@@ -12,7 +12,7 @@ import functools
 
 import numpy as np
 import pytest
-from compiled_phase_helpers import fighting_pilots, volleys_until_destroyed
+from compiled_phase_helpers import play_fighting, volleys_until_destroyed
 
 import sfb_env
 from sfb_env import hexmap, impulse
@@ -75,13 +75,7 @@ def _snapshots(name: str, seeds: tuple[int, ...] = (0, 1, 2, 3), steps: int = 30
     try:
         for seed in seeds:
             env = sfb_env.parallel_env(name, backend="reference")
-            obs, _ = env.reset(seed=seed)
-            pilots = fighting_pilots(env, seed)
-            n = 0
-            while env.agents and n < steps:
-                obs, *_ = env.step({a: pilots[a].act(obs[a], env.action_space(a))
-                                    for a in env.agents})
-                n += 1
+            play_fighting(env, seed, steps)
     finally:
         procedure._move_ships, procedure._launch_seeking_weapons = move, launch
         procedure._fire_direct_fire = fire

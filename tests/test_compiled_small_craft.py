@@ -13,7 +13,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from compiled_phase_helpers import decoder, fighting_pilots
+from compiled_phase_helpers import decoder, play_fighting
 
 import sfb_env
 from sfb_env import hexmap
@@ -72,13 +72,7 @@ def recorded(scenario: str, seeds: tuple[int, ...] = tuple(range(5)), steps: int
         rules = {**RULES, **({"cloak": "none"} if scenario.endswith("orion") else {})}
         env = sfb_env.parallel_env(parity.variant(scenario, rules=rules), backend="reference")
         for seed in seeds:
-            obs, _ = env.reset(seed=seed)
-            captains = fighting_pilots(env, seed)
-            n = 0
-            while env.agents and n < steps:
-                obs, *_ = env.step({a: captains[a].act(obs[a], env.action_space(a))
-                                    for a in env.agents})
-                n += 1
+            play_fighting(env, seed, steps)
     finally:
         for mod, name, fn in saved:
             setattr(mod, name, fn)
