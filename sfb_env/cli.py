@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -35,6 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # The compiled core at LLVM -O1 unless the user chose a level: about a tenth less cold
+    # compile than numba's default -O3 and steps as fast (docs/compiled.md "Cold compile").
+    # Before numba is imported: it re-reads every NUMBA_* variable when one changes.
+    os.environ.setdefault("NUMBA_OPT", "1")
     parser = build_parser()
     args = parser.parse_args(argv)
     module = importlib.import_module(SUBCOMMANDS[args.command][0])

@@ -7,7 +7,13 @@ import os
 
 import pytest
 
-import agents  # noqa: F401 - installs the loader of named opponents (sfb_env.env.opponents)
+# The compiled core at LLVM -O1, as `sfb` compiles it (sfb_env.cli.main): about a tenth less
+# cold compile than numba's default -O3, and steps as fast (docs/compiled.md "Cold compile").
+# Set before anything imports numba: numba re-reads every NUMBA_* variable when one changes,
+# which would also undo the cache folder sfb_env.compiled gives it.
+os.environ.setdefault("NUMBA_OPT", "1")
+
+import agents  # noqa: E402,F401 - installs the loader of named opponents (sfb_env.env.opponents)
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
