@@ -78,7 +78,10 @@ def _build_core_once() -> None:
     with open(Path(tempfile.gettempdir()) / f"sfb-env-core-{checkout}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
-            batch = BattleBatch("duel-klingon-vs-federation", num_battles=1, seed=0)
+            # A graduate duel, not a cadet one: its step also runs the observation's second
+            # pass (``observe.extras``, a kernel of its own), which every scenario with
+            # tier-2 parts needs; built here once, no later test or subprocess compiles it.
+            batch = BattleBatch("grad-lyran-vs-hydran", num_battles=1, seed=0)
             batch.reset()
             batch.step(batch.sample_actions(np.random.default_rng(0)))
         finally:
