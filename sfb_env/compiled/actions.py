@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from sfb_env.compiled import energy, engineering, maneuvers, small_craft
+from sfb_env.compiled import energy, engineering, maneuvers, small_craft, tractors
 from sfb_env.compiled.borrowed import borrow
 from sfb_env.compiled.fire import GATLING_EXTRA
 from sfb_env.compiled.observe import (
@@ -79,6 +79,10 @@ def decode_action(s, ot, b, a, action, o):
     if ot.small_craft:  # (J4.34, J1.0) the fighters / shuttles components
         _decode_craft(ot.c_fighters[a], ot.c_shuttles[a], ot.agent_unit[a], ot.slots, b,
                       borrow(action), borrow(ot.work), borrow(o.fighters), borrow(o.shuttles))
+    if ot.n_tractor[a]:  # (G7.0) the tractor[b] components: compiled.tractors
+        u = ot.agent_unit[a]
+        tractors.decode(borrow(action), ot.c_tractor[a], ot.n_tractor[a], ot.tr_beams[u],
+                        ot.tr_width, u, borrow(ot.work[:ot.slots]), b, borrow(o.tractor))
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")

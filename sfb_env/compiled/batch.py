@@ -111,7 +111,8 @@ class BattleBatch:
         self.state = layout.pack([start.state] * n_b, event_capacity)
         self.cold = layout.pack_cold([start.state] * n_b)  # never changed by a kernel
         self.orders = layout.empty_orders(n_b, len(setup.unit_ids), len(setup.weapon_ids),
-                                          self.tables.energy.engineering)
+                                          self.tables.energy.engineering,
+                                          int(ot.tr_width))  # (G7.0) tractor orders
         self.obs = np.zeros((n_b, n_a, self.n_obs), np.float32)
         self.masks = np.zeros((n_b, n_a, self.n_mask), np.int8)
         self.terminal_obs = np.zeros_like(self.obs)
@@ -330,7 +331,7 @@ def _step_batch(ref, actions, reward_kind, autoreset, mode, only, defer):
     tb = procedure.StepTables(borrowed_move(tb.move), borrowed_fire(tb.fire), tb.end,
                               borrowed_observe(tb.observe), tb.launch_seeking,
                               tb.seeking_weapons, tb.plasma, tb.energy, tb.ppd,
-                              borrowed_esg(tb.esg), tb.cloak, tb.craft, tb.robot)
+                              borrowed_esg(tb.esg), tb.cloak, tb.craft, tb.robot, tb.tractor)
     n_agents = ot.n_agents
     for b in range(s.turn.shape[0]):
         if mode == STEP:

@@ -124,6 +124,21 @@ def copy_battle(dst, b, src, a):
         dst.craft_tac[b, i1] = src.craft_tac[a, i1]
     for i1 in range(dst.craft_landed.shape[1]):
         dst.craft_landed[b, i1] = src.craft_landed[a, i1]
+    for i1 in range(dst.tractor_link.shape[1]):
+        for i2 in range(dst.tractor_link.shape[2]):
+            dst.tractor_link[b, i1, i2] = src.tractor_link[a, i1, i2]
+    for i1 in range(dst.tractor_used_turn.shape[1]):
+        for i2 in range(dst.tractor_used_turn.shape[2]):
+            dst.tractor_used_turn[b, i1, i2] = src.tractor_used_turn[a, i1, i2]
+    for i1 in range(dst.tractor_released_at.shape[1]):
+        for i2 in range(dst.tractor_released_at.shape[2]):
+            dst.tractor_released_at[b, i1, i2] = src.tractor_released_at[a, i1, i2]
+    for i1 in range(dst.tractor_powered.shape[1]):
+        dst.tractor_powered[b, i1] = src.tractor_powered[a, i1]
+    for i1 in range(dst.tractor_base_speed.shape[1]):
+        dst.tractor_base_speed[b, i1] = src.tractor_base_speed[a, i1]
+    for i1 in range(dst.towed_off_by.shape[1]):
+        dst.towed_off_by[b, i1] = src.towed_off_by[a, i1]
     for i1 in range(dst.w_owner.shape[1]):
         dst.w_owner[b, i1] = src.w_owner[a, i1]
     for i1 in range(dst.w_type.shape[1]):
@@ -256,6 +271,12 @@ def borrowed_state(s):
         borrow(s.craft_ccm),
         borrow(s.craft_tac),
         borrow(s.craft_landed),
+        borrow(s.tractor_link),
+        borrow(s.tractor_used_turn),
+        borrow(s.tractor_released_at),
+        borrow(s.tractor_powered),
+        borrow(s.tractor_base_speed),
+        borrow(s.towed_off_by),
         borrow(s.w_owner),
         borrow(s.w_type),
         borrow(s.w_arcs),
@@ -327,6 +348,7 @@ def borrowed_orders(o):
         borrow(o.reserve_shields),
         borrow(o.fighters),
         borrow(o.shuttles),
+        borrow(o.tractor),
     )
 
 
@@ -565,6 +587,14 @@ def borrowed_observe(t):
         borrow(t.c_shuttles),
         borrow(t.small_craft),
         borrow(t.craft_cloak),
+        borrow(t.n_tractor),
+        borrow(t.c_tractor),
+        borrow(t.m_tractor),
+        borrow(t.off_tractors),
+        borrow(t.tr_beams),
+        borrow(t.tr_form_pays),
+        borrow(t.tr_dac),
+        borrow(t.tr_width),
     )
 
 

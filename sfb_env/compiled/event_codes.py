@@ -73,7 +73,10 @@ VOCAB: dict[str, list[str]] = {
                "voluntary", "expired", "exhausted", "destroyed", "collapsed",
                # (E11.21, E11.22) a PPD's charge let go or fired away (energy_allocation)
                "let go or fired",
-               "D6 its launcher has no lock-on"],  # (D6) the Sensor Lock-On step
+               "D6 its launcher has no lock-on",  # (D6) the Sensor Lock-On step
+               # (G7.0) TractorReleased (compiled.tractors)
+               "released", "contested", "lapsed: beam not powered this turn", "out of play",
+               "beam destroyed"],
     "method": ["D3.41 temporary movement", "D3.41 owner's choice (stronger shield)",
                "D3.41 die roll 1", "D3.41 die roll 2", "D3.41 die roll 3", "D3.41 die roll 4",
                "D3.41 die roll 5", "D3.41 die roll 6"],
@@ -94,7 +97,8 @@ VOCAB: dict[str, list[str]] = {
              "tactical",  # (C5.22) a TAC plot warp no longer pays
              # (D3.342, D3.341, D9.2) compiled.engineering
              *(f"reinforce:#{s}" for s in range(1, 7)), "reinforce_general",
-             *(f"repair:#{s}" for s in range(1, 7))],
+             *(f"repair:#{s}" for s in range(1, 7)),
+             "tractor"],  # (G7.0, priority 5c) compiled.tractors
     # (H7.2) ReserveDischarged: "fire:<weapon>" is the weapon row + FIRE_USE_WEAPON
     "use": [f"reinforce:#{s}" for s in range(1, 7)],
     "result": ["no mutiny", "put down", "captured"],  # (G6.24, G6.33) Mutiny

@@ -53,6 +53,10 @@ HOT_FIELDS: tuple[str, ...] = (
     # (J4.52, J4.11, J4.48) a fighter's last close-combat maneuver, TAC and landing
     # (compiled.small_craft)
     "craft_ccm", "craft_tac", "craft_landed",
+    # (G7.0) tractor beams (compiled.tractors): each beam's link, its last use and release, the
+    # beams powered, the towing base speed, the side that towed a unit off the map
+    "tractor_link", "tractor_used_turn", "tractor_released_at", "tractor_powered",
+    "tractor_base_speed", "towed_off_by",
     # weapons
     "w_owner", "w_type", "w_arcs", "w_astern", "w_min_range", "w_max_range", "w_destroyed",
     "w_enabled", "w_last_fired", "w_fired_turn", "w_ready_turn", "w_ammo", "w_drone_rows",
@@ -164,14 +168,16 @@ ORDER_FIELDS = ("maneuver", "speed", "tactical", "disengage", "fire", "launch", 
                 "gatling", "arm", "capacitor", "recharge", "cloak", "ppd", "esg",
                 # (D3.341, D3.342, D3.3411 note, D9.2, H7.1) compiled.engineering
                 "reinforce_general", "reinforce", "reinforce_hold", "repair_boxes",
-                "reserve_shields", "fighters", "shuttles")
+                "reserve_shields", "fighters", "shuttles",
+                "tractor")  # (G7.0) compiled.tractors
 BatchOrders = namedtuple("BatchOrders", ORDER_FIELDS)
 NO_ORDER = -1  # no speed order / no target / automatic facing
+TRACTOR_RELEASE = -2  # (G7.0) ``BatchOrders.tractor``: release (compiled.tractors.RELEASE)
 GATLING_EXTRA = GATLING_SHOTS - 1  # (E2.151) a phaser-G's shots 2..4 of an impulse, a row each
 
 
 def empty_orders(n_battles: int, n_units: int, n_weapons: int,
-                 engineering: bool = True) -> BatchOrders:
+                 engineering: bool = True, tractor_beams: int = 0) -> BatchOrders:
     """Orders arrays for a batch: per unit ``maneuver`` (Maneuver), ``speed`` (-1 = none),
     ``tactical`` and ``disengage`` (bool, SCENARIOS #5); per weapon ``fire`` and ``launch``
     (target unit row, -1 = none) and ``launch_facing`` (0..5, -1 = automatic);
@@ -205,17 +211,23 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int,
                        repair_boxes=np.zeros(e6, np.int64),
                        reserve_shields=np.zeros(e, np.int64),
                        fighters=np.full(u, NO_ORDER, np.int64),
-                       shuttles=np.full(u, NO_ORDER, np.int64))
+                       shuttles=np.full(u, NO_ORDER, np.int64),
+                       tractor=np.full((n_battles, tractor_beams * n_units), NO_ORDER,
+                                       np.int64))
 
 
-def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
-    """Reference orders (one ``{unit row: Orders}`` per battle) as ``BatchOrders``. Raises on
-    an order the compiled tiers do not carry (reinforcement, tractors, ... orders)."""
-    out = empty_orders(len(orders), n_units, n_weapons)
+def pack_orders(orders: list, n_units: int, n_weapons: int,
+                tractor_beams: int = 0) -> BatchOrders:
+    """Reference orders (one ``{unit row: Orders}`` per battle) as ``BatchOrders``
+    (``tractor_beams``: the width of a unit's tractor row, 0 without tractors). Raises on an
+    order the compiled tiers do not carry (transporters, probes, ... orders)."""
+    out = empty_orders(len(orders), n_units, n_weapons, tractor_beams=tractor_beams)
     for b, per_unit in enumerate(orders):
         for u, o in (per_unit or {}).items():
-            unported = [name for name in ("esg_reserve", "tractor", "transport")
+            unported = [name for name in ("esg_reserve", "transport")
                         if getattr(o, name)]
+            if o.tractor and not tractor_beams:
+                unported.append("tractor")
             unported += [name for name in ("suicide", "suicide_arm")
                          if getattr(o, name) is not None]
             unported += [name for name in ("probe", "drop_shield",
@@ -257,6 +269,8 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
             for name in ("fighters", "shuttles"):  # (J4.34, J1.0)
                 if getattr(o, name) is not None:
                     getattr(out, name)[b, u] = int(getattr(o, name))
+            for beam, t in o.tractor.items():  # (G7.0) tractors.RELEASE is -1 there
+                out.tractor[b, tractor_beams * u + beam] = TRACTOR_RELEASE if t == -1 else int(t)
     return out
 
 

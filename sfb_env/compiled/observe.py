@@ -41,7 +41,7 @@ import numba as nb
 import numpy as np
 
 from sfb_env import hexmap, impulse, tables
-from sfb_env.compiled import cloak, energy, engineering, maneuvers, purse, sensors
+from sfb_env.compiled import cloak, energy, engineering, maneuvers, purse, sensors, tractors
 from sfb_env.compiled import small_craft as craft_mod
 from sfb_env.compiled.borrowed import borrow
 from sfb_env.compiled.fire import GATLING_EXTRA, cloak_range, gatling_open
@@ -148,7 +148,10 @@ STATE_FIELDS = (
     "esg_release_at", "esg_activated_at", "esg_dropped_at", "esg_cancelled_at",
     "launcher", "locked_on", "esg_struck_at", "dac_boxes",  # (D6) compiled.sensors
     # (D3.34, D9) compiled.engineering: masks and rule features
-    "reinf_general", "reinf_specific", "reinf_held", "dc_repairs")
+    "reinf_general", "reinf_specific", "reinf_held", "dc_repairs",
+    # (G7.0) compiled.tractors: the tractor[b] masks and the tractors features
+    "tractor_link", "tractor_holder", "tractor_used_turn", "tractor_released_at",
+    "tractor_powered")
 StateView = namedtuple("StateView", STATE_FIELDS)
 
 
@@ -212,11 +215,18 @@ ObserveTables = namedtuple("ObserveTables", [
     # (J4.51 close combat: ``_small_craft_part``)
     "m_fighters", "m_shuttles", "c_fighters", "c_shuttles", "small_craft",
     "craft_cloak",  # (G13) small_craft.CraftTables.cloak_rule: a cloaked carrier
+    # (G7.0) compiled.tractors, per agent: its tractor[b] components (padded), the first one's
+    # component index and mask offset, the tractors features' offset (-1 none); per unit its
+    # beams and whether the form pays them; the standard DAC's boxes; a unit's row width in
+    # ``BatchOrders.tractor``
+    "n_tractor", "c_tractor", "m_tractor", "off_tractors", "tr_beams", "tr_form_pays",
+    "tr_dac", "tr_width",
 ])
 
 # the rule-features blocks observe writes (env.rule_features)
 _PORTED_FEATURES = {"esg_fields", "lock_on", "cloak",
-                    "reinforcement", "damage_control"}  # (D3.34, D9) compiled.engineering
+                    "reinforcement", "damage_control",  # (D3.34, D9) compiled.engineering
+                    "tractors"}  # (G7.0) compiled.tractors
 # rules / layout features observe_tables refuses (not in the tier-1 port)
 _RULES_OFF = ("planets_in_play", "hold_fire",
               "may_not_leave", "arrivals")
@@ -310,7 +320,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         "c_energy", "m_cloak", "c_cloak", "n_ppds", "m_ppd", "c_ppd", "off_ppd",
         "n_esg", "m_esg", "off_esg", "off_esg_fields", "off_lock_on", "off_cloak",
         "eng_flags", "m_eng", "c_eng", "off_reinf", "off_dc",
-        "m_fighters", "m_shuttles", "c_fighters", "c_shuttles")}
+        "m_fighters", "m_shuttles", "c_fighters", "c_shuttles",
+        "n_tractor", "c_tractor", "m_tractor", "off_tractors")}
     max_h = max([1] + [len(lo.power.heavies) for lo in layouts.values() if lo.power is not None])
     heavy = np.full((n, max_h), -1, np.int64)
     arm_size = np.full((n, max_h), _ARM_ORDERS, np.int64)
@@ -324,7 +335,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                                       f"{lo.rule_features}")
         extra = [what for what, has in (
             ("ppd orders", lo.ppds.size and lo.ppd_orders != _PPD_ORDERS),
-            ("probe", lo.probe), ("tractor", lo.tractors),
+            ("probe", lo.probe),
             ("transport", lo.transport), ("suicide", lo.suicide),
             ("energy beyond the cadet form", _energy_extra(lo.power)),
             ("rule features", tuple(f for f in lo.rule_features
@@ -421,18 +432,26 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         for name in ("fighters", "shuttles"):
             if name not in craft:
                 ints[f"m_{name}"][a] = ints[f"c_{name}"][a] = -1
+        n_t = lo.tractors  # (G7.0) tractor[b], after the disengage component
+        ints["n_tractor"][a] = n_t
+        ints["c_tractor"][a] = names.index("tractor[0]") if n_t else -1
+        ints["m_tractor"][a] = lo.offsets[ints["c_tractor"][a]] if n_t else -1
+        ints["off_tractors"][a] = (where.span("tractors").start
+                                   if "tractors" in lo.rule_features else -1)
         ints["c_ppd"][a] = names.index("ppd[0]") if n_p else -1  # (E11.362) ppd[p]
         ints["m_ppd"][a] = lo.offsets[ints["c_ppd"][a]] if n_p else -1
         expected = ([f"launch[{i}]" for i in range(n_r)] + [f"fire[{i}]" for i in range(n_w)]
                     + [f"gatling[{g}].shot{j}" for g in range(n_g) for j in GATLING_SHOT_NUMBERS]
                     + [f"esg[{i}]" for i in range(n_e)]
                     + [f"ppd[{i}]" for i in range(n_p)] + craft
-                    + ["disengage"] * bool(lo.disengage) + power + ["maneuver", "speed"])
+                    + ["disengage"] * bool(lo.disengage)
+                    + [f"tractor[{i}]" for i in range(n_t)] + power + ["maneuver", "speed"])
         targeted = n_r + n_w + len(GATLING_SHOT_NUMBERS) * n_g  # k + 1 values each
         # (FD1.2) launch[r] with the facing values: 7 k + 1
         sizes = [launch_size] * n_r + [k + 1] * (targeted - n_r)
         sized = [(f"ppd[{i}]", _PPD_ORDERS) for i in range(n_p)] + [
-            (f"esg[{i}]", ESG_ORDERS) for i in range(n_e)]
+            (f"esg[{i}]", ESG_ORDERS) for i in range(n_e)] + [
+            (f"tractor[{i}]", k + 2) for i in range(n_t)]
         sized += list(zip(names[:targeted], sizes, strict=True))
         if names != expected or any(int(lo.nvec[names.index(c)]) != size for c, size in sized):
             raise NotImplementedError(f"compiled observe: {name}'s components {names}")
@@ -443,6 +462,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     rel = np.arange(-5, 6) * (np.pi / 3)  # the reference: (f_o - f_u) * (pi / 3)
     init = battle.initial
     et = energy.energy_tables(setup)
+    tt = tractors.tractor_tables(setup)
     ships = battle.ship_classes
     unit_esg = np.full((len(setup.unit_ids), esg_mod.FIELDS_SEEN), -1, np.int64)
     for u in range(len(setup.unit_ids)):  # (knowledge.esg_fields_seen) the first two
@@ -484,7 +504,9 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         dc_rating=et.dc_rating, dc_box=et.dc_box, reserve_power=bool(et.reserve_power),
         **{name: v for name, v in sensors.sensor_tables(setup).items() if name != "lock_on"},
         small_craft=bool(rules.small_craft_in_play),
-        craft_cloak=craft_mod.cloak_rule(rules), **ints)
+        craft_cloak=craft_mod.cloak_rule(rules),
+        tr_beams=tt.beams, tr_form_pays=tt.form_pays, tr_dac=bool(tt.std_dac),
+        tr_width=int(np.asarray(st.tractor_link).shape[1]) if rules.tractors else 0, **ints)
 
 
 def _energy_extra(power: EnergyLayout | None) -> bool:
@@ -1147,7 +1169,8 @@ def has_extras(ot, a):
     return (ot.n_gatling[a] > 0 or ot.n_ppds[a] > 0 or ot.n_esg[a] > 0
             or ot.off_esg_fields[a] >= 0 or ot.m_arm[a] >= 0 or ot.off_plasma[a] >= 0
             or ot.off_energy[a] >= 0 or ot.off_ppd[a] >= 0 or ot.off_lock_on[a] >= 0
-            or ot.off_cloak[a] >= 0 or ot.move_rules or ot.small_craft)
+            or ot.off_cloak[a] >= 0 or ot.move_rules or ot.small_craft
+            or ot.off_tractors[a] >= 0 or ot.n_tractor[a] > 0)
 
 
 @nb.njit(cache=True, inline="always")
@@ -1172,7 +1195,8 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
     threats = ot.work[k:k + ot.threats]
     n_slots = 0  # the target slots, for the parts that read them only
     if (ot.n_gatling[a] or ot.n_ppds[a] or ot.off_esg_fields[a] >= 0 or ot.off_lock_on[a] >= 0
-            or ot.off_cloak[a] >= 0 or ot.facings or ot.reserve_power or ot.small_craft):
+            or ot.off_cloak[a] >= 0 or ot.facings or ot.reserve_power or ot.small_craft
+            or ot.off_tractors[a] >= 0 or ot.n_tractor[a] > 0):
         n_slots = _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
     for i in range(ot.n_weapons[a]):  # the PPDs' fire[w] and usable flag, which ``observe``
         w = ot.weapons[a, i]  # wrote as for any weapon
@@ -1302,6 +1326,10 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
                           s.w_min_range, ot.weapons[a], ot.n_weapons[a], ot.m_fire[a],
                           ot.off_weapons[a] + ot.n_racks[a] * _WEAPON_SIZE, slots, n_slots,
                           k, b, u, now, m, out)
+    if ot.off_tractors[a] >= 0 or ot.n_tractor[a] > 0:  # (G7.0) tractor[b], the features
+        tractors.observe_part(s, ot.tr_beams, ot.tr_form_pays, ot.tr_dac, b, u, live,
+                              ot.m_tractor[a], ot.n_tractor[a], k, slots, n_slots, now, m, out,
+                              ot.off_tractors[a])
     if ot.off_cloak[a] >= 0:  # (G13 standard rule) fire, launch, the cloak block and mask
         _standard_cloak_part(
             status, side, kind, cloaked, s.cloak_paid, s.cloak_announced_at, s.esg_struck_at,

@@ -47,13 +47,14 @@ from sfb_env.compiled import (
     seeking_impacts,
     sensors,
     small_craft,
+    tractors,
 )
 from sfb_env.engine.setup import BattleSetup
 from sfb_env.engine.types import ACTIVE
 
 StepTables = namedtuple("StepTables", ("move", "fire", "end", "observe", "launch_seeking",
                                        "seeking_weapons", "plasma", "energy", "ppd", "esg",
-                                       "cloak", "craft", "robot"))
+                                       "cloak", "craft", "robot", "tractor"))
 
 
 def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
@@ -66,7 +67,8 @@ def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
                       bool(rules.seeking_weapons), bool(rules.plasma_in_play),
                       energy.energy_tables(setup), bool(rules.ppd_in_play),
                       esg.esg_tables(setup), bool(rules.standard_cloak),
-                      small_craft.craft_tables(setup), robot_ship.robot_tables(setup))
+                      small_craft.craft_tables(setup), robot_ship.robot_tables(setup),
+                      tractors.tractor_tables(setup))
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -157,6 +159,7 @@ def clear_orders(o, b: int) -> None:
     _clear_row(o.reserve_shields, b, 0)
     _clear_row(o.fighters, b, -1)  # (J4.34, J1.0)
     _clear_row(o.shuttles, b, -1)
+    _clear_row(o.tractor, b, -1)  # (G7.0: zero-wide without tractors)
 
 
 @nb.njit(cache=True, inline="always")
@@ -204,6 +207,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
             cloak.cloak_step(o.cloak, s.status, s.cloaked, s.cloak_paid, s.cloak_announced_at,
                              s.ev, s.ev_count, s.turn[b], s.impulse[b], last,
                              (s.turn[b] - 1) * last + s.impulse[b], b)
+        if tb.tractor.on:  # (B2.0 advanced, G7.0) Tractor Beams
+            tractors.tractor_step(s, tb.tractor, b, o.tractor, last)
         if tb.robot.on:  # (SCENARIOS §2.5) the robot ships' drones, after the agents' rows
             robot_ship.launch_orders(s, tb.observe, tb.robot, b, o.launch)
         if tb.launch_seeking:
@@ -229,6 +234,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
             plasma.end_of_impulse_a(s.status, s.kind, s.w_type, s.launched_at, s.target, s.ev,
                                     s.ev_count, s.turn, s.impulse, tb.fire, tb.fire.ipt, b)
         ending.end_of_impulse(s, tb.end, b)
+        if tb.tractor.on:  # (G7.0) links of units gone or beams destroyed end
+            tractors.check_links(s, tb.tractor, b, last)
         if tb.end.disengage_by_announcement:  # (SCENARIOS #5) after the fire, at once
             ending.disengage_by_announcement(s, tb.end, b, o)
         if ending.check_end(s, tb.end, b, False):
@@ -258,6 +265,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
             if tb.cloak:  # (G13 standard rule) turn-to-turn announcements
                 cloak.start_turn(s.cloaked, s.cloaked_before, s.cloak_paid,
                                  s.cloak_announced_at, s.ev, s.ev_count, s.turn[b], last, b)
+        if tb.tractor.on:  # (G7.0) unpaid links lapse; towing speeds (CTH-DATA §7.3)
+            tractors.start_turn(s, tb.tractor, b, last)
         if tb.fire.lock_on:  # (B2.0 advanced sequence, D6) Sensor Lock-On
             sensors.lock_on_step(s.status, s.kind, s.launcher, s.locked_on, s.dac_boxes, s.dice,
                                  s.ev, s.ev_count, s.turn, tb.fire.sensor_of, b)
@@ -269,6 +278,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
     if tb.robot.on:  # (SCENARIOS §2.5) so do the robot ships
         robot_ship.plan_moves(s, tb.move, tb.observe, tb.robot, b)
     movement.move_ships(s, tb.move, b, o)
+    if tb.tractor.on:  # (G7.0) held units move parallel to their holders
+        tractors.tow(s, tb.tractor, tb.move, b)
     if tb.craft.on:  # (J4.12) the fighters after all ships, before seeking weapons
         small_craft.move_step(small_craft.craft_view(s), tb.craft, b)
     if upto < 6:

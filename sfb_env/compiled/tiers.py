@@ -83,6 +83,9 @@ PORTED_VALUES: dict[str, tuple] = {
     "tactical_maneuvers": (True, False),
     "launch_facing": (True, False),
     "max_speed": "any",  # the speed component's size; movement reads the speed
+    # (G7.0) tractor beams: compiled.tractors (tractor_tables refuses them beside reserve
+    # power, small craft, a PPD, an ESG or the monster)
+    "tractors": (False, True),
 }
 PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "freighter",
                   "drone", "target-drone",
