@@ -263,3 +263,4 @@ def test_g7_procedure_calls_nothing_without_tractors():
     assert not tt.on and not tt.beams.any()
     assert layout.empty_orders(1, 2, 3).tractor.shape == (1, 0)
     assert "tractor" in procedure.StepTables._fields
+    assert layout.TRACTOR_RELEASE == tractors.RELEASE

@@ -50,7 +50,6 @@ import numba as nb
 import numpy as np
 
 from sfb_env.compiled import event_codes
-from sfb_env.compiled.layout import TRACTOR_RELEASE
 from sfb_env.compiled.purse import log_shortfall, pay
 from sfb_env.engine import energy_form
 from sfb_env.engine import tractors as ref
@@ -65,7 +64,7 @@ from sfb_env.engine.types import (
     Box,
 )
 
-RELEASE = TRACTOR_RELEASE  # ``BatchOrders.tractor``: release what the beam holds
+RELEASE = -2  # ``BatchOrders.tractor``: release what the beam holds (layout.TRACTOR_RELEASE)
 REATTACH = ref.REATTACH_IMPULSES  # (G7.0) not again within 8 impulses of a release
 SCALE_BEAMS = 3.0  # (rule_features.TRACTOR_BEAMS_SCALE) the most beams on a sheet
 SCALE_TOWED = 4.0  # (rule_features.TOWED_SCALE) scenario 8's four freighters
@@ -139,10 +138,11 @@ def working(dac_boxes, beams, std_dac, b: int, u: int) -> int:
 
 
 @nb.njit(cache=True, inline="always")
-def powered(tractor_powered, dac_boxes, beams, form_pays, std_dac, b: int, u: int) -> int:
+def powered(tractor_powered, dac_boxes, captured_by, beams, form_pays, std_dac, b: int,
+            u: int) -> int:
     """(tractors.powered) Beams powered this turn (every working beam where no form pays)."""
     w = working(dac_boxes, beams, std_dac, b, u)
-    if form_pays[u]:
+    if form_pays[u] and captured_by[b, u] < 0:  # (a captured ship has no form, D7.0)
         return min(tractor_powered[b, u], w)
     return w
 
@@ -160,7 +160,8 @@ def beam_free(s, beams, form_pays, std_dac, b: int, u: int, beam: int, now: int)
         return False
     if now - s.tractor_released_at[b, u, beam] < REATTACH:
         return False
-    return beam < powered(s.tractor_powered, s.dac_boxes, beams, form_pays, std_dac, b, u)
+    return beam < powered(s.tractor_powered, s.dac_boxes, s.captured_by, beams, form_pays,
+                          std_dac, b, u)
 
 
 @nb.njit(cache=True, inline="always")
@@ -171,7 +172,7 @@ def target_open(s, b: int, u: int, t: int) -> bool:
     if s.status[b, t] != ACTIVE:
         return False
     k = s.kind[b, t]
-    if not (k == K_FREIGHTER or k == K_DRONE or k == K_SHUTTLE):  # noqa: SIM109
+    if k not in (K_FREIGHTER, K_DRONE, K_SHUTTLE):
         return False
     if k == K_DRONE and s.side[b, t] == s.side[b, u]:
         return False
@@ -323,8 +324,8 @@ def start_turn(s, tt, b: int, ipt: int) -> None:
             holds = holds or s.tractor_link[b, u, beam] >= 0
         if not holds:
             continue
-        n_pow = powered(s.tractor_powered, s.dac_boxes, tt.beams, tt.form_pays, tt.std_dac, b,
-                        u)
+        n_pow = powered(s.tractor_powered, s.dac_boxes, s.captured_by, tt.beams, tt.form_pays,
+                        tt.std_dac, b, u)
         for beam in range(n_b):
             if s.tractor_link[b, u, beam] >= 0 and beam >= n_pow:
                 release(s, tt, b, u, beam, WHY_LAPSED, now)
