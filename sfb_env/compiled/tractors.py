@@ -35,10 +35,8 @@ The env side (``observe.extras``): the ``tractor[b]`` masks (0 hold, 1 release, 
 slot k; ``components.Tractor``) and the ``tractors`` rule features; ``actions.decode_action``
 writes the orders (``decode``).
 
-Not ported (``tractor_tables`` refuses): reserve power powering a beam (H7.2), tractors beside
-small craft (their pilots plan and land in loops the towing would change), a PPD or ESG in
-play (the fields' contacts judged during movement, G23.512, and the PPD's small-craft rules
-were not checked with towing), the monster (SCENARIOS §2.8 result 2).
+Not ported (``tractor_tables`` refuses; docs/compiled.md): reserve power for a beam (H7.2),
+small craft, a PPD or ESG in play, the monster (SCENARIOS §2.8 result 2).
 """
 
 from __future__ import annotations
