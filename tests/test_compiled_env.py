@@ -37,13 +37,14 @@ def test_auto_takes_the_compiled_core_where_it_plays_the_scenario():
     assert backend_of(sfb_env.parallel_env("cth-05")) == "compiled"  # tier 2: 16 impulses
     assert backend_of(sfb_env.parallel_env("cth-07")) == "compiled"  # 32 impulses, full size
     assert backend_of(sfb_env.parallel_env("cth-13")) == "compiled"  # every CTH advanced rule
-    assert backend_of(sfb_env.parallel_env("cth-08")) == "reference"
+    assert backend_of(sfb_env.parallel_env("cth-08")) == "compiled"  # tier 3: Pirate Raid
+    assert backend_of(sfb_env.parallel_env("cth-09")) == "reference"
     assert backend_of(sfb_env.parallel_env("cth-03", backend="reference")) == "reference"
 
 
 def test_compiled_refuses_a_scenario_it_has_not_ported_naming_the_rule():
-    with pytest.raises(NotCompiledError, match="cth-08.*victory kind .pirate_raid. not ported"):
-        sfb_env.parallel_env("cth-08", backend="compiled")
+    with pytest.raises(NotCompiledError, match="cth-09.*victory kind .rescue. not ported"):
+        sfb_env.parallel_env("cth-09", backend="compiled")
 
 
 def test_reference_view_serves_mask_reasons_state_and_render():

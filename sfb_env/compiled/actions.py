@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from sfb_env.compiled import energy, engineering, maneuvers, small_craft
+from sfb_env.compiled import energy, engineering, maneuvers, small_craft, tractors, transporters
 from sfb_env.compiled.borrowed import borrow
 from sfb_env.compiled.fire import GATLING_EXTRA
 from sfb_env.compiled.observe import (
@@ -79,6 +79,16 @@ def decode_action(s, ot, b, a, action, o):
     if ot.small_craft:  # (J4.34, J1.0) the fighters / shuttles components
         _decode_craft(ot.c_fighters[a], ot.c_shuttles[a], ot.agent_unit[a], ot.slots, b,
                       borrow(action), borrow(ot.work), borrow(o.fighters), borrow(o.shuttles))
+    if ot.n_tractor[a]:  # (G7.0) the tractor[b] components: compiled.tractors
+        u = ot.agent_unit[a]
+        tractors.decode(borrow(action), ot.c_tractor[a], ot.n_tractor[a], ot.tr_beams[u],
+                        ot.tr_width, u, borrow(ot.work[:ot.slots]), b, borrow(o.tractor))
+    if ot.c_drop[a] >= 0:  # (G8.0, G8.24) transporters, transport[t], drop_shield
+        u = ot.agent_unit[a]
+        transporters.decode(borrow(action), ot.c_tp_energy[a], ot.c_transport[a],
+                            ot.n_transport[a], ot.c_drop[a], ot.tp_count[u], ot.tp_width,
+                            ot.slots, u, borrow(ot.work[:ot.slots]), b, borrow(o.transporters),
+                            borrow(o.transport), borrow(o.drop_shield))
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -189,6 +199,18 @@ def noop_action(s, ot, b, a, out):
     blocked = maneuver_blocked(s, ot, b, a)
     out[n] = 1 if ((blocked >> 1) & 1) == 0 else 0
     out[n + 1] = speed
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def noop_mask(s, ot, b, a, mask):
+    """(ActionLayout._noop_mask, engine.unit_rules) A unit that has not arrived: its mask open
+    on the no-op of each component only (``noop_action``)."""
+    out = ot.noop[a]
+    noop_action(s, ot, b, a, out)
+    for i in range(ot.mask_size[a]):
+        mask[i] = 0
+    for c in range(ot.n_comps[a]):
+        mask[ot.comp_offsets[a, c] + out[c]] = 1
 
 
 @nb.njit(cache=True, inline="always")

@@ -45,6 +45,7 @@ from sfb_env.compiled.sampler import MaskedSampler, sample_masked
 from sfb_env.engine import make_battle
 from sfb_env.engine.battle import Battle
 from sfb_env.engine.scenario import Scenario, load_scenario
+from sfb_env.engine.types import NOT_ARRIVED
 
 SEED_RANGE = 2**31 - 1
 STEP, RESET, RESTART, FINISH = 0, 1, 2, 3  # the step kernel's modes (``_step_batch``)
@@ -111,7 +112,9 @@ class BattleBatch:
         self.state = layout.pack([start.state] * n_b, event_capacity)
         self.cold = layout.pack_cold([start.state] * n_b)  # never changed by a kernel
         self.orders = layout.empty_orders(n_b, len(setup.unit_ids), len(setup.weapon_ids),
-                                          self.tables.energy.engineering)
+                                          self.tables.energy.engineering,
+                                          int(ot.tr_width),  # (G7.0) tractor orders
+                                          int(ot.tp_width))  # (G8.0) transporter orders
         self.obs = np.zeros((n_b, n_a, self.n_obs), np.float32)
         self.masks = np.zeros((n_b, n_a, self.n_mask), np.int8)
         self.terminal_obs = np.zeros_like(self.obs)
@@ -284,6 +287,9 @@ def _observe_extras(h, first, last, ended_only):
         for a in range(ot.n_agents):
             if observe.has_extras(ot, a):
                 observe.extras(s, ot, b, a, alive[b, a], obs[b, a], masks[b, a])
+                if (ot.arrivals and alive[b, a]
+                        and s.status[b, ot.agent_unit[a]] == NOT_ARRIVED):  # the no-op only
+                    actions_mod.noop_mask(s, ot, b, a, masks[b, a])
 
 
 def dead_masks(nvec: np.ndarray, n_mask: int) -> np.ndarray:
@@ -330,7 +336,8 @@ def _step_batch(ref, actions, reward_kind, autoreset, mode, only, defer):
     tb = procedure.StepTables(borrowed_move(tb.move), borrowed_fire(tb.fire), tb.end,
                               borrowed_observe(tb.observe), tb.launch_seeking,
                               tb.seeking_weapons, tb.plasma, tb.energy, tb.ppd,
-                              borrowed_esg(tb.esg), tb.cloak, tb.craft, tb.robot)
+                              borrowed_esg(tb.esg), tb.cloak, tb.craft, tb.robot, tb.tractor,
+                              tb.transport, tb.boarding)
     n_agents = ot.n_agents
     for b in range(s.turn.shape[0]):
         if mode == STEP:

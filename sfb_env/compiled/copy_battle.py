@@ -124,6 +124,37 @@ def copy_battle(dst, b, src, a):
         dst.craft_tac[b, i1] = src.craft_tac[a, i1]
     for i1 in range(dst.craft_landed.shape[1]):
         dst.craft_landed[b, i1] = src.craft_landed[a, i1]
+    for i1 in range(dst.tractor_link.shape[1]):
+        for i2 in range(dst.tractor_link.shape[2]):
+            dst.tractor_link[b, i1, i2] = src.tractor_link[a, i1, i2]
+    for i1 in range(dst.tractor_used_turn.shape[1]):
+        for i2 in range(dst.tractor_used_turn.shape[2]):
+            dst.tractor_used_turn[b, i1, i2] = src.tractor_used_turn[a, i1, i2]
+    for i1 in range(dst.tractor_released_at.shape[1]):
+        for i2 in range(dst.tractor_released_at.shape[2]):
+            dst.tractor_released_at[b, i1, i2] = src.tractor_released_at[a, i1, i2]
+    for i1 in range(dst.tractor_powered.shape[1]):
+        dst.tractor_powered[b, i1] = src.tractor_powered[a, i1]
+    for i1 in range(dst.tractor_base_speed.shape[1]):
+        dst.tractor_base_speed[b, i1] = src.tractor_base_speed[a, i1]
+    for i1 in range(dst.towed_off_by.shape[1]):
+        dst.towed_off_by[b, i1] = src.towed_off_by[a, i1]
+    for i1 in range(dst.tran_used_turn.shape[1]):
+        for i2 in range(dst.tran_used_turn.shape[2]):
+            dst.tran_used_turn[b, i1, i2] = src.tran_used_turn[a, i1, i2]
+    for i1 in range(dst.tran_powered.shape[1]):
+        dst.tran_powered[b, i1] = src.tran_powered[a, i1]
+    for i1 in range(dst.shield_drop_until.shape[1]):
+        for i2 in range(dst.shield_drop_until.shape[2]):
+            dst.shield_drop_until[b, i1, i2] = src.shield_drop_until[a, i1, i2]
+    for i1 in range(dst.shield_held.shape[1]):
+        for i2 in range(dst.shield_held.shape[2]):
+            dst.shield_held[b, i1, i2] = src.shield_held[a, i1, i2]
+    for i1 in range(dst.boarding_parties.shape[1]):
+        for i2 in range(dst.boarding_parties.shape[2]):
+            dst.boarding_parties[b, i1, i2] = src.boarding_parties[a, i1, i2]
+    for i1 in range(dst.crew_units.shape[1]):
+        dst.crew_units[b, i1] = src.crew_units[a, i1]
     for i1 in range(dst.w_owner.shape[1]):
         dst.w_owner[b, i1] = src.w_owner[a, i1]
     for i1 in range(dst.w_type.shape[1]):
@@ -256,6 +287,18 @@ def borrowed_state(s):
         borrow(s.craft_ccm),
         borrow(s.craft_tac),
         borrow(s.craft_landed),
+        borrow(s.tractor_link),
+        borrow(s.tractor_used_turn),
+        borrow(s.tractor_released_at),
+        borrow(s.tractor_powered),
+        borrow(s.tractor_base_speed),
+        borrow(s.towed_off_by),
+        borrow(s.tran_used_turn),
+        borrow(s.tran_powered),
+        borrow(s.shield_drop_until),
+        borrow(s.shield_held),
+        borrow(s.boarding_parties),
+        borrow(s.crew_units),
         borrow(s.w_owner),
         borrow(s.w_type),
         borrow(s.w_arcs),
@@ -327,6 +370,10 @@ def borrowed_orders(o):
         borrow(o.reserve_shields),
         borrow(o.fighters),
         borrow(o.shuttles),
+        borrow(o.tractor),
+        borrow(o.transporters),
+        borrow(o.transport),
+        borrow(o.drop_shield),
     )
 
 
@@ -565,6 +612,36 @@ def borrowed_observe(t):
         borrow(t.c_shuttles),
         borrow(t.small_craft),
         borrow(t.craft_cloak),
+        borrow(t.n_tractor),
+        borrow(t.c_tractor),
+        borrow(t.m_tractor),
+        borrow(t.off_tractors),
+        borrow(t.tr_beams),
+        borrow(t.tr_form_pays),
+        borrow(t.tr_dac),
+        borrow(t.tr_width),
+        borrow(t.n_tp_energy),
+        borrow(t.m_tp_energy),
+        borrow(t.c_tp_energy),
+        borrow(t.n_transport),
+        borrow(t.m_transport),
+        borrow(t.c_transport),
+        borrow(t.m_drop),
+        borrow(t.c_drop),
+        borrow(t.off_boarding),
+        borrow(t.tp_count),
+        borrow(t.tp_form_pays),
+        borrow(t.shield_lut),
+        borrow(t.tp_width),
+        borrow(t.hold_kinds),
+        borrow(t.no_leave),
+        borrow(t.arrive_turn),
+        borrow(t.arrive_die),
+        borrow(t.unit_rules),
+        borrow(t.arrivals),
+        borrow(t.comp_offsets),
+        borrow(t.n_comps),
+        borrow(t.noop),
     )
 
 

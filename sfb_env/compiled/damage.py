@@ -183,7 +183,7 @@ def fire_tables(setup) -> FireTables:
                                  & set(setup.start_state.controllers)):
         raise NotImplementedError("compiled fire: robots' fire beside the standard cloak (G13)")
     for flag in ("planets_in_play", "monster_in_play",
-                 "suicide_shuttles", "tractors", "hold_fire"):
+                 "suicide_shuttles"):  # (hold_fire: the agents' masks, unit_rules)
         if getattr(rules, flag):
             raise NotImplementedError(f"compiled fire: rules.{flag} not ported")
     n_units = len(setup.unit_ids)

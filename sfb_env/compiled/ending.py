@@ -39,8 +39,8 @@ RESULTS = ("win", "loss", "draw")
 WIN, LOSS, DRAW = 0, 1, 2
 GOES_ON = -1
 VICTORY_KINDS = ("battle_drill", "under_attack", "convoy_raid", "duel", "encounter",
-                 "dakota_incident")
-BATTLE_DRILL, UNDER_ATTACK, CONVOY_RAID, DUEL, ENCOUNTER, DAKOTA = range(6)
+                 "dakota_incident", "pirate_raid")
+BATTLE_DRILL, UNDER_ATTACK, CONVOY_RAID, DUEL, ENCOUNTER, DAKOTA, PIRATE_RAID = range(7)
 
 EXPIRED = event_codes.CODE["Expired"]
 TURN_ENDED = event_codes.CODE["TurnEnded"]
@@ -76,6 +76,8 @@ def end_tables(setup: BattleSetup) -> EndTables:
         side = setup.side_index[cfg["side"]]
     elif kind == "convoy_raid":
         side, other = setup.side_index[cfg["raider"]], setup.side_index[cfg["convoy"]]
+    elif kind == "pirate_raid":  # (SCENARIOS #8) the pirate, the defender
+        side, other = setup.side_index[cfg["pirate"]], setup.side_index[cfg["defender"]]
     return EndTables(VICTORY_KINDS.index(kind), side, other, len(sc.sides),
                      int(cfg.get("pass_damage", 3)), bool(setup.rules.drone_endurance),
                      int(sc.impulses_per_turn), int(setup.max_turns),
@@ -104,6 +106,9 @@ def verdict(s, et, b: int, time_up: bool) -> int:
     """(engine.victory.evaluate) The outcome code, or GOES_ON (``_verdict_a`` on the arrays it
     reads: a call that passes the whole ``BatchState`` passes and reference-counts each of its
     arrays)."""
+    if et.victory_kind == PIRATE_RAID:
+        return _pirate_a(s.kind, s.side, s.status, s.captured_by, s.towed_off_by, et.side,
+                         et.other, et.n_sides, b, time_up)
     if et.victory_kind == DAKOTA:
         return _dakota_a(s.status, s.x, s.z, s.prev_x, s.prev_z, s.victory_mark, et.side,
                          et.n_sides, et.ship, et.dakota, et.exit_column, b, time_up)
@@ -254,6 +259,39 @@ def _dakota_a(status, x, z, prev_x, prev_z, mark, side: int, n_sides: int, ship:
     if st == DESTROYED or x[b, ship] + 1 != exit_column:  # (hexmap: the column is x + 1)
         return _code(n_sides, side, LOSS)
     return _code(n_sides, side, WIN if mark[b] & 1 else LOSS)
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def _pirate_a(kind, side_, status, captured_by, towed_off_by, pirate: int, defender: int,
+              n_sides: int, b: int, time_up: bool) -> int:
+    """(victory._pirate_raid, SCENARIOS #8, PROPOSAL [P-021]) The battle ends when the pirate's
+    ships are out of play, or at the turn limit (a pirate still on the map counts as
+    destroyed): left with 3 or more freighters taken (towed off the map by the pirate, G7.0,
+    or captured by its boarding parties, D7.0, off the map or still on it) the pirate wins;
+    1-2 break even (a draw); none, or destroyed, the defender wins."""
+    active = False
+    gone = False
+    for u in range(kind.shape[1]):
+        if kind[b, u] == K_SHIP and side_[b, u] == pirate:
+            active = active or status[b, u] == ACTIVE
+            gone = gone or status[b, u] == DISENGAGED
+    if active and not time_up:
+        return GOES_ON
+    if not gone or active:
+        return _code(n_sides, defender, WIN)
+    taken = 0
+    for u in range(kind.shape[1]):
+        if kind[b, u] == K_FREIGHTER and side_[b, u] == defender:
+            prize = captured_by[b, u] == pirate
+            if status[b, u] == DISENGAGED and (towed_off_by[b, u] == pirate or prize):
+                taken += 1
+            if prize and status[b, u] == ACTIVE:
+                taken += 1
+    if taken >= 3:
+        return _code(n_sides, pirate, WIN)
+    if taken >= 1:
+        return _code(n_sides, 0, DRAW)  # (break even: a draw for every side)
+    return _code(n_sides, defender, WIN)
 
 
 @nb.njit(cache=True, inline="always")

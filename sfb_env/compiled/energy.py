@@ -12,10 +12,11 @@ standard form, SCENARIOS #12); the cadet cloak. The standard form adds priority 
 support, fire control, shields: ``_pay_systems``; unpaid shields stop nothing, ``damage``;
 unpaid fire control closes fire and launch, PROPOSAL [P-028]) and its acceleration (the greater
 of 2 x and + 10). Its reinforcement, damage control and reserve power (D3.34, D9, H7: priorities
-5a, 5b, End of Turn, shields struck and fire) are ``compiled.engineering``'s. Not ported
-(``energy_tables`` refuses them: ``STANDARD_NOT_PORTED``): tractors, transporters, probes,
-suicide shuttles. A TAC plot's movement line (C5.12, C5.22) is
-``compiled.maneuvers.pay_tactical``.
+5a, 5b, End of Turn, shields struck and fire) are ``compiled.engineering``'s; its tractor
+beams (G7.0, priority 5c) ``compiled.tractors.pay_beams``. Not ported (``energy_tables``
+refuses them: ``STANDARD_NOT_PORTED``): probes, suicide shuttles; transporters (G8.0,
+priority 5e) are ``compiled.transporters.pay_uses``. A TAC plot's
+movement line (C5.12, C5.22) is ``compiled.maneuvers.pay_tactical``.
 
 Resolvers (one per rule area, each mirroring its reference function):
 
@@ -41,7 +42,7 @@ from fractions import Fraction
 import numba as nb
 import numpy as np
 
-from sfb_env.compiled import engineering, event_codes, maneuvers
+from sfb_env.compiled import engineering, event_codes, maneuvers, tractors, transporters
 from sfb_env.compiled.purse import (
     ARMED_TO_FIRE,
     EPS,
@@ -117,7 +118,7 @@ ITEM_TOP_UP = event_codes.TOP_UP_WEAPON  # "top_up:<weapon>" (E11.25): the weapo
 ESG_CHARGED = event_codes.CODE["EsgCharged"]
 
 # the standard form's items and rules this module does not port (energy_tables refuses them)
-STANDARD_NOT_PORTED = ("tractors", "transporters", "probes", "suicide_shuttles")
+STANDARD_NOT_PORTED = ("probes", "suicide_shuttles")
 # the standard form's engineering rules (compiled.engineering: D3.34, D9, H7)
 ENGINEERING = ("reinforcement", "damage_control", "reserve_power")
 
@@ -149,6 +150,10 @@ EnergyTables = namedtuple("EnergyTables", [
     # shield boxes (D9.2)
     "engineering", "reinforcement", "damage_control", "reserve_power", "dc_rating", "dc_box",
     "init_shields",
+    # (G7.0, priority 5c) compiled.tractors: the form pays tractor beams; each unit's beams
+    # (0 where the rule is off); working beams are the standard DAC's tractor boxes left
+    "tractors", "tractor_beams", "tractor_dac",
+    "transporters",  # (G8.0, priority 5e) compiled.transporters: the form pays their uses
     "work",  # int64 scratch: the purse (``PURSE``), then (tier, cost, what) per heavy weapon
     "fbits",  # (1,) float64 scratch: a float event field's bits
 ])
@@ -243,6 +248,11 @@ def energy_tables(setup) -> EnergyTables:
         reserve_power=eng_on and bool(rules.reserve_power),
         dc_rating=engineering.dc_rating_table(setup, governed, _DC_BOX), dc_box=_DC_BOX,
         init_shields=np.asarray(st.shields, dtype=np.int64).copy(),
+        tractors=on and bool(rules.standard_energy and rules.tractors),
+        tractor_beams=(np.asarray(setup.tractor_beams, dtype=np.int64).copy() if rules.tractors
+                       else np.zeros(n_units, dtype=np.int64)),
+        tractor_dac=rules.damage == "standard_dac",
+        transporters=on and bool(rules.standard_energy and rules.transporters),
         work=np.zeros(PURSE + 3 * width + engineering.SCRATCH, dtype=np.int64),
         fbits=np.zeros(1, dtype=np.float64))
 
@@ -457,8 +467,8 @@ def energy_allocation(s, et, b: int, o) -> None:
         s.cloaked_before[b, u] = s.cloaked[b, u]
         s.cloaked[b, u] = False
     for u in range(n_units):
-        if s.status[b, u] == ACTIVE and et.governed[u]:
-            _allocate(s, et, b, u, o)
+        if s.status[b, u] == ACTIVE and et.governed[u] and s.captured_by[b, u] < 0:
+            _allocate(s, et, b, u, o)  # (a captured ship's pilot has no form: D7.0 [P-104])
 
 
 @nb.njit(cache=True, inline="always")
@@ -488,6 +498,10 @@ def _allocate(s, et, b: int, u: int, o) -> None:
     shortfall += _pay_cloak(s, et, b, u, o, p)
     if et.engineering:  # priorities 5a, 5b: damage control, reinforcement (D9.2, D3.34)
         shortfall += engineering.pay_repair_and_reinforcement(s, et, b, u, o, p)
+    if et.tractors:  # priority 5c: tractor beams (G7.0)
+        shortfall += tractors.pay_beams(s, et, b, u, p, et.tractor_beams, et.tractor_dac)
+    if et.transporters:  # priority 5e: transporters (G8.0)
+        shortfall += transporters.pay_uses(s, et, b, u, p, o.transporters[b, u])
     shortfall += _pay_esg(s, et, b, u, o, p)
     shortfall += _pay_capacitor(s, et, b, u, o, p)
     recharged = _pay_recharge(s, b, u, o, p)

@@ -73,7 +73,10 @@ VOCAB: dict[str, list[str]] = {
                "voluntary", "expired", "exhausted", "destroyed", "collapsed",
                # (E11.21, E11.22) a PPD's charge let go or fired away (energy_allocation)
                "let go or fired",
-               "D6 its launcher has no lock-on"],  # (D6) the Sensor Lock-On step
+               "D6 its launcher has no lock-on",  # (D6) the Sensor Lock-On step
+               # (G7.0) TractorReleased (compiled.tractors)
+               "released", "contested", "lapsed: beam not powered this turn", "out of play",
+               "beam destroyed"],
     "method": ["D3.41 temporary movement", "D3.41 owner's choice (stronger shield)",
                "D3.41 die roll 1", "D3.41 die roll 2", "D3.41 die roll 3", "D3.41 die roll 4",
                "D3.41 die roll 5", "D3.41 die roll 6"],
@@ -82,7 +85,7 @@ VOCAB: dict[str, list[str]] = {
              "E11.362", "E11.544", "E11.542", "E11.541", "E11.475", "E11.472",
              "E11.361"],  # (E11.361) a small craft beyond 5 hexes
     "how": [],
-    "what": [],
+    "what": ["boarding party", "crew unit"],  # (G8.0) Transported
     "contact": ["enters", "from_inside", "jumps"],  # (G23.51, G23.5131, G23.571) EsgStruck
     "paid_with": ["warp", "sublight",  # (C5.11, C5.231) TacticalManeuver
                   # (J4.11, J4.52) a fighter's TAC and close-combat maneuvering
@@ -94,11 +97,36 @@ VOCAB: dict[str, list[str]] = {
              "tactical",  # (C5.22) a TAC plot warp no longer pays
              # (D3.342, D3.341, D9.2) compiled.engineering
              *(f"reinforce:#{s}" for s in range(1, 7)), "reinforce_general",
-             *(f"repair:#{s}" for s in range(1, 7))],
+             *(f"repair:#{s}" for s in range(1, 7)),
+             "tractor",  # (G7.0, priority 5c) compiled.tractors
+             "transporters"],  # (G8.0, priority 5e) compiled.transporters
     # (H7.2) ReserveDischarged: "fire:<weapon>" is the weapon row + FIRE_USE_WEAPON
     "use": [f"reinforce:#{s}" for s in range(1, 7)],
     "result": ["no mutiny", "put down", "captured"],  # (G6.24, G6.33) Mutiny
 }
+
+
+# (G8.0) ``Transported.result``: a code (``compiled.transporters.R_*``, this order) and two
+# values in the row's next columns: p0, p1 (a unit row, a transporter, a count, shield bits)
+TRANSPORT_RESULTS = (
+    "done", "G8.0 the ship is not in play",
+    "D7.0 a captured ship's transporters are its captor's (PROPOSAL: not used)",
+    "D4.0 transporter {p0} is destroyed",
+    "B2.0 transporters operate in the Shields/Transporters step of an impulse",
+    "G8.0 transporter {p0} has already operated this turn",
+    "G8.0 no powered transporter use left this turn ({p0} paid at Energy Allocation; 1 energy "
+    "powers up to 5)",
+    "G8.0 no such target unit", "G8.0 the target is not in play",
+    "G8.0 the target is beyond transporter range 5",
+    "D7.0 boarding parties go aboard ships, freighters or the monster (J4.42)",
+    "D7.0 no boarding party of the ship's side left aboard",
+    "G8.0 no beaming of enemy personnel without consent", "G8.0 no crew unit to lift there",
+    "G8.0 the shields of {unit} are up (a freighter's pool: {p1})",
+    "G8.0 no transport through an active shield: shield {shields} of {unit} is up",
+    "D3.34 general reinforcement on {unit} blocks the transporter",
+    "G8.0 D3.41 shield #{p1} of {unit} faces the ship and is up",
+)
+_UNIT_RESULTS = (14, 15, 16, 17)  # p0 is a unit row
 
 
 def word(field: str, text: str) -> int:
@@ -174,7 +202,41 @@ def put_box(ev_buf: np.ndarray, b: int, r: int, code: int) -> None:
     ev_buf[b, r, DAMAGED_BOX_START - 1] = n + 1
 
 
-class Decoder:
+class _BoardingRows:
+    """``BoardingCombat`` rows (``compiled.boarding``): unit, the number of sides present, per
+    side (side, groups, dice...), then before and after (each length, values), stations."""
+
+    def _boarding_combat(self, row: np.ndarray) -> ev.Event:
+        at = 5
+        dice = []
+        for _ in range(int(row[4])):
+            side, groups = int(row[at]), int(row[at + 1])
+            dice.append((self.sides[side], tuple(int(d) for d in row[at + 2:at + 2 + groups])))
+            at += 2 + groups
+        n = int(row[at])
+        before = tuple(int(x) for x in row[at + 1:at + 1 + n])
+        at += 1 + n
+        n = int(row[at])
+        after = tuple(int(x) for x in row[at + 1:at + 1 + n])
+        at += 1 + n
+        return ev.BoardingCombat(int(row[1]), int(row[2]), self.unit_ids[int(row[3])],
+                                 tuple(dice), before, after, int(row[at]))
+
+
+    def _transported(self, row: np.ndarray) -> ev.Event:
+        """(G8.0) ``Transported``: unit, transporter, what, src, dst, the result's code and
+        its two values (``TRANSPORT_RESULTS``)."""
+        ids = self.unit_ids
+        v, p0, p1 = int(row[8]), int(row[9]), int(row[10])
+        unit = ids[p0] if v in _UNIT_RESULTS else ""
+        bits = "/".join(f"#{k + 1}" for k in range(6) if (p1 >> k) & 1)
+        return ev.Transported(int(row[1]), int(row[2]), ids[int(row[3])], int(row[4]),
+                              VOCAB["what"][int(row[5])], ids[int(row[6])], ids[int(row[7])],
+                              TRANSPORT_RESULTS[v].format(p0=p0, p1=p1, unit=unit,
+                                                          shields=bits))
+
+
+class Decoder(_BoardingRows):
     """Turns event rows into ``engine.events`` objects for one setup."""
 
     def __init__(self, unit_ids: list[str], weapon_ids: list[str], sides: list[str],
@@ -193,6 +255,10 @@ class Decoder:
         cls = CLASSES[int(row[0])]
         if cls is ev.BattleEnded:
             return ev.BattleEnded(int(row[1]), int(row[2]), outcome, reason)
+        if cls is ev.BoardingCombat:
+            return self._boarding_combat(row)
+        if cls is ev.Transported:
+            return self._transported(row)
         values: list[object] = [int(row[1]), int(row[2])]
         at = 3
         for name, hint in _FIELDS[cls]:
@@ -235,6 +301,8 @@ class Decoder:
             return VOCAB[name][v], at + 1
         # a tuple: length, then the values
         n = v
+        if name == "dice":
+            raise ValueError("a dice tuple outside BoardingCombat")
         items = [int(x) for x in row[at + 1: at + 1 + n]]
         if name == "boxes":
             return tuple(self.weapon_ids[i - BOX_WEAPON] if i >= BOX_WEAPON

@@ -53,6 +53,15 @@ HOT_FIELDS: tuple[str, ...] = (
     # (J4.52, J4.11, J4.48) a fighter's last close-combat maneuver, TAC and landing
     # (compiled.small_craft)
     "craft_ccm", "craft_tac", "craft_landed",
+    # (G7.0) tractor beams (compiled.tractors): each beam's link, its last use and release, the
+    # beams powered, the towing base speed, the side that towed a unit off the map
+    "tractor_link", "tractor_used_turn", "tractor_released_at", "tractor_powered",
+    "tractor_base_speed", "towed_off_by",
+    # (G8.0, G8.24, D7.0) transporters and boarding parties (compiled.transporters,
+    # compiled.boarding): each transporter's last turn, the uses paid, dropped shields and
+    # their boxes, the parties of each side aboard each unit, the crew units aboard
+    "tran_used_turn", "tran_powered", "shield_drop_until", "shield_held", "boarding_parties",
+    "crew_units",
     # weapons
     "w_owner", "w_type", "w_arcs", "w_astern", "w_min_range", "w_max_range", "w_destroyed",
     "w_enabled", "w_last_fired", "w_fired_turn", "w_ready_turn", "w_ammo", "w_drone_rows",
@@ -164,14 +173,18 @@ ORDER_FIELDS = ("maneuver", "speed", "tactical", "disengage", "fire", "launch", 
                 "gatling", "arm", "capacitor", "recharge", "cloak", "ppd", "esg",
                 # (D3.341, D3.342, D3.3411 note, D9.2, H7.1) compiled.engineering
                 "reinforce_general", "reinforce", "reinforce_hold", "repair_boxes",
-                "reserve_shields", "fighters", "shuttles")
+                "reserve_shields", "fighters", "shuttles",
+                "tractor",  # (G7.0) compiled.tractors
+                "transporters", "transport", "drop_shield")  # (G8.0, G8.24)
 BatchOrders = namedtuple("BatchOrders", ORDER_FIELDS)
 NO_ORDER = -1  # no speed order / no target / automatic facing
+TRACTOR_RELEASE = -2  # (G7.0) ``BatchOrders.tractor``: release (compiled.tractors.RELEASE)
 GATLING_EXTRA = GATLING_SHOTS - 1  # (E2.151) a phaser-G's shots 2..4 of an impulse, a row each
 
 
 def empty_orders(n_battles: int, n_units: int, n_weapons: int,
-                 engineering: bool = True) -> BatchOrders:
+                 engineering: bool = True, tractor_beams: int = 0,
+                 transporters: int = 0) -> BatchOrders:
     """Orders arrays for a batch: per unit ``maneuver`` (Maneuver), ``speed`` (-1 = none),
     ``tactical`` and ``disengage`` (bool, SCENARIOS #5); per weapon ``fire`` and ``launch``
     (target unit row, -1 = none) and ``launch_facing`` (0..5, -1 = automatic);
@@ -185,7 +198,13 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int,
     ``reserve_shields`` (H7.1), per unit and shield ``reinforce[b, 6 u + s]`` (energy, D3.342)
     and ``repair_boxes[b, 6 u + s]`` (boxes, D9.2); zero-wide without ``engineering`` (their
     rows then cost nothing to clear); per carrier ``fighters`` and ``shuttles`` (the target unit
-    row its craft are sent at, -1 = hold; J4.34, J1.0)."""
+    row its craft are sent at, -1 = hold; J4.34, J1.0); per unit and tractor beam
+    ``tractor[b, tractor_beams * u + beam]`` (the target row to attach, -1 none,
+    ``TRACTOR_RELEASE``; G7.0; zero-wide with ``tractor_beams`` 0: rules.tractors off); with
+    ``transporters`` (the most on a sheet; 0: rules.transporters off, zero-wide) per unit
+    ``transporters`` (uses to pay, G8.0) and ``drop_shield`` (1..6, 0 none, G8.24), per unit
+    and transporter ``transport[b, transporters * u + t]`` (the target row * 2 + 0 beam a
+    party / 1 lift a crew unit, -1 none; compiled.transporters)."""
     u, w = (n_battles, n_units), (n_battles, n_weapons)
     e = (n_battles, n_units if engineering else 0)
     e6 = (n_battles, 6 * n_units if engineering else 0)
@@ -205,22 +224,34 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int,
                        repair_boxes=np.zeros(e6, np.int64),
                        reserve_shields=np.zeros(e, np.int64),
                        fighters=np.full(u, NO_ORDER, np.int64),
-                       shuttles=np.full(u, NO_ORDER, np.int64))
+                       shuttles=np.full(u, NO_ORDER, np.int64),
+                       tractor=np.full((n_battles, tractor_beams * n_units), NO_ORDER,
+                                       np.int64),
+                       transporters=np.zeros((n_battles, n_units if transporters else 0),
+                                             np.int64),
+                       transport=np.full((n_battles, transporters * n_units), NO_ORDER,
+                                         np.int64),
+                       drop_shield=np.zeros((n_battles, n_units if transporters else 0),
+                                            np.int64))
 
 
-def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
-    """Reference orders (one ``{unit row: Orders}`` per battle) as ``BatchOrders``. Raises on
-    an order the compiled tiers do not carry (reinforcement, tractors, ... orders)."""
-    out = empty_orders(len(orders), n_units, n_weapons)
+def pack_orders(orders: list, n_units: int, n_weapons: int,
+                tractor_beams: int = 0, transporters: int = 0) -> BatchOrders:
+    """Reference orders (one ``{unit row: Orders}`` per battle) as ``BatchOrders``
+    (``tractor_beams``: the width of a unit's tractor row, 0 without tractors). Raises on an
+    order the compiled tiers do not carry (transporters, probes, ... orders)."""
+    out = empty_orders(len(orders), n_units, n_weapons, tractor_beams=tractor_beams,
+                       transporters=transporters)
     for b, per_unit in enumerate(orders):
         for u, o in (per_unit or {}).items():
-            unported = [name for name in ("esg_reserve", "tractor", "transport")
-                        if getattr(o, name)]
+            unported = [name for name in ("esg_reserve",) if getattr(o, name)]
+            if (o.transport or o.drop_shield or o.transporters) and not transporters:
+                unported.append("transport")
+            if o.tractor and not tractor_beams:
+                unported.append("tractor")
             unported += [name for name in ("suicide", "suicide_arm")
                          if getattr(o, name) is not None]
-            unported += [name for name in ("probe", "drop_shield",
-                                           "repair", "transporters")
-                         if getattr(o, name)]
+            unported += [name for name in ("probe", "repair") if getattr(o, name)]
             if unported:
                 raise ValueError(f"unit row {u}: orders {unported} are not in the compiled "
                                  "tiers")
@@ -257,6 +288,14 @@ def pack_orders(orders: list, n_units: int, n_weapons: int) -> BatchOrders:
             for name in ("fighters", "shuttles"):  # (J4.34, J1.0)
                 if getattr(o, name) is not None:
                     getattr(out, name)[b, u] = int(getattr(o, name))
+            for beam, t in o.tractor.items():  # (G7.0) tractors.RELEASE is -1 there
+                out.tractor[b, tractor_beams * u + beam] = TRACTOR_RELEASE if t == -1 else int(t)
+            if transporters:  # (G8.0, G8.24)
+                out.transporters[b, u] = int(o.transporters)
+                out.drop_shield[b, u] = int(o.drop_shield or 0)
+                for t, (what, target) in o.transport.items():
+                    if int(what):  # (TransportOrder BEAM_PARTY 1, LIFT_CREW 2)
+                        out.transport[b, transporters * u + t] = 2 * int(target) + int(what) - 1
     return out
 
 

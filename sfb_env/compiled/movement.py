@@ -4,7 +4,7 @@ Mirrors ``engine.procedure._speed_determination``, ``engine.procedure._move_ship
 ``engine.procedure._move_seeking_weapons`` with ``engine.movement`` (``movers``,
 ``move_unit``, ``start_turn_tactical``) and the robots' maneuvers (``compiled.robots``), for the
 rules of the compiled tiers. ``move_tables(setup)`` builds the static ``MoveTables`` of a
-scenario and refuses one that needs what is not ported (monster, tractors, planets, suicide
+scenario and refuses one that needs what is not ported (monster, planets, suicide
 shuttles); administrative shuttles (J1.0) and robot ships (SCENARIOS §2.5) move with the
 ships on the maneuvers their pilots planned (``MoveTables.pilot_plan``: ``compiled.small_craft``,
 ``compiled.robot_ship``).
@@ -12,12 +12,12 @@ ships on the maneuvers their pilots planned (``MoveTables.pilot_plan``: ``compil
 Order inside ``procedure.advance`` (the step kernel calls them the same way):
 ``speed_determination`` where the reference calls ``_speed_determination`` (at impulse 0 or
 after End of Turn of the last impulse, when ``st.impulse`` is 0, with that decision point's
-orders; before the energy form, tractors and lock-on, all off in the compiled tiers), then
-``st.impulse`` becomes 1 (else ``+= 1``); ``move_ships``; (tractor towing: not in the
-tiers) the fighters (``small_craft.move_fighters``); ``move_seeking_weapons``; then (suicide
-shuttles, planets, tactical maneuvers: not in the tiers) the ESG fields' contacts
-(``compiled.esg.resolve_contacts``), (monster: not in the tiers) ``seeking.resolve_impacts``
-(the fire helper's).
+orders; before the energy form, tractors' start of turn and lock-on), then
+``st.impulse`` becomes 1 (else ``+= 1``); ``move_ships``; tractor towing
+(``compiled.tractors.tow``: held units do not move by themselves here); the fighters
+(``small_craft.move_fighters``); ``move_seeking_weapons``; then (suicide shuttles, planets,
+tactical maneuvers: not in the tiers) the ESG fields' contacts (``compiled.esg.resolve_contacts``),
+(monster: not in the tiers) ``seeking.resolve_impacts`` (the fire helper's).
 
 Compile time: every numba function taking the whole ``BatchState`` (~120 fields) costs about
 3 s of CPU to compile, so the helpers take ``robots.MoveArrays`` (19 arrays) and the phase
@@ -91,7 +91,7 @@ def move_tables(setup) -> MoveTables:
     """The static movement tables of a scenario (a ``BattleSetup``); raises ValueError on a
     scenario using what this module does not port."""
     rules = setup.rules
-    unported = [name for name in ("monster_in_play", "tractors",
+    unported = [name for name in ("monster_in_play",  # (tractors: compiled.tractors.tow)
                                   "planets_in_play", "suicide_shuttles")
                 if getattr(rules, name)]
     controllers = list(setup.start_state.controllers)

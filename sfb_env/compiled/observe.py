@@ -41,7 +41,17 @@ import numba as nb
 import numpy as np
 
 from sfb_env import hexmap, impulse, tables
-from sfb_env.compiled import cloak, energy, engineering, maneuvers, purse, sensors
+from sfb_env.compiled import (
+    cloak,
+    energy,
+    engineering,
+    maneuvers,
+    purse,
+    sensors,
+    tractors,
+    transporters,
+    unit_rules,
+)
 from sfb_env.compiled import small_craft as craft_mod
 from sfb_env.compiled.borrowed import borrow
 from sfb_env.compiled.fire import GATLING_EXTRA, cloak_range, gatling_open
@@ -148,7 +158,13 @@ STATE_FIELDS = (
     "esg_release_at", "esg_activated_at", "esg_dropped_at", "esg_cancelled_at",
     "launcher", "locked_on", "esg_struck_at", "dac_boxes",  # (D6) compiled.sensors
     # (D3.34, D9) compiled.engineering: masks and rule features
-    "reinf_general", "reinf_specific", "reinf_held", "dc_repairs")
+    "reinf_general", "reinf_specific", "reinf_held", "dc_repairs",
+    # (G7.0) compiled.tractors: the tractor[b] masks and the tractors features
+    "tractor_link", "tractor_holder", "tractor_used_turn", "tractor_released_at",
+    "tractor_powered",
+    # (G8.0, G8.24, D7.0) compiled.transporters: the transporter masks and boarding features
+    "tran_used_turn", "tran_powered", "shield_drop_until", "boarding_parties", "crew_units",
+    "control_stations", "shields_active", "shield_pool")
 StateView = namedtuple("StateView", STATE_FIELDS)
 
 
@@ -212,14 +228,36 @@ ObserveTables = namedtuple("ObserveTables", [
     # (J4.51 close combat: ``_small_craft_part``)
     "m_fighters", "m_shuttles", "c_fighters", "c_shuttles", "small_craft",
     "craft_cloak",  # (G13) small_craft.CraftTables.cloak_rule: a cloaked carrier
+    # (G7.0) compiled.tractors, per agent: its tractor[b] components (padded), the first one's
+    # component index and mask offset, the tractors features' offset (-1 none); per unit its
+    # beams and whether the form pays them; the standard DAC's boxes; a unit's row width in
+    # ``BatchOrders.tractor``
+    "n_tractor", "c_tractor", "m_tractor", "off_tractors", "tr_beams", "tr_form_pays",
+    "tr_dac", "tr_width",
+    # (G8.0, G8.24) compiled.transporters, per agent: the ``transporters`` energy line's
+    # size (0 none), mask offset and component index, the ``transport[t]`` components (padded),
+    # the first one's mask offset and index, ``drop_shield``'s offset and index (-1 none), the
+    # boarding features' offset (-1 none); per unit the TRAN boxes on its sheet and whether
+    # the form pays their uses; hexmap.SHIELD_LUT (the shields facing a unit); the widest
+    # sheet (``BatchOrders.transport``'s row per unit)
+    "n_tp_energy", "m_tp_energy", "c_tp_energy", "n_transport", "m_transport", "c_transport",
+    "m_drop", "c_drop", "off_boarding", "tp_count", "tp_form_pays", "shield_lut", "tp_width",
+    # (scenario 8, compiled.unit_rules) per unit the kinds it never fires at, may not leave
+    # the map, its arrival turn or die (-1 none); hold_fire or may_not_leave in play
+    # (``unit_rules.mask_part``), arrivals in play (a unit not arrived: the no-op mask,
+    # ``actions.noop_mask``, from each component's offset ``comp_offsets`` of the agent's
+    # ``n_comps`` and the scratch ``noop``)
+    "hold_kinds", "no_leave", "arrive_turn", "arrive_die", "unit_rules", "arrivals",
+    "comp_offsets", "n_comps", "noop",
 ])
 
 # the rule-features blocks observe writes (env.rule_features)
 _PORTED_FEATURES = {"esg_fields", "lock_on", "cloak",
-                    "reinforcement", "damage_control"}  # (D3.34, D9) compiled.engineering
+                    "reinforcement", "damage_control",  # (D3.34, D9) compiled.engineering
+                    "tractors",  # (G7.0) compiled.tractors
+                    "boarding"}  # (G8.0, D7.0) compiled.transporters
 # rules / layout features observe_tables refuses (not in the tier-1 port)
-_RULES_OFF = ("planets_in_play", "hold_fire",
-              "may_not_leave", "arrivals")
+_RULES_OFF = ("planets_in_play",)  # (hold_fire, may_not_leave, arrivals: unit_rules)
 _TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON),
                   _PHG, int(WeaponType.FUSION),  # (tier 2: the Hydran's phaser-G and fusion)
                   int(WeaponType.PPD)}  # (E11) the PPD under the Chief Engineer: compiled.ppd
@@ -310,7 +348,10 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         "c_energy", "m_cloak", "c_cloak", "n_ppds", "m_ppd", "c_ppd", "off_ppd",
         "n_esg", "m_esg", "off_esg", "off_esg_fields", "off_lock_on", "off_cloak",
         "eng_flags", "m_eng", "c_eng", "off_reinf", "off_dc",
-        "m_fighters", "m_shuttles", "c_fighters", "c_shuttles")}
+        "m_fighters", "m_shuttles", "c_fighters", "c_shuttles",
+        "n_tractor", "c_tractor", "m_tractor", "off_tractors",
+        "n_tp_energy", "m_tp_energy", "c_tp_energy", "n_transport", "m_transport",
+        "c_transport", "m_drop", "c_drop", "off_boarding")}
     max_h = max([1] + [len(lo.power.heavies) for lo in layouts.values() if lo.power is not None])
     heavy = np.full((n, max_h), -1, np.int64)
     arm_size = np.full((n, max_h), _ARM_ORDERS, np.int64)
@@ -324,8 +365,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                                       f"{lo.rule_features}")
         extra = [what for what, has in (
             ("ppd orders", lo.ppds.size and lo.ppd_orders != _PPD_ORDERS),
-            ("probe", lo.probe), ("tractor", lo.tractors),
-            ("transport", lo.transport), ("suicide", lo.suicide),
+            ("probe", lo.probe), ("suicide", lo.suicide),
             ("energy beyond the cadet form", _energy_extra(lo.power)),
             ("rule features", tuple(f for f in lo.rule_features
                                     if f not in _PORTED_FEATURES)),
@@ -421,21 +461,57 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         for name in ("fighters", "shuttles"):
             if name not in craft:
                 ints[f"m_{name}"][a] = ints[f"c_{name}"][a] = -1
+        n_t = lo.tractors  # (G7.0) tractor[b], after the disengage component
+        ints["n_tractor"][a] = n_t
+        ints["c_tractor"][a] = names.index("tractor[0]") if n_t else -1
+        ints["m_tractor"][a] = lo.offsets[ints["c_tractor"][a]] if n_t else -1
+        ints["off_tractors"][a] = (where.span("tractors").start
+                                   if "tractors" in lo.rule_features else -1)
+        tp = lo.transport  # (G8.0, G8.24) after the tractor[b]
+        tp_names = []
+        for key in ("m_tp_energy", "c_tp_energy", "m_transport", "c_transport", "m_drop",
+                    "c_drop"):
+            ints[key][a] = -1
+        if tp is not None:
+            tp_names = (["transporters"] * bool(tp.energy)
+                        + [f"transport[{t}]" for t in range(tp.count)] + ["drop_shield"])
+            ints["n_tp_energy"][a], ints["n_transport"][a] = tp.energy, tp.count
+            for key, comp in (("tp_energy", "transporters"), ("transport", "transport[0]"),
+                              ("drop", "drop_shield")):
+                if comp in tp_names:
+                    ints[f"c_{key}"][a] = names.index(comp)
+                    ints[f"m_{key}"][a] = lo.offsets[ints[f"c_{key}"][a]]
+        ints["off_boarding"][a] = (where.span("boarding").start
+                                   if "boarding" in lo.rule_features else -1)
         ints["c_ppd"][a] = names.index("ppd[0]") if n_p else -1  # (E11.362) ppd[p]
         ints["m_ppd"][a] = lo.offsets[ints["c_ppd"][a]] if n_p else -1
         expected = ([f"launch[{i}]" for i in range(n_r)] + [f"fire[{i}]" for i in range(n_w)]
                     + [f"gatling[{g}].shot{j}" for g in range(n_g) for j in GATLING_SHOT_NUMBERS]
                     + [f"esg[{i}]" for i in range(n_e)]
                     + [f"ppd[{i}]" for i in range(n_p)] + craft
-                    + ["disengage"] * bool(lo.disengage) + power + ["maneuver", "speed"])
+                    + ["disengage"] * bool(lo.disengage)
+                    + [f"tractor[{i}]" for i in range(n_t)] + tp_names + power
+                    + ["maneuver", "speed"])
         targeted = n_r + n_w + len(GATLING_SHOT_NUMBERS) * n_g  # k + 1 values each
         # (FD1.2) launch[r] with the facing values: 7 k + 1
         sizes = [launch_size] * n_r + [k + 1] * (targeted - n_r)
         sized = [(f"ppd[{i}]", _PPD_ORDERS) for i in range(n_p)] + [
-            (f"esg[{i}]", ESG_ORDERS) for i in range(n_e)]
+            (f"esg[{i}]", ESG_ORDERS) for i in range(n_e)] + [
+            (f"tractor[{i}]", k + 2) for i in range(n_t)] + [
+            (f"transport[{t}]", 2 * k + 1) for t in range(tp.count if tp else 0)] + [
+            ("drop_shield", 7)] * bool(tp) + (
+                [("transporters", tp.energy)] if tp is not None and tp.energy else [])
         sized += list(zip(names[:targeted], sizes, strict=True))
         if names != expected or any(int(lo.nvec[names.index(c)]) != size for c, size in sized):
             raise NotImplementedError(f"compiled observe: {name}'s components {names}")
+    if (rules.may_not_leave and (rules.sideslip or rules.tactical_maneuvers
+                                 or int(st.impulses_per_turn) != 32)):
+        raise NotImplementedError("compiled observe: may_leave false beside sideslip, TAC or "
+                                  "on the 8- and 16-impulse charts (the C3.2 union) not ported")
+    n_comps = np.array([len(layouts[a].nvec) for a in agents], np.int64)
+    comp_offsets = np.zeros((n, max([1, *n_comps])), np.int64)
+    for a, name in enumerate(agents):
+        comp_offsets[a, :n_comps[a]] = layouts[name].offsets
     max_turns = int(opts["max_turns"] or battle.scenario.turn_limit or DEFAULT_MAX_TURNS)
     ipt = int(st.impulses_per_turn)
     area = battle.scenario.map_area
@@ -443,6 +519,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     rel = np.arange(-5, 6) * (np.pi / 3)  # the reference: (f_o - f_u) * (pi / 3)
     init = battle.initial
     et = energy.energy_tables(setup)
+    tt = tractors.tractor_tables(setup)
+    tpt = transporters.transporter_tables(setup)
     ships = battle.ship_classes
     unit_esg = np.full((len(setup.unit_ids), esg_mod.FIELDS_SEEN), -1, np.int64)
     for u in range(len(setup.unit_ids)):  # (knowledge.esg_fields_seen) the first two
@@ -484,7 +562,15 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         dc_rating=et.dc_rating, dc_box=et.dc_box, reserve_power=bool(et.reserve_power),
         **{name: v for name, v in sensors.sensor_tables(setup).items() if name != "lock_on"},
         small_craft=bool(rules.small_craft_in_play),
-        craft_cloak=craft_mod.cloak_rule(rules), **ints)
+        craft_cloak=craft_mod.cloak_rule(rules),
+        tr_beams=tt.beams, tr_form_pays=tt.form_pays, tr_dac=bool(tt.std_dac),
+        tr_width=int(np.asarray(st.tractor_link).shape[1]) if rules.tractors else 0,
+        tp_count=tpt.count, tp_form_pays=tpt.form_pays,
+        shield_lut=np.ascontiguousarray(hexmap.SHIELD_LUT, dtype=np.int64),
+        tp_width=int(np.asarray(st.tran_used_turn).shape[1]) if rules.transporters else 0,
+        **unit_rules.tables(setup), unit_rules=bool(rules.hold_fire or rules.may_not_leave),
+        arrivals=bool(rules.arrivals), comp_offsets=comp_offsets, n_comps=n_comps,
+        noop=np.zeros_like(comp_offsets), **ints)
 
 
 def _energy_extra(power: EnergyLayout | None) -> bool:
@@ -1147,7 +1233,10 @@ def has_extras(ot, a):
     return (ot.n_gatling[a] > 0 or ot.n_ppds[a] > 0 or ot.n_esg[a] > 0
             or ot.off_esg_fields[a] >= 0 or ot.m_arm[a] >= 0 or ot.off_plasma[a] >= 0
             or ot.off_energy[a] >= 0 or ot.off_ppd[a] >= 0 or ot.off_lock_on[a] >= 0
-            or ot.off_cloak[a] >= 0 or ot.move_rules or ot.small_craft)
+            or ot.off_cloak[a] >= 0 or ot.move_rules or ot.small_craft
+            or ot.off_tractors[a] >= 0 or ot.n_tractor[a] > 0
+            or ot.off_boarding[a] >= 0 or ot.m_drop[a] >= 0 or ot.unit_rules
+            or ot.arrivals)
 
 
 @nb.njit(cache=True, inline="always")
@@ -1172,7 +1261,9 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
     threats = ot.work[k:k + ot.threats]
     n_slots = 0  # the target slots, for the parts that read them only
     if (ot.n_gatling[a] or ot.n_ppds[a] or ot.off_esg_fields[a] >= 0 or ot.off_lock_on[a] >= 0
-            or ot.off_cloak[a] >= 0 or ot.facings or ot.reserve_power or ot.small_craft):
+            or ot.off_cloak[a] >= 0 or ot.facings or ot.reserve_power or ot.small_craft
+            or ot.off_tractors[a] >= 0 or ot.n_tractor[a] > 0
+            or ot.off_boarding[a] >= 0 or ot.m_drop[a] >= 0 or ot.unit_rules):
         n_slots = _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
     for i in range(ot.n_weapons[a]):  # the PPDs' fire[w] and usable flag, which ``observe``
         w = ot.weapons[a, i]  # wrote as for any weapon
@@ -1302,6 +1393,15 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
                           s.w_min_range, ot.weapons[a], ot.n_weapons[a], ot.m_fire[a],
                           ot.off_weapons[a] + ot.n_racks[a] * _WEAPON_SIZE, slots, n_slots,
                           k, b, u, now, m, out)
+    if ot.off_tractors[a] >= 0 or ot.n_tractor[a] > 0:  # (G7.0) tractor[b], the features
+        tractors.observe_part(s, ot.tr_beams, ot.tr_form_pays, ot.tr_dac, b, u, live,
+                              ot.m_tractor[a], ot.n_tractor[a], k, slots, n_slots, now, m, out,
+                              ot.off_tractors[a])
+    if ot.off_boarding[a] >= 0 or ot.m_drop[a] >= 0:  # (G8.0, G8.24, D7.0) the masks and
+        transporters.observe_part(  # the boarding features
+            s, ot, ot.tp_count, ot.tp_form_pays, b, u, live and ot.m_drop[a] >= 0, allocation,
+            ot.m_tp_energy[a], ot.n_tp_energy[a], ot.m_transport[a], ot.n_transport[a],
+            ot.m_drop[a], k, slots, n_slots, m, out, ot.off_boarding[a])
     if ot.off_cloak[a] >= 0:  # (G13 standard rule) fire, launch, the cloak block and mask
         _standard_cloak_part(
             status, side, kind, cloaked, s.cloak_paid, s.cloak_announced_at, s.esg_struck_at,
@@ -1326,6 +1426,15 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
                        ot.racks, slots, n_slots, m, ot.sideslip, ot.tac, ot.facings, gov,
                        choice, imp, ipt, ot.max_speed, k, ot.n_racks[a], ot.launch_size,
                        ot.m_maneuver[a], ot.m_speed[a], b, a, u)
+    if live and ot.unit_rules:  # (scenario 8) hold_fire_at, may_leave false
+        unit_rules.mask_part(kind, side, captured_by, x, z, s.facing, ot.hold_kinds,
+                             ot.no_leave, ot.racks[a], ot.n_racks[a], ot.weapons[a],
+                             ot.n_weapons[a], ot.m_fire[a], ot.launch_size, k, ot.facings,
+                             slots, n_slots, ot.m_maneuver[a], ot.m_speed[a] - ot.m_maneuver[a],
+                             ot.first_column, ot.last_column, ot.first_row, ot.last_row,
+                             ot.odd_down, b, u, m)
+        if ot.no_leave[u] and m[ot.m_maneuver[a] + _M_LEFT] == 0:  # (observation: can_turn
+            out[_O_CAN_TURN] = 0.0  # reads the blockers, the exit blockers among them)
     if live:  # last: the fire[w] masks as the standard cloak, close combat and lock-on left them
         at = ot.m_gatling[a]
         for g in range(ot.n_gatling[a]):  # (E2.151) shot j open while j shots are left, at

@@ -29,6 +29,7 @@ from collections import namedtuple
 
 import numba as nb
 
+from sfb_env.compiled import boarding as boarding_mod
 from sfb_env.compiled import (
     cloak,
     damage,
@@ -47,13 +48,17 @@ from sfb_env.compiled import (
     seeking_impacts,
     sensors,
     small_craft,
+    tractors,
+    transporters,
+    unit_rules,
 )
 from sfb_env.engine.setup import BattleSetup
-from sfb_env.engine.types import ACTIVE
+from sfb_env.engine.types import ACTIVE, NOT_ARRIVED
 
 StepTables = namedtuple("StepTables", ("move", "fire", "end", "observe", "launch_seeking",
                                        "seeking_weapons", "plasma", "energy", "ppd", "esg",
-                                       "cloak", "craft", "robot"))
+                                       "cloak", "craft", "robot", "tractor", "transport",
+                                       "boarding"))
 
 
 def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
@@ -66,7 +71,10 @@ def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
                       bool(rules.seeking_weapons), bool(rules.plasma_in_play),
                       energy.energy_tables(setup), bool(rules.ppd_in_play),
                       esg.esg_tables(setup), bool(rules.standard_cloak),
-                      small_craft.craft_tables(setup), robot_ship.robot_tables(setup))
+                      small_craft.craft_tables(setup), robot_ship.robot_tables(setup),
+                      tractors.tractor_tables(setup),
+                      transporters.transporter_tables(setup),
+                      boarding_mod.boarding_tables(setup))
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -77,10 +85,18 @@ def _robot_fire(s, tb, b: int, o) -> None:
     ``ObserveTables.work``."""
     n_w, n_u = s.w_owner.shape[1], s.kind.shape[1]
     legal = tb.observe.work[:n_w * n_u].reshape((n_w, n_u))
+    ft = tb.fire
+    now = (s.turn[b] - 1) * ft.ipt + s.impulse[b]
     for w in range(n_w):
         ready = observe.weapon_ready(s, tb.observe, b, w)
         for t in range(n_u):
             legal[w, t] = ready and observe.fire_open(s, tb.observe, b, w, t)
+            if legal[w, t] and ft.lock_on:  # (D6) the effective range: doubled without
+                f = s.w_owner[b, w]  # lock-on, plus the scanner (cloak.effective_range)
+                rng = robots.distance(s.x[b, f], s.z[b, f], s.x[b, t], s.z[b, t])
+                legal[w, t] = sensors.effective_range(
+                    s.locked_on, s.cloaked, s.esg_struck_at, s.dac_boxes, ft.scanner_of, b, f,
+                    t, rng, now) <= s.w_max_range[b, w]
     robots.robot_fire_orders(s, tb.move, b, o.fire, legal)
 
 
@@ -157,6 +173,10 @@ def clear_orders(o, b: int) -> None:
     _clear_row(o.reserve_shields, b, 0)
     _clear_row(o.fighters, b, -1)  # (J4.34, J1.0)
     _clear_row(o.shuttles, b, -1)
+    _clear_row(o.tractor, b, -1)  # (G7.0: zero-wide without tractors)
+    _clear_row(o.transporters, b, 0)  # (G8.0, G8.24: zero-wide without transporters)
+    _clear_row(o.transport, b, -1)
+    _clear_row(o.drop_shield, b, 0)
 
 
 @nb.njit(cache=True, inline="always")
@@ -169,8 +189,8 @@ def _clear_row(orders, b: int, none) -> None:
 
 @nb.njit(cache=True, inline="always")
 def commanded(s, b: int, u: int) -> bool:
-    """(knowledge.commanded_by_player, tier 1: no arrivals) in play and not captured."""
-    return s.status[b, u] == ACTIVE and s.captured_by[b, u] < 0
+    """(knowledge.commanded_by_player) in play (or yet to arrive) and not captured."""
+    return (s.status[b, u] == ACTIVE or s.status[b, u] == NOT_ARRIVED) and s.captured_by[b, u] < 0
 
 
 # the stages of ``advance`` in order (``advance_upto`` stops after one of them)
@@ -204,10 +224,14 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
             cloak.cloak_step(o.cloak, s.status, s.cloaked, s.cloak_paid, s.cloak_announced_at,
                              s.ev, s.ev_count, s.turn[b], s.impulse[b], last,
                              (s.turn[b] - 1) * last + s.impulse[b], b)
+        if tb.tractor.on:  # (B2.0 advanced, G7.0) Tractor Beams
+            tractors.tractor_step(s, tb.tractor, b, o.tractor, last)
         if tb.robot.on:  # (SCENARIOS §2.5) the robot ships' drones, after the agents' rows
             robot_ship.launch_orders(s, tb.observe, tb.robot, b, o.launch)
         if tb.launch_seeking:
             seeking_impacts.launch_seeking_weapons(s, tb.fire, b, o)
+        if tb.transport.on:  # (B2.0 advanced) Shields/Transporters: G8.24 drops, then G8.0
+            transporters.step(s, tb.fire, tb.transport, b, o.drop_shield, o.transport, last)
         if tb.craft.on:  # (J4.34, J1.0) Launch Shuttlecraft
             small_craft.launch_step(small_craft.craft_view(s), tb.craft, b, o.fighters, o.shuttles)
         if upto < 2:
@@ -229,6 +253,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
             plasma.end_of_impulse_a(s.status, s.kind, s.w_type, s.launched_at, s.target, s.ev,
                                     s.ev_count, s.turn, s.impulse, tb.fire, tb.fire.ipt, b)
         ending.end_of_impulse(s, tb.end, b)
+        if tb.tractor.on:  # (G7.0) links of units gone or beams destroyed end
+            tractors.check_links(s, tb.tractor, b, last)
         if tb.end.disengage_by_announcement:  # (SCENARIOS #5) after the fire, at once
             ending.disengage_by_announcement(s, tb.end, b, o)
         if ending.check_end(s, tb.end, b, False):
@@ -248,9 +274,15 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
                     s.status, s.mutiny, s.dac_boxes, s.captured_by, s.control_stations,
                     s.speed, s.dice, s.ev, s.ev_count, s.turn[b], s.impulse[b],
                     tb.fire.mutiny_shift, tb.fire.captor, b)
+            if tb.boarding.on:  # (D7.0) boarding-party combat, after the mutiny roll
+                boarding_mod.end_of_turn(s, tb.boarding, b)
             ending.end_of_turn(s, tb.end, b)
             if ending.check_end(s, tb.end, b, s.turn[b] > tb.end.max_turns):
                 return
+        if tb.observe.arrivals:  # units entering the map this turn (compiled.unit_rules)
+            unit_rules.arrivals(s.status, s.x, s.z, s.facing, s.prev_x, s.prev_z,
+                                s.prev_facing, s.dice, s.ev, s.ev_count, s.turn[b],
+                                tb.observe.arrive_turn, tb.observe.arrive_die, b)
         esg.energy_allocation(s, tb.esg, b)  # (B2.0 Energy Allocation, G23.21)
         movement.speed_determination(s, tb.move, b, o)
         if tb.energy.on:  # (B3.0) the cadet form pays for the speed just set
@@ -258,6 +290,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
             if tb.cloak:  # (G13 standard rule) turn-to-turn announcements
                 cloak.start_turn(s.cloaked, s.cloaked_before, s.cloak_paid,
                                  s.cloak_announced_at, s.ev, s.ev_count, s.turn[b], last, b)
+        if tb.tractor.on:  # (G7.0) unpaid links lapse; towing speeds (CTH-DATA §7.3)
+            tractors.start_turn(s, tb.tractor, b, last)
         if tb.fire.lock_on:  # (B2.0 advanced sequence, D6) Sensor Lock-On
             sensors.lock_on_step(s.status, s.kind, s.launcher, s.locked_on, s.dac_boxes, s.dice,
                                  s.ev, s.ev_count, s.turn, tb.fire.sensor_of, b)
@@ -269,6 +303,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
     if tb.robot.on:  # (SCENARIOS §2.5) so do the robot ships
         robot_ship.plan_moves(s, tb.move, tb.observe, tb.robot, b)
     movement.move_ships(s, tb.move, b, o)
+    if tb.tractor.on:  # (G7.0) held units move parallel to their holders
+        tractors.tow(s, tb.tractor, tb.move, b)
     if tb.craft.on:  # (J4.12) the fighters after all ships, before seeking weapons
         small_craft.move_step(small_craft.craft_view(s), tb.craft, b)
     if upto < 6:

@@ -63,9 +63,9 @@ def sensor_tables(setup) -> dict[str, object]:
     boxes left) for ``setup``; raises ``NotImplementedError`` on what is not ported."""
     rules = setup.rules
     on = bool(rules.lock_on)
-    if on and any(c in ("convoy-freighter", "robot-ship")
-                  for c in setup.start_state.controllers):
-        raise NotImplementedError("compiled lock-on: robots' fire under lock-on not ported")
+    if on and "robot-ship" in setup.start_state.controllers:  # (the convoy freighters' fire:
+        raise NotImplementedError(  # procedure._robot_fire judges the effective range)
+            "compiled lock-on: the robot ship's fire under lock-on not ported")
     if on and rules.cloak == "cadet" and rules.esg_in_play:
         raise NotImplementedError("compiled lock-on: a cloak and an ESG together (G23.621)")
     standard = rules.damage == "standard_dac"

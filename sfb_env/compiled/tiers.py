@@ -83,8 +83,23 @@ PORTED_VALUES: dict[str, tuple] = {
     "tactical_maneuvers": (True, False),
     "launch_facing": (True, False),
     "max_speed": "any",  # the speed component's size; movement reads the speed
+    # (G7.0) tractor beams: compiled.tractors (tractor_tables refuses them beside reserve
+    # power, small craft, a PPD, an ESG or the monster)
+    "tractors": (False, True),
+    # (G8.0, G8.24, D7.0) transporters, shield drops and boarding-party combat:
+    # compiled.transporters, compiled.boarding (transporter_tables refuses reserve power,
+    # fractional accounting, planets and the monster beside them)
+    "transporters": (False, True),
+    "boarding": (False, True),
+    # (scenario 8 unit fields) compiled.unit_rules: the masks of hold_fire_at and may_leave
+    # false (observe refuses may_leave false beside sideslip or TAC, or off the 32-impulse
+    # chart), arrivals (a unit not arrived: the no-op mask)
+    "hold_fire": (False, True),
+    "may_not_leave": (False, True),
+    "arrivals": (False, True),
 }
 PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "freighter",
+                  "freighter-large",  # (scenario 8) the freighter's doubled values (R1.6)
                   "drone", "target-drone",
                   "gorn-cadet",  # tier 2: plasma-F launchers (FP1)
                   "romulan-cadet",  # tier 2: a fixed plasma-S launcher (FP3.1), the cadet cloak
@@ -107,7 +122,8 @@ PORTED_CONTROLLERS = {"agent", "target-drone", "robot-drone", "convoy-freighter"
                       "robot-ship",  # (SCENARIOS §2.5) compiled.robot_ship
                       "stranded"}  # (SCENARIOS §2.7) the Dakota: neither moves nor fires
 PORTED_VICTORY = {"battle_drill", "under_attack", "convoy_raid", "duel", "encounter",
-                  "dakota_incident"}  # (SCENARIOS #4) compiled.ending._dakota_a
+                  "dakota_incident",  # (SCENARIOS #4) compiled.ending._dakota_a
+                  "pirate_raid"}  # (SCENARIOS #8) compiled.ending._pirate_a
 # Victory kinds whose wording (level, reason) reads the event log, not the state alone: the
 # compiled env decodes its events before asking ``engine.victory`` (``compiled.parallel``).
 EVENT_VICTORY = {"dakota_incident"}
