@@ -59,34 +59,62 @@ def pytest_collection_modifyitems(config, items):
 _CORE_READY = False
 
 
+def _lock_path(kind: str):
+    import hashlib
+    import tempfile
+    from pathlib import Path
+
+    checkout = hashlib.sha1(str(Path(__file__).resolve().parents[1]).encode()).hexdigest()[:12]
+    return Path(tempfile.gettempdir()) / f"sfb-env-{kind}-{checkout}.lock"
+
+
 def _build_core_once() -> None:
     """Compile (or load from the numba cache) the step kernel, under a lock shared by the
-    xdist workers of this machine."""
+    xdist workers of this machine. A worker that finds the other one compiling it compiles
+    the observation's second pass meanwhile (``_build_extras``), instead of only waiting."""
     global _CORE_READY
     if _CORE_READY:
         return
     import fcntl
-    import hashlib
-    import tempfile
-    from pathlib import Path
 
     import numpy as np
 
     from sfb_env.compiled.batch import BattleBatch
 
-    checkout = hashlib.sha1(str(Path(__file__).resolve().parents[1]).encode()).hexdigest()[:12]
-    with open(Path(tempfile.gettempdir()) / f"sfb-env-core-{checkout}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with open(_lock_path("core"), "w") as lock:
         try:
-            # A graduate duel, not a cadet one: its step also runs the observation's second
-            # pass (``observe.extras``, a kernel of its own), which every scenario with
-            # tier-2 parts needs; built here once, no later test or subprocess compiles it.
-            batch = BattleBatch("grad-lyran-vs-hydran", num_battles=1, seed=0)
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            _build_extras()
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            batch = BattleBatch("duel-klingon-vs-federation", num_battles=1, seed=0)
             batch.reset()
             batch.step(batch.sample_actions(np.random.default_rng(0)))
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     _CORE_READY = True
+
+
+def _build_extras() -> None:
+    """Compile (or load) ``batch._observe_extras``, the tier-2 observation pass: a kernel of
+    its own, which a cadet duel's step never calls, so the core build above leaves it out.
+    Compiled for its signature without being run, so it needs no step kernel."""
+    import fcntl
+
+    import numba
+
+    from sfb_env.compiled import batch as batch_mod
+
+    with open(_lock_path("extras"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            bb = batch_mod.BattleBatch("grad-lyran-vs-hydran", num_battles=1, seed=0)
+            assert bb._extras, "grad-lyran-vs-hydran has tier-2 parts"
+            batch_mod._observe_extras.compile(
+                (numba.typeof(bb.handle()), numba.int64, numba.int64, numba.boolean))
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def pytest_runtest_setup(item):
