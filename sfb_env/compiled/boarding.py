@@ -11,13 +11,14 @@ The combat step (``end_of_turn``, after the Klingon mutiny roll, before End of T
 controller's, each side present splits its parties into groups of 10 and a remainder and rolls
 a die a group (in side order, ``battle.rng``'s order); the D7.0 chart (``tables.
 boarding_party_chart``) gives the enemy parties each group eliminates; both sides apply at
-once, the defenders' eliminations falling on the attacking sides in side order (PROPOSAL
-[P-105]); the attackers' eliminations beyond the last defender capture control stations, and
-with the last one the unit is captured by the attacking side that scored most (ties: the lower
-side): ``captured_by``, ``Captured`` (``capture``; a ship's pilot becomes the built-in
-``captured`` one, which flies straight at its speed: the compiled movement flies an agent's
-ship without orders straight, PROPOSAL [P-104]). ``BoardingCombat``'s ``dice`` field is a
-side-and-dice list (``event_codes``: per side present its index, its group count, its dice).
+once, the defenders' eliminations falling on the attacking sides in side order
+(PROPOSAL [P-105]); the attackers' eliminations beyond the last defender capture control
+stations, and with the last one the unit is captured by the attacking side that scored most
+(ties: the lower side): ``captured_by``, ``Captured`` (``capture``; a ship's pilot becomes the
+built-in ``captured`` one, which flies straight at its speed: the compiled movement flies an
+agent's ship without orders straight, PROPOSAL [P-104]). ``BoardingCombat``'s ``dice`` field
+is a side-and-dice list (``event_codes``: per side present its index, its group count, its
+dice).
 """
 
 from __future__ import annotations

@@ -110,7 +110,7 @@ VOCAB: dict[str, list[str]] = {
 # values in the row's next columns: p0, p1 (a unit row, a transporter, a count, shield bits)
 TRANSPORT_RESULTS = (
     "done", "G8.0 the ship is not in play",
-    "D7.0 a captured ship's transporters are its captor's (PROPOSAL: not used)",
+    "D7.0 a captured ship's transporters are its captor's (PROPOSAL: not used)",  # [P-103]
     "D4.0 transporter {p0} is destroyed",
     "B2.0 transporters operate in the Shields/Transporters step of an impulse",
     "G8.0 transporter {p0} has already operated this turn",
