@@ -59,6 +59,18 @@ def play_fighting(env, seed: int, steps: int) -> None:
         n += 1
 
 
+def play_random_masked(env, obs: dict, seed: int, steps: int) -> None:
+    """``env`` (already reset, its first observations ``obs``) played by random masked actions,
+    the action spaces seeded from ``seed``, for up to ``steps`` steps."""
+    for k, a in enumerate(env.possible_agents):
+        env.action_space(a).seed(seed * 10 + k)
+    n = 0
+    while env.agents and n < steps:
+        obs, *_ = env.step({a: env.action_space(a).sample(mask=obs[a]["action_mask"])
+                            for a in env.agents})
+        n += 1
+
+
 @functools.cache
 def snapshots(scenario: str, seeds: tuple[int, ...] = (0, 1, 2), steps: int = 400) -> Snapshots:
     """Play ``scenario`` on ``seeds`` and collect the phase-entry snapshots (cached)."""

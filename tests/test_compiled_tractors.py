@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from compiled_phase_helpers import decoder  # noqa: I001
+from compiled_phase_helpers import decoder, play_random_masked  # noqa: I001
 
 import sfb_env
 from sfb_env.compiled import layout, parity, procedure, tiers, tractors
@@ -126,13 +126,7 @@ def _recorded(seeds: tuple[int, ...] = (0, 1, 2, 3), steps: int = 300) -> dict:
             for seed in seeds:
                 env = sfb_env.parallel_env(doc, backend="reference")
                 obs, _ = env.reset(seed=seed)
-                for k, a in enumerate(env.possible_agents):
-                    env.action_space(a).seed(seed * 10 + k)
-                n = 0
-                while env.agents and n < steps:
-                    obs, *_ = env.step({a: env.action_space(a).sample(
-                        mask=obs[a]["action_mask"]) for a in env.agents})
-                    n += 1
+                play_random_masked(env, obs, seed, steps)
     finally:
         ref.tractor_step, ref.tow, ref.start_turn, ref.check_links = saved
     return snaps

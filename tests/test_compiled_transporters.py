@@ -9,7 +9,7 @@ import functools
 
 import numpy as np
 import pytest
-from compiled_phase_helpers import decoder
+from compiled_phase_helpers import decoder, play_random_masked
 
 import sfb_env
 from sfb_env.compiled import boarding, layout, parity, tiers, transporters
@@ -89,13 +89,7 @@ def _recorded(seeds: tuple[int, ...] = (0, 1, 2, 3), steps: int = 250) -> dict:
                 env = sfb_env.parallel_env(doc, backend="reference")
                 obs, _ = env.reset(seed=seed)
                 _weaken(env.battle)
-                for k, a in enumerate(env.possible_agents):
-                    env.action_space(a).seed(seed * 10 + k)
-                n = 0
-                while env.agents and n < steps:
-                    obs, *_ = env.step({a: env.action_space(a).sample(
-                        mask=obs[a]["action_mask"]) for a in env.agents})
-                    n += 1
+                play_random_masked(env, obs, seed, steps)
     finally:
         ref.step, ref_boarding.end_of_turn = saved
     return snaps
