@@ -59,6 +59,27 @@ def play_fighting(env, seed: int, steps: int) -> None:
         n += 1
 
 
+def raid_variant(rules: dict, suffix: str, raider_hex: str | None, defender_hex: str | None,
+                 plain_freighters: bool = False) -> dict:
+    """Scenario 8 under ``rules`` without the scenario-unit rules (arrivals, may_leave,
+    hold_fire_at) and with the ``duel`` verdict, named with ``suffix``: the Orion Raider set at
+    ``raider_hex``, the defender at ``defender_hex`` (where given), the large freighters made
+    plain ones where ``plain_freighters``."""
+    doc = parity.variant("cth-08", rules=rules)
+    for u in doc["units"]:
+        for key in ("arrives", "may_leave", "hold_fire_at"):
+            u.pop(key, None)
+        if plain_freighters and u["class"] == "freighter-large":
+            u["class"] = "freighter"
+        if raider_hex and u["id"] == "queen-of-diamonds":
+            u["hex"] = raider_hex
+        if defender_hex and u["id"] == "defender":
+            u["hex"] = defender_hex
+    doc["victory"] = {"kind": "duel"}
+    doc["name"] += suffix
+    return doc
+
+
 def play_random_masked(env, obs: dict, seed: int, steps: int) -> None:
     """``env`` (already reset, its first observations ``obs``) played by random masked actions,
     the action spaces seeded from ``seed``, for up to ``steps`` steps."""

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from compiled_phase_helpers import decoder, play_random_masked  # noqa: I001
+from compiled_phase_helpers import decoder, play_random_masked, raid_variant  # noqa: I001
 
 import sfb_env
 from sfb_env.compiled import layout, parity, procedure, tiers, tractors
@@ -30,20 +30,8 @@ def tow_variant(raider_hex: str | None = "0316", defender_hex: str | None = None
     scenario-unit rules; plain freighters; the ``duel`` verdict), the Orion Raider set beside
     the convoy (``raider_hex``) so that random play reaches the freighters, the defender too
     (``defender_hex``: two ships on one freighter contest it, G7.0)."""
-    doc = parity.variant("cth-08", rules={"transporters": False, "boarding": False,
-                                          "lock_on": False})
-    for u in doc["units"]:
-        for key in ("arrives", "may_leave", "hold_fire_at"):
-            u.pop(key, None)
-        if u["class"] == "freighter-large":
-            u["class"] = "freighter"
-        if raider_hex and u["id"] == "queen-of-diamonds":
-            u["hex"] = raider_hex
-        if defender_hex and u["id"] == "defender":
-            u["hex"] = defender_hex
-    doc["victory"] = {"kind": "duel"}
-    doc["name"] += ",tow"
-    return doc
+    return raid_variant({"transporters": False, "boarding": False, "lock_on": False}, ",tow",
+                        raider_hex, defender_hex, plain_freighters=True)
 
 
 def drones_variant() -> dict:

@@ -9,7 +9,7 @@ import functools
 
 import numpy as np
 import pytest
-from compiled_phase_helpers import decoder, play_random_masked
+from compiled_phase_helpers import decoder, play_random_masked, raid_variant
 
 import sfb_env
 from sfb_env.compiled import boarding, layout, parity, tiers, transporters
@@ -28,17 +28,7 @@ def board_variant(raider_hex: str | None = "0316", defender_hex: str | None = No
     """Scenario 8 with tractors, transporters and boarding but without lock-on and the
     scenario-unit rules (arrivals, may_leave, hold_fire_at; the ``duel`` verdict), the Orion
     Raider beside the convoy (``raider_hex``), the defender too where ``defender_hex``."""
-    doc = parity.variant("cth-08", rules={"lock_on": False, **rules})
-    for u in doc["units"]:
-        for key in ("arrives", "may_leave", "hold_fire_at"):
-            u.pop(key, None)
-        if raider_hex and u["id"] == "queen-of-diamonds":
-            u["hex"] = raider_hex
-        if defender_hex and u["id"] == "defender":
-            u["hex"] = defender_hex
-    doc["victory"] = {"kind": "duel"}
-    doc["name"] += ",board"
-    return doc
+    return raid_variant({"lock_on": False, **rules}, ",board", raider_hex, defender_hex)
 
 
 def test_g8_d7_scenarios_are_compiled_and_refusals_named():
