@@ -55,7 +55,8 @@ def agent_vector_env(scenario: str | Mapping[str, Any], num_envs: int = 1,
                      seed: int | None = None, backend: str | None = None, **env_options: Any):
     """The framework-free vector view (``env.vector.AgentVectorEnv``'s API) on ``backend``:
     ``compiled.vector.CompiledAgentVectorEnv`` where the compiled core plays the scenario with
-    these options and opponents (random or none: Python captains stay on the reference)."""
+    these options and opponents (random, none or Python captains; robot opponents, which the
+    engine flies, stay on the reference)."""
     backend = default_backend() if backend is None else backend
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")

@@ -112,13 +112,51 @@ def test_vector_env_on_the_compiled_core_steps_slots_with_masks():
     assert ended > 0
 
 
-def test_vector_env_refuses_python_captains_on_the_compiled_core():
-    with pytest.raises(NotCompiledError, match="Python captains"):
+def test_vector_env_refuses_robot_opponents_on_the_compiled_core():
+    with pytest.raises(NotCompiledError, match="robot opponents"):
         agent_vector_env("duel-klingon-vs-federation", num_envs=2, learners="alternate",
-                         opponents="doctrine", backend="compiled")
+                         opponents="robot", fixed_spaces=FixedSpaces(), backend="compiled")
     venv = agent_vector_env("duel-klingon-vs-federation", num_envs=2, learners="alternate",
-                            opponents="doctrine")
+                            opponents="robot", fixed_spaces=FixedSpaces())
     assert type(venv).__name__ == "AgentVectorEnv"
+
+
+@pytest.mark.parametrize("opponent", ["doctrine", "random-fighter"])
+def test_python_captains_fly_the_opponents_on_the_compiled_core_as_on_the_reference(opponent):
+    """Same seed, same learner actions, a Python captain on the other ship: the compiled
+    vector env's slots equal the reference vector env's (its captains act from the batch's
+    raw observation of their ship, bound and seeded as the reference binds them) until the
+    first battle ends; after it, the captains of restarted battles keep flying."""
+    kw = {"num_envs": 4, "learners": "alternate", "opponents": opponent, "seed": 0,
+          "fixed_spaces": FixedSpaces()}
+    ref = agent_vector_env("duel-klingon-vs-federation", backend="reference", **kw)
+    cmp = agent_vector_env("duel-klingon-vs-federation", backend="compiled", **kw)
+    assert type(cmp).__name__ == "CompiledAgentVectorEnv"
+    np.testing.assert_array_equal(cmp.reset(seed=5), ref.reset(seed=5))
+    rng = np.random.default_rng(1)
+    starts = np.concatenate([[0], np.cumsum(ref.action_space.nvec)[:-1]])
+    compared = 0
+    for _ in range(400):
+        masks = ref.action_masks()
+        np.testing.assert_array_equal(cmp.action_masks(), masks)
+        acts = np.stack([[rng.choice(np.flatnonzero(m[s:s + n]))
+                          for s, n in zip(starts, ref.action_space.nvec, strict=True)]
+                         for m in masks])
+        want, got = ref.step(acts), cmp.step(acts)
+        for w, g in zip(want[:4], got[:4], strict=True):
+            np.testing.assert_array_equal(g, w)
+        compared += 1
+        if any("episode" in w for w in want[4]):
+            break
+    assert compared > 10, "the first battle ended before the captains were tested"
+    ended = 0
+    for _ in range(300):  # the restarted battles' captains: masked orders, battles end
+        masks = cmp.action_masks()
+        acts = np.stack([[rng.choice(np.flatnonzero(m[s:s + n]))
+                          for s, n in zip(starts, cmp.action_space.nvec, strict=True)]
+                         for m in masks])
+        ended += sum("result" in i for i in cmp.step(acts)[4])
+    assert ended >= 4
 
 
 @pytest.mark.parametrize("command", [

@@ -158,6 +158,8 @@ def write(tmp_path: Path, text: str) -> Path:
      "ppo.n_env", "unknown field"),
     ("stages:\n  - {scenario: cth-01, timesteps: 10, agent: nobody}\n", "stages[0].agent",
      "not an agent"),
+    ("env: {result_bonus: -1}\nstages:\n  - {scenario: cth-01, timesteps: 10}\n",
+     "env.result_bonus", "must be >= 0"),
 ])
 def test_config_errors_name_the_file_and_the_field(tmp_path, text, field, problem):
     from training.config import ConfigError, load_config
@@ -169,7 +171,8 @@ def test_config_errors_name_the_file_and_the_field(tmp_path, text, field, proble
     assert problem in str(err.value)
 
 
-@pytest.mark.parametrize("name", ["smoke", "klingon-cth03", "duel-self-play"])
+@pytest.mark.parametrize("name", ["smoke", "klingon-cth03", "duel-self-play", "duel-fast",
+                                  "cadet-captain", "cadet-captain-v2"])
 def test_shipped_training_configs_are_valid(name):
     from training.config import load_config
 

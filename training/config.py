@@ -10,6 +10,8 @@ Schema (defaults in brackets)::
     output: runs/klingon-cth03       # run folder [runs/<name>]; `sfb train --output` overrides
     env:
       reward: shaped                 # shaped | sparse [shaped]
+      result_bonus: 0.0              # added to the last reward of an episode: + for a win,
+                                     #   - for a loss (training.result_bonus) [0]
       max_turns: null                # cap for scenarios without a turn limit [env default]
       backend: auto                  # auto | compiled | reference [auto]: the engine under the
                                      #   envs (sfb_env.backends; auto takes the compiled core
@@ -96,6 +98,7 @@ class FixedSpacesConfig:
 @dataclass(frozen=True)
 class EnvConfig:
     reward: str = "shaped"
+    result_bonus: float = 0.0
     max_turns: int | None = None
     backend: str = "auto"
     fixed_spaces: FixedSpacesConfig | None = field(default_factory=FixedSpacesConfig)
@@ -328,7 +331,7 @@ def _dataclass(sec: _Section, cls: type) -> Any:
 
 
 def _env(sec: _Section) -> EnvConfig:
-    sec.only(("reward", "max_turns", "backend", "fixed_spaces"))
+    sec.only(("reward", "result_bonus", "max_turns", "backend", "fixed_spaces"))
     reward = sec.typed("reward", str, "shaped")
     if reward not in REWARDS:
         raise sec.error("reward", f"unknown reward {reward!r}; expected one of {list(REWARDS)}")
@@ -339,7 +342,9 @@ def _env(sec: _Section) -> EnvConfig:
         fixed = None
     else:
         fixed = _dataclass(sec.section("fixed_spaces"), FixedSpacesConfig)
-    return EnvConfig(reward=reward, max_turns=sec.typed("max_turns", int, None, minimum=1),
+    return EnvConfig(reward=reward,
+                     result_bonus=sec.typed("result_bonus", float, 0.0, minimum=0.0),
+                     max_turns=sec.typed("max_turns", int, None, minimum=1),
                      backend=backend, fixed_spaces=fixed)
 
 

@@ -20,6 +20,7 @@ from sfb_env.env.vector import AgentVectorEnv
 from training.config import StageConfig, TrainConfig
 from training.league import League
 from training.multi_env import ConcatAgentVectorEnv
+from training.result_bonus import ResultBonus
 
 
 @dataclass
@@ -99,6 +100,8 @@ class Curriculum:
         if venv.num_slots != self.config.ppo.n_envs:
             raise ValueError(f"stage {stage.name!r} has {venv.num_slots} slots, expected "
                              f"{self.config.ppo.n_envs}")
+        if self.config.env.result_bonus:
+            venv = ResultBonus(venv, self.config.env.result_bonus)
         return venv
 
     def _scenario_env(self, scenario: str, n_slots: int, seed: int) -> AgentVectorEnv:

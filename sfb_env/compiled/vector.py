@@ -2,10 +2,14 @@
 
 Slots are (battle, learner agent) pairs as in the reference view: ``learners="all"`` (shared
 policy self-play), ``"alternate"``, an agent id or a list. The other agents are flown by
-``opponents``: ``"random"`` (uniform masked actions, vectorised) or ``"noop"`` (value 0 of
-each component). Python captains (the doctrine, checkpoints) would need a reference view of
-every battle at every step, which costs more than the compiled step itself; they stay on the
-reference vector env (``sfb_env.vector_env`` picks it), and asking for them here raises
+``opponents``: ``"random"`` (uniform masked actions, vectorised), ``"noop"`` (value 0 of
+each component), or any spec ``sfb_env.env.opponents`` takes for a Python captain: a registry
+name (``doctrine``, ``random-fighter``, ...), a checkpoint ``*.zip``, a policy object or a
+factory (a league's). Captains act from their ship's own observation and mask, as on the
+reference engine, so they fly here unchanged: each battle has its own captains, bound to a
+reference env of the scenario (for ``action_components``) and reset with the battle's seed at
+every start, as ``env.vector.AgentVectorEnv`` does. Robot opponents (``"robot[:controller]"``,
+flown inside the engine) stay on the reference vector env: asking for them here raises
 ``NotCompiledError``.
 
 Black death as in the reference view: a learner ship that left (or whose battle ended) reports
@@ -26,11 +30,13 @@ from gymnasium import spaces
 
 from sfb_env.compiled import ending
 from sfb_env.compiled.batch import BattleBatch, NotCompiledError
+from sfb_env.env.opponents import Opponents, Resolver, per_agent
 from sfb_env.env.padding import FixedSpaces
+from sfb_env.env.parallel import SFBParallelEnv
 from sfb_env.env.spaces import MaskedMultiDiscrete
 from sfb_env.env.vector import learner_agents
 
-OPPONENTS = ("random", "noop")
+OPPONENTS = ("random", "noop")  # drawn inside the batch; any other spec is a Python captain
 
 
 class CompiledAgentVectorEnv:
@@ -40,8 +46,8 @@ class CompiledAgentVectorEnv:
 
     def __init__(self, scenario: str | Mapping[str, Any], num_envs: int = 1,
                  learners: str | Sequence[str] | None = "all", opponents: Any = None,
-                 fixed_spaces: FixedSpaces | None = None, seed: int | None = None,
-                 **env_options: Any) -> None:
+                 fixed_spaces: FixedSpaces | None = None, resolver: Resolver | None = None,
+                 seed: int | None = None, **env_options: Any) -> None:
         unknown = set(env_options) - {"max_turns", "target_slots", "threat_slots", "reward",
                                       "uniform_spaces"}
         if unknown:
@@ -56,11 +62,10 @@ class CompiledAgentVectorEnv:
         self.batch = BattleBatch(scenario, num_envs, seed=seed, **env_options)
         if opponents is None and any(len(g) < len(agents) for g in self.learners_of):
             opponents = "random"
-        if opponents is not None and opponents not in OPPONENTS:
-            raise NotCompiledError(
-                f"opponents {opponents!r} on the compiled core: only {OPPONENTS} (Python "
-                "captains run on the reference vector env)")
         self.opponents = opponents
+        self._captains = _Captains(self, scenario, agents, opponents, resolver, env_options) if (
+            opponents is not None and not (isinstance(opponents, str)
+                                           and opponents in OPPONENTS)) else None
         self.slots = [(e, a) for e, group in enumerate(self.learners_of) for a in group]
         self._battle_of = np.array([e for e, _ in self.slots], np.int64)
         self._agent_of = np.array([agents.index(a) for _, a in self.slots], np.int64)
@@ -86,6 +91,8 @@ class CompiledAgentVectorEnv:
             self.batch.reseed(seed)
             self._rng = np.random.default_rng(seed + 1)
         self.batch.reset()
+        if self._captains is not None:
+            self._captains.start(np.arange(self.num_envs))
         self._returns[:] = 0.0
         self._lengths[:] = 0
         self._live[:] = self.batch.alive[self._battle_of, self._agent_of]
@@ -104,6 +111,8 @@ class CompiledAgentVectorEnv:
             full = batch.sample_actions(self._rng)
         else:
             full = np.zeros((self.num_envs, len(batch.agents), batch.nvec.shape[1]), np.int64)
+            if self._captains is not None:
+                self._captains.act(full)
         full[self._battle_of, self._agent_of] = self._pads.actions(actions, self._agent_of,
                                                                    full.shape[2])
         full[self._battle_of[~self._live], self._agent_of[~self._live]] = 0
@@ -134,6 +143,8 @@ class CompiledAgentVectorEnv:
                 info["result"] = ending.outcome_results(code, side + 1)[side]
             infos[i] = info
         self._live &= ~left
+        if self._captains is not None and batch.ended.any():
+            self._captains.start(np.flatnonzero(batch.ended))
         ended = batch.ended[b]
         self._live |= ended & batch.alive[b, a]
         self._returns[ended] = 0.0
@@ -147,6 +158,54 @@ class CompiledAgentVectorEnv:
         out = self._pads.observations(self.batch.obs, self._battle_of, self._agent_of)
         out[~self._live] = 0.0
         return out
+
+
+class _Captains:
+    """The Python captains of the agents no slot flies, one set per battle (as
+    ``env.vector.AgentVectorEnv`` keeps them), acting on the batch's raw observations."""
+
+    def __init__(self, venv: CompiledAgentVectorEnv, scenario: Any, agents: list[str],
+                 opponents: Any, resolver: Resolver | None,
+                 env_options: Mapping[str, Any]) -> None:
+        batch = venv.batch
+        self.batch = batch
+        self.sets: list[Opponents] = []
+        for group in venv.learners_of:
+            specs = per_agent(opponents, [a for a in agents if a not in group])
+            self.sets.append(Opponents(specs, resolver))
+            if self.sets[-1].robots:
+                raise NotCompiledError(
+                    f"robot opponents {self.sets[-1].robots} on the compiled core: the engine's "
+                    "robot controllers fly them on the reference vector env")
+        # a reference env of the scenario, for the captains' ``bind`` (action components) and
+        # their action spaces; the battles themselves are the batch's
+        self.binder = SFBParallelEnv(scenario=scenario, **env_options)
+        ot = batch.observe_tables
+        self.index = {a: i for i, a in enumerate(agents)}
+        self.sizes = [(int(ot.obs_size[i]), int(ot.mask_size[i]),
+                       int(np.count_nonzero(batch.nvec[i]))) for i in range(len(agents))]
+        self.spaces = {a: self.binder.action_space(a) for a in agents}
+        self.policies: list[dict[str, Any]] = [{} for _ in range(batch.num_battles)]
+
+    def start(self, battles: np.ndarray) -> None:
+        """New episodes in ``battles``: their captains drawn (factories), bound and reset with
+        the battle's seed."""
+        for e in battles:
+            self.policies[e] = self.sets[e].for_episode(self.binder, int(self.batch.seeds[e]))
+
+    def act(self, full: np.ndarray) -> None:
+        """Write every live captain's orders into ``full`` (battles x agents x components)."""
+        batch = self.batch
+        obs, masks, alive = batch.obs, batch.masks, batch.alive
+        for e, policies in enumerate(self.policies):
+            for agent, policy in policies.items():
+                i = self.index[agent]
+                if not alive[e, i]:
+                    continue
+                n_obs, n_mask, k = self.sizes[i]
+                view = {"observation": obs[e, i, :n_obs].copy(),
+                        "action_mask": masks[e, i, :n_mask].copy()}
+                full[e, i, :k] = policy.act(view, self.spaces[agent])
 
 
 class _Padding:
