@@ -15,8 +15,9 @@ spent collecting rollouts (env + policy forward) and updating (PPO epochs), and 
 seconds per wall second (about 1 on a quiet machine with one torch thread; below 1 when other
 processes take the core) and timesteps per CPU second (with one torch thread, about the rate
 of a quiet core: the figure to compare on a shared machine). A stage whose opponents are
-Python captains (doctrine, league) stays on the reference engine under ``auto``; ``compiled``
-then says why it is refused.
+Python captains (doctrine, league) runs on either engine: on the compiled core the captains
+fly from their ship's observation (``compiled.vector``); robot opponents stay on the
+reference, and ``compiled`` then says why it is refused.
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ from __future__ import annotations
 import copy
 import functools
 
+import numpy as np
+
 import agents
 import sfb_env
 from sfb_env.compiled import event_codes, layout, parity
@@ -440,3 +442,25 @@ def volleys_until_destroyed(ref, ships: list[int], rng, volleys: int, low_shield
         want = ref.events[n0:]
         assert dec.decode(s.ev[0, :s.ev_count[0]]) == want, (n, u, shield, points)
         yield u, want
+
+
+def random_slot_actions(venv, rng) -> np.ndarray:
+    """A uniformly random open value of every component of every slot of a vector env."""
+    nvec = venv.action_space.nvec
+    starts = np.concatenate([[0], np.cumsum(nvec)[:-1]])
+    return np.stack([[rng.choice(np.flatnonzero(m[s:s + n]))
+                      for s, n in zip(starts, nvec, strict=True)]
+                     for m in venv.action_masks()])
+
+
+def lockstep_vector_envs(ref, cmp, rng, steps: int):
+    """Step two vector envs with the same random masked actions for up to ``steps`` steps,
+    asserting equal masks, observations, rewards and dones; yields each step's infos
+    (reference, compiled)."""
+    for _ in range(steps):
+        np.testing.assert_array_equal(cmp.action_masks(), ref.action_masks())
+        acts = random_slot_actions(ref, rng)
+        want, got = ref.step(acts), cmp.step(acts)
+        for w, g in zip(want[:4], got[:4], strict=True):
+            np.testing.assert_array_equal(g, w)
+        yield want[4], got[4]

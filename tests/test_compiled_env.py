@@ -8,7 +8,11 @@ import sys
 
 import numpy as np
 import pytest
-from compiled_phase_helpers import validate_speed_choices
+from compiled_phase_helpers import (
+    lockstep_vector_envs,
+    random_slot_actions,
+    validate_speed_choices,
+)
 from pettingzoo.test import parallel_api_test, parallel_seed_test
 
 import sfb_env
@@ -101,13 +105,8 @@ def test_vector_env_on_the_compiled_core_steps_slots_with_masks():
     rng = np.random.default_rng(0)
     ended = 0
     for _ in range(120):
-        masks = venv.action_masks()
-        assert masks.shape == (12, int(venv.action_space.nvec.sum()))
-        starts = np.concatenate([[0], np.cumsum(venv.action_space.nvec)[:-1]])
-        acts = np.stack([[rng.choice(np.flatnonzero(m[s:s + n]))
-                          for s, n in zip(starts, venv.action_space.nvec, strict=True)]
-                         for m in masks])
-        obs, rewards, term, trunc, infos = venv.step(acts)
+        assert venv.action_masks().shape == (12, int(venv.action_space.nvec.sum()))
+        obs, rewards, term, trunc, infos = venv.step(random_slot_actions(venv, rng))
         ended += sum("episode" in i for i in infos)
     assert ended > 0
 
@@ -134,28 +133,15 @@ def test_python_captains_fly_the_opponents_on_the_compiled_core_as_on_the_refere
     assert type(cmp).__name__ == "CompiledAgentVectorEnv"
     np.testing.assert_array_equal(cmp.reset(seed=5), ref.reset(seed=5))
     rng = np.random.default_rng(1)
-    starts = np.concatenate([[0], np.cumsum(ref.action_space.nvec)[:-1]])
     compared = 0
-    for _ in range(400):
-        masks = ref.action_masks()
-        np.testing.assert_array_equal(cmp.action_masks(), masks)
-        acts = np.stack([[rng.choice(np.flatnonzero(m[s:s + n]))
-                          for s, n in zip(starts, ref.action_space.nvec, strict=True)]
-                         for m in masks])
-        want, got = ref.step(acts), cmp.step(acts)
-        for w, g in zip(want[:4], got[:4], strict=True):
-            np.testing.assert_array_equal(g, w)
+    for want, _ in lockstep_vector_envs(ref, cmp, rng, 400):
         compared += 1
-        if any("episode" in w for w in want[4]):
+        if any("episode" in w for w in want):
             break
     assert compared > 10, "the first battle ended before the captains were tested"
     ended = 0
     for _ in range(300):  # the restarted battles' captains: masked orders, battles end
-        masks = cmp.action_masks()
-        acts = np.stack([[rng.choice(np.flatnonzero(m[s:s + n]))
-                          for s, n in zip(starts, cmp.action_space.nvec, strict=True)]
-                         for m in masks])
-        ended += sum("result" in i for i in cmp.step(acts)[4])
+        ended += sum("result" in i for i in cmp.step(random_slot_actions(cmp, rng))[4])
     assert ended >= 4
 
 
@@ -218,22 +204,13 @@ def test_vector_env_slots_match_the_reference_vector_env_until_the_first_battle_
     cmp = agent_vector_env("duel-klingon-vs-federation", backend="compiled", **kw)
     np.testing.assert_array_equal(cmp.reset(seed=5), ref.reset(seed=5))
     rng = np.random.default_rng(1)
-    starts = np.concatenate([[0], np.cumsum(ref.action_space.nvec)[:-1]])
-    for _ in range(300):
-        masks = ref.action_masks()
-        np.testing.assert_array_equal(cmp.action_masks(), masks)
-        acts = np.stack([[rng.choice(np.flatnonzero(m[s:s + n]))
-                          for s, n in zip(starts, ref.action_space.nvec, strict=True)]
-                         for m in masks])
-        want, got = ref.step(acts), cmp.step(acts)
-        for w, g in zip(want[:4], got[:4], strict=True):
-            np.testing.assert_array_equal(g, w)
-        for w, g in zip(want[4], got[4], strict=True):
+    for want, got in lockstep_vector_envs(ref, cmp, rng, 300):
+        for w, g in zip(want, got, strict=True):
             if "episode" in w:
                 np.testing.assert_array_equal(g["terminal_observation"],
                                               w["terminal_observation"])
                 assert g["episode"] == w["episode"] and g["result"] == w["result"]
-        if any("episode" in w for w in want[4]):
+        if any("episode" in w for w in want):
             return
     pytest.fail("no battle ended in 300 steps")
 

@@ -5,19 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from compiled_phase_helpers import random_slot_actions
 
 from sfb_env.backends import agent_vector_env
 from sfb_env.env.reward import RESULT_VALUE
 from training.result_bonus import ResultBonus
 
 DUEL = "duel-klingon-vs-federation"
-
-
-def _random_actions(venv, rng):
-    starts = np.concatenate([[0], np.cumsum(venv.action_space.nvec)[:-1]])
-    return np.stack([[rng.choice(np.flatnonzero(m[s:s + n]))
-                      for s, n in zip(starts, venv.action_space.nvec, strict=True)]
-                     for m in venv.action_masks()])
 
 
 def test_result_bonus_adds_plus_or_minus_bonus_on_the_step_a_result_is_reported():
@@ -27,7 +21,7 @@ def test_result_bonus_adds_plus_or_minus_bonus_on_the_step_a_result_is_reported(
     rng = np.random.default_rng(0)
     seen = set()
     for _ in range(400):
-        acts = _random_actions(plain, rng)
+        acts = random_slot_actions(plain, rng)
         want, got = plain.step(acts), bonus.step(acts)
         np.testing.assert_array_equal(got[0], want[0])
         expected = want[1].copy()

@@ -174,8 +174,7 @@ class BattleBatch:
         if len(seeds) != n_b:
             raise ValueError(f"reset needs {n_b} seeds, got {len(seeds)}")
         for b, s in enumerate(seeds):
-            self.seeds[b] = int(s)
-            self.reset_dice[b] = dice_mod.seeded_row(int(s))
+            self._seed_row(b, int(s))
         self._call(RESET)
         if self.autoreset:  # (without it, the caller restarts ended battles)
             self._prepare(np.arange(n_b))
@@ -184,11 +183,19 @@ class BattleBatch:
     def restart(self, b: int, seed: int) -> None:
         """Battle ``b`` from the start with the dice of ``default_rng(seed)`` (without
         autoreset, the caller restarts ended battles)."""
-        self.seeds[b] = int(seed)
-        self.reset_dice[b] = dice_mod.seeded_row(int(seed))
+        self._seed_row(b, int(seed))
         self._call(RESTART, b)
         if self.autoreset:
             self._prepare(np.array([b]))
+
+    def _seed_row(self, b: int, seed: int) -> None:
+        """Battle ``b``'s seed and its dice, ``default_rng(seed)``: compiled (``seed_into``,
+        the autoreset's) for the seeds it takes, numpy's seeding for any other."""
+        self.seeds[b] = seed
+        if 0 <= seed < 2**63:
+            dice_mod.seed_into(self.reset_dice, b, seed)
+        else:
+            self.reset_dice[b] = dice_mod.seeded_row(seed)
 
     def step(self, actions: np.ndarray):
         """One impulse of every battle (see the module docstring)."""

@@ -130,11 +130,15 @@ def unpack_into(batch: BatchState, b: int, state: BattleState,
     return state
 
 
-def view_into(batch: BatchState, b: int, state: BattleState) -> BattleState:
+def view_into(batch: BatchState, b: int, state: BattleState,
+              arrays: bool = True) -> BattleState:
     """Battle ``b``'s hot arrays as views into ``state`` (nothing copied, no dice: for reading
-    only, e.g. a verdict; ``state`` keeps its own cold arrays, which no kernel changes)."""
-    for name in HOT_FIELDS:
-        setattr(state, name, getattr(batch, name)[b])
+    only, e.g. a verdict; ``state`` keeps its own cold arrays, which no kernel changes).
+    ``arrays=False`` refreshes only the scalars, for a ``state`` that already holds the views
+    (the kernels write ``batch``'s arrays in place, so the views stay current)."""
+    if arrays:
+        for name in HOT_FIELDS:
+            setattr(state, name, getattr(batch, name)[b])
     state.turn = int(batch.turn[b])
     state.impulse = int(batch.impulse[b])
     state.done = bool(batch.done[b])

@@ -57,6 +57,7 @@ class CompiledParallelEnv(SFBParallelEnv):
     _reset_seed: int | None = None
     _verdict_of = -1  # the step count (len(_rows)) whose verdict is in _verdict_now
     _verdict_reads_events = False  # (tiers.EVENT_VICTORY) the verdict's wording reads events
+    _joint_check = True  # (C3.2) whether speeds and maneuvers may need the engine's joint check
 
     def __init__(self, scenario: str | Mapping[str, Any] = "cth-01", **options: Any) -> None:
         reward = options.get("reward", "shaped")
@@ -85,6 +86,10 @@ class CompiledParallelEnv(SFBParallelEnv):
         self._events: list = []  # the decoded events of the first ``_decoded_steps`` steps
         self._decoded_steps = 0
         self._verdict_reads_events = self.scenario.victory["kind"] in tiers.EVENT_VICTORY
+        self._joint_check = bool(tiers.JOINT_SPEED_MANEUVER_CHECK
+                                 and self.scenario.rules.speed_choice)
+        self._shortfall_unit = {a: self._unit[a] for a in self._batch.agents
+                                if self._layouts[a].power is not None}  # (B3.0)
         self._stale = False
 
     # ------------------------------------------------------------------ the reference view
@@ -159,17 +164,44 @@ class CompiledParallelEnv(SFBParallelEnv):
         return {a: self._obs[a] for a in self.agents}, {a: self._info(a) for a in self.agents}
 
     def step(self, actions: Mapping[str, Any]):
-        self._refuse_bad_call(actions)
-        if not self._fast_step(actions):
+        if not (type(actions) is dict and self._event_cursor is not None
+                and self._fast_step(actions)):
+            self._refuse_bad_call(actions)
             self._careful_step(actions)
         batch = self._batch
         batch.step(self._actions)
         st = batch.state
-        self._clock = (int(st.turn[0]), int(st.impulse[0]), bool(st.done[0]))
-        n_events = int(st.ev_count[0])
+        self._clock = (st.turn[0].item(), st.impulse[0].item(), st.done[0].item())
+        n_events = st.ev_count[0].item()
         self._rows.append(st.ev[0, :n_events].copy())
         self._stale = True
         previous = self.agents
+        if self._custom_reward or self._reports is not self._no_reports or (
+                self.render_mode == "human"):
+            return self._general_finish(previous, n_events)
+        self._event_cursor += n_events
+        index = self._index
+        r, te, tr = (batch.rewards[0].tolist(), batch.terminated[0].tolist(),
+                     batch.truncated[0].tolist())
+        rewards, terminations, truncations = {}, {}, {}
+        live = []
+        for a in previous:
+            i = index[a]
+            rewards[a] = r[i]
+            terminations[a] = gone = te[i]
+            truncations[a] = out = tr[i]
+            if not (gone or out):
+                live.append(a)
+        self.agents = live  # (SFBParallelEnv._finish_step, inlined for the usual step)
+        self._observe(previous)
+        obs = self._obs
+        return ({a: obs[a] for a in previous}, rewards, terminations, truncations,
+                {a: self._info(a) for a in previous})
+
+    def _general_finish(self, previous: list[str], n_events: int):
+        """The end of a step with a custom reward, illegal-action reports or the human render:
+        the reference env's ``_finish_step``."""
+        batch = self._batch
         rows = [self._index[a] for a in previous]
         if self._custom_reward:
             new_events = self.battle.events[self._event_cursor:]
@@ -184,16 +216,20 @@ class CompiledParallelEnv(SFBParallelEnv):
         self._event_cursor += n_events
         return self._finish_step(previous, rewards, terminations, truncations, self._reports)
 
-    def _fast_step(self, actions: Mapping[str, Any]) -> bool:
+    def _fast_step(self, actions: dict[str, Any]) -> bool:
         """The usual case in one pass: an int64 action of the right shape for every live
-        agent, every component open in its mask, no check that needs the reference view.
-        Fills ``_actions``; False (nothing decided) when any of that does not hold."""
-        if (len(actions) != len(self.agents) or self.validate_in_engine
-                or self._joint_check_due()):
+        agent (and no other), every component open in its mask, no check that needs the
+        reference view. Fills ``_actions``; False (nothing decided: the caller refuses a bad
+        call and checks agent by agent) when any of that does not hold."""
+        live = self.agents
+        if len(actions) != len(live) or self.validate_in_engine or (
+                self._joint_check and self._joint_check_due()):
             return False
         acts = self._actions  # (an agent out of play keeps stale values: never decoded)
         index, width = self._index, self._width
         for agent, action in actions.items():
+            if agent not in live:
+                return False
             i = index[agent]
             if (type(action) is not np.ndarray or action.dtype != np.int64
                     or action.ndim != 1 or action.shape[0] != width[i]):
@@ -275,8 +311,9 @@ class CompiledParallelEnv(SFBParallelEnv):
         st = self._batch.state
         turn, impulse, done = self._clock
         info: dict[str, Any] = {"turn": turn, "impulse": impulse}
-        if self._layouts[agent].power is not None:  # (B3.0) energy ordered but not paid
-            info["energy_shortfall"] = int(st.energy_shortfall[0, self._unit[agent]])
+        unit = self._shortfall_unit.get(agent)
+        if unit is not None:  # (B3.0) energy ordered but not paid
+            info["energy_shortfall"] = st.energy_shortfall[0, unit].item()
         if done:  # (the batch's done: autoreset is off)
             outcome, reason = self._verdict()
             if outcome is not None:
@@ -294,11 +331,13 @@ class CompiledParallelEnv(SFBParallelEnv):
         if self._verdict_of != len(self._rows):
             if not self._stale:
                 ref = self._reference
-            else:
-                if self._judge is None:  # the start's cold arrays: no kernel changes them
+            else:  # the start's cold arrays (no kernel changes them) and views of the hot
+                # ones, made once: the kernels write the batch's arrays in place
+                first = self._judge is None
+                if first:
                     self._judge = self._reference.copy()
                 ref = self._judge
-                layout.view_into(self._batch.state, 0, ref.state)
+                layout.view_into(self._batch.state, 0, ref.state, arrays=first)
             outcome = victory.evaluate(ref, bool(self._batch.state.time_up[0]))
             self._verdict_now = outcome if outcome is not None else (None, "")
             self._verdict_of = len(self._rows)

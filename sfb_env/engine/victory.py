@@ -12,7 +12,7 @@ import numpy as np
 
 from sfb_env import hexmap
 from sfb_env.engine import planet_killer, planets
-from sfb_env.engine.types import ACTIVE, DESTROYED, DISENGAGED, K_DRONE, UnitKind
+from sfb_env.engine.types import ACTIVE, DESTROYED, DISENGAGED, K_DRONE, K_SHIP, UnitKind
 
 if TYPE_CHECKING:
     from sfb_env.engine.battle import Battle
@@ -136,7 +136,7 @@ def _duel(battle: Battle, time_up: bool):
     on enemy ships) wins; equal points, or no ship left on either side, is a draw."""
     st = battle.state
     sides = battle.scenario.sides
-    ships_of_all = np.flatnonzero(st.kind == UnitKind.SHIP)
+    ships_of_all = np.flatnonzero(st.kind == K_SHIP)  # (a plain int: an IntEnum compares slowly)
     sides_in_play = set(st.side[ships_of_all[_held(battle, ships_of_all)]].tolist())
     standing = [s for i, s in enumerate(sides) if i in sides_in_play]
     if len(standing) == len(sides) and not time_up:  # the usual impulse: nothing decided
