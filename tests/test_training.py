@@ -187,8 +187,9 @@ def test_shipped_training_configs_are_valid(name):
 def test_sfb_train_smoke_never_takes_a_masked_action_and_writes_a_loadable_checkpoint(
     tmp_path, monkeypatch, readme_backend
 ):
-    """On the default backend: the stages the compiled core plays (the drill, self-play) run
-    on its vector env, the league on the reference one; both are checked."""
+    """On the default backend: the stages the compiled core plays (self-play, the league, whose
+    Python captains fly there too) run on its vector env, the drill (the engine's robots) on
+    the reference one; both are checked."""
     sb3_contrib = require("sb3_contrib")
     from sfb_env.cli import main
     from sfb_env.compiled.vector import CompiledAgentVectorEnv
@@ -247,6 +248,52 @@ def test_sfb_train_resumes_from_a_mid_stage_checkpoint(tmp_path):
                  "--no-progress"]) == 0
     assert not list((out / "checkpoints").glob("drill-*"))  # the drill was not re-run
     assert json.loads((out / "final.json").read_text())["timesteps"] >= 1792
+
+
+TINY = """name: tiny
+seed: 0
+torch_threads: 1
+env: {fixed_spaces: {positions: 12, max_speed: 31, target_slots: 8, threat_slots: 4}}
+ppo: {n_envs: 4, n_steps: 32, batch_size: 64, n_epochs: 1, net_arch: [32, 32]}
+evaluation: {every: 0, games: 1}
+checkpoints: {every: 0}
+stages:
+  - {name: self-play, scenario: duel-klingon-vs-federation, opponent: self, timesteps: 128}
+"""
+
+
+@pytest.mark.xdist_group("compiled")
+def test_sfb_train_init_starts_a_new_curriculum_from_another_runs_weights(tmp_path):
+    sb3_contrib = require("sb3_contrib")
+    from sfb_env.cli import main
+
+    config = write(tmp_path, TINY)
+    assert main(["train", str(config), "--output", str(tmp_path / "a"), "--no-progress"]) == 0
+    first = tmp_path / "a" / "final.zip"
+    other = tmp_path / "other.yaml"
+    other.write_text(TINY.replace("name: tiny", "name: other").replace(
+        "scenario: duel-klingon-vs-federation", "scenario: duel-klingon-vs-kzinti"))
+    assert main(["train", str(other), "--output", str(tmp_path / "b"), "--init", str(first),
+                 "--no-progress"]) == 0
+    sidecar = json.loads((tmp_path / "b" / "final.json").read_text())
+    assert sidecar["run"] == "other" and sidecar["curriculum"]["stage"] == 1
+    # its own duel, and the first run's, which the weights also fly (sfb bench accepts both)
+    assert sidecar["scenarios"] == ["duel-klingon-vs-kzinti", DUEL]
+    # the loaded model counts on from the first run's 128 timesteps: a fresh one would say 128
+    assert sidecar["timesteps"] >= 256
+    trained = sb3_contrib.MaskablePPO.load(tmp_path / "b" / "final.zip", device="cpu")
+    assert trained.num_timesteps == sidecar["timesteps"]
+
+
+def test_sfb_train_refuses_init_with_resume_and_a_missing_init(tmp_path, capsys):
+    from sfb_env.cli import main
+
+    config = write(tmp_path, TINY)
+    missing = str(tmp_path / "nowhere.zip")
+    assert main(["train", str(config), "--init", missing, "--resume", missing]) == 2
+    assert "--resume and --init: give one" in capsys.readouterr().err
+    assert main(["train", str(config), "--init", missing]) == 2
+    assert f"--init {missing}: no such checkpoint file" in capsys.readouterr().err
 
 
 def test_evaluation_uses_the_bench_harness_where_it_can_fly_the_opponent():

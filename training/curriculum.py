@@ -44,6 +44,7 @@ class Curriculum:
         self.config = config
         self.league = league
         self.state = state or CurriculumState()
+        self.inherited: list[str] = []  # scenarios an ``--init`` checkpoint was trained on
         fixed = config.env.fixed_spaces
         self.fixed_spaces = None if fixed is None else FixedSpaces(**vars(fixed))
 

@@ -38,8 +38,12 @@ def train(
     resume: str | Path | None = None,
     progress: bool = True,
     config_path: str | Path | None = None,
+    init: str | Path | None = None,
 ) -> Path:
-    """Run the curriculum of ``config``; returns the final checkpoint's path."""
+    """Run the curriculum of ``config``; returns the final checkpoint's path. ``resume``
+    continues a run of this config from its checkpoint (weights, curriculum and league state);
+    ``init`` starts the curriculum from the start with another checkpoint's weights and PPO
+    settings (its observation and action spaces must be this config's)."""
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -56,14 +60,16 @@ def train(
         if league is not None and sidecar.get("league"):
             league.load_state(sidecar["league"])
     curriculum = Curriculum(config, league, state)
+    if init is not None:
+        curriculum.inherited = list((read_sidecar(init) or {}).get("scenarios", []))
     model = None
     bar = _progress_bar(config, progress)
     while not curriculum.finished:
         stage = curriculum.stage
         seed = config.seed + 1000 * curriculum.state.stage + curriculum.state.stage_timesteps
         venv = SB3VecEnv(curriculum.make_env(seed), seed=seed)
-        if model is None and resume is not None:
-            model = MaskablePPO.load(resume, env=venv, device="cpu",
+        if model is None and (resume or init) is not None:
+            model = MaskablePPO.load(resume or init, env=venv, device="cpu",
                                      tensorboard_log=str(out / "tb"))
         elif model is None:
             model = _new_model(config, venv, out)
@@ -133,7 +139,10 @@ def save_checkpoint(model: Any, config: TrainConfig, curriculum: Curriculum, pat
         "run": config.name,
         "config": config.source,
         "scenario": stage.scenario,
-        "scenarios": list(stage.scenarios),  # check_checkpoint accepts any of them
+        # check_checkpoint accepts any of them: the stage's, and those the weights it started
+        # from (``--init``) were trained on
+        "scenarios": list(stage.scenarios) + [
+            s for s in curriculum.inherited if s not in stage.scenarios],
         "agents": curriculum.agents(stage),
         "stage": stage.name,
         "opponent": stage.opponent,
