@@ -58,3 +58,13 @@ def test_bench_flies_a_checkpoint_in_parallel_workers(capsys):
     assert main(["bench", "cth-03", "--blue", path, "--games", "2", "--seed", "0",
                  "--workers", "2", "--no-progress"]) == 0
     assert "2-0-0" in capsys.readouterr().out
+
+
+def test_cadet_captain_v2_beats_the_doctrine_where_its_bench_says_it_always_does():
+    """docs/training.md: 200-0-0 flying the Orion against the Kzinti doctrine and the Kzinti
+    against the Federation doctrine (both on red); the bench reports blue's result."""
+    require("sb3_contrib")
+    path = str(CHECKPOINTS / "cadet-captain-v2.zip")
+    orion = _play("duel-kzinti-vs-orion", "kzinti-doctrine", path, range(2))
+    kzinti = _play("duel-federation-vs-kzinti", "federation-doctrine", path, range(2))
+    assert [r.result for r in orion + kzinti] == ["loss"] * 4
