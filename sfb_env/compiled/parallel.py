@@ -176,10 +176,6 @@ class CompiledParallelEnv(SFBParallelEnv):
         self._rows.append(st.ev[0, :n_events].copy())
         self._stale = True
         previous = self.agents
-        if self._custom_reward or self._reports is not self._no_reports or (
-                self.render_mode == "human"):
-            return self._general_finish(previous, n_events)
-        self._event_cursor += n_events
         index = self._index
         r, te, tr = (batch.rewards[0].tolist(), batch.terminated[0].tolist(),
                      batch.truncated[0].tolist())
@@ -192,29 +188,17 @@ class CompiledParallelEnv(SFBParallelEnv):
             truncations[a] = out = tr[i]
             if not (gone or out):
                 live.append(a)
+        if self._custom_reward:  # computed in Python on the reference view
+            new_events = self.battle.events[self._event_cursor:]
+            rewards = {a: float(self.reward_fn(self, a, new_events)) for a in previous}
+        self._event_cursor += n_events
+        if self._reports is not self._no_reports or self.render_mode == "human":
+            return self._finish_step(previous, rewards, terminations, truncations, self._reports)
         self.agents = live  # (SFBParallelEnv._finish_step, inlined for the usual step)
         self._observe(previous)
         obs = self._obs
         return ({a: obs[a] for a in previous}, rewards, terminations, truncations,
                 {a: self._info(a) for a in previous})
-
-    def _general_finish(self, previous: list[str], n_events: int):
-        """The end of a step with a custom reward, illegal-action reports or the human render:
-        the reference env's ``_finish_step``."""
-        batch = self._batch
-        rows = [self._index[a] for a in previous]
-        if self._custom_reward:
-            new_events = self.battle.events[self._event_cursor:]
-            rewards = {a: float(self.reward_fn(self, a, new_events)) for a in previous}
-        else:
-            r = batch.rewards[0].tolist()
-            rewards = {a: r[i] for a, i in zip(previous, rows, strict=True)}
-        te = batch.terminated[0].tolist()
-        tr = batch.truncated[0].tolist()
-        terminations = {a: te[i] for a, i in zip(previous, rows, strict=True)}
-        truncations = {a: tr[i] for a, i in zip(previous, rows, strict=True)}
-        self._event_cursor += n_events
-        return self._finish_step(previous, rewards, terminations, truncations, self._reports)
 
     def _fast_step(self, actions: dict[str, Any]) -> bool:
         """The usual case in one pass: an int64 action of the right shape for every live
