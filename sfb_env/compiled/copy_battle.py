@@ -409,6 +409,7 @@ def borrowed_move(t):
         borrow(t.pilot_plan),
         borrow(t.robot_speed),
         borrow(t.robot_warp),
+        borrow(t.planets),
     )
 
 
@@ -642,6 +643,7 @@ def borrowed_observe(t):
         borrow(t.comp_offsets),
         borrow(t.n_comps),
         borrow(t.noop),
+        borrow(t.planets),
     )
 
 

@@ -182,7 +182,7 @@ def fire_tables(setup) -> FireTables:
     if rules.standard_cloak and ({"convoy-freighter", "robot-ship"}
                                  & set(setup.start_state.controllers)):
         raise NotImplementedError("compiled fire: robots' fire beside the standard cloak (G13)")
-    for flag in ("planets_in_play", "monster_in_play",
+    for flag in ("monster_in_play",  # (planets: compiled.planets, in the fire predicate)
                  "suicide_shuttles"):  # (hold_fire: the agents' masks, unit_rules)
         if getattr(rules, flag):
             raise NotImplementedError(f"compiled fire: rules.{flag} not ported")

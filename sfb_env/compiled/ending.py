@@ -21,7 +21,7 @@ from collections import namedtuple
 
 import numba as nb
 
-from sfb_env.compiled import event_codes
+from sfb_env.compiled import event_codes, planets
 from sfb_env.engine.setup import BattleSetup
 from sfb_env.engine.types import (
     ACTIVE,
@@ -39,8 +39,8 @@ RESULTS = ("win", "loss", "draw")
 WIN, LOSS, DRAW = 0, 1, 2
 GOES_ON = -1
 VICTORY_KINDS = ("battle_drill", "under_attack", "convoy_raid", "duel", "encounter",
-                 "dakota_incident", "pirate_raid")
-BATTLE_DRILL, UNDER_ATTACK, CONVOY_RAID, DUEL, ENCOUNTER, DAKOTA, PIRATE_RAID = range(7)
+                 "dakota_incident", "pirate_raid", "rescue")
+BATTLE_DRILL, UNDER_ATTACK, CONVOY_RAID, DUEL, ENCOUNTER, DAKOTA, PIRATE_RAID, RESCUE = range(8)
 
 EXPIRED = event_codes.CODE["Expired"]
 TURN_ENDED = event_codes.CODE["TurnEnded"]
@@ -78,6 +78,8 @@ def end_tables(setup: BattleSetup) -> EndTables:
         side, other = setup.side_index[cfg["raider"]], setup.side_index[cfg["convoy"]]
     elif kind == "pirate_raid":  # (SCENARIOS #8) the pirate, the defender
         side, other = setup.side_index[cfg["pirate"]], setup.side_index[cfg["defender"]]
+    elif kind == "rescue":  # (SCENARIOS #9) the rescuer, the opponent
+        side, other = setup.side_index[cfg["rescuer"]], setup.side_index[cfg["opponent"]]
     return EndTables(VICTORY_KINDS.index(kind), side, other, len(sc.sides),
                      int(cfg.get("pass_damage", 3)), bool(setup.rules.drone_endurance),
                      int(sc.impulses_per_turn), int(setup.max_turns),
@@ -108,6 +110,9 @@ def verdict(s, et, b: int, time_up: bool) -> int:
     arrays)."""
     if et.victory_kind == PIRATE_RAID:
         return _pirate_a(s.kind, s.side, s.status, s.captured_by, s.towed_off_by, et.side,
+                         et.other, et.n_sides, b, time_up)
+    if et.victory_kind == RESCUE:
+        return _rescue_a(s.kind, s.side, s.status, s.crew_units, s.captured_by, et.side,
                          et.other, et.n_sides, b, time_up)
     if et.victory_kind == DAKOTA:
         return _dakota_a(s.status, s.x, s.z, s.prev_x, s.prev_z, s.victory_mark, et.side,
@@ -292,6 +297,38 @@ def _pirate_a(kind, side_, status, captured_by, towed_off_by, pirate: int, defen
     if taken >= 1:
         return _code(n_sides, 0, DRAW)  # (break even: a draw for every side)
     return _code(n_sides, defender, WIN)
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def _rescue_a(kind, side_, status, crew_units, captured_by, rescuer: int, opponent: int,
+              n_sides: int, b: int, time_up: bool) -> int:
+    """(victory._rescue, SCENARIOS #9, PROPOSAL [P-022]) The opponent wins at once if the
+    survivors die (crew units aboard a destroyed unit); the rescuer wins by leaving the map
+    with them aboard, or if the opponent leaves first; the rescuer leaving without them,
+    destroyed or captured, and the turn limit, are opponent wins."""
+    if planets.survivors_killed(status, crew_units, b):
+        return _code(n_sides, opponent, WIN)
+    gone = False
+    aboard = 0
+    theirs_left = False
+    held = False
+    for u in range(kind.shape[1]):
+        if kind[b, u] != K_SHIP:
+            continue
+        if side_[b, u] == rescuer:
+            if status[b, u] == DISENGAGED:
+                gone = True
+                aboard += crew_units[b, u]
+            held = held or (status[b, u] == ACTIVE and captured_by[b, u] < 0)
+        elif side_[b, u] == opponent:
+            theirs_left = theirs_left or status[b, u] == DISENGAGED
+    if gone and aboard > 0:
+        return _code(n_sides, rescuer, WIN)
+    if theirs_left:
+        return _code(n_sides, rescuer, WIN)
+    if not held or time_up:
+        return _code(n_sides, opponent, WIN)
+    return GOES_ON
 
 
 @nb.njit(cache=True, inline="always")

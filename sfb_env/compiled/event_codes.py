@@ -84,7 +84,7 @@ VOCAB: dict[str, list[str]] = {
              # (E11.362, E11.54) PpdTrainEnded
              "E11.362", "E11.544", "E11.542", "E11.541", "E11.475", "E11.472",
              "E11.361"],  # (E11.361) a small craft beyond 5 hexes
-    "how": [],
+    "how": ["shuttle", "landed"],  # (scenario 9) CrewLifted
     "what": ["boarding party", "crew unit"],  # (G8.0) Transported
     "contact": ["enters", "from_inside", "jumps"],  # (G23.51, G23.5131, G23.571) EsgStruck
     "paid_with": ["warp", "sublight",  # (C5.11, C5.231) TacticalManeuver
@@ -125,8 +125,11 @@ TRANSPORT_RESULTS = (
     "G8.0 no transport through an active shield: shield {shields} of {unit} is up",
     "D3.34 general reinforcement on {unit} blocks the transporter",
     "G8.0 D3.41 shield #{p1} of {unit} faces the ship and is up",
+    # (G8.0, planets.consent_blocker) p0 the planet, p1 the survivors' side
+    "G8.0 no transport of enemy personnel without consent: the survivors on {unit} are "
+    "{side}'s",
 )
-_UNIT_RESULTS = (14, 15, 16, 17)  # p0 is a unit row
+_UNIT_RESULTS = (14, 15, 16, 17, 18)  # p0 is a unit row
 
 
 def word(field: str, text: str) -> int:
@@ -232,8 +235,9 @@ class _BoardingRows:
         bits = "/".join(f"#{k + 1}" for k in range(6) if (p1 >> k) & 1)
         return ev.Transported(int(row[1]), int(row[2]), ids[int(row[3])], int(row[4]),
                               VOCAB["what"][int(row[5])], ids[int(row[6])], ids[int(row[7])],
-                              TRANSPORT_RESULTS[v].format(p0=p0, p1=p1, unit=unit,
-                                                          shields=bits))
+                              TRANSPORT_RESULTS[v].format(
+                                  p0=p0, p1=p1, unit=unit, shields=bits,
+                                  side=self.sides[p1] if 0 <= p1 < len(self.sides) else ""))
 
 
 class Decoder(_BoardingRows):

@@ -4,8 +4,8 @@ Mirrors ``engine.procedure._speed_determination``, ``engine.procedure._move_ship
 ``engine.procedure._move_seeking_weapons`` with ``engine.movement`` (``movers``,
 ``move_unit``, ``start_turn_tactical``) and the robots' maneuvers (``compiled.robots``), for the
 rules of the compiled tiers. ``move_tables(setup)`` builds the static ``MoveTables`` of a
-scenario and refuses one that needs what is not ported (monster, planets, suicide
-shuttles); administrative shuttles (J1.0) and robot ships (SCENARIOS §2.5) move with the
+scenario and refuses one that needs what is not ported (monster, suicide shuttles);
+administrative shuttles (J1.0) and robot ships (SCENARIOS §2.5) move with the
 ships on the maneuvers their pilots planned (``MoveTables.pilot_plan``: ``compiled.small_craft``,
 ``compiled.robot_ship``).
 
@@ -15,8 +15,9 @@ after End of Turn of the last impulse, when ``st.impulse`` is 0, with that decis
 orders; before the energy form, tractors' start of turn and lock-on), then
 ``st.impulse`` becomes 1 (else ``+= 1``); ``move_ships``; tractor towing
 (``compiled.tractors.tow``: held units do not move by themselves here); the fighters
-(``small_craft.move_fighters``); ``move_seeking_weapons``; then (suicide shuttles, planets,
-tactical maneuvers: not in the tiers) the ESG fields' contacts (``compiled.esg.resolve_contacts``),
+(``small_craft.move_fighters``); ``move_seeking_weapons``; then the planets' crashes
+(``compiled.planets.movement_step``), tactical maneuvers (``compiled.maneuvers``), the ESG
+fields' contacts (``compiled.esg.resolve_contacts``),
 (monster: not in the tiers) ``seeking.resolve_impacts`` (the fire helper's).
 
 Compile time: every numba function taking the whole ``BatchState`` (~120 fields) costs about
@@ -32,7 +33,7 @@ import numba as nb
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.compiled import event_codes, robots
+from sfb_env.compiled import event_codes, planets, robots
 from sfb_env.compiled.borrowed import borrow
 from sfb_env.compiled.robots import AGENT, DX, DZ, NONE, STRAIGHT
 from sfb_env.engine import robot_ship as ref_robot
@@ -84,6 +85,7 @@ MoveTables = namedtuple("MoveTables", (
     # (SCENARIOS §2.5) a robot ship's configured speed and its class's warp boxes (its speed
     # falls by one per warp box lost: robots.robot_ship_turn); 0 for other units
     "robot_speed", "robot_warp",
+    "planets",  # (P2.0) compiled.planets.PlanetTables: homing moves steer clear (P-065)
 ))
 
 
@@ -92,7 +94,7 @@ def move_tables(setup) -> MoveTables:
     scenario using what this module does not port."""
     rules = setup.rules
     unported = [name for name in ("monster_in_play",  # (tractors: compiled.tractors.tow)
-                                  "planets_in_play", "suicide_shuttles")
+                                  "suicide_shuttles")
                 if getattr(rules, name)]
     controllers = list(setup.start_state.controllers)
     unported += [c for c in controllers if c in robots.UNPORTED_CONTROLLERS]
@@ -158,6 +160,7 @@ def move_tables(setup) -> MoveTables:
         weapon_owner=np.asarray(setup.start_state.w_owner, dtype=np.int64).copy(),
         pilot_plan=np.zeros(n_units, dtype=np.int64),
         robot_speed=robot_speed, robot_warp=robot_warp,
+        planets=planets.planet_tables(setup),
     )
 
 
@@ -373,7 +376,7 @@ def move_seeking_weapons(s, mt, b: int, o) -> None:
         if mt.controller[d] == robots.HOMING:
             m = robots.homing_maneuver_a(borrow(s.target), borrow(s.x), borrow(s.z),
                                          borrow(s.facing), borrow(s.straight), borrow(s.dice),
-                                         b, d)
+                                         b, d, mt.planets)
         else:
             m = robots.robot_maneuver(robots.arrays(s), mt, b, d)
         if m != NONE:

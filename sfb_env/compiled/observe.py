@@ -52,6 +52,7 @@ from sfb_env.compiled import (
     transporters,
     unit_rules,
 )
+from sfb_env.compiled import planets as planets_mod
 from sfb_env.compiled import small_craft as craft_mod
 from sfb_env.compiled.borrowed import borrow
 from sfb_env.compiled.fire import GATLING_EXTRA, cloak_range, gatling_open
@@ -249,6 +250,7 @@ ObserveTables = namedtuple("ObserveTables", [
     # ``n_comps`` and the scratch ``noop``)
     "hold_kinds", "no_leave", "arrive_turn", "arrive_die", "unit_rules", "arrivals",
     "comp_offsets", "n_comps", "noop",
+    "planets",  # (P2.0) compiled.planets.PlanetTables: fire, moves, launches, shuttles
 ])
 
 # the rule-features blocks observe writes (env.rule_features)
@@ -257,7 +259,7 @@ _PORTED_FEATURES = {"esg_fields", "lock_on", "cloak",
                     "tractors",  # (G7.0) compiled.tractors
                     "boarding"}  # (G8.0, D7.0) compiled.transporters
 # rules / layout features observe_tables refuses (not in the tier-1 port)
-_RULES_OFF = ("planets_in_play",)  # (hold_fire, may_not_leave, arrivals: unit_rules)
+_RULES_OFF = ()  # (hold_fire, may_not_leave, arrivals: unit_rules; planets: compiled.planets)
 _TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON),
                   _PHG, int(WeaponType.FUSION),  # (tier 2: the Hydran's phaser-G and fusion)
                   int(WeaponType.PPD)}  # (E11) the PPD under the Chief Engineer: compiled.ppd
@@ -570,7 +572,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         tp_width=int(np.asarray(st.tran_used_turn).shape[1]) if rules.transporters else 0,
         **unit_rules.tables(setup), unit_rules=bool(rules.hold_fire or rules.may_not_leave),
         arrivals=bool(rules.arrivals), comp_offsets=comp_offsets, n_comps=n_comps,
-        noop=np.zeros_like(comp_offsets), **ints)
+        noop=np.zeros_like(comp_offsets), planets=planets_mod.planet_tables(setup), **ints)
 
 
 def _energy_extra(power: EnergyLayout | None) -> bool:
@@ -765,21 +767,29 @@ def _blocked_bits(turn_mode, straight, a, can_move, sp):
 
 @nb.njit(cache=True, inline="always")
 def _maneuver_blocked_a(status, tactical, speed, straight, move_chart, turn_mode, b, a, u, imp,
-                        ipt, choice, max_speed, governed, top, payable):
+                        ipt, choice, max_speed, governed, top, payable, pt, x, z, facing):
     """``maneuver_blocked`` on arrays (``choice``: ``speed_choice_open``; ``governed``: the
-    form's speeds only, ``energy.speed_open`` of ``top`` and ``payable``)."""
+    form's speeds only, ``energy.speed_open`` of ``top`` and ``payable``; ``pt``: the planets,
+    whose hexes close the moves entering them at each speed, P2.0)."""
     nxt = 1 if (imp == 0 or imp == ipt) else imp + 1
     active = status[b, u] == _ACTIVE
     st = straight[b, u]
+    xu, zu, fu = x[b, u], z[b, u], facing[b, u]
     if not choice:
         can = active and not tactical[b, u] and move_chart[speed[b, u], nxt - 1]
-        return _blocked_bits(turn_mode, st, a, can, speed[b, u])
+        bits = _blocked_bits(turn_mode, st, a, can, speed[b, u])
+        if pt.on:
+            bits |= planets_mod.entering_bits(pt, xu, zu, fu, bits)
+        return bits
     acc = (1 << _N_MANEUVERS) - 1
     for sp in range(max_speed + 1):
         if governed and not energy.speed_open(sp, top, payable):
             continue  # (legality.speed_range) a speed the form closes permits nothing
         can = active and move_chart[sp, nxt - 1]
-        acc &= _blocked_bits(turn_mode, st, a, can, sp)
+        bits = _blocked_bits(turn_mode, st, a, can, sp)
+        if pt.on:
+            bits |= planets_mod.entering_bits(pt, xu, zu, fu, bits)
+        acc &= bits
     return acc
 
 
@@ -793,7 +803,7 @@ def maneuver_blocked(s, ot, b, a):
         s.impulse[b], ot.ipt, speed_choice_open(s, ot, b), ot.max_speed, ot.governed[u],
         energy.speed_top(energy.previous_speed(s.speed, s.previous_speed, s.tactical,
                                                s.impulse[b], b, u), ot.speed_rule, u),
-        energy.payable_speed(s.boxes, ot.speed_rule, b, u))
+        energy.payable_speed(s.boxes, ot.speed_rule, b, u), ot.planets, s.x, s.z, s.facing)
 
 
 @nb.njit(cache=True, inline="always")
@@ -887,6 +897,8 @@ def _weapon_open(w_arcs, w_astern, w_min_range, w_max_range, w_type, b, w, rng, 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
 def fire_open(s, ot, b, w, t):
     """``direct_fire.target_codes(...) == OPEN`` for a ready weapon ``w`` at unit ``t``."""
+    if ot.planets.on and planets_mod.fire_blocked(ot.planets, s.x, s.z, b, s.w_owner[b, w], t):
+        return False  # (P2.0) into, out of or through a planet hex
     return _fire_open_a(borrow(s.w_owner), borrow(s.status), borrow(s.side), borrow(s.x),
                         borrow(s.z), borrow(s.facing), borrow(s.prev_x), borrow(s.prev_z),
                         borrow(s.prev_facing), borrow(ot.craft_carrier), borrow(s.cloaked),
@@ -1029,6 +1041,8 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         g_eff[j] = cloak_range(rng, cloaked[b, t])
         g_only[j] = (-1 if craft_carrier[t] >= 0 and rng > _MAX_FIGHTER_RANGE
                      else 1 if kind[b, t] == _PLASMA else 0)
+        if ot.planets.on and planets_mod.fire_blocked(ot.planets, x, z, b, u, t):
+            g_only[j] = -1  # (P2.0) no fire into, out of or through a planet hex
         # the bearing's table entry read here, early: its cache miss overlaps the work below
         bearing[j] = _bearing_a(atan2, ot.atan2_b, ot.atan2_dx, ot.atan2_k0, xu, zu, fu,
                                 x[b, t], z[b, t])
@@ -1045,7 +1059,7 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         payable = energy.payable_speed(s.boxes, ot.speed_rule, b, u)
     blocked = _maneuver_blocked_a(status, tactical, speed, straight, ot.move_chart,
                                   ot.turn_mode, b, a, u, imp, ipt, choice, ot.max_speed,
-                                  governed, top, payable)
+                                  governed, top, payable, ot.planets, x, z, facing)
     for i in range(n_w):
         w = weapons[a, i]
         ready[i] = w >= 0 and _weapon_ready_a(
@@ -1088,7 +1102,9 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
                         else:
                             m[at + 1 + j] = (status[b, t] == _ACTIVE
                                              and side[b, t] != side[b, owner]
-                                             and kind[b, t] != _PLASMA)
+                                             and kind[b, t] != _PLASMA
+                                             and not planets_mod.landed(  # (P2.0)
+                                                 ot.planets, kind, status, x, z, b, t))
             at += ot.launch_size  # (FD1.2) 7 k + 1 with the facing values
         for i in range(n_w):
             w = weapons[a, i]
@@ -1115,6 +1131,9 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
                                                          prev_facing, b, owner, t)
                     if craft_carrier[t] >= 0 and rng > _MAX_FIGHTER_RANGE:
                         continue
+                    if ot.planets.on and planets_mod.fire_blocked(ot.planets, x, z, b, owner,
+                                                                  t):
+                        continue  # (P2.0)
                     effective = cloak_range(rng, cloaked[b, t])
                     m[at + 1 + j] = _weapon_open(w_arcs, w_astern, w_min_range, w_max_range,
                                                  w_type, b, w, rng, bits, shared, effective,
@@ -1399,7 +1418,8 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
                               ot.off_tractors[a])
     if ot.off_boarding[a] >= 0 or ot.m_drop[a] >= 0:  # (G8.0, G8.24, D7.0) the masks and
         transporters.observe_part(  # the boarding features
-            s, ot, ot.tp_count, ot.tp_form_pays, b, u, live and ot.m_drop[a] >= 0, allocation,
+            s, ot, ot.tp_count, ot.tp_form_pays, ot.planets.crew_side, b, u,
+            live and ot.m_drop[a] >= 0, allocation,
             ot.m_tp_energy[a], ot.n_tp_energy[a], ot.m_transport[a], ot.n_transport[a],
             ot.m_drop[a], k, slots, n_slots, m, out, ot.off_boarding[a])
     if ot.off_cloak[a] >= 0:  # (G13 standard rule) fire, launch, the cloak block and mask

@@ -161,7 +161,7 @@ class CompiledParallelEnv(SFBParallelEnv):
         self.agents = [a for a in self.possible_agents if self._batch.alive[0, self._index[a]]]
         self._event_cursor = 0
         self._observe(self.agents)
-        return {a: self._obs[a] for a in self.agents}, {a: self._info(a) for a in self.agents}
+        return {a: self._obs[a] for a in self.agents}, self._infos(self.agents)
 
     def step(self, actions: Mapping[str, Any]):
         if not (type(actions) is dict and self._event_cursor is not None
@@ -198,7 +198,7 @@ class CompiledParallelEnv(SFBParallelEnv):
         self._observe(previous)
         obs = self._obs
         return ({a: obs[a] for a in previous}, rewards, terminations, truncations,
-                {a: self._info(a) for a in previous})
+                self._infos(previous))
 
     def _fast_step(self, actions: dict[str, Any]) -> bool:
         """The usual case in one pass: an int64 action of the right shape for every live
@@ -292,18 +292,28 @@ class CompiledParallelEnv(SFBParallelEnv):
         return {a: self._layouts[a].target_slots(battle) for a in self.agents}
 
     def _info(self, agent: str) -> dict:
+        return self._infos([agent])[agent]
+
+    def _infos(self, agents: list[str]) -> dict[str, dict]:
+        """Each agent's info: the clock, the energy shortfall (B3.0) and, once the battle
+        ended (the batch's done: autoreset is off), its side's outcome."""
         st = self._batch.state
         turn, impulse, done = self._clock
-        info: dict[str, Any] = {"turn": turn, "impulse": impulse}
-        unit = self._shortfall_unit.get(agent)
-        if unit is not None:  # (B3.0) energy ordered but not paid
-            info["energy_shortfall"] = st.energy_shortfall[0, unit].item()
-        if done:  # (the batch's done: autoreset is off)
+        shortfall = st.energy_shortfall[0].tolist() if self._shortfall_unit else None
+        if done:
             outcome, reason = self._verdict()
-            if outcome is not None:
-                side = self.scenario.sides[int(st.side[0, self._unit[agent]])]
-                info["outcome"] = {**outcome[side], "reason": reason}
-        return info
+            side = st.side[0].tolist()
+        out = {}
+        for agent in agents:
+            info: dict[str, Any] = {"turn": turn, "impulse": impulse}
+            unit = self._shortfall_unit.get(agent) if shortfall is not None else None
+            if unit is not None:  # (B3.0) energy ordered but not paid
+                info["energy_shortfall"] = shortfall[unit]
+            if done and outcome is not None:
+                sides = self.scenario.sides
+                info["outcome"] = {**outcome[sides[side[self._unit[agent]]]], "reason": reason}
+            out[agent] = info
+        return out
 
     def _verdict(self) -> tuple[dict | None, str]:
         """The ended battle's verdict, judged once per battle on a scratch reference battle

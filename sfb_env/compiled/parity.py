@@ -9,7 +9,8 @@ verdict and last observations; a reference env whose battle ended is reset with 
 batch drew for that slot. The first difference raises ``ParityError`` naming the step, the
 battle, the seed and the array. ``policy``: ``"random"`` (uniform masked actions from the
 reference masks) or a captain name of ``agents`` (e.g. ``"random-fighter"``, doctrine
-captains), bound to each reference env.
+captains), bound to each reference env; names separated by commas give each agent its own, in
+``possible_agents`` order (e.g. ``"rescuer,rescue-opponent"`` in cth-09).
 
 Used by ``tests/test_compiled_parity.py`` (short runs in CI, the full runs marked slow) and by
 ``benchmarks/parity.py``; ``python -m sfb_env.compiled.parity SCENARIO ...`` runs it alone.
@@ -81,11 +82,12 @@ def _policies(policy: str, envs: list[SFBParallelEnv], seed: int):
         return None
     import agents
 
+    names = policy.split(",")  # one for every agent, or one per agent in order
     out = []
     for e, env in enumerate(envs):
         pilots = {}
         for k, a in enumerate(env.possible_agents):
-            p = agents.load_policy(policy)
+            p = agents.load_policy(names[k] if len(names) > 1 else policy)
             agents.bind_policy(p, env, a)
             p.reset(seed * 1000 + e * 10 + k)
             pilots[a] = p

@@ -41,6 +41,7 @@ from sfb_env.compiled import (
     maneuvers,
     movement,
     observe,
+    planets,
     plasma,
     ppd,
     robot_ship,
@@ -127,6 +128,8 @@ def _craft_gun_open(s, ft, ot, ct, b, w, f, t, now) -> bool:
     in arc or in close combat (J4.51), the range effective as ``fire._shot`` counts it."""
     if s.status[b, t] != ACTIVE or s.side[b, t] == s.side[b, f]:
         return False
+    if ct.planets.on and planets.fire_blocked(ct.planets, s.x, s.z, b, f, t):
+        return False  # (P2.0) nothing in a planet hex fires out of it ([P-110]), nor into one
     rng = robots.distance(s.x[b, f], s.z[b, f], s.x[b, t], s.z[b, t])
     if ct.carrier[t] >= 0 and rng > 5:  # (J4.47, J1.35)
         return False
@@ -255,6 +258,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
         ending.end_of_impulse(s, tb.end, b)
         if tb.tractor.on:  # (G7.0) links of units gone or beams destroyed end
             tractors.check_links(s, tb.tractor, b, last)
+        if tb.craft.on and tb.craft.planets.on:  # (CTH-DATA §12.4) survivors board, come home
+            small_craft.lift_survivors(small_craft.craft_view(s), tb.craft, b)
         if tb.end.disengage_by_announcement:  # (SCENARIOS #5) after the fire, at once
             ending.disengage_by_announcement(s, tb.end, b, o)
         if ending.check_end(s, tb.end, b, False):
@@ -310,6 +315,10 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
     if upto < 6:
         return
     movement.move_seeking_weapons(s, tb.move, b, o)
+    if tb.move.planets.on:  # (P2.0) ships and seeking weapons in a planet hex are destroyed
+        planets.movement_step(tb.move.planets, s.kind, s.status, s.x, s.z, s.suicide_launched,
+                              tb.move.suicide_rule, s.ev, s.ev_count, s.turn[b], s.impulse[b],
+                              b)
     if tb.move.tactical_rule:  # (C1.3, C5) last in Move Ships: TACs (compiled.maneuvers)
         maneuvers.tactical_step(s.status, s.tactical, s.tac_earned, s.tac_sublight, s.speed,
                                 s.facing, s.straight, s.slip, s.x, s.z, o.maneuver, s.ev,

@@ -22,7 +22,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from sfb_env.compiled import dice
+from sfb_env.compiled import dice, planets
 from sfb_env.engine.types import ACTIVE, K_DRONE, K_SHIP, Box, Maneuver, WeaponType
 
 # controller codes (MoveTables.controller)
@@ -150,13 +150,15 @@ def homing_maneuver(a, mt, b: int, d: int) -> int:
     straight and equally close, which no target position on a hex grid gives, so it is never
     drawn without planets). A target row of -1 reads the last unit row, as the reference's
     numpy indexing does (never the case for a drone in play)."""
-    return homing_maneuver_a(a.target, a.x, a.z, a.facing, a.straight, a.dice, b, d)
+    return homing_maneuver_a(a.target, a.x, a.z, a.facing, a.straight, a.dice, b, d,
+                             mt.planets)
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
-def homing_maneuver_a(target, x_, z_, facing, straight_, dice_, b: int, d: int) -> int:
+def homing_maneuver_a(target, x_, z_, facing, straight_, dice_, b: int, d: int, pt) -> int:
     """``homing_maneuver`` on arrays (the hot loop passes arrays: numba increfs and decrefs
-    every array of a namedtuple argument on each call)."""
+    every array of a namedtuple argument on each call); ``pt``: the planets, whose hexes a
+    homing move steers clear of where it can (P2.0 [P-065]: ``planets.avoid``)."""
     t = target[b, d]
     x, z = x_[b, d], z_[b, d]
     if t >= 0 and x_[b, t] == x and z_[b, t] == z:
@@ -169,6 +171,10 @@ def homing_maneuver_a(target, x_, z_, facing, straight_, dice_, b: int, d: int) 
     straight = distance(x + DX[f], z + DZ[f], tx, tz)
     left = distance(x + DX[fl], z + DZ[fl], tx, tz)
     right = distance(x + DX[fr], z + DZ[fr], tx, tz)
+    if pt.on:  # (P2.0 [P-065])
+        straight = planets.avoid(pt, x + DX[f], z + DZ[f], straight)
+        left = planets.avoid(pt, x + DX[fl], z + DZ[fl], left)
+        right = planets.avoid(pt, x + DX[fr], z + DZ[fr], right)
     can_turn = straight_[b, d] >= 1  # (FD1.2) turn mode 1, first move straight
     tie = can_turn and left < straight and left == right
     roll = dice.die(dice_, b) if tie else 1

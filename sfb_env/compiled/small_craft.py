@@ -11,7 +11,8 @@ launch, the pilots' shots, ``plan_pilots`` before Move Ships, ``move_step`` afte
   damage thresholds (J4.12, J4.32, J4.49; J1.0, CTH-DATA §8.6), launch capacities (J4.34
   [P-085], one bay [P-084]), the hex-arc table for launch facings, the movement chart and
   play area, the carrier's cloak rule (G13); J4.47's charts against fighters
-  (``vs_fighter_chart``). Refuses planets and suicide shuttles (not ported).
+  (``vs_fighter_chart``), the planets (``compiled.planets``). Refuses suicide shuttles (not
+  ported).
 - ``order_open``: the ``fighters`` / ``shuttles`` component's predicate per target
   (``order_blockers``: J4.34, J1.0, [P-095], F2.3).
 - ``send``: launch up to the capacity aboard in the carrier's hex, FA at the target (FD1.2
@@ -42,16 +43,19 @@ from sfb_env import hexmap
 from sfb_env.compiled import (
     event_codes,
     movement,
+    planets,
 )
 from sfb_env.compiled.cloak import FADE_IMPULSES
 from sfb_env.compiled.damage import craft_damage
 from sfb_env.compiled.robots import DX, DZ
 from sfb_env.engine import fighters as ref_fighters
+from sfb_env.engine import planets as ref_planets
 from sfb_env.engine import small_craft as ref
 from sfb_env.engine.types import (
     ACTIVE,
     K_FIGHTER,
     K_FREIGHTER,
+    K_PLANET,
     K_SHIP,
     K_SHUTTLE,
     NEVER,
@@ -86,6 +90,7 @@ CraftTables = namedtuple("CraftTables", (
     "cloak_rule",  # CLOAK_NONE / CLOAK_CADET / CLOAK_STANDARD: a cloaked carrier (G13)
     "legal",  # (W, U) bool scratch: the pilots' fire predicate rows (craft_fire_orders)
     "order",  # (U,) int64 scratch: move_fighters' movers
+    "planets",  # (P2.0) compiled.planets.PlanetTables: landing, survivors, the pilots' home
 ))
 
 
@@ -106,10 +111,9 @@ def craft_tables(setup) -> CraftTables:
             area=np.zeros((1, 1), np.bool_), area_x0=0, area_z0=0,
             may_leave=np.zeros(n, np.bool_), ipt=int(setup.start_state.impulses_per_turn),
             quarter_turn=1, cloak_rule=CLOAK_NONE, legal=np.zeros((1, 1), np.bool_),
-            order=z.copy())
-    for name in ("planets_in_play", "suicide_shuttles"):
-        if getattr(rules, name):
-            raise NotImplementedError(f"compiled small craft: {name} not ported")
+            order=z.copy(), planets=planets.planet_tables(setup))
+    if rules.suicide_shuttles:
+        raise NotImplementedError("compiled small craft: suicide_shuttles not ported")
     from sfb_env import impulse
 
     bare = dataclasses.replace(rules, small_craft_in_play=False)
@@ -135,7 +139,8 @@ def craft_tables(setup) -> CraftTables:
         area=mt.area, area_x0=mt.area_x0, area_z0=mt.area_z0, may_leave=mt.may_leave,
         ipt=ipt, quarter_turn=int(impulse.quarter_turn(ipt)), on=True,
         cloak_rule=cloak_rule(rules),
-        legal=np.zeros((n_w, n), np.bool_), order=np.zeros(n, np.int64))
+        legal=np.zeros((n_w, n), np.bool_), order=np.zeros(n, np.int64),
+        planets=planets.planet_tables(setup))
 
 
 def cloak_rule(rules) -> int:
@@ -260,6 +265,8 @@ def order_open_a(a, carrier_rows, ipt, cloak_rule, b, carrier, craft_kind, t):
     if a.status[b, t] != ACTIVE or a.side[b, t] == a.side[b, carrier]:
         return False
     k = a.kind[b, t]
+    if k == K_PLANET:  # (P2.0) shuttles may land on a planet; fighters not (J4.34)
+        return craft_kind == K_SHUTTLE
     if k != K_SHIP and k != K_FREIGHTER and k != K_FIGHTER and k != K_SHUTTLE:
         return False
     launching = False
@@ -352,6 +359,8 @@ def pilot_maneuver(a, ct, b, f):
     home = ct.carrier[f]
     homing = (a.kind[b, f] == K_FIGHTER and _crippled(a, ct, b, f)
               and a.status[b, home] == ACTIVE)
+    if ct.planets.on and not homing:  # (scenario 9, [P-112]) survivors aboard: home
+        homing = planets.homing(a.kind, a.crew_units, a.status, home, b, f)
     if homing:
         t = home
     if t < 0:
@@ -649,6 +658,7 @@ CRAFT_ARRAYS = ("kind", "side", "status", "x", "z", "facing", "prev_x", "prev_z"
                 "captured_by", "target", "launched_at", "damage", "shields", "shield_pool",
                 "w_owner", "w_gatling_shots", "craft_ccm", "craft_tac", "craft_landed",
                 "cloaked", "cloaked_before", "cloak_announced_at",  # (G13) a carrier's cloak
+                "crew_units",  # (scenario 9) survivors aboard a shuttle
                 "ev", "ev_count", "turn", "impulse")
 CraftArrays = namedtuple("CraftArrays", CRAFT_ARRAYS)
 
@@ -661,7 +671,8 @@ def craft_view(s):
                        s.tractor_holder, s.captured_by, s.target, s.launched_at, s.damage,
                        s.shields, s.shield_pool, s.w_owner, s.w_gatling_shots, s.craft_ccm,
                        s.craft_tac, s.craft_landed, s.cloaked, s.cloaked_before,
-                       s.cloak_announced_at, s.ev, s.ev_count, s.turn, s.impulse)
+                       s.cloak_announced_at, s.crew_units, s.ev, s.ev_count, s.turn,
+                       s.impulse)
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -687,6 +698,43 @@ def move_step(a, ct, b):
 def end_of_turn_step(a, ct, b):
     """``small_craft.end_of_turn`` on the view (J4.48: before ``TurnEnded``)."""
     end_of_turn(a, ct, b, a.craft_landed)
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def lift_survivors(a, ct, b):
+    """(``small_craft.lift_survivors``, CTH-DATA §12.4 [P-111]; End of Impulse) Each shuttle
+    landed on the planet it was sent at (``planets.lift_blocker``: empty, one crew unit at
+    most, CTH-DATA §8.6; survivors left; G8.0 consent) takes one aboard; then, in row order,
+    each shuttle in play with survivors lands aboard its carrier where the landing limits
+    allow (``land_open``), the crew units going aboard with it."""
+    pt = ct.planets
+    n = a.kind.shape[1]
+    for s in range(n):
+        if not planets.landed(pt, a.kind, a.status, a.x, a.z, b, s):
+            continue
+        p = a.target[b, s]
+        if p < 0 or a.kind[b, p] != K_PLANET or a.x[b, s] != a.x[b, p] \
+                or a.z[b, s] != a.z[b, p]:
+            continue
+        if a.crew_units[b, s] >= ref_planets.CREW_CAPACITY or a.crew_units[b, p] <= 0:
+            continue
+        if not planets.lift_consent(pt, a.side, b, s, p):
+            continue
+        a.crew_units[b, p] -= 1
+        a.crew_units[b, s] += 1
+        planets.crew_lifted(a.ev, a.ev_count, a.turn[b], a.impulse[b], b, s, p,
+                            planets.HOW_SHUTTLE)
+    for s in range(n):
+        if a.kind[b, s] != K_SHUTTLE or a.status[b, s] != ACTIVE or a.crew_units[b, s] <= 0:
+            continue
+        if land_open(a, ct, b, s, a.craft_landed):
+            home = ct.carrier[s]
+            crew = a.crew_units[b, s]
+            land(a, ct, b, s, a.craft_landed)
+            a.crew_units[b, s] = 0
+            a.crew_units[b, home] += crew
+            planets.crew_lifted(a.ev, a.ev_count, a.turn[b], a.impulse[b], b, home, s,
+                                planets.HOW_LANDED)
 
 
 @nb.njit(cache=True, inline="always")

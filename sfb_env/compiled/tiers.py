@@ -97,6 +97,10 @@ PORTED_VALUES: dict[str, tuple] = {
     "hold_fire": (False, True),
     "may_not_leave": (False, True),
     "arrivals": (False, True),
+    # (P2.0; scenario 9's survivors, CTH-DATA §12.4) compiled.planets (planet_tables refuses
+    # them beside a PPD, an ESG, the monster, sideslip, TAC, may_leave false and the robots
+    # that fly ships or freighters)
+    "planets_in_play": (False, True),
 }
 PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "freighter",
                   "freighter-large",  # (scenario 8) the freighter's doubled values (R1.6)
@@ -115,15 +119,18 @@ PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "
                   # without the standard cloak (rules cloak none / cadet only): the KR's swivel
                   # plasma-S launchers (FP3.1), the War Eagle's fixed plasma-R
                   "romulan-kr", "romulan-war-eagle",
-                  "hydran-ranger"}  # (J4.0, J1.0) its fighters and shuttles: small_craft
+                  "hydran-ranger",  # (J4.0, J1.0) its fighters and shuttles: small_craft
+                  "planet"}  # (P2.0) compiled.planets
 PORTED_CONTROLLERS = {"agent", "target-drone", "robot-drone", "convoy-freighter",
                       "robot-plasma",
                       "robot-fighter", "robot-shuttle",  # (J4.12, J1.0) compiled.small_craft
                       "robot-ship",  # (SCENARIOS §2.5) compiled.robot_ship
-                      "stranded"}  # (SCENARIOS §2.7) the Dakota: neither moves nor fires
+                      "stranded",  # (SCENARIOS §2.7) the Dakota: neither moves nor fires
+                      "planet"}  # (P2.0) a planet never moves or fires
 PORTED_VICTORY = {"battle_drill", "under_attack", "convoy_raid", "duel", "encounter",
                   "dakota_incident",  # (SCENARIOS #4) compiled.ending._dakota_a
-                  "pirate_raid"}  # (SCENARIOS #8) compiled.ending._pirate_a
+                  "pirate_raid",  # (SCENARIOS #8) compiled.ending._pirate_a
+                  "rescue"}  # (SCENARIOS #9) compiled.ending._rescue_a
 # Victory kinds whose wording (level, reason) reads the event log, not the state alone: the
 # compiled env decodes its events before asking ``engine.victory`` (``compiled.parallel``).
 EVENT_VICTORY = {"dakota_incident"}

@@ -35,8 +35,9 @@ The env side (``observe.extras``): the ``tractor[b]`` masks (0 hold, 1 release, 
 slot k; ``components.Tractor``) and the ``tractors`` rule features; ``actions.decode_action``
 writes the orders (``decode``).
 
-Not ported (``tractor_tables`` refuses; docs/compiled.md): reserve power for a beam (H7.2),
-small craft, a PPD or ESG in play, the monster (SCENARIOS §2.8 result 2).
+Not ported (``tractor_tables`` refuses; docs/compiled.md): reserve power for a beam (H7.2), a
+PPD or ESG in play, the monster (SCENARIOS §2.8 result 2). Beside small craft a held shuttle
+or fighter does not move by itself (``small_craft``'s movers skip it).
 """
 
 from __future__ import annotations
@@ -99,7 +100,6 @@ def tractor_tables(setup) -> TractorTables:
     on = bool(rules.tractors)
     if on:
         for flag, why in (("reserve_power", "reserve power powering a beam (H7.2)"),
-                          ("small_craft_in_play", "small craft"),
                           ("ppd_in_play", "a PPD (E11)"), ("esg_in_play", "an ESG (G23)"),
                           ("monster_in_play", "the monster (SCENARIOS §2.8)")):
             if getattr(rules, flag):

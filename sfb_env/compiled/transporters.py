@@ -35,8 +35,9 @@ the orders (``decode``). ``Transported``'s ``result`` is a code with its values 
 next columns (``event_codes.TRANSPORT_RESULTS``).
 
 Not ported (``transporter_tables`` refuses): reserve power powering transporters (H7.2),
-fractional accounting (B3.2: 1/5 energy a use), planets (consent, survivors) and the monster
-(kill method 5).
+fractional accounting (B3.2: 1/5 energy a use) and the monster (kill method 5). A planet's
+survivors go aboard their own side's units only (G8.0 consent: ``R_CONSENT``,
+``compiled.planets``).
 """
 
 from __future__ import annotations
@@ -46,10 +47,10 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from sfb_env.compiled import event_codes, shields
+from sfb_env.compiled import event_codes, planets, shields
 from sfb_env.compiled.purse import log_shortfall, pay
 from sfb_env.engine import transporters as ref
-from sfb_env.engine.types import ACTIVE, K_FREIGHTER, K_SHIP, Box
+from sfb_env.engine.types import ACTIVE, K_FREIGHTER, K_PLANET, K_SHIP, Box
 
 RANGE = ref.RANGE  # (G8.0) transporter range
 PER_ENERGY = ref.USES_PER_ENERGY  # (G8.0) 1 energy powers up to 5 uses
@@ -65,7 +66,7 @@ SHIELD_DROPPED = event_codes.CODE["ShieldDropped"]
 # the ``Transported`` results (event_codes.TRANSPORT_RESULTS, in that order)
 (R_DONE, R_SHIP_GONE, R_CAPTURED, R_DESTROYED, R_IMPULSE, R_USED, R_NO_USES, R_NO_TARGET,
  R_TARGET_GONE, R_RANGE, R_KIND, R_NO_PARTY, R_ENEMY, R_NO_CREW, R_POOL, R_SHIELD, R_GR,
- R_FACING) = range(18)
+ R_FACING, R_CONSENT) = range(19)
 
 TransporterTables = namedtuple("TransporterTables", (
     "on",  # bool rules.transporters
@@ -73,6 +74,7 @@ TransporterTables = namedtuple("TransporterTables", (
     "form_pays",  # (U,) bool the standard form pays the unit's uses (``paid_by_form``)
     "quarter",  # int 1/4 turn in impulses (G8.24 a drop's length)
     "init_shields",  # (U, 6) int64 the printed shield boxes (a raised shield's limit)
+    "crew_side",  # (U,) int64 (G8.0) the side of a planet's survivors (planets.PlanetTables)
 ))
 
 
@@ -86,7 +88,6 @@ def transporter_tables(setup) -> TransporterTables:
     if on:
         for flag, why in (("reserve_power", "reserve power powering transporters (H7.2)"),
                           ("fractional_accounting", "fractional accounting (B3.2)"),
-                          ("planets_in_play", "planets (G8.0 consent)"),
                           ("monster_in_play", "the monster (SCENARIOS §2.8)")):
             if getattr(rules, flag):
                 raise NotImplementedError(f"compiled transporters (G8.0): beside {why} not "
@@ -102,7 +103,8 @@ def transporter_tables(setup) -> TransporterTables:
         count[:] = 0  # (knowledge.transporter_uses_left: none where the rule is off)
     return TransporterTables(on=on, count=count, form_pays=form_pays,
                              quarter=int(impulse.quarter_turn(int(st.impulses_per_turn))),
-                             init_shields=np.asarray(st.shields, np.int64).copy())
+                             init_shields=np.asarray(st.shields, np.int64).copy(),
+                             crew_side=planets.planet_tables(setup).crew_side)
 
 
 # ---------------------------------------------------------------------- who, when
@@ -195,7 +197,7 @@ def shield_rule(s, ft, b: int, u: int, o: int) -> int:
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
-def transport_rule(s, ft, count, form_pays, b: int, u: int, t: int, what: int,
+def transport_rule(s, ft, count, form_pays, crew_side, b: int, u: int, t: int, what: int,
                    target: int) -> int:
     """(transporters.transport_blockers) 0 where transporter ``t`` of ``u`` may carry out
     ``what`` (BEAM, LIFT) with ``target`` now, else the rule's result code."""
@@ -215,7 +217,10 @@ def transport_rule(s, ft, count, form_pays, b: int, u: int, t: int, what: int,
         if s.boarding_parties[b, u, s.side[b, u]] <= 0:
             return R_NO_PARTY
     else:
-        if controller_side(s, b, target) != s.side[b, u]:  # (no planet: refused)
+        if k == K_PLANET:  # (G8.0) survivors: their own side only (planets.consent_blocker)
+            if crew_side[target] >= 0 and crew_side[target] != s.side[b, u]:
+                return R_CONSENT
+        elif controller_side(s, b, target) != s.side[b, u]:
             return R_ENEMY
         if s.crew_units[b, target] <= 0:
             return R_NO_CREW
@@ -305,11 +310,13 @@ def _dropped_event(s, b, u, shield, until):
 def _transport(s, ft, tt, b, u, t, what, target):
     """(transporters.transport) One transporter action."""
     src, dst = (u, target) if what == BEAM else (target, u)
-    rule = transport_rule(s, ft, tt.count, tt.form_pays, b, u, t, what, target)
+    rule = transport_rule(s, ft, tt.count, tt.form_pays, tt.crew_side, b, u, t, what, target)
     if rule:
         p0, p1 = t, 0
         if rule == R_NO_USES:
             p0 = s.tran_powered[b, u]
+        elif rule == R_CONSENT:  # (the planet, the survivors' side)
+            p0, p1 = target, tt.crew_side[target]
         elif rule in (R_POOL, R_SHIELD):  # (which unit's shields are up)
             own = shield_rule(s, ft, b, u, target) != 0
             p0 = u if own else target
@@ -356,7 +363,8 @@ def _transported(s, b, u, t, what, src, dst, rule, p0, p1):
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
-def observe_part(s, ft, count, form_pays, b: int, u: int, live: bool, allocation: bool,
+def observe_part(s, ft, count, form_pays, crew_side, b: int, u: int, live: bool,
+                 allocation: bool,
                  m_energy: int, n_energy: int, m_transport: int, n_transport: int,
                  m_drop: int, k: int, slots, n_slots: int, m, out, off: int) -> None:
     """The ``transporters`` (``n_energy`` values), ``transport[t]`` (2 k + 1 values: 0 none,
@@ -378,10 +386,10 @@ def observe_part(s, ft, count, form_pays, b: int, u: int, live: bool, allocation
             ok = t < real and transporter_rule(s, count, form_pays, b, u, t) == 0
             for j in range(k):
                 if ok and j < n_slots:
-                    m[at + 1 + j] = transport_rule(s, ft, count, form_pays, b, u, t, BEAM,
-                                                   slots[j]) == 0
-                    m[at + 1 + k + j] = transport_rule(s, ft, count, form_pays, b, u, t, LIFT,
-                                                       slots[j]) == 0
+                    m[at + 1 + j] = transport_rule(s, ft, count, form_pays, crew_side, b, u,
+                                                   t, BEAM, slots[j]) == 0
+                    m[at + 1 + k + j] = transport_rule(s, ft, count, form_pays, crew_side, b,
+                                                       u, t, LIFT, slots[j]) == 0
                 else:
                     m[at + 1 + j] = 0
                     m[at + 1 + k + j] = 0

@@ -133,36 +133,40 @@ def _sandbox(battle: Battle, time_up: bool):
 def _duel(battle: Battle, time_up: bool):
     """Cadet duels (PROPOSAL [P-018], SCENARIOS §4): a side whose ships are all destroyed or off
     the map loses; at the turn limit the side that dealt more damage points (shield + internal,
-    on enemy ships) wins; equal points, or no ship left on either side, is a draw."""
+    on enemy ships) wins; equal points, or no ship left on either side, is a draw. Judged on
+    plain lists: a duel has a few rows, and this runs on every impulse."""
     st = battle.state
     sides = battle.scenario.sides
-    ships_of_all = np.flatnonzero(st.kind == K_SHIP)  # (a plain int: an IntEnum compares slowly)
-    sides_in_play = set(st.side[ships_of_all[_held(battle, ships_of_all)]].tolist())
-    standing = [s for i, s in enumerate(sides) if i in sides_in_play]
-    if len(standing) == len(sides) and not time_up:  # the usual impulse: nothing decided
+    kind, side, status, captor = (st.kind.tolist(), st.side.tolist(), st.status.tolist(),
+                                  st.captured_by.tolist())
+    ships = [u for u, k in enumerate(kind) if k == K_SHIP]
+    held = {u for u in ships  # (_held) in play under their own side
+            if status[u] == ACTIVE and (captor[u] < 0 or captor[u] == side[u])}
+    sides_in_play = {side[u] for u in held}
+    if len(sides_in_play) == len(sides) and not time_up:  # the usual impulse: nothing decided
         return None
-    ships = {s: _units(battle, s, (UnitKind.SHIP,)) for s in sides}
-    draw = _draw(battle)
+    standing = [s for i, s in enumerate(sides) if i in sides_in_play]
     if len(standing) == 1 and len(sides) > 1:
         winner = standing[0]
-        losers = np.concatenate([ships[s] for s in sides if s != winner])
-        destroyed = bool(np.any(st.status[losers] == DESTROYED))
-        captured = bool(np.any(~_held(battle, losers) & (st.status[losers] == ACTIVE)))
+        losers = [u for u in ships if side[u] != sides.index(winner)]
+        destroyed = any(status[u] == DESTROYED for u in losers)
+        captured = any(u not in held and status[u] == ACTIVE for u in losers)
         level, how = (("destroyed", "was destroyed") if destroyed
                       else ("captured", "was captured") if captured  # (D7.0, G6.33)
                       else ("disengaged", "left the map"))
         others = " and ".join(s for s in sides if s != winner)
         return _pair(battle, winner, "win", level), f"{others} {how}"
     if not standing:
-        return draw, "no ship left"
+        return _draw(battle), "no ship left"
     if not time_up:
         return None
-    taken = {s: int(st.damage[ships[s]].sum()) for s in sides}
-    dealt = {s: sum(v for o, v in taken.items() if o != s) for s in sides}
+    damage = st.damage.tolist()
+    taken = [sum(damage[u] for u in ships if side[u] == i) for i in range(len(sides))]
+    dealt = {s: sum(taken) - taken[i] for i, s in enumerate(sides)}  # on the others' ships
     best = max(dealt.values())
     leaders = [s for s in sides if dealt[s] == best]
     if len(leaders) > 1:
-        return draw, f"turn limit reached, equal damage ({best} points each)"
+        return _draw(battle), f"turn limit reached, equal damage ({best} points each)"
     return _pair(battle, leaders[0], "win", "points"), (
         f"turn limit reached, {leaders[0]} dealt more damage ({best} points)")
 
