@@ -42,13 +42,14 @@ def test_auto_takes_the_compiled_core_where_it_plays_the_scenario():
     assert backend_of(sfb_env.parallel_env("cth-07")) == "compiled"  # 32 impulses, full size
     assert backend_of(sfb_env.parallel_env("cth-13")) == "compiled"  # every CTH advanced rule
     assert backend_of(sfb_env.parallel_env("cth-08")) == "compiled"  # tier 3: Pirate Raid
-    assert backend_of(sfb_env.parallel_env("cth-09")) == "reference"
+    assert backend_of(sfb_env.parallel_env("cth-09")) == "compiled"  # planets, suicide bombs
+    assert backend_of(sfb_env.parallel_env("cth-11")) == "reference"
     assert backend_of(sfb_env.parallel_env("cth-03", backend="reference")) == "reference"
 
 
 def test_compiled_refuses_a_scenario_it_has_not_ported_naming_the_rule():
-    with pytest.raises(NotCompiledError, match="cth-09.*victory kind .rescue. not ported"):
-        sfb_env.parallel_env("cth-09", backend="compiled")
+    with pytest.raises(NotCompiledError, match="cth-11.*victory kind .planet_killer. not ported"):
+        sfb_env.parallel_env("cth-11", backend="compiled")
 
 
 def test_reference_view_serves_mask_reasons_state_and_render():

@@ -1,9 +1,9 @@
 """Planets (P2.0) and scenario 9's survivors on the compiled core (``compiled.planets``): the
 line of fire through a planet hex and the moves into one against ``engine.planets``, the
 ``rescue`` verdict against ``engine.victory`` on constructed endings, and Rescue at Rigel
-without its suicide shuttles (J2.22, not ported: cth-09 itself stays on the reference) in
-lockstep, with random play and with the scenario's captains, who land shuttles on the planet,
-lift the survivors and carry them home."""
+without its suicide shuttles (J2.22: planets alone; cth-09 itself in
+``tests/test_compiled_suicide_shuttles.py``) in lockstep, with random play and with the
+scenario's captains, who land shuttles on the planet, lift the survivors and carry them home."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from sfb_env.compiled import ending, layout, parity, planets, tiers
 from sfb_env.engine import planets as ref
 from sfb_env.engine import victory
 from sfb_env.engine.battle import make_battle
-from sfb_env.engine.scenario import load_scenario, parse_scenario
+from sfb_env.engine.scenario import parse_scenario
 from sfb_env.engine.types import ACTIVE, DESTROYED, DISENGAGED, K_SHIP, Maneuver
 
 pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels
@@ -38,12 +38,10 @@ def _battle(doc: dict = RESCUE):
     return make_battle(parse_scenario(doc, doc["name"]), seed=0)
 
 
-def test_cth_09_waits_only_for_its_suicide_shuttles():
-    """Every rule of cth-09 but the suicide shuttles is compiled: the variant without them is
-    the compiled core's, cth-09 names J2.22's rule alone."""
+def test_rescue_without_suicide_shuttles_is_compiled():
+    """The variant of cth-09 without its suicide shuttles (planets alone) is the compiled
+    core's too (``tests/test_compiled_suicide_shuttles.py``: cth-09 itself)."""
     assert tiers.missing(_battle().setup) == []
-    assert tiers.missing(make_battle(load_scenario("cth-09")).setup) == [
-        "rule suicide_shuttles=True not ported (only False)"]
 
 
 def test_p2_0_line_of_fire_through_a_planet_hex_matches_the_reference():

@@ -89,6 +89,21 @@ def decode_action(s, ot, b, a, action, o):
                             ot.n_transport[a], ot.c_drop[a], ot.tp_count[u], ot.tp_width,
                             ot.slots, u, borrow(ot.work[:ot.slots]), b, borrow(o.transporters),
                             borrow(o.transport), borrow(o.drop_shield))
+    if ot.c_suicide[a] >= 0 or ot.c_suicide_arm[a] >= 0:  # (J2.22, J2.221)
+        _decode_suicide(ot.c_suicide[a], ot.c_suicide_arm[a], ot.agent_unit[a], ot.slots,
+                        energy.allocation_open(imp, ot.ipt), b, borrow(action),
+                        borrow(ot.work), borrow(o.suicide), borrow(o.suicide_arm))
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def _decode_suicide(c_suicide, c_arm, u, k, allocation, b, action, work, suicide, suicide_arm):
+    """(``components.Suicide.to_orders``, ``energy_actions.SuicideArm.to_orders``) value j of
+    ``suicide`` launches the bomb at slot j (the slots are ``work[:k]``); ``suicide_arm``'s
+    value is ordered at Energy Allocation (or where not 0)."""
+    if c_suicide >= 0 and action[c_suicide] > 0:
+        suicide[b, u] = work[action[c_suicide] - 1]
+    if c_arm >= 0 and (allocation or action[c_arm] != 0):
+        suicide_arm[b, u] = action[c_arm]
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")

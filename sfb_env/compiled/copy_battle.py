@@ -155,6 +155,14 @@ def copy_battle(dst, b, src, a):
             dst.boarding_parties[b, i1, i2] = src.boarding_parties[a, i1, i2]
     for i1 in range(dst.crew_units.shape[1]):
         dst.crew_units[b, i1] = src.crew_units[a, i1]
+    for i1 in range(dst.suicide_energy.shape[1]):
+        dst.suicide_energy[b, i1] = src.suicide_energy[a, i1]
+    for i1 in range(dst.suicide_turns.shape[1]):
+        dst.suicide_turns[b, i1] = src.suicide_turns[a, i1]
+    for i1 in range(dst.suicide_paid_turn.shape[1]):
+        dst.suicide_paid_turn[b, i1] = src.suicide_paid_turn[a, i1]
+    for i1 in range(dst.suicide_idle_turn.shape[1]):
+        dst.suicide_idle_turn[b, i1] = src.suicide_idle_turn[a, i1]
     for i1 in range(dst.w_owner.shape[1]):
         dst.w_owner[b, i1] = src.w_owner[a, i1]
     for i1 in range(dst.w_type.shape[1]):
@@ -299,6 +307,10 @@ def borrowed_state(s):
         borrow(s.shield_held),
         borrow(s.boarding_parties),
         borrow(s.crew_units),
+        borrow(s.suicide_energy),
+        borrow(s.suicide_turns),
+        borrow(s.suicide_paid_turn),
+        borrow(s.suicide_idle_turn),
         borrow(s.w_owner),
         borrow(s.w_type),
         borrow(s.w_arcs),
@@ -374,6 +386,8 @@ def borrowed_orders(o):
         borrow(o.transporters),
         borrow(o.transport),
         borrow(o.drop_shield),
+        borrow(o.suicide),
+        borrow(o.suicide_arm),
     )
 
 
@@ -418,6 +432,7 @@ def borrowed_fire(t):
     """``t`` with every array borrowed."""
     return FireTables(
         borrow(t.ipt),
+        borrow(t.suicide_rule),
         borrow(t.quarter_turn),
         borrow(t.damage_rule),
         borrow(t.drone_strength),
@@ -644,6 +659,11 @@ def borrowed_observe(t):
         borrow(t.n_comps),
         borrow(t.noop),
         borrow(t.planets),
+        borrow(t.m_suicide),
+        borrow(t.c_suicide),
+        borrow(t.m_suicide_arm),
+        borrow(t.c_suicide_arm),
+        borrow(t.suicide),
     )
 
 

@@ -64,6 +64,7 @@ _WARP = int(Box.WARP)
 
 FireTables = namedtuple("FireTables", [
     "ipt",  # impulses per turn
+    "suicide_rule",  # bool (J2.222) rules.suicide_shuttles: suicide shuttles strike
     "quarter_turn",  # impulses in a quarter turn (E1.5)
     "damage_rule",  # RULE_NONE / RULE_INTERIM / RULE_CADET_DAC / RULE_STANDARD_DAC / RULE_S4
     "drone_strength",  # (FD1.54)
@@ -144,7 +145,8 @@ FIRE_FIELDS = ("status", "kind", "damage", "shields", "shield_pool", "internal",
                "shields_active",  # (B3.0 standard line 11) shields paid this turn
                # (D3.34, H7) compiled.engineering
                "batteries", "reinf_general", "reinf_specific", "reinf_held", "reserve_kept",
-               "captured_by", "mutiny", "control_stations")  # (G6) mutiny
+               "captured_by", "mutiny", "control_stations",  # (G6) mutiny
+               "suicide_launched", "suicide_energy")  # (J2.222) suicide shuttles strike
 FireArrays = namedtuple("FireArrays", FIRE_FIELDS)
 
 
@@ -161,7 +163,8 @@ def fire_view(s):
                       s.ev_count, s.w_gatling_shots, s.dac_boxes, s.locked_on,
                       s.esg_struck_at, s.cloak_announced_at, s.shields_active, s.batteries,
                       s.reinf_general, s.reinf_specific, s.reinf_held, s.reserve_kept,
-                      s.captured_by, s.mutiny, s.control_stations)
+                      s.captured_by, s.mutiny, s.control_stations, s.suicide_launched,
+                      s.suicide_energy)
 
 
 _BIG = 1 << 40
@@ -182,10 +185,8 @@ def fire_tables(setup) -> FireTables:
     if rules.standard_cloak and ({"convoy-freighter", "robot-ship"}
                                  & set(setup.start_state.controllers)):
         raise NotImplementedError("compiled fire: robots' fire beside the standard cloak (G13)")
-    for flag in ("monster_in_play",  # (planets: compiled.planets, in the fire predicate)
-                 "suicide_shuttles"):  # (hold_fire: the agents' masks, unit_rules)
-        if getattr(rules, flag):
-            raise NotImplementedError(f"compiled fire: rules.{flag} not ported")
+    if rules.monster_in_play:  # (planets: compiled.planets, in the fire predicate; hold_fire:
+        raise NotImplementedError("compiled fire: rules.monster_in_play not ported")  # unit_rules
     n_units = len(setup.unit_ids)
     rows = setup.weapon_rows
     width = max([len(r) for r in rows] + [1])
@@ -223,6 +224,7 @@ def fire_tables(setup) -> FireTables:
     robot_rows = [int(w) for u, r in enumerate(rows) if controllers[u] != "agent" for w in r]
     return FireTables(
         ipt=ipt, quarter_turn=int(setup.quarter_turn),
+        suicide_rule=bool(rules.suicide_shuttles),
         damage_rule=DAMAGE_RULES[rules.damage],
         drone_strength=int(rules.drone_strength), drone_warhead=int(rules.drone_warhead),
         drone_die_modifier=bool(rules.drone_die_modifier),

@@ -42,7 +42,14 @@ from fractions import Fraction
 import numba as nb
 import numpy as np
 
-from sfb_env.compiled import engineering, event_codes, maneuvers, tractors, transporters
+from sfb_env.compiled import (
+    engineering,
+    event_codes,
+    maneuvers,
+    suicide_shuttles,
+    tractors,
+    transporters,
+)
 from sfb_env.compiled.purse import (
     ARMED_TO_FIRE,
     EPS,
@@ -118,7 +125,7 @@ ITEM_TOP_UP = event_codes.TOP_UP_WEAPON  # "top_up:<weapon>" (E11.25): the weapo
 ESG_CHARGED = event_codes.CODE["EsgCharged"]
 
 # the standard form's items and rules this module does not port (energy_tables refuses them)
-STANDARD_NOT_PORTED = ("probes", "suicide_shuttles")
+STANDARD_NOT_PORTED = ("probes",)
 # the standard form's engineering rules (compiled.engineering: D3.34, D9, H7)
 ENGINEERING = ("reinforcement", "damage_control", "reserve_power")
 
@@ -154,6 +161,7 @@ EnergyTables = namedtuple("EnergyTables", [
     # (0 where the rule is off); working beams are the standard DAC's tractor boxes left
     "tractors", "tractor_beams", "tractor_dac",
     "transporters",  # (G8.0, priority 5e) compiled.transporters: the form pays their uses
+    "suicide",  # (J2.221, priority 4b) compiled.suicide_shuttles.SuicideTables
     "work",  # int64 scratch: the purse (``PURSE``), then (tier, cost, what) per heavy weapon
     "fbits",  # (1,) float64 scratch: a float event field's bits
 ])
@@ -253,6 +261,7 @@ def energy_tables(setup) -> EnergyTables:
                        else np.zeros(n_units, dtype=np.int64)),
         tractor_dac=rules.damage == "standard_dac",
         transporters=on and bool(rules.standard_energy and rules.transporters),
+        suicide=suicide_shuttles.suicide_tables(setup),
         work=np.zeros(PURSE + 3 * width + engineering.SCRATCH, dtype=np.int64),
         fbits=np.zeros(1, dtype=np.float64))
 
@@ -495,6 +504,8 @@ def _allocate(s, et, b: int, u: int, o) -> None:
     if et.standard:  # priority 1b: life support, fire control, shields
         shortfall += _pay_systems(s, et, b, u, p)
     shortfall += _pay_heavy_weapons(s, et, b, u, o, p)
+    if et.suicide.on:  # priority 4b: the suicide shuttle's bomb (J2.221)
+        shortfall += suicide_shuttles.allocate(s, et, et.suicide, b, u, o.suicide_arm[b, u], p)
     shortfall += _pay_cloak(s, et, b, u, o, p)
     if et.engineering:  # priorities 5a, 5b: damage control, reinforcement (D9.2, D3.34)
         shortfall += engineering.pay_repair_and_reinforcement(s, et, b, u, o, p)

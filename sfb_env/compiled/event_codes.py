@@ -76,7 +76,9 @@ VOCAB: dict[str, list[str]] = {
                "D6 its launcher has no lock-on",  # (D6) the Sensor Lock-On step
                # (G7.0) TractorReleased (compiled.tractors)
                "released", "contested", "lapsed: beam not powered this turn", "out of play",
-               "beam destroyed"],
+               "beam destroyed",
+               # (J2.221) SuicideShuttleDeactivated (compiled.suicide_shuttles)
+               "a turn went unpaid: arming lost", "hold not paid: energy shortfall"],
     "method": ["D3.41 temporary movement", "D3.41 owner's choice (stronger shield)",
                "D3.41 die roll 1", "D3.41 die roll 2", "D3.41 die roll 3", "D3.41 die roll 4",
                "D3.41 die roll 5", "D3.41 die roll 6"],
@@ -99,7 +101,8 @@ VOCAB: dict[str, list[str]] = {
              *(f"reinforce:#{s}" for s in range(1, 7)), "reinforce_general",
              *(f"repair:#{s}" for s in range(1, 7)),
              "tractor",  # (G7.0, priority 5c) compiled.tractors
-             "transporters"],  # (G8.0, priority 5e) compiled.transporters
+             "transporters",  # (G8.0, priority 5e) compiled.transporters
+             "suicide:hold", "suicide:arm"],  # (J2.221, priority 4b) compiled.suicide_shuttles
     # (H7.2) ReserveDischarged: "fire:<weapon>" is the weapon row + FIRE_USE_WEAPON
     "use": [f"reinforce:#{s}" for s in range(1, 7)],
     "result": ["no mutiny", "put down", "captured"],  # (G6.24, G6.33) Mutiny

@@ -62,6 +62,9 @@ HOT_FIELDS: tuple[str, ...] = (
     # their boxes, the parties of each side aboard each unit, the crew units aboard
     "tran_used_turn", "tran_powered", "shield_drop_until", "shield_held", "boarding_parties",
     "crew_units",
+    # (J2.221) each shuttle's bomb: energy put in, arming turns paid, the turn last paid, the
+    # turn it is unusable (compiled.suicide_shuttles)
+    "suicide_energy", "suicide_turns", "suicide_paid_turn", "suicide_idle_turn",
     # weapons
     "w_owner", "w_type", "w_arcs", "w_astern", "w_min_range", "w_max_range", "w_destroyed",
     "w_enabled", "w_last_fired", "w_fired_turn", "w_ready_turn", "w_ammo", "w_drone_rows",
@@ -179,7 +182,8 @@ ORDER_FIELDS = ("maneuver", "speed", "tactical", "disengage", "fire", "launch", 
                 "reinforce_general", "reinforce", "reinforce_hold", "repair_boxes",
                 "reserve_shields", "fighters", "shuttles",
                 "tractor",  # (G7.0) compiled.tractors
-                "transporters", "transport", "drop_shield")  # (G8.0, G8.24)
+                "transporters", "transport", "drop_shield",  # (G8.0, G8.24)
+                "suicide", "suicide_arm")  # (J2.22, J2.221) compiled.suicide_shuttles
 BatchOrders = namedtuple("BatchOrders", ORDER_FIELDS)
 NO_ORDER = -1  # no speed order / no target / automatic facing
 TRACTOR_RELEASE = -2  # (G7.0) ``BatchOrders.tractor``: release (compiled.tractors.RELEASE)
@@ -208,7 +212,9 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int,
     ``transporters`` (the most on a sheet; 0: rules.transporters off, zero-wide) per unit
     ``transporters`` (uses to pay, G8.0) and ``drop_shield`` (1..6, 0 none, G8.24), per unit
     and transporter ``transport[b, transporters * u + t]`` (the target row * 2 + 0 beam a
-    party / 1 lift a crew unit, -1 none; compiled.transporters)."""
+    party / 1 lift a crew unit, -1 none; compiled.transporters); per unit ``suicide`` (the
+    target row of its armed suicide shuttle's launch, -1 none; J2.22) and ``suicide_arm`` (the
+    bomb's energy 0..3, -1: the standing order; J2.221)."""
     u, w = (n_battles, n_units), (n_battles, n_weapons)
     e = (n_battles, n_units if engineering else 0)
     e6 = (n_battles, 6 * n_units if engineering else 0)
@@ -236,7 +242,9 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int,
                        transport=np.full((n_battles, transporters * n_units), NO_ORDER,
                                          np.int64),
                        drop_shield=np.zeros((n_battles, n_units if transporters else 0),
-                                            np.int64))
+                                            np.int64),
+                       suicide=np.full(u, NO_ORDER, np.int64),
+                       suicide_arm=np.full(u, NO_ORDER, np.int64))
 
 
 def pack_orders(orders: list, n_units: int, n_weapons: int,
@@ -253,8 +261,6 @@ def pack_orders(orders: list, n_units: int, n_weapons: int,
                 unported.append("transport")
             if o.tractor and not tractor_beams:
                 unported.append("tractor")
-            unported += [name for name in ("suicide", "suicide_arm")
-                         if getattr(o, name) is not None]
             unported += [name for name in ("probe", "repair") if getattr(o, name)]
             if unported:
                 raise ValueError(f"unit row {u}: orders {unported} are not in the compiled "
@@ -289,7 +295,8 @@ def pack_orders(orders: list, n_units: int, n_weapons: int,
                 out.reinforce[b, 6 * u + s - 1] = int(v)
             for s, v in o.repair_boxes.items():
                 out.repair_boxes[b, 6 * u + s - 1] = int(v)
-            for name in ("fighters", "shuttles"):  # (J4.34, J1.0)
+            for name in ("fighters", "shuttles",  # (J4.34, J1.0)
+                         "suicide", "suicide_arm"):  # (J2.22, J2.221)
                 if getattr(o, name) is not None:
                     getattr(out, name)[b, u] = int(getattr(o, name))
             for beam, t in o.tractor.items():  # (G7.0) tractors.RELEASE is -1 there

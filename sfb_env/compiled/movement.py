@@ -4,7 +4,7 @@ Mirrors ``engine.procedure._speed_determination``, ``engine.procedure._move_ship
 ``engine.procedure._move_seeking_weapons`` with ``engine.movement`` (``movers``,
 ``move_unit``, ``start_turn_tactical``) and the robots' maneuvers (``compiled.robots``), for the
 rules of the compiled tiers. ``move_tables(setup)`` builds the static ``MoveTables`` of a
-scenario and refuses one that needs what is not ported (monster, suicide shuttles);
+scenario and refuses one that needs what is not ported (the monster);
 administrative shuttles (J1.0) and robot ships (SCENARIOS §2.5) move with the
 ships on the maneuvers their pilots planned (``MoveTables.pilot_plan``: ``compiled.small_craft``,
 ``compiled.robot_ship``).
@@ -93,8 +93,7 @@ def move_tables(setup) -> MoveTables:
     """The static movement tables of a scenario (a ``BattleSetup``); raises ValueError on a
     scenario using what this module does not port."""
     rules = setup.rules
-    unported = [name for name in ("monster_in_play",  # (tractors: compiled.tractors.tow)
-                                  "suicide_shuttles")
+    unported = [name for name in ("monster_in_play",)  # (tractors: compiled.tractors.tow)
                 if getattr(rules, name)]
     controllers = list(setup.start_state.controllers)
     unported += [c for c in controllers if c in robots.UNPORTED_CONTROLLERS]

@@ -54,13 +54,14 @@ from sfb_env.compiled import (
 )
 from sfb_env.compiled import planets as planets_mod
 from sfb_env.compiled import small_craft as craft_mod
+from sfb_env.compiled import suicide_shuttles as suicide_mod
 from sfb_env.compiled.borrowed import borrow
 from sfb_env.compiled.fire import GATLING_EXTRA, cloak_range, gatling_open
 from sfb_env.engine import Battle
 from sfb_env.engine.battle import DEFAULT_MAX_TURNS
 from sfb_env.engine.events import Damaged
 from sfb_env.engine.ppd_fire import PPD_ARM_ORDERS
-from sfb_env.engine.types import ESG_ORDERS, Maneuver, Status, UnitKind, WeaponType
+from sfb_env.engine.types import ESG_ORDERS, Box, Maneuver, Status, UnitKind, WeaponType
 from sfb_env.env import observation as obs_mod
 from sfb_env.env import observation_layout as lay
 from sfb_env.env.actions import ActionLayout, EnergyLayout, craft_components
@@ -136,6 +137,7 @@ _S_SHORTFALL = float(lay.ENERGY.field("shortfall").scale)
 _ENERGY_SIZE, _ENERGY_WEAPON_SIZE = lay.ENERGY.size, lay.ENERGY_WEAPON.size
 _EW_CHARGED, _EW_ARMING = lay.ENERGY_WEAPON.at("charged"), lay.ENERGY_WEAPON.at("arming")
 _ARM_ORDERS = 3  # ArmOrder NONE, ARM, HOLD
+_WARP_BOX = int(Box.WARP)  # (J2.221) the bomb's arming energy is warp only
 STATE_ROW = 19  # env.state(): values per unit (then turn and impulse)
 
 _DIR_AXIAL = hexmap.DIR_TO_AXIAL.copy()
@@ -251,6 +253,9 @@ ObserveTables = namedtuple("ObserveTables", [
     "hold_kinds", "no_leave", "arrive_turn", "arrive_die", "unit_rules", "arrivals",
     "comp_offsets", "n_comps", "noop",
     "planets",  # (P2.0) compiled.planets.PlanetTables: fire, moves, launches, shuttles
+    # (J2.22, J2.221) per agent the ``suicide`` and ``suicide_arm`` components' mask offsets
+    # and component indices (-1 none); compiled.suicide_shuttles.SuicideTables
+    "m_suicide", "c_suicide", "m_suicide_arm", "c_suicide_arm", "suicide",
 ])
 
 # the rule-features blocks observe writes (env.rule_features)
@@ -350,6 +355,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         "c_energy", "m_cloak", "c_cloak", "n_ppds", "m_ppd", "c_ppd", "off_ppd",
         "n_esg", "m_esg", "off_esg", "off_esg_fields", "off_lock_on", "off_cloak",
         "eng_flags", "m_eng", "c_eng", "off_reinf", "off_dc",
+        "m_suicide", "c_suicide", "m_suicide_arm", "c_suicide_arm",
         "m_fighters", "m_shuttles", "c_fighters", "c_shuttles",
         "n_tractor", "c_tractor", "m_tractor", "off_tractors",
         "n_tp_energy", "m_tp_energy", "c_tp_energy", "n_transport", "m_transport",
@@ -367,7 +373,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                                       f"{lo.rule_features}")
         extra = [what for what, has in (
             ("ppd orders", lo.ppds.size and lo.ppd_orders != _PPD_ORDERS),
-            ("probe", lo.probe), ("suicide", lo.suicide),
+            ("probe", lo.probe),
             ("energy beyond the cadet form", _energy_extra(lo.power)),
             ("rule features", tuple(f for f in lo.rule_features
                                     if f not in _PORTED_FEATURES)),
@@ -427,7 +433,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                      + 4 * bool(lo.power.reserve))  # (D3.34, D9, H7) compiled.engineering
             eng = engineering.component_names(flags)
             power = ([f"arm[{h}]" for h in range(n_h)] + ["capacitor", "recharge"]
-                     + ["cloak"] * bool(lo.power.cloak) + eng)
+                     + ["cloak"] * bool(lo.power.cloak) + eng
+                     + ["suicide_arm"] * bool(lo.power.suicide))  # (J2.221)
             ints["c_energy"][a] = names.index(power[0])
             ints["eng_flags"][a] = flags
             if eng:
@@ -485,6 +492,9 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                     ints[f"m_{key}"][a] = lo.offsets[ints[f"c_{key}"][a]]
         ints["off_boarding"][a] = (where.span("boarding").start
                                    if "boarding" in lo.rule_features else -1)
+        for key, comp in (("suicide", "suicide"), ("suicide_arm", "suicide_arm")):  # (J2.22)
+            ints[f"c_{key}"][a] = names.index(comp) if comp in names else -1
+            ints[f"m_{key}"][a] = (lo.offsets[ints[f"c_{key}"][a]] if comp in names else -1)
         ints["c_ppd"][a] = names.index("ppd[0]") if n_p else -1  # (E11.362) ppd[p]
         ints["m_ppd"][a] = lo.offsets[ints["c_ppd"][a]] if n_p else -1
         expected = ([f"launch[{i}]" for i in range(n_r)] + [f"fire[{i}]" for i in range(n_w)]
@@ -492,7 +502,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                     + [f"esg[{i}]" for i in range(n_e)]
                     + [f"ppd[{i}]" for i in range(n_p)] + craft
                     + ["disengage"] * bool(lo.disengage)
-                    + [f"tractor[{i}]" for i in range(n_t)] + tp_names + power
+                    + [f"tractor[{i}]" for i in range(n_t)] + tp_names
+                    + ["suicide"] * bool(lo.suicide) + power
                     + ["maneuver", "speed"])
         targeted = n_r + n_w + len(GATLING_SHOT_NUMBERS) * n_g  # k + 1 values each
         # (FD1.2) launch[r] with the facing values: 7 k + 1
@@ -501,7 +512,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
             (f"esg[{i}]", ESG_ORDERS) for i in range(n_e)] + [
             (f"tractor[{i}]", k + 2) for i in range(n_t)] + [
             (f"transport[{t}]", 2 * k + 1) for t in range(tp.count if tp else 0)] + [
-            ("drop_shield", 7)] * bool(tp) + (
+            ("drop_shield", 7)] * bool(tp) + [("suicide", k + 1)] * bool(lo.suicide) + [
+            ("suicide_arm", suicide_mod.ARM_VALUES)] * bool(lo.power and lo.power.suicide) + (
                 [("transporters", tp.energy)] if tp is not None and tp.energy else [])
         sized += list(zip(names[:targeted], sizes, strict=True))
         if names != expected or any(int(lo.nvec[names.index(c)]) != size for c, size in sized):
@@ -572,17 +584,19 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         tp_width=int(np.asarray(st.tran_used_turn).shape[1]) if rules.transporters else 0,
         **unit_rules.tables(setup), unit_rules=bool(rules.hold_fire or rules.may_not_leave),
         arrivals=bool(rules.arrivals), comp_offsets=comp_offsets, n_comps=n_comps,
-        noop=np.zeros_like(comp_offsets), planets=planets_mod.planet_tables(setup), **ints)
+        noop=np.zeros_like(comp_offsets), planets=planets_mod.planet_tables(setup),
+        suicide=suicide_mod.suicide_tables(setup), **ints)
 
 
 def _energy_extra(power: EnergyLayout | None) -> bool:
     """Whether the agent has energy components beyond the cadet form's arm[h], capacitor,
     recharge, cloak and the engineering components (``compiled.engineering``: reinforcement,
-    damage control, reserve power), i.e. the suicide bomb and the ESG's reserve: not ported.
+    damage control, reserve power) and the suicide bomb (J2.221), i.e. the ESG's reserve: not
+    ported.
     A PPD's ``arm[h]`` has 6 values (E11.25)."""
     if power is None:
         return False
-    return bool(power.suicide or len(power.esg_reserve)
+    return bool(len(power.esg_reserve)
                 or any(size not in (_ARM_ORDERS, PPD_ARM_ORDERS) for size in power.arm_values()))
 
 
@@ -1255,7 +1269,7 @@ def has_extras(ot, a):
             or ot.off_cloak[a] >= 0 or ot.move_rules or ot.small_craft
             or ot.off_tractors[a] >= 0 or ot.n_tractor[a] > 0
             or ot.off_boarding[a] >= 0 or ot.m_drop[a] >= 0 or ot.unit_rules
-            or ot.arrivals)
+            or ot.arrivals or ot.m_suicide[a] >= 0 or ot.m_suicide_arm[a] >= 0)
 
 
 @nb.njit(cache=True, inline="always")
@@ -1282,7 +1296,8 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
     if (ot.n_gatling[a] or ot.n_ppds[a] or ot.off_esg_fields[a] >= 0 or ot.off_lock_on[a] >= 0
             or ot.off_cloak[a] >= 0 or ot.facings or ot.reserve_power or ot.small_craft
             or ot.off_tractors[a] >= 0 or ot.n_tractor[a] > 0
-            or ot.off_boarding[a] >= 0 or ot.m_drop[a] >= 0 or ot.unit_rules):
+            or ot.off_boarding[a] >= 0 or ot.m_drop[a] >= 0 or ot.unit_rules
+            or ot.m_suicide[a] >= 0):
         n_slots = _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
     for i in range(ot.n_weapons[a]):  # the PPDs' fire[w] and usable flag, which ``observe``
         w = ot.weapons[a, i]  # wrote as for any weapon
@@ -1422,6 +1437,9 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
             live and ot.m_drop[a] >= 0, allocation,
             ot.m_tp_energy[a], ot.n_tp_energy[a], ot.m_transport[a], ot.n_transport[a],
             ot.m_drop[a], k, slots, n_slots, m, out, ot.off_boarding[a])
+    if live and (ot.m_suicide[a] >= 0 or ot.m_suicide_arm[a] >= 0):  # (J2.22, J2.221)
+        _suicide_part(s, ot.suicide, ot.planets, b, u, ot.m_suicide[a], ot.m_suicide_arm[a],
+                      slots, n_slots, ipt, allocation, m)
     if ot.off_cloak[a] >= 0:  # (G13 standard rule) fire, launch, the cloak block and mask
         _standard_cloak_part(
             status, side, kind, cloaked, s.cloak_paid, s.cloak_announced_at, s.esg_struck_at,
@@ -1609,6 +1627,24 @@ def _standard_cloak_part(status, side, kind, cloaked, cloak_paid, announced_at, 
                                             kind[b, t] == _PLASMA)
     cloak.observe_cloak(status, cloaked, cloak_paid, announced_at, b, u, slots, n_slots, imp,
                         ipt, now, allocation, m_cloak if live else -1, mask, off_cloak, out)
+
+
+@nb.njit(cache=True, inline="always")
+def _suicide_part(s, t, pt, b, u, m_suicide, m_arm, slots, n_slots, ipt, allocation, m):
+    """(``Suicide.mask``, ``SuicideArm``; J2.22, J2.221) a live agent's ``suicide`` mask (hold,
+    or each slot ``launch_blockers`` leaves open) and ``suicide_arm`` mask (0 open, 1..3 as
+    ``arm_blockers``)."""
+    if m_suicide >= 0:
+        m[m_suicide] = 1
+        if suicide_mod.ship_open(t, s, b, u, ipt):
+            for j in range(n_slots):
+                m[m_suicide + 1 + j] = suicide_mod.target_open(pt, s, b, u, slots[j])
+    if m_arm >= 0:
+        m[m_arm] = 1
+        turn = s.turn[b] if s.impulse[b] == 0 else s.turn[b] + 1
+        warp = s.boxes[b, u, _WARP_BOX]
+        for v in range(1, suicide_mod.ARM_VALUES):
+            m[m_arm + v] = suicide_mod.arm_open(t, s, b, u, v, allocation, turn, warp)
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")

@@ -77,6 +77,14 @@ def with_rules(scenario: str | Mapping[str, Any], rules: Mapping[str, Any]) -> d
     return doc
 
 
+def _suicide(env: SFBParallelEnv, unit: str) -> bool:
+    """Whether ``unit`` flies as a suicide shuttle (J2.22) in ``env``'s battle."""
+    battle = env.battle
+    st = battle.state
+    u = battle.unit_index.get(unit)
+    return bool(u is not None and st.suicide_launched is not None and st.suicide_launched[u])
+
+
 def _policies(policy: str, envs: list[SFBParallelEnv], seed: int):
     if policy == "random":
         return None
@@ -177,6 +185,11 @@ def lockstep(scenario: str | Mapping[str, Any], num_battles: int = 1, steps: int
                 if e.kind == "Moved" and e.slipped:  # (C4.2) sideslips among the moves
                     report.events["Moved(sideslip)"] = report.events.get("Moved(sideslip)",
                                                                          0) + 1
+                if e.kind in ("Launched", "SeekingHit") and _suicide(env, e.drone if
+                                                                     e.kind == "Launched"
+                                                                     else e.unit):
+                    key = f"{e.kind}(suicide)"  # (J2.22) the bombs among launches and hits
+                    report.events[key] = report.events.get(key, 0) + 1
             report.turns_reached = max(report.turns_reached, env.battle.state.turn)
             if env.battle.done:
                 report.episodes += 1

@@ -49,6 +49,7 @@ from sfb_env.compiled import (
     seeking_impacts,
     sensors,
     small_craft,
+    suicide_shuttles,
     tractors,
     transporters,
     unit_rules,
@@ -59,7 +60,7 @@ from sfb_env.engine.types import ACTIVE, NOT_ARRIVED
 StepTables = namedtuple("StepTables", ("move", "fire", "end", "observe", "launch_seeking",
                                        "seeking_weapons", "plasma", "energy", "ppd", "esg",
                                        "cloak", "craft", "robot", "tractor", "transport",
-                                       "boarding"))
+                                       "boarding", "suicide"))
 
 
 def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
@@ -75,7 +76,8 @@ def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
                       small_craft.craft_tables(setup), robot_ship.robot_tables(setup),
                       tractors.tractor_tables(setup),
                       transporters.transporter_tables(setup),
-                      boarding_mod.boarding_tables(setup))
+                      boarding_mod.boarding_tables(setup),
+                      suicide_shuttles.suicide_tables(setup))
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -180,6 +182,8 @@ def clear_orders(o, b: int) -> None:
     _clear_row(o.transporters, b, 0)  # (G8.0, G8.24: zero-wide without transporters)
     _clear_row(o.transport, b, -1)
     _clear_row(o.drop_shield, b, 0)
+    _clear_row(o.suicide, b, -1)  # (J2.22, J2.221)
+    _clear_row(o.suicide_arm, b, -1)
 
 
 @nb.njit(cache=True, inline="always")
@@ -237,6 +241,9 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
             transporters.step(s, tb.fire, tb.transport, b, o.drop_shield, o.transport, last)
         if tb.craft.on:  # (J4.34, J1.0) Launch Shuttlecraft
             small_craft.launch_step(small_craft.craft_view(s), tb.craft, b, o.fighters, o.shuttles)
+        if tb.suicide.on:  # (J2.22) armed suicide shuttles leave their bays
+            suicide_shuttles.launch_step(tb.suicide, small_craft.craft_view(s), tb.craft, b,
+                                         o.suicide)
         if upto < 2:
             return
         if robots.robot_fire_due(s, tb.move, b):
@@ -260,6 +267,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
             tractors.check_links(s, tb.tractor, b, last)
         if tb.craft.on and tb.craft.planets.on:  # (CTH-DATA §12.4) survivors board, come home
             small_craft.lift_survivors(small_craft.craft_view(s), tb.craft, b)
+        if tb.suicide.on:  # (J2.22 [P-075]) suicide shuttles that lost target or control
+            suicide_shuttles.end_of_impulse(s, b)
         if tb.end.disengage_by_announcement:  # (SCENARIOS #5) after the fire, at once
             ending.disengage_by_announcement(s, tb.end, b, o)
         if ending.check_end(s, tb.end, b, False):
@@ -315,6 +324,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
     if upto < 6:
         return
     movement.move_seeking_weapons(s, tb.move, b, o)
+    if tb.suicide.on:  # (J2.22, F2.0) suicide shuttles home as drones do
+        suicide_shuttles.move(s, tb.move, b)
     if tb.move.planets.on:  # (P2.0) ships and seeking weapons in a planet hex are destroyed
         planets.movement_step(tb.move.planets, s.kind, s.status, s.x, s.z, s.suicide_launched,
                               tb.move.suicide_rule, s.ev, s.ev_count, s.turn[b], s.impulse[b],

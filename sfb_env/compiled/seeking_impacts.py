@@ -1,7 +1,8 @@
 """Launch Seeking Weapons and Resolve Seeking Weapons in compiled code, for drones (FD1.2,
-FD1.6, F2.3, FD4.21) and plasma torpedoes (FP1.3, FP1.5, FP1.8; ``compiled.plasma``). Not
-ported (``damage.fire_tables`` refuses the rules): suicide shuttles, tractor-held drones,
-robot ships' launches (``robots.launch_orders``: robot ships only). A drone striking a fighter
+FD1.6, F2.3, FD4.21), plasma torpedoes (FP1.3, FP1.5, FP1.8; ``compiled.plasma``) and the
+impacts of suicide shuttles (J2.222: 2 x the energy put in, at most 18; their launch and
+flight: ``compiled.suicide_shuttles``). Not ported: robot ships' launches
+(``robots.launch_orders``: robot ships only). A drone striking a fighter
 scores half its warhead on a natural 6 (J4.47). Tables: ``damage.FireTables``.
 
 Where the step calls them (``engine.procedure.advance``):
@@ -25,6 +26,7 @@ from sfb_env.compiled import cloak, damage, event_codes, plasma, shields
 from sfb_env.compiled import dice as dice_mod
 from sfb_env.engine.cloak import MISS_BELOW
 from sfb_env.engine.plasma import FEEDBACK_SHARE
+from sfb_env.engine.seeking import SUICIDE_MAX_WARHEAD
 from sfb_env.engine.types import ACTIVE, EXPENDED, K_DRONE, K_FIGHTER, K_PLASMA, WeaponType
 
 LAUNCHED = event_codes.CODE["Launched"]
@@ -189,7 +191,8 @@ def resolve_seeking_weapons_a(a, ft, b, o):
     now = (a.turn[b] - 1) * ft.ipt + a.impulse[b]
     for d in range(n_u):
         kd = a.kind[b, d]
-        if a.status[b, d] != ACTIVE or kd not in (K_DRONE, K_PLASMA):
+        if a.status[b, d] != ACTIVE or not (kd in (K_DRONE, K_PLASMA) or (
+                ft.suicide_rule and a.suicide_launched[b, d])):  # (J2.222) suicide shuttles
             continue
         t = a.target[b, d]
         if t < 0 or a.status[b, t] != ACTIVE:
@@ -233,6 +236,8 @@ def resolve_seeking_weapons_a(a, ft, b, o):
             warhead = ft.drone_warhead
             if a.kind[b, t] == K_FIGHTER and dice_mod.die(a.dice, b) == 6:
                 warhead = (warhead + 1) // 2  # (J4.47) a natural 6: half the warhead
+        elif kd != K_PLASMA:  # (J2.222) a suicide shuttle: 2 x the energy put in, at most 18
+            warhead = min(SUICIDE_MAX_WARHEAD, 2 * a.suicide_energy[b, d])
         a.status[b, d] = EXPENDED
         hidden = a.cloaked[b, t]  # (G13 cadet rule, cloak.seeking_impact) 1-4 miss, 5-6 half
         if hidden and ft.standard_cloak:  # (G13 standard rule) past the fade-out; G23.621
@@ -294,7 +299,7 @@ def resolve_seeking_weapons(s, ft, b, o):
         if kd == K_PLASMA:
             due = True
             break
-        if kd != K_DRONE:
+        if kd != K_DRONE and not (ft.suicide_rule and s.suicide_launched[b, d]):
             continue
         t = target[b, d]
         if t >= 0 and status[b, t] == ACTIVE and x[b, t] == x[b, d] and z[b, t] == z[b, d]:

@@ -11,8 +11,8 @@ launch, the pilots' shots, ``plan_pilots`` before Move Ships, ``move_step`` afte
   damage thresholds (J4.12, J4.32, J4.49; J1.0, CTH-DATA §8.6), launch capacities (J4.34
   [P-085], one bay [P-084]), the hex-arc table for launch facings, the movement chart and
   play area, the carrier's cloak rule (G13); J4.47's charts against fighters
-  (``vs_fighter_chart``), the planets (``compiled.planets``). Refuses suicide shuttles (not
-  ported).
+  (``vs_fighter_chart``), the planets (``compiled.planets``); a suicide shuttle's bomb
+  (``compiled.suicide_shuttles``) is no administrative shuttle, a flying one no pilot's.
 - ``order_open``: the ``fighters`` / ``shuttles`` component's predicate per target
   (``order_blockers``: J4.34, J1.0, [P-095], F2.3).
 - ``send``: launch up to the capacity aboard in the carrier's hex, FA at the target (FD1.2
@@ -112,8 +112,6 @@ def craft_tables(setup) -> CraftTables:
             may_leave=np.zeros(n, np.bool_), ipt=int(setup.start_state.impulses_per_turn),
             quarter_turn=1, cloak_rule=CLOAK_NONE, legal=np.zeros((1, 1), np.bool_),
             order=z.copy(), planets=planets.planet_tables(setup))
-    if rules.suicide_shuttles:
-        raise NotImplementedError("compiled small craft: suicide_shuttles not ported")
     from sfb_env import impulse
 
     bare = dataclasses.replace(rules, small_craft_in_play=False)
@@ -232,7 +230,7 @@ def carrier_open(a, carrier_rows, ipt, cloak_rule, b, carrier, craft_kind):
         rows += 1
         st = a.status[b, u]
         alive += st in (ACTIVE, UNUSED)
-        aboard += st == UNUSED
+        aboard += st == UNUSED and a.suicide_energy[b, u] == 0  # (J2.221 [P-073]) no bomb
         last = max(last, a.launched_at[b, u])
     if rows == 0 or a.status[b, carrier] != ACTIVE or a.impulse[b] < 1 or alive == 0:
         return False
@@ -272,7 +270,7 @@ def order_open_a(a, carrier_rows, ipt, cloak_rule, b, carrier, craft_kind, t):
     launching = False
     for u in range(carrier_rows.shape[0]):
         if carrier_rows[u] == carrier and a.kind[b, u] == craft_kind \
-                and a.status[b, u] == UNUSED:
+                and a.status[b, u] == UNUSED and a.suicide_energy[b, u] == 0:
             launching = True
     return not (launching and a.x[b, t] == a.x[b, carrier] and a.z[b, t] == a.z[b, carrier])
 
@@ -287,7 +285,8 @@ def send(a, ct, b, carrier, target, craft_kind):
     for f in range(ct.carrier.shape[0]):
         if left == 0:
             break
-        if ct.carrier[f] != carrier or a.kind[b, f] != craft_kind or a.status[b, f] != UNUSED:
+        if ct.carrier[f] != carrier or a.kind[b, f] != craft_kind or a.status[b, f] != UNUSED \
+                or a.suicide_energy[b, f] > 0:  # (J2.221 [P-073]) a bomb is no admin shuttle
             continue
         left -= 1
         facing = _launch_facing(a, ct, b, carrier, target)
@@ -307,7 +306,8 @@ def send(a, ct, b, carrier, target, craft_kind):
         a.ev[b, r, 8] = a.z[b, f]
         a.ev[b, r, 9] = facing
     for f in range(ct.carrier.shape[0]):
-        if ct.carrier[f] == carrier and a.kind[b, f] == craft_kind and a.status[b, f] == ACTIVE:
+        if ct.carrier[f] == carrier and a.kind[b, f] == craft_kind and a.status[b, f] == ACTIVE \
+                and not a.suicide_launched[b, f]:  # (J2.22) a bomb's target is fixed at launch
             a.target[b, f] = target
 
 
@@ -544,8 +544,9 @@ def gun_open(a, ct, b, w):
     f = a.w_owner[b, w]
     launched = a.launched_at[b, f]
     now = _now(a, ct, b)
-    if a.kind[b, f] == K_SHUTTLE:
-        return launched != NEVER and now - launched >= ct.quarter_turn
+    if a.kind[b, f] == K_SHUTTLE:  # (J2.22 [P-077]) a suicide shuttle does not fire
+        return (launched != NEVER and now - launched >= ct.quarter_turn
+                and not a.suicide_launched[b, f])
     if launched == NEVER or now - launched < ref.FIRST_SHOT_DELAY:
         return False
     if _crippled(a, ct, b, f):
@@ -659,6 +660,9 @@ CRAFT_ARRAYS = ("kind", "side", "status", "x", "z", "facing", "prev_x", "prev_z"
                 "w_owner", "w_gatling_shots", "craft_ccm", "craft_tac", "craft_landed",
                 "cloaked", "cloaked_before", "cloak_announced_at",  # (G13) a carrier's cloak
                 "crew_units",  # (scenario 9) survivors aboard a shuttle
+                # (J2.22) a bomb aboard is no administrative shuttle, a flying one no pilot's
+                "launcher", "suicide_energy", "suicide_turns", "suicide_paid_turn",
+                "suicide_launched",
                 "ev", "ev_count", "turn", "impulse")
 CraftArrays = namedtuple("CraftArrays", CRAFT_ARRAYS)
 
@@ -671,8 +675,9 @@ def craft_view(s):
                        s.tractor_holder, s.captured_by, s.target, s.launched_at, s.damage,
                        s.shields, s.shield_pool, s.w_owner, s.w_gatling_shots, s.craft_ccm,
                        s.craft_tac, s.craft_landed, s.cloaked, s.cloaked_before,
-                       s.cloak_announced_at, s.crew_units, s.ev, s.ev_count, s.turn,
-                       s.impulse)
+                       s.cloak_announced_at, s.crew_units, s.launcher, s.suicide_energy,
+                       s.suicide_turns, s.suicide_paid_turn, s.suicide_launched, s.ev,
+                       s.ev_count, s.turn, s.impulse)
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -683,7 +688,8 @@ def plan_pilots(a, ct, b, plan):
     imp = a.impulse[b]
     for u in range(a.kind.shape[1]):
         if a.kind[b, u] != K_SHUTTLE or a.status[b, u] != ACTIVE or a.tactical[b, u] \
-                or a.tractor_holder[b, u] >= 0 or not ct.chart[a.speed[b, u], imp - 1]:
+                or a.tractor_holder[b, u] >= 0 or not ct.chart[a.speed[b, u], imp - 1] \
+                or a.suicide_launched[b, u]:  # (J2.22) a bomb flies as a seeking weapon
             continue
         plan[u] = pilot_maneuver(a, ct, b, u)
 

@@ -101,6 +101,9 @@ PORTED_VALUES: dict[str, tuple] = {
     # them beside a PPD, an ESG, the monster, sideslip, TAC, may_leave false and the robots
     # that fly ships or freighters)
     "planets_in_play": (False, True),
+    # (J2.22-J2.222) suicide shuttles on the standard form: compiled.suicide_shuttles
+    # (suicide_tables refuses them beside a cloak and the monster)
+    "suicide_shuttles": (False, True),
 }
 PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "freighter",
                   "freighter-large",  # (scenario 8) the freighter's doubled values (R1.6)
