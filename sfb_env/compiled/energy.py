@@ -13,9 +13,10 @@ support, fire control, shields: ``_pay_systems``; unpaid shields stop nothing, `
 unpaid fire control closes fire and launch, PROPOSAL [P-028]) and its acceleration (the greater
 of 2 x and + 10). Its reinforcement, damage control and reserve power (D3.34, D9, H7: priorities
 5a, 5b, End of Turn, shields struck and fire) are ``compiled.engineering``'s; its tractor
-beams (G7.0, priority 5c) ``compiled.tractors.pay_beams``. Not ported (``energy_tables``
-refuses them: ``STANDARD_NOT_PORTED``): probes, suicide shuttles; transporters (G8.0,
-priority 5e) are ``compiled.transporters.pay_uses``. A TAC plot's
+beams (G7.0, priority 5c) ``compiled.tractors.pay_beams``; a suicide shuttle's bomb (J2.221,
+priority 4b) ``compiled.suicide_shuttles.allocate``. Not ported (``energy_tables`` refuses
+them: ``STANDARD_NOT_PORTED``): probes; transporters (G8.0, priority 5e) are
+``compiled.transporters.pay_uses``. A TAC plot's
 movement line (C5.12, C5.22) is ``compiled.maneuvers.pay_tactical``.
 
 Resolvers (one per rule area, each mirroring its reference function):

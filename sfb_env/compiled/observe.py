@@ -17,8 +17,9 @@ Kernels take ``(s, ot, b, ...)``: ``s`` a ``BatchState`` or any namedtuple with 
 
 The masks are the engine predicates of the ported rules, written out (movement, direct fire,
 seeking weapons, the energy form, ESG, PPD, phaser-G: docs/compiled.md, "What is ported");
-``observe_tables`` refuses a setup that switches on anything else (the suicide bomb and an
-ESG's reserve components, small craft, planets, arrivals, other rule features, ...); the
+``observe_tables`` refuses a setup that switches on anything else (an ESG's reserve
+components, the probes, other rule features, ...); small craft, planets, the suicide bomb
+(``compiled.suicide_shuttles``) and arrivals are written in the extras pass; the
 engineering components and features are ``compiled.engineering``'s (D3.34, D9, H7); sideslip,
 TAC and launch facings ``compiled.maneuvers``'s (C4, C5, FD1.2).
 

@@ -49,6 +49,7 @@ from sfb_env.compiled import (
     seeking_impacts,
     sensors,
     small_craft,
+    suicide_flight,
     suicide_shuttles,
     tractors,
     transporters,
@@ -242,8 +243,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
         if tb.craft.on:  # (J4.34, J1.0) Launch Shuttlecraft
             small_craft.launch_step(small_craft.craft_view(s), tb.craft, b, o.fighters, o.shuttles)
         if tb.suicide.on:  # (J2.22) armed suicide shuttles leave their bays
-            suicide_shuttles.launch_step(tb.suicide, small_craft.craft_view(s), tb.craft, b,
-                                         o.suicide)
+            suicide_flight.launch_step(tb.suicide, small_craft.craft_view(s), tb.craft, b,
+                                       o.suicide)
         if upto < 2:
             return
         if robots.robot_fire_due(s, tb.move, b):
@@ -268,7 +269,7 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
         if tb.craft.on and tb.craft.planets.on:  # (CTH-DATA §12.4) survivors board, come home
             small_craft.lift_survivors(small_craft.craft_view(s), tb.craft, b)
         if tb.suicide.on:  # (J2.22 [P-075]) suicide shuttles that lost target or control
-            suicide_shuttles.end_of_impulse(s, b)
+            suicide_flight.end_of_impulse(s, b)
         if tb.end.disengage_by_announcement:  # (SCENARIOS #5) after the fire, at once
             ending.disengage_by_announcement(s, tb.end, b, o)
         if ending.check_end(s, tb.end, b, False):
@@ -325,7 +326,7 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
         return
     movement.move_seeking_weapons(s, tb.move, b, o)
     if tb.suicide.on:  # (J2.22, F2.0) suicide shuttles home as drones do
-        suicide_shuttles.move(s, tb.move, b)
+        suicide_flight.move(s, tb.move, b)
     if tb.move.planets.on:  # (P2.0) ships and seeking weapons in a planet hex are destroyed
         planets.movement_step(tb.move.planets, s.kind, s.status, s.x, s.z, s.suicide_launched,
                               tb.move.suicide_rule, s.ev, s.ev_count, s.turn[b], s.impulse[b],

@@ -276,11 +276,33 @@ def order_open_a(a, carrier_rows, ipt, cloak_rule, b, carrier, craft_kind, t):
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
+def launch_craft(a, ct, b, carrier, f, target, speed):
+    """(J4.34, J1.0; J2.22 a suicide shuttle) Craft ``f`` leaves ``carrier``'s bay in its hex,
+    FA at ``target`` (FD1.2 analogy), at ``speed``, one hex straight first (``Launched`` from
+    "<carrier>.bay"); its target is the caller's to set."""
+    facing = _launch_facing(a, ct, b, carrier, target)
+    a.status[b, f] = ACTIVE
+    a.x[b, f] = a.prev_x[b, f] = a.x[b, carrier]
+    a.z[b, f] = a.prev_z[b, f] = a.z[b, carrier]
+    a.facing[b, f] = a.prev_facing[b, f] = facing
+    a.speed[b, f] = speed
+    a.straight[b, f] = 0
+    a.launched_at[b, f] = _now(a, ct, b)
+    r = event_codes.begin(a.ev, a.ev_count, b, LAUNCHED, a.turn[b], a.impulse[b])
+    a.ev[b, r, 3] = carrier
+    a.ev[b, r, 4] = -2 - carrier  # "<carrier>.bay"
+    a.ev[b, r, 5] = f
+    a.ev[b, r, 6] = target
+    a.ev[b, r, 7] = a.x[b, f]
+    a.ev[b, r, 8] = a.z[b, f]
+    a.ev[b, r, 9] = facing
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
 def send(a, ct, b, carrier, target, craft_kind):
     """(J4.34, J1.0) Launch up to the capacity of craft aboard in the carrier's hex, FA at the
     target, speed the craft's top (its crippled speed when crippled), one hex straight after
     launch; then every craft of the kind in flight goes after ``target``."""
-    now = _now(a, ct, b)
     left = ct.capacity[carrier, 0 if craft_kind == K_FIGHTER else 1]
     for f in range(ct.carrier.shape[0]):
         if left == 0:
@@ -289,22 +311,8 @@ def send(a, ct, b, carrier, target, craft_kind):
                 or a.suicide_energy[b, f] > 0:  # (J2.221 [P-073]) a bomb is no admin shuttle
             continue
         left -= 1
-        facing = _launch_facing(a, ct, b, carrier, target)
-        a.status[b, f] = ACTIVE
-        a.x[b, f] = a.prev_x[b, f] = a.x[b, carrier]
-        a.z[b, f] = a.prev_z[b, f] = a.z[b, carrier]
-        a.facing[b, f] = a.prev_facing[b, f] = facing
-        a.speed[b, f] = ct.crippled_speed[f] if _crippled(a, ct, b, f) else ct.max_speed[f]
-        a.straight[b, f] = 0
-        a.launched_at[b, f] = now
-        r = event_codes.begin(a.ev, a.ev_count, b, LAUNCHED, a.turn[b], a.impulse[b])
-        a.ev[b, r, 3] = carrier
-        a.ev[b, r, 4] = -2 - carrier  # "<carrier>.bay"
-        a.ev[b, r, 5] = f
-        a.ev[b, r, 6] = target
-        a.ev[b, r, 7] = a.x[b, f]
-        a.ev[b, r, 8] = a.z[b, f]
-        a.ev[b, r, 9] = facing
+        launch_craft(a, ct, b, carrier, f, target,
+                     ct.crippled_speed[f] if _crippled(a, ct, b, f) else ct.max_speed[f])
     for f in range(ct.carrier.shape[0]):
         if ct.carrier[f] == carrier and a.kind[b, f] == craft_kind and a.status[b, f] == ACTIVE \
                 and not a.suicide_launched[b, f]:  # (J2.22) a bomb's target is fixed at launch

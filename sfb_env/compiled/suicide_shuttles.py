@@ -13,15 +13,14 @@ each as the reference's function of the same name:
   held at 1) and ``allocate`` (priority 4b of the form, after the heavy weapons:
   ``SuicideShuttleArmed``, ``SuicideShuttleDeactivated``, ``EnergyShortfall``
   "suicide:arm" / "suicide:hold"; the standing order [P-076] where ``o.suicide_arm`` is -1);
-* ``launch_open`` (the ``suicide`` mask: an armed bomb paid this turn, the bay's 2-impulse
-  rule, fire control paid, lock-on, D6; at an enemy ship, freighter, shuttle, fighter or drone
-  in play, never a plasma torpedo nor a shuttle landed on a planet, J2.222, P2.0; not in the
-  launcher's hex, F2.3) and ``launch`` (Launch Shuttlecraft: FA at the target, speed 6, one
-  hex straight first);
-* ``move`` (Move Seeking Weapons: homing as a robot drone, [P-074] speed 6; in its target's
-  hex it stays) and ``end_of_impulse`` ([P-075]: removed when its target left play or its
-  launcher was destroyed). Its impact is ``compiled.seeking_impacts``' (2 x the energy put in,
-  at most 18, J2.222).
+* ``ship_open`` and ``target_open`` (the ``suicide`` mask: an armed bomb paid this turn, the
+  bay's 2-impulse rule, fire control paid, lock-on, D6; at an enemy ship, freighter, shuttle,
+  fighter or drone in play, never a plasma torpedo nor a shuttle landed on a planet, J2.222,
+  P2.0; not in the launcher's hex, F2.3).
+
+The launch, the flight and the removal are ``compiled.suicide_flight``'s (apart: they use the
+small craft's launch and the movement kernels, which the energy form must not import); the
+impact is ``compiled.seeking_impacts``' (2 x the energy put in, at most 18, J2.222).
 
 Refused (``suicide_tables``): a cloak in the battle (G13: the launch and target blockers of the
 cloak are not ported here) and the monster (SCENARIOS §2.8).
@@ -34,14 +33,12 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from sfb_env.compiled import event_codes, movement, planets, robots, small_craft
+from sfb_env.compiled import event_codes, planets
 from sfb_env.compiled.purse import log_shortfall, pay
 from sfb_env.engine import small_craft as ref_craft
 from sfb_env.engine import suicide_shuttles as ref
 from sfb_env.engine.types import (
     ACTIVE,
-    DESTROYED,
-    EXPENDED,
     K_DRONE,
     K_FIGHTER,
     K_FREIGHTER,
@@ -61,14 +58,10 @@ SPEED = ref.SPEED
 MAX_WARHEAD = ref.MAX_WARHEAD
 ARMED_EVENT = event_codes.CODE["SuicideShuttleArmed"]
 DEACTIVATED = event_codes.CODE["SuicideShuttleDeactivated"]
-LAUNCHED = event_codes.CODE["Launched"]
-EXPIRED = event_codes.CODE["Expired"]
 LOST_CHAIN = event_codes.word("reason", "a turn went unpaid: arming lost")
 LET_GO = event_codes.word("reason", "let go at Energy Allocation")
 HOLD_UNPAID = event_codes.word("reason", "hold not paid: energy shortfall")
 NOT_PAID = event_codes.word("reason", "not paid: energy shortfall")
-CONTROL_LOST = event_codes.word("reason", "D4.41 the controlling ship was destroyed")
-TARGET_GONE = event_codes.word("reason", "FD1.3 the target is no longer in play")
 ITEM_HOLD = event_codes.word("item", "suicide:hold")
 ITEM_ARM = event_codes.word("item", "suicide:arm")
 PAID, BROKEN, ARMED, ARMING = 0, 1, 2, 3  # ``chain``
@@ -310,92 +303,3 @@ def target_open(pt, s, b, ship, target) -> bool:
     if planets.landed(pt, s.kind, s.status, s.x, s.z, b, target):
         return False
     return not (s.x[b, target] == s.x[b, ship] and s.z[b, target] == s.z[b, ship])
-
-
-@nb.njit(cache=True, _nrt=False, error_model="numpy")
-def launch(t, a, ct, b, ship, target) -> None:
-    """(``launch``) ``ship``'s armed bomb on the map in its hex, FA at the target (FD1.2,
-    ``small_craft._launch_facing``), speed 6, one hex straight first; ``Launched`` from
-    "<ship>.bay". ``a``: ``small_craft.craft_view``."""
-    f = armed_a(t, a.status, a.suicide_energy, a.suicide_turns, a.suicide_paid_turn, a.turn,
-                b, ship)
-    if f < 0:
-        return
-    facing = small_craft._launch_facing(a, ct, b, ship, target)
-    a.status[b, f] = ACTIVE
-    a.x[b, f] = a.prev_x[b, f] = a.x[b, ship]
-    a.z[b, f] = a.prev_z[b, f] = a.z[b, ship]
-    a.facing[b, f] = a.prev_facing[b, f] = facing
-    a.speed[b, f] = SPEED
-    a.straight[b, f] = 0
-    a.target[b, f] = target
-    a.launcher[b, f] = ship
-    a.launched_at[b, f] = (a.turn[b] - 1) * ct.ipt + a.impulse[b]
-    a.suicide_launched[b, f] = True
-    r = event_codes.begin(a.ev, a.ev_count, b, LAUNCHED, a.turn[b], a.impulse[b])
-    a.ev[b, r, 3] = ship
-    a.ev[b, r, 4] = -2 - ship  # "<ship>.bay"
-    a.ev[b, r, 5] = f
-    a.ev[b, r, 6] = target
-    a.ev[b, r, 7] = a.x[b, f]
-    a.ev[b, r, 8] = a.z[b, f]
-    a.ev[b, r, 9] = facing
-
-
-@nb.njit(cache=True, _nrt=False, error_model="numpy")
-def launch_step(t, a, ct, b, orders) -> None:
-    """(J2.22, ``launch_step``) every ordered launch (``orders[b, ship]``: a target row, -1
-    none), ships by row, after the shuttles' launch."""
-    for ship in range(orders.shape[1]):
-        if orders[b, ship] >= 0:
-            launch(t, a, ct, b, ship, orders[b, ship])
-
-
-# ---------------------------------------------------------------------- flight
-
-
-@nb.njit(cache=True, inline="always")
-def move(s, mt, b) -> None:
-    """(F2.0, F2.1; ``move``) In Move Seeking Weapons: each suicide shuttle that moves on this
-    impulse (fixed before any of them moves) homes on its target as a robot drone does; in its
-    target's hex it stays."""
-    imp = s.impulse[b]
-    n = s.kind.shape[1]
-    order = mt.pilot_plan  # scratch: the movers, in row order
-    m_count = 0
-    for d in range(n):
-        if s.suicide_launched[b, d] and s.status[b, d] == ACTIVE \
-                and mt.chart[s.speed[b, d], imp - 1]:
-            order[m_count] = d
-            m_count += 1
-    for i in range(m_count):
-        d = order[i]
-        t = s.target[b, d]
-        if t >= 0 and s.x[b, t] == s.x[b, d] and s.z[b, t] == s.z[b, d]:
-            continue
-        m = robots.homing_maneuver_a(s.target, s.x, s.z, s.facing, s.straight, s.dice, b, d,
-                                     mt.planets)
-        if m != robots.NONE:
-            movement._move_unit_a(s.facing, s.straight, s.slip, s.x, s.z, s.status,
-                                  s.captured_by, s.side, s.ev, s.ev_count, s.turn[b], imp,
-                                  mt.area, mt.area_x0, mt.area_z0, mt.may_leave, b, d, m)
-
-
-@nb.njit(cache=True, inline="always")
-def end_of_impulse(s, b) -> None:
-    """([P-075], as drones FD1.3, D4.41) a flying bomb whose launcher was destroyed or whose
-    target left play is removed (``Expired``). No endurance limit (J2.222)."""
-    for d in range(s.kind.shape[1]):
-        if not s.suicide_launched[b, d] or s.status[b, d] != ACTIVE:
-            continue
-        t, launcher = s.target[b, d], s.launcher[b, d]
-        reason = -1
-        if launcher >= 0 and s.status[b, launcher] == DESTROYED:
-            reason = CONTROL_LOST
-        elif t < 0 or s.status[b, t] != ACTIVE:
-            reason = TARGET_GONE
-        if reason >= 0:
-            s.status[b, d] = EXPENDED
-            r = event_codes.begin(s.ev, s.ev_count, b, EXPIRED, s.turn[b], s.impulse[b])
-            s.ev[b, r, 3] = d
-            s.ev[b, r, 4] = reason

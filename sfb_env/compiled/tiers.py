@@ -23,7 +23,11 @@ Small craft (``small_craft_in_play``, ``admin_shuttles``: the Hydran Ranger's J4
 fighters, J1.0 administrative shuttles; ``compiled.small_craft``), with the PPD (E11.361) and
 the ESG (G23.515) at them and a carrier's cloak (G13). The Dakota Incident (SCENARIOS #4): the
 robot ship (§2.5, ``compiled.robot_ship``), the stranded freighter (§2.7), the scenario-4
-damage rule (CTH-DATA §10.1) and its victory.
+damage rule (CTH-DATA §10.1) and its victory. Tier 3: the Pirate Raid (SCENARIOS #8: tractors,
+transporters, boarding, ``compiled.tractors``, ``.transporters``, ``.boarding``) and Rescue at
+Rigel (SCENARIOS #9: planets and the survivors, ``compiled.planets``; suicide shuttles,
+``compiled.suicide_shuttles``; the ``rescue`` verdict). Not ported: The Planet Killer (cth-11:
+the monster, labs, probes, research).
 ``why_not(setup)`` names the first rule or unit that keeps a battle on the reference engine, or
 returns None when the compiled core may play it; ``parallel_env``'s ``backend="auto"`` takes the
 compiled core exactly then.
