@@ -56,6 +56,10 @@ DIRECTION_LETTERS = "ABCDEF"
 
 # Axial (x, z) unit vectors of directions A..F (CTH-DATA §1.3).
 DIR_TO_AXIAL = np.array([(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)], dtype=np.int64)
+# Its two columns as contiguous arrays: the axial x and z step of directions A..F (the
+# compiled core indexes them by direction).
+DIR_DX = DIR_TO_AXIAL[:, 0].copy()
+DIR_DZ = DIR_TO_AXIAL[:, 1].copy()
 # Cube (x, y, z) unit vectors of directions A..F.
 DIR_TO_CUBE = np.array(
     [(0, 1, -1), (1, 0, -1), (1, -1, 0), (0, -1, 1), (-1, 0, 1), (-1, 1, 0)], dtype=np.int64

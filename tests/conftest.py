@@ -44,7 +44,9 @@ def require(module: str):
 # while the other worker runs the engine's tests; tests marked ``compiled_late`` have no group
 # and are collected last, so either worker takes them once it is free. Whichever worker needs
 # the core first builds it under a file lock beside the numba cache; the other waits on the
-# lock and then loads the cached kernels instead of compiling them a second time.
+# lock and then loads the cached kernels instead of compiling them a second time. Meanwhile
+# that other worker compiles the observation's second pass (the graduate scenarios' kernel),
+# so each kernel compiles once, and a test that steps the core without either mark fails.
 
 def pytest_configure(config):
     config.addinivalue_line(
@@ -57,6 +59,7 @@ def pytest_collection_modifyitems(config, items):
 
 
 _CORE_READY = False
+_EXTRAS_READY = False
 
 
 def _lock_path(kind: str):
@@ -70,8 +73,9 @@ def _lock_path(kind: str):
 
 def _build_core_once() -> None:
     """Compile (or load from the numba cache) the step kernel, under a lock shared by the
-    xdist workers of this machine. A worker that finds the other one compiling it compiles
-    the observation's second pass meanwhile (``_build_extras``), instead of only waiting."""
+    xdist workers of this machine, then the observation's second pass (``_build_extras``:
+    loaded if the other worker compiled it meanwhile). A worker that finds the other one
+    compiling the core compiles that second pass first, instead of only waiting."""
     global _CORE_READY
     if _CORE_READY:
         return
@@ -94,12 +98,36 @@ def _build_core_once() -> None:
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     _CORE_READY = True
+    _build_extras()  # before any test runs a graduate scenario (or a subprocess does)
+
+
+def _extras_while_the_core_builds() -> None:
+    """On a worker running the engine's tests: if the other worker holds the core's lock
+    (compiling it), compile the observation's second pass now, so that it is ready when the
+    core is and no later test compiles it beside another (a subprocess cannot wait)."""
+    if _EXTRAS_READY or _CORE_READY or not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    import fcntl
+
+    with open(_lock_path("core"), "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            held = True
+        else:
+            held = False
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    if held:
+        _build_extras()
 
 
 def _build_extras() -> None:
     """Compile (or load) ``batch._observe_extras``, the tier-2 observation pass: a kernel of
     its own, which a cadet duel's step never calls, so the core build above leaves it out.
     Compiled for its signature without being run, so it needs no step kernel."""
+    global _EXTRAS_READY
+    if _EXTRAS_READY:
+        return
     import fcntl
 
     import numba
@@ -115,9 +143,38 @@ def _build_extras() -> None:
                 (numba.typeof(bb.handle()), numba.int64, numba.int64, numba.boolean))
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
+    _EXTRAS_READY = True
+
+
+def _needs_core(item) -> bool:
+    return item.get_closest_marker("compiled_late") is not None or any(
+        m.args[:1] == ("compiled",) for m in item.iter_markers("xdist_group"))
 
 
 def pytest_runtest_setup(item):
-    if item.get_closest_marker("compiled_late") is not None or any(
-            m.args[:1] == ("compiled",) for m in item.iter_markers("xdist_group")):
+    if _needs_core(item):
         _build_core_once()
+    else:
+        _extras_while_the_core_builds()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """A test that steps the compiled core without either mark would compile the whole core
+    on its own, outside the lock, beside the worker that builds it (minutes of a cold CI
+    run): it fails, naming the marks."""
+    cold = not _CORE_READY and not _needs_core(item) and not _core_loaded()
+    result = yield
+    if cold and _core_loaded():
+        pytest.fail(f"{item.nodeid} steps the compiled core: mark it compiled_late or "
+                    "xdist_group('compiled') (tests/conftest.py), so it waits for the one "
+                    "build of the core", pytrace=False)
+    return result
+
+
+def _core_loaded() -> bool:
+    """Whether this process compiled or loaded the step kernel."""
+    import sys
+
+    batch = sys.modules.get("sfb_env.compiled.batch")
+    return batch is not None and bool(batch._step_batch.signatures)

@@ -11,6 +11,8 @@ from sfb_env.backends import agent_vector_env
 from sfb_env.env.reward import RESULT_VALUE
 from training.result_bonus import ResultBonus
 
+pytestmark = pytest.mark.compiled_late  # after the core is built, on either xdist worker
+
 DUEL = "duel-klingon-vs-federation"
 
 

@@ -38,6 +38,7 @@ import numpy as np
 from sfb_env import hexmap
 from sfb_env.compiled import event_codes
 from sfb_env.engine import planets as ref
+from sfb_env.engine import seeking
 from sfb_env.engine.scenario import PLANET_CLASS
 from sfb_env.engine.types import (
     ACTIVE,
@@ -57,12 +58,11 @@ DESTROYED_EVENT = event_codes.CODE["Destroyed"]
 CREW_LIFTED = event_codes.CODE["CrewLifted"]
 HOW_SHUTTLE = event_codes.word("how", "shuttle")
 HOW_LANDED = event_codes.word("how", "landed")
-AVOID = 10**6  # (engine.seeking.AVOID, [P-065]) a homing move into a planet hex counts as this far
+AVOID = seeking.AVOID  # ([P-065]) a homing move into a planet hex counts as this far
 _ROBOTS_REFUSED = {"robot-ship", "convoy-freighter", "stranded"}
 ANY_SIDE = -1  # ``PlanetTables.crew_side``: no consent needed (not a planet, or no crew side)
 
-DX = np.array([d[0] for d in hexmap.DIR_TO_AXIAL], dtype=np.int64)  # directions A..F
-DZ = np.array([d[1] for d in hexmap.DIR_TO_AXIAL], dtype=np.int64)
+DX, DZ = hexmap.DIR_DX, hexmap.DIR_DZ  # directions A..F
 _SQ3 = math.sqrt(3.0)
 _EPS = ref._EPS
 _APOTHEM = ref._APOTHEM

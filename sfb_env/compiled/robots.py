@@ -22,6 +22,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
+from sfb_env import hexmap
 from sfb_env.compiled import dice, planets
 from sfb_env.engine.types import ACTIVE, K_DRONE, K_SHIP, Box, Maneuver, WeaponType
 
@@ -63,8 +64,7 @@ def arrays(s) -> MoveArrays:
                       s.dice, s.ev, s.ev_count, s.turn, s.impulse)
 
 
-DX = np.array([0, 1, 1, 0, -1, -1], dtype=np.int64)  # hexmap.DIR_TO_AXIAL, directions A..F
-DZ = np.array([-1, -1, 0, 1, 1, 0], dtype=np.int64)
+DX, DZ = hexmap.DIR_DX, hexmap.DIR_DZ  # directions A..F
 
 
 @nb.njit(cache=True, inline="always")

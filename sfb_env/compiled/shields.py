@@ -17,8 +17,7 @@ HOW_OWNER = event_codes.word("method", "D3.41 owner's choice (stronger shield)")
 HOW_DIE_1 = event_codes.word("method", "D3.41 die roll 1")  # die k: HOW_DIE_1 + k - 1
 NEVER_MOVES = 10**6
 R = hexmap.LUT_RADIUS
-DIR_X = hexmap.DIR_TO_AXIAL[:, 0].copy()
-DIR_Z = hexmap.DIR_TO_AXIAL[:, 1].copy()
+DIR_X, DIR_Z = hexmap.DIR_DX, hexmap.DIR_DZ
 
 
 @nb.njit(cache=True, inline="always")

@@ -39,12 +39,9 @@ from sfb_env.engine import small_craft as ref_craft
 from sfb_env.engine import suicide_shuttles as ref
 from sfb_env.engine.types import (
     ACTIVE,
-    K_DRONE,
-    K_FIGHTER,
-    K_FREIGHTER,
+    K_MONSTER,
     K_SHIP,
     K_SHUTTLE,
-    K_TARGET_DRONE,
     NEVER,
     UNUSED,
     Box,
@@ -65,7 +62,8 @@ NOT_PAID = event_codes.word("reason", "not paid: energy shortfall")
 ITEM_HOLD = event_codes.word("item", "suicide:hold")
 ITEM_ARM = event_codes.word("item", "suicide:arm")
 PAID, BROKEN, ARMED, ARMING = 0, 1, 2, 3  # ``chain``
-TARGET_KINDS = (K_SHIP, K_FREIGHTER, K_SHUTTLE, K_FIGHTER, K_DRONE, K_TARGET_DRONE)
+# (J2.222) the reference's targets but the monster (suicide shuttles beside it are refused)
+TARGET_KINDS = tuple(k for k in ref.TARGET_KINDS if k != K_MONSTER)
 SHUTTLE_LAUNCH_GAP = ref_craft.SHUTTLE_LAUNCH_GAP  # (J1.0) one launch per bay per 2 impulses
 _WARP = int(Box.WARP)
 

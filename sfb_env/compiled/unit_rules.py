@@ -113,8 +113,7 @@ def mask_part(kind, side, captured_by, x, z, facing, hold_kinds, no_leave, racks
             m[m_maneuver + v] = 0
 
 
-_DX = hexmap.DIR_TO_AXIAL[:, 0].astype(np.int64)  # (by direction A..F)
-_DZ = hexmap.DIR_TO_AXIAL[:, 1].astype(np.int64)
+_DX, _DZ = hexmap.DIR_DX, hexmap.DIR_DZ  # (by direction A..F)
 
 
 @nb.njit(cache=True, inline="always")
