@@ -98,7 +98,8 @@ def _build_core_once() -> None:
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     _CORE_READY = True
-    _build_extras()  # before any test runs a graduate scenario (or a subprocess does)
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # before a graduate scenario's test (or subprocess)
+        _build_extras()
 
 
 def _extras_while_the_core_builds() -> None:
