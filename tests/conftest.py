@@ -40,13 +40,12 @@ def require(module: str):
 
 # --- The compiled core on two xdist workers (.ci/run: ``-n 2 --dist loadgroup``) -----------
 # The whole core compiles once, single-threaded, for minutes (docs/compiled.md "Cold
-# compile"). Tests in the xdist group "compiled" run on one worker, which compiles it first
-# while the other worker runs the engine's tests; tests marked ``compiled_late`` have no group
-# and are collected last, so either worker takes them once it is free. Whichever worker needs
-# the core first builds it under a file lock beside the numba cache; the other waits on the
-# lock and then loads the cached kernels instead of compiling them a second time. Meanwhile
-# that other worker compiles the observation's second pass (the graduate scenarios' kernel),
-# so each kernel compiles once, and a test that steps the core without either mark fails.
+# compile"), and the observation's second pass (the graduate scenarios' kernel) for two more.
+# On xdist workers both start with the first test: the worker that takes the core's file lock
+# compiles the core, the other compiles the second pass and then runs the engine's tests.
+# Tests that need the core are marked ``compiled_late``: collected last, so either worker
+# takes them once the core is built (the other worker waits on the lock, then loads the
+# cached kernels). A test that steps the core without the mark fails.
 
 def pytest_configure(config):
     config.addinivalue_line(
@@ -60,6 +59,8 @@ def pytest_collection_modifyitems(config, items):
 
 _CORE_READY = False
 _EXTRAS_READY = False
+_SESSION_NEEDS_CORE = False
+_STARTED = False  # this worker's first test chose what it compiles (_start_building)
 
 
 def _lock_path(kind: str):
@@ -71,11 +72,12 @@ def _lock_path(kind: str):
     return Path(tempfile.gettempdir()) / f"sfb-env-{kind}-{checkout}.lock"
 
 
-def _build_core_once() -> None:
+def _build_core_once(wait: bool = True) -> None:
     """Compile (or load from the numba cache) the step kernel, under a lock shared by the
-    xdist workers of this machine, then the observation's second pass (``_build_extras``:
-    loaded if the other worker compiled it meanwhile). A worker that finds the other one
-    compiling the core compiles that second pass first, instead of only waiting."""
+    xdist workers of this machine, then, on a worker, the observation's second pass
+    (``_build_extras``: loaded if the other worker compiled it meanwhile). A worker that
+    finds the other one compiling the core compiles that second pass first; then it waits
+    for the core, or with ``wait=False`` goes on with its tests."""
     global _CORE_READY
     if _CORE_READY:
         return
@@ -90,6 +92,8 @@ def _build_core_once() -> None:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             _build_extras()
+            if not wait:
+                return
             fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             batch = BattleBatch("duel-klingon-vs-federation", num_battles=1, seed=0)
@@ -102,24 +106,15 @@ def _build_core_once() -> None:
         _build_extras()
 
 
-def _extras_while_the_core_builds() -> None:
-    """On a worker running the engine's tests: if the other worker holds the core's lock
-    (compiling it), compile the observation's second pass now, so that it is ready when the
-    core is and no later test compiles it beside another (a subprocess cannot wait)."""
-    if _EXTRAS_READY or _CORE_READY or not os.environ.get("PYTEST_XDIST_WORKER"):
+def _start_building() -> None:
+    """On an xdist worker, at its first test of a session that needs the core: the worker
+    that takes the core's lock builds the core now; the other compiles the observation's
+    second pass meanwhile, then goes on with the engine's tests."""
+    global _STARTED
+    if _STARTED or not _SESSION_NEEDS_CORE or not os.environ.get("PYTEST_XDIST_WORKER"):
         return
-    import fcntl
-
-    with open(_lock_path("core"), "w") as lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            held = True
-        else:
-            held = False
-            fcntl.flock(lock, fcntl.LOCK_UN)
-    if held:
-        _build_extras()
+    _STARTED = True
+    _build_core_once(wait=False)
 
 
 def _build_extras() -> None:
@@ -148,28 +143,32 @@ def _build_extras() -> None:
 
 
 def _needs_core(item) -> bool:
-    return item.get_closest_marker("compiled_late") is not None or any(
-        m.args[:1] == ("compiled",) for m in item.iter_markers("xdist_group"))
+    return item.get_closest_marker("compiled_late") is not None
+
+
+def pytest_collection_finish(session):
+    global _SESSION_NEEDS_CORE
+    _SESSION_NEEDS_CORE = any(_needs_core(item) for item in session.items)
 
 
 def pytest_runtest_setup(item):
     if _needs_core(item):
         _build_core_once()
     else:
-        _extras_while_the_core_builds()
+        _start_building()
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item):
-    """A test that steps the compiled core without either mark would compile the whole core
+    """A test that steps the compiled core without the mark would compile the whole core
     on its own, outside the lock, beside the worker that builds it (minutes of a cold CI
-    run): it fails, naming the marks."""
+    run): it fails, naming the mark."""
     cold = not _CORE_READY and not _needs_core(item) and not _core_loaded()
     result = yield
     if cold and _core_loaded():
-        pytest.fail(f"{item.nodeid} steps the compiled core: mark it compiled_late or "
-                    "xdist_group('compiled') (tests/conftest.py), so it waits for the one "
-                    "build of the core", pytrace=False)
+        pytest.fail(f"{item.nodeid} steps the compiled core: mark it compiled_late "
+                    "(tests/conftest.py), so it waits for the one build of the core",
+                    pytrace=False)
     return result
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels (.ci/run)
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS = ROOT / "benchmarks"

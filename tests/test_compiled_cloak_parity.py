@@ -12,7 +12,7 @@ from sfb_env.compiled import parity, tiers
 from sfb_env.engine.battle import make_battle
 from sfb_env.engine.scenario import load_scenario
 
-pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
 
 CLOAKED = ["duel-full-romulan-vs-federation", "duel-full-orion-vs-klingon",
            "duel-full-romulan-kr-vs-klingon", "grad-isc-full-vs-orion",

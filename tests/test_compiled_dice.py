@@ -7,7 +7,7 @@ import pytest
 
 from sfb_env.compiled import dice
 
-pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels (.ci/run)
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
 
 
 @pytest.mark.parametrize("seed", [0, 7, 123456789, 2**31 - 2])

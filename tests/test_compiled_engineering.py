@@ -26,7 +26,7 @@ from sfb_env.engine.dac import DacBox
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import K_SHIP
 
-pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
 
 RULES = {
     "reinforcement": {"reinforcement": True},

@@ -20,8 +20,8 @@ from sfb_env.backends import agent_vector_env, backend_of
 from sfb_env.compiled.batch import NotCompiledError
 from sfb_env.env.padding import FixedSpaces
 
-# auto unless a test names one; one xdist worker compiles the kernels (.ci/run: --dist loadgroup)
-pytestmark = [pytest.mark.usefixtures("readme_backend"), pytest.mark.xdist_group("compiled")]
+# auto unless a test names one; run after the core is built (tests/conftest.py)
+pytestmark = [pytest.mark.usefixtures("readme_backend"), pytest.mark.compiled_late]
 
 TIER1 = ["cth-01", "cth-02", "cth-03", "duel-klingon-vs-federation", "duel-klingon-vs-kzinti",
          "duel-klingon-vs-orion", "duel-federation-vs-kzinti", "duel-federation-vs-orion",

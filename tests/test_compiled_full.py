@@ -28,7 +28,7 @@ from sfb_env import impulse
 from sfb_env.compiled import damage, esg, layout, parity, tiers
 from sfb_env.engine import esg_field
 
-pytestmark = pytest.mark.xdist_group("compiled")
+pytestmark = pytest.mark.compiled_late
 
 #: The rules of the full-size scenarios that other rule areas port, replaced by ported ones.
 FULL_RULES = {"energy": "chief", "speed_choice": True, "damage": "interim", "lock_on": False}

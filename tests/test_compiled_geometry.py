@@ -9,7 +9,7 @@ import pytest
 from sfb_env import hexmap
 from sfb_env.compiled import observe
 
-pytestmark = pytest.mark.xdist_group("compiled")
+pytestmark = pytest.mark.compiled_late
 
 
 def _offsets(reach: int = 12) -> tuple[np.ndarray, np.ndarray]:

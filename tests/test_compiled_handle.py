@@ -16,7 +16,7 @@ import pytest
 from sfb_env.compiled import handle
 from sfb_env.compiled.batch import BattleBatch
 
-pytestmark = pytest.mark.xdist_group("compiled")
+pytestmark = pytest.mark.compiled_late
 
 @nb.njit(cache=True)
 def _bump(h, by):

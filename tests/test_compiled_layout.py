@@ -12,7 +12,7 @@ from sfb_env.compiled import event_codes, layout
 from sfb_env.engine import events as ev
 from sfb_env.engine.types import Maneuver, Orders
 
-pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels (.ci/run)
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
 
 
 def test_every_battle_state_array_is_packed_with_a_battle_axis():

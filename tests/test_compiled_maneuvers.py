@@ -18,7 +18,7 @@ from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import Orders
 from sfb_env.env.parallel import SFBParallelEnv
 
-pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
 
 SIDESLIP = {"sideslip": True}
 TAC = {"tactical_maneuvers": True}

@@ -15,7 +15,7 @@ from sfb_env.engine.battle import make_battle
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import ACTIVE, DESTROYED, DISENGAGED, K_FREIGHTER
 
-pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
 
 
 def test_pirate_raid_is_played_by_the_compiled_core():

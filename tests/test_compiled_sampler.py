@@ -8,7 +8,7 @@ import pytest
 
 from sfb_env.compiled.sampler import MaskedSampler, sample_masked
 
-pytestmark = pytest.mark.xdist_group("compiled")
+pytestmark = pytest.mark.compiled_late
 
 
 def _masks(rng: np.random.Generator, nvec: np.ndarray, battles: int) -> np.ndarray:

@@ -35,7 +35,7 @@ from sfb_env.engine import energy_allocation, make_battle, rule_tables
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import K_SHIP, Box
 
-pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
 
 STANDARD = {"energy": "standard"}
 FRACTIONAL = {"energy": "standard", "fractional_accounting": True}

@@ -15,7 +15,7 @@ from sfb_env.compiled import parity
 from sfb_env.engine import dac, sensors
 from sfb_env.engine import damage as ref_damage
 
-pytestmark = pytest.mark.xdist_group("compiled")  # one xdist worker compiles the kernels
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
 
 RULES = {"damage": "standard_dac", "lock_on": True}
 

@@ -83,7 +83,7 @@ def test_the_config_chooses_the_policy_class(tmp_path, fused):
     assert isinstance(model.policy.action_dist, FusedMaskableMultiCategorical) == fused
 
 
-@pytest.mark.xdist_group("compiled")
+@pytest.mark.compiled_late
 def test_maskable_ppo_through_the_fused_policy_on_the_compiled_vector_env_takes_no_masked_action(
     monkeypatch,
 ):
@@ -110,7 +110,7 @@ def test_maskable_ppo_through_the_fused_policy_on_the_compiled_vector_env_takes_
     assert counts["steps"] >= 1024 and counts["masked"] == 0
 
 
-@pytest.mark.xdist_group("compiled")
+@pytest.mark.compiled_late
 def test_duel_fast_config_runs_every_stage_on_the_compiled_core_with_the_fused_policy():
     from sfb_env.compiled.vector import CompiledAgentVectorEnv
     from training.config import load_config

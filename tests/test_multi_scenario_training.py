@@ -138,7 +138,7 @@ def test_concatenated_env_refuses_parts_with_different_spaces_naming_them():
         ConcatAgentVectorEnv([FakePart(0, 2, [3, 4]), FakePart(1, 2, [3, 5])], ["a", "b"])
 
 
-@pytest.mark.xdist_group("compiled")
+@pytest.mark.compiled_late
 @pytest.mark.parametrize("opponent", ["random", "self"])
 def test_multi_scenario_stage_splits_its_slots_over_one_compiled_env_per_duel(opponent):
     require("sb3_contrib")
@@ -217,7 +217,7 @@ def test_check_checkpoint_accepts_any_listed_scenario_and_names_the_list_otherwi
 # ---------------------------------------------------------------------- training
 
 
-@pytest.mark.xdist_group("compiled")
+@pytest.mark.compiled_late
 def test_tiny_training_run_over_two_duels_evaluates_each_and_lists_them_in_the_sidecar(
     tmp_path,
 ):

@@ -25,8 +25,8 @@ from sfb_env.replay import load_replay, make_env
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"
 
-# the default backend (auto); one xdist worker compiles the kernels (.ci/run: --dist loadgroup)
-pytestmark = [pytest.mark.usefixtures("readme_backend"), pytest.mark.xdist_group("compiled")]
+# the default backend (auto); run after the core is built (tests/conftest.py)
+pytestmark = [pytest.mark.usefixtures("readme_backend"), pytest.mark.compiled_late]
 
 
 def readme_env(**options):

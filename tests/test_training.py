@@ -183,7 +183,7 @@ def test_shipped_training_configs_are_valid(name):
 # ---------------------------------------------------------------------- sfb train
 
 
-@pytest.mark.xdist_group("compiled")
+@pytest.mark.compiled_late
 def test_sfb_train_smoke_never_takes_a_masked_action_and_writes_a_loadable_checkpoint(
     tmp_path, monkeypatch, readme_backend
 ):
@@ -262,7 +262,7 @@ stages:
 """
 
 
-@pytest.mark.xdist_group("compiled")
+@pytest.mark.compiled_late
 def test_sfb_train_init_starts_a_new_curriculum_from_another_runs_weights(tmp_path):
     sb3_contrib = require("sb3_contrib")
     from sfb_env.cli import main
