@@ -30,10 +30,28 @@ def sfb(*args: str, env: dict[str, str] | None = None,
                           env={**os.environ, **(env or {})})
 
 
+def sfb_here(*args: str) -> subprocess.CompletedProcess[str]:
+    """``sfb_env.cli.main(ARGS)`` in this process (no interpreter start, a second at a
+    time), its exit code and its stdout and stderr as the subprocess's."""
+    import contextlib
+    import io
+
+    from sfb_env.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as exit_:
+            code = exit_.code if isinstance(exit_.code, int) else 1
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
+
+
 def refused(*args: str, needle: str, env: dict[str, str] | None = None) -> str:
-    """Run ``sfb ARGS``; assert exit 2, one line on stderr containing ``needle``, nothing on
-    stdout (no game was played); return that line."""
-    proc = sfb(*args, env=env)
+    """Run ``sfb ARGS`` (in this process unless ``env`` is given: an uncaught exception
+    fails the test as a traceback would); assert exit 2, one line on stderr containing
+    ``needle``, nothing on stdout (no game was played); return that line."""
+    proc = sfb(*args, env=env) if env else sfb_here(*args)
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode == 2, (proc.returncode, proc.stderr)
     lines = proc.stderr.strip().splitlines()
