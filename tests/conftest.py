@@ -97,6 +97,7 @@ def _build_core_once(wait: bool = True) -> None:
             fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             batch = BattleBatch("duel-klingon-vs-federation", num_battles=1, seed=0)
+            batch.compile_step_kernel()  # the handle's functions: the other worker's, cached
             batch.reset()
             batch.step(batch.sample_actions(np.random.default_rng(0)))
         finally:
@@ -118,9 +119,10 @@ def _start_building() -> None:
 
 
 def _build_extras() -> None:
-    """Compile (or load) ``batch._observe_extras``, the tier-2 observation pass: a kernel of
-    its own, which a cadet duel's step never calls, so the core build above leaves it out.
-    Compiled for its signature without being run, so it needs no step kernel."""
+    """Compile (or load) the handle's functions (``handle.make``) and
+    ``batch._observe_extras``, the tier-2 observation pass: a kernel of its own, which a
+    cadet duel's step never calls, so the core build above leaves it out. Compiled for its
+    signature without being run, so it needs no step kernel."""
     global _EXTRAS_READY
     if _EXTRAS_READY:
         return

@@ -240,16 +240,29 @@ class BattleBatch:
                         0, True)
             self._extras_entry(self._handle, 0, n_b, True)
 
+    def _parts(self) -> tuple:
+        """The batch's arrays, as the handle holds them."""
+        return (self.state, self.orders, self.tables, self.observe_tables, self._start,
+                self.reset_dice, self.obs, self.masks, self.terminal_obs, self.rewards,
+                self.terminated, self.truncated, self.alive, self.ended, self.outcomes,
+                self.seeds, self._next_seeds, self._seed_dice)
+
     def handle(self):
         """The batch's arrays in one boxed object (``compiled.handle``), made on first use."""
         if self._handle is None:
-            self._handle = handle.make((
-                self.state, self.orders, self.tables, self.observe_tables, self._start,
-                self.reset_dice, self.obs, self.masks, self.terminal_obs, self.rewards,
-                self.terminated, self.truncated, self.alive, self.ended, self.outcomes,
-                self.seeds, self._next_seeds, self._seed_dice))
+            self._handle = handle.make(self._parts())
             self._ref = handle.PartsAddress(self._handle)
         return self._handle
+
+    def compile_step_kernel(self) -> None:
+        """Compile (or load from the cache) the step kernel for this batch's types without
+        making its handle or stepping: a process may compile the handle's own functions
+        (``handle.make``, for any batch: every batch's parts have the same types) meanwhile.
+        The first step then finds the kernel ready."""
+        ref = handle.PartsRef(nb.typeof(self._parts()))
+        _step_batch.compile((ref, nb.typeof(self._no_actions), nb.typeof(self.reward_kind),
+                             nb.typeof(self.autoreset), nb.int64, nb.int64,
+                             nb.typeof(self._extras)))
 
     def sample_actions(self, rng: np.random.Generator, out: np.ndarray | None = None
                        ) -> np.ndarray:
