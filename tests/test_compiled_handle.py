@@ -18,6 +18,7 @@ from sfb_env.compiled.batch import BattleBatch
 
 pytestmark = pytest.mark.compiled_late
 
+
 @nb.njit(cache=True)
 def _bump(h, by):
     (left, right), counts, flag = handle.borrowed_parts(h)
@@ -83,3 +84,15 @@ def test_every_rule_family_steps_through_one_compiled_signature():
         if first is None:
             first = item
         assert item == first, name
+
+
+def test_compile_step_kernel_compiles_the_signature_the_first_step_uses():
+    from sfb_env.compiled import batch as batch_mod
+
+    bb = BattleBatch("grad-lyran-vs-hydran", num_battles=2, seed=0)
+    bb.compile_step_kernel()
+    assert bb._handle is None  # compiled without making the handle
+    compiled = set(batch_mod._step_batch.signatures)
+    bb.reset()
+    bb.step(bb.sample_actions(np.random.default_rng(0)))
+    assert set(batch_mod._step_batch.signatures) == compiled  # nothing new to compile
