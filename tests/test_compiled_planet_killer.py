@@ -126,32 +126,38 @@ def test_monster_close_in_random_play_matches_the_reference():
     monster (method-3 damage) alike on both engines."""
     report = parity.lockstep(CLOSE, num_battles=2, steps=400, seed=3)
     for kind in ("MonsterFollows", "MonsterFired", "Researched", "ResearchRolled",
-                 "MonsterStruck"):
+                 "MonsterStruck", "CloseInDefence", "ProbeLaunched"):
         assert report.events.get(kind, 0) > 0, (kind, report.events)
 
 
 def test_monster_fighting_captains_match_the_reference():
     """The fighting captains beside the monster: their fire on it, its shots, close-in defence
-    against the drones and shuttles they send."""
+    against the drones and shuttles they send, a kill method found and used (a boarding
+    party beamed over, PROPOSAL [P-114])."""
     report = parity.lockstep(CLOSE, num_battles=2, steps=300, seed=4, policy="random-fighter")
-    for kind in ("MonsterFired", "MonsterStruck", "Researched"):
+    for kind in ("MonsterFired", "MonsterStruck", "Researched", "CloseInDefence",
+                 "MonsterKilled"):
         assert report.events.get(kind, 0) > 0, (kind, report.events)
 
 
 def test_monster_at_the_planet_matches_the_reference():
-    """The monster beside the planet: its shots at the planet (``Damaged``), the planet
-    destroyed at 200 points (the monster's side wins)."""
+    """The monster beside the planet and the ship: its detection shots at once, its shots at
+    the planet (``Damaged``), close-in defence, battles ended as the ship leaves or dies."""
     report = parity.lockstep(AT_PLANET, num_battles=2, steps=300, seed=5)
-    assert report.events.get("MonsterFired", 0) > 0, report.events
+    for kind in ("MonsterFollows", "MonsterFired", "CloseInDefence", "Damaged"):
+        assert report.events.get(kind, 0) > 0, (kind, report.events)
     assert report.episodes > 0
 
 
 def test_researcher_captain_matches_the_reference():
     """cth-11 itself flown by the scenario's ``researcher``: lab research at a distance,
-    information probes (G5.2), the research rolls and a kill method."""
+    information probes (G5.2), the research rolls and the monster destroyed by a kill method
+    found (a tractor link, PROPOSAL [P-113])."""
     report = parity.lockstep("cth-11", num_battles=1, steps=600, seed=0, policy="researcher")
-    for kind in ("Researched", "ResearchRolled", "ProbeLaunched"):
+    for kind in ("Researched", "ResearchRolled", "ProbeLaunched", "TractorAttached",
+                 "MonsterKilled"):
         assert report.events.get(kind, 0) > 0, (kind, report.events)
+    assert report.episodes == 1
 
 
 @pytest.mark.slow
