@@ -36,7 +36,8 @@ def _near(name: str, ship: str, facing: str, speed: int, monster: str) -> dict:
 # and fired at, researches at close range (the research rolls of the first turns), launches
 # probes and fires at the monster
 CLOSE = _near("close", "1409", "A", 4, "1406")
-# the monster three hexes from the planet, the ship beside it: the planet fired at and wrecked
+# the monster three hexes from the planet, the ship beside it: detection shots at once, the
+# planet fired at
 AT_PLANET = _near("at-planet", "2212", "B", 2, "2211")
 
 
