@@ -12,8 +12,9 @@ destroyed at thresholds), ``Damaged`` and ``Destroyed`` events, the standard for
 shields (a governed ship's ``shields_active`` cleared: they stop nothing, CTH-DATA §7.4). Not
 ported (the ported scenarios switch them off; ``fire_tables`` refuses them): the ``s4`` rule,
 reinforcement and reserve power in a struck shield (D3.34, H7.2), ship explosions
-(``rules.explosions``), the damage handlers of fighters, shuttles and monsters (plasma
-torpedoes take theirs: ``compiled.plasma``).
+(``rules.explosions``). The units' own damage handlers: plasma torpedoes ``compiled.plasma``,
+small craft ``craft_damage``, the Planet Killer ``compiled.kill_methods.take_damage`` (points
+count toward kill method 3 only, SCENARIOS §2.8).
 
 ``FireTables`` (built by ``fire_tables(setup)``) are the static tables of every fire, damage,
 shield and seeking kernel of this package (``compiled.fire``, ``compiled.shields``,
