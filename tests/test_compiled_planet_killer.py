@@ -10,13 +10,24 @@ import numpy as np
 import pytest
 
 import sfb_env
-from sfb_env.compiled import ending, kill_methods, parity, planet_killer, probes, tiers
+from sfb_env.compiled import (
+    damage,
+    ending,
+    event_codes,
+    kill_methods,
+    layout,
+    parity,
+    planet_killer,
+    probes,
+    tiers,
+)
 from sfb_env.compiled.layout import pack
 from sfb_env.engine import kill_methods as ref_kill
+from sfb_env.engine import planet_killer as ref_pk
 from sfb_env.engine import victory
 from sfb_env.engine.battle import make_battle
 from sfb_env.engine.scenario import load_scenario, parse_scenario
-from sfb_env.engine.types import ACTIVE, DESTROYED, DISENGAGED
+from sfb_env.engine.types import ACTIVE, DESTROYED, DISENGAGED, K_PLASMA
 
 pytestmark = pytest.mark.compiled_late  # after the core is built, on either xdist worker
 
@@ -119,6 +130,38 @@ def test_scenario_11_verdict_matches_the_reference():
         outcome, _ = verdict
         assert ending.outcome_results(code, 2) == [outcome[side]["result"]
                                                    for side in battle.scenario.sides], case
+
+
+def test_scenario_11_shots_at_plasma_torpedoes_match_the_reference():
+    """(SCENARIOS §2.8) After movement the monster fires at each plasma torpedo that moved
+    within 2 hexes, once per torpedo (as a phaser, FP1.6; random play never brings one there:
+    the Gorn CA beside the monster, two of its torpedo rows placed in flight, one within 2, one
+    at 3): ``planet_killer.after_movement`` against the reference on the same state, twice."""
+    doc = parity.variant("cth-11", swap=("constellation", "gorn-ca", None))
+    battle = _battle(doc, seed=2)
+    st = battle.state
+    m = battle.unit_index["planet-killer"]
+    st.x[m], st.z[m] = 14, 0
+    torps = np.flatnonzero(st.kind == K_PLASMA)[:2]
+    st.turn, st.impulse = 2, 5
+    for t, dz in zip(torps, (2, 3), strict=True):
+        st.status[t] = ACTIVE
+        st.x[t], st.z[t] = 14, dz
+        st.prev_x[t], st.prev_z[t] = 14, dz + 1
+        st.launched_at[t] = 32 + 3
+        st.target[t] = m
+    ft = damage.fire_tables(battle.setup)
+    decoder = event_codes.Decoder(battle.unit_ids, battle.weapon_ids,
+                                  list(battle.scenario.sides), battle.scenario.parity)
+    for _ in range(2):
+        s = pack([st])
+        n = len(battle.events)
+        ref_pk.after_movement(battle)
+        planet_killer.after_movement(s, ft, 0)
+        assert layout.differences(s, 0, st) == []
+        assert decoder.decode(s.ev[0, :s.ev_count[0]]) == battle.events[n:]
+    fired = [e for e in battle.events if e.kind == "MonsterFired"]
+    assert [(e.target, e.shot) for e in fired] == [(battle.unit_ids[torps[0]], "plasma")]
 
 
 def test_monster_close_in_random_play_matches_the_reference():
