@@ -17,6 +17,7 @@ from pettingzoo.test import parallel_api_test, parallel_seed_test
 
 import sfb_env
 from sfb_env.backends import agent_vector_env, backend_of
+from sfb_env.compiled import parity
 from sfb_env.compiled.batch import NotCompiledError
 from sfb_env.env.padding import FixedSpaces
 
@@ -26,6 +27,9 @@ pytestmark = [pytest.mark.usefixtures("readme_backend"), pytest.mark.compiled_la
 TIER1 = ["cth-01", "cth-02", "cth-03", "duel-klingon-vs-federation", "duel-klingon-vs-kzinti",
          "duel-klingon-vs-orion", "duel-federation-vs-kzinti", "duel-federation-vs-orion",
          "duel-kzinti-vs-orion"]
+# every shipped scenario is compiled (cth-11 the last): a setup the compiled core refuses is a
+# variant, cth-11 with the shield boundary by die roll (D3.41), a rule value not ported
+DIE_BOUNDARY = parity.variant("cth-11", rules={"shield_boundary": "die"})
 
 
 @pytest.mark.parametrize("scenario", TIER1)
@@ -43,13 +47,15 @@ def test_auto_takes_the_compiled_core_where_it_plays_the_scenario():
     assert backend_of(sfb_env.parallel_env("cth-13")) == "compiled"  # every CTH advanced rule
     assert backend_of(sfb_env.parallel_env("cth-08")) == "compiled"  # tier 3: Pirate Raid
     assert backend_of(sfb_env.parallel_env("cth-09")) == "compiled"  # planets, suicide bombs
-    assert backend_of(sfb_env.parallel_env("cth-11")) == "reference"
+    assert backend_of(sfb_env.parallel_env("cth-11")) == "compiled"  # the Planet Killer
+    assert backend_of(sfb_env.parallel_env(DIE_BOUNDARY)) == "reference"  # (not ported)
     assert backend_of(sfb_env.parallel_env("cth-03", backend="reference")) == "reference"
 
 
 def test_compiled_refuses_a_scenario_it_has_not_ported_naming_the_rule():
-    with pytest.raises(NotCompiledError, match="cth-11.*victory kind .planet_killer. not ported"):
-        sfb_env.parallel_env("cth-11", backend="compiled")
+    with pytest.raises(NotCompiledError,
+                       match="cth-11.shield_boundary=die.*rule shield_boundary='die' not ported"):
+        sfb_env.parallel_env(DIE_BOUNDARY, backend="compiled")
 
 
 def test_reference_view_serves_mask_reasons_state_and_render():

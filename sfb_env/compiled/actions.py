@@ -3,14 +3,14 @@
 ``decode_action`` does what ``ActionLayout.to_orders`` (``env.actions``, ``env.components``)
 does for the ported components, in action order: ``launch[r]`` (0 hold, k launch the rack's
 next drone at target slot k, the engine's facing), ``fire[w]`` (0 hold, k fire at slot k),
-``gatling[g].shot2..shot4`` (a phaser-G's shots 2..4 of the impulse, E2.151: 0 hold, k fire
-at slot k; ``BatchOrders.gatling``), ``esg[g]`` (the ``EsgOrder`` value, G23.3), ``ppd[p]``
+``gatling[g].shot2..shot4`` (a phaser-G's shots 2..4 of the impulse, E2.151: 0 hold, k fire at
+slot k; ``BatchOrders.gatling``), ``esg[g]`` (the ``EsgOrder`` value, G23.3), ``ppd[p]``
 (E11.362), ``fighters`` / ``shuttles`` (J4.34, J1.0: 0 hold, k send them at slot k),
-``disengage`` (1 announce, SCENARIOS #5), the cadet form's ``arm[h]`` (an order at
-Energy Allocation; -1, none, elsewhere), ``capacitor``, ``recharge`` and ``cloak``
-(``env.energy_actions``; the last components before the maneuver), ``maneuver`` (the
-``Maneuver`` value) and ``speed`` (an order only where the orders set next turn's speed, or
-where the value differs from the current speed; the latter is masked, so a masked action
+``disengage`` (1 announce, SCENARIOS #5), ``probe`` (the ``ProbeOrder``, G5), the cadet form's
+``arm[h]`` (an order at Energy Allocation; -1, none, elsewhere), ``capacitor``, ``recharge``
+and ``cloak`` (``env.energy_actions``; the last components before the maneuver), ``maneuver``
+(the ``Maneuver`` value) and ``speed`` (an order only where the orders set next turn's speed,
+or where the value differs from the current speed; the latter is masked, so a masked action
 orders no speed outside the speed choice). With ``rules.launch_facing`` a ``launch[r]`` value
 past the slots names the drone's facing (FD1.2) and with ``rules.tactical_maneuvers`` a speed
 value past the top speed is a TAC plot (C5.23): ``compiled.maneuvers.decode``.
@@ -89,6 +89,8 @@ def decode_action(s, ot, b, a, action, o):
                             ot.n_transport[a], ot.c_drop[a], ot.tp_count[u], ot.tp_width,
                             ot.slots, u, borrow(ot.work[:ot.slots]), b, borrow(o.transporters),
                             borrow(o.transport), borrow(o.drop_shield))
+    if ot.c_probe[a] >= 0:  # (G5, components.Probe.to_orders) the ProbeOrder value
+        o.probe[b, ot.agent_unit[a]] = action[ot.c_probe[a]]
     if ot.c_suicide[a] >= 0 or ot.c_suicide_arm[a] >= 0:  # (J2.22, J2.221)
         _decode_suicide(ot.c_suicide[a], ot.c_suicide_arm[a], ot.agent_unit[a], ot.slots,
                         energy.allocation_open(imp, ot.ipt), b, borrow(action),

@@ -357,7 +357,7 @@ def _step_batch(ref, actions, reward_kind, autoreset, mode, only, defer):
                               borrowed_observe(tb.observe), tb.launch_seeking,
                               tb.seeking_weapons, tb.plasma, tb.energy, tb.ppd,
                               borrowed_esg(tb.esg), tb.cloak, tb.craft, tb.robot, tb.tractor,
-                              tb.transport, tb.boarding, tb.suicide)
+                              tb.transport, tb.boarding, tb.suicide, tb.monster)
     n_agents = ot.n_agents
     for b in range(s.turn.shape[0]):
         if mode == STEP:

@@ -163,6 +163,33 @@ def copy_battle(dst, b, src, a):
         dst.suicide_paid_turn[b, i1] = src.suicide_paid_turn[a, i1]
     for i1 in range(dst.suicide_idle_turn.shape[1]):
         dst.suicide_idle_turn[b, i1] = src.suicide_idle_turn[a, i1]
+    for i1 in range(dst.information.shape[1]):
+        dst.information[b, i1] = src.information[a, i1]
+    for i1 in range(dst.research_rolls.shape[1]):
+        dst.research_rolls[b, i1] = src.research_rolls[a, i1]
+    for i1 in range(dst.kill_methods.shape[1]):
+        for i2 in range(dst.kill_methods.shape[2]):
+            dst.kill_methods[b, i1, i2] = src.kill_methods[a, i1, i2]
+    for i1 in range(dst.lab_range.shape[1]):
+        dst.lab_range[b, i1] = src.lab_range[a, i1]
+    for i1 in range(dst.monster_follows.shape[1]):
+        dst.monster_follows[b, i1] = src.monster_follows[a, i1]
+    for i1 in range(dst.monster_shot_turn.shape[1]):
+        dst.monster_shot_turn[b, i1] = src.monster_shot_turn[a, i1]
+    for i1 in range(dst.monster_fired_turn.shape[1]):
+        dst.monster_fired_turn[b, i1] = src.monster_fired_turn[a, i1]
+    for i1 in range(dst.monster_counted.shape[1]):
+        dst.monster_counted[b, i1] = src.monster_counted[a, i1]
+    for i1 in range(dst.defence_turn.shape[1]):
+        dst.defence_turn[b, i1] = src.defence_turn[a, i1]
+    for i1 in range(dst.probes_left.shape[1]):
+        dst.probes_left[b, i1] = src.probes_left[a, i1]
+    for i1 in range(dst.probe_kind.shape[1]):
+        dst.probe_kind[b, i1] = src.probe_kind[a, i1]
+    for i1 in range(dst.probe_stage.shape[1]):
+        dst.probe_stage[b, i1] = src.probe_stage[a, i1]
+    for i1 in range(dst.probe_paid_turn.shape[1]):
+        dst.probe_paid_turn[b, i1] = src.probe_paid_turn[a, i1]
     for i1 in range(dst.w_owner.shape[1]):
         dst.w_owner[b, i1] = src.w_owner[a, i1]
     for i1 in range(dst.w_type.shape[1]):
@@ -311,6 +338,19 @@ def borrowed_state(s):
         borrow(s.suicide_turns),
         borrow(s.suicide_paid_turn),
         borrow(s.suicide_idle_turn),
+        borrow(s.information),
+        borrow(s.research_rolls),
+        borrow(s.kill_methods),
+        borrow(s.lab_range),
+        borrow(s.monster_follows),
+        borrow(s.monster_shot_turn),
+        borrow(s.monster_fired_turn),
+        borrow(s.monster_counted),
+        borrow(s.defence_turn),
+        borrow(s.probes_left),
+        borrow(s.probe_kind),
+        borrow(s.probe_stage),
+        borrow(s.probe_paid_turn),
         borrow(s.w_owner),
         borrow(s.w_type),
         borrow(s.w_arcs),
@@ -388,6 +428,7 @@ def borrowed_orders(o):
         borrow(o.drop_shield),
         borrow(o.suicide),
         borrow(o.suicide_arm),
+        borrow(o.probe),
     )
 
 
@@ -664,6 +705,10 @@ def borrowed_observe(t):
         borrow(t.m_suicide_arm),
         borrow(t.c_suicide_arm),
         borrow(t.suicide),
+        borrow(t.m_probe),
+        borrow(t.c_probe),
+        borrow(t.off_research),
+        borrow(t.probes),
     )
 
 

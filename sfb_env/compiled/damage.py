@@ -12,8 +12,9 @@ destroyed at thresholds), ``Damaged`` and ``Destroyed`` events, the standard for
 shields (a governed ship's ``shields_active`` cleared: they stop nothing, CTH-DATA §7.4). Not
 ported (the ported scenarios switch them off; ``fire_tables`` refuses them): the ``s4`` rule,
 reinforcement and reserve power in a struck shield (D3.34, H7.2), ship explosions
-(``rules.explosions``), the damage handlers of fighters, shuttles and monsters (plasma
-torpedoes take theirs: ``compiled.plasma``).
+(``rules.explosions``). The units' own damage handlers: plasma torpedoes ``compiled.plasma``,
+small craft ``craft_damage``, the Planet Killer ``compiled.kill_methods.take_damage`` (points
+count toward kill method 3 only, SCENARIOS §2.8).
 
 ``FireTables`` (built by ``fire_tables(setup)``) are the static tables of every fire, damage,
 shield and seeking kernel of this package (``compiled.fire``, ``compiled.shields``,
@@ -29,7 +30,7 @@ import numpy as np
 
 from sfb_env import hexmap, impulse, tables
 from sfb_env.compiled import dice as dice_mod
-from sfb_env.compiled import engineering, event_codes, plasma, sensors, std_dac
+from sfb_env.compiled import engineering, event_codes, kill_methods, plasma, sensors, std_dac
 from sfb_env.data.charts import load_weapons
 from sfb_env.engine import damage as ref_damage
 from sfb_env.engine import direct_fire as ref_fire
@@ -146,7 +147,9 @@ FIRE_FIELDS = ("status", "kind", "damage", "shields", "shield_pool", "internal",
                # (D3.34, H7) compiled.engineering
                "batteries", "reinf_general", "reinf_specific", "reinf_held", "reserve_kept",
                "captured_by", "mutiny", "control_stations",  # (G6) mutiny
-               "suicide_launched", "suicide_energy")  # (J2.222) suicide shuttles strike
+               "suicide_launched", "suicide_energy",  # (J2.222) suicide shuttles strike
+               # (scenario 11) the monster's damage handler (compiled.kill_methods)
+               "side", "monster_counted", "kill_methods")
 FireArrays = namedtuple("FireArrays", FIRE_FIELDS)
 
 
@@ -164,7 +167,7 @@ def fire_view(s):
                       s.esg_struck_at, s.cloak_announced_at, s.shields_active, s.batteries,
                       s.reinf_general, s.reinf_specific, s.reinf_held, s.reserve_kept,
                       s.captured_by, s.mutiny, s.control_stations, s.suicide_launched,
-                      s.suicide_energy)
+                      s.suicide_energy, s.side, s.monster_counted, s.kill_methods)
 
 
 _BIG = 1 << 40
@@ -185,8 +188,6 @@ def fire_tables(setup) -> FireTables:
     if rules.standard_cloak and ({"convoy-freighter", "robot-ship"}
                                  & set(setup.start_state.controllers)):
         raise NotImplementedError("compiled fire: robots' fire beside the standard cloak (G13)")
-    if rules.monster_in_play:  # (planets: compiled.planets, in the fire predicate; hold_fire:
-        raise NotImplementedError("compiled fire: rules.monster_in_play not ported")  # unit_rules
     n_units = len(setup.unit_ids)
     rows = setup.weapon_rows
     width = max([len(r) for r in rows] + [1])
@@ -519,8 +520,10 @@ def apply_damage_a(a, ft, b, unit, shield, points):
                      ft.craft_crippled_at, ft.craft_destroyed_at, ft.craft_crippled_speed, b,
                      unit, points)
         return
-    if kind == K_MONSTER:
-        raise NotImplementedError("compiled damage: the monster's handler is not ported")
+    if kind == K_MONSTER:  # (scenario 11) immortal but for research (compiled.kill_methods)
+        kill_methods.take_damage(a.status, a.side, a.damage, a.monster_counted, a.kill_methods,
+                                 a.ev, a.ev_count, a.turn[b], a.impulse[b], b, unit, points)
+        return
     a.damage[b, unit] += points
     if kind in (K_DRONE, K_TARGET_DRONE):
         r = event_codes.begin(a.ev, a.ev_count, b, DAMAGED, a.turn[b], a.impulse[b])

@@ -20,8 +20,10 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numba as nb
+import numpy as np
 
 from sfb_env.compiled import event_codes, planets
+from sfb_env.engine import planet_killer as ref_pk
 from sfb_env.engine.setup import BattleSetup
 from sfb_env.engine.types import (
     ACTIVE,
@@ -30,6 +32,8 @@ from sfb_env.engine.types import (
     EXPENDED,
     K_DRONE,
     K_FREIGHTER,
+    K_MONSTER,
+    K_PLANET,
     K_SHIP,
     K_TARGET_DRONE,
     NEVER,
@@ -39,8 +43,10 @@ RESULTS = ("win", "loss", "draw")
 WIN, LOSS, DRAW = 0, 1, 2
 GOES_ON = -1
 VICTORY_KINDS = ("battle_drill", "under_attack", "convoy_raid", "duel", "encounter",
-                 "dakota_incident", "pirate_raid", "rescue")
-BATTLE_DRILL, UNDER_ATTACK, CONVOY_RAID, DUEL, ENCOUNTER, DAKOTA, PIRATE_RAID, RESCUE = range(8)
+                 "dakota_incident", "pirate_raid", "rescue", "planet_killer")
+(BATTLE_DRILL, UNDER_ATTACK, CONVOY_RAID, DUEL, ENCOUNTER, DAKOTA, PIRATE_RAID, RESCUE,
+ PLANET_KILLER) = range(9)
+PLANET_DESTROYED_AT = ref_pk.PLANET_DESTROYED_AT  # (SCENARIOS §2.8) the monster wins
 
 EXPIRED = event_codes.CODE["Expired"]
 TURN_ENDED = event_codes.CODE["TurnEnded"]
@@ -53,7 +59,8 @@ TARGET_GONE = event_codes.word("reason", "FD1.3 the target is no longer in play"
 EndTables = namedtuple("EndTables", (
     "victory_kind", "side", "other", "n_sides", "pass_damage", "drone_endurance",
     "impulses_per_turn", "max_turns", "disengage_by_announcement",
-    "ship", "dakota", "exit_column"))  # (SCENARIOS #4) the rescuer, the Dakota; -1 elsewhere
+    "ship", "dakota", "exit_column",  # (SCENARIOS #4) the rescuer, the Dakota; -1 elsewhere
+    "monster", "planet"))  # (SCENARIOS #11) the first monster and planet rows; -1 elsewhere
 
 
 def end_tables(setup: BattleSetup) -> EndTables:
@@ -80,10 +87,15 @@ def end_tables(setup: BattleSetup) -> EndTables:
         side, other = setup.side_index[cfg["pirate"]], setup.side_index[cfg["defender"]]
     elif kind == "rescue":  # (SCENARIOS #9) the rescuer, the opponent
         side, other = setup.side_index[cfg["rescuer"]], setup.side_index[cfg["opponent"]]
+    kinds = np.asarray(setup.start_state.kind)
+    monsters = np.flatnonzero(kinds == K_MONSTER)
+    planet_rows = np.flatnonzero(kinds == K_PLANET)
     return EndTables(VICTORY_KINDS.index(kind), side, other, len(sc.sides),
                      int(cfg.get("pass_damage", 3)), bool(setup.rules.drone_endurance),
                      int(sc.impulses_per_turn), int(setup.max_turns),
-                     bool(setup.rules.disengage_by_announcement), ship, dakota, exit_column)
+                     bool(setup.rules.disengage_by_announcement), ship, dakota, exit_column,
+                     int(monsters[0]) if len(monsters) else -1,
+                     int(planet_rows[0]) if len(planet_rows) else -1)
 
 
 def outcome_results(code: int, n_sides: int) -> list[str]:
@@ -114,6 +126,9 @@ def verdict(s, et, b: int, time_up: bool) -> int:
     if et.victory_kind == RESCUE:
         return _rescue_a(s.kind, s.side, s.status, s.crew_units, s.captured_by, et.side,
                          et.other, et.n_sides, b, time_up)
+    if et.victory_kind == PLANET_KILLER:
+        return _planet_killer_a(s.kind, s.side, s.status, s.damage, et.monster, et.planet,
+                                et.n_sides, b, time_up)
     if et.victory_kind == DAKOTA:
         return _dakota_a(s.status, s.x, s.z, s.prev_x, s.prev_z, s.victory_mark, et.side,
                          et.n_sides, et.ship, et.dakota, et.exit_column, b, time_up)
@@ -328,6 +343,33 @@ def _rescue_a(kind, side_, status, crew_units, captured_by, rescuer: int, oppone
         return _code(n_sides, rescuer, WIN)
     if not held or time_up:
         return _code(n_sides, opponent, WIN)
+    return GOES_ON
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def _planet_killer_a(kind, side_, status, damage, m: int, p: int, n_sides: int, b: int,
+                     time_up: bool) -> int:
+    """(planet_killer.verdict, scenario 11 "How to win") The players' side wins by destroying
+    the monster; the monster's side wins when the planet has taken 200 points or no ship of
+    the other side is left in play; with no turn limit the env's truncation is a draw."""
+    if m < 0:
+        return GOES_ON
+    monster_side = side_[b, m]
+    if status[b, m] == DESTROYED:
+        return _code(n_sides, monster_side, LOSS)
+    if p >= 0 and damage[b, p] >= PLANET_DESTROYED_AT:
+        return _code(n_sides, monster_side, WIN)
+    ships = 0
+    active = 0
+    for u in range(kind.shape[1]):
+        if kind[b, u] == K_SHIP and side_[b, u] != monster_side and side_[b, u] >= 0:
+            ships += 1
+            if status[b, u] == ACTIVE:
+                active += 1
+    if ships and not active:
+        return _code(n_sides, monster_side, WIN)
+    if time_up:
+        return _code(n_sides, 0, DRAW)
     return GOES_ON
 
 

@@ -14,8 +14,8 @@ unpaid fire control closes fire and launch, PROPOSAL [P-028]) and its accelerati
 of 2 x and + 10). Its reinforcement, damage control and reserve power (D3.34, D9, H7: priorities
 5a, 5b, End of Turn, shields struck and fire) are ``compiled.engineering``'s; its tractor
 beams (G7.0, priority 5c) ``compiled.tractors.pay_beams``; a suicide shuttle's bomb (J2.221,
-priority 4b) ``compiled.suicide_shuttles.allocate``. Not ported (``energy_tables`` refuses
-them: ``STANDARD_NOT_PORTED``): probes; transporters (G8.0, priority 5e) are
+priority 4b) ``compiled.suicide_shuttles.allocate``; probe arming (G5.2, G5.32, priority 5d)
+``compiled.probes.allocate``; transporters (G8.0, priority 5e) are
 ``compiled.transporters.pay_uses``. A TAC plot's
 movement line (C5.12, C5.22) is ``compiled.maneuvers.pay_tactical``.
 
@@ -47,6 +47,7 @@ from sfb_env.compiled import (
     engineering,
     event_codes,
     maneuvers,
+    probes,
     suicide_shuttles,
     tractors,
     transporters,
@@ -126,7 +127,7 @@ ITEM_TOP_UP = event_codes.TOP_UP_WEAPON  # "top_up:<weapon>" (E11.25): the weapo
 ESG_CHARGED = event_codes.CODE["EsgCharged"]
 
 # the standard form's items and rules this module does not port (energy_tables refuses them)
-STANDARD_NOT_PORTED = ("probes",)
+STANDARD_NOT_PORTED = ()  # (G5.2 probes, priority 5d: compiled.probes)
 # the standard form's engineering rules (compiled.engineering: D3.34, D9, H7)
 ENGINEERING = ("reinforcement", "damage_control", "reserve_power")
 
@@ -163,6 +164,7 @@ EnergyTables = namedtuple("EnergyTables", [
     "tractors", "tractor_beams", "tractor_dac",
     "transporters",  # (G8.0, priority 5e) compiled.transporters: the form pays their uses
     "suicide",  # (J2.221, priority 4b) compiled.suicide_shuttles.SuicideTables
+    "probes",  # (G5.2, G5.32, priority 5d) compiled.probes.ProbeTables
     "work",  # int64 scratch: the purse (``PURSE``), then (tier, cost, what) per heavy weapon
     "fbits",  # (1,) float64 scratch: a float event field's bits
 ])
@@ -262,7 +264,7 @@ def energy_tables(setup) -> EnergyTables:
                        else np.zeros(n_units, dtype=np.int64)),
         tractor_dac=rules.damage == "standard_dac",
         transporters=on and bool(rules.standard_energy and rules.transporters),
-        suicide=suicide_shuttles.suicide_tables(setup),
+        suicide=suicide_shuttles.suicide_tables(setup), probes=probes.probe_tables(setup),
         work=np.zeros(PURSE + 3 * width + engineering.SCRATCH, dtype=np.int64),
         fbits=np.zeros(1, dtype=np.float64))
 
@@ -512,6 +514,8 @@ def _allocate(s, et, b: int, u: int, o) -> None:
         shortfall += engineering.pay_repair_and_reinforcement(s, et, b, u, o, p)
     if et.tractors:  # priority 5c: tractor beams (G7.0)
         shortfall += tractors.pay_beams(s, et, b, u, p, et.tractor_beams, et.tractor_dac)
+    if et.probes.on:  # priority 5d: probe arming (G5.2, G5.32)
+        shortfall += probes.allocate(s, et, et.probes, b, u, o.probe[b, u], p)
     if et.transporters:  # priority 5e: transporters (G8.0)
         shortfall += transporters.pay_uses(s, et, b, u, p, o.transporters[b, u])
     shortfall += _pay_esg(s, et, b, u, o, p)

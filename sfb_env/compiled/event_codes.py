@@ -30,6 +30,7 @@ import numpy as np
 
 from sfb_env import hexmap
 from sfb_env.engine import events as ev
+from sfb_env.engine import kill_methods, labs, planet_killer, probes
 from sfb_env.engine.types import WEAPON_NAMES
 
 CAPACITY = 64  # events one battle may log in one step (``layout.pack`` may ask for more)
@@ -41,11 +42,18 @@ FIRE_USE_WEAPON = BOX_WEAPON  # a ``use`` >= this: "fire:<weapon>" (ReserveDisch
 
 CLASSES: tuple[type, ...] = tuple(
     c for c in vars(ev).values()
-    if isinstance(c, type) and issubclass(c, ev.Event) and c is not ev.Event)
+    if isinstance(c, type) and issubclass(c, ev.Event) and c is not ev.Event) + (
+    # (scenario 11, G4.0, G5.0) the Planet Killer's events, declared in their rule areas
+    planet_killer.MonsterFollows, planet_killer.MonsterFired, planet_killer.CloseInDefence,
+    kill_methods.MonsterStruck, kill_methods.MonsterKilled, labs.Researched,
+    labs.ResearchRolled, probes.ProbeLaunched)
 CODE: dict[str, int] = {c.__name__: i for i, c in enumerate(CLASSES)}
 
 UNIT_FIELDS = {"unit", "target", "drone", "source", "other_unit", "carrier", "shuttle",
-               "torpedo"}
+               "torpedo", "monster"}
+# (scenario 11) ``MonsterKilled.by``: a unit row, or ``BY_SIDE - side`` for a side's name (kill
+# method 3 is credited to the side that found it, ``kill_methods.take_damage``)
+BY_SIDE = -2
 WEAPON_FIELDS = {"weapon", "rack", "generator", "other_generator"}
 HEX_FIELDS = {"hex", "src", "dst"}
 # int fields a fraction may fill (B3.2: ``EnergyAllocated.batteries_used`` under fractional
@@ -78,7 +86,8 @@ VOCAB: dict[str, list[str]] = {
                "released", "contested", "lapsed: beam not powered this turn", "out of play",
                "beam destroyed",
                # (J2.221) SuicideShuttleDeactivated (compiled.suicide_shuttles)
-               "a turn went unpaid: arming lost", "hold not paid: energy shortfall"],
+               "a turn went unpaid: arming lost", "hold not paid: energy shortfall",
+               "the Planet Killer was destroyed"],  # (SCENARIOS §2.8 result 2) the tractor
     "method": ["D3.41 temporary movement", "D3.41 owner's choice (stronger shield)",
                "D3.41 die roll 1", "D3.41 die roll 2", "D3.41 die roll 3", "D3.41 die roll 4",
                "D3.41 die roll 5", "D3.41 die roll 6"],
@@ -102,10 +111,13 @@ VOCAB: dict[str, list[str]] = {
              *(f"repair:#{s}" for s in range(1, 7)),
              "tractor",  # (G7.0, priority 5c) compiled.tractors
              "transporters",  # (G8.0, priority 5e) compiled.transporters
-             "suicide:hold", "suicide:arm"],  # (J2.221, priority 4b) compiled.suicide_shuttles
+             "suicide:hold", "suicide:arm",  # (J2.221, priority 4b) compiled.suicide_shuttles
+             "probe"],  # (G5.2, G5.32, priority 5d) compiled.probes
     # (H7.2) ReserveDischarged: "fire:<weapon>" is the weapon row + FIRE_USE_WEAPON
     "use": [f"reinforce:#{s}" for s in range(1, 7)],
     "result": ["no mutiny", "put down", "captured"],  # (G6.24, G6.33) Mutiny
+    "shot": ["normal", "detection", "plasma"],  # (SCENARIOS §2.8) MonsterFired
+    "probe": ["information", "anti-matter"],  # (G5.2, G5.3) ProbeLaunched
 }
 
 
@@ -277,6 +289,8 @@ class Decoder(_BoardingRows):
         v = int(row[at])
         if name in HEX_FIELDS:
             return hexmap.axial_to_label(v, int(row[at + 1]), self.parity), at + 2
+        if name == "by" and hint is str:  # (MonsterKilled) a unit, or a side (BY_SIDE)
+            return (self.unit_ids[v] if v >= 0 else self.sides[BY_SIDE - v]), at + 1
         if name in UNIT_FIELDS and hint is str:
             return (self.unit_ids[v] if v >= 0 else ""), at + 1
         if name in WEAPON_FIELDS and hint is str:

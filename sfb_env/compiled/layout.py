@@ -65,6 +65,14 @@ HOT_FIELDS: tuple[str, ...] = (
     # (J2.221) each shuttle's bomb: energy put in, arming turns paid, the turn last paid, the
     # turn it is unusable (compiled.suicide_shuttles)
     "suicide_energy", "suicide_turns", "suicide_paid_turn", "suicide_idle_turn",
+    # (scenario 11, G4.0, G5.0) compiled.planet_killer, compiled.probes: per side the research
+    # points, the rolls made and the kill methods found; per unit its closest lab range this
+    # turn, the ship a monster follows, the turns of its normal shot, of a shot at the unit
+    # and of a close-in defence roll, the damage counted toward kill method 3; the probes
+    # aboard and the one being armed (kind, turns paid, the turn last paid)
+    "information", "research_rolls", "kill_methods", "lab_range", "monster_follows",
+    "monster_shot_turn", "monster_fired_turn", "monster_counted", "defence_turn",
+    "probes_left", "probe_kind", "probe_stage", "probe_paid_turn",
     # weapons
     "w_owner", "w_type", "w_arcs", "w_astern", "w_min_range", "w_max_range", "w_destroyed",
     "w_enabled", "w_last_fired", "w_fired_turn", "w_ready_turn", "w_ammo", "w_drone_rows",
@@ -183,7 +191,8 @@ ORDER_FIELDS = ("maneuver", "speed", "tactical", "disengage", "fire", "launch", 
                 "reserve_shields", "fighters", "shuttles",
                 "tractor",  # (G7.0) compiled.tractors
                 "transporters", "transport", "drop_shield",  # (G8.0, G8.24)
-                "suicide", "suicide_arm")  # (J2.22, J2.221) compiled.suicide_shuttles
+                "suicide", "suicide_arm",  # (J2.22, J2.221) compiled.suicide_shuttles
+                "probe")  # (G5) compiled.probes
 BatchOrders = namedtuple("BatchOrders", ORDER_FIELDS)
 NO_ORDER = -1  # no speed order / no target / automatic facing
 TRACTOR_RELEASE = -2  # (G7.0) ``BatchOrders.tractor``: release (compiled.tractors.RELEASE)
@@ -214,7 +223,8 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int,
     and transporter ``transport[b, transporters * u + t]`` (the target row * 2 + 0 beam a
     party / 1 lift a crew unit, -1 none; compiled.transporters); per unit ``suicide`` (the
     target row of its armed suicide shuttle's launch, -1 none; J2.22) and ``suicide_arm`` (the
-    bomb's energy 0..3, -1: the standing order; J2.221)."""
+    bomb's energy 0..3, -1: the standing order; J2.221); per unit ``probe`` (a
+    ``probes.ProbeOrder``, 0 none; G5)."""
     u, w = (n_battles, n_units), (n_battles, n_weapons)
     e = (n_battles, n_units if engineering else 0)
     e6 = (n_battles, 6 * n_units if engineering else 0)
@@ -244,14 +254,15 @@ def empty_orders(n_battles: int, n_units: int, n_weapons: int,
                        drop_shield=np.zeros((n_battles, n_units if transporters else 0),
                                             np.int64),
                        suicide=np.full(u, NO_ORDER, np.int64),
-                       suicide_arm=np.full(u, NO_ORDER, np.int64))
+                       suicide_arm=np.full(u, NO_ORDER, np.int64),
+                       probe=np.zeros(u, np.int64))
 
 
 def pack_orders(orders: list, n_units: int, n_weapons: int,
                 tractor_beams: int = 0, transporters: int = 0) -> BatchOrders:
     """Reference orders (one ``{unit row: Orders}`` per battle) as ``BatchOrders``
     (``tractor_beams``: the width of a unit's tractor row, 0 without tractors). Raises on an
-    order the compiled tiers do not carry (transporters, probes, ... orders)."""
+    order the compiled tiers do not carry (transporters without the rule, ... orders)."""
     out = empty_orders(len(orders), n_units, n_weapons, tractor_beams=tractor_beams,
                        transporters=transporters)
     for b, per_unit in enumerate(orders):
@@ -261,7 +272,7 @@ def pack_orders(orders: list, n_units: int, n_weapons: int,
                 unported.append("transport")
             if o.tractor and not tractor_beams:
                 unported.append("tractor")
-            unported += [name for name in ("probe", "repair") if getattr(o, name)]
+            unported += [name for name in ("repair",) if getattr(o, name)]
             if unported:
                 raise ValueError(f"unit row {u}: orders {unported} are not in the compiled "
                                  "tiers")
@@ -283,6 +294,7 @@ def pack_orders(orders: list, n_units: int, n_weapons: int,
             out.capacitor[b, u] = NO_ORDER if o.capacitor is None else int(o.capacitor)
             out.recharge[b, u] = NO_ORDER if o.recharge is None else int(o.recharge)
             out.cloak[b, u] = bool(o.cloak)
+            out.probe[b, u] = int(o.probe or 0)  # (G5)
             for w, v in o.ppd.items():  # (E11.362)
                 out.ppd[b, w] = int(v)
             for w, v in o.esg.items():  # (G23.3)

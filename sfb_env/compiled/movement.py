@@ -4,7 +4,9 @@ Mirrors ``engine.procedure._speed_determination``, ``engine.procedure._move_ship
 ``engine.procedure._move_seeking_weapons`` with ``engine.movement`` (``movers``,
 ``move_unit``, ``start_turn_tactical``) and the robots' maneuvers (``compiled.robots``), for the
 rules of the compiled tiers. ``move_tables(setup)`` builds the static ``MoveTables`` of a
-scenario and refuses one that needs what is not ported (the monster);
+scenario and refuses one that needs what is not ported (robots it does not fly; the monster
+moves first in Move Ships: ``compiled.planet_killer.move_step`` between ``keep_previous`` and
+``move_units``);
 administrative shuttles (J1.0) and robot ships (SCENARIOS §2.5) move with the
 ships on the maneuvers their pilots planned (``MoveTables.pilot_plan``: ``compiled.small_craft``,
 ``compiled.robot_ship``).
@@ -18,7 +20,8 @@ orders; before the energy form, tractors' start of turn and lock-on), then
 (``small_craft.move_fighters``); ``move_seeking_weapons``; then the planets' crashes
 (``compiled.planets.movement_step``), tactical maneuvers (``compiled.maneuvers``), the ESG
 fields' contacts (``compiled.esg.resolve_contacts``),
-(monster: not in the tiers) ``seeking.resolve_impacts`` (the fire helper's).
+the monster's after-movement step (``compiled.planet_killer.after_movement``),
+``seeking.resolve_impacts`` (the fire helper's).
 
 Compile time: every numba function taking the whole ``BatchState`` (~120 fields) costs about
 3 s of CPU to compile, so the helpers take ``robots.MoveArrays`` (19 arrays) and the phase
@@ -93,10 +96,8 @@ def move_tables(setup) -> MoveTables:
     """The static movement tables of a scenario (a ``BattleSetup``); raises ValueError on a
     scenario using what this module does not port."""
     rules = setup.rules
-    unported = [name for name in ("monster_in_play",)  # (tractors: compiled.tractors.tow)
-                if getattr(rules, name)]
     controllers = list(setup.start_state.controllers)
-    unported += [c for c in controllers if c in robots.UNPORTED_CONTROLLERS]
+    unported = [c for c in controllers if c in robots.UNPORTED_CONTROLLERS]
     if unported:
         raise ValueError(f"compiled movement does not port {unported}")
     ipt = int(setup.start_state.impulses_per_turn)
@@ -311,11 +312,24 @@ def move_ships(s, mt, b: int, o) -> None:
     first, equal speeds in row order, each with its maneuver (an agent's ``o.maneuver``, NONE
     meaning straight; a robot's pilot, chosen as its move comes: the same as the reference's
     plan, see below)."""
-    n_units = s.kind.shape[1]
-    for u in range(n_units):
+    keep_previous(s, b)
+    move_units(s, mt, b, o)
+
+
+@nb.njit(cache=True, inline="always")
+def keep_previous(s, b: int) -> None:
+    """(procedure._move_ships) The positions before Move Ships, for every unit (D3.42)."""
+    for u in range(s.kind.shape[1]):
         s.prev_x[b, u] = s.x[b, u]
         s.prev_z[b, u] = s.z[b, u]
         s.prev_facing[b, u] = s.facing[b, u]
+
+
+@nb.njit(cache=True, inline="always")
+def move_units(s, mt, b: int, o) -> None:
+    """``move_ships`` after ``keep_previous`` (the monsters move in between, C1.3:
+    ``compiled.planet_killer.move_step``)."""
+    n_units = s.kind.shape[1]
     a = robots.arrays(s)
     status, kind, tactical, holder, speed = s.status, s.kind, s.tactical, s.tractor_holder, \
         s.speed

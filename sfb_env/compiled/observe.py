@@ -54,6 +54,7 @@ from sfb_env.compiled import (
     unit_rules,
 )
 from sfb_env.compiled import planets as planets_mod
+from sfb_env.compiled import probes as probes_mod
 from sfb_env.compiled import small_craft as craft_mod
 from sfb_env.compiled import suicide_shuttles as suicide_mod
 from sfb_env.compiled.borrowed import borrow
@@ -81,6 +82,12 @@ _ACTIVE = int(Status.ACTIVE)
 _SHIP, _FREIGHTER = int(UnitKind.SHIP), int(UnitKind.FREIGHTER)
 _DRONE, _TARGET_DRONE = int(UnitKind.DRONE), int(UnitKind.TARGET_DRONE)
 _PLASMA, _FIGHTER, _SHUTTLE = int(UnitKind.PLASMA), int(UnitKind.FIGHTER), int(UnitKind.SHUTTLE)
+_MONSTER = int(UnitKind.MONSTER)
+# (G4.0, G5) the research block's scales (env.rule_features._research)
+_INFORMATION_SCALE = float(lay.RESEARCH.field("information").scale)
+_PROBES_SCALE = float(lay.RESEARCH.field("probes_left").scale)
+_ARMING_SCALE = float(lay.RESEARCH.field("arming_turns").scale)
+_METHOD3_SCALE = float(lay.RESEARCH.field("method_3_damage").scale)
 _PH1, _PH2, _PH3, _PHG = (int(WeaponType.PH1), int(WeaponType.PH2), int(WeaponType.PH3),
                           int(WeaponType.PHG))
 _DRONE_RACK, _ESG = int(WeaponType.DRONE_RACK), int(WeaponType.ESG)
@@ -257,13 +264,17 @@ ObserveTables = namedtuple("ObserveTables", [
     # (J2.22, J2.221) per agent the ``suicide`` and ``suicide_arm`` components' mask offsets
     # and component indices (-1 none); compiled.suicide_shuttles.SuicideTables
     "m_suicide", "c_suicide", "m_suicide_arm", "c_suicide_arm", "suicide",
+    # (G5, G4.0) per agent the ``probe`` component's mask offset and index and the research
+    # features' offset (-1 none); compiled.probes.ProbeTables
+    "m_probe", "c_probe", "off_research", "probes",
 ])
 
 # the rule-features blocks observe writes (env.rule_features)
 _PORTED_FEATURES = {"esg_fields", "lock_on", "cloak",
                     "reinforcement", "damage_control",  # (D3.34, D9) compiled.engineering
                     "tractors",  # (G7.0) compiled.tractors
-                    "boarding"}  # (G8.0, D7.0) compiled.transporters
+                    "boarding",  # (G8.0, D7.0) compiled.transporters
+                    "research"}  # (G4.0, G5) compiled.probes, compiled.planet_killer
 # rules / layout features observe_tables refuses (not in the tier-1 port)
 _RULES_OFF = ()  # (hold_fire, may_not_leave, arrivals: unit_rules; planets: compiled.planets)
 _TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON),
@@ -360,7 +371,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         "m_fighters", "m_shuttles", "c_fighters", "c_shuttles",
         "n_tractor", "c_tractor", "m_tractor", "off_tractors",
         "n_tp_energy", "m_tp_energy", "c_tp_energy", "n_transport", "m_transport",
-        "c_transport", "m_drop", "c_drop", "off_boarding")}
+        "c_transport", "m_drop", "c_drop", "off_boarding", "m_probe", "c_probe",
+        "off_research")}
     max_h = max([1] + [len(lo.power.heavies) for lo in layouts.values() if lo.power is not None])
     heavy = np.full((n, max_h), -1, np.int64)
     arm_size = np.full((n, max_h), _ARM_ORDERS, np.int64)
@@ -374,7 +386,6 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                                       f"{lo.rule_features}")
         extra = [what for what, has in (
             ("ppd orders", lo.ppds.size and lo.ppd_orders != _PPD_ORDERS),
-            ("probe", lo.probe),
             ("energy beyond the cadet form", _energy_extra(lo.power)),
             ("rule features", tuple(f for f in lo.rule_features
                                     if f not in _PORTED_FEATURES)),
@@ -493,6 +504,10 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                     ints[f"m_{key}"][a] = lo.offsets[ints[f"c_{key}"][a]]
         ints["off_boarding"][a] = (where.span("boarding").start
                                    if "boarding" in lo.rule_features else -1)
+        ints["off_research"][a] = (where.span("research").start  # (G4.0, G5)
+                                   if "research" in lo.rule_features else -1)
+        ints["c_probe"][a] = names.index("probe") if lo.probe else -1  # (G5)
+        ints["m_probe"][a] = lo.offsets[ints["c_probe"][a]] if lo.probe else -1
         for key, comp in (("suicide", "suicide"), ("suicide_arm", "suicide_arm")):  # (J2.22)
             ints[f"c_{key}"][a] = names.index(comp) if comp in names else -1
             ints[f"m_{key}"][a] = (lo.offsets[ints[f"c_{key}"][a]] if comp in names else -1)
@@ -502,7 +517,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                     + [f"gatling[{g}].shot{j}" for g in range(n_g) for j in GATLING_SHOT_NUMBERS]
                     + [f"esg[{i}]" for i in range(n_e)]
                     + [f"ppd[{i}]" for i in range(n_p)] + craft
-                    + ["disengage"] * bool(lo.disengage)
+                    + ["disengage"] * bool(lo.disengage) + ["probe"] * bool(lo.probe)
                     + [f"tractor[{i}]" for i in range(n_t)] + tp_names
                     + ["suicide"] * bool(lo.suicide) + power
                     + ["maneuver", "speed"])
@@ -514,7 +529,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
             (f"tractor[{i}]", k + 2) for i in range(n_t)] + [
             (f"transport[{t}]", 2 * k + 1) for t in range(tp.count if tp else 0)] + [
             ("drop_shield", 7)] * bool(tp) + [("suicide", k + 1)] * bool(lo.suicide) + [
-            ("suicide_arm", suicide_mod.ARM_VALUES)] * bool(lo.power and lo.power.suicide) + (
+            ("suicide_arm", suicide_mod.ARM_VALUES)] * bool(lo.power and lo.power.suicide) + [
+            ("probe", probes_mod.ORDERS)] * bool(lo.probe) + (
                 [("transporters", tp.energy)] if tp is not None and tp.energy else [])
         sized += list(zip(names[:targeted], sizes, strict=True))
         if names != expected or any(int(lo.nvec[names.index(c)]) != size for c, size in sized):
@@ -586,7 +602,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         **unit_rules.tables(setup), unit_rules=bool(rules.hold_fire or rules.may_not_leave),
         arrivals=bool(rules.arrivals), comp_offsets=comp_offsets, n_comps=n_comps,
         noop=np.zeros_like(comp_offsets), planets=planets_mod.planet_tables(setup),
-        suicide=suicide_mod.suicide_tables(setup), **ints)
+        suicide=suicide_mod.suicide_tables(setup), probes=probes_mod.probe_tables(setup),
+        **ints)
 
 
 def _energy_extra(power: EnergyLayout | None) -> bool:
@@ -1270,7 +1287,8 @@ def has_extras(ot, a):
             or ot.off_cloak[a] >= 0 or ot.move_rules or ot.small_craft
             or ot.off_tractors[a] >= 0 or ot.n_tractor[a] > 0
             or ot.off_boarding[a] >= 0 or ot.m_drop[a] >= 0 or ot.unit_rules
-            or ot.arrivals or ot.m_suicide[a] >= 0 or ot.m_suicide_arm[a] >= 0)
+            or ot.arrivals or ot.m_suicide[a] >= 0 or ot.m_suicide_arm[a] >= 0
+            or ot.m_probe[a] >= 0 or ot.off_research[a] >= 0)
 
 
 @nb.njit(cache=True, inline="always")
@@ -1438,6 +1456,15 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
             live and ot.m_drop[a] >= 0, allocation,
             ot.m_tp_energy[a], ot.n_tp_energy[a], ot.m_transport[a], ot.n_transport[a],
             ot.m_drop[a], k, slots, n_slots, m, out, ot.off_boarding[a])
+    if live and ot.m_probe[a] >= 0:  # (G5, components.Probe.mask) 0 open, 1..3 as open
+        m[ot.m_probe[a]] = 1
+        for v in range(1, probes_mod.ORDERS):
+            m[ot.m_probe[a] + v] = probes_mod.order_open(s, ot.probes, b, u, v, ipt,
+                                                         ot.probes.work)
+    if ot.off_research[a] >= 0:  # (G4.0, G5) the research features
+        _research_part(s.side, s.kind, s.information, s.kill_methods, s.probes_left,
+                       s.probe_kind, s.probe_stage, s.probe_paid_turn, s.monster_counted,
+                       turn, b, u, ot.off_research[a], out)
     if live and (ot.m_suicide[a] >= 0 or ot.m_suicide_arm[a] >= 0):  # (J2.22, J2.221)
         _suicide_part(s, ot.suicide, ot.planets, b, u, ot.m_suicide[a], ot.m_suicide_arm[a],
                       slots, n_slots, ipt, allocation, m)
@@ -1628,6 +1655,28 @@ def _standard_cloak_part(status, side, kind, cloaked, cloak_paid, announced_at, 
                                             kind[b, t] == _PLASMA)
     cloak.observe_cloak(status, cloaked, cloak_paid, announced_at, b, u, slots, n_slots, imp,
                         ipt, now, allocation, m_cloak if live else -1, mask, off_cloak, out)
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy")
+def _research_part(side, kind, information, kill_methods, probes_left, probe_kind, probe_stage,
+                   probe_paid_turn, monster_counted, turn, b, u, off, out):
+    """(``rule_features._research``; G4.0, G5) the side's research points (/ 300) and kill
+    methods found, the probes aboard (/ 5), the probe being armed (information, anti-matter,
+    turns paid / 2, armed), the monster's damage toward kill method 3 (/ 200)."""
+    sd = side[b, u]
+    out[off] = min(1.0, information[b, sd] / _INFORMATION_SCALE)
+    for k in range(6):
+        out[off + 1 + k] = 1.0 if kill_methods[b, sd, k] else 0.0
+    out[off + 7] = min(1.0, probes_left[b, u] / _PROBES_SCALE)
+    out[off + 8] = 1.0 if probe_kind[b, u] == probes_mod.INFORMATION else 0.0
+    out[off + 9] = 1.0 if probe_kind[b, u] == probes_mod.ANTIMATTER else 0.0
+    out[off + 10] = probe_stage[b, u] / _ARMING_SCALE
+    out[off + 11] = 1.0 if (probe_stage[b, u] >= probes_mod.ARMING_TURNS
+                            and probe_paid_turn[b, u] == turn) else 0.0
+    for m in range(kind.shape[1]):
+        if kind[b, m] == _MONSTER:
+            out[off + 12] = min(1.0, monster_counted[b, m] / _METHOD3_SCALE)
+            break
 
 
 @nb.njit(cache=True, inline="always")

@@ -91,7 +91,6 @@ def planet_tables(setup) -> PlanetTables:
     rules = setup.rules
     for flag, why in (("ppd_in_play", "a PPD's wave-lock (E11.546)"),
                       ("esg_in_play", "an ESG field meeting a planet (G23.65)"),
-                      ("monster_in_play", "the monster (SCENARIOS §2.8)"),
                       ("sideslip", "sideslips into a planet hex (C4)"),
                       ("tactical_maneuvers", "tactical maneuvers (C5)"),
                       ("may_not_leave", "may_leave false (scenario 8)")):

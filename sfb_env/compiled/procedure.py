@@ -41,6 +41,7 @@ from sfb_env.compiled import (
     maneuvers,
     movement,
     observe,
+    planet_killer,
     planets,
     plasma,
     ppd,
@@ -61,7 +62,7 @@ from sfb_env.engine.types import ACTIVE, NOT_ARRIVED
 StepTables = namedtuple("StepTables", ("move", "fire", "end", "observe", "launch_seeking",
                                        "seeking_weapons", "plasma", "energy", "ppd", "esg",
                                        "cloak", "craft", "robot", "tractor", "transport",
-                                       "boarding", "suicide"))
+                                       "boarding", "suicide", "monster"))
 
 
 def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
@@ -78,7 +79,8 @@ def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
                       tractors.tractor_tables(setup),
                       transporters.transporter_tables(setup),
                       boarding_mod.boarding_tables(setup),
-                      suicide_shuttles.suicide_tables(setup))
+                      suicide_shuttles.suicide_tables(setup),
+                      planet_killer.monster_tables(setup))
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy")
@@ -185,6 +187,7 @@ def clear_orders(o, b: int) -> None:
     _clear_row(o.drop_shield, b, 0)
     _clear_row(o.suicide, b, -1)  # (J2.22, J2.221)
     _clear_row(o.suicide_arm, b, -1)
+    _clear_row(o.probe, b, 0)  # (G5)
 
 
 @nb.njit(cache=True, inline="always")
@@ -258,6 +261,10 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
         if tb.ppd:  # (E11.31, E11.332) PPD pulses first, each its own volley
             ppd.fire_step(s, tb.fire, b, o)
         fire.fire_direct_fire(s, tb.fire, b, o)
+        if tb.monster.probes:  # (G5.12, G5.33) probes launch in the Direct-Fire step
+            planet_killer.probe_fire_step(s, tb.fire, b, o.probe, tb.monster.work)
+        if tb.monster.on:  # (scenario 11) the monster's once-per-turn shot
+            planet_killer.fire_step(s, tb.fire, tb.monster, b)
         if upto < 4:
             return
         if tb.plasma:  # (seeking.end_of_impulse) the torpedoes first (FP1.4)
@@ -291,6 +298,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
                     tb.fire.mutiny_shift, tb.fire.captor, b)
             if tb.boarding.on:  # (D7.0) boarding-party combat, after the mutiny roll
                 boarding_mod.end_of_turn(s, tb.boarding, b)
+            if tb.monster.on or tb.monster.probes:  # (G5.32) probes lost; (G4.0) research
+                planet_killer.end_of_turn(s, tb.monster, b)
             ending.end_of_turn(s, tb.end, b)
             if ending.check_end(s, tb.end, b, s.turn[b] > tb.end.max_turns):
                 return
@@ -317,7 +326,12 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
         small_craft.plan_pilots(small_craft.craft_view(s), tb.craft, b, tb.move.pilot_plan)
     if tb.robot.on:  # (SCENARIOS §2.5) so do the robot ships
         robot_ship.plan_moves(s, tb.move, tb.observe, tb.robot, b)
-    movement.move_ships(s, tb.move, b, o)
+    if tb.monster.on:  # (C1.3, scenario 11) monsters move before ships
+        movement.keep_previous(s, b)
+        planet_killer.move_step(s, tb.fire, tb.move, tb.monster, b)
+        movement.move_units(s, tb.move, b, o)
+    else:
+        movement.move_ships(s, tb.move, b, o)
     if tb.tractor.on:  # (G7.0) held units move parallel to their holders
         tractors.tow(s, tb.tractor, tb.move, b)
     if tb.craft.on:  # (J4.12) the fighters after all ships, before seeking weapons
@@ -336,6 +350,8 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
                                 s.facing, s.straight, s.slip, s.x, s.z, o.maneuver, s.ev,
                                 s.ev_count, tb.move.chart, s.turn[b], s.impulse[b], last, b)
     esg.resolve_contacts(s, tb.fire, tb.esg, b)  # (G23.512, G23.514) after all movement
+    if tb.monster.on:  # (G4.0) lab ranges; (scenario 11) plasma shots, close-in defence
+        planet_killer.after_movement(s, tb.fire, b)
     if upto < 7:
         return
     if tb.seeking_weapons:

@@ -22,12 +22,21 @@ from __future__ import annotations
 import numba as nb
 
 from sfb_env import hexmap
-from sfb_env.compiled import cloak, damage, event_codes, plasma, shields
+from sfb_env.compiled import cloak, damage, event_codes, kill_methods, plasma, shields
 from sfb_env.compiled import dice as dice_mod
 from sfb_env.engine.cloak import MISS_BELOW
 from sfb_env.engine.plasma import FEEDBACK_SHARE
 from sfb_env.engine.seeking import SUICIDE_MAX_WARHEAD
-from sfb_env.engine.types import ACTIVE, EXPENDED, K_DRONE, K_FIGHTER, K_PLASMA, WeaponType
+from sfb_env.engine.types import (
+    ACTIVE,
+    EXPENDED,
+    K_DRONE,
+    K_FIGHTER,
+    K_MONSTER,
+    K_PLASMA,
+    K_SHUTTLE,
+    WeaponType,
+)
 
 LAUNCHED = event_codes.CODE["Launched"]
 LAUNCH_REFUSED = event_codes.CODE["LaunchRefused"]
@@ -263,6 +272,11 @@ def resolve_seeking_weapons_a(a, ft, b, o):
         a.ev[b, r, 4] = t
         a.ev[b, r, 5] = shield
         a.ev[b, r, 6] = warhead
+        if a.kind[b, t] == K_MONSTER and a.kind[b, d] == K_SHUTTLE:
+            # (SCENARIOS §2.8 result 1) a suicide shuttle hit kills a researched monster
+            kill_methods.struck_by(a.status, a.kind, a.side, a.kill_methods, a.ev, a.ev_count,
+                                   a.turn[b], a.impulse[b], b, t, kill_methods.SUICIDE_SHUTTLE,
+                                   d)
         k = 0
         while k < nv and not (vt[k] == t and vs[k] == shield):
             k += 1

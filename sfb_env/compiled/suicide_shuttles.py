@@ -22,8 +22,9 @@ The launch, the flight and the removal are ``compiled.suicide_flight``'s (apart:
 small craft's launch and the movement kernels, which the energy form must not import); the
 impact is ``compiled.seeking_impacts``' (2 x the energy put in, at most 18, J2.222).
 
-Refused (``suicide_tables``): a cloak in the battle (G13: the launch and target blockers of the
-cloak are not ported here) and the monster (SCENARIOS §2.8).
+The monster is a target (SCENARIOS §2.8 result 1: a hit destroys it once the side found kill
+method 1, ``compiled.kill_methods`` from ``seeking_impacts``). Refused (``suicide_tables``): a
+cloak in the battle (G13: the launch and target blockers of the cloak are not ported here).
 """
 
 from __future__ import annotations
@@ -39,7 +40,6 @@ from sfb_env.engine import small_craft as ref_craft
 from sfb_env.engine import suicide_shuttles as ref
 from sfb_env.engine.types import (
     ACTIVE,
-    K_MONSTER,
     K_SHIP,
     K_SHUTTLE,
     NEVER,
@@ -62,8 +62,7 @@ NOT_PAID = event_codes.word("reason", "not paid: energy shortfall")
 ITEM_HOLD = event_codes.word("item", "suicide:hold")
 ITEM_ARM = event_codes.word("item", "suicide:arm")
 PAID, BROKEN, ARMED, ARMING = 0, 1, 2, 3  # ``chain``
-# (J2.222) the reference's targets but the monster (suicide shuttles beside it are refused)
-TARGET_KINDS = tuple(k for k in ref.TARGET_KINDS if k != K_MONSTER)
+TARGET_KINDS = ref.TARGET_KINDS  # (J2.222; SCENARIOS §2.8 result 1: the monster, kill_methods)
 SHUTTLE_LAUNCH_GAP = ref_craft.SHUTTLE_LAUNCH_GAP  # (J1.0) one launch per bay per 2 impulses
 _WARP = int(Box.WARP)
 
@@ -93,8 +92,7 @@ def suicide_tables(setup) -> SuicideTables:
     for u, r in enumerate(rows):
         shuttles[u, :len(r)] = r
     if on:
-        for flag, why in (("standard_cloak", "the standard cloak (G13)"),
-                          ("monster_in_play", "the monster (SCENARIOS §2.8)")):
+        for flag, why in (("standard_cloak", "the standard cloak (G13)"),):
             if getattr(rules, flag):
                 raise NotImplementedError(f"compiled suicide shuttles (J2.22): beside {why} "
                                           "not ported")

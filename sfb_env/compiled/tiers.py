@@ -26,8 +26,9 @@ robot ship (§2.5, ``compiled.robot_ship``), the stranded freighter (§2.7), the
 damage rule (CTH-DATA §10.1) and its victory. Tier 3: the Pirate Raid (SCENARIOS #8: tractors,
 transporters, boarding, ``compiled.tractors``, ``.transporters``, ``.boarding``) and Rescue at
 Rigel (SCENARIOS #9: planets and the survivors, ``compiled.planets``; suicide shuttles,
-``compiled.suicide_shuttles``; the ``rescue`` verdict). Not ported: The Planet Killer (cth-11:
-the monster, labs, probes, research).
+``compiled.suicide_shuttles``; the ``rescue`` verdict) and The Planet Killer (SCENARIOS #11:
+the monster, its kill methods, lab research and probes, ``compiled.planet_killer``,
+``.kill_methods``, ``.probes``; the ``planet_killer`` verdict).
 ``why_not(setup)`` names the first rule or unit that keeps a battle on the reference engine, or
 returns None when the compiled core may play it; ``parallel_env``'s ``backend="auto"`` takes the
 compiled core exactly then.
@@ -88,11 +89,11 @@ PORTED_VALUES: dict[str, tuple] = {
     "launch_facing": (True, False),
     "max_speed": "any",  # the speed component's size; movement reads the speed
     # (G7.0) tractor beams: compiled.tractors (tractor_tables refuses them beside reserve
-    # power, small craft, a PPD, an ESG or the monster)
+    # power, a PPD or an ESG)
     "tractors": (False, True),
     # (G8.0, G8.24, D7.0) transporters, shield drops and boarding-party combat:
-    # compiled.transporters, compiled.boarding (transporter_tables refuses reserve power,
-    # fractional accounting, planets and the monster beside them)
+    # compiled.transporters, compiled.boarding (transporter_tables refuses reserve power and
+    # fractional accounting beside them)
     "transporters": (False, True),
     "boarding": (False, True),
     # (scenario 8 unit fields) compiled.unit_rules: the masks of hold_fire_at and may_leave
@@ -102,12 +103,21 @@ PORTED_VALUES: dict[str, tuple] = {
     "may_not_leave": (False, True),
     "arrivals": (False, True),
     # (P2.0; scenario 9's survivors, CTH-DATA §12.4) compiled.planets (planet_tables refuses
-    # them beside a PPD, an ESG, the monster, sideslip, TAC, may_leave false and the robots
+    # them beside a PPD, an ESG, sideslip, TAC, may_leave false and the robots
     # that fly ships or freighters)
     "planets_in_play": (False, True),
     # (J2.22-J2.222) suicide shuttles on the standard form: compiled.suicide_shuttles
-    # (suicide_tables refuses them beside a cloak and the monster)
+    # (suicide_tables refuses them beside a cloak)
     "suicide_shuttles": (False, True),
+    # (scenario 11, SCENARIOS §2.8) the Planet Killer, its kill methods, lab research (G4.0)
+    # and probes on the standard form (G5.0): compiled.planet_killer, compiled.kill_methods,
+    # compiled.probes
+    "monster_in_play": (False, True),
+    "labs": (False, True),
+    "research": (False, True),
+    "probes": (False, True),
+    "probes_in_play": (False, True),
+    "antimatter_probes": (False, True),
 }
 PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "freighter",
                   "freighter-large",  # (scenario 8) the freighter's doubled values (R1.6)
@@ -127,17 +137,20 @@ PORTED_CLASSES = {"fed-cadet", "klingon-cadet", "kzinti-cadet", "orion-cadet", "
                   # plasma-S launchers (FP3.1), the War Eagle's fixed plasma-R
                   "romulan-kr", "romulan-war-eagle",
                   "hydran-ranger",  # (J4.0, J1.0) its fighters and shuttles: small_craft
-                  "planet"}  # (P2.0) compiled.planets
+                  "planet",  # (P2.0) compiled.planets
+                  "planet-killer"}  # (scenario 11) compiled.planet_killer
 PORTED_CONTROLLERS = {"agent", "target-drone", "robot-drone", "convoy-freighter",
                       "robot-plasma",
                       "robot-fighter", "robot-shuttle",  # (J4.12, J1.0) compiled.small_craft
                       "robot-ship",  # (SCENARIOS §2.5) compiled.robot_ship
                       "stranded",  # (SCENARIOS §2.7) the Dakota: neither moves nor fires
-                      "planet"}  # (P2.0) a planet never moves or fires
+                      "planet",  # (P2.0) a planet never moves or fires
+                      "planet-killer"}  # (SCENARIOS §2.8) compiled.planet_killer
 PORTED_VICTORY = {"battle_drill", "under_attack", "convoy_raid", "duel", "encounter",
                   "dakota_incident",  # (SCENARIOS #4) compiled.ending._dakota_a
                   "pirate_raid",  # (SCENARIOS #8) compiled.ending._pirate_a
-                  "rescue"}  # (SCENARIOS #9) compiled.ending._rescue_a
+                  "rescue",  # (SCENARIOS #9) compiled.ending._rescue_a
+                  "planet_killer"}  # (SCENARIOS #11) compiled.ending._planet_killer_a
 # Victory kinds whose wording (level, reason) reads the event log, not the state alone: the
 # compiled env decodes its events before asking ``engine.victory`` (``compiled.parallel``).
 EVENT_VICTORY = {"dakota_incident"}

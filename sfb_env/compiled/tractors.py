@@ -35,8 +35,12 @@ The env side (``observe.extras``): the ``tractor[b]`` masks (0 hold, 1 release, 
 slot k; ``components.Tractor``) and the ``tractors`` rule features; ``actions.decode_action``
 writes the orders (``decode``).
 
+The monster (SCENARIOS §2.8 result 2, PROPOSAL [P-113]): a beam may attach to it only once the
+ship's side has found kill method 2, and the link destroys it (``compiled.kill_methods``; the
+beam is released at once, "the Planet Killer was destroyed").
+
 Not ported (``tractor_tables`` refuses; docs/compiled.md): reserve power for a beam (H7.2), a
-PPD or ESG in play, the monster (SCENARIOS §2.8 result 2). Beside small craft a held shuttle
+PPD or ESG in play. Beside small craft a held shuttle
 or fighter does not move by itself (``small_craft``'s movers skip it).
 """
 
@@ -48,7 +52,7 @@ from fractions import Fraction
 import numba as nb
 import numpy as np
 
-from sfb_env.compiled import event_codes
+from sfb_env.compiled import event_codes, kill_methods
 from sfb_env.compiled.purse import log_shortfall, pay
 from sfb_env.engine import energy_form
 from sfb_env.engine import tractors as ref
@@ -58,6 +62,7 @@ from sfb_env.engine.types import (
     DISENGAGED,
     K_DRONE,
     K_FREIGHTER,
+    K_MONSTER,
     K_SHIP,
     K_SHUTTLE,
     Box,
@@ -81,6 +86,7 @@ WHY_CONTESTED = event_codes.word("reason", "contested")
 WHY_LAPSED = event_codes.word("reason", "lapsed: beam not powered this turn")
 WHY_GONE = event_codes.word("reason", "out of play")
 WHY_BEAM = event_codes.word("reason", "beam destroyed")
+WHY_MONSTER_KILLED = event_codes.word("reason", "the Planet Killer was destroyed")
 
 TractorTables = namedtuple("TractorTables", (
     "on",  # bool rules.tractors
@@ -100,8 +106,7 @@ def tractor_tables(setup) -> TractorTables:
     on = bool(rules.tractors)
     if on:
         for flag, why in (("reserve_power", "reserve power powering a beam (H7.2)"),
-                          ("ppd_in_play", "a PPD (E11)"), ("esg_in_play", "an ESG (G23)"),
-                          ("monster_in_play", "the monster (SCENARIOS §2.8)")):
+                          ("ppd_in_play", "a PPD (E11)"), ("esg_in_play", "an ESG (G23)")):
             if getattr(rules, flag):
                 raise NotImplementedError(f"compiled tractors (G7.0): beside {why} not ported")
     st = setup.start_state
@@ -170,7 +175,10 @@ def target_open(s, b: int, u: int, t: int) -> bool:
     if s.status[b, t] != ACTIVE:
         return False
     k = s.kind[b, t]
-    if k not in (K_FREIGHTER, K_DRONE, K_SHUTTLE):
+    if k == K_MONSTER:  # (SCENARIOS §2.8 result 2, PROPOSAL [P-113]) held only at the crack
+        if not kill_methods.known(s.kill_methods, b, s.side[b, u], kill_methods.TRACTOR):
+            return False  # research found (kill_methods.tractor_blocker)
+    elif k not in (K_FREIGHTER, K_DRONE, K_SHUTTLE):
         return False
     if k == K_DRONE and s.side[b, t] == s.side[b, u]:
         return False
@@ -305,6 +313,11 @@ def _attach(s, tt, b, u, beam, t, now):
     s.ev[b, r, 4] = beam
     s.ev[b, r, 5] = t
     s.ev[b, r, 6] = 0  # (H7.2) no battery: reserve power is refused
+    if s.kind[b, t] == K_MONSTER:  # (SCENARIOS §2.8 result 2, PROPOSAL [P-113]) the link kills
+        kill_methods.struck_by(s.status, s.kind, s.side, s.kill_methods, s.ev, s.ev_count,
+                               s.turn[b], s.impulse[b], b, t, kill_methods.TRACTOR, u)
+        release(s, tt, b, u, beam, WHY_MONSTER_KILLED, now)
+        return
     recompute_speed(s, tt, b, u)
 
 

@@ -24,10 +24,11 @@ Rules applied (each as ``engine.transporters``):
   struck_shield``, its die where the boundary rule rolls one) stops one that used it; else a
   boarding party beams over (D7.0) or a crew unit is lifted (G8.0);
 * the predicate of masks and execution (``transport_rule``): the transporter working, unused
-  this turn and paid for (the form's uses), range 5, boarding parties only onto ships and
-  freighters (J4.42, PROPOSAL [P-101]), crew only from a unit of the ship's side, no transport
-  through an active shield of either unit facing the other (CTH-DATA §1.6; a freighter's pool
-  up blocks every way; unpaid shields are down, §7.4).
+  this turn and paid for (the form's uses), range 5, boarding parties only onto ships,
+  freighters (J4.42, PROPOSAL [P-101]) and the monster (a party beamed over destroys it once
+  its side found kill method 5, SCENARIOS §2.8, PROPOSAL [P-114]), crew only from a unit of
+  the ship's side, no transport through an active shield of either unit facing the other
+  (CTH-DATA §1.6; a freighter's pool up blocks every way; unpaid shields are down, §7.4).
 
 The env side (``observe.extras``): the ``transporters``, ``transport[t]`` and ``drop_shield``
 masks and the ``boarding`` rule features (``observe_part``); ``actions.decode_action`` writes
@@ -35,7 +36,7 @@ the orders (``decode``). ``Transported``'s ``result`` is a code with its values 
 next columns (``event_codes.TRANSPORT_RESULTS``).
 
 Not ported (``transporter_tables`` refuses): reserve power powering transporters (H7.2),
-fractional accounting (B3.2: 1/5 energy a use) and the monster (kill method 5). A planet's
+fractional accounting (B3.2: 1/5 energy a use). A planet's
 survivors go aboard their own side's units only (G8.0 consent: ``R_CONSENT``,
 ``compiled.planets``).
 """
@@ -47,10 +48,10 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from sfb_env.compiled import event_codes, planets, shields
+from sfb_env.compiled import event_codes, kill_methods, planets, shields
 from sfb_env.compiled.purse import log_shortfall, pay
 from sfb_env.engine import transporters as ref
-from sfb_env.engine.types import ACTIVE, K_FREIGHTER, K_PLANET, K_SHIP, Box
+from sfb_env.engine.types import ACTIVE, K_FREIGHTER, K_MONSTER, K_PLANET, K_SHIP, Box
 
 RANGE = ref.RANGE  # (G8.0) transporter range
 PER_ENERGY = ref.USES_PER_ENERGY  # (G8.0) 1 energy powers up to 5 uses
@@ -87,8 +88,7 @@ def transporter_tables(setup) -> TransporterTables:
     on = bool(rules.transporters)
     if on:
         for flag, why in (("reserve_power", "reserve power powering transporters (H7.2)"),
-                          ("fractional_accounting", "fractional accounting (B3.2)"),
-                          ("monster_in_play", "the monster (SCENARIOS §2.8)")):
+                          ("fractional_accounting", "fractional accounting (B3.2)")):
             if getattr(rules, flag):
                 raise NotImplementedError(f"compiled transporters (G8.0): beside {why} not "
                                           "ported")
@@ -212,8 +212,8 @@ def transport_rule(s, ft, count, form_pays, crew_side, b: int, u: int, t: int, w
         return R_RANGE
     k = s.kind[b, target]
     if what == BEAM:
-        if k not in (K_SHIP, K_FREIGHTER):  # (J4.42, [P-101])
-            return R_KIND
+        if k not in (K_SHIP, K_FREIGHTER, K_MONSTER):  # (J4.42, [P-101]; the monster:
+            return R_KIND  # SCENARIOS §2.8 kill method 5)
         if s.boarding_parties[b, u, s.side[b, u]] <= 0:
             return R_NO_PARTY
     else:
@@ -344,6 +344,9 @@ def _transport(s, ft, tt, b, u, t, what, target):
         s.crew_units[b, target] -= 1
         s.crew_units[b, u] += 1
     _transported(s, b, u, t, what, src, dst, R_DONE, 0, 0)
+    if what == BEAM and k == K_MONSTER:  # (SCENARIOS §2.8 kill method 5, PROPOSAL [P-114])
+        kill_methods.struck_by(s.status, s.kind, s.side, s.kill_methods, s.ev, s.ev_count,
+                               s.turn[b], s.impulse[b], b, target, kill_methods.BOARDING, u)
 
 
 @nb.njit(cache=True, inline="always")
