@@ -201,7 +201,8 @@ def test_no_observation_value_leaves_its_bounds_in_random_play(scenario):
 
 
 def test_a_planet_killer_damaged_far_past_its_strength_reads_1_not_more():
-    env = sfb_env.parallel_env("cth-11")
+    # (reaches into ``env.battle``: the reference engine's state; cth-11 is compiled under auto)
+    env = sfb_env.parallel_env("cth-11", backend="reference")
     env.reset(seed=0)
     battle = env.battle
     pk = battle.unit_index["planet-killer"]

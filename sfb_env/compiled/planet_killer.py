@@ -7,8 +7,8 @@ orders, energy and mask: ``compiled.probes``; the monster's immortality and kill
 monster in play). The step's calls (``compiled.procedure``), each as the reference:
 
 * ``move_step`` in Move Ships after the previous positions are kept and before any ship (C1.3):
-  each monster's detection (a starship within 2 followed, the closest, equal: a die; PROPOSAL
-  [P-115] followed till beyond 6; starting to follow a ship not fired at this turn: the
+  each monster's detection (a starship within 2 followed, the closest, equal: a die;
+  PROPOSAL [P-115] followed till beyond 6; starting to follow a ship not fired at this turn: the
   detection shot), then its move on the impulses its speed gives, turn mode 0: into the hex
   closest to the followed ship or the planet (never the planet hex, never off the map; two
   equally close: die odd the left one, even the right one); it stops adjacent to the planet;

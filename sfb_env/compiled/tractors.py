@@ -33,15 +33,11 @@ Rules applied (each as ``engine.tractors``):
 
 The env side (``observe.extras``): the ``tractor[b]`` masks (0 hold, 1 release, k + 1 attach to
 slot k; ``components.Tractor``) and the ``tractors`` rule features; ``actions.decode_action``
-writes the orders (``decode``).
-
-The monster (SCENARIOS §2.8 result 2, PROPOSAL [P-113]): a beam may attach to it only once the
-ship's side has found kill method 2, and the link destroys it (``compiled.kill_methods``; the
-beam is released at once, "the Planet Killer was destroyed").
-
+writes the orders (``decode``). The monster (SCENARIOS §2.8 result 2, PROPOSAL [P-113]): a
+beam attaches to it once the ship's side found kill method 2; the link destroys it
+(``compiled.kill_methods``).
 Not ported (``tractor_tables`` refuses; docs/compiled.md): reserve power for a beam (H7.2), a
-PPD or ESG in play. Beside small craft a held shuttle
-or fighter does not move by itself (``small_craft``'s movers skip it).
+PPD or ESG in play. Beside small craft a held craft does not move by itself.
 """
 
 from __future__ import annotations

@@ -33,12 +33,10 @@ Rules applied (each as ``engine.transporters``):
 The env side (``observe.extras``): the ``transporters``, ``transport[t]`` and ``drop_shield``
 masks and the ``boarding`` rule features (``observe_part``); ``actions.decode_action`` writes
 the orders (``decode``). ``Transported``'s ``result`` is a code with its values in the row's
-next columns (``event_codes.TRANSPORT_RESULTS``).
-
-Not ported (``transporter_tables`` refuses): reserve power powering transporters (H7.2),
-fractional accounting (B3.2: 1/5 energy a use). A planet's
-survivors go aboard their own side's units only (G8.0 consent: ``R_CONSENT``,
-``compiled.planets``).
+next columns (``event_codes.TRANSPORT_RESULTS``). A planet's survivors go aboard their own
+side's units only (G8.0 consent: ``R_CONSENT``, ``compiled.planets``). Not ported
+(``transporter_tables`` refuses): reserve power for transporters (H7.2), fractional
+accounting (B3.2: 1/5 energy a use).
 """
 
 from __future__ import annotations
