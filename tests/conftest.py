@@ -112,10 +112,14 @@ def _start_building() -> None:
     that takes the core's lock builds the core now; the other compiles the observation's
     second pass meanwhile, then goes on with the engine's tests."""
     global _STARTED
-    if _STARTED or not _SESSION_NEEDS_CORE or not os.environ.get("PYTEST_XDIST_WORKER"):
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if _STARTED or not _SESSION_NEEDS_CORE or not worker:
         return
     _STARTED = True
-    _build_core_once(wait=False)
+    if worker == "gw0":  # takes the largest xdist group first (loadgroup's order): not behind
+        _build_extras()  # the core's build, which is then another worker's
+    else:
+        _build_core_once(wait=False)
 
 
 def _build_extras() -> None:
