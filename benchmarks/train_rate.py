@@ -3,13 +3,14 @@
     python benchmarks/train_rate.py [configs/training/duel-self-play.yaml] [--timesteps 8192]
         [--backends reference compiled] [--stage 0] [--distribution fused stock]
         [--n-envs 256] [--n-steps 32] [--batch-size 2048] [--n-epochs 5] [--torch-threads 1]
-        [--repeat 1]
+        [--repeat 1] [--devices cpu cuda]
 
 Builds the config's stage (its scenario, learners, opponents and padding, as ``sfb train``
 does) with ``env.backend`` set to each backend and the action distribution set to each of
 ``--distribution`` (``fused``: ``training.fused_policy``; ``stock``: sb3-contrib's), the other
-options overriding the config's ``ppo`` and ``torch_threads``, and times MaskablePPO ``learn``
-over at least ``--timesteps`` (whole rollouts; the model built and the env stepped once
+options overriding the config's ``ppo``, ``torch_threads`` and ``device`` (``--devices``: the
+policy's torch device, each in turn; the envs always step on the CPU), and times MaskablePPO
+``learn`` over at least ``--timesteps`` (whole rollouts; the model built and the env stepped once
 beforehand, untimed, so numba and torch are warm). Prints, per run, timesteps/s, the seconds
 spent collecting rollouts (env + policy forward) and updating (PPO epochs), and the process CPU
 seconds per wall second (about 1 on a quiet machine with one torch thread; below 1 when other
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import os
 import time
 from typing import Any
@@ -57,7 +59,7 @@ class Timing:
 
 
 def rate(config_path: str, backend: str, timesteps: int, stage: int, fused: bool,
-         overrides: dict[str, Any], threads: int | None) -> Timing:
+         overrides: dict[str, Any], threads: int | None, device: str | None = None) -> Timing:
     import torch
     from stable_baselines3.common.callbacks import BaseCallback
 
@@ -71,7 +73,7 @@ def rate(config_path: str, backend: str, timesteps: int, stage: int, fused: bool
     ppo = dataclasses.replace(config.ppo, fused_distribution=fused, **overrides)
     config = dataclasses.replace(
         config, env=dataclasses.replace(config.env, backend=backend), ppo=ppo,
-        torch_threads=threads or config.torch_threads)
+        torch_threads=threads or config.torch_threads, device=device or config.device)
     torch.set_num_threads(config.torch_threads)
     out = tmp_folder()
     league = None if config.league is None else League(config.league, out / "league", config.seed)
@@ -79,10 +81,10 @@ def rate(config_path: str, backend: str, timesteps: int, stage: int, fused: bool
     raw = curriculum.make_env(config.seed)
     venv = SB3VecEnv(raw, seed=config.seed)
     model = _new_model(config, venv, out)
-    obs = torch.as_tensor(raw.reset(seed=config.seed))  # warm-up: a step (numba, torch)
+    obs = torch.as_tensor(raw.reset(seed=config.seed), device=model.device)  # warm-up: a step
     with torch.no_grad():
         actions, _, _ = model.policy(obs, action_masks=raw.action_masks())
-    raw.step(actions.numpy())
+    raw.step(actions.cpu().numpy())
 
     class Clock(BaseCallback):
         """Wall and CPU seconds of rollouts and of updates (learn's setup not counted)."""
@@ -142,6 +144,8 @@ def main() -> int:
     p.add_argument("--n-epochs", type=int)
     p.add_argument("--torch-threads", type=int)
     p.add_argument("--repeat", type=int, default=1)
+    p.add_argument("--devices", nargs="+", default=[None],
+                   help="torch devices of the policy (cpu, cuda, ...) [the config's device]")
     args = p.parse_args()
     overrides = {k: v for k, v in (("n_envs", args.n_envs), ("n_steps", args.n_steps),
                                    ("batch_size", args.batch_size), ("n_epochs", args.n_epochs))
@@ -149,24 +153,26 @@ def main() -> int:
     print(f"config {args.config}, stage {args.stage}, >= {args.timesteps} timesteps, "
           f"{os.cpu_count()} CPUs, overrides {overrides or 'none'}, torch threads "
           f"{args.torch_threads or 'as configured'}")
-    print("| backend | vector env | distribution | timesteps/s | timesteps / CPU s | timesteps | "
-          "rollout s (CPU) | update s (CPU) | CPU s / wall s |\n"
-          "|---|---|---|---:|---:|---:|---:|---:|---:|")
+    print("| backend | vector env | distribution | device | timesteps/s | timesteps / CPU s | "
+          "timesteps | rollout s (CPU) | update s (CPU) | CPU s / wall s |\n"
+          "|---|---|---|---|---:|---:|---:|---:|---:|---:|")
     rates: dict[tuple[str, str], float] = {}
-    for backend in args.backends:
-        for dist in args.distribution:
-            for _ in range(args.repeat):
-                try:
-                    t = rate(args.config, backend, args.timesteps, args.stage, dist == "fused",
-                             overrides, args.torch_threads)
-                except Exception as exc:  # a backend refused for this stage: say why
-                    print(f"| {backend} | n/a ({exc}) | {dist} | | | | | | |")
-                    break
+    for backend, dist, device in itertools.product(args.backends, args.distribution,
+                                                   args.devices):
+        shown = device or "as configured"
+        for _ in range(args.repeat):
+            try:
+                t = rate(args.config, backend, args.timesteps, args.stage, dist == "fused",
+                         overrides, args.torch_threads, device)
+            except Exception as exc:  # a backend or device refused for this stage: say why
+                print(f"| {backend} | n/a ({exc}) | {dist} | {shown} | | | | | | |")
+                break
+            if device in (None, args.devices[0]):
                 rates[backend, dist] = max(rates.get((backend, dist), 0.0), t.rate)
-                print(f"| {backend} | {t.vector_env} | {dist} | {t.rate:,.0f} | "
-                      f"{t.cpu_rate:,.0f} | {t.timesteps} | "
-                      f"{t.rollout:.1f} ({t.rollout_cpu:.1f}) | "
-                      f"{t.update:.1f} ({t.update_cpu:.1f}) | {t.cpu / t.wall:.2f} |", flush=True)
+            print(f"| {backend} | {t.vector_env} | {dist} | {shown} | {t.rate:,.0f} | "
+                  f"{t.cpu_rate:,.0f} | {t.timesteps} | "
+                  f"{t.rollout:.1f} ({t.rollout_cpu:.1f}) | "
+                  f"{t.update:.1f} ({t.update_cpu:.1f}) | {t.cpu / t.wall:.2f} |", flush=True)
     for dist in args.distribution:
         if ("reference", dist) in rates and ("compiled", dist) in rates:
             print(f"{dist}: compiled / reference: "

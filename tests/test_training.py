@@ -160,6 +160,10 @@ def write(tmp_path: Path, text: str) -> Path:
      "not an agent"),
     ("env: {result_bonus: -1}\nstages:\n  - {scenario: cth-01, timesteps: 10}\n",
      "env.result_bonus", "must be >= 0"),
+    ("device: gpu\nstages:\n  - {scenario: cth-01, timesteps: 10}\n", "device",
+     "expected cpu, cuda, cuda:<n> or auto"),
+    ("device: 'cpu:0'\nstages:\n  - {scenario: cth-01, timesteps: 10}\n", "device",
+     "expected cpu, cuda"),
 ])
 def test_config_errors_name_the_file_and_the_field(tmp_path, text, field, problem):
     from training.config import ConfigError, load_config
@@ -169,6 +173,25 @@ def test_config_errors_name_the_file_and_the_field(tmp_path, text, field, proble
     assert err.value.field == field
     assert str(err.value).startswith(f"run.yaml: field '{field}'")
     assert problem in str(err.value)
+
+
+def test_policy_device_defaults_to_the_cpu_and_cuda_needs_a_gpu(tmp_path):
+    require("torch")
+    import torch
+
+    from training.config import load_config
+    from training.sb3_train import torch_device
+
+    stages = "stages:\n  - {scenario: cth-01, timesteps: 10}\n"
+    assert load_config(write(tmp_path, stages)).device == "cpu"
+    config = load_config(write(tmp_path, "device: cuda:1\n" + stages))
+    assert config.device == "cuda:1"
+    if torch.cuda.is_available():
+        assert torch_device(config) == "cuda:1"
+    else:  # SB3 alone would fall back to the CPU without a word
+        with pytest.raises(ValueError, match="field 'device'.*no CUDA device"):
+            torch_device(config)
+    assert torch_device(load_config(write(tmp_path, "device: auto\n" + stages))) == "auto"
 
 
 @pytest.mark.parametrize("name", ["smoke", "klingon-cth03", "duel-self-play", "duel-fast",

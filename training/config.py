@@ -7,6 +7,7 @@ Schema (defaults in brackets)::
     name: klingon-cth03              # run name [the file's stem]
     seed: 0                          # [0]
     torch_threads: 1                 # torch CPU threads [1]; small MLPs run fastest on one
+    device: cpu                      # where the policy runs: cpu | cuda | cuda:<n> | auto [cpu]
     output: runs/klingon-cth03       # run folder [runs/<name>]; `sfb train --output` overrides
     env:
       reward: shaped                 # shaped | sparse [shaped]
@@ -176,6 +177,7 @@ class TrainConfig:
     stages: tuple[StageConfig, ...]
     seed: int = 0
     torch_threads: int = 1
+    device: str = "cpu"
     output: str | None = None
     env: EnvConfig = field(default_factory=EnvConfig)
     ppo: PPOConfig = field(default_factory=PPOConfig)
@@ -207,7 +209,7 @@ def load_config(path: str | Path) -> TrainConfig:
 def parse_config(doc: Any, source: str = "<dict>", default_name: str = "run") -> TrainConfig:
     """Validate a config document (the YAML's structure as a dict)."""
     top = _Section(doc, source, "")
-    top.only(("name", "seed", "torch_threads", "output", "env", "ppo", "evaluation",
+    top.only(("name", "seed", "torch_threads", "device", "output", "env", "ppo", "evaluation",
               "checkpoints", "league", "stages"))
     env = _env(top.section("env"))
     ppo = _dataclass(top.section("ppo"), PPOConfig)
@@ -234,6 +236,7 @@ def parse_config(doc: Any, source: str = "<dict>", default_name: str = "run") ->
         stages=stages,
         seed=top.typed("seed", int, 0),
         torch_threads=top.typed("torch_threads", int, 1, minimum=1),
+        device=_device(top),
         output=top.typed("output", str, None),
         env=env,
         ppo=ppo,
@@ -366,6 +369,15 @@ def _league(sec: _Section) -> LeagueConfig:
         max_snapshots=sec.typed("max_snapshots", int, 8, minimum=1),
         latest_weight=sec.typed("latest_weight", float, 0.5, minimum=0.0, maximum=1.0),
     )
+
+
+def _device(top: _Section) -> str:
+    """``device``: the torch device of the policy (the envs always run on the CPU)."""
+    device = top.typed("device", str, "cpu")
+    kind, _, index = device.partition(":")
+    if kind not in ("cpu", "cuda", "auto") or (index and (kind != "cuda" or not index.isdigit())):
+        raise top.error("device", f"expected cpu, cuda, cuda:<n> or auto, got {device!r}")
+    return device
 
 
 def _stage(sec: _Section, i: int, ppo: PPOConfig, league: LeagueConfig | None) -> StageConfig:

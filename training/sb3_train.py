@@ -69,7 +69,7 @@ def train(
         seed = config.seed + 1000 * curriculum.state.stage + curriculum.state.stage_timesteps
         venv = SB3VecEnv(curriculum.make_env(seed), seed=seed)
         if model is None and (resume or init) is not None:
-            model = MaskablePPO.load(resume or init, env=venv, device="cpu",
+            model = MaskablePPO.load(resume or init, env=venv, device=torch_device(config),
                                      tensorboard_log=str(out / "tb"))
         elif model is None:
             model = _new_model(config, venv, out)
@@ -98,6 +98,17 @@ def train(
     return save_checkpoint(model, config, curriculum, out / "final.zip")
 
 
+def torch_device(config: TrainConfig) -> str:
+    """The config's ``device``, checked against this machine: ``cuda`` without a GPU is an
+    error naming the field (SB3 would fall back to the CPU without a word)."""
+    import torch
+
+    if config.device.startswith("cuda") and not torch.cuda.is_available():
+        raise ValueError(f"{config.source}: field 'device': {config.device!r} asked for, but "
+                         "torch sees no CUDA device on this machine")
+    return config.device
+
+
 def _new_model(config: TrainConfig, venv: SB3VecEnv, out: Path) -> Any:
     from sb3_contrib import MaskablePPO
 
@@ -114,7 +125,7 @@ def _new_model(config: TrainConfig, venv: SB3VecEnv, out: Path) -> Any:
         gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
         vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
         policy_kwargs={"net_arch": {"pi": arch, "vf": arch}},
-        tensorboard_log=str(out / "tb"), seed=config.seed, device="cpu", verbose=0,
+        tensorboard_log=str(out / "tb"), seed=config.seed, device=torch_device(config), verbose=0,
     )
 
 
