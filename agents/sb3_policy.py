@@ -106,12 +106,14 @@ class SB3Policy:
         del seed  # sampling uses torch's global generator (seeded by whoever runs the model)
 
     def act(self, observation: dict[str, np.ndarray], action_space: spaces.Space) -> np.ndarray:
-        nvec = np.asarray(action_space.nvec)
+        # an env's space carries the ship's AgentShape (component names, observation counts):
+        # the padding reads it; a bare nvec pads weapon positions, maneuver and speed
+        agent = getattr(action_space, "agent_shape", None) or np.asarray(action_space.nvec)
         vector = np.asarray(observation["observation"], dtype=np.float32)
         mask = np.asarray(observation["action_mask"])
         if self.fixed_spaces is not None:
-            vector = self.fixed_spaces.pad_observation(vector, nvec)
-            mask = self.fixed_spaces.pad_mask(mask, nvec)
+            vector = self.fixed_spaces.pad_observation(vector, agent)
+            mask = self.fixed_spaces.pad_mask(mask, agent)
         expected = self.model.observation_space.shape
         if vector.shape != expected:
             raise ValueError(f"checkpoint {self.path or '<model>'} expects observations of shape "
@@ -120,6 +122,6 @@ class SB3Policy:
                                        deterministic=self.deterministic)
         action = np.asarray(action, dtype=np.int64).reshape(-1)
         if self.fixed_spaces is not None:
-            action = self.fixed_spaces.unpad_action(action, nvec)
+            action = self.fixed_spaces.unpad_action(action, agent)
         return action
 

@@ -19,9 +19,20 @@ Schema (defaults in brackets)::
                                      #   where it plays the stage's scenario and opponents)
       fixed_spaces:                  # one obs/action shape for every ship (null: the first
         positions: 12                #   stage's own spaces, every stage must then match)
-        max_speed: 31
-        target_slots: 8
+        max_speed: 31                #   (sfb_env.env.padding.FixedSpaces; the fields below
+        target_slots: 8              #   pad the graduate ships, docs/training.md)
         threat_slots: 4
+        gatling: 0                   # phaser-G mounts (three shot components each) [0]
+        esg_slots: 0                 # esg[g] components and ESG rows [0]
+        ppd_slots: 0                 # ppd[p] components and PPD rows [0]
+        plasma_threats: false        # the plasma threat block [false]
+        energy: false                # the energy block and components (rules.energy) [false]
+        arms: 0                      # arm[h] components (with energy) [0]
+        arm_values: 0                # values of each arm[h] (3, a PPD's 6) [0]
+        capacitor_values: 0          # values of capacitor / recharge (with energy) [0]
+        recharge_values: 0
+        cloak: false                 # the cloak component (with energy) [false]
+        rule_features: []            # rule-features blocks, e.g. [esg_fields] [none]
     ppo:                             # sb3_contrib.MaskablePPO arguments
       n_envs: 8                      # slots per rollout (battles x learner ships)
       n_steps: 256                   # steps per slot per rollout
@@ -90,10 +101,23 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class FixedSpacesConfig:
+    """``sfb_env.env.padding.FixedSpaces``' fields (the first four: the cadet duels')."""
+
     positions: int = 12
     max_speed: int = 31
     target_slots: int = 8
     threat_slots: int = 4
+    gatling: int = 0
+    esg_slots: int = 0
+    ppd_slots: int = 0
+    plasma_threats: bool = False
+    energy: bool = False
+    arms: int = 0
+    arm_values: int = 0
+    capacitor_values: int = 0
+    recharge_values: int = 0
+    cloak: bool = False
+    rule_features: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -312,6 +336,14 @@ def _dataclass(sec: _Section, cls: type) -> Any:
                 raise sec.error(name, f"unknown gate {kwargs[name]!r}; expected one of "
                                       f"{list(EVAL_GATES)}")
             continue
+        if name == "rule_features":
+            value = sec.get(name)
+            if value is None:
+                continue
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise sec.error(name, f"expected a list of block names, got {value!r}")
+            kwargs[name] = tuple(value)
+            continue
         if name == "net_arch":
             value = sec.get(name)
             if value is None:
@@ -345,10 +377,22 @@ def _env(sec: _Section) -> EnvConfig:
         fixed = None
     else:
         fixed = _dataclass(sec.section("fixed_spaces"), FixedSpacesConfig)
+        _check_fixed_spaces(sec.section("fixed_spaces"), fixed)
     return EnvConfig(reward=reward,
                      result_bonus=sec.typed("result_bonus", float, 0.0, minimum=0.0),
                      max_turns=sec.typed("max_turns", int, None, minimum=1),
                      backend=backend, fixed_spaces=fixed)
+
+
+def _check_fixed_spaces(sec: _Section, fixed: FixedSpacesConfig) -> None:
+    """``FixedSpaces``' own checks (a field it needs, an unknown rule-features block), as a
+    ``ConfigError`` naming the field."""
+    from sfb_env.env.padding import FixedSpaces, FixedSpacesError  # the env's, not a copy
+
+    try:
+        FixedSpaces(**vars(fixed))
+    except FixedSpacesError as exc:
+        raise sec.error(exc.field or "<fields>", str(exc)) from None
 
 
 def _league(sec: _Section) -> LeagueConfig:

@@ -30,6 +30,7 @@ from gymnasium import spaces
 
 from sfb_env.compiled import ending
 from sfb_env.compiled.batch import BattleBatch, NotCompiledError
+from sfb_env.env.agent_shape import AgentShape
 from sfb_env.env.opponents import Opponents, Resolver, per_agent
 from sfb_env.env.padding import FixedSpaces
 from sfb_env.env.parallel import SFBParallelEnv
@@ -69,7 +70,10 @@ class CompiledAgentVectorEnv:
         self.slots = [(e, a) for e, group in enumerate(self.learners_of) for a in group]
         self._battle_of = np.array([e for e, _ in self.slots], np.int64)
         self._agent_of = np.array([agents.index(a) for _, a in self.slots], np.int64)
-        self._pads = _Padding(self.batch, fixed_spaces)
+        shapes = None if fixed_spaces is None else [  # what the padding reads (env.agent_shape)
+            space.agent_shape for space in _reference_spaces(scenario, self.batch.agents,
+                                                             env_options)]
+        self._pads = _Padding(self.batch, fixed_spaces, shapes)
         self.observation_space = self._pads.observation_space
         self.action_space = self._pads.action_space
         self.n_obs = self.observation_space.shape[0]
@@ -208,12 +212,22 @@ class _Captains:
                 full[e, i, :k] = policy.act(view, self.spaces[agent])
 
 
+def _reference_spaces(scenario: str | Mapping[str, Any], agents: list[str],
+                      env_options: Mapping[str, Any]) -> list[MaskedMultiDiscrete]:
+    """The agents' action spaces as the reference env builds them (each carries its
+    ``AgentShape``: component names and observation counts, which ``FixedSpaces`` pads by)."""
+    env = SFBParallelEnv(scenario=scenario, **env_options)
+    return [env.action_space(a) for a in agents]
+
+
 class _Padding:
     """Each learner agent's observation, mask and action in the slots' common spaces: its own
     where every learner has the same spaces, else ``FixedSpaces``' padding, applied through
-    index maps computed once from ``FixedSpaces``' own functions (so both views agree)."""
+    index maps computed once from ``FixedSpaces``' own functions (so both views agree), by
+    each agent's ``AgentShape`` (``shapes``, from the reference env's spaces)."""
 
-    def __init__(self, batch: BattleBatch, fixed: FixedSpaces | None) -> None:
+    def __init__(self, batch: BattleBatch, fixed: FixedSpaces | None,
+                 shapes: list[AgentShape] | None = None) -> None:
         ot = batch.observe_tables
         n_agents = len(batch.agents)
         own_nvec = [batch.nvec[i][batch.nvec[i] > 0] for i in range(n_agents)]
@@ -225,7 +239,7 @@ class _Padding:
             self.observation_space = spaces.Box(-1.0, 1.0, (n_obs,), np.float32)
             self.action_space = MaskedMultiDiscrete(nvec)
         else:
-            for v in own_nvec:
+            for v in shapes:
                 fixed.check(v)
             self.observation_space = fixed.observation_space()
             self.action_space = fixed.action_space()
@@ -244,14 +258,15 @@ class _Padding:
                 self.mask_src[i, :m] = np.arange(m)
                 self.action_src[i, :len(v)] = np.arange(len(v))
                 continue
+            shape = shapes[i]
             for j in range(n):
-                self.obs_src[i, np.flatnonzero(fixed.pad_observation(np.eye(n)[j], v))] = j
-            base = fixed.pad_mask(np.zeros(m, np.int8), v).astype(bool)
+                self.obs_src[i, np.flatnonzero(fixed.pad_observation(np.eye(n)[j], shape))] = j
+            base = fixed.pad_mask(np.zeros(m, np.int8), shape).astype(bool)
             self.mask_const[i] = base
             for j in range(m):
-                hit = fixed.pad_mask(np.eye(m, dtype=np.int8)[j], v).astype(bool) & ~base
+                hit = fixed.pad_mask(np.eye(m, dtype=np.int8)[j], shape).astype(bool) & ~base
                 self.mask_src[i, hit] = j
-            src = fixed.unpad_action(np.arange(k), v)
+            src = fixed.unpad_action(np.arange(k), shape)
             self.action_src[i, src] = np.arange(len(src))
         self.obs_const = np.zeros((n_agents, n_obs), np.float32)
         self.dead_mask = np.zeros(n_mask, np.bool_)

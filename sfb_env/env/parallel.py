@@ -41,6 +41,7 @@ from sfb_env.env.actions import (
     IllegalActionError,
     craft_components,
 )
+from sfb_env.env.agent_shape import AgentShape
 from sfb_env.env.reward import REWARDS, RewardFn
 from sfb_env.env.spaces import MaskedMultiDiscrete
 from sfb_env.env.transport_actions import TransportLayout
@@ -259,7 +260,9 @@ class SFBParallelEnv(ParallelEnv):
     def action_space(self, agent: str) -> MaskedMultiDiscrete:
         key = ("action", agent)
         if key not in self._spaces:
-            self._spaces[key] = MaskedMultiDiscrete(self._layout_of(agent).nvec)
+            layout = self._layout_of(agent)
+            self._spaces[key] = MaskedMultiDiscrete(
+                layout.nvec, agent_shape=AgentShape.of(layout, self.threat_slots))
         return self._spaces[key]
 
     @property

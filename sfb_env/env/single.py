@@ -59,11 +59,12 @@ class SingleAgentEnv(gym.Env):
             scenario=scenario, **env_options)
         self.fixed_spaces = fixed_spaces
         self._nvec = self.parallel.action_space(self.agent).nvec
+        self._shape = self.parallel.action_space(self.agent).agent_shape  # (env.agent_shape)
         if fixed_spaces is None:
             self.observation_space = self.parallel.observation_space(self.agent)["observation"]
             self.action_space = self.parallel.action_space(self.agent)
         else:
-            fixed_spaces.check(self._nvec)
+            fixed_spaces.check(self._shape)
             self.observation_space = fixed_spaces.observation_space()
             self.action_space = fixed_spaces.action_space()
         self.render_mode = self.parallel.render_mode
@@ -82,7 +83,7 @@ class SingleAgentEnv(gym.Env):
         par = self.parallel
         action = np.asarray(action, dtype=np.int64)
         if self.fixed_spaces is not None:
-            action = self.fixed_spaces.unpad_action(action, self._nvec)
+            action = self.fixed_spaces.unpad_action(action, self._shape)
         actions = {self.agent: action}
         for other in par.agents:
             if other != self.agent:
@@ -101,7 +102,7 @@ class SingleAgentEnv(gym.Env):
         """The flat action mask of the current decision point (sb3-contrib layout)."""
         mask = self._obs[self.agent]["action_mask"]
         if self.fixed_spaces is not None:
-            mask = self.fixed_spaces.pad_mask(mask, self._nvec)
+            mask = self.fixed_spaces.pad_mask(mask, self._shape)
         return mask.astype(bool)
 
     def render(self):
@@ -113,4 +114,4 @@ class SingleAgentEnv(gym.Env):
     def _observation(self, obs: dict[str, np.ndarray]) -> np.ndarray:
         if self.fixed_spaces is None:
             return obs["observation"]
-        return self.fixed_spaces.pad_observation(obs["observation"], self._nvec)
+        return self.fixed_spaces.pad_observation(obs["observation"], self._shape)

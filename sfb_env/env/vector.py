@@ -74,6 +74,9 @@ class AgentVectorEnv:
             self.envs.append(SFBParallelEnv(scenario=battle, **env_options))
         self.fixed_spaces = fixed_spaces
         self._nvec = {a: self.envs[e].action_space(a).nvec for e, a in reversed(self.slots)}
+        # what the padding reads: component names and observation counts (env.agent_shape)
+        self._shape = {a: self.envs[e].action_space(a).agent_shape
+                       for e, a in reversed(self.slots)}
         if fixed_spaces is None:
             e, first = self.slots[0]
             if any(not np.array_equal(self._nvec[a], self._nvec[first]) for a in distinct):
@@ -82,7 +85,7 @@ class AgentVectorEnv:
             self.action_space = self.envs[e].action_space(first)
         else:
             for a in distinct:
-                fixed_spaces.check(self._nvec[a])
+                fixed_spaces.check(self._shape[a])
             self.observation_space = fixed_spaces.observation_space()
             self.action_space = fixed_spaces.action_space()
         self.num_envs = num_envs
@@ -176,15 +179,15 @@ class AgentVectorEnv:
     def _write(self, slot: int, agent: str, obs: dict[str, dict[str, np.ndarray]]) -> None:
         vector, mask = obs[agent]["observation"], obs[agent]["action_mask"]
         if self.fixed_spaces is not None:
-            vector = self.fixed_spaces.pad_observation(vector, self._nvec[agent])
-            mask = self.fixed_spaces.pad_mask(mask, self._nvec[agent])
+            vector = self.fixed_spaces.pad_observation(vector, self._shape[agent])
+            mask = self.fixed_spaces.pad_mask(mask, self._shape[agent])
         self._obs_buf[slot] = vector
         self._mask_buf[slot] = mask.astype(bool)
 
     def _unpad(self, agent: str, action: np.ndarray) -> np.ndarray:
         if self.fixed_spaces is None:
             return action
-        return self.fixed_spaces.unpad_action(action, self._nvec[agent])
+        return self.fixed_spaces.unpad_action(action, self._shape[agent])
 
     def _episode_end(self, slot: int, info: dict[str, Any]) -> dict[str, Any]:
         """The slot's agent left: episode statistics, terminal observation, black death."""
