@@ -41,6 +41,7 @@ from sfb_env.compiled.copy_battle import (
     borrowed_state,
     copy_battle,
 )
+from sfb_env.compiled.pipeline import KernelPipeline
 from sfb_env.compiled.sampler import MaskedSampler, sample_masked
 from sfb_env.engine import make_battle
 from sfb_env.engine.battle import Battle
@@ -293,7 +294,7 @@ def _observe_battle(s, ot, b, obs, masks, alive):
         observe.observe(s, ot, b, a, alive[b, a], obs[b, a], masks[b, a])
 
 
-@nb.njit(cache=True, error_model="numpy")
+@nb.njit(cache=True, error_model="numpy", pipeline_class=KernelPipeline)
 def _observe_extras(h, first, last, ended_only):
     """``observe.extras`` of every agent that has one in battles ``first`` to ``last - 1``
     (those that ``ended`` only, if ``ended_only``), after ``_observe_battle``, on the arrays
@@ -322,13 +323,13 @@ def dead_masks(nvec: np.ndarray, n_mask: int) -> np.ndarray:
     return out
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy")
+@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
 def _draw_seed(seed_dice):
     """``default_rng(seed).integers(SEED_RANGE)`` from the batch's seed generator row."""
     return dice_mod.roll(seed_dice, 0, 0, SEED_RANGE)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy")
+@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
 def _restart(s, start, reset_dice, b):
     """Battle ``b`` back to the start with its prepared dice (its events stay: they are the
     ended battle's last step)."""
@@ -337,7 +338,7 @@ def _restart(s, start, reset_dice, b):
         s.dice[b, k] = reset_dice[b, k]
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy")
+@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
 def _step_batch(ref, actions, reward_kind, autoreset, mode, only, defer):
     """STEP: one impulse of every battle; RESET: every battle from the start; RESTART: battle
     ``only`` from the start (a restart's dice are ``reset_dice``'s; its events are cleared).

@@ -13,9 +13,11 @@ from sfb_env.compiled.esg import EsgTables
 from sfb_env.compiled.layout import BatchOrders, BatchState
 from sfb_env.compiled.movement import MoveTables
 from sfb_env.compiled.observe import ObserveTables
+from sfb_env.compiled.pipeline import KernelPipeline
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy")
+@nb.njit(cache=True, _nrt=False, error_model="numpy",
+         pipeline_class=KernelPipeline)
 def copy_battle(dst, b, src, a):
     """Battle ``a`` of ``src`` into battle ``b`` of ``dst`` (not dice or events): element
     loops (a row assignment checks for overlap at run time and needs the NRT)."""

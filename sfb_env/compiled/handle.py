@@ -21,6 +21,8 @@ from numba.extending import NativeValue, intrinsic, register_model, typeof_impl,
 from numba.typed import List
 from numba.typed.listobject import _container_get_data, ll_list_type, ll_voidptr_type
 
+from sfb_env.compiled.pipeline import KernelPipeline
+
 
 def _without_owners(context, builder, ty, value):
     """``value`` of type ``ty`` with every array's meminfo and parent NULL (nested tuples)."""
@@ -105,7 +107,7 @@ def _parts_pointer(typingctx, handle):
     return types.int64(handle), codegen
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, pipeline_class=KernelPipeline)
 def _address(handle):
     return _parts_pointer(handle)
 
@@ -122,7 +124,7 @@ def deref(typingctx, ref):
     return item_type(ref), codegen
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, pipeline_class=KernelPipeline)
 def make(parts):
     """A handle holding ``parts`` (a tuple of arrays, namedtuples of arrays and scalars)."""
     handle = List()

@@ -35,6 +35,7 @@ import numpy as np
 from sfb_env import tables
 from sfb_env.compiled import dice as dice_mod
 from sfb_env.compiled import event_codes
+from sfb_env.compiled.pipeline import KernelPipeline
 from sfb_env.engine import dac
 from sfb_env.engine import damage as ref_damage
 
@@ -103,7 +104,7 @@ def dac_tables(setup) -> dict[str, np.ndarray]:
             "w_dac_shields": w_shields, "w_dac_value": w_value, "w_phaser_rank": w_rank}
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy")
+@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
 def _pick_weapon(w_destroyed, unit_weapons, unit_n_weapons, w_class, w_shields, w_value,
                  w_rank, b, unit, classes, phaser, shields, third):
     """``dac._Volley.pick_weapon``: the working weapon of ``unit`` of ``classes`` (a
@@ -131,7 +132,7 @@ def _pick_weapon(w_destroyed, unit_weapons, unit_n_weapons, w_class, w_shields, 
     return best
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy")
+@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
 def standard_dac_internal(boxes, dac_boxes, w_destroyed, dice, ev, unit_weapons,
                           unit_n_weapons, dac_chart, dac_bold, dac_sys_boxes, dac_sys_weapon,
                           dac_phaser, dac_any_warp, dac_excess, dac_keep_last, dac_to_box,

@@ -30,6 +30,7 @@ from gymnasium import spaces
 
 from sfb_env.compiled import ending
 from sfb_env.compiled.batch import BattleBatch, NotCompiledError
+from sfb_env.compiled.pipeline import KernelPipeline
 from sfb_env.env.agent_shape import AgentShape
 from sfb_env.env.opponents import Opponents, Resolver, per_agent
 from sfb_env.env.padding import FixedSpaces
@@ -294,7 +295,7 @@ class _Padding:
         return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, pipeline_class=KernelPipeline)
 def _gather(raw, battles, agents, src, const, out):
     """``out[i, j] = raw[battles[i], agents[i], src[agents[i], j]]``, or ``const[agents[i], j]``
     where that source is -1 (padding)."""
