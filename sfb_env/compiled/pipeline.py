@@ -5,8 +5,8 @@ assignment per parameter (``param = argument``). A parameter that is one of the 
 namedtuples (``BatchState``: some 120 arrays, about 1,500 machine words) becomes a new
 variable: a stack slot the size of the whole namedtuple, stored once and loaded at every use.
 LLVM's SROA pass then splits every such slot back into its words, at about 0.15 s of compile
-time per inlined call, and the step kernel inlines thousands: SROA was 97% of the LLVM time of
-``batch._step_batch`` (about 290 of 300 s on this project's machine, session 14).
+time per inlined call: SROA was 288 of the 308 s of LLVM function passes on the body of
+``batch._step_batch`` (this project's machine, session 14).
 
 ``ForwardCopies`` runs right after numba's inlining and forwards those copies: where a
 variable is assigned once from another variable whose one assignment is outside every loop
