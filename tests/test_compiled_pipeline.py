@@ -59,3 +59,91 @@ def test_an_inlined_helper_gives_the_same_result_through_the_pipeline():
     plain = nb.njit(_inlines_a_helper)
     piped = nb.njit(pipeline_class=KernelPipeline)(_inlines_a_helper)
     assert piped(values, 10) == plain(values, 10) == 90
+
+
+# --- InlineSharingScopes: one scope copy per copy of the callee's IR --------------------------
+
+@nb.njit(inline="always")
+def _clamp(x, low, high):
+    """Branches: an inlined body of several blocks, sharing one scope."""
+    if x < low:
+        y = low
+    elif x > high:
+        y = high
+    else:
+        y = x
+    return y
+
+
+@nb.njit(inline="always")
+def _clamped_sum(values, low, high):
+    """Inlines ``_clamp`` itself (the callee's own untyped pipeline inlines it too), with a
+    local named as the caller's."""
+    total = 0
+    for k in range(values.shape[0]):
+        y = _clamp(values[k], low, high)
+        total += y
+    return total
+
+
+def _inlines_twice(values):
+    y = _clamped_sum(values, 2, 6)  # the same callee inlined at two sites: its copies apart
+    z = _clamped_sum(values, 0, 3)
+    w = _clamp(y - z, 0, 100)
+    return y * 1000 + z * 10 + w
+
+
+def test_nested_and_repeated_inlining_gives_the_python_results():
+    from sfb_env.compiled import pipeline
+
+    values = np.arange(10, dtype=np.int64)
+    piped = nb.njit(pipeline_class=KernelPipeline)(_inlines_twice)
+    assert piped(values) == nb.njit(_inlines_twice)(values) == _python_inlines_twice(values)
+    assert not pipeline._SHARING and not pipeline._SCOPE_COPIES  # nothing kept after inlining
+
+
+def _python_inlines_twice(values) -> int:
+    def clamp(x, low, high):
+        return min(max(x, low), high)
+    y = sum(clamp(int(v), 2, 6) for v in values)
+    z = sum(clamp(int(v), 0, 3) for v in values)
+    return y * 1000 + z * 10 + clamp(y - z, 0, 100)
+
+
+def test_a_shared_scope_copied_outside_inlining_is_a_new_copy_each_time():
+    import copy
+
+    from numba.core import ir
+
+    from sfb_env.compiled.pipeline import _SharedScope
+
+    scope = ir.Scope(None, ir.Loc("f", 1))
+    scope.define("x", ir.Loc("f", 1))
+    scope.__class__ = _SharedScope
+    first, second = copy.deepcopy(scope), copy.deepcopy(scope)
+    assert first is not second and first is not scope
+    assert "x" in first.localvars and first.localvars.get("x").scope is first
+
+
+def _clamps_once(x):
+    return _clamp(x, 0, 10)
+
+
+def test_the_blocks_of_one_copy_of_the_callee_share_one_scope_copy(monkeypatch):
+    """numba copies the callee's IR twice per inlining (the copy it mutates and the one it
+    returns): two scope copies, whatever the number of the callee's blocks."""
+    from sfb_env.compiled.pipeline import _SharedScope
+
+    copies = []
+    deepcopy = _SharedScope.__deepcopy__
+
+    def counting(self, memo):
+        new = deepcopy(self, memo)
+        copies.append(new)
+        return new
+
+    monkeypatch.setattr(_SharedScope, "__deepcopy__", counting)
+    kernel = nb.njit(pipeline_class=KernelPipeline)(_clamps_once)
+    assert [kernel(x) for x in (-3, 4, 12)] == [0, 4, 10]
+    assert len(copies) > 2  # one per block of the callee, at least three blocks
+    assert len({id(c) for c in copies}) == 2

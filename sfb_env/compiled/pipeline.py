@@ -1,4 +1,4 @@
-"""The compiler pipeline of the compiled core's kernels: numba's own, plus one pass.
+"""The compiler pipeline of the compiled core's kernels: numba's own, with two passes changed.
 
 numba inlines an ``inline="always"`` function by copying its body into the caller, with one
 assignment per parameter (``param = argument``). A parameter that is one of the core's
@@ -8,20 +8,26 @@ LLVM's SROA pass then splits every such slot back into its words, at about 0.15 
 time per inlined call: SROA was 288 of the 308 s of LLVM function passes on the body of
 ``batch._step_batch`` (this project's machine, session 14).
 
-``ForwardCopies`` runs right after numba's inlining and forwards those copies: where a
+``InlineSharingScopes`` replaces numba's inlining pass (see its section below): the same
+inlining, without copying the callee's whole scope once per block of the callee.
+
+``ForwardCopies`` runs right after the inlining and forwards those copies: where a
 variable is assigned once from another variable whose one assignment is outside every loop
 (so it never changes once set), every use of the copy reads the original instead. The program
 is the same (the two names always hold the same value); the stack slots and the work SROA did
-on them are gone. ``KernelPipeline`` is numba's nopython pipeline with that pass added; the
+on them are gone. ``KernelPipeline`` is numba's nopython pipeline with those two passes; the
 kernels name it (``@nb.njit(..., pipeline_class=KernelPipeline)``).
 """
 
 from __future__ import annotations
 
+import copy
+
 from numba.core import ir, ir_utils
 from numba.core.analysis import compute_cfg_from_blocks
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
 from numba.core.compiler_machinery import FunctionPass, register_pass
+from numba.core.inline_closurecall import InlineWorker
 from numba.core.untyped_passes import InlineInlinables
 
 
@@ -80,11 +86,94 @@ def forwardable_copies(blocks: dict) -> dict[str, ir.Var]:
     return sources
 
 
+# --- Inlining with one copy of the callee's scope per copy of its IR ------------------------
+# numba's inliner copies the callee's IR block by block, each block with its own deep copy, and
+# every block refers to the callee's one scope (every variable of the callee): so each block
+# copies the whole scope again, blocks x variables. The step kernel inlines callees whose own
+# inlining left them thousands of blocks and variables: most of its front end (about 55 of
+# 70 s) went there. ``InlineSharingScopes`` is numba's ``InlineInlinables`` whose inliner lets
+# the blocks of one copy of the IR share one copy of the scope, as a single deep copy of all the
+# blocks would; the callees' own inlining (numba runs the untyped pipeline on each callee)
+# uses it too.
+
+_SHARING = False  # inside ``_SharingInliner.inline_ir``: the copies of one IR share scopes
+_SCOPE_COPIES: dict[int, tuple[ir.Scope, ir.Scope]] = {}  # id(scope): (scope, its copy)
+
+
+class _SharedScope(ir.Scope):
+    """A callee's scope while it is inlined: within one copy of its IR, one copy of it."""
+
+    def __deepcopy__(self, memo):
+        if _SHARING:
+            shared = _SCOPE_COPIES.get(id(self))
+            if shared is not None and shared[0] is self:
+                memo[id(self)] = shared[1]
+                return shared[1]
+        new = _SharedScope.__new__(_SharedScope)
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            new.__dict__[key] = copy.deepcopy(value, memo)
+        if _SHARING:
+            _SCOPE_COPIES[id(self)] = (self, new)
+        return new
+
+
+class _SharedScopeIR(ir.FunctionIR):
+    """A callee's IR while it is inlined: each copy of it starts a new set of scope copies."""
+
+    def copy(self):
+        _SCOPE_COPIES.clear()
+        return super().copy()
+
+
+class _SharingInliner(InlineWorker):
+    """numba's inliner; the callee's IR copied with one scope copy per IR copy."""
+
+    def inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs=None):
+        global _SHARING
+        callee_ir.__class__ = _SharedScopeIR
+        for callee_block in callee_ir.blocks.values():
+            if type(callee_block.scope) is ir.Scope:
+                callee_block.scope.__class__ = _SharedScope
+        _SHARING = True
+        try:
+            return super().inline_ir(caller_ir, block, i, callee_ir, callee_freevars,
+                                     arg_typs=arg_typs)
+        finally:
+            _SHARING = False
+            _SCOPE_COPIES.clear()
+
+
+def _untyped_pipeline(state, name: str = "untyped"):
+    """numba's untyped pipeline with ``InlineSharingScopes`` for its inlining: the one the
+    inliner runs on each callee before it inlines it."""
+    pm = DefaultPassBuilder.define_untyped_pipeline(state, name)
+    pm.passes = [(InlineSharingScopes, why) if cls is InlineInlinables else (cls, why)
+                 for cls, why in pm.passes]
+    return pm
+
+
+@register_pass(mutates_CFG=True, analysis_only=False)
+class InlineSharingScopes(InlineInlinables):
+    """numba's ``InlineInlinables`` with ``_SharingInliner`` (see above)."""
+
+    _name = "sfb_inline_inlinables"
+
+    def _do_work(self, state, work_list, block, i, expr, inline_worker):
+        if type(inline_worker) is InlineWorker:  # (made by the pass for this function)
+            inline_worker.__class__ = _SharingInliner
+            inline_worker._compiler_pipeline = _untyped_pipeline
+        return super()._do_work(state, work_list, block, i, expr, inline_worker)
+
+
 class KernelPipeline(CompilerBase):
-    """numba's nopython pipeline, with ``ForwardCopies`` after its inlining."""
+    """numba's nopython pipeline, inlining with ``InlineSharingScopes`` and then running
+    ``ForwardCopies``."""
 
     def define_pipelines(self) -> list:
         pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
-        pm.add_pass_after(ForwardCopies, InlineInlinables)
+        pm.passes = [(InlineSharingScopes, why) if cls is InlineInlinables else (cls, why)
+                     for cls, why in pm.passes]
+        pm.add_pass_after(ForwardCopies, InlineSharingScopes)
         pm.finalize()
         return [pm]
