@@ -166,3 +166,23 @@ def test_event_rows_of_different_codes_compile_the_row_writer_once():
     assert buf[0, :2, :3].tolist() == [[boarding.COMBAT, 3, 7], [boarding.CAPTURED, 3, 7]]
     codes = [sig[3] for sig in event_codes._begin_row.signatures]  # (other kernels' too)
     assert codes and not any(isinstance(code, nb.types.Literal) for code in codes)
+
+
+CODE_A, CODE_B = 17, 18
+
+
+@nb.njit(pipeline_class=KernelPipeline)
+def _scaled(x, code, flag):
+    return x * code + (1 if flag else 0)
+
+
+@nb.njit(pipeline_class=KernelPipeline)
+def _scales_by_constants(x):
+    return _scaled(x, CODE_A, True) + _scaled(x, CODE_B, False) + _scaled(x, 3, True)
+
+
+def test_constant_arguments_compile_the_called_kernel_once():
+    """``PlainConstantArguments``: module constants and literals reach a called kernel as plain
+    ints and bools (numba would compile it once per value), and the results are the same."""
+    assert _scales_by_constants(2) == (2 * 17 + 1) + (2 * 18) + (2 * 3 + 1)
+    assert _scaled.signatures == [(nb.types.int64, nb.types.int64, nb.types.boolean)]

@@ -23,12 +23,15 @@ from __future__ import annotations
 
 import copy
 
-from numba.core import ir, ir_utils
+from numba.core import ir, ir_utils, types
 from numba.core.analysis import compute_cfg_from_blocks
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
 from numba.core.compiler_machinery import FunctionPass, register_pass
+from numba.core.dispatcher import Dispatcher
 from numba.core.inline_closurecall import InlineWorker
+from numba.core.typing import signature
 from numba.core.untyped_passes import InlineInlinables
+from numba.extending import intrinsic
 
 
 @register_pass(mutates_CFG=False, analysis_only=False)
@@ -166,14 +169,107 @@ class InlineSharingScopes(InlineInlinables):
         return super()._do_work(state, work_list, block, i, expr, inline_worker)
 
 
+# --- Constant arguments as plain values ---------------------------------------------------
+# numba types a constant argument (a module constant, a literal) as a literal type and
+# compiles the called kernel once per value: ``tractors.release`` six times (one per event
+# code), ``apply_damage_a`` three. ``PlainConstantArguments`` passes such an argument through
+# ``_plain`` (which returns it, typed as the plain int or bool), so each kernel is compiled
+# once. A kernel that needed the literal (to index a tuple of mixed types, say) would fail to
+# compile, loudly, not compute something else.
+
+
+@intrinsic
+def _plain(typingctx, value):
+    """``value``, typed as its plain (non-literal) type."""
+    plain = types.unliteral(value)
+
+    def codegen(context, builder, signature, args):
+        return context.cast(builder, args[0], value, plain)
+
+    return signature(plain, value), codegen
+
+
+def _constant_value(func_ir, var: ir.Var):
+    """The int or bool a variable holds as a constant (``ir.Const``, a global or free
+    variable), or None."""
+    try:
+        definition = func_ir.get_definition(var)
+    except Exception:  # (several definitions, or none)
+        return None
+    if isinstance(definition, (ir.Const, ir.Global, ir.FreeVar)):
+        value = definition.value
+        if isinstance(value, (bool, int)):
+            return value
+    return None
+
+
+def _called_kernel(func_ir, func: ir.Var) -> bool:
+    """Whether ``func`` names a jitted kernel (a global, or a module's attribute)."""
+    try:
+        definition = func_ir.get_definition(func)
+    except Exception:
+        return False
+    if isinstance(definition, (ir.Global, ir.FreeVar)):
+        value = definition.value
+    elif isinstance(definition, ir.Expr) and definition.op == "getattr":
+        try:
+            module = func_ir.get_definition(definition.value)
+        except Exception:
+            return False
+        if not isinstance(module, (ir.Global, ir.FreeVar)):
+            return False
+        value = getattr(module.value, definition.attr, None)
+    else:
+        return False
+    return isinstance(value, Dispatcher)
+
+
+@register_pass(mutates_CFG=False, analysis_only=False)
+class PlainConstantArguments(FunctionPass):
+    """Wrap each int or bool constant passed to a kernel in ``_plain`` (see above)."""
+
+    _name = "sfb_plain_constant_arguments"
+
+    def __init__(self) -> None:
+        FunctionPass.__init__(self)
+
+    def run_pass(self, state) -> bool:
+        func_ir = state.func_ir
+        changed = False
+        for block in func_ir.blocks.values():
+            body = []
+            for stmt in block.body:
+                if (isinstance(stmt, ir.Assign) and isinstance(stmt.value, ir.Expr)
+                        and stmt.value.op == "call" and _called_kernel(func_ir, stmt.value.func)):
+                    call = stmt.value
+                    args = list(call.args)
+                    for k, arg in enumerate(args):
+                        if _constant_value(func_ir, arg) is None:
+                            continue
+                        loc = stmt.loc
+                        fn = ir.Var(block.scope, ir_utils.mk_unique_var("$plain_fn"), loc)
+                        out = ir.Var(block.scope, ir_utils.mk_unique_var("$plain"), loc)
+                        body.append(ir.Assign(ir.Global("_plain", _plain, loc), fn, loc))
+                        body.append(ir.Assign(ir.Expr.call(fn, [arg], (), loc), out, loc))
+                        args[k] = out
+                        changed = True
+                    call.args = args
+                body.append(stmt)
+            block.body = body
+        if changed:
+            func_ir._definitions = ir_utils.build_definitions(func_ir.blocks)
+        return changed
+
+
 class KernelPipeline(CompilerBase):
-    """numba's nopython pipeline, inlining with ``InlineSharingScopes`` and then running
-    ``ForwardCopies``."""
+    """numba's nopython pipeline, inlining with ``InlineSharingScopes``, then running
+    ``ForwardCopies`` and ``PlainConstantArguments``."""
 
     def define_pipelines(self) -> list:
         pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
         pm.passes = [(InlineSharingScopes, why) if cls is InlineInlinables else (cls, why)
                      for cls, why in pm.passes]
         pm.add_pass_after(ForwardCopies, InlineSharingScopes)
+        pm.add_pass_after(PlainConstantArguments, ForwardCopies)
         pm.finalize()
         return [pm]
