@@ -1,4 +1,4 @@
-"""The compiler pipeline of the compiled core's kernels: numba's own, with two passes changed.
+"""The compiler pipeline of the compiled core's kernels: numba's own, with three passes changed.
 
 numba inlines an ``inline="always"`` function by copying its body into the caller, with one
 assignment per parameter (``param = argument``). A parameter that is one of the core's
@@ -15,8 +15,13 @@ inlining, without copying the callee's whole scope once per block of the callee.
 variable is assigned once from another variable whose one assignment is outside every loop
 (so it never changes once set), every use of the copy reads the original instead. The program
 is the same (the two names always hold the same value); the stack slots and the work SROA did
-on them are gone. ``KernelPipeline`` is numba's nopython pipeline with those two passes; the
-kernels name it (``@nb.njit(..., pipeline_class=KernelPipeline)``).
+on them are gone.
+
+``PlainConstantArguments`` passes int and bool constants to called kernels as plain values,
+so numba compiles each kernel once, not once per constant value (see its section below).
+
+``KernelPipeline`` is numba's nopython pipeline with those three passes; the kernels name it
+(``@nb.njit(..., pipeline_class=KernelPipeline)``).
 """
 
 from __future__ import annotations
