@@ -2,9 +2,9 @@
 and on rule variants that try a tier-2 rule area alone (``parity.variant``).
 
 The short runs are CI's (about 500 steps per scenario over the policies and batch shapes);
-the full runs of issue 12 are marked slow: 10,000 random-masked steps per scenario, 200 games
-of the scripted captains (20 battles x 500 steps: about 200 duels), and B=64 batches of mixed
-seeds with autoreset.
+the full runs of issue 12 are marked slow: 10,000 random-masked steps per scenario, the
+scripted captains' games (20 battles x 500 doctrine steps with autoreset: 20 to 119 games a
+scenario, docs/compiled.md), and B=64 batches of mixed seeds with autoreset.
 """
 
 from __future__ import annotations
