@@ -150,21 +150,20 @@ def test_the_blocks_of_one_copy_of_the_callee_share_one_scope_copy(monkeypatch):
     assert len({id(c) for c in copies}) == 2
 
 
-@nb.njit
+@nb.njit(pipeline_class=KernelPipeline)
 def _two_rows(buf, count, turn, impulse):
     event_codes.begin(buf, count, 0, boarding.COMBAT, turn, impulse)
     return event_codes.begin(buf, count, 0, boarding.CAPTURED, turn, impulse)
 
 
 def test_event_rows_of_different_codes_compile_the_row_writer_once():
-    """The kernels pass event codes as module constants (numba literals): ``begin`` hands
-    the writer a plain int, so it is compiled once, not once per code (64 in the core)."""
-    from sfb_env.compiled import boarding
-
+    """The kernels pass event codes as module constants (numba literals): through
+    ``PlainConstantArguments`` ``begin`` gets a plain int, so it is compiled once, not once
+    per code (64 in the core)."""
     buf, count = np.zeros((1, 4, event_codes.WIDTH), np.int64), np.zeros(1, np.int64)
     assert _two_rows(buf, count, 3, 7) == 1
     assert buf[0, :2, :3].tolist() == [[boarding.COMBAT, 3, 7], [boarding.CAPTURED, 3, 7]]
-    codes = [sig[3] for sig in event_codes._begin_row.signatures]  # (other kernels' too)
+    codes = [sig[3] for sig in event_codes.begin.signatures]  # (other kernels' too)
     assert codes and not any(isinstance(code, nb.types.Literal) for code in codes)
 
 

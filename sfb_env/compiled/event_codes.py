@@ -194,19 +194,10 @@ def row_width(dac_boxes: np.ndarray, w_owner: np.ndarray) -> int:
 ROW_WIDTH = np.array([_row_width(c) for c in CLASSES], dtype=np.int64)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True, pipeline_class=KernelPipeline)
 def begin(ev_buf: np.ndarray, ev_count: np.ndarray, b: int, code: int, turn: int,
           impulse: int) -> int:
-    """Open a row for battle ``b``; returns its index (the buffer must not overflow).
-    The callers pass ``code`` as a module constant, which numba types as a literal and would
-    compile ``_begin_row`` once per code (64 compiles); ``code + 0`` is a plain int64."""
-    return _begin_row(ev_buf, ev_count, b, code + 0, turn, impulse)
-
-
-@nb.njit(cache=True, pipeline_class=KernelPipeline)
-def _begin_row(ev_buf: np.ndarray, ev_count: np.ndarray, b: int, code: int, turn: int,
-               impulse: int) -> int:
-    """``begin``, compiled once."""
+    """Open a row for battle ``b``; returns its index (the buffer must not overflow)."""
     r = ev_count[b]
     if r >= ev_buf.shape[1]:
         raise IndexError("compiled event buffer full (raise event_codes.CAPACITY)")
