@@ -152,13 +152,17 @@ class _SharingInliner(InlineWorker):
             _SCOPE_COPIES.clear()
 
 
-def _untyped_pipeline(state, name: str = "untyped"):
-    """numba's untyped pipeline with ``InlineSharingScopes`` for its inlining: the one the
-    inliner runs on each callee before it inlines it."""
-    pm = DefaultPassBuilder.define_untyped_pipeline(state, name)
+def _sharing_scopes(pm):
+    """``pm`` with ``InlineSharingScopes`` in place of numba's ``InlineInlinables``."""
     pm.passes = [(InlineSharingScopes, why) if cls is InlineInlinables else (cls, why)
                  for cls, why in pm.passes]
     return pm
+
+
+def _untyped_pipeline(state, name: str = "untyped"):
+    """numba's untyped pipeline with ``InlineSharingScopes`` for its inlining: the one the
+    inliner runs on each callee before it inlines it."""
+    return _sharing_scopes(DefaultPassBuilder.define_untyped_pipeline(state, name))
 
 
 @register_pass(mutates_CFG=True, analysis_only=False)
@@ -271,9 +275,7 @@ class KernelPipeline(CompilerBase):
     ``ForwardCopies`` and ``PlainConstantArguments``."""
 
     def define_pipelines(self) -> list:
-        pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
-        pm.passes = [(InlineSharingScopes, why) if cls is InlineInlinables else (cls, why)
-                     for cls, why in pm.passes]
+        pm = _sharing_scopes(DefaultPassBuilder.define_nopython_pipeline(self.state))
         pm.add_pass_after(ForwardCopies, InlineSharingScopes)
         pm.add_pass_after(PlainConstantArguments, ForwardCopies)
         pm.finalize()
