@@ -32,6 +32,7 @@ import numpy as np
 from sfb_env.compiled import actions as actions_mod
 from sfb_env.compiled import dice as dice_mod
 from sfb_env.compiled import handle, layout, observe, procedure, rewards
+from sfb_env.compiled.borrowed import opaque
 from sfb_env.compiled.copy_battle import (
     borrowed_esg,
     borrowed_fire,
@@ -302,7 +303,8 @@ def _observe_extras(h, first, last, ended_only):
     and ``ot`` kept them all live in its loop, and the tier-1 observe ran some 50% slower."""
     (s, _, _, ot, _, _, obs, masks, _, _, _, _, alive, ended, _, _, _, _) = \
         handle.borrowed_parts(h)
-    for b in range(first, last):
+    for i_b in range(first, last):
+        b = opaque(i_b)
         if ended_only and not ended[b]:
             continue
         for a in range(ot.n_agents):
@@ -360,7 +362,8 @@ def _step_batch(ref, actions, reward_kind, autoreset, mode, only, defer):
                               borrowed_esg(tb.esg), tb.cloak, tb.craft, tb.robot, tb.tractor,
                               tb.transport, tb.boarding, tb.suicide, tb.monster)
     n_agents = ot.n_agents
-    for b in range(s.turn.shape[0]):
+    for i_b in range(s.turn.shape[0]):
+        b = opaque(i_b)  # (no pointer per array kept across battles: ``opaque``)
         if mode == STEP:
             s.ev_count[b] = 0
             ended[b] = False
