@@ -193,3 +193,13 @@ def test_peers_target_lines_cover_issue_fourteens_scenarios(bench_modules):
     assert lines[0].startswith("target (issue 14): compiled single env >= 10x")
     assert lines[0].endswith("not met (not available (NotCompiledError: esg))")
     assert lines[1].endswith("grad-isc-full-vs-hydran 6.00x (met)") and ">= 5x" in lines[1]
+
+
+def test_perf_kernel_names_a_kernel_by_module_and_function(monkeypatch):
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    monkeypatch.delitem(sys.modules, "perf_kernel", raising=False)
+    perf_kernel = importlib.import_module("perf_kernel")
+    mangled = ("_ZN7sfb_env8compiled4fire18fire_direct_fire_aB4v397B46c8tJTIeFIjxB2IKSgI4Crv"
+               "SCKg1MMbCQQPKkLTj8NAE_3dE2107FireArrays_28array")
+    assert perf_kernel._short(mangled) == "fire.fire_direct_fire_a"
+    assert perf_kernel._short("numba_list_base_ptr") == "numba_list_base_ptr"
