@@ -203,3 +203,4 @@ def test_perf_kernel_names_a_kernel_by_module_and_function(monkeypatch):
                "SCKg1MMbCQQPKkLTj8NAE_3dE2107FireArrays_28array")
     assert perf_kernel._short(mangled) == "fire.fire_direct_fire_a"
     assert perf_kernel._short("numba_list_base_ptr") == "numba_list_base_ptr"
+    assert perf_kernel._short("_ZN12") == "_ZN12"  # (a name cut short: no IndexError)
