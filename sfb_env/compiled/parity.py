@@ -130,12 +130,14 @@ def variant(scenario: str, rules: Mapping[str, Any] | None = None,
 
 def lockstep(scenario: str | Mapping[str, Any], num_battles: int = 1, steps: int = 500,
              seed: int = 0, policy: str = "random", autoreset: bool = True,
-             disengage: bool = False) -> ParityReport:
+             disengage: bool = False, games: int | None = None) -> ParityReport:
     """Play both engines in lockstep (see the module docstring); raises ``ParityError``.
     With ``autoreset`` off the batch keeps an ended battle until the harness restarts it, so
     the last step's state is compared too. ``scenario``: a name or a scenario dict
     (``variant``). ``disengage`` False: the random policy never announces disengagement
-    (SCENARIOS #5; random play would end most battles on their first impulses)."""
+    (SCENARIOS #5; random play would end most battles on their first impulses). ``games``:
+    stop after the step on which that many battles have ended (``steps`` is then the most
+    it plays). A scripted captain starts each new battle afresh (``reset``), seeded anew."""
     batch = BattleBatch(scenario, num_battles, seed=seed, autoreset=autoreset)
     envs = [SFBParallelEnv(scenario, max_turns=batch.setup.max_turns)
             for _ in range(num_battles)]
@@ -193,12 +195,17 @@ def lockstep(scenario: str | Mapping[str, Any], num_battles: int = 1, steps: int
             report.turns_reached = max(report.turns_reached, env.battle.state.turn)
             if env.battle.done:
                 report.episodes += 1
+                if pilots is not None:
+                    for k, a in enumerate(env.possible_agents):
+                        pilots[b][a].reset(seed * 1000 + b * 10 + k + 7919 * report.episodes)
                 if not autoreset:
                     batch.restart(b, batch.draw_seed())
                 o, _ = env.reset(seed=int(batch.seeds[b]))
                 _compare_start(batch, b, env, o, f"{where}, after the autoreset")
             obs[b] = o
         report.steps = step
+        if games is not None and report.episodes >= games:
+            break
     return report
 
 
@@ -285,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--steps", type=int, default=500)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--policy", default="random")
+    p.add_argument("--games", type=int, default=None,
+                   help="stop once this many battles have ended (--steps is then the cap)")
     p.add_argument("--swap", metavar="UNIT=CLASS[:SIDE]", default=None,
                    help="fly UNIT in CLASS (on side SIDE) instead: a variant of each scenario "
                         "(e.g. fed-cadet=hydran-cadet:hydran)")
@@ -302,8 +311,8 @@ def main(argv: list[str] | None = None) -> int:
             scenario = variant(sc, swap=(unit, unit_class, side or None))
             if rules:
                 scenario = with_rules(scenario, rules)
-        print(lockstep(scenario, args.battles, args.steps, args.seed, args.policy).line(),
-              flush=True)
+        print(lockstep(scenario, args.battles, args.steps, args.seed, args.policy,
+                       games=args.games).line(), flush=True)
     return 0
 
 
