@@ -2,7 +2,8 @@
 and on rule variants that try a tier-2 rule area alone (``parity.variant``).
 
 The short runs are CI's (about 500 steps per scenario over the policies and batch shapes);
-the full runs of issue 12 are marked slow: 10,000 random-masked steps per scenario, the
+the full runs of issue 12 are marked slow: 10,000 random-masked steps per scenario and 10,000
+fighting-captain steps, the
 scripted captains' games (50 doctrine games at B=1 and in a B=64 batch with autoreset), and
 B=64 batches of mixed seeds with autoreset.
 """
@@ -86,6 +87,17 @@ def test_doctrine_captains_match_the_reference(scenario):
 @pytest.mark.parametrize("scenario", COMPILED)
 def test_ten_thousand_random_masked_steps_match(scenario):
     report = parity.lockstep(scenario, num_battles=1, steps=10_000, seed=11, autoreset=False)
+    print(report.line())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scenario", COMPILED)
+def test_ten_thousand_fighting_captain_steps_match(scenario):
+    """(issue 14) The scripted captains with random components, 10,000 steps at B=1: the
+    ``random-fighter`` closes and fires with random choices, so battles reach later turns."""
+    report = parity.lockstep(scenario, num_battles=1, steps=10_000, seed=14, autoreset=False,
+                             policy="random-fighter")
+    assert report.events.get("Fired", 0) > 0 or scenario == "cth-02"
     print(report.line())
 
 
