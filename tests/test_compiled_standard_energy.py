@@ -32,6 +32,7 @@ from sfb_env.compiled import damage, energy, layout, parity, purse, tiers
 from sfb_env.compiled.batch import build_reference
 from sfb_env.engine import damage as ref_damage
 from sfb_env.engine import energy_allocation, make_battle, rule_tables
+from sfb_env.engine.boarding import CAPTURED_CONTROLLER
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import K_SHIP, Box
 
@@ -231,6 +232,41 @@ def test_a_volley_on_unpaid_shields_goes_inside(name):
                 assert decoder(battle).decode(s.ev[0, :s.ev_count[0]]) == ref.events[n0:]
                 checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize("name", ["gorn-klingon", "isc-hydran"])
+def test_a_captured_ship_s_unpaid_shields_still_absorb(name):
+    """(D7.0 capture, shield_absorption.absorbs) a captured ship leaves its player's form: its
+    shields absorb with the boxes they have, though its last allocation left them unpaid
+    (found by the 10,000-step fighting-captain parity run of cth-08, where the Orion Raider,
+    captured, took a phaser-2 hit on shield #6)."""
+    checked = 0
+    for k, (battle, _, _) in enumerate(played(name).allocations[:12]):
+        for u in np.flatnonzero(battle.state.kind == K_SHIP):
+            for split in ({1 + k % 6: 5}, {1: 2, 2: 3}):
+                ref = battle.copy()
+                ref.state.shields_active[u] = False
+                ref.state.captured_by[u] = 1 - int(ref.state.side[u])
+                ref.state.controllers[u] = CAPTURED_CONTROLLER
+                mine = ref.copy()
+                s = layout.pack([mine.state])
+                ft = damage.fire_tables(battle.setup)
+                n0 = len(ref.events)
+                before = int(ref.state.shields[u].sum())
+                if len(split) == 1:
+                    (shield, points), = split.items()
+                    ref_damage.apply_damage(ref, int(u), shield, points)
+                    damage.apply_damage(s, ft, 0, int(u), shield, points)
+                else:
+                    ref_damage.apply_split_volley(ref, int(u), split)
+                    arr = np.zeros(7, np.int64)
+                    for sh, p in split.items():
+                        arr[sh] = p
+                    damage.apply_split_volley_a(damage.view_of(s), ft, 0, int(u), arr, -1)
+                assert layout.differences(s, 0, ref.state) == [], (k, u, split)
+                assert decoder(battle).decode(s.ev[0, :s.ev_count[0]]) == ref.events[n0:]
+                checked += int(ref.state.shields[u].sum()) < before  # the boxes took some
+    assert checked > 10
 
 
 @pytest.mark.parametrize("name", ["gorn-klingon", "lyran-hydran-frac"])

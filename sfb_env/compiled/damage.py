@@ -551,9 +551,12 @@ def apply_damage_a(a, ft, b, unit, shield, points):
             unit, idx, points)
     else:
         absorbed = min(points, a.shields[b, unit, idx])
-        if kind == K_SHIP and shield >= 1 and not a.shields_active[b, unit]:
+        if (kind == K_SHIP and shield >= 1 and not a.shields_active[b, unit]
+                and ft.governed[unit] and a.captured_by[b, unit] < 0):
             absorbed = 0  # (shield_absorption.apply_shield, CTH-DATA §7.4) unpaid shields
-            #   stop nothing (only the standard form clears the flag, of a governed ship)
+            #   stop nothing (only the standard form clears the flag, of a governed ship); a
+            #   captured ship is no longer governed (D7.0: its player's form no longer pays),
+            #   so its boxes absorb whatever its last form paid
         a.shields[b, unit, idx] -= absorbed
         internal = points - absorbed
     # ``damage._internal_volley`` for the ``none``/``interim`` rules and freighters
@@ -645,10 +648,13 @@ def apply_split_volley_a(a, ft, b, unit, split, centre):
         return
     a.damage[b, unit] += total
     absorbed, internal, penetrated = 0, 0, 0
+    # (as ``apply_damage_a``) unpaid shields stop nothing on a governed ship not captured
+    active = (a.shields_active[b, unit] or not ft.governed[unit]
+              or a.captured_by[b, unit] >= 0)
     for s in range(1, 7):
         points = split[s]
         if points > 0:
-            took = min(points, a.shields[b, unit, s - 1]) if a.shields_active[b, unit] else 0
+            took = min(points, a.shields[b, unit, s - 1]) if active else 0
             a.shields[b, unit, s - 1] -= took
             absorbed += took
             internal += points - took
