@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -203,35 +204,47 @@ def test_unpaid_fire_control_closes_fire():
         s.fire_control[0, owner] = True
 
 
+def _volleys_match(battle, u: int, prepare, shield: int) -> Iterator[tuple[int, int]]:
+    """One volley on ship ``u`` of a copy of ``battle`` that ``prepare(state)`` changed, on
+    shield #``shield`` (``apply_damage``) and split over #1 and #2 (``apply_split_volley``, a
+    PPD pulse, E11.35), on both engines: the same state and events. Yields the shield boxes
+    before and after each volley."""
+    for split in ({shield: 5}, {1: 2, 2: 3}):
+        ref = battle.copy()
+        prepare(ref.state)
+        s = layout.pack([ref.copy().state])
+        ft = damage.fire_tables(battle.setup)
+        n0 = len(ref.events)
+        before = int(ref.state.shields[u].sum())
+        if len(split) == 1:
+            (shield, points), = split.items()
+            ref_damage.apply_damage(ref, u, shield, points)
+            damage.apply_damage(s, ft, 0, u, shield, points)
+        else:
+            ref_damage.apply_split_volley(ref, u, split)
+            arr = np.zeros(7, np.int64)
+            for sh, p in split.items():
+                arr[sh] = p
+            damage.apply_split_volley_a(damage.view_of(s), ft, 0, u, arr, -1)
+        assert layout.differences(s, 0, ref.state) == [], (u, split)
+        assert decoder(battle).decode(s.ev[0, :s.ev_count[0]]) == ref.events[n0:]
+        yield before, int(ref.state.shields[u].sum())
+
+
 @pytest.mark.parametrize("name", ["gorn-klingon", "isc-hydran", "full-gorn-klingon"])
 def test_a_volley_on_unpaid_shields_goes_inside(name):
     """(CTH-DATA §7.4, shield_absorption.apply_shield) a governed ship whose shields went
     unpaid absorbs nothing on any shield; ``apply_damage`` and a PPD's split volley
     (``apply_split_volley``, E11.35) give the same state and events."""
-    checked = 0
+    checked = unpaid_took = 0
     for k, (battle, _, _) in enumerate(played(name).allocations[:24]):
         for u in np.flatnonzero(battle.state.kind == K_SHIP):
-            for split in ({1 + k % 6: 5}, {1: 2, 2: 3}):
-                ref = battle.copy()
-                ref.state.shields_active[u] = k % 2 == 0
-                mine = ref.copy()
-                s = layout.pack([mine.state])
-                ft = damage.fire_tables(battle.setup)
-                n0 = len(ref.events)
-                if len(split) == 1:
-                    (shield, points), = split.items()
-                    ref_damage.apply_damage(ref, int(u), shield, points)
-                    damage.apply_damage(s, ft, 0, int(u), shield, points)
-                else:
-                    ref_damage.apply_split_volley(ref, int(u), split)
-                    arr = np.zeros(7, np.int64)
-                    for sh, p in split.items():
-                        arr[sh] = p
-                    damage.apply_split_volley_a(damage.view_of(s), ft, 0, int(u), arr, -1)
-                assert layout.differences(s, 0, ref.state) == [], (k, u, split)
-                assert decoder(battle).decode(s.ev[0, :s.ev_count[0]]) == ref.events[n0:]
+            def prepare(st, u=int(u), paid=k % 2 == 0):
+                st.shields_active[u] = paid
+            for before, after in _volleys_match(battle, int(u), prepare, 1 + k % 6):
                 checked += 1
-    assert checked > 20
+                unpaid_took += k % 2 == 1 and after < before
+    assert checked > 20 and unpaid_took == 0
 
 
 @pytest.mark.parametrize("name", ["gorn-klingon", "isc-hydran"])
@@ -240,33 +253,16 @@ def test_a_captured_ship_s_unpaid_shields_still_absorb(name):
     shields absorb with the boxes they have, though its last allocation left them unpaid
     (found by the 10,000-step fighting-captain parity run of cth-08, where the Orion Raider,
     captured, took a phaser-2 hit on shield #6)."""
-    checked = 0
+    took = 0
     for k, (battle, _, _) in enumerate(played(name).allocations[:12]):
         for u in np.flatnonzero(battle.state.kind == K_SHIP):
-            for split in ({1 + k % 6: 5}, {1: 2, 2: 3}):
-                ref = battle.copy()
-                ref.state.shields_active[u] = False
-                ref.state.captured_by[u] = 1 - int(ref.state.side[u])
-                ref.state.controllers[u] = CAPTURED_CONTROLLER
-                mine = ref.copy()
-                s = layout.pack([mine.state])
-                ft = damage.fire_tables(battle.setup)
-                n0 = len(ref.events)
-                before = int(ref.state.shields[u].sum())
-                if len(split) == 1:
-                    (shield, points), = split.items()
-                    ref_damage.apply_damage(ref, int(u), shield, points)
-                    damage.apply_damage(s, ft, 0, int(u), shield, points)
-                else:
-                    ref_damage.apply_split_volley(ref, int(u), split)
-                    arr = np.zeros(7, np.int64)
-                    for sh, p in split.items():
-                        arr[sh] = p
-                    damage.apply_split_volley_a(damage.view_of(s), ft, 0, int(u), arr, -1)
-                assert layout.differences(s, 0, ref.state) == [], (k, u, split)
-                assert decoder(battle).decode(s.ev[0, :s.ev_count[0]]) == ref.events[n0:]
-                checked += int(ref.state.shields[u].sum()) < before  # the boxes took some
-    assert checked > 10
+            def prepare(st, u=int(u)):
+                st.shields_active[u] = False
+                st.captured_by[u] = 1 - int(st.side[u])
+                st.controllers[u] = CAPTURED_CONTROLLER
+            took += sum(after < before for before, after in _volleys_match(battle, int(u),
+                                                                            prepare, 1 + k % 6))
+    assert took > 10
 
 
 @pytest.mark.parametrize("name", ["gorn-klingon", "lyran-hydran-frac"])
