@@ -2,10 +2,10 @@
 and on rule variants that try a tier-2 rule area alone (``parity.variant``).
 
 The short runs are CI's (about 500 steps per scenario over the policies and batch shapes);
-the full runs of issue 12 are marked slow: 10,000 random-masked steps per scenario and 10,000
-fighting-captain steps, the
-scripted captains' games (50 doctrine games at B=1 and in a B=64 batch with autoreset), and
-B=64 batches of mixed seeds with autoreset.
+the full runs of issues 12 and 14 are marked slow: per scenario, 10,000 random-masked steps
+and 10,000 fighting-captain (``random-fighter``) steps at B=1, 50 games of the doctrine
+captains at B=1 and in a B=64 batch with autoreset, and B=64 batches of mixed seeds with
+autoreset.
 """
 
 from __future__ import annotations
