@@ -27,3 +27,5 @@ def test_cli_prints_the_report_and_names_a_wrong_seat(capsys):
     assert "enemy ship in the FA arc" in out and "results: fed-cadet" in out
     with pytest.raises(ValueError, match="--seat 'nobody'"):
         seat_probe.probe("duel-klingon-vs-federation", "random", "random", "nobody", games=1)
+    with pytest.raises(ValueError, match="a duel of two agents"):  # cth-03: the Klingon alone
+        seat_probe.probe("cth-03", "random", "random", "destruction", games=1)

@@ -58,6 +58,9 @@ def probe(duel: str, blue: str, red: str, seat: str, games: int) -> SeatReport:
     for seed in range(games):
         env = sfb_env.parallel_env(duel, backend="reference")
         obs, _ = env.reset(seed=seed)
+        if len(env.possible_agents) != 2:
+            raise ValueError(f"{duel}: a duel of two agents is needed, it has "
+                             f"{env.possible_agents}")
         if seat not in env.possible_agents:
             raise ValueError(f"--seat {seat!r}: {duel} has agents {env.possible_agents}")
         pilots = {}
