@@ -542,21 +542,18 @@ def apply_damage_a(a, ft, b, unit, shield, points):
     idx = 0 if a.shield_pool[b, unit] else shield - 1
     if idx < 0:
         idx += a.shields.shape[2]  # as numpy: shield 0 of a six-shield unit reads shield #6
-    if (ft.engineering and kind == K_SHIP and shield >= 1 and ft.governed[unit]
-            and a.shields_active[b, unit]
-            and a.captured_by[b, unit] < 0):  # (D3.3411, H7.2) reinforcement, reserve power
+    governed = kind == K_SHIP and shield >= 1 and _form_governs(a, ft, b, unit)
+    if (ft.engineering and governed
+            and a.shields_active[b, unit]):  # (D3.3411, H7.2) reinforcement, reserve power
         absorbed, internal = engineering.absorb(
             a.shields, a.reinf_general, a.reinf_specific, a.reinf_held, a.batteries, a.boxes,
             a.reserve_kept, a.ev, a.ev_count, a.turn[b], a.impulse[b], ft.reserve_power, b,
             unit, idx, points)
     else:
         absorbed = min(points, a.shields[b, unit, idx])
-        if (kind == K_SHIP and shield >= 1 and not a.shields_active[b, unit]
-                and ft.governed[unit] and a.captured_by[b, unit] < 0):
+        if governed and not a.shields_active[b, unit]:
             absorbed = 0  # (shield_absorption.apply_shield, CTH-DATA §7.4) unpaid shields
-            #   stop nothing (only the standard form clears the flag, of a governed ship); a
-            #   captured ship is no longer governed (D7.0: its player's form no longer pays),
-            #   so its boxes absorb whatever its last form paid
+            #   stop nothing (only the standard form clears the flag, of a governed ship)
         a.shields[b, unit, idx] -= absorbed
         internal = points - absorbed
     # ``damage._internal_volley`` for the ``none``/``interim`` rules and freighters
@@ -609,6 +606,14 @@ def apply_damage_a(a, ft, b, unit, shield, points):
 
 
 @nb.njit(cache=True, inline="always")
+def _form_governs(a, ft, b, unit):
+    """(shield_absorption.absorbs, energy_switches.governed) whether the ship's player's energy
+    form governs it now: a ship a player commands, not captured (D7.0: capture hands it to
+    the ``captured`` pilot, and its shields absorb whatever its last form paid)."""
+    return ft.governed[unit] and a.captured_by[b, unit] < 0
+
+
+@nb.njit(cache=True, inline="always")
 def apply_damage(s, ft, b, unit, shield, points):
     """``engine.damage.apply_damage``: one volley of ``points`` striking ``shield`` (1..6,
     0 = none) of ``unit`` of battle ``b`` of BatchState ``s`` (kernels that already hold the
@@ -648,9 +653,8 @@ def apply_split_volley_a(a, ft, b, unit, split, centre):
         return
     a.damage[b, unit] += total
     absorbed, internal, penetrated = 0, 0, 0
-    # (as ``apply_damage_a``) unpaid shields stop nothing on a governed ship not captured
-    active = (a.shields_active[b, unit] or not ft.governed[unit]
-              or a.captured_by[b, unit] >= 0)
+    # (as ``apply_damage_a``) unpaid shields stop nothing on a governed ship
+    active = a.shields_active[b, unit] or not _form_governs(a, ft, b, unit)
     for s in range(1, 7):
         points = split[s]
         if points > 0:
