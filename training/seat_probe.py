@@ -20,6 +20,7 @@ import numpy as np
 
 import sfb_env
 from agents.base import bind_policy, load_policy
+from agents.bench import policy_seed
 from sfb_env import hexmap
 
 FAR = 9  # ranges from here on are counted together
@@ -55,23 +56,25 @@ class SeatReport:
 def probe(duel: str, blue: str, red: str, seat: str, games: int) -> SeatReport:
     """Play ``games`` games of ``duel`` (blue: its first agent) and count for ``seat``."""
     report = SeatReport()
+    env = sfb_env.parallel_env(duel, backend="reference")
+    if len(env.possible_agents) != 2:
+        raise ValueError(f"{duel}: a duel of two agents is needed, it has "
+                         f"{env.possible_agents}")
+    if seat not in env.possible_agents:
+        raise ValueError(f"--seat {seat!r}: {duel} has agents {env.possible_agents}")
+    pilots = {}
+    for agent, name in zip(env.possible_agents, (blue, red), strict=True):
+        pilots[agent] = load_policy(name)
+        bind_policy(pilots[agent], env, agent)
+    enemy = next(a for a in env.possible_agents if a != seat)
+    comps = env.action_components(seat)
+    starts = np.concatenate([[0], np.cumsum(env.action_space(seat).nvec)])
+    fire = [(i, c["weapon_type"]) for i, c in enumerate(comps) if c["kind"] == "fire"]
+    side = _side(env, seat)
     for seed in range(games):
-        env = sfb_env.parallel_env(duel, backend="reference")
         obs, _ = env.reset(seed=seed)
-        if len(env.possible_agents) != 2:
-            raise ValueError(f"{duel}: a duel of two agents is needed, it has "
-                             f"{env.possible_agents}")
-        if seat not in env.possible_agents:
-            raise ValueError(f"--seat {seat!r}: {duel} has agents {env.possible_agents}")
-        pilots = {}
-        for agent, name in zip(env.possible_agents, (blue, red), strict=False):
-            pilots[agent] = load_policy(name)
-            bind_policy(pilots[agent], env, agent)
-            pilots[agent].reset(seed)
-        enemy = next(a for a in env.possible_agents if a != seat)
-        comps = env.action_components(seat)
-        starts = np.concatenate([[0], np.cumsum(env.action_space(seat).nvec)])
-        fire = [(i, c["weapon_type"]) for i, c in enumerate(comps) if c["kind"] == "fire"]
+        for k, agent in enumerate(env.possible_agents):  # (as ``sfb bench``'s games)
+            pilots[agent].reset(policy_seed(seed, k))
         while env.agents:
             st = env.battle.state
             actions = {a: pilots[a].act(obs[a], env.action_space(a)) for a in env.agents}
@@ -84,7 +87,7 @@ def probe(duel: str, blue: str, red: str, seat: str, games: int) -> SeatReport:
                 target = "drones" if "drone" in e.target else "ships"
                 report.damage[(e.unit.split(".")[0], target)] += e.damage
             elif e.kind == "BattleEnded":
-                report.results[f"{seat} {e.outcome[_side(env, seat)]['result']}"] += 1
+                report.results[f"{seat} {e.outcome[side]['result']}"] += 1
     return report
 
 
