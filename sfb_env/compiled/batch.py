@@ -340,6 +340,9 @@ def _restart(s, start, reset_dice, b):
         s.dice[b, k] = reset_dice[b, k]
 
 
+_STAYS = -2  # ``outcomes`` of a battle that ended before this step, between the two loops
+
+
 @nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
 def _step_batch(ref, actions, reward_kind, autoreset, mode, only, defer):
     """STEP: one impulse of every battle; RESET: every battle from the start; RESTART: battle
@@ -362,30 +365,40 @@ def _step_batch(ref, actions, reward_kind, autoreset, mode, only, defer):
                               borrowed_esg(tb.esg), tb.cloak, tb.craft, tb.robot, tb.tractor,
                               tb.transport, tb.boarding, tb.suicide, tb.monster)
     n_agents = ot.n_agents
-    for i_b in range(s.turn.shape[0]):
+    n_b = s.turn.shape[0]
+    # STEP plays every battle's impulse first, then observes them all in the loop below: each
+    # loop's code stays in the instruction cache from one battle to the next (the step's body
+    # is far larger than that cache)
+    for i_b in range(n_b if mode == STEP else 0):
         b = opaque(i_b)  # (no pointer per array kept across battles: ``opaque``)
-        if mode == STEP:
-            s.ev_count[b] = 0
-            ended[b] = False
-            outcomes[b] = -1
-            procedure.clear_orders(o, b)
-            if s.done[b]:  # (autoreset off) an ended battle stays as it is
+        s.ev_count[b] = 0
+        ended[b] = False
+        outcomes[b] = -1
+        procedure.clear_orders(o, b)
+        if s.done[b]:  # (autoreset off) an ended battle stays as it is
+            outcomes[b] = _STAYS  # (not observed below)
+            continue
+        for a in range(n_agents):
+            if alive[b, a]:
+                actions_mod.decode_action(s, ot, b, a, actions[b, a], o)
+        procedure.advance(s, tb, b, o)
+        for a in range(n_agents):
+            u = ot.agent_unit[a]
+            if not alive[b, a]:
+                rewards_[b, a] = 0.0
+                terminated[b, a] = True
+                truncated[b, a] = False
                 continue
-            for a in range(n_agents):
-                if alive[b, a]:
-                    actions_mod.decode_action(s, ot, b, a, actions[b, a], o)
-            procedure.advance(s, tb, b, o)
-            for a in range(n_agents):
-                u = ot.agent_unit[a]
-                if not alive[b, a]:
-                    rewards_[b, a] = 0.0
-                    terminated[b, a] = True
-                    truncated[b, a] = False
-                    continue
-                gone = not procedure.commanded(s, b, u)
-                truncated[b, a] = s.done[b] and s.time_up[b] and not gone
-                terminated[b, a] = gone or (s.done[b] and not truncated[b, a])
-                rewards_[b, a] = rewards.reward(s, b, u, reward_kind)
+            gone = not procedure.commanded(s, b, u)
+            truncated[b, a] = s.done[b] and s.time_up[b] and not gone
+            terminated[b, a] = gone or (s.done[b] and not truncated[b, a])
+            rewards_[b, a] = rewards.reward(s, b, u, reward_kind)
+    for i_b in range(n_b):
+        b = opaque(i_b)
+        if mode == STEP:
+            if outcomes[b] == _STAYS:
+                outcomes[b] = -1
+                continue
             again = s.done[b] and autoreset
         elif mode == FINISH:  # (deferred autoreset) the ended battle's next one
             if not ended[b]:
