@@ -1,19 +1,19 @@
-"""The step kernel under ``perf``, by function: a perf map for numba's JIT code.
+"""The step's kernels under ``perf``, by function: a perf map for numba's JIT code.
 
     perf record -o step.data python benchmarks/perf_kernel.py [SCENARIO] [--battles 64]
                                                               [--steps 20000]
     perf report -i step.data --sort sym
 
 ``perf`` sees numba's JIT code as anonymous memory. After a warm-up the script reads the
-step kernel's object code back from numba's cache (the ``.nbc`` file of
-``batch._step_batch``: every kernel the step calls without inlining is a function of it),
-lists its functions with ``readelf`` and writes ``/tmp/perf-<pid>.map`` with their load
-addresses, then steps the batch (random masked actions) for ``--steps`` impulses; ``perf
-report`` names the functions. What is inlined in ``_step_batch`` (``observe``,
-``procedure.advance``, ...) shows as ``_step_batch``: ``perf annotate`` cannot read JIT code, so
-for instructions dump the code (``/proc/self/maps``) and ``objdump`` the object.
-Reads numba's cache format (``CompileResult`` pickles: the object is the first entry of the
-library's payload), which numba may change.
+two kernels' object code back from numba's cache (the ``.nbc`` files of ``batch._play_batch``
+and ``batch._step_batch``: every kernel one calls without inlining is a function of its
+object), lists their functions with ``readelf`` and writes ``/tmp/perf-<pid>.map`` with their
+load addresses, then steps the batch (random masked actions) for ``--steps`` impulses; ``perf
+report`` names the functions. What is inlined in a kernel (``procedure.advance``'s stages in
+``_play_batch``, ``observe`` in ``_step_batch``, ...) shows as that kernel: ``perf annotate``
+cannot read JIT code, so for instructions dump the code (``/proc/self/maps``) and
+``objdump`` the object. Reads numba's cache format (``CompileResult`` pickles: the object is
+the first entry of the library's payload), which numba may change.
 """
 
 from __future__ import annotations
@@ -45,9 +45,9 @@ def _short(mangled: str) -> str:
     return ".".join(parts[2:]) or mangled[:60]
 
 
-def write_perf_map(dispatcher, cache_dir: Path) -> int:
-    """``/tmp/perf-<pid>.map`` for the functions of ``dispatcher``'s cached object; returns
-    how many."""
+def write_perf_map(dispatcher, cache_dir: Path, mode: str = "w") -> int:
+    """``/tmp/perf-<pid>.map`` for the functions of ``dispatcher``'s cached object (``mode``
+    "a": added to the map); returns how many."""
     (_, cres), = list(dispatcher.overloads.items())[:1]
     stem = dispatcher.py_func.__module__.rsplit(".", 1)[-1] + "." + dispatcher.__name__
     nbc = max(cache_dir.rglob(f"{stem}-*.nbc"), key=os.path.getmtime)
@@ -60,7 +60,7 @@ def write_perf_map(dispatcher, cache_dir: Path) -> int:
     name = cres.fndesc.llvm_func_name
     base = cres.library.get_pointer_to_function(name) - next(v for v, _, n in symbols
                                                              if n == name)
-    with open(f"/tmp/perf-{os.getpid()}.map", "w") as out:
+    with open(f"/tmp/perf-{os.getpid()}.map", mode) as out:
         for value, size, mangled in symbols:
             out.write(f"{base + value:x} {size:x} {_short(mangled)}\n")
     return len(symbols)
@@ -73,7 +73,7 @@ def main() -> None:
     p.add_argument("--steps", type=int, default=20000)
     args = p.parse_args()
     from sfb_env.compiled import CACHE_DIR
-    from sfb_env.compiled.batch import BattleBatch, _step_batch
+    from sfb_env.compiled.batch import BattleBatch, _play_batch, _step_batch
 
     bb = BattleBatch(args.scenario, args.battles, seed=0)
     bb.reset()
@@ -82,7 +82,7 @@ def main() -> None:
         bb.step(bb.sample_actions(rng))
     if CACHE_DIR is None:
         sys.exit("no numba cache folder: nothing to read the kernel's object from")
-    n = write_perf_map(_step_batch, CACHE_DIR)
+    n = write_perf_map(_play_batch, CACHE_DIR) + write_perf_map(_step_batch, CACHE_DIR, "a")
     t = time.perf_counter()
     for _ in range(args.steps):
         bb.step(bb.sample_actions(rng))

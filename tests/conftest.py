@@ -39,10 +39,11 @@ def require(module: str):
 
 
 # --- The compiled core on two xdist workers (.ci/run: ``-n 2 --dist loadgroup``) -----------
-# The whole core compiles once, single-threaded, for minutes (docs/compiled.md "Cold
-# compile"), and the observation's second pass (the graduate scenarios' kernel) for two more.
-# On xdist workers both start with the first test: the worker that takes the core's file lock
-# compiles the core, the other compiles the second pass and then runs the engine's tests.
+# The core compiles once, single-threaded, for minutes (docs/compiled.md "Cold compile"): the
+# play kernel (the orders and the impulse), the step kernel (the observation) and the
+# observation's second pass (the graduate scenarios' kernel). On xdist workers both start
+# with the first test: gw0 compiles the play kernel, the other worker the step kernel and the
+# second pass; then each runs the engine's tests.
 # Tests that need the core are marked ``compiled_late``: collected last, so either worker
 # takes them once the core is built (the other worker waits on the lock, then loads the
 # cached kernels). A test that steps the core without the mark fails.
@@ -72,54 +73,67 @@ def _lock_path(kind: str):
     return Path(tempfile.gettempdir()) / f"sfb-env-{kind}-{checkout}.lock"
 
 
-def _build_core_once(wait: bool = True) -> None:
-    """Compile (or load from the numba cache) the step kernel, under a lock shared by the
-    xdist workers of this machine, then, on a worker, the observation's second pass
-    (``_build_extras``: loaded if the other worker compiled it meanwhile). A worker that
-    finds the other one compiling the core compiles that second pass first; then it waits
-    for the core, or with ``wait=False`` goes on with its tests."""
+def _build_core_once() -> None:
+    """Compile (or load from the numba cache) the core's kernels, each under a lock shared
+    by the xdist workers of this machine (``_build_kernel``: a kernel the other worker is
+    compiling is waited for, then loaded), and step it once."""
     global _CORE_READY
     if _CORE_READY:
         return
-    import fcntl
-
     import numpy as np
 
     from sfb_env.compiled.batch import BattleBatch
 
-    with open(_lock_path("core"), "w") as lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            _build_extras()
-            if not wait:
-                return
-            fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            batch = BattleBatch("duel-klingon-vs-federation", num_battles=1, seed=0)
-            batch.compile_step_kernel()  # the handle's functions: the other worker's, cached
-            batch.reset()
-            batch.step(batch.sample_actions(np.random.default_rng(0)))
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-    _CORE_READY = True
+    _build_kernel("core")
+    _build_kernel("play")
     if os.environ.get("PYTEST_XDIST_WORKER"):  # before a graduate scenario's test (or subprocess)
         _build_extras()
+    batch = BattleBatch("duel-klingon-vs-federation", num_battles=1, seed=0)
+    batch.reset()
+    batch.step(batch.sample_actions(np.random.default_rng(0)))
+    _CORE_READY = True
 
 
 def _start_building() -> None:
-    """On an xdist worker, at its first test of a session that needs the core: the worker
-    that takes the core's lock builds the core now; the other compiles the observation's
-    second pass meanwhile, then goes on with the engine's tests."""
+    """On an xdist worker, at its first test of a session that needs the core: gw0 compiles
+    the play kernel (the larger), the other worker the step kernel and the observation's
+    second pass meanwhile; then each goes on with the engine's tests."""
     global _STARTED
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if _STARTED or not _SESSION_NEEDS_CORE or not worker:
         return
     _STARTED = True
-    if worker == "gw0":  # takes the largest xdist group first (loadgroup's order): not behind
-        _build_extras()  # the core's build, which is then another worker's
+    if worker == "gw0":  # takes the largest xdist group first (loadgroup's order)
+        _build_kernel("play")
     else:
-        _build_core_once(wait=False)
+        _build_kernel("core")
+        _build_extras()
+
+
+_BUILT: set[str] = set()
+
+
+def _build_kernel(kind: str) -> None:
+    """Compile (or load) the step kernel (``core``: ``batch._step_batch``, the observation and
+    the resets) or the play kernel (``play``: ``batch._play_batch``, the orders and the
+    impulse) for its signature, without running it, under a lock of its own."""
+    if kind in _BUILT:
+        return
+    import fcntl
+
+    from sfb_env.compiled.batch import BattleBatch
+
+    with open(_lock_path(kind), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            batch = BattleBatch("duel-klingon-vs-federation", num_battles=1, seed=0)
+            if kind == "core":
+                batch.compile_step_kernel()
+            else:
+                batch.compile_play_kernel()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    _BUILT.add(kind)
 
 
 def _build_extras() -> None:
@@ -169,18 +183,22 @@ def pytest_runtest_call(item):
     """A test that steps the compiled core without the mark would compile the whole core
     on its own, outside the lock, beside the worker that builds it (minutes of a cold CI
     run): it fails, naming the mark."""
-    cold = not _CORE_READY and not _needs_core(item) and not _core_loaded()
+    cold = not _CORE_READY and not _needs_core(item)
+    before = _kernels_compiled()
     result = yield
-    if cold and _core_loaded():
+    if cold and _kernels_compiled() != before:
         pytest.fail(f"{item.nodeid} steps the compiled core: mark it compiled_late "
                     "(tests/conftest.py), so it waits for the one build of the core",
                     pytrace=False)
     return result
 
 
-def _core_loaded() -> bool:
-    """Whether this process compiled or loaded the step kernel."""
+def _kernels_compiled() -> tuple[int, int]:
+    """How many signatures of the step kernel and of the play kernel this process compiled
+    or loaded."""
     import sys
 
     batch = sys.modules.get("sfb_env.compiled.batch")
-    return batch is not None and bool(batch._step_batch.signatures)
+    if batch is None:
+        return 0, 0
+    return len(batch._step_batch.signatures), len(batch._play_batch.signatures)

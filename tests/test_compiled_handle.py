@@ -86,13 +86,16 @@ def test_every_rule_family_steps_through_one_compiled_signature():
         assert item == first, name
 
 
-def test_compile_step_kernel_compiles_the_signature_the_first_step_uses():
+def test_compile_step_and_play_kernels_compile_the_signatures_the_first_step_uses():
     from sfb_env.compiled import batch as batch_mod
 
     bb = BattleBatch("grad-lyran-vs-hydran", num_battles=2, seed=0)
     bb.compile_step_kernel()
+    bb.compile_play_kernel()
     assert bb._handle is None  # compiled without making the handle
-    compiled = set(batch_mod._step_batch.signatures)
+    kernels = (batch_mod._step_batch, batch_mod._play_batch)
+    compiled = [set(k.signatures) for k in kernels]
+    assert all(len(c) == 1 for c in compiled)
     bb.reset()
     bb.step(bb.sample_actions(np.random.default_rng(0)))
-    assert set(batch_mod._step_batch.signatures) == compiled  # nothing new to compile
+    assert [set(k.signatures) for k in kernels] == compiled  # nothing new to compile

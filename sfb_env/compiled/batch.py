@@ -1,9 +1,10 @@
-"""``BattleBatch``: B battles of one scenario stepped by one compiled call per impulse.
+"""``BattleBatch``: B battles of one scenario stepped by two compiled calls per impulse.
 
 One ``step(actions)`` runs, for every battle, the orders' decoding, the Sequence of Play up to
-the next decision point (``compiled.procedure``), the rewards, terminations and truncations,
-the autoreset of a battle that ended (its dice prepared beforehand; the kernel then draws the
-seed after it from the batch's seed generator and seeds its dice, ``dice.seed_into``, as
+the next decision point (``compiled.procedure``), the rewards, terminations and truncations
+(the play kernel, ``_play_batch``), then (the step kernel, ``_step_batch``) the autoreset of
+a battle that ended (its dice prepared beforehand; the kernel then draws the seed after it
+from the batch's seed generator and seeds its dice, ``dice.seed_into``, as
 ``default_rng(seed)`` would) and every agent's observation and flat mask, written into
 preallocated buffers. Framework-free numpy API (the PettingZoo env, the SB3 vector env and the
 benchmarks sit on it):
@@ -137,6 +138,7 @@ class BattleBatch:
         self._ref: handle.PartsAddress | None = None  # the handle's tuple, one word
         self._entry = None  # the step kernel's compiled entry point for these argument types
         self._extras_entry = None  # (and ``_observe_extras``'s)
+        self._play_entry = None  # (and ``_play_batch``'s)
         self._extras = any(observe.has_extras.py_func(ot, a) for a in range(n_a))
         self._no_actions = np.zeros((n_b, n_a, width), np.int64)  # (RESET and RESTART)
         self._sampler: MaskedSampler | None = None  # made on first use
@@ -209,23 +211,35 @@ class BattleBatch:
 
     def _call(self, mode: int, only: int = 0, actions: np.ndarray | None = None) -> None:
         """The step kernel in ``mode`` (STEP, RESET, RESTART of battle ``only``): one kernel
-        for all three, so ``observe`` is compiled once (``_step_batch``); where an agent has
+        for all three, so ``observe`` is compiled once (``_step_batch``), after the play
+        kernel in STEP (``_play_batch``: the orders and the impulse); where an agent has
         tier-2 parts (``observe.has_extras``), their pass (``_observe_extras``), then the
         autoresets it deferred (FINISH: the ended battles' last observations are whole
         before they restart)."""
         if actions is None:
             actions = self._no_actions
+        if mode == STEP:
+            self._play(actions)
         if self._entry is None:
             self.handle()
-            args = (self._ref, actions, self.reward_kind, self.autoreset, mode, only,
-                    self._extras)
+            args = (self._ref, self.autoreset, mode, only, self._extras)
             _step_batch(*args)
             self._entry = handle.compiled_entry(_step_batch, args)
         else:  # the compiled function itself: numba's dispatch (~25 us) is skipped
-            self._entry(self._ref, actions, self.reward_kind, self.autoreset, mode, only,
-                        self._extras)
+            self._entry(self._ref, self.autoreset, mode, only, self._extras)
         if self._extras:
             self._observe_extras(mode, only)
+
+    def _play(self, actions: np.ndarray) -> None:
+        """STEP's first half, ``_play_batch``: every battle's orders decoded and its impulse
+        played, its rewards and ends."""
+        if self._play_entry is None:
+            self.handle()
+            args = (self._ref, actions, self.reward_kind)
+            _play_batch(*args)
+            self._play_entry = handle.compiled_entry(_play_batch, args)
+        else:
+            self._play_entry(self._ref, actions, self.reward_kind)
 
     def _observe_extras(self, mode: int, only: int) -> None:
         """The tier-2 pass after ``_step_batch`` in ``mode``, and the deferred autoresets."""
@@ -238,8 +252,7 @@ class BattleBatch:
         else:
             self._extras_entry(*args)
         if mode == STEP and self.autoreset and self.ended.any():
-            self._entry(self._ref, self._no_actions, self.reward_kind, self.autoreset, FINISH,
-                        0, True)
+            self._entry(self._ref, self.autoreset, FINISH, 0, True)
             self._extras_entry(self._handle, 0, n_b, True)
 
     def _parts(self) -> tuple:
@@ -257,14 +270,21 @@ class BattleBatch:
         return self._handle
 
     def compile_step_kernel(self) -> None:
-        """Compile (or load from the cache) the step kernel for this batch's types without
-        making its handle or stepping: a process may compile the handle's own functions
-        (``handle.make``, for any batch: every batch's parts have the same types) meanwhile.
-        The first step then finds the kernel ready."""
+        """Compile (or load from the cache) the step kernel (``_step_batch``: observation,
+        resets) for this batch's types without making its handle or stepping: a process may
+        compile the handle's own functions (``handle.make``, for any batch: every batch's
+        parts have the same types) or the play kernel meanwhile. The first step then finds
+        the kernel ready."""
         ref = handle.PartsRef(nb.typeof(self._parts()))
-        _step_batch.compile((ref, nb.typeof(self._no_actions), nb.typeof(self.reward_kind),
-                             nb.typeof(self.autoreset), nb.int64, nb.int64,
+        _step_batch.compile((ref, nb.typeof(self.autoreset), nb.int64, nb.int64,
                              nb.typeof(self._extras)))
+
+    def compile_play_kernel(self) -> None:
+        """Compile (or load) the play kernel (``_play_batch``: the orders and the impulse), as
+        ``compile_step_kernel``: a kernel of its own, so two processes (the suite's xdist
+        workers) may build the two at once."""
+        ref = handle.PartsRef(nb.typeof(self._parts()))
+        _play_batch.compile((ref, nb.typeof(self._no_actions), nb.typeof(self.reward_kind)))
 
     def sample_actions(self, rng: np.random.Generator, out: np.ndarray | None = None
                        ) -> np.ndarray:
@@ -340,20 +360,25 @@ def _restart(s, start, reset_dice, b):
         s.dice[b, k] = reset_dice[b, k]
 
 
-_STAYS = -2  # ``outcomes`` of a battle that ended before this step, between the two loops
+# ``outcomes`` between the play kernel and the step kernel: a battle that ended before this
+# step (autoreset off: not played, not observed); inside the play kernel, one that ended in a
+# stage of ``advance`` (no later stage)
+_STAYS, _STOPPED = -2, -3
 
 
 @nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
-def _step_batch(ref, actions, reward_kind, autoreset, mode, only, defer):
-    """STEP: one impulse of every battle; RESET: every battle from the start; RESTART: battle
-    ``only`` from the start (a restart's dice are ``reset_dice``'s; its events are cleared).
-    ``ref``: the batch's arrays (``handle.PartsRef``). With ``defer`` (tier-2 parts:
-    ``BattleBatch._call``), an ended battle is not restarted in STEP but in FINISH, after the
-    caller completed its last observation.
-    ``_observe_battle`` (``observe``, the largest body) is inlined at one site only: the
-    compile time of the whole core is about that of this kernel."""
-    (s, o, tb, ot, start, reset_dice, obs, masks, terminal_obs, rewards_, terminated, truncated,
-     alive, ended, outcomes, seeds, next_seeds, seed_dice) = handle.deref(ref)
+def _play_batch(ref, actions, reward_kind):
+    """STEP's first half (``_step_batch`` observes after it): every battle's orders decoded
+    from ``actions``, its impulse played (``procedure.advance``) and its rewards and ends.
+    Each part runs for every battle before the next part (the decoding, each stage of
+    ``advance``, the rewards): a part's code then stays in the instruction cache from one
+    battle to the next (the whole impulse's is several times that cache: a loop over battles
+    running all of it fetched it again for each battle). A kernel of its own, apart from the
+    observation's: two processes may compile the two at once, and neither is linked into the
+    other (numba optimises a callee again inside its caller). ``outcomes`` marks the battles
+    out of the later parts meanwhile."""
+    (s, o, tb, ot, _, _, _, _, _, rewards_, terminated, truncated, alive, ended, outcomes, _,
+     _, _) = handle.deref(ref)
     # borrowed views, made once: the per-battle calls below take whole namedtuples, and numba
     # increfs and decrefs every array of one per call (atomics) unless it is borrowed
     s = borrowed_state(s)
@@ -366,22 +391,52 @@ def _step_batch(ref, actions, reward_kind, autoreset, mode, only, defer):
                               tb.transport, tb.boarding, tb.suicide, tb.monster)
     n_agents = ot.n_agents
     n_b = s.turn.shape[0]
-    # STEP plays every battle's impulse first, then observes them all in the loop below: each
-    # loop's code stays in the instruction cache from one battle to the next (the step's body
-    # is far larger than that cache)
-    for i_b in range(n_b if mode == STEP else 0):
+    for i_b in range(n_b):
         b = opaque(i_b)  # (no pointer per array kept across battles: ``opaque``)
         s.ev_count[b] = 0
         ended[b] = False
         outcomes[b] = -1
         procedure.clear_orders(o, b)
         if s.done[b]:  # (autoreset off) an ended battle stays as it is
-            outcomes[b] = _STAYS  # (not observed below)
+            outcomes[b] = _STAYS
             continue
         for a in range(n_agents):
             if alive[b, a]:
                 actions_mod.decode_action(s, ot, b, a, actions[b, a], o)
-        procedure.advance(s, tb, b, o)
+    # (``procedure.advance``, one loop per stage; ``_STOPPED``: the battle ended, no later stage)
+    for i_b in range(n_b):
+        b = opaque(i_b)
+        if outcomes[b] == -1 and not procedure.launch_stage(s, tb, b, o):
+            outcomes[b] = _STOPPED
+    for i_b in range(n_b):
+        b = opaque(i_b)
+        if outcomes[b] == -1 and not procedure.robot_fire_stage(s, tb, b, o):
+            outcomes[b] = _STOPPED
+    for i_b in range(n_b):
+        b = opaque(i_b)
+        if outcomes[b] == -1 and not procedure.direct_fire_stage(s, tb, b, o):
+            outcomes[b] = _STOPPED
+    for i_b in range(n_b):
+        b = opaque(i_b)
+        if outcomes[b] == -1 and not procedure.end_of_impulse_stage(s, tb, b, o):
+            outcomes[b] = _STOPPED
+    for i_b in range(n_b):
+        b = opaque(i_b)
+        if outcomes[b] == -1 and not procedure.move_ships_stage(s, tb, b, o):
+            outcomes[b] = _STOPPED
+    for i_b in range(n_b):
+        b = opaque(i_b)
+        if outcomes[b] == -1 and not procedure.move_seeking_stage(s, tb, b, o):
+            outcomes[b] = _STOPPED
+    for i_b in range(n_b):
+        b = opaque(i_b)
+        if outcomes[b] == -1 and not procedure.resolve_seeking_stage(s, tb, b, o):
+            outcomes[b] = _STOPPED
+    for i_b in range(n_b):
+        b = opaque(i_b)
+        if outcomes[b] == _STAYS:
+            continue
+        outcomes[b] = -1
         for a in range(n_agents):
             u = ot.agent_unit[a]
             if not alive[b, a]:
@@ -393,6 +448,24 @@ def _step_batch(ref, actions, reward_kind, autoreset, mode, only, defer):
             truncated[b, a] = s.done[b] and s.time_up[b] and not gone
             terminated[b, a] = gone or (s.done[b] and not truncated[b, a])
             rewards_[b, a] = rewards.reward(s, b, u, reward_kind)
+
+
+@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+def _step_batch(ref, autoreset, mode, only, defer):
+    """STEP: every battle's observation after its impulse (``_play_batch``, which the caller
+    ran first) and its autoreset; RESET: every battle from the start; RESTART: battle
+    ``only`` from the start (a restart's dice are ``reset_dice``'s; its events are cleared).
+    ``ref``: the batch's arrays (``handle.PartsRef``). With ``defer`` (tier-2 parts:
+    ``BattleBatch._call``), an ended battle is not restarted in STEP but in FINISH, after the
+    caller completed its last observation.
+    ``_observe_battle`` (``observe``, the largest body) is inlined at one site only: the
+    compile time of this kernel is mostly that."""
+    (s, _, _, ot, start, reset_dice, obs, masks, terminal_obs, _, _, _, alive, ended, outcomes,
+     seeds, next_seeds, seed_dice) = handle.deref(ref)
+    s = borrowed_state(s)
+    ot = borrowed_observe(ot)
+    n_agents = ot.n_agents
+    n_b = s.turn.shape[0]
     for i_b in range(n_b):
         b = opaque(i_b)
         if mode == STEP:

@@ -214,76 +214,155 @@ ALL_STAGES = len(STAGES)
 @nb.njit(cache=True, inline="always")
 def advance(s, tb, b: int, o) -> None:
     """(engine.procedure.advance) Finish impulse i with the orders ``o``, then run impulse
-    i + 1 up to its decision point. Inlined in the step kernel: a call would pass every array
-    of ``s`` and ``tb`` (about 120, some 1,000 words) on each battle-impulse."""
+    i + 1 up to its decision point: every stage of ``STAGES`` in turn."""
     advance_upto(s, tb, b, o, ALL_STAGES)
 
 
 @nb.njit(cache=True, inline="always")
 def advance_upto(s, tb, b: int, o, upto: int) -> None:
-    """``advance`` stopped after stage ``upto`` of ``STAGES`` (1 to ``ALL_STAGES``; the whole
-    impulse at ``ALL_STAGES``, a constant the compiler folds): ``benchmarks/profile_compiled.py``
-    times each stage as the difference of two cuts."""
+    """``advance`` stopped after stage ``upto`` of ``STAGES`` (1 to ``ALL_STAGES``):
+    ``benchmarks/profile_compiled.py`` times each stage as the difference of two cuts. Each
+    stage returns False where the battle ended in it: no later stage runs."""
+    if upto < 1 or not launch_stage(s, tb, b, o):
+        return
+    if upto < 2 or not robot_fire_stage(s, tb, b, o):
+        return
+    if upto < 3 or not direct_fire_stage(s, tb, b, o):
+        return
+    if upto < 4 or not end_of_impulse_stage(s, tb, b, o):
+        return
+    if upto < 5 or not move_ships_stage(s, tb, b, o):
+        return
+    if upto < 6 or not move_seeking_stage(s, tb, b, o):
+        return
+    if upto >= 7:
+        resolve_seeking_stage(s, tb, b, o)
+
+
+# The stages of ``advance`` (``STAGES``), each for battle ``b``: False where the battle ended
+# in it. The step kernel runs one stage of every battle, then the next (``batch._step_batch``),
+# so that each stage's code stays in the instruction cache from one battle to the next: no
+# stage leaves scratch (``ObserveTables.work``, ``MoveTables.pilot_plan``, ...) for a later
+# one. On impulse 0 (the turn's start only) the first four do nothing but the engineering
+# orders.
+
+
+@nb.njit(cache=True, inline="always")
+def launch_stage(s, tb, b: int, o) -> bool:
+    """Stage 1: the engineering orders, then Launch Seeking Weapons and the steps before it."""
     last = tb.end.impulses_per_turn
     if tb.energy.engineering:  # (H7.1, D3.3411 note) the batteries kept, held GR switched on
         engineering.orders_step(o.reserve_shields, o.reinforce_hold, s.reserve_kept,
                                 s.reinf_held, s.reinf_general, s.ev, s.ev_count, s.turn[b],
                                 s.impulse[b], tb.energy.reserve_power,
                                 tb.energy.reinforcement, b)
-    if s.impulse[b] >= 1:
-        esg.launch_step(s, tb.esg, b, o)  # (G23.31-G23.47) before any drone leaves its rack
-        if tb.cloak and s.impulse[b] < last:  # (B2.0 advanced, G13 standard) Cloak/Uncloak
-            cloak.cloak_step(o.cloak, s.status, s.cloaked, s.cloak_paid, s.cloak_announced_at,
-                             s.ev, s.ev_count, s.turn[b], s.impulse[b], last,
-                             (s.turn[b] - 1) * last + s.impulse[b], b)
-        if tb.tractor.on:  # (B2.0 advanced, G7.0) Tractor Beams
-            tractors.tractor_step(s, tb.tractor, b, o.tractor, last)
-        if tb.robot.on:  # (SCENARIOS §2.5) the robot ships' drones, after the agents' rows
-            robot_ship.launch_orders(s, tb.observe, tb.robot, b, o.launch)
-        if tb.launch_seeking:
-            seeking_impacts.launch_seeking_weapons(s, tb.fire, b, o)
-        if tb.transport.on:  # (B2.0 advanced) Shields/Transporters: G8.24 drops, then G8.0
-            transporters.step(s, tb.fire, tb.transport, b, o.drop_shield, o.transport, last)
-        if tb.craft.on:  # (J4.34, J1.0) Launch Shuttlecraft
-            small_craft.launch_step(small_craft.craft_view(s), tb.craft, b, o.fighters, o.shuttles)
-        if tb.suicide.on:  # (J2.22) armed suicide shuttles leave their bays
-            suicide_flight.launch_step(tb.suicide, small_craft.craft_view(s), tb.craft, b,
-                                       o.suicide)
-        if upto < 2:
-            return
-        if robots.robot_fire_due(s, tb.move, b):
-            _robot_fire(s, tb, b, o)
-        if tb.robot.on:  # (SCENARIOS §2.5) the robot ships' shots, after the players'
-            robot_ship.fire_orders(s, tb.move, tb.observe, tb.robot, b, o.fire)
-        if tb.craft.on:  # (J4.32, [P-087]) the small craft's pilots fire after the robots
-            _craft_fire(s, tb.fire, tb.observe, tb.craft, b, o.fire)
-        if upto < 3:
-            return
-        if tb.ppd:  # (E11.31, E11.332) PPD pulses first, each its own volley
-            ppd.fire_step(s, tb.fire, b, o)
-        fire.fire_direct_fire(s, tb.fire, b, o)
-        if tb.monster.probes:  # (G5.12, G5.33) probes launch in the Direct-Fire step
-            planet_killer.probe_fire_step(s, tb.fire, b, o.probe, tb.monster.work)
-        if tb.monster.on:  # (scenario 11) the monster's once-per-turn shot
-            planet_killer.fire_step(s, tb.fire, tb.monster, b)
-        if upto < 4:
-            return
-        if tb.plasma:  # (seeking.end_of_impulse) the torpedoes first (FP1.4)
-            plasma.end_of_impulse_a(s.status, s.kind, s.w_type, s.launched_at, s.target, s.ev,
-                                    s.ev_count, s.turn, s.impulse, tb.fire, tb.fire.ipt, b)
-        ending.end_of_impulse(s, tb.end, b)
-        if tb.tractor.on:  # (G7.0) links of units gone or beams destroyed end
-            tractors.check_links(s, tb.tractor, b, last)
-        if tb.craft.on and tb.craft.planets.on:  # (CTH-DATA §12.4) survivors board, come home
-            small_craft.lift_survivors(small_craft.craft_view(s), tb.craft, b)
-        if tb.suicide.on:  # (J2.22 [P-075]) suicide shuttles that lost target or control
-            suicide_flight.end_of_impulse(s, b)
-        if tb.end.disengage_by_announcement:  # (SCENARIOS #5) after the fire, at once
-            ending.disengage_by_announcement(s, tb.end, b, o)
-        if ending.check_end(s, tb.end, b, False):
-            return
-    if upto < 5:
-        return
+    if s.impulse[b] < 1:
+        return True
+    esg.launch_step(s, tb.esg, b, o)  # (G23.31-G23.47) before any drone leaves its rack
+    if tb.cloak and s.impulse[b] < last:  # (B2.0 advanced, G13 standard) Cloak/Uncloak
+        cloak.cloak_step(o.cloak, s.status, s.cloaked, s.cloak_paid, s.cloak_announced_at,
+                         s.ev, s.ev_count, s.turn[b], s.impulse[b], last,
+                         (s.turn[b] - 1) * last + s.impulse[b], b)
+    if tb.tractor.on:  # (B2.0 advanced, G7.0) Tractor Beams
+        tractors.tractor_step(s, tb.tractor, b, o.tractor, last)
+    if tb.robot.on:  # (SCENARIOS §2.5) the robot ships' drones, after the agents' rows
+        robot_ship.launch_orders(s, tb.observe, tb.robot, b, o.launch)
+    if tb.launch_seeking:
+        seeking_impacts.launch_seeking_weapons(s, tb.fire, b, o)
+    if tb.transport.on:  # (B2.0 advanced) Shields/Transporters: G8.24 drops, then G8.0
+        transporters.step(s, tb.fire, tb.transport, b, o.drop_shield, o.transport, last)
+    if tb.craft.on:  # (J4.34, J1.0) Launch Shuttlecraft
+        small_craft.launch_step(small_craft.craft_view(s), tb.craft, b, o.fighters, o.shuttles)
+    if tb.suicide.on:  # (J2.22) armed suicide shuttles leave their bays
+        suicide_flight.launch_step(tb.suicide, small_craft.craft_view(s), tb.craft, b,
+                                   o.suicide)
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def robot_fire_stage(s, tb, b: int, o) -> bool:
+    """Stage 2: the robots' and the small craft pilots' fire orders."""
+    if s.impulse[b] < 1:
+        return True
+    if robots.robot_fire_due(s, tb.move, b):
+        _robot_fire(s, tb, b, o)
+    if tb.robot.on:  # (SCENARIOS §2.5) the robot ships' shots, after the players'
+        robot_ship.fire_orders(s, tb.move, tb.observe, tb.robot, b, o.fire)
+    if tb.craft.on:  # (J4.32, [P-087]) the small craft's pilots fire after the robots
+        _craft_fire(s, tb.fire, tb.observe, tb.craft, b, o.fire)
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def direct_fire_stage(s, tb, b: int, o) -> bool:
+    """Stage 3: PPD pulses, Direct Fire, probes, the monster's shot."""
+    if s.impulse[b] < 1:
+        return True
+    if tb.ppd:  # (E11.31, E11.332) PPD pulses first, each its own volley
+        ppd.fire_step(s, tb.fire, b, o)
+    fire.fire_direct_fire(s, tb.fire, b, o)
+    if tb.monster.probes:  # (G5.12, G5.33) probes launch in the Direct-Fire step
+        planet_killer.probe_fire_step(s, tb.fire, b, o.probe, tb.monster.work)
+    if tb.monster.on:  # (scenario 11) the monster's once-per-turn shot
+        planet_killer.fire_step(s, tb.fire, tb.monster, b)
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def end_of_impulse_stage(s, tb, b: int, o) -> bool:
+    """Stage 4: the end of the impulse's fire, then the check for the battle's end."""
+    if s.impulse[b] < 1:
+        return True
+    last = tb.end.impulses_per_turn
+    if tb.plasma:  # (seeking.end_of_impulse) the torpedoes first (FP1.4)
+        plasma.end_of_impulse_a(s.status, s.kind, s.w_type, s.launched_at, s.target, s.ev,
+                                s.ev_count, s.turn, s.impulse, tb.fire, tb.fire.ipt, b)
+    ending.end_of_impulse(s, tb.end, b)
+    if tb.tractor.on:  # (G7.0) links of units gone or beams destroyed end
+        tractors.check_links(s, tb.tractor, b, last)
+    if tb.craft.on and tb.craft.planets.on:  # (CTH-DATA §12.4) survivors board, come home
+        small_craft.lift_survivors(small_craft.craft_view(s), tb.craft, b)
+    if tb.suicide.on:  # (J2.22 [P-075]) suicide shuttles that lost target or control
+        suicide_flight.end_of_impulse(s, b)
+    if tb.end.disengage_by_announcement:  # (SCENARIOS #5) after the fire, at once
+        ending.disengage_by_announcement(s, tb.end, b, o)
+    return not ending.check_end(s, tb.end, b, False)
+
+
+@nb.njit(cache=True, inline="always")
+def move_seeking_stage(s, tb, b: int, o) -> bool:
+    """Stage 6: seeking weapons and suicide shuttles move; planets, TACs, ESG contacts."""
+    last = tb.end.impulses_per_turn
+    movement.move_seeking_weapons(s, tb.move, b, o)
+    if tb.suicide.on:  # (J2.22, F2.0) suicide shuttles home as drones do
+        suicide_flight.move(s, tb.move, b)
+    if tb.move.planets.on:  # (P2.0) ships and seeking weapons in a planet hex are destroyed
+        planets.movement_step(tb.move.planets, s.kind, s.status, s.x, s.z, s.suicide_launched,
+                              tb.move.suicide_rule, s.ev, s.ev_count, s.turn[b], s.impulse[b],
+                              b)
+    if tb.move.tactical_rule:  # (C1.3, C5) last in Move Ships: TACs (compiled.maneuvers)
+        maneuvers.tactical_step(s.status, s.tactical, s.tac_earned, s.tac_sublight, s.speed,
+                                s.facing, s.straight, s.slip, s.x, s.z, o.maneuver, s.ev,
+                                s.ev_count, tb.move.chart, s.turn[b], s.impulse[b], last, b)
+    esg.resolve_contacts(s, tb.fire, tb.esg, b)  # (G23.512, G23.514) after all movement
+    if tb.monster.on:  # (G4.0) lab ranges; (scenario 11) plasma shots, close-in defence
+        planet_killer.after_movement(s, tb.fire, b)
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def resolve_seeking_stage(s, tb, b: int, o) -> bool:
+    """Stage 7: seeking weapons reach their targets; the check for the battle's end."""
+    if tb.seeking_weapons:
+        seeking_impacts.resolve_seeking_weapons(s, tb.fire, b, o)
+    return not ending.check_end(s, tb.end, b, False)
+
+
+@nb.njit(cache=True, inline="always")
+def move_ships_stage(s, tb, b: int, o) -> bool:
+    """Stage 5: the End of Turn and the next turn's start where due, the next impulse, then
+    the pilots' plans and the units' moves; False where the turn limit ended the battle."""
+    last = tb.end.impulses_per_turn
     if s.impulse[b] == 0 or s.impulse[b] == last:
         if s.impulse[b] == last:
             if tb.energy.engineering:  # (D9.2) repairs; (D3.341, D3.342) reinforcement ends
@@ -303,7 +382,7 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
                 planet_killer.end_of_turn(s, tb.monster, b)
             ending.end_of_turn(s, tb.end, b)
             if ending.check_end(s, tb.end, b, s.turn[b] > tb.end.max_turns):
-                return
+                return False
         if tb.observe.arrivals:  # units entering the map this turn (compiled.unit_rules)
             unit_rules.arrivals(s.status, s.x, s.z, s.facing, s.prev_x, s.prev_z,
                                 s.prev_facing, s.dice, s.ev, s.ev_count, s.turn[b],
@@ -337,24 +416,4 @@ def advance_upto(s, tb, b: int, o, upto: int) -> None:
         tractors.tow(s, tb.tractor, tb.move, b)
     if tb.craft.on:  # (J4.12) the fighters after all ships, before seeking weapons
         small_craft.move_step(small_craft.craft_view(s), tb.craft, b)
-    if upto < 6:
-        return
-    movement.move_seeking_weapons(s, tb.move, b, o)
-    if tb.suicide.on:  # (J2.22, F2.0) suicide shuttles home as drones do
-        suicide_flight.move(s, tb.move, b)
-    if tb.move.planets.on:  # (P2.0) ships and seeking weapons in a planet hex are destroyed
-        planets.movement_step(tb.move.planets, s.kind, s.status, s.x, s.z, s.suicide_launched,
-                              tb.move.suicide_rule, s.ev, s.ev_count, s.turn[b], s.impulse[b],
-                              b)
-    if tb.move.tactical_rule:  # (C1.3, C5) last in Move Ships: TACs (compiled.maneuvers)
-        maneuvers.tactical_step(s.status, s.tactical, s.tac_earned, s.tac_sublight, s.speed,
-                                s.facing, s.straight, s.slip, s.x, s.z, o.maneuver, s.ev,
-                                s.ev_count, tb.move.chart, s.turn[b], s.impulse[b], last, b)
-    esg.resolve_contacts(s, tb.fire, tb.esg, b)  # (G23.512, G23.514) after all movement
-    if tb.monster.on:  # (G4.0) lab ranges; (scenario 11) plasma shots, close-in defence
-        planet_killer.after_movement(s, tb.fire, b)
-    if upto < 7:
-        return
-    if tb.seeking_weapons:
-        seeking_impacts.resolve_seeking_weapons(s, tb.fire, b, o)
-    ending.check_end(s, tb.end, b, False)
+    return True
