@@ -403,35 +403,11 @@ def _play_batch(ref, actions, reward_kind):
         for a in range(n_agents):
             if alive[b, a]:
                 actions_mod.decode_action(s, ot, b, a, actions[b, a], o)
-    # (``procedure.advance``, one loop per stage; ``_STOPPED``: the battle ended, no later stage)
-    for i_b in range(n_b):
-        b = opaque(i_b)
-        if outcomes[b] == -1 and not procedure.launch_stage(s, tb, b, o):
-            outcomes[b] = _STOPPED
-    for i_b in range(n_b):
-        b = opaque(i_b)
-        if outcomes[b] == -1 and not procedure.robot_fire_stage(s, tb, b, o):
-            outcomes[b] = _STOPPED
-    for i_b in range(n_b):
-        b = opaque(i_b)
-        if outcomes[b] == -1 and not procedure.direct_fire_stage(s, tb, b, o):
-            outcomes[b] = _STOPPED
-    for i_b in range(n_b):
-        b = opaque(i_b)
-        if outcomes[b] == -1 and not procedure.end_of_impulse_stage(s, tb, b, o):
-            outcomes[b] = _STOPPED
-    for i_b in range(n_b):
-        b = opaque(i_b)
-        if outcomes[b] == -1 and not procedure.move_ships_stage(s, tb, b, o):
-            outcomes[b] = _STOPPED
-    for i_b in range(n_b):
-        b = opaque(i_b)
-        if outcomes[b] == -1 and not procedure.move_seeking_stage(s, tb, b, o):
-            outcomes[b] = _STOPPED
-    for i_b in range(n_b):
-        b = opaque(i_b)
-        if outcomes[b] == -1 and not procedure.resolve_seeking_stage(s, tb, b, o):
-            outcomes[b] = _STOPPED
+    for stage in range(procedure.ALL_STAGES):  # (``procedure.advance``, a loop per stage)
+        for i_b in range(n_b):
+            b = opaque(i_b)
+            if outcomes[b] == -1 and not procedure.advance_stage(s, tb, b, o, stage):
+                outcomes[b] = _STOPPED  # (the battle ended: no later stage)
     for i_b in range(n_b):
         b = opaque(i_b)
         if outcomes[b] == _STAYS:

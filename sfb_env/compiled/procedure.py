@@ -221,22 +221,30 @@ def advance(s, tb, b: int, o) -> None:
 @nb.njit(cache=True, inline="always")
 def advance_upto(s, tb, b: int, o, upto: int) -> None:
     """``advance`` stopped after stage ``upto`` of ``STAGES`` (1 to ``ALL_STAGES``):
-    ``benchmarks/profile_compiled.py`` times each stage as the difference of two cuts. Each
-    stage returns False where the battle ended in it: no later stage runs."""
-    if upto < 1 or not launch_stage(s, tb, b, o):
-        return
-    if upto < 2 or not robot_fire_stage(s, tb, b, o):
-        return
-    if upto < 3 or not direct_fire_stage(s, tb, b, o):
-        return
-    if upto < 4 or not end_of_impulse_stage(s, tb, b, o):
-        return
-    if upto < 5 or not move_ships_stage(s, tb, b, o):
-        return
-    if upto < 6 or not move_seeking_stage(s, tb, b, o):
-        return
-    if upto >= 7:
-        resolve_seeking_stage(s, tb, b, o)
+    ``benchmarks/profile_compiled.py`` times each stage as the difference of two cuts."""
+    for stage in range(upto):
+        if not advance_stage(s, tb, b, o, stage):
+            return
+
+
+@nb.njit(cache=True, inline="always")
+def advance_stage(s, tb, b: int, o, stage: int) -> bool:
+    """Stage ``stage`` (0 to ``ALL_STAGES - 1``, as ``STAGES``) of ``advance`` for battle
+    ``b``; False where the battle ended in it (no later stage runs). Inline it at one site
+    only (a loop over the stages): each site is a copy of the whole impulse."""
+    if stage == 0:
+        return launch_stage(s, tb, b, o)
+    if stage == 1:
+        return robot_fire_stage(s, tb, b, o)
+    if stage == 2:
+        return direct_fire_stage(s, tb, b, o)
+    if stage == 3:
+        return end_of_impulse_stage(s, tb, b, o)
+    if stage == 4:
+        return move_ships_stage(s, tb, b, o)
+    if stage == 5:
+        return move_seeking_stage(s, tb, b, o)
+    return resolve_seeking_stage(s, tb, b, o)
 
 
 # The stages of ``advance`` (``STAGES``), each for battle ``b``: False where the battle ended
