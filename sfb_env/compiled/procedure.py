@@ -248,7 +248,7 @@ def advance_stage(s, tb, b: int, o, stage: int) -> bool:
 
 
 # The stages of ``advance`` (``STAGES``), each for battle ``b``: False where the battle ended
-# in it. The step kernel runs one stage of every battle, then the next (``batch._step_batch``),
+# in it. The play kernel runs one stage of every battle, then the next (``batch._play_batch``),
 # so that each stage's code stays in the instruction cache from one battle to the next: no
 # stage leaves scratch (``ObserveTables.work``, ``MoveTables.pilot_plan``, ...) for a later
 # one. On impulse 0 (the turn's start only) the first four do nothing but the engineering
