@@ -338,35 +338,6 @@ def end_of_impulse_stage(s, tb, b: int, o) -> bool:
 
 
 @nb.njit(cache=True, inline="always")
-def move_seeking_stage(s, tb, b: int, o) -> bool:
-    """Stage 6: seeking weapons and suicide shuttles move; planets, TACs, ESG contacts."""
-    last = tb.end.impulses_per_turn
-    movement.move_seeking_weapons(s, tb.move, b, o)
-    if tb.suicide.on:  # (J2.22, F2.0) suicide shuttles home as drones do
-        suicide_flight.move(s, tb.move, b)
-    if tb.move.planets.on:  # (P2.0) ships and seeking weapons in a planet hex are destroyed
-        planets.movement_step(tb.move.planets, s.kind, s.status, s.x, s.z, s.suicide_launched,
-                              tb.move.suicide_rule, s.ev, s.ev_count, s.turn[b], s.impulse[b],
-                              b)
-    if tb.move.tactical_rule:  # (C1.3, C5) last in Move Ships: TACs (compiled.maneuvers)
-        maneuvers.tactical_step(s.status, s.tactical, s.tac_earned, s.tac_sublight, s.speed,
-                                s.facing, s.straight, s.slip, s.x, s.z, o.maneuver, s.ev,
-                                s.ev_count, tb.move.chart, s.turn[b], s.impulse[b], last, b)
-    esg.resolve_contacts(s, tb.fire, tb.esg, b)  # (G23.512, G23.514) after all movement
-    if tb.monster.on:  # (G4.0) lab ranges; (scenario 11) plasma shots, close-in defence
-        planet_killer.after_movement(s, tb.fire, b)
-    return True
-
-
-@nb.njit(cache=True, inline="always")
-def resolve_seeking_stage(s, tb, b: int, o) -> bool:
-    """Stage 7: seeking weapons reach their targets; the check for the battle's end."""
-    if tb.seeking_weapons:
-        seeking_impacts.resolve_seeking_weapons(s, tb.fire, b, o)
-    return not ending.check_end(s, tb.end, b, False)
-
-
-@nb.njit(cache=True, inline="always")
 def move_ships_stage(s, tb, b: int, o) -> bool:
     """Stage 5: the End of Turn and the next turn's start where due, the next impulse, then
     the pilots' plans and the units' moves; False where the turn limit ended the battle."""
@@ -425,3 +396,32 @@ def move_ships_stage(s, tb, b: int, o) -> bool:
     if tb.craft.on:  # (J4.12) the fighters after all ships, before seeking weapons
         small_craft.move_step(small_craft.craft_view(s), tb.craft, b)
     return True
+
+
+@nb.njit(cache=True, inline="always")
+def move_seeking_stage(s, tb, b: int, o) -> bool:
+    """Stage 6: seeking weapons and suicide shuttles move; planets, TACs, ESG contacts."""
+    last = tb.end.impulses_per_turn
+    movement.move_seeking_weapons(s, tb.move, b, o)
+    if tb.suicide.on:  # (J2.22, F2.0) suicide shuttles home as drones do
+        suicide_flight.move(s, tb.move, b)
+    if tb.move.planets.on:  # (P2.0) ships and seeking weapons in a planet hex are destroyed
+        planets.movement_step(tb.move.planets, s.kind, s.status, s.x, s.z, s.suicide_launched,
+                              tb.move.suicide_rule, s.ev, s.ev_count, s.turn[b], s.impulse[b],
+                              b)
+    if tb.move.tactical_rule:  # (C1.3, C5) last in Move Ships: TACs (compiled.maneuvers)
+        maneuvers.tactical_step(s.status, s.tactical, s.tac_earned, s.tac_sublight, s.speed,
+                                s.facing, s.straight, s.slip, s.x, s.z, o.maneuver, s.ev,
+                                s.ev_count, tb.move.chart, s.turn[b], s.impulse[b], last, b)
+    esg.resolve_contacts(s, tb.fire, tb.esg, b)  # (G23.512, G23.514) after all movement
+    if tb.monster.on:  # (G4.0) lab ranges; (scenario 11) plasma shots, close-in defence
+        planet_killer.after_movement(s, tb.fire, b)
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def resolve_seeking_stage(s, tb, b: int, o) -> bool:
+    """Stage 7: seeking weapons reach their targets; the check for the battle's end."""
+    if tb.seeking_weapons:
+        seeking_impacts.resolve_seeking_weapons(s, tb.fire, b, o)
+    return not ending.check_end(s, tb.end, b, False)
