@@ -59,7 +59,6 @@ def pytest_collection_modifyitems(config, items):
 
 
 _CORE_READY = False
-_EXTRAS_READY = False
 _SESSION_NEEDS_CORE = False
 _STARTED = False  # this worker's first test chose what it compiles (_start_building)
 
@@ -87,7 +86,7 @@ def _build_core_once() -> None:
     _build_kernel("core")
     _build_kernel("play")
     if os.environ.get("PYTEST_XDIST_WORKER"):  # before a graduate scenario's test (or subprocess)
-        _build_extras()
+        _build_kernel("extras")
     batch = BattleBatch("duel-klingon-vs-federation", num_battles=1, seed=0)
     batch.reset()
     batch.step(batch.sample_actions(np.random.default_rng(0)))
@@ -107,42 +106,20 @@ def _start_building() -> None:
         _build_kernel("play")
     else:
         _build_kernel("core")
-        _build_extras()
+        _build_kernel("extras")
 
 
 _BUILT: set[str] = set()
 
 
 def _build_kernel(kind: str) -> None:
-    """Compile (or load) the step kernel (``core``: ``batch._step_batch``, the observation and
-    the resets) or the play kernel (``play``: ``batch._play_batch``, the orders and the
-    impulse) for its signature, without running it, under a lock of its own."""
+    """Compile (or load) one of the core's kernels for its signature, without running it,
+    under a lock of its own: ``core`` the step kernel (``batch._step_batch``: the observation
+    and the resets), ``play`` the play kernel (``batch._play_batch``: the orders and the
+    impulse), ``extras`` the handle's functions (``handle.make``) and
+    ``batch._observe_extras`` (the tier-2 observation pass, which a cadet duel's step never
+    calls)."""
     if kind in _BUILT:
-        return
-    import fcntl
-
-    from sfb_env.compiled.batch import BattleBatch
-
-    with open(_lock_path(kind), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            batch = BattleBatch("duel-klingon-vs-federation", num_battles=1, seed=0)
-            if kind == "core":
-                batch.compile_step_kernel()
-            else:
-                batch.compile_play_kernel()
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-    _BUILT.add(kind)
-
-
-def _build_extras() -> None:
-    """Compile (or load) the handle's functions (``handle.make``) and
-    ``batch._observe_extras``, the tier-2 observation pass: a kernel of its own, which a
-    cadet duel's step never calls, so the core build above leaves it out. Compiled for its
-    signature without being run, so it needs no step kernel."""
-    global _EXTRAS_READY
-    if _EXTRAS_READY:
         return
     import fcntl
 
@@ -150,16 +127,23 @@ def _build_extras() -> None:
 
     from sfb_env.compiled import batch as batch_mod
 
-    with open(_lock_path("extras"), "w") as lock:
+    with open(_lock_path(kind), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
-            bb = batch_mod.BattleBatch("grad-lyran-vs-hydran", num_battles=1, seed=0)
-            assert bb._extras, "grad-lyran-vs-hydran has tier-2 parts"
-            batch_mod._observe_extras.compile(
-                (numba.typeof(bb.handle()), numba.int64, numba.int64, numba.boolean))
+            if kind == "extras":
+                bb = batch_mod.BattleBatch("grad-lyran-vs-hydran", num_battles=1, seed=0)
+                assert bb._extras, "grad-lyran-vs-hydran has tier-2 parts"
+                batch_mod._observe_extras.compile(
+                    (numba.typeof(bb.handle()), numba.int64, numba.int64, numba.boolean))
+            else:
+                bb = batch_mod.BattleBatch("duel-klingon-vs-federation", num_battles=1, seed=0)
+                if kind == "core":
+                    bb.compile_step_kernel()
+                else:
+                    bb.compile_play_kernel()
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
-    _EXTRAS_READY = True
+    _BUILT.add(kind)
 
 
 def _needs_core(item) -> bool:
