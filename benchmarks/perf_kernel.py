@@ -51,7 +51,7 @@ def write_perf_map(dispatcher, cache_dir: Path, mode: str = "w") -> int:
     (_, cres), = list(dispatcher.overloads.items())[:1]
     stem = dispatcher.py_func.__module__.rsplit(".", 1)[-1] + "." + dispatcher.__name__
     nbc = max(cache_dir.rglob(f"{stem}-*.nbc"), key=os.path.getmtime)
-    obj_path = Path(f"/tmp/perf-kernel-{os.getpid()}.o")
+    obj_path = Path(f"/tmp/perf-kernel-{os.getpid()}-{stem}.o")
     obj_path.write_bytes(pickle.loads(nbc.read_bytes())[0][2][0])
     table = subprocess.run(["readelf", "-sW", str(obj_path)], capture_output=True, text=True,
                            check=True).stdout
@@ -73,7 +73,8 @@ def main() -> None:
     p.add_argument("--steps", type=int, default=20000)
     args = p.parse_args()
     from sfb_env.compiled import CACHE_DIR
-    from sfb_env.compiled.batch import BattleBatch, _play_batch, _step_batch
+    from sfb_env.compiled.batch import BattleBatch, _observe_extras, _play_batch, _step_batch
+    from sfb_env.compiled.sampler import _sample
 
     bb = BattleBatch(args.scenario, args.battles, seed=0)
     bb.reset()
@@ -82,7 +83,9 @@ def main() -> None:
         bb.step(bb.sample_actions(rng))
     if CACHE_DIR is None:
         sys.exit("no numba cache folder: nothing to read the kernel's object from")
-    n = write_perf_map(_play_batch, CACHE_DIR) + write_perf_map(_step_batch, CACHE_DIR, "a")
+    n = write_perf_map(_play_batch, CACHE_DIR)
+    for kernel in (_step_batch, _sample) + ((_observe_extras,) if bb._extras else ()):
+        n += write_perf_map(kernel, CACHE_DIR, "a")
     t = time.perf_counter()
     for _ in range(args.steps):
         bb.step(bb.sample_actions(rng))

@@ -13,14 +13,14 @@ from sfb_env.compiled.esg import EsgTables
 from sfb_env.compiled.layout import BatchOrders, BatchState
 from sfb_env.compiled.movement import MoveTables
 from sfb_env.compiled.observe import ObserveTables
-from sfb_env.compiled.pipeline import KernelPipeline
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy",
-         pipeline_class=KernelPipeline)
+@nb.njit(cache=True, inline="always")
 def copy_battle(dst, b, src, a):
     """Battle ``a`` of ``src`` into battle ``b`` of ``dst`` (not dice or events): element
-    loops (a row assignment checks for overlap at run time and needs the NRT)."""
+    loops (a row assignment checks for overlap at run time and needs the NRT). Inlined
+    in ``batch._restart``, which takes one word: a call of this function passes every
+    array of both namedtuples, some two thousand machine words."""
     for i1 in range(dst.kind.shape[1]):
         dst.kind[b, i1] = src.kind[a, i1]
     for i1 in range(dst.side.shape[1]):

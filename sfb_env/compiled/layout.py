@@ -351,14 +351,14 @@ def copy_kernel_source() -> str:
         "from sfb_env.compiled.layout import BatchOrders, BatchState",
         "from sfb_env.compiled.movement import MoveTables",
         "from sfb_env.compiled.observe import ObserveTables",
-        "from sfb_env.compiled.pipeline import KernelPipeline",
         "",
         "",
-        "@nb.njit(cache=True, _nrt=False, error_model=\"numpy\",",
-        "         pipeline_class=KernelPipeline)",
+        "@nb.njit(cache=True, inline=\"always\")",
         "def copy_battle(dst, b, src, a):",
         '    """Battle ``a`` of ``src`` into battle ``b`` of ``dst`` (not dice or events): element',
-        "    loops (a row assignment checks for overlap at run time and needs the NRT).\"\"\"",
+        "    loops (a row assignment checks for overlap at run time and needs the NRT). Inlined",
+        "    in ``batch._restart``, which takes one word: a call of this function passes every",
+        "    array of both namedtuples, some two thousand machine words.\"\"\"",
     ]
     from sfb_env.engine import make_battle
 

@@ -110,6 +110,7 @@ _MAX_FIGHTER_RANGE = 5  # (J4.47) engine.fighters.MAX_FIGHTER_TARGET_RANGE
 assert [f for f, _ in event_codes._FIELDS[Damaged]][:4] == ["unit", "shield", "to_shield",
                                                            "internal"]
 _PI3 = np.pi / 3
+_ONE, _MINUS_ONE = np.float32(1.0), np.float32(-1.0)  # (_clip: float32 selects)
 _SQRT3 = obs_mod.SQRT3
 
 # observation rows (env.observation_layout): field offsets within their row
@@ -1266,17 +1267,19 @@ def observe(s, ot, b, a, live, obs_out, mask_out):
         shield = _shield_bits(xu, zu, fu, xt, zt)
         for c in range(6):
             out[at + _T_SHIELD + c] = _flag((shield >> c) & 1)
-    _clip(out, ot.obs_size[a])  # the env clips the vector to the space's bounds
+    if not has_extras(ot, a):  # the env clips the vector to the space's bounds (an agent with
+        _clip(out, ot.obs_size[a])  # tier-2 parts: ``extras`` clips it whole after them)
 
 
 @nb.njit(cache=True, inline="always")
 def _clip(out, n):
-    """``out[:n]`` clipped to [-1, 1] (the observation space's bounds)."""
+    """``out[:n]`` clipped to [-1, 1] (the observation space's bounds; a NaN would stay NaN, as
+    ``np.clip`` leaves it). One select and one store per value: written as two conditional
+    stores, the loop compiled to masked stores, and its share of the step kernel's samples
+    was 9% (of the tier-2 pass's, 20%)."""
     for i in range(n):
-        if out[i] > 1.0:
-            out[i] = 1.0
-        elif out[i] < -1.0:
-            out[i] = -1.0
+        v = out[i]
+        out[i] = _ONE if v > _ONE else (_MINUS_ONE if v < _MINUS_ONE else v)
 
 
 @nb.njit(cache=True, inline="always")
