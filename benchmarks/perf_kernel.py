@@ -3,17 +3,21 @@
     perf record -o step.data python benchmarks/perf_kernel.py [SCENARIO] [--battles 64]
                                                               [--steps 20000]
     perf report -i step.data --sort sym
+    python benchmarks/perf_kernel.py --hot step.data PID batch._step_batch [--windows 12]
 
 ``perf`` sees numba's JIT code as anonymous memory. After a warm-up the script reads the
-two kernels' object code back from numba's cache (the ``.nbc`` files of ``batch._play_batch``
-and ``batch._step_batch``: every kernel one calls without inlining is a function of its
+kernels' object code back from numba's cache (the ``.nbc`` files of ``batch._play_batch``,
+``batch._step_batch``, ``sampler._sample`` and, where an agent has tier-2 parts,
+``batch._observe_extras``: every kernel one calls without inlining is a function of its
 object), lists their functions with ``readelf`` and writes ``/tmp/perf-<pid>.map`` with their
-load addresses, then steps the batch (random masked actions) for ``--steps`` impulses; ``perf
-report`` names the functions. What is inlined in a kernel (``procedure.advance``'s stages in
-``_play_batch``, ``observe`` in ``_step_batch``, ...) shows as that kernel: ``perf annotate``
-cannot read JIT code, so for instructions dump the code (``/proc/self/maps``) and
-``objdump`` the object. Reads numba's cache format (``CompileResult`` pickles: the object is
-the first entry of the library's payload), which numba may change.
+load addresses (and each object as ``/tmp/perf-kernel-<pid>-<kernel>.o``), then steps the batch
+(random masked actions) for ``--steps`` impulses; ``perf report`` names the functions. What is
+inlined in a kernel (``procedure.advance``'s stages in ``_play_batch``, ``observe`` in
+``_step_batch``, ...) shows as that kernel. ``perf annotate`` cannot read JIT code: ``--hot``
+reads the samples of one function (``perf script``), and prints its hottest 256-byte windows
+with their instructions (``objdump`` of the saved object) and samples per instruction. Reads
+numba's cache format (``CompileResult`` pickles: the object is the first entry of the
+library's payload), which numba may change.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import argparse
 import os
 import pickle
+import re
 import subprocess
 import sys
 import time
@@ -66,12 +71,62 @@ def write_perf_map(dispatcher, cache_dir: Path, mode: str = "w") -> int:
     return len(symbols)
 
 
+def hot_windows(data: str, pid: int, function: str, windows: int = 12) -> None:
+    """The hottest 256-byte windows of ``function`` (a name of ``/tmp/perf-<pid>.map``) in the
+    ``perf record`` file ``data``, each with its instructions and their samples."""
+    symbols = [line.split() for line in Path(f"/tmp/perf-{pid}.map").read_text().splitlines()]
+    start = next(int(s[0], 16) for s in symbols if s[2] == function)
+    size = next(int(s[1], 16) for s in symbols if s[2] == function)
+    script = subprocess.run(["perf", "script", "-i", data, "-F", "ip,sym"], capture_output=True,
+                            text=True, check=True).stdout
+    samples: dict[int, int] = {}
+    total = 0
+    for line in script.splitlines():
+        parts = line.split()
+        total += 1
+        if len(parts) >= 2 and parts[1] == function:
+            offset = int(parts[0], 16) - start
+            samples[offset] = samples.get(offset, 0) + 1
+    mine = sum(samples.values())
+    print(f"{function}: {mine} of {total} samples")
+    kernel = next(p for p in Path("/tmp").glob(f"perf-kernel-{pid}-*.o")
+                  if any(_short(s[7]) == function for s in map(str.split, subprocess.run(
+                      ["readelf", "-sW", str(p)], capture_output=True, text=True,
+                      check=True).stdout.splitlines()) if len(s) >= 8 and s[3] == "FUNC"))
+    table = subprocess.run(["readelf", "-sW", str(kernel)], capture_output=True, text=True,
+                           check=True).stdout
+    base = next(int(s[1], 16) for s in map(str.split, table.splitlines())
+                if len(s) >= 8 and s[3] == "FUNC" and _short(s[7]) == function)
+    dump = subprocess.run(["objdump", "-d", "--no-show-raw-insn", f"--start-address={base}",
+                           f"--stop-address={base + size}", str(kernel)], capture_output=True,
+                          text=True, check=True).stdout
+    code = {}
+    for line in dump.splitlines():
+        address, _, text = line.strip().partition(":")
+        if text and all(c in "0123456789abcdef" for c in address):
+            code[int(address, 16) - base] = re.sub(r"<(_ZN[^>]{0,40})[^>]*>", r"<\1...>",
+                                                   text.strip())[:110]
+    by_window: dict[int, int] = {}
+    for offset, n in samples.items():
+        by_window[offset // 256] = by_window.get(offset // 256, 0) + n
+    for window, n in sorted(by_window.items(), key=lambda w: -w[1])[:windows]:
+        print(f"--- {window * 256:#x}: {n / max(mine, 1):.1%} of {function}")
+        for offset in sorted(o for o in code if window * 256 <= o < window * 256 + 256):
+            print(f"{samples.get(offset, 0):6d} {offset:#8x}  {code[offset]}")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("scenario", nargs="?", default="grad-lyran-vs-hydran")
     p.add_argument("--battles", type=int, default=64)
     p.add_argument("--steps", type=int, default=20000)
+    p.add_argument("--hot", nargs=3, metavar=("DATA", "PID", "FUNCTION"),
+                   help="print FUNCTION's hottest code in the perf record DATA of process PID")
+    p.add_argument("--windows", type=int, default=12, help="how many windows --hot prints")
     args = p.parse_args()
+    if args.hot:
+        hot_windows(args.hot[0], int(args.hot[1]), args.hot[2], args.windows)
+        return
     from sfb_env.compiled import CACHE_DIR
     from sfb_env.compiled.batch import BattleBatch, _observe_extras, _play_batch, _step_batch
     from sfb_env.compiled.sampler import _sample
@@ -90,7 +145,7 @@ def main() -> None:
     for _ in range(args.steps):
         bb.step(bb.sample_actions(rng))
     dt = time.perf_counter() - t
-    print(f"{n} functions mapped; {args.scenario} B={args.battles}: "
+    print(f"{n} functions mapped (process {os.getpid()}); {args.scenario} B={args.battles}: "
           f"{dt / args.steps / args.battles * 1e6:.3f} us per battle-impulse "
           f"({args.steps * args.battles * bb.ships_per_battle / dt:,.0f} ship-impulses/s)")
 
