@@ -55,29 +55,6 @@ def test_generated_copy_kernel_is_current():
         "regenerate sfb_env/compiled/copy_battle.py from layout.copy_kernel_source()")
 
 
-@pytest.mark.parametrize("dtype", [np.int64, np.int8, np.bool_, np.float64])
-def test_copy_row_copies_one_battle_row_of_a_multi_axis_array(dtype):
-    """``borrowed.copy_row`` (``copy_battle``'s row memcpy): row ``a`` of ``src`` into row
-    ``b`` of ``dst``, every other row untouched, for each dtype the state holds; an array
-    with an empty axis copies nothing."""
-    import numba
-
-    from sfb_env.compiled.borrowed import copy_row
-
-    @numba.njit
-    def copy(dst, b, src, a):
-        copy_row(dst, b, src, a)
-
-    src = (np.random.default_rng(0).random((3, 4, 5)) * 10).astype(dtype)
-    for dst, source in ((np.zeros_like(src), src), (np.zeros_like(src[:, :, 0]),
-                                                    src[:, :, 0].copy())):
-        copy(dst, 1, source, 2)
-        assert np.array_equal(dst[1], source[2])
-        assert not dst[0].any() and not dst[2].any()
-    empty = np.zeros((3, 0, 2), dtype)
-    copy(empty, 1, empty.copy(), 0)
-
-
 def test_orders_pack_and_unported_orders_are_refused():
     o = layout.pack_orders([{0: Orders(maneuver=Maneuver.TURN_LEFT, fire={1: 3}, speed=5)}, {}],
                            4, 3)

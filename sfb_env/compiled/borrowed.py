@@ -42,28 +42,3 @@ def opaque(typingctx, i):
         fnty = ir.FunctionType(ty, [ty])
         return builder.asm(fnty, "", "=r,0", [args[0]], False, "opaque")
     return i(i), codegen
-
-
-@intrinsic
-def copy_row(typingctx, dst, b, src, a):
-    """``dst[b] = src[a]`` for two C-contiguous arrays of one type with two axes or more: one
-    ``memcpy`` of the row's ``strides[0]`` bytes. ``copy_battle``'s restart copies some 120
-    rows; element loops compiled to 65 kB of code (vector loops with their edges), fetched
-    again at every restart."""
-    if not (isinstance(dst, nb.types.Array) and dst.ndim >= 2 and dst.layout == "C"
-            and isinstance(src, nb.types.Array) and src.dtype == dst.dtype
-            and src.ndim == dst.ndim and src.layout == "C"
-            and isinstance(b, nb.types.Integer) and isinstance(a, nb.types.Integer)):
-        return None
-
-    def codegen(context, builder, sig, args):
-        to, from_ = (context.make_array(t)(context, builder, value=v)
-                     for t, v in ((sig.args[0], args[0]), (sig.args[2], args[2])))
-        row = cgutils.unpack_tuple(builder, to.strides)[0]  # (C order: the row's bytes)
-        int8p = ir.IntType(8).as_pointer()
-        b_, a_ = (context.cast(builder, args[i], sig.args[i], nb.types.intp) for i in (1, 3))
-        target = builder.gep(builder.bitcast(to.data, int8p), [builder.mul(b_, row)])
-        source = builder.gep(builder.bitcast(from_.data, int8p), [builder.mul(a_, row)])
-        cgutils.raw_memcpy(builder, target, source, row, 1)
-        return context.get_dummy_value()
-    return nb.types.void(dst, b, src, a), codegen

@@ -345,7 +345,7 @@ def copy_kernel_source() -> str:
         "",
         "import numba as nb",
         "",
-        "from sfb_env.compiled.borrowed import borrow, copy_row",
+        "from sfb_env.compiled.borrowed import borrow",
         "from sfb_env.compiled.damage import FireTables",
         "from sfb_env.compiled.esg import EsgTables",
         "from sfb_env.compiled.layout import BatchOrders, BatchState",
@@ -355,11 +355,10 @@ def copy_kernel_source() -> str:
         "",
         "@nb.njit(cache=True, inline=\"always\")",
         "def copy_battle(dst, b, src, a):",
-        '    """Battle ``a`` of ``src`` into battle ``b`` of ``dst`` (not dice or events): a',
-        "    ``memcpy`` a row (``borrowed.copy_row``; a row assignment checks for overlap at run",
-        "    time and needs the NRT). Inlined in ``batch._restart``, which takes one word: a call",
-        "    of this function passes every array of both namedtuples, some two thousand machine",
-        "    words.\"\"\"",
+        '    """Battle ``a`` of ``src`` into battle ``b`` of ``dst`` (not dice or events): element',
+        "    loops (a row assignment checks for overlap at run time and needs the NRT). Inlined",
+        "    in ``batch._restart``, which takes one word: a call of this function passes every",
+        "    array of both namedtuples, some two thousand machine words.\"\"\"",
     ]
     from sfb_env.engine import make_battle
 
@@ -369,7 +368,12 @@ def copy_kernel_source() -> str:
         if ndim == 1:
             lines.append(f"    dst.{name}[b] = src.{name}[a]")
             continue
-        lines.append(f"    copy_row(dst.{name}, b, src.{name}, a)")
+        index = ""
+        for axis in range(1, ndim):
+            pad = "    " * axis
+            lines.append(f"{pad}for i{axis} in range(dst.{name}.shape[{axis}]):")
+            index += f", i{axis}"
+        lines.append(f"{'    ' * ndim}dst.{name}[b{index}] = src.{name}[a{index}]")
     views = (("borrowed_state", BatchState, "s"), ("borrowed_orders", BatchOrders, "o"),
              ("borrowed_move", MoveTables, "t"), ("borrowed_fire", FireTables, "t"),
              ("borrowed_observe", ObserveTables, "t"), ("borrowed_esg", EsgTables, "t"))
