@@ -204,3 +204,40 @@ def test_perf_kernel_names_a_kernel_by_module_and_function(monkeypatch):
     assert perf_kernel._short(mangled) == "fire.fire_direct_fire_a"
     assert perf_kernel._short("numba_list_base_ptr") == "numba_list_base_ptr"
     assert perf_kernel._short("_ZN12") == "_ZN12"  # (a name cut short: no IndexError)
+
+
+def test_perf_kernel_hot_windows_rank_a_functions_code_by_its_samples(monkeypatch, tmp_path,
+                                                                     capsys):
+    """``--hot``: the samples of one mapped function (``perf script``) summed by 256-byte
+    window, hottest first, each with its instructions (``objdump`` of the saved object) and
+    the samples of each; samples of other functions count only in the total."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    monkeypatch.delitem(sys.modules, "perf_kernel", raising=False)
+    perf_kernel = importlib.import_module("perf_kernel")
+    pid = 999_999_901
+    mangled = "_ZN7sfb_env8compiled5batch11_step_batchB2v1"
+    Path(f"/tmp/perf-{pid}.map").write_text("7f0000001000 400 batch._step_batch\n")
+    obj = Path(f"/tmp/perf-kernel-{pid}-batch._step_batch.o")
+    obj.write_bytes(b"")
+    outputs = {
+        "perf": "7f0000001010 batch._step_batch\n" * 3 + "7f0000001210 batch._step_batch\n"
+                + "7f0000009000 other\n",
+        "readelf": f"  5: 0000000000000040  1024 FUNC GLOBAL DEFAULT 1 {mangled}\n",
+        "objdump": "  50:\tmov    %rax,%rcx\n  250:\tvmovups %ymm0,(%rdx)\n",
+    }
+
+    def run(argv, **_):
+        return subprocess.CompletedProcess(argv, 0, stdout=outputs[argv[0]], stderr="")
+
+    monkeypatch.setattr(perf_kernel.subprocess, "run", run)
+    try:
+        perf_kernel.hot_windows("step.data", pid, "batch._step_batch", windows=2)
+    finally:
+        Path(f"/tmp/perf-{pid}.map").unlink()
+        obj.unlink()
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "batch._step_batch: 4 of 5 samples"
+    assert lines[1] == "--- 0x0: 75.0% of batch._step_batch"
+    assert lines[2].split() == ["3", "0x10", "mov", "%rax,%rcx"]
+    assert lines[3] == "--- 0x200: 25.0% of batch._step_batch"
+    assert lines[4].split() == ["1", "0x210", "vmovups", "%ymm0,(%rdx)"]
