@@ -50,6 +50,14 @@ def _short(mangled: str) -> str:
     return ".".join(parts[2:]) or mangled[:60]
 
 
+def _functions(obj_path: Path) -> list[tuple[int, int, str]]:
+    """(value, size, mangled name) of every function of an object file (``readelf``)."""
+    table = subprocess.run(["readelf", "-sW", str(obj_path)], capture_output=True, text=True,
+                           check=True).stdout
+    return [(int(p[1], 16), int(p[2], 0), p[7]) for p in map(str.split, table.splitlines())
+            if len(p) >= 8 and p[3] == "FUNC"]
+
+
 def write_perf_map(dispatcher, cache_dir: Path, mode: str = "w") -> int:
     """``/tmp/perf-<pid>.map`` for the functions of ``dispatcher``'s cached object (``mode``
     "a": added to the map); returns how many."""
@@ -58,10 +66,7 @@ def write_perf_map(dispatcher, cache_dir: Path, mode: str = "w") -> int:
     nbc = max(cache_dir.rglob(f"{stem}-*.nbc"), key=os.path.getmtime)
     obj_path = Path(f"/tmp/perf-kernel-{os.getpid()}-{stem}.o")
     obj_path.write_bytes(pickle.loads(nbc.read_bytes())[0][2][0])
-    table = subprocess.run(["readelf", "-sW", str(obj_path)], capture_output=True, text=True,
-                           check=True).stdout
-    symbols = [(int(p[1], 16), int(p[2], 0), p[7]) for p in map(str.split, table.splitlines())
-               if len(p) >= 8 and p[3] == "FUNC"]
+    symbols = _functions(obj_path)
     name = cres.fndesc.llvm_func_name
     base = cres.library.get_pointer_to_function(name) - next(v for v, _, n in symbols
                                                              if n == name)
@@ -74,9 +79,8 @@ def write_perf_map(dispatcher, cache_dir: Path, mode: str = "w") -> int:
 def hot_windows(data: str, pid: int, function: str, windows: int = 12) -> None:
     """The hottest 256-byte windows of ``function`` (a name of ``/tmp/perf-<pid>.map``) in the
     ``perf record`` file ``data``, each with its instructions and their samples."""
-    symbols = [line.split() for line in Path(f"/tmp/perf-{pid}.map").read_text().splitlines()]
-    start = next(int(s[0], 16) for s in symbols if s[2] == function)
-    size = next(int(s[1], 16) for s in symbols if s[2] == function)
+    start, size = next((int(s[0], 16), int(s[1], 16)) for s in map(
+        str.split, Path(f"/tmp/perf-{pid}.map").read_text().splitlines()) if s[2] == function)
     script = subprocess.run(["perf", "script", "-i", data, "-F", "ip,sym"], capture_output=True,
                             text=True, check=True).stdout
     samples: dict[int, int] = {}
@@ -89,14 +93,8 @@ def hot_windows(data: str, pid: int, function: str, windows: int = 12) -> None:
             samples[offset] = samples.get(offset, 0) + 1
     mine = sum(samples.values())
     print(f"{function}: {mine} of {total} samples")
-    kernel = next(p for p in Path("/tmp").glob(f"perf-kernel-{pid}-*.o")
-                  if any(_short(s[7]) == function for s in map(str.split, subprocess.run(
-                      ["readelf", "-sW", str(p)], capture_output=True, text=True,
-                      check=True).stdout.splitlines()) if len(s) >= 8 and s[3] == "FUNC"))
-    table = subprocess.run(["readelf", "-sW", str(kernel)], capture_output=True, text=True,
-                           check=True).stdout
-    base = next(int(s[1], 16) for s in map(str.split, table.splitlines())
-                if len(s) >= 8 and s[3] == "FUNC" and _short(s[7]) == function)
+    kernel, base = next((path, value) for path in Path("/tmp").glob(f"perf-kernel-{pid}-*.o")
+                        for value, _, mangled in _functions(path) if _short(mangled) == function)
     dump = subprocess.run(["objdump", "-d", "--no-show-raw-insn", f"--start-address={base}",
                            f"--stop-address={base + size}", str(kernel)], capture_output=True,
                           text=True, check=True).stdout
