@@ -3,9 +3,13 @@ source holds one value, and the programs unchanged."""
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numba as nb
 import numpy as np
+import pytest
 from numba.core.compiler import run_frontend
+from numba.core.compiler_machinery import register_pass
 
 from sfb_env.compiled import boarding, event_codes
 from sfb_env.compiled.pipeline import KernelPipeline, forwardable_copies
@@ -185,3 +189,105 @@ def test_constant_arguments_compile_the_called_kernel_once():
     ints and bools (numba would compile it once per value), and the results are the same."""
     assert _scales_by_constants(2) == (2 * 17 + 1) + (2 * 18) + (2 * 3 + 1)
     assert _scaled.signatures == [(nb.types.int64, nb.types.int64, nb.types.boolean)]
+
+
+# --- FieldLoads: a field read loads the field, not the whole namedtuple ----------------------
+
+_Wide = namedtuple("_Wide", [f"a{i}" for i in range(12)])
+
+
+def _reads_fields_in_a_loop(w, n):
+    """``w`` is used in several blocks (so numba keeps it in a stack slot); its fields are
+    read in a loop, one of them written."""
+    total = 0
+    for b in range(n):
+        if w.a3[b] > 0:
+            total += w.a3[b] * w.a7[b]
+        else:
+            total -= w.a11[b]
+        w.a5[b] = total
+    return total
+
+
+def _copies_in_a_loop(w, n):
+    """A copy of ``w`` stored in a slot on every pass, deleted and stored again."""
+    total = 0
+    for b in range(n):
+        v = w
+        if b % 2 == 0:
+            v = _Wide(*w[6:], *w[:6])  # the fields rotated: another tuple in the same slot
+        total += v.a0[b] * 10 + v.a6[b]
+        v.a1[b] = total
+    return total
+
+
+def _lowered_ir(lower_class, nrt: bool) -> str:
+    """The unoptimized LLVM IR of ``_reads_fields_in_a_loop`` as ``lower_class`` lowers it,
+    after ``KernelPipeline``'s other passes."""
+    from numba.core.typed_passes import NativeLowering
+
+    from sfb_env.compiled import pipeline
+
+    lowered: list[str] = []
+
+    class Recording(lower_class):
+        def lower(self):
+            super().lower()
+            lowered.append(str(self.module))
+
+    @register_pass(mutates_CFG=True, analysis_only=False)
+    class RecordingLowering(NativeLowering):
+        _name = "test_recording_lowering"
+
+        @property
+        def lowering_class(self):
+            return Recording
+
+    class Pipeline(pipeline.KernelPipeline):
+        def define_pipelines(self):
+            [pm] = pipeline.KernelPipeline.define_pipelines(self)
+            pm.passes = [(RecordingLowering, why) if cls is pipeline.FieldLoadsLowering
+                         else (cls, why) for cls, why in pm.passes]
+            pm.finalize()
+            return [pm]
+
+    kernel = nb.njit(_nrt=nrt, pipeline_class=Pipeline)(_reads_fields_in_a_loop)
+    w = _Wide(*[np.arange(4, dtype=np.int64) - 1 for _ in range(12)])
+    assert kernel(w, 4) == _reads_fields_in_a_loop(w, 4)
+    return lowered[0]
+
+
+def _whole_loads(ir_text: str) -> int:
+    return ir_text.count("load [12 x ")  # the namedtuple of 12 arrays, loaded whole
+
+
+def test_a_field_read_loads_the_field_not_the_whole_namedtuple():
+    from numba.core import lowering
+
+    from sfb_env.compiled.pipeline import FieldLoads
+
+    assert _whole_loads(_lowered_ir(lowering.Lower, nrt=False)) >= 4  # numba: one per read
+    assert _whole_loads(_lowered_ir(FieldLoads, nrt=False)) == 0
+    assert _whole_loads(_lowered_ir(FieldLoads, nrt=True)) == 1  # the del, to release it
+
+
+def test_without_reference_counts_a_store_and_a_del_do_not_load_the_old_value():
+    from numba.core import lowering
+
+    from sfb_env.compiled.pipeline import FieldLoads
+
+    zero_fill = "store [12 x {i8*, i8*, i64, i64, i64*, [1 x i64], [1 x i64]}] zeroinitializer"
+    # numba fills every slot with zeros where it allocates it, and again where it deletes it
+    assert _lowered_ir(lowering.Lower, nrt=False).count(zero_fill) == 2
+    assert _lowered_ir(FieldLoads, nrt=False).count(zero_fill) == 1
+    assert _lowered_ir(FieldLoads, nrt=True).count(zero_fill) == 2  # released: numba's del
+
+
+@pytest.mark.parametrize("nrt", [False, True])
+@pytest.mark.parametrize("func", [_reads_fields_in_a_loop, _copies_in_a_loop])
+def test_field_loads_give_the_python_results(func, nrt):
+    kernel = nb.njit(_nrt=nrt, pipeline_class=KernelPipeline)(func)
+    made = [_Wide(*[(np.arange(6, dtype=np.int64) * (k + 1)) % 5 - 2 for k in range(12)])
+            for _ in range(2)]
+    assert kernel(made[0], 6) == func(made[1], 6)
+    assert all((a == b).all() for a, b in zip(made[0], made[1]))  # the same writes
