@@ -290,4 +290,4 @@ def test_field_loads_give_the_python_results(func, nrt):
     made = [_Wide(*[(np.arange(6, dtype=np.int64) * (k + 1)) % 5 - 2 for k in range(12)])
             for _ in range(2)]
     assert kernel(made[0], 6) == func(made[1], 6)
-    assert all((a == b).all() for a, b in zip(made[0], made[1]))  # the same writes
+    assert all((a == b).all() for a, b in zip(*made, strict=True))  # the same writes

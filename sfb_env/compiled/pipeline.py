@@ -37,9 +37,9 @@ from numba.core import cgutils, ir, ir_utils, lowering, types
 from numba.core.analysis import compute_cfg_from_blocks
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
 from numba.core.compiler_machinery import FunctionPass, register_pass
-from numba.core.typed_passes import NativeLowering
 from numba.core.dispatcher import Dispatcher
 from numba.core.inline_closurecall import InlineWorker
+from numba.core.typed_passes import NativeLowering
 from numba.core.typing import signature
 from numba.core.untyped_passes import InlineInlinables
 from numba.extending import intrinsic
