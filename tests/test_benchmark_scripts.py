@@ -241,3 +241,23 @@ def test_perf_kernel_hot_windows_rank_a_functions_code_by_its_samples(monkeypatc
     assert lines[2].split() == ["3", "0x10", "mov", "%rax,%rcx"]
     assert lines[3] == "--- 0x200: 25.0% of batch._step_batch"
     assert lines[4].split() == ["1", "0x210", "vmovups", "%ymm0,(%rdx)"]
+
+
+def test_compile_time_takes_a_callees_compile_out_of_its_callers_own_time(monkeypatch):
+    """benchmarks/compile_time.py: numba's compile events nest (a callee compiles while its
+    caller types); each function's own time excludes its callees'."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    monkeypatch.delitem(sys.modules, "compile_time", raising=False)
+    compile_time = importlib.import_module("compile_time")
+    clock = compile_time.CompileClock()
+    clock.start("batch._play_batch", 0.0)
+    clock.start("energy.energy_allocation", 1.0)
+    clock.start("shields.shield_bits", 2.0)
+    clock.end(2.5)
+    clock.end(7.0)
+    clock.start("shields.shield_bits", 8.0)  # compiled again (another signature)
+    clock.end(9.0)
+    clock.end(20.0)
+    assert clock.slowest(2) == [("batch._play_batch", 13.0, 20.0),
+                                ("energy.energy_allocation", 5.5, 6.0)]
+    assert clock.own["shields.shield_bits"] == clock.total["shields.shield_bits"] == 1.5
