@@ -40,6 +40,31 @@ def test_pettingzoo_parallel_api_and_seed_tests_pass_on_the_compiled_core(scenar
     parallel_seed_test(lambda: sfb_env.parallel_env(scenario, backend="compiled"))
 
 
+def test_the_env_generator_continues_as_on_the_reference_after_a_seeded_reset():
+    """Seeding: ``reset(seed=s)`` seeds ``np_random`` with ``s`` (the compiled env makes it when
+    first read), a plain ``reset()`` draws the next battle's seed from it, on both engines."""
+    envs = [sfb_env.parallel_env("cth-03", backend=b) for b in ("reference", "compiled")]
+    firsts = []
+    for env in envs:
+        env.reset(seed=7)
+        env.reset()  # the seed drawn from default_rng(7)
+        env.reset()
+        firsts.append(env.np_random.integers(1 << 30, size=3).tolist())
+    assert firsts[0] == firsts[1]
+    want = np.random.default_rng(7)
+    want.integers(2**31 - 1, size=2)
+    assert firsts[1] == want.integers(1 << 30, size=3).tolist()
+    compiled = envs[1]
+    compiled.reset(seed=11)
+    assert compiled.np_random.integers(100, size=4).tolist() == (
+        np.random.default_rng(11).integers(100, size=4).tolist())
+    compiled.np_random = np.random.default_rng(3)  # set by hand: kept, seeds the next reset
+    obs, _ = compiled.reset()
+    again = sfb_env.parallel_env("cth-03", backend="compiled")
+    again_obs, _ = again.reset(seed=int(np.random.default_rng(3).integers(2**31 - 1)))
+    assert all((obs[a]["observation"] == again_obs[a]["observation"]).all() for a in obs)
+
+
 def test_auto_takes_the_compiled_core_where_it_plays_the_scenario():
     assert backend_of(sfb_env.parallel_env("cth-03")) == "compiled"
     assert backend_of(sfb_env.parallel_env("cth-05")) == "compiled"  # tier 2: 16 impulses

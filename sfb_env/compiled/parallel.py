@@ -59,6 +59,8 @@ class CompiledParallelEnv(SFBParallelEnv):
     _verdict_of = -1  # the step count (len(_rows)) whose verdict is in _verdict_now
     _verdict_reads_events = False  # (tiers.EVENT_VICTORY) the verdict's wording reads events
     _joint_check = True  # (C3.2) whether speeds and maneuvers may need the engine's joint check
+    _np_random: np.random.Generator | None = None
+    _np_random_seed: int | None = None  # the seed of the generator not made yet (np_random)
 
     def __init__(self, scenario: str | Mapping[str, Any] = "cth-01", **options: Any) -> None:
         reward = options.get("reward", "shaped")
@@ -148,7 +150,7 @@ class CompiledParallelEnv(SFBParallelEnv):
         if seed is None:
             seed, self._seed = self._seed, None
         if seed is not None:
-            self.np_random = np.random.default_rng(seed)
+            self._np_random, self._np_random_seed = None, seed  # made when read (np_random)
         else:
             if self.np_random is None:
                 self.np_random = np.random.default_rng()
@@ -163,6 +165,20 @@ class CompiledParallelEnv(SFBParallelEnv):
         self._event_cursor = 0
         self._observe(self.agents)
         return {a: self._obs[a] for a in self.agents}, self._infos(self.agents)
+
+    @property
+    def np_random(self) -> np.random.Generator | None:
+        """The env's generator (``SFBParallelEnv``'s Seeding), made from the last seeded
+        reset's seed when first read: ``default_rng(seed)`` costs about 10 us, a tenth of a
+        graduate duel's random game between two resets, and a seeded reset seldom reads it."""
+        if self._np_random is None and self._np_random_seed is not None:
+            self._np_random = np.random.default_rng(self._np_random_seed)
+            self._np_random_seed = None
+        return self._np_random
+
+    @np_random.setter
+    def np_random(self, value: np.random.Generator | None) -> None:
+        self._np_random, self._np_random_seed = value, None
 
     def step(self, actions: Mapping[str, Any]):
         if not (type(actions) is dict and self._event_cursor is not None
