@@ -9,7 +9,6 @@ import numba as nb
 import numpy as np
 import pytest
 from numba.core.compiler import run_frontend
-from numba.core.compiler_machinery import register_pass
 
 from sfb_env.compiled import boarding, event_codes
 from sfb_env.compiled.pipeline import KernelPipeline, forwardable_copies
@@ -224,8 +223,6 @@ def _copies_in_a_loop(w, n):
 def _lowered_ir(lower_class, nrt: bool) -> str:
     """The unoptimized LLVM IR of ``_reads_fields_in_a_loop`` as ``lower_class`` lowers it,
     after ``KernelPipeline``'s other passes."""
-    from numba.core.typed_passes import NativeLowering
-
     from sfb_env.compiled import pipeline
 
     lowered: list[str] = []
@@ -235,18 +232,12 @@ def _lowered_ir(lower_class, nrt: bool) -> str:
             super().lower()
             lowered.append(str(self.module))
 
-    @register_pass(mutates_CFG=True, analysis_only=False)
-    class RecordingLowering(NativeLowering):
-        _name = "test_recording_lowering"
-
-        @property
-        def lowering_class(self):
-            return Recording
+    recording = pipeline.lowering_pass(Recording, "test_recording_lowering")
 
     class Pipeline(pipeline.KernelPipeline):
         def define_pipelines(self):
             [pm] = pipeline.KernelPipeline.define_pipelines(self)
-            pm.passes = [(RecordingLowering, why) if cls is pipeline.FieldLoadsLowering
+            pm.passes = [(recording, why) if cls is pipeline.FieldLoadsLowering
                          else (cls, why) for cls, why in pm.passes]
             pm.finalize()
             return [pm]

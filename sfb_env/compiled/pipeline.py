@@ -326,15 +326,15 @@ class FieldLoads(lowering.Lower):
         self._alloca_var(name, self.typeof(name))
 
 
-@register_pass(mutates_CFG=True, analysis_only=False)
-class FieldLoadsLowering(NativeLowering):
-    """numba's lowering pass with ``FieldLoads``."""
+def lowering_pass(lower_class: type, name: str) -> type:
+    """numba's lowering pass, lowering with ``lower_class``: a pass registered as ``name``."""
+    cls = type(name, (NativeLowering,), {
+        "_name": name, "__doc__": f"numba's lowering pass with ``{lower_class.__name__}``.",
+        "lowering_class": property(lambda self: lower_class)})
+    return register_pass(mutates_CFG=True, analysis_only=False)(cls)
 
-    _name = "sfb_field_loads_lowering"
 
-    @property
-    def lowering_class(self):
-        return FieldLoads
+FieldLoadsLowering = lowering_pass(FieldLoads, "sfb_field_loads_lowering")
 
 
 class KernelPipeline(CompilerBase):
