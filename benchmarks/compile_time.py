@@ -98,7 +98,8 @@ def _passes(dispatcher, top: int) -> list[tuple[str, float]]:
         timings = dispatcher.get_metadata(sig).get("llvm_pass_timings")
         for record in timings or ():
             # LLVM reports each pass of a run twice (the same name and time): count it once
-            for name, wall in {(r.pass_name, r.wall_time) for r in record.timings.list_records()}:
+            for name, wall in {(r.pass_name, r.wall_time) for r in record.timings.list_records()
+                               if r.pass_name != "Total"}:  # (LLVM's own sum of the run)
                 seconds[name] = seconds.get(name, 0.0) + wall
     return sorted(seconds.items(), key=lambda kv: -kv[1])[:top]
 
