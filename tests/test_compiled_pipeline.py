@@ -237,9 +237,7 @@ def _lowered_ir(lower_class, nrt: bool) -> str:
     class Pipeline(pipeline.KernelPipeline):
         def define_pipelines(self):
             [pm] = pipeline.KernelPipeline.define_pipelines(self)
-            pm.passes = [(recording, why) if cls is pipeline.FieldLoadsLowering
-                         else (cls, why) for cls, why in pm.passes]
-            pm.finalize()
+            pipeline.replace_pass(pm, pipeline.FieldLoadsLowering, recording).finalize()
             return [pm]
 
     kernel = nb.njit(_nrt=nrt, pipeline_class=Pipeline)(_reads_fields_in_a_loop)

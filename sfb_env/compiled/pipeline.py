@@ -158,11 +158,15 @@ class _SharingInliner(InlineWorker):
             _SCOPE_COPIES.clear()
 
 
+def replace_pass(pm, old: type, new: type):
+    """``pm`` with the pass ``new`` wherever it ran ``old``."""
+    pm.passes = [(new, why) if cls is old else (cls, why) for cls, why in pm.passes]
+    return pm
+
+
 def _sharing_scopes(pm):
     """``pm`` with ``InlineSharingScopes`` in place of numba's ``InlineInlinables``."""
-    pm.passes = [(InlineSharingScopes, why) if cls is InlineInlinables else (cls, why)
-                 for cls, why in pm.passes]
-    return pm
+    return replace_pass(pm, InlineInlinables, InlineSharingScopes)
 
 
 def _untyped_pipeline(state, name: str = "untyped"):
@@ -343,8 +347,7 @@ class KernelPipeline(CompilerBase):
 
     def define_pipelines(self) -> list:
         pm = _sharing_scopes(DefaultPassBuilder.define_nopython_pipeline(self.state))
-        pm.passes = [(FieldLoadsLowering, why) if cls is NativeLowering else (cls, why)
-                     for cls, why in pm.passes]
+        replace_pass(pm, NativeLowering, FieldLoadsLowering)
         pm.add_pass_after(ForwardCopies, InlineSharingScopes)
         pm.add_pass_after(PlainConstantArguments, ForwardCopies)
         pm.finalize()
