@@ -74,14 +74,10 @@ def _listen(clock: CompileClock) -> None:
 
 def build(kernel: str):
     """Compile (or load) ``kernel``; the dispatcher whose body is the kernel's."""
-    import numba
-
     from sfb_env.compiled import batch
 
     if kernel == "extras":
-        bb = batch.BattleBatch("grad-lyran-vs-hydran", num_battles=1, seed=0)
-        batch._observe_extras.compile((numba.typeof(bb.handle()), numba.int64, numba.int64,
-                                       numba.boolean))
+        batch.BattleBatch("grad-lyran-vs-hydran", num_battles=1, seed=0).compile_extras_kernel()
         return batch._observe_extras
     bb = batch.BattleBatch("duel-klingon-vs-federation", num_battles=1, seed=0)
     if kernel == "play":

@@ -123,8 +123,6 @@ def _build_kernel(kind: str) -> None:
         return
     import fcntl
 
-    import numba
-
     from sfb_env.compiled import batch as batch_mod
 
     with open(_lock_path(kind), "w") as lock:
@@ -133,8 +131,7 @@ def _build_kernel(kind: str) -> None:
             if kind == "extras":
                 bb = batch_mod.BattleBatch("grad-lyran-vs-hydran", num_battles=1, seed=0)
                 assert bb._extras, "grad-lyran-vs-hydran has tier-2 parts"
-                batch_mod._observe_extras.compile(
-                    (numba.typeof(bb.handle()), numba.int64, numba.int64, numba.boolean))
+                bb.compile_extras_kernel()
             else:
                 bb = batch_mod.BattleBatch("duel-klingon-vs-federation", num_battles=1, seed=0)
                 if kind == "core":

@@ -287,6 +287,12 @@ class BattleBatch:
         ref = handle.PartsRef(nb.typeof(self._parts()))
         _play_batch.compile((ref, nb.typeof(self._no_actions), nb.typeof(self.reward_kind)))
 
+    def compile_extras_kernel(self) -> None:
+        """Compile (or load) the tier-2 pass (``_observe_extras``, and the handle's own
+        ``handle.make``), as ``compile_step_kernel``; every batch's handle has the same types,
+        so one build serves every scenario with tier-2 parts."""
+        _observe_extras.compile((nb.typeof(self.handle()), nb.int64, nb.int64, nb.boolean))
+
     def sample_actions(self, rng: np.random.Generator, out: np.ndarray | None = None
                        ) -> np.ndarray:
         """Random masked actions (B, A, k): per component a uniform open value (into ``out``
