@@ -5,7 +5,8 @@
 Plays the reference env with random masked actions and keeps 64 of the states it passes
 through, packs them into a ``BattleBatch``'s state, then times ``_observe_battle`` over the 64
 battles (inlined in a kernel compiled as the step is: no NRT) followed, where an agent has
-tier-2 parts, by ``_observe_extras`` through the batch's handle, as ``BattleBatch._call`` calls it.
+tier-2 parts, by ``_observe_extras`` through the batch's handle address, as
+``BattleBatch._call`` calls it.
 Prints the compile time and the best of ``--rounds`` timings (the least disturbed by other
 work on a shared machine). Used to find what in the observation's code slows the step
 (docs/compiled.md, "How a step stays cheap").
@@ -34,12 +35,12 @@ def _core(s, ot, obs, masks, alive):
 
 
 @nb.njit(cache=True)
-def _run(h, reps, extras):
-    (s, _, _, ot, _, _, obs, masks, _, _, _, _, alive, _, _, _, _, _) = handle.borrowed_parts(h)
+def _run(ref, reps, extras):
+    (s, _, _, ot, _, _, obs, masks, _, _, _, _, alive, _, _, _, _, _) = handle.deref(ref)
     for _ in range(reps):
         _core(s, ot, obs, masks, alive)
         if extras:
-            _observe_extras(h, 0, s.turn.shape[0], False)
+            _observe_extras(ref, 0, s.turn.shape[0], False)
 
 
 def played_states(scenario: str, n: int, seed: int = 1) -> list:
@@ -69,14 +70,15 @@ def main() -> None:
         mine[...] = theirs  # (in place: the handle holds the batch's arrays)
     ot = batch.observe_tables
     extras = any(observe.has_extras(ot, a) for a in range(ot.n_agents))
-    h = batch.handle()
+    batch.handle()
+    ref = batch._ref  # (the handle's tuple, one word: as BattleBatch._call passes it)
     t0 = time.process_time()
-    _run(h, 1, extras)
+    _run(ref, 1, extras)
     print(f"compile/load: {time.process_time() - t0:.1f} s CPU")
     best = float("inf")
     for _ in range(args.rounds):
         t = time.perf_counter()
-        _run(h, REPS, extras)
+        _run(ref, REPS, extras)
         best = min(best, (time.perf_counter() - t) / (REPS * BATTLES) * 1e6)
     print(f"{args.scenario}: observe{' + extras' if extras else ''}, best of {args.rounds}: "
           f"{best:.3f} us per battle ({ot.n_agents} agents)")

@@ -246,7 +246,7 @@ class BattleBatch:
         the ``n_ended`` battles that ended in STEP)."""
         n_b = self.num_battles
         first, last = (only, only + 1) if mode == RESTART else (0, n_b)
-        args = (self._handle, first, last, False)
+        args = (self._ref, first, last, False)
         if self._extras_entry is None:
             _observe_extras(*args)
             self._extras_entry = handle.compiled_entry(_observe_extras, args)
@@ -254,7 +254,7 @@ class BattleBatch:
             self._extras_entry(*args)
         if mode == STEP and self.autoreset and n_ended:
             self._entry(self._ref, self.autoreset, FINISH, 0, True)
-            self._extras_entry(self._handle, 0, n_b, True)
+            self._extras_entry(self._ref, 0, n_b, True)
 
     def _parts(self) -> tuple:
         """The batch's arrays, as the handle holds them."""
@@ -291,7 +291,9 @@ class BattleBatch:
         """Compile (or load) the tier-2 pass (``_observe_extras``, and the handle's own
         ``handle.make``), as ``compile_step_kernel``; every batch's handle has the same types,
         so one build serves every scenario with tier-2 parts."""
-        _observe_extras.compile((nb.typeof(self.handle()), nb.int64, nb.int64, nb.boolean))
+        self.handle()
+        _observe_extras.compile((handle.PartsRef(nb.typeof(self._parts())), nb.int64, nb.int64,
+                                 nb.boolean))
 
     def sample_actions(self, rng: np.random.Generator, out: np.ndarray | None = None
                        ) -> np.ndarray:
@@ -322,14 +324,15 @@ def _observe_battle(s, ot, b, obs, masks, alive):
         observe.observe(s, ot, b, a, alive[b, a], obs[b, a], masks[b, a])
 
 
-@nb.njit(cache=True, error_model="numpy", pipeline_class=KernelPipeline)
-def _observe_extras(h, first, last, ended_only):
+@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+def _observe_extras(ref, first, last, ended_only):
     """``observe.extras`` of every agent that has one in battles ``first`` to ``last - 1``
     (those that ``ended`` only, if ``ended_only``), after ``_observe_battle``, on the arrays
-    of the handle ``h``. Apart from ``_step_batch``: a call there with every array of ``s``
-    and ``ot`` kept them all live in its loop, and the tier-1 observe ran some 50% slower."""
-    (s, _, _, ot, _, _, obs, masks, _, _, _, _, alive, ended, _, _, _, _) = \
-        handle.borrowed_parts(h)
+    of ``ref`` (``handle.PartsRef``: one word, as ``_step_batch`` takes them; the typed list
+    itself cost a microsecond a call to unbox). Apart from ``_step_batch``: a call there with
+    every array of ``s`` and ``ot`` kept them all live in its loop, and the tier-1 observe
+    ran some 50% slower."""
+    (s, _, _, ot, _, _, obs, masks, _, _, _, _, alive, ended, _, _, _, _) = handle.deref(ref)
     for i_b in range(first, last):
         b = opaque(i_b)
         if ended_only and not ended[b]:
