@@ -28,6 +28,7 @@ import numba as nb
 
 from sfb_env.compiled import energy, engineering, maneuvers, small_craft, tractors, transporters
 from sfb_env.compiled.borrowed import borrow
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.compiled.fire import GATLING_EXTRA
 from sfb_env.compiled.observe import (
     _nearest_rows,
@@ -35,7 +36,6 @@ from sfb_env.compiled.observe import (
     maneuver_blocked,
     observe,
 )
-from sfb_env.compiled.pipeline import KernelPipeline
 from sfb_env.compiled.rewards import damage_balance
 
 NO_ORDER = -1  # compiled.layout.NO_ORDER
@@ -98,7 +98,7 @@ def decode_action(s, ot, b, a, action, o):
                         borrow(ot.work), borrow(o.suicide), borrow(o.suicide_arm))
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _decode_suicide(c_suicide, c_arm, u, k, allocation, b, action, work, suicide, suicide_arm):
     """(``components.Suicide.to_orders``, ``energy_actions.SuicideArm.to_orders``) value j of
     ``suicide`` launches the bomb at slot j (the slots are ``work[:k]``); ``suicide_arm``'s
@@ -109,7 +109,7 @@ def _decode_suicide(c_suicide, c_arm, u, k, allocation, b, action, work, suicide
         suicide_arm[b, u] = action[c_arm]
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _decode_craft(c_fighters, c_shuttles, u, k, b, action, work, fighters, shuttles):
     """``decode_action``'s ``fighters`` / ``shuttles`` (``small_craft.decode``; the target
     slots are ``work[:k]``, ``_decode_a``'s)."""
@@ -199,7 +199,7 @@ def _decode_energy(c, u, n_h, heavy, allocation, b, a, action, arm, capacitor, r
     recharge[b, u] = action[c + n_h + 1]
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def noop_action(s, ot, b, a, out):
     """``ActionLayout.noop``: hold every weapon, the standing energy allocation at Energy
     Allocation (``energy_actions``: continue arming, else hold; fill the capacitor; recharge
@@ -219,7 +219,7 @@ def noop_action(s, ot, b, a, out):
     out[n + 1] = speed
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def noop_mask(s, ot, b, a, mask):
     """(ActionLayout._noop_mask, engine.unit_rules) A unit that has not arrived: its mask open
     on the no-op of each component only (``noop_action``)."""
@@ -270,7 +270,7 @@ def _standing_energy(s, ot, b, a, u, out):
     return speed
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def decision_point(s, ot, b, live, actions, obs, mask, state, o, balance):
     """What the env computes for battle ``b`` at one decision point, for every agent ``a``:
     ``observe`` into ``obs[a]`` and ``mask[a]`` (``live[a]`` False: the all-zero mask of an

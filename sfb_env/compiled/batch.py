@@ -43,7 +43,7 @@ from sfb_env.compiled.copy_battle import (
     borrowed_state,
     copy_battle,
 )
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.compiled.sampler import MaskedSampler, sample_masked
 from sfb_env.engine import make_battle
 from sfb_env.engine.battle import Battle
@@ -324,7 +324,7 @@ def _observe_battle(s, ot, b, obs, masks, alive):
         observe.observe(s, ot, b, a, alive[b, a], obs[b, a], masks[b, a])
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _observe_extras(ref, first, last, ended_only):
     """``observe.extras`` of every agent that has one in battles ``first`` to ``last - 1``
     (those that ``ended`` only, if ``ended_only``), after ``_observe_battle``, on the arrays
@@ -355,13 +355,13 @@ def dead_masks(nvec: np.ndarray, n_mask: int) -> np.ndarray:
     return out
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _draw_seed(seed_dice):
     """``default_rng(seed).integers(SEED_RANGE)`` from the batch's seed generator row."""
     return dice_mod.roll(seed_dice, 0, 0, SEED_RANGE)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _restart(ref, b):
     """Battle ``b`` back to the start with its prepared dice (its events stay: they are the
     ended battle's last step), on the arrays of ``ref`` (``handle.PartsRef``). A call of its
@@ -381,7 +381,7 @@ def _restart(ref, b):
 _STAYS, _STOPPED = -2, -3
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _play_batch(ref, actions, reward_kind):
     """STEP's first half (``_step_batch`` observes after it): every battle's orders decoded
     from ``actions``, its impulse played (``procedure.advance``) and its rewards and ends.
@@ -441,7 +441,7 @@ def _play_batch(ref, actions, reward_kind):
             rewards_[b, a] = rewards.reward(s, b, u, reward_kind)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _step_batch(ref, autoreset, mode, only, defer):
     """STEP: every battle's observation after its impulse (``_play_batch``, which the caller
     ran first) and its autoreset; RESET: every battle from the start; RESTART: battle

@@ -30,7 +30,7 @@ import numpy as np
 
 from sfb_env import tables
 from sfb_env.compiled import dice, event_codes
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine import boarding as ref
 from sfb_env.engine.types import ACTIVE, K_FREIGHTER, K_SHIP
 
@@ -61,7 +61,7 @@ def boarding_tables(setup) -> BoardingTables:
                           work=np.zeros((3, MAX_SIDES), np.int64))
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def end_of_turn(s, bt, b: int) -> None:
     """(boarding.end_of_turn, D7.0) The boarding-party combat step: each ship or freighter in
     play (of a side) holding parties of a side other than its controller's."""

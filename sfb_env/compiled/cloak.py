@@ -33,7 +33,7 @@ from __future__ import annotations
 import numba as nb
 
 from sfb_env.compiled import event_codes
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine.cloak import FADE_IMPULSES
 from sfb_env.engine.types import ACTIVE
 
@@ -67,7 +67,7 @@ def fade_range(cloaked, announced_at, b, t, now):
     return since + 1 if cloaked[b, t] else FADE_IMPULSES - since
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def effective_range(locked_on, cloaked, esg_struck_at, announced_at, dac_boxes, scanner_of,
                     scanner_box, lock_on, b, owner, t, rng, now):
     """(G13 standard rule, D6, ``cloak.effective_range(battle, t, rng, owner)``) 2 x true + 5
@@ -91,7 +91,7 @@ def fire_blocked(cloaked, announced_at, b, u, now):
     return cloaked[b, u] or fading(announced_at, b, u, now)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _announce(cloaked, announced_at, ev, ev_count, b, u, cloaking, at, turn, impulse):
     cloaked[b, u] = cloaking
     announced_at[b, u] = at
@@ -100,7 +100,7 @@ def _announce(cloaked, announced_at, ev, ev_count, b, u, cloaking, at, turn, imp
     ev[b, r, 4] = cloaking
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def start_turn(cloaked, cloaked_before, cloak_paid, announced_at, ev, ev_count, turn,
                impulses_per_turn, b):
     """(G13 standard rule, turn to turn, ``cloak.start_turn``) after the energy form set
@@ -114,7 +114,7 @@ def start_turn(cloaked, cloaked_before, cloak_paid, announced_at, ev, ev_count, 
             _announce(cloaked, announced_at, ev, ev_count, b, u, cloaked[b, u], first, turn, 1)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def toggle_blocked(status, cloaked, cloak_paid, announced_at, b, u, impulse, impulses_per_turn,
                    now):
     """(G13 standard rule, ``cloak.toggle_blockers``) ``u`` may not announce now: not in play,
@@ -127,7 +127,7 @@ def toggle_blocked(status, cloaked, cloak_paid, announced_at, b, u, impulse, imp
     return not cloaked[b, u] and not cloak_paid[b, u]
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def cloak_step(order_cloak, status, cloaked, cloak_paid, announced_at, ev, ev_count, turn,
                impulse, impulses_per_turn, now, b):
     """(B2.0 advanced sequence, Cloak/Uncloak; ``cloak.cloak_step``) announce the ordered
@@ -140,7 +140,7 @@ def cloak_step(order_cloak, status, cloaked, cloak_paid, announced_at, ev, ev_co
                       impulse)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def cloak_phases(cloaked, announced_at, b, t, now, out, at):
     """(G13 standard rule, ``knowledge.cloak_phases``) writes ``t``'s 4 features at
     ``out[at:]``: engaged, fading out, fading in, the fade's impulse / 4 (0 when not fading)."""
@@ -152,7 +152,7 @@ def cloak_phases(cloaked, announced_at, b, t, now, out, at):
     out[at + 3] = (now - announced_at[b, t] + 1) / float(FADE_IMPULSES) if fade else 0.0
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def observe_cloak(status, cloaked, cloak_paid, announced_at, b, u, slots, n_slots, impulse,
                   impulses_per_turn, now, allocation, m_cloak, mask, off_cloak, out):
     """The standard cloak's part of agent (unit ``u``)'s mask and observation: value 1 of the

@@ -31,7 +31,7 @@ import numpy as np
 from sfb_env import hexmap, impulse, tables
 from sfb_env.compiled import dice as dice_mod
 from sfb_env.compiled import engineering, event_codes, kill_methods, plasma, sensors, std_dac
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.data.charts import load_weapons
 from sfb_env.engine import damage as ref_damage
 from sfb_env.engine import direct_fire as ref_fire
@@ -331,7 +331,7 @@ def _cadet_dac_tables() -> dict[str, object]:
             "cadet_wpn": names.index("WPN"), "cadet_excess": names.index("Excess")}
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def destroy(status, ev, ev_count, turn, impulse, b, unit):
     """``damage._destroy``: the unit is destroyed (``Destroyed``); explosions are not ported."""
     status[b, unit] = DESTROYED
@@ -339,7 +339,7 @@ def destroy(status, ev, ev_count, turn, impulse, b, unit):
     ev[b, r, 3] = unit
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit, skip=0):
     """The working weapon of ``unit`` with the lowest value (``damage._weapon_value``: an empty
     drone rack is worth 0), ties the highest row; -1 if none
@@ -357,7 +357,7 @@ def _least_weapon(w_destroyed, w_type, w_ammo, ft, b, unit, skip=0):
     return best
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _interim_internal(boxes, w_destroyed, w_type, w_ammo, ev, ft, b, unit, points, r):
     """``damage._interim_internal`` (D4.0): one point on a weapon, the rest by BOX_ORDER, then
     weapons; the boxes go into Damaged row ``r``."""
@@ -383,7 +383,7 @@ def _interim_internal(boxes, w_destroyed, w_type, w_ammo, ev, ft, b, unit, point
             event_codes.put_box(ev, b, r, w + BOX_WEAPON)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _s4_internal(boxes, w_destroyed, w_type, w_ammo, ev, ft, b, unit, points, r):
     """``damage._s4_internal`` (scenario-4 rule, CTH-DATA §10.1): the 1st point of the volley
     on the least valuable weapon, the 2nd on a warp box, each other (and a 1st or 2nd finding
@@ -419,7 +419,7 @@ def _s4_internal(boxes, w_destroyed, w_type, w_ammo, ev, ft, b, unit, points, r)
     return False
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _cadet_dac_internal(boxes, w_destroyed, w_type, w_ammo, dice, ev, ft, b, unit, points, r):
     """``damage._cadet_dac_internal`` (D4.21-D4.4): one die per point; the point takes the
     first column A..E of that row that can be scored: a weapon (the least valuable, a type not
@@ -460,7 +460,7 @@ def _cadet_dac_internal(boxes, w_destroyed, w_type, w_ammo, dice, ev, ft, b, uni
     return False
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _standard_dac(a, ft, b, unit, points, shields, r):
     """``damage._standard_dac_internal`` (D4.2-D4.4): ``compiled.std_dac`` on the arrays it
     reads; True when the ship is destroyed (D4.4)."""
@@ -472,7 +472,7 @@ def _standard_dac(a, ft, b, unit, points, shields, r):
         shields, r)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _nothing_left(boxes, w_destroyed, ft, b, unit):
     """``damage._nothing_left``: no box and no working weapon."""
     total = 0
@@ -486,7 +486,7 @@ def _nothing_left(boxes, w_destroyed, ft, b, unit):
     return True
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def craft_damage(status, damage, speed, ev, ev_count, turn, imp, crippled_at, destroyed_at,
                  crippled_speed, b, u, points):
     """``small_craft.take_damage``: points on a small craft (no shields): a fighter crippled at
@@ -505,7 +505,7 @@ def craft_damage(status, damage, speed, ev, ev_count, turn, imp, crippled_at, de
         speed[b, u] = min(speed[b, u], crippled_speed[u])
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def apply_damage_a(a, ft, b, unit, shield, points):
     """``engine.damage.apply_damage`` (with ``_internal_volley``) on the view ``a``: one volley
     of ``points`` striking ``shield`` (1..6, 0 = none) of ``unit`` (tier-1 rules: see the
@@ -626,7 +626,7 @@ def view_of(s) -> FireArrays:
     return FireArrays(*(getattr(s, f) for f in FIRE_FIELDS))
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def apply_split_volley_a(a, ft, b, unit, split, centre):
     """``engine.damage.apply_split_volley`` (a PPD pulse, E11.35, E11.332) on the view ``a``:
     ``split[0..6]`` the points on each shield (0: a unit without facing shields), ``centre``

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 
 STATE_HI, STATE_LO, INC_HI, INC_LO, HAS_UINT32, UINTEGER = range(6)
 DICE_WORDS = 6
@@ -60,7 +60,7 @@ _MIX_L, _MIX_R = np.uint32(0xCA01F9DD), np.uint32(0x4973F715)
 _XSHIFT = np.uint32(16)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def seed_into(dice: np.ndarray, b: int, seed: int) -> None:
     """Row ``b`` of ``dice`` := ``seeded_row(seed)`` (``default_rng(seed)``, seed >= 0) without
     leaving compiled code: numpy's SeedSequence hash of the seed's 32-bit words, its
@@ -173,7 +173,7 @@ def _mul64(a: np.uint64, b: np.uint64) -> tuple[np.uint64, np.uint64]:
     return hi, lo
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def next_uint64(dice: np.ndarray, b: int) -> np.uint64:
     """(PCG64 XSL-RR) step the 128-bit LCG of battle ``b``, then output 64 bits."""
     _lcg_step(dice, b)
@@ -183,7 +183,7 @@ def next_uint64(dice: np.ndarray, b: int) -> np.uint64:
     return (x >> rot) | (x << ((np.uint64(64) - rot) & _S64))
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def next_uint32(dice: np.ndarray, b: int) -> np.uint64:
     """numpy's PCG64 32-bit output: the low half of a 64-bit draw, the high half kept."""
     if dice[b, HAS_UINT32] != 0:
@@ -195,7 +195,7 @@ def next_uint32(dice: np.ndarray, b: int) -> np.uint64:
     return x & _M32
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def roll(dice: np.ndarray, b: int, low: int, high: int) -> int:
     """``Generator.integers(low, high)`` of battle ``b`` (high exclusive, high - low < 2**32):
     numpy's Lemire bounded draw on 32-bit outputs."""
@@ -215,7 +215,7 @@ def roll(dice: np.ndarray, b: int, low: int, high: int) -> int:
     return low + np.int64(m >> _S32)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def die(dice: np.ndarray, b: int) -> int:
     """One six-sided die: ``integers(1, 7)``."""
     return roll(dice, b, 1, 7)

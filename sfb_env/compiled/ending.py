@@ -23,7 +23,7 @@ import numba as nb
 import numpy as np
 
 from sfb_env.compiled import event_codes, planets
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine import planet_killer as ref_pk
 from sfb_env.engine.setup import BattleSetup
 from sfb_env.engine.types import (
@@ -138,7 +138,7 @@ def verdict(s, et, b: int, time_up: bool) -> int:
                       time_up)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _verdict_a(kind, side_, status, damage, internal, captured_by, victory_kind: int,
                v_side: int, v_other: int, n_sides: int, pass_damage: int, b: int,
                time_up: bool) -> int:
@@ -260,7 +260,7 @@ def _verdict_a(kind, side_, status, damage, internal, captured_by, victory_kind:
     return _code(n_sides, leader, WIN)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _dakota_a(status, x, z, prev_x, prev_z, mark, side: int, n_sides: int, ship: int,
               dakota: int, exit_column: int, b: int, time_up: bool) -> int:
     """(victory._dakota_incident, SCENARIOS #4) ``side`` wins iff ``ship`` passed at range
@@ -282,7 +282,7 @@ def _dakota_a(status, x, z, prev_x, prev_z, mark, side: int, n_sides: int, ship:
     return _code(n_sides, side, WIN if mark[b] & 1 else LOSS)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _pirate_a(kind, side_, status, captured_by, towed_off_by, pirate: int, defender: int,
               n_sides: int, b: int, time_up: bool) -> int:
     """(victory._pirate_raid, SCENARIOS #8, PROPOSAL [P-021]) The battle ends when the pirate's
@@ -315,7 +315,7 @@ def _pirate_a(kind, side_, status, captured_by, towed_off_by, pirate: int, defen
     return _code(n_sides, defender, WIN)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _rescue_a(kind, side_, status, crew_units, captured_by, rescuer: int, opponent: int,
               n_sides: int, b: int, time_up: bool) -> int:
     """(victory._rescue, SCENARIOS #9, PROPOSAL [P-022]) The opponent wins at once if the
@@ -347,7 +347,7 @@ def _rescue_a(kind, side_, status, crew_units, captured_by, rescuer: int, oppone
     return GOES_ON
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _planet_killer_a(kind, side_, status, damage, m: int, p: int, n_sides: int, b: int,
                      time_up: bool) -> int:
     """(planet_killer.verdict, scenario 11 "How to win") The players' side wins by destroying
@@ -429,7 +429,7 @@ def end_of_impulse(s, et, b: int) -> None:
             return
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _end_of_impulse_a(status, kind, launched_at, launcher, target_, ev, ev_count, turn: int,
                       imp: int, endurance: bool, ipt: int, b: int) -> None:
     """``end_of_impulse`` on the state arrays."""

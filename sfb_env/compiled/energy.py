@@ -52,7 +52,7 @@ from sfb_env.compiled import (
     tractors,
     transporters,
 )
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.compiled.purse import (
     ARMED_TO_FIRE,
     EPS,
@@ -467,7 +467,7 @@ def _discharge(s, b: int, u: int, w: int, hold_cost, reason: int) -> None:
 # ---------------------------------------------------------------------- B2.0 Energy Allocation
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def energy_allocation(s, et, b: int, o) -> None:
     """(energy_allocation.energy_allocation) Pay each governed ship's form for the turn now
     starting, in the clamp's priority (``rule_tables.ENERGY_PAYMENTS``: movement, the

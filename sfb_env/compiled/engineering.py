@@ -34,7 +34,7 @@ import numba as nb
 import numpy as np
 
 from sfb_env.compiled import dice, event_codes, purse
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine import mutiny as ref_mutiny
 from sfb_env.engine.dac import DacBox
 from sfb_env.engine.energy_form import (
@@ -106,7 +106,7 @@ def lost_before(shields, dc_repairs, init_shields, b: int, u: int, s: int) -> in
 # ---------------------------------------------------------------------- impulse orders
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def orders_step(reserve_shields, reinforce_hold, reserve_kept, reinf_held, reinf_general, ev,
                 ev_count, turn: int, imp: int, reserve_power: bool, reinforcement: bool,
                 b: int) -> None:
@@ -131,7 +131,7 @@ def orders_step(reserve_shields, reinforce_hold, reserve_kept, reinf_held, reinf
 # ---------------------------------------------------------------------- End of Turn
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def end_of_turn(status, shields, dc_repairs, reinf_general, reinf_specific, reinf_held, ev,
                 ev_count, turn: int, imp: int, init_shields, b: int) -> None:
     """(energy_allocation.end_of_turn) Damage control restores the shield boxes it paid for,
@@ -248,7 +248,7 @@ def _pay_repair(s, et, b: int, u: int, o, p) -> int:
 # ---------------------------------------------------------------------- shields struck
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def absorb(shields, reinf_general, reinf_specific, reinf_held, batteries, boxes, reserve_kept,
            ev, ev_count, turn: int, imp: int, reserve_power: bool, b: int, u: int, k: int,
            points: int):
@@ -304,7 +304,7 @@ def reserve_fire(w_type, w_armed, w_destroyed, batteries, boxes, phaser_draw, si
     return False
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def pay_shot(a, ft, b: int, w: int, owner: int, kind: int) -> bool:
     """(fire_energy.pay_shot under reserve power) an unarmed disruptor of a governed ship is
     armed from charged batteries as it fires (H7.2, E3.2: its arming, 2); a phaser short of
@@ -348,7 +348,7 @@ def _discharge_fire(a, b: int, w: int, owner: int, have: int, need: int) -> None
 # ---------------------------------------------------------------------- mutiny (G6)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def after_damage(status, mutiny, dac_boxes, captured_by, control_stations, speed, dice_, ev,
                  ev_count, turn: int, imp: int, security, shift, captor, b: int,
                  u: int) -> None:
@@ -363,7 +363,7 @@ def after_damage(status, mutiny, dac_boxes, captured_by, control_stations, speed
           imp, shift, captor, b, u)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def mutiny_end_of_turn(status, mutiny, dac_boxes, captured_by, control_stations, speed, dice_,
                        ev, ev_count, turn: int, imp: int, shift, captor, b: int) -> None:
     """(mutiny.end_of_turn, G6.2) the end-of-turn roll of every ship in play still rolling."""
@@ -502,7 +502,7 @@ def features(reinf_general, reinf_specific, dac_boxes, dc_repairs, dc_rating, dc
 # ---------------------------------------------------------------------- actions
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def decode(action, c: int, flags: int, u: int, b: int, reinforce_general, reinforce,
            reinforce_hold, repair_boxes, reserve_shields) -> None:
     """(energy_actions ``ReinforceGeneral``, ``Reinforce``, ``ReinforceHold``, ``RepairBoxes``,

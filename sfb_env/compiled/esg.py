@@ -40,7 +40,7 @@ import numpy as np
 from sfb_env import tables
 from sfb_env.compiled import damage, event_codes, shields
 from sfb_env.compiled import dice as dice_mod
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine.esg import ContactSize, Entry, EsgPhase
 from sfb_env.engine.esg_field import SHIP_NEEDS
 from sfb_env.engine.types import (
@@ -168,7 +168,7 @@ def _turn_of(t, ipt):
 # ---------------------------------------------------------------------- Energy Allocation
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def energy_allocation_a(g, et, status, w_owner, w_destroyed, ev, ev_count, turn, b):
     """``esg_field.energy_allocation`` (G23.21, G23.22, SCENARIOS §2.1): the Chief Engineer
     fills every working generator of a ship in play (``EsgCharged``, logged at impulse 0)."""
@@ -198,7 +198,7 @@ def energy_allocation(s, et, b):
 # ---------------------------------------------------------------------- Launch Seeking Weapons
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def launch_step_a(g, et, status, w_owner, w_destroyed, ev, ev_count, turn_arr, imp_arr, b,
                   orders):
     """``esg_field.launch_step``: per generator in row order, its ``orders[b, w]``
@@ -285,7 +285,7 @@ def launch_step(s, et, b, o):
 # ---------------------------------------------------------------------- the order mask
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def order_bits(esg_max, w_enabled, w_destroyed, stored, phase, announced_at, release_at,
                activated_at, dropped_at, cancelled_at, b, w, turn, imp, ipt, orders_open):
     """``esg_field.order_blockers`` as a bit set: bit v set = ``EsgOrder`` v (1..6) open for
@@ -324,7 +324,7 @@ def order_bits(esg_max, w_enabled, w_destroyed, stored, phase, announced_at, rel
     return out
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def block(stored, phase, radius, strength, release_at, activated_at, esg_max, b, w, turn, imp,
           ipt, can_announce, out, at):
     """``env.observation._esg``: generator ``w``'s ESG block into ``out[at:at + 8]``
@@ -344,7 +344,7 @@ def block(stored, phase, radius, strength, release_at, activated_at, esg_max, b,
     out[at + 7] = 1.0 if can_announce else 0.0
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def fields_seen(phase, radius, strength, unit_esg, b, t, out, at):
     """``rule_features._esg_fields_of`` (G23.46, ``knowledge.esg_fields_seen``): per generator
     of unit ``t`` (its first two) operating, radius / 3, min(1, strength / 20) into
@@ -378,7 +378,7 @@ def _one_move(radius, before, after, inside):
     return E_NONE
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def field_entry(radius, before, after, ship_moved, unit_moved, inside, middle, unit_first):
     """``esg.field_entry`` (``middle`` -1 = None): how this impulse's moves meet a field of
     ``radius`` (``Entry``; G23.561-G23.574, G23.571 moves in their C1.3 order)."""
@@ -405,7 +405,7 @@ def _direction(x0, z0, x1, z1):
     return -1
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def struck_shield(a, ft, b, u, owner, entry, ship_moved):
     """``esg_field._struck_shield`` (G23.513): the shield of ``u`` facing the generating ship
     as direct fire (D3.4; D3.42 in its hex); on an exact boundary the shield that faced the
@@ -449,7 +449,7 @@ def struck_shield(a, ft, b, u, owner, entry, ship_moved):
     return shield
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def needed(a, ft, b, u, shield):
     """``esg_field._needed`` (G23.511): the points that would still destroy ``u`` struck on
     ``shield``."""
@@ -473,7 +473,7 @@ def needed(a, ft, b, u, shield):
     return (a.shields[b, u, shield - 1] if shield else 0) + left
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def resolve_contacts_a(a, g, side, ft, et, b):
     """``esg_field.resolve_contacts`` for the battle's one ship with generators (its one or
     two fields, G23.122): each unit in play (not the owner, not a plasma torpedo, G23.81)

@@ -25,11 +25,10 @@ from __future__ import annotations
 import dataclasses
 import typing
 
-import numba as nb
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine import events as ev
 from sfb_env.engine import kill_methods, labs, planet_killer, probes
 from sfb_env.engine.types import WEAPON_NAMES
@@ -194,7 +193,7 @@ def row_width(dac_boxes: np.ndarray, w_owner: np.ndarray) -> int:
 ROW_WIDTH = np.array([_row_width(c) for c in CLASSES], dtype=np.int64)
 
 
-@nb.njit(cache=True, pipeline_class=KernelPipeline)
+@kernel()
 def begin(ev_buf: np.ndarray, ev_count: np.ndarray, b: int, code: int, turn: int,
           impulse: int) -> int:
     """Open a row for battle ``b``; returns its index (the buffer must not overflow)."""
@@ -210,7 +209,7 @@ def begin(ev_buf: np.ndarray, ev_count: np.ndarray, b: int, code: int, turn: int
     return r
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def put_box(ev_buf: np.ndarray, b: int, r: int, code: int) -> None:
     """Append one ``boxes`` item to battle ``b``'s open Damaged row ``r`` (D4.2)."""
     n = ev_buf[b, r, DAMAGED_BOX_START - 1]

@@ -45,7 +45,7 @@ from sfb_env.compiled import (
     shields,
 )
 from sfb_env.compiled.damage import FireTables, fire_tables
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine import phaser_g
 from sfb_env.engine.types import K_DRONE, K_FIGHTER, K_TARGET_DRONE, NEVER, WeaponType
 
@@ -64,7 +64,7 @@ GATLING_PER_QUARTER = phaser_g.SHOTS_PER_QUARTER_TURN  # (E2.151)
 GATLING_EXTRA = phaser_g.SHOTS_PER_TURN - 1  # shots 2..4: order rows (layout.GATLING_EXTRA)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _score(cloaked, unit_kind, ft, b, kind, target, rng, die, max_range):
     """``direct_fire._score`` for phasers (phaser-G too), disruptors, photons and fusion beams:
     (damage, hit, effective)."""
@@ -112,7 +112,7 @@ def _score_a(cloaked, unit_kind, drone_die_modifier, phaser_len, phaser_chart, d
     raise NotImplementedError("compiled fire: weapon type not ported")
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _score_vs_fighter(phaser_vf, phaser_len, disr_hit, disr_dmg, phot_hit, phot_dmg,
                       fusion_dmg, kind, rng, die, max_range, effective):
     """``direct_fire._score`` at a fighter (J4.47): a phaser reads ``die_chart_vs_fighter``
@@ -183,7 +183,7 @@ def _record_gatling(w_gatling_shots, b, w, turn, ipt, quarter_turn, now):
         w_gatling_shots[b, w, i] = w_gatling_shots[b, w, i - shift] if i >= shift else NEVER
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def fire_direct_fire_a(a, ft, b, o):
     """``engine.procedure._fire_direct_fire`` -> ``engine.direct_fire.resolve_fire`` (E1):
     each ordered shot rolls one die, scores, picks the struck shield (``shields.struck_shield``,

@@ -21,7 +21,7 @@ from numba.extending import NativeValue, intrinsic, register_model, typeof_impl,
 from numba.typed import List
 from numba.typed.listobject import _container_get_data, ll_list_type, ll_voidptr_type
 
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 
 
 def _without_owners(context, builder, ty, value):
@@ -107,7 +107,7 @@ def _parts_pointer(typingctx, handle):
     return types.int64(handle), codegen
 
 
-@nb.njit(cache=True, pipeline_class=KernelPipeline)
+@kernel()
 def _address(handle):
     return _parts_pointer(handle)
 
@@ -124,7 +124,7 @@ def deref(typingctx, ref):
     return item_type(ref), codegen
 
 
-@nb.njit(cache=True, pipeline_class=KernelPipeline)
+@kernel()
 def make(parts):
     """A handle holding ``parts`` (a tuple of arrays, namedtuples of arrays and scalars)."""
     handle = List()
@@ -136,5 +136,4 @@ def compiled_entry(dispatcher, args: tuple):
     """The compiled entry point of ``dispatcher`` for ``args``' types, once it has been called
     with them (a caller whose argument types never change keeps it: calling it skips numba's
     type dispatch, some 25 us for the step's handle)."""
-    sig = tuple(dispatcher.typeof_pyval(a) for a in args)
-    return dispatcher.overloads[sig].entry_point
+    return dispatcher.python_entry(tuple(dispatcher.typeof_pyval(a) for a in args))

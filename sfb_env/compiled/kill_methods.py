@@ -14,7 +14,7 @@ from __future__ import annotations
 import numba as nb
 
 from sfb_env.compiled import event_codes
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine.kill_methods import KILL_DAMAGE, PRIOR_DAMAGE_CAP, Method
 from sfb_env.engine.types import ACTIVE, DESTROYED, K_MONSTER
 
@@ -45,7 +45,7 @@ def known_by_any(kill_methods, b: int, monster_side: int, method: int) -> int:
     return -1
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def kill(status, ev, ev_count, turn: int, imp: int, b: int, m: int, method: int,
          by: int) -> None:
     """(kill_methods.kill) Destroy the monster by a researched method (``by``: a unit row, or
@@ -59,7 +59,7 @@ def kill(status, ev, ev_count, turn: int, imp: int, b: int, m: int, method: int,
     ev[b, r, 3] = m
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def take_damage(status, side, damage, monster_counted, kill_methods, ev, ev_count, turn: int,
                 imp: int, b: int, m: int, points: int) -> None:
     """(kill_methods.take_damage, SCENARIOS §2.8) Points scored on the monster: they count
@@ -79,7 +79,7 @@ def take_damage(status, side, damage, monster_counted, kill_methods, ev, ev_coun
         kill(status, ev, ev_count, turn, imp, b, m, DAMAGE, BY_SIDE - found)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def struck_by(status, kind, side, kill_methods, ev, ev_count, turn: int, imp: int, b: int,
               m: int, method: int, by: int) -> bool:
     """(kill_methods.struck_by) A hit of kill method ``method`` (1, 2, 4, 5) on unit ``m`` by

@@ -30,7 +30,7 @@ import numpy as np
 
 from sfb_env import hexmap
 from sfb_env.compiled import event_codes
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine.energy_form import SUBLIGHT_TAC_IMPULSE
 from sfb_env.engine.types import (
     ACTIVE,
@@ -68,7 +68,7 @@ def earns(chart, warp_maneuvers: int, imp: int, ipt: int) -> bool:
     return 2 < imp < ipt and chart[warp_maneuvers, imp - 1]
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def tactical_step(status, tactical, tac_earned, tac_sublight, speed, facing, straight, slip,
                   x, z, maneuver, ev, ev_count, chart, turn: int, imp: int, ipt: int,
                   b: int) -> None:
@@ -106,7 +106,7 @@ def tactical_step(status, tactical, tac_earned, tac_sublight, speed, facing, str
         ev[b, r, 8] = paid
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def pay_tactical(speed, boxes, tac_sublight, ev, ev_count, fbits, speed_rule, p, frac: bool,
                  turn: int, b: int, u: int) -> int:
     """(energy_allocation._pay_tactical) Priority 1 for a TAC plot, the movement line it
@@ -159,7 +159,7 @@ def _fa(x, z, f, tx, tz) -> bool:
     return (bits & _FA) != 0
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def mask(status, tactical, tac_earned, tac_sublight, speed, slip, x, z, facing,
          w_owner, w_type, boxes, move_chart, speed_rule, racks, slots, n_slots: int, m,
          sideslip: bool,
@@ -223,7 +223,7 @@ def mask(status, tactical, tac_earned, tac_sublight, speed, slip, x, z, facing,
                         m[base + f] = _fa(x[b, owner], z[b, owner], f, x[b, t], z[b, t])
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def decode(action, slots, launch, launch_facing, tactical, speed_order, racks, k: int,
            n_r: int, c_maneuver: int, max_speed: int, b: int, a: int, u: int) -> None:
     """(``Launch.to_orders``, ``Speed.to_orders``) a ``launch[r]`` value past the slots: slot

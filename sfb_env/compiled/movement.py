@@ -38,7 +38,7 @@ import numpy as np
 from sfb_env import hexmap
 from sfb_env.compiled import event_codes, planets, robots
 from sfb_env.compiled.borrowed import borrow
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.compiled.robots import AGENT, DX, DZ, NONE, STRAIGHT
 from sfb_env.engine import robot_ship as ref_robot
 from sfb_env.engine.movement import SATISFIED
@@ -168,13 +168,13 @@ def move_tables(setup) -> MoveTables:
 # ---------------------------------------------------------------------- helpers
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def moves_on(mt, speed: int, imp: int) -> bool:
     """``impulse.moves_on`` (C1.41): a unit at ``speed`` moves on impulse ``imp``."""
     return mt.chart[speed, imp - 1]
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _is_mover(a, mt, b: int, u: int, seeking: bool) -> bool:
     """``movement.movers``: active, of the phase's kinds, not on tactical maneuvers, not held
     in a tractor beam, moving on this impulse by the chart."""
@@ -199,7 +199,7 @@ def _is_mover_a(status, kind, tactical, tractor_holder, speed, chart, imp, b, u,
     return chart[speed[b, u], imp - 1]
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def move_unit(a, mt, b: int, u: int, m: int) -> None:
     """``engine.movement.move_unit``: turn first if ordered (C3.1), then enter the hex in front
     (or sideslip, C4.2); off the play area the unit disengages (LeftMap) unless it may not

@@ -58,8 +58,8 @@ from sfb_env.compiled import probes as probes_mod
 from sfb_env.compiled import small_craft as craft_mod
 from sfb_env.compiled import suicide_shuttles as suicide_mod
 from sfb_env.compiled.borrowed import borrow
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.compiled.fire import GATLING_EXTRA, cloak_range, gatling_open
-from sfb_env.compiled.pipeline import KernelPipeline
 from sfb_env.engine import Battle
 from sfb_env.engine.battle import DEFAULT_MAX_TURNS
 from sfb_env.engine.events import Damaged
@@ -630,7 +630,7 @@ def agent_names(setup) -> list[str]:
 # ---------------------------------------------------------------------- geometry
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _distance(x1, z1, x2, z2):
     """(D1.4) ``hexmap.distance_np``."""
     dx = x2 - x1
@@ -638,7 +638,7 @@ def _distance(x1, z1, x2, z2):
     return max(max(abs(dx), abs(dz)), abs(dx + dz))
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _arc_bits(x, z, f, tx, tz):
     """(D2.1) ``hexmap.arc_bits_np`` (the formula its lookup table is built from)."""
     vx = tx - x
@@ -660,7 +660,7 @@ def _rotate(bits, f):
     return ((bits >> f) | (bits << (6 - f))) & 63
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _shield_bits(x, z, f, fx, fz):
     """(D3.4) ``hexmap.shield_bits_np``: shields of a unit at (x, z) facing f struck from
     (fx, fz), as a 6-bit mask."""
@@ -677,7 +677,7 @@ def _shield_bits(x, z, f, fx, fz):
     return _rotate(bits, f)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _bearing(ot, xu, zu, fu, xo, zo):
     """``env.observation._bearing`` of a unit at (xo, zo) from one at (xu, zu) facing fu."""
     return _bearing_a(ot.atan2, ot.atan2_b, ot.atan2_dx, ot.atan2_k0, xu, zu, fu, xo, zo)
@@ -700,7 +700,7 @@ def _bearing_a(atan2, atan2_b, atan2_dx, atan2_k0, xu, zu, fu, xo, zo):
     return theta - fu * _PI3
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _column_row(ot, x, z):
     """``hexmap.axial_to_offset_np``: 1-based (column, row)."""
     return _column_row_a(ot.odd_down, x, z)
@@ -713,12 +713,12 @@ def _column_row_a(odd_down, x, z):
     return x + 1, row + 1
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _flag(value):
     return 1.0 if value else 0.0
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _fraction(now, start):
     return now / max(start, 1) if start > 0 else 0.0
 
@@ -763,14 +763,14 @@ def _nearest_rows(status, side, kind, target, x, z, b, u, threats, out):
     return n
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def target_slots(s, ot, b, u, out):
     """``ActionLayout.target_slots``: unit rows of the enemy units in play nearest ``u`` (ties:
     lower row first) into ``out`` (K,), -1 for empty slots; returns how many are filled."""
     return _nearest_rows(s.status, s.side, s.kind, s.target, s.x, s.z, b, u, False, out)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _threat_rows(s, b, u, out):
     """``knowledge.threats_to`` ordered by (range, row), the first ``len(out)``."""
     return _nearest_rows(s.status, s.side, s.kind, s.target, s.x, s.z, b, u, True, out)
@@ -779,7 +779,7 @@ def _threat_rows(s, b, u, out):
 # ---------------------------------------------------------------------- predicates
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def speed_choice_open(s, ot, b):
     """``legality.speed_choice_open`` (``ot.speed_choice``: the rule or the cadet form)."""
     imp = s.impulse[b]
@@ -827,7 +827,7 @@ def _maneuver_blocked_a(status, tactical, speed, straight, move_chart, turn_mode
     return acc
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def maneuver_blocked(s, ot, b, a):
     """``legality.maneuver_blockers(battle, unit)`` of agent ``a`` as a bit mask (bit m: value m
     closed); where the orders pick next turn's speed, the maneuvers no allowed speed permits."""
@@ -866,7 +866,7 @@ def _weapon_ready_a(status, captured_by, cloaked, cloaked_before, w_owner, w_typ
     return now - w_last_fired[b, w] >= quarter_turn
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def weapon_ready(s, ot, b, w):
     """``direct_fire.weapon_ready_blocker(battle, w) is None`` for a tier-1 direct-fire weapon
     (phasers 1-3, disruptors, photons; Chief Engineer energy)."""
@@ -878,7 +878,7 @@ def weapon_ready(s, ot, b, w):
                               ot.quarter_turn, b, w, borrow(s.w_gatling_shots))
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _weapon_ready_call(status, captured_by, cloaked, cloaked_before, w_owner, w_type, w_enabled,
                        w_destroyed, w_ready_turn, w_fired_turn, w_last_fired, turn, imp, ipt,
                        quarter_turn, b, w, w_gatling_shots):
@@ -928,7 +928,7 @@ def _weapon_open(w_arcs, w_astern, w_min_range, w_max_range, w_type, b, w, rng, 
     return not (plasma and not (_PH1 <= kind <= _PHG))  # (FP1.6)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def fire_open(s, ot, b, w, t):
     """``direct_fire.target_codes(...) == OPEN`` for a ready weapon ``w`` at unit ``t``."""
     if ot.planets.on and planets_mod.fire_blocked(ot.planets, s.x, s.z, b, s.w_owner[b, w], t):
@@ -940,7 +940,7 @@ def fire_open(s, ot, b, w, t):
                         borrow(s.w_max_range), borrow(s.w_type), borrow(s.kind), b, w, t)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _fire_open_a(w_owner, status, side, x, z, facing, prev_x, prev_z, prev_facing,
                  craft_carrier, cloaked, w_arcs, w_astern, w_min_range, w_max_range, w_type,
                  kind, b, w, t):
@@ -996,7 +996,7 @@ def _rack_ready_a(status, cloaked, cloaked_before, w_owner, w_type, w_enabled, w
     return not (cloaked[b, owner] or (cloaked_before[b, owner] and imp == 1))
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def rack_ready(s, ot, b, a, r):
     """``seeking.rack_blocker(battle, r) is None`` for a drone rack of agent ``a`` (a
     governed ship's unpaid fire control closes it, B3.0 standard line 8)."""
@@ -1009,7 +1009,7 @@ def rack_ready(s, ot, b, a, r):
                          ot.quarter_turn, ot.launching, ot.drone_limit[a], b, r)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def launch_open(s, b, r, t):
     """``seeking.launch_blockers`` per target, for a rack that ``rack_ready`` allows."""
     owner = s.w_owner[b, r]
@@ -1579,7 +1579,7 @@ def _energy_block(s, ot, b, a, u, allocation, out):
         pos += _ENERGY_WEAPON_SIZE
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def global_state(s, ot, b, out):
     """``env.state()`` into ``out`` (float32, ``U * STATE_ROW + 2``)."""
     n_units = s.kind.shape[1]
@@ -1602,7 +1602,7 @@ def global_state(s, ot, b, out):
     out[n_units * STATE_ROW + 1] = s.impulse[b] / ot.ipt
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _standard_cloak_part(status, side, kind, cloaked, cloak_paid, announced_at, esg_struck_at,
                          w_owner, w_type, w_arcs, w_astern, w_min_range, w_max_range, x, z,
                          facing, prev_x, prev_z, prev_facing, craft_carrier, racks, n_r,
@@ -1661,7 +1661,7 @@ def _standard_cloak_part(status, side, kind, cloaked, cloak_paid, announced_at, 
                         ipt, now, allocation, m_cloak if live else -1, mask, off_cloak, out)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _research_part(side, kind, information, kill_methods, probes_left, probe_kind, probe_stage,
                    probe_paid_turn, monster_counted, turn, b, u, off, out):
     """(``rule_features._research``; G4.0, G5) the side's research points (/ 300) and kill
@@ -1701,7 +1701,7 @@ def _suicide_part(s, t, pt, b, u, m_suicide, m_arm, slots, n_slots, ipt, allocat
             m[m_arm + v] = suicide_mod.arm_open(t, s, b, u, v, allocation, turn, warp)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _small_craft_part(a, carrier_rows, ipt, cloak_rule, m_fighters, fighters, m_shuttles,
                       shuttles,
                       w_min_range, weapons, n_w, m_fire, off_fire, slots, n_slots, k, b, u,

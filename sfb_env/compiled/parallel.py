@@ -15,19 +15,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import numba as nb
 import numpy as np
 
 from sfb_env.compiled import batch as batch_mod
 from sfb_env.compiled import event_codes, handle, layout, tiers
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine import victory
 from sfb_env.engine.battle import Battle
 from sfb_env.env.parallel import SFBParallelEnv
 from sfb_env.env.reward import REWARDS
 
 
-@nb.njit(cache=True, pipeline_class=KernelPipeline)
+@kernel()
 def _all_open(actions: np.ndarray, nvec: np.ndarray, masks: np.ndarray,
               alive: np.ndarray) -> bool:
     """Every live agent's every component in range and open in its flat mask (battle 0 of

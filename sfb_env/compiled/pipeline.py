@@ -25,8 +25,8 @@ field of a namedtuple held in a stack slot is read from the slot, not by loading
 namedtuple (about a thousand words for ``BatchState``) and extracting the field. SROA went
 from 111 s to 24 s on the body of ``batch._play_batch`` (session 20).
 
-``KernelPipeline`` is numba's nopython pipeline with those four passes; the kernels name it
-(``@nb.njit(..., pipeline_class=KernelPipeline)``).
+``KernelPipeline`` is numba's nopython pipeline with those four passes; the kernels are
+compiled with it (``dispatch.kernel``).
 """
 
 from __future__ import annotations

@@ -41,8 +41,8 @@ from sfb_env import tables
 from sfb_env.compiled import damage, event_codes, kill_methods, probes, robots, shields
 from sfb_env.compiled import dice as dice_mod
 from sfb_env.compiled.borrowed import borrow
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.compiled.movement import _move_unit_a
-from sfb_env.compiled.pipeline import KernelPipeline
 from sfb_env.compiled.robots import DX, DZ, STRAIGHT
 from sfb_env.data.charts import LAB_MAX_RANGE
 from sfb_env.engine import labs as ref_labs
@@ -130,7 +130,7 @@ def _starship(status, kind, side, x, z, b, m, t, within):
             and _distance(x, z, b, m, t) <= within)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _closest_starship(status, kind, side, x, z, fired_turn, dice, b, m, within, unfired,
                       turn):
     """(planet_killer._closest of ``_starships``) The closest starship within ``within`` (with
@@ -167,7 +167,7 @@ def _closest_starship(status, kind, side, x, z, fired_turn, dice, b, m, within, 
 # ---------------------------------------------------------------------- fire
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def fire(a, ft, fired_turn, b, m, target, shot):
     """(planet_killer.fire, CTH-DATA §8.11) One shot of the monster's weapon on the shield
     facing it (a ship's; none for a torpedo or the planet): ``MonsterFired``; the planet takes
@@ -198,7 +198,7 @@ def fire(a, ft, fired_turn, b, m, target, shot):
         damage.apply_damage_a(a, ft, b, target, shield, points)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _fire_step_a(a, ft, pk, shot_turn, fired_turn, b):
     """(planet_killer.fire_step) Each monster's normal shot of the turn (PROPOSAL [P-116])."""
     turn = a.turn[b]
@@ -228,7 +228,7 @@ def fire_step(s, ft, pk, b):
 # ---------------------------------------------------------------------- movement
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _detect(a, ft, follows, fired_turn, b, m):
     """(planet_killer.detect, SCENARIOS §2.8) Start (or, PROPOSAL [P-115], stop) following a
     starship; starting on one not fired at this turn, the detection shot."""
@@ -254,7 +254,7 @@ def _detect(a, ft, follows, fired_turn, b, m):
         fire(a, ft, fired_turn, b, m, ship, SHOT_DETECTION)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def course(mt, pk, x, z, dice, b, m, goal):
     """(planet_killer.course) Direction 0..5 of the monster's next move toward ``goal``: into
     the closest hex (never the planet hex, never off the map); two equally close: die odd the
@@ -287,7 +287,7 @@ def course(mt, pk, x, z, dice, b, m, goal):
     return left if die % 2 else right  # (planet_killer.pick_side)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _move_step_a(a, ft, mt, pk, follows, fired_turn, slip, captured_by, b):
     """(planet_killer.move_step) Detection, then each monster's move of this impulse."""
     turn, imp = a.turn[b], a.impulse[b]
@@ -324,7 +324,7 @@ def move_step(s, ft, mt, pk, b):
 # ---------------------------------------------------------------------- after movement
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _monster_side(kind, side, b, u):
     """Whether ``u`` is on a monster's side (labs.researchers: any monster row)."""
     for m in range(kind.shape[1]):  # noqa: SIM110 (a plain loop for numba)
@@ -340,7 +340,7 @@ def _researcher(status, kind, side, b, u):
             and not _monster_side(kind, side, b, u))
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def track_ranges(status, kind, side, x, z, cloaked, lab_range, b):
     """(labs.track_ranges, G4.0) Each researcher's closest range to an active monster this
     turn; a cloaked ship cannot use its labs outward."""
@@ -361,7 +361,7 @@ def track_ranges(status, kind, side, x, z, cloaked, lab_range, b):
         lab_range[b, u] = min(lab_range[b, u], d)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _defend(status, dice, ev, ev_count, turn, imp, b, m, unit):
     """(planet_killer._defend) A close-in defence roll: 4-6 destroys (SCENARIOS §2.8)."""
     die = dice_mod.die(dice, b)
@@ -377,7 +377,7 @@ def _defend(status, dice, ev, ev_count, turn, imp, b, m, unit):
         ev[b, r, 3] = unit
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _after_movement_a(a, ft, fired_turn, defence_turn, cloaked, lab_range, b):
     """(planet_killer.after_movement) Lab ranges (G4.0), the shots at plasma torpedoes that
     moved within 2, the close-in defence against drones in the monster's hex and shuttles of
@@ -418,7 +418,7 @@ def after_movement(s, ft, b):
 # ---------------------------------------------------------------------- probes
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _launch(a, ft, probes_left, probe_kind, probe_stage, probe_paid_turn, information,
             rng_out, b, u):
     """(probes.launch) Launch ``u``'s armed probe (G5.12): an information probe's 20 points
@@ -493,7 +493,7 @@ def probe_fire_step(s, ft, b, o_probe, rng_out):
 # ---------------------------------------------------------------------- End of Turn
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def research(status, kind, side, x, z, cloaked, boxes, lab_range, information, research_rolls,
              kill_methods_, dice, ev, ev_count, turn, imp, lab_chart, has_control, b):
     """(labs.end_of_turn, G4.0) The turn's research (per researcher with a range of at most

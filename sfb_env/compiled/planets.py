@@ -37,7 +37,7 @@ import numpy as np
 
 from sfb_env import hexmap
 from sfb_env.compiled import event_codes
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine import planets as ref
 from sfb_env.engine import seeking
 from sfb_env.engine.scenario import PLANET_CLASS
@@ -137,7 +137,7 @@ def _xy(x, z):
     return 1.5 * xf, _SQ3 * (zf + xf / 2)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def crosses_hex(x0, z0, x1, z1, hx, hz) -> bool:
     """``engine.planets.crosses_hex`` for one line: the segment between the centres of (x0, z0)
     and (x1, z1) passes through the inside of hex (hx, hz) (the same float operations, in the
@@ -164,7 +164,7 @@ def crosses_hex(x0, z0, x1, z1, hx, hz) -> bool:
     return off < reach - _EPS
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def line_blocked(pt, x0, z0, x1, z1) -> bool:
     """(P2.0) A planet hex blocks the line between hexes (x0, z0) and (x1, z1): either end in
     a planet hex, or the line through a planet hex's inside."""
@@ -185,7 +185,7 @@ def fire_blocked(pt, x, z, b, owner, t) -> bool:
     return pt.on and line_blocked(pt, x[b, owner], z[b, owner], x[b, t], z[b, t])
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def entering_bits(pt, x, z, facing, closed) -> int:
     """(P2.0, ``planets.maneuver_blockers``) Maneuver bits (straight 1, left 2, right 3) of the
     moves open in ``closed`` (a bit set: closed) that enter a planet hex; 0 where every open
@@ -231,7 +231,7 @@ def homing(kind, crew_units, status, carrier, b, craft) -> bool:
 # ---------------------------------------------------------------------- steps
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def movement_step(pt, kind, status, x, z, suicide_launched, suicide_rule, ev, ev_count, turn,
                   imp, b) -> None:
     """(P2.0, ``planets.movement_step``) After every unit moved: ships and freighters in a
@@ -267,7 +267,7 @@ def crew_lifted(ev, ev_count, turn, imp, b, unit, source, how) -> None:
     ev[b, r, 5] = how
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def survivors_killed(status, crew_units, b) -> bool:
     """(``planets.survivors_killed``) crew units aboard a destroyed unit."""
     for u in range(status.shape[1]):  # noqa: SIM110 (a plain loop for numba)

@@ -17,7 +17,7 @@ import numpy as np
 
 from sfb_env import tables
 from sfb_env.compiled import event_codes
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine import plasma as ref_plasma
 from sfb_env.engine.types import ACTIVE, DESTROYED, EXPENDED, K_PLASMA, NEVER, WeaponType
 
@@ -66,7 +66,7 @@ def travelled(launched_at, turn, impulse, ipt: int, b: int, p: int) -> int:
     return max(0, (turn[b] - 1) * ipt + impulse[b] - launched_at[b, p])
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def warhead(w_type, damage, launched_at, turn, impulse, t, ipt: int, b: int, p: int) -> int:
     """``plasma.warhead`` (FP1.0, FP1.6) of torpedo row ``p``; ``t``: a table namedtuple with
     ``plasma_launcher`` and ``plasma_warhead``."""
@@ -75,7 +75,7 @@ def warhead(w_type, damage, launched_at, turn, impulse, t, ipt: int, b: int, p: 
     return max(0, t.plasma_warhead[kind, d] - damage[b, p] // 2)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def free_row(status, t, b: int, w: int) -> int:
     """``plasma.free_row``: a torpedo row of launcher ``w`` not in flight, or -1."""
     for k in range(t.plasma_rows.shape[1]):
@@ -85,7 +85,7 @@ def free_row(status, t, b: int, w: int) -> int:
     return -1
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def take_damage(a, ft, b: int, p: int, points: int) -> None:
     """``plasma.take_damage`` (FP1.6): phaser points weaken the torpedo for good; at warhead 0
     it is destroyed."""
@@ -99,7 +99,7 @@ def take_damage(a, ft, b: int, p: int, points: int) -> None:
         a.ev[b, r, 3] = p
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def end_of_impulse_a(status, kind, w_type, launched_at, target_, ev, ev_count, turn, impulse,
                      t, ipt: int, b: int) -> None:
     """``plasma.end_of_impulse`` (FP1.4 endurance in hexes; PROPOSAL [P-071]: a torpedo whose

@@ -30,7 +30,7 @@ import numba as nb
 
 from sfb_env import hexmap
 from sfb_env.compiled import damage, dice, event_codes, shields
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine import ppd as ref_ppd
 from sfb_env.engine import ppd_fire as ref_ppd_fire
 from sfb_env.engine.types import (
@@ -96,7 +96,7 @@ def fire_step(s, ft, b, o):
             return
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def fire_step_a(a, ft, b, fire_o, ppd_o, target, fired_at, pulses, resolved, locked, w_arcs,
                 w_astern, ppd_stage, ppd_energy):
     """``ppd_fire.fire_step`` (E11.31, E11.332): drop orders (E11.362), new trains from the
@@ -123,7 +123,7 @@ def fire_step_a(a, ft, b, fire_o, ppd_o, target, fired_at, pulses, resolved, loc
     resolve_pulses(a, ft, b, target, pulses, resolved, locked, w_arcs, w_astern)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _start(a, ft, b, w, t, target, fired_at, pulses, resolved, locked, ppd_stage, ppd_energy):
     """``ppd_fire.start`` (E11.31): the charge empties (``_empty_charge``; PROPOSAL [P-056]:
     the Chief Engineer arms it again two turns on) and its train starts, one pulse per 2
@@ -148,7 +148,7 @@ def _start(a, ft, b, w, t, target, fired_at, pulses, resolved, locked, ppd_stage
     a.w_last_fired[b, w] = now
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _end_train(a, b, w, target, resolved, pulses, locked, rule):
     """``ppd_fire._store`` of a train ended by ``rule`` (a ``VOCAB["rule"]`` word): the lock
     and the remaining pulses are lost (E11.54, E11.362); ``PpdTrainEnded``."""
@@ -164,7 +164,7 @@ def _end_train(a, b, w, target, resolved, pulses, locked, rule):
     a.ev[b, r, 8] = rule
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def breaking_rule(a, ft, b, w, t, w_arcs, w_astern):
     """``ppd_fire.breaking_rule``: the E11.54 event ending PPD ``w``'s train on ``t`` before this
     impulse's pulse (a ``VOCAB["rule"]`` word), or -1. The arc as the fire predicate judges it:
@@ -221,7 +221,7 @@ def pulse(ppd_hit, ppd_dmg, ppd_splash, drone_die_modifier, dice_, b, was_locked
     return roll, True, ppd_splash[rng, 1] if drone or small else ppd_dmg[rng]
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def split(a, ft, b, owner, t, rng, points, out):
     """``ppd_fire._split``: ``points`` of one pulse spread over ``out[0..6]`` (index 0: a unit
     without facing shields, E11.353) and the shield it faces (-1 along a hex side). E11.351 on an
@@ -264,7 +264,7 @@ def split(a, ft, b, owner, t, rng, points, out):
     return facing
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def resolve_pulses(a, ft, b, target, pulses, resolved, locked, w_arcs, w_astern):
     """``ppd_fire.resolve_pulses`` (E11.33): every pulse due now in weapon-row order, rolled on
     the step's starting state (a ``Fired`` row each, ``hit`` = the lock held), then each scoring

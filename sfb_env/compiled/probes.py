@@ -25,7 +25,7 @@ import numba as nb
 import numpy as np
 
 from sfb_env.compiled import event_codes
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.compiled.purse import log_shortfall, pay
 from sfb_env.engine import probes as ref
 from sfb_env.engine.dac import DacBox
@@ -91,7 +91,7 @@ def armed(s, b: int, u: int) -> bool:
     return s.probe_stage[b, u] >= ARMING_TURNS and s.probe_paid_turn[b, u] == s.turn[b]
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _crippled(pt, boxes, w_owner, w_destroyed, b: int, u: int) -> bool:
     """(probes.crippled, G5.31) half or more of the internal boxes gone."""
     start = pt.init_internal[u]
@@ -104,7 +104,7 @@ def _crippled(pt, boxes, w_owner, w_destroyed, b: int, u: int) -> bool:
     return start > 0 and 2 * left <= start
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _outnumbered(status, kind, side, b: int, u: int) -> bool:
     """(probes.outnumbered, G5.31) one ship of the side in play against two or more."""
     own = 0
@@ -126,7 +126,7 @@ def antimatter_allowed(s, pt, b: int, u: int) -> bool:
             or _outnumbered(s.status, s.kind, s.side, b, u))
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def centre_row_target(status, kind, side, x, z, facing, b: int, u: int, rng_out) -> int:
     """(probes.centre_row_target, G5.33) The nearest enemy ship, freighter or monster straight
     ahead along the centre row within range 6 (the lowest row in a hex), -1 if none (a planet
@@ -213,7 +213,7 @@ def allocate(s, et, pt, b: int, u: int, order: int, p) -> int:
     return 0
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def end_of_turn(probe_kind, probe_stage, probe_paid_turn, b: int) -> None:
     """(probes.end_of_turn, G5.32) An anti-matter probe armed this turn and not fired is lost
     (PROPOSAL [P-059]: the energy only)."""

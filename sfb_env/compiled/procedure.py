@@ -56,7 +56,7 @@ from sfb_env.compiled import (
     transporters,
     unit_rules,
 )
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine.setup import BattleSetup
 from sfb_env.engine.types import ACTIVE, NOT_ARRIVED
 
@@ -84,7 +84,7 @@ def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
                       planet_killer.monster_tables(setup))
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _robot_fire(s, tb, b: int, o) -> None:
     """(robots.fire_orders) the convoy freighters' shots, after the players' (SCENARIOS
     §2.4), judged by the fire predicate (``direct_fire.fire_blockers``); called where one is
@@ -107,7 +107,7 @@ def _robot_fire(s, tb, b: int, o) -> None:
     robots.robot_fire_orders(s, tb.move, b, o.fire, legal)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _craft_fire(s, ft, ot, ct, b: int, fire_out) -> None:
     """(robots.craft_fire_orders, [P-087]) the small craft pilots' shots, after the agents' and
     the robots' orders: ``small_craft.craft_fire_orders`` given the fire predicate's rows of

@@ -32,12 +32,11 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-import numba as nb
 import numpy as np
 
 from sfb_env import tables
 from sfb_env.compiled import dice, movement, observe, robots
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.compiled.robots import DX, DZ, STRAIGHT, TURN_LEFT, TURN_RIGHT
 from sfb_env.engine import robot_ship as ref_robot
 from sfb_env.engine.types import ACTIVE, WeaponType
@@ -122,14 +121,14 @@ def robot_tables(setup) -> RobotShipTables:
 # ---------------------------------------------------------------------- state questions
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _target(s, rt, b, u):
     """``robot_ship.target_of``: the unit's own target, else the configured one."""
     t = s.target[b, u]
     return t if t >= 0 else rt.target[u]
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _past_pfp(s, rt, b, u):
     """``robot_ship.past_pfp``: some non-rack weapon fired this turn (POST-PFP mode)."""
     for k in range(rt.n_direct[u]):  # noqa: SIM110 (a plain loop for numba)
@@ -138,7 +137,7 @@ def _past_pfp(s, rt, b, u):
     return False
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _photon_allowed(s, rt, b, u, w):
     """``w in robot_ship._photons_allowed``: tube A on odd turns, B on even
     (PROPOSAL [P-121]), the next working tube if destroyed, ``photons_per_turn`` a turn
@@ -166,7 +165,7 @@ def _photon_allowed(s, rt, b, u, w):
     return False
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _unfired(s, rt, b, u, w):
     """``w in robot_ship.unfired``: a working direct-fire weapon not fired this turn (a
     photon only within the turn's allowance)."""
@@ -175,7 +174,7 @@ def _unfired(s, rt, b, u, w):
     return s.w_type[b, w] != _PHOTON or _photon_allowed(s, rt, b, u, w)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _bears(s, ot, b, w, t):
     """``direct_fire.fire_blockers(battle, w, [t])[0] is None`` (§2.5 "bears")."""
     return observe.weapon_ready(s, ot, b, w) and observe.fire_open(s, ot, b, w, t)
@@ -184,7 +183,7 @@ def _bears(s, ot, b, w, t):
 # ---------------------------------------------------------------------- movement
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _survives(mt, stack, x, z, f, straight, mode):
     """``robot_ship.survives``: some ``LOOKAHEAD`` legal moves (straight first; a turn once
     ``straight`` reaches the turn mode, C3.2) keep a ship at (x, z) facing ``f`` on the map.
@@ -211,7 +210,7 @@ def _survives(mt, stack, x, z, f, straight, mode):
     return False
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _option(want, k):
     """The k-th move ``edge_safe_move`` tries with turns allowed: ``want``, the other turn,
     straight, right."""
@@ -222,7 +221,7 @@ def _option(want, k):
     return STRAIGHT if k == 2 else TURN_RIGHT
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def edge_safe_move(mt, stack, x, z, f, straight, mode, want):
     """``robot_ship.edge_safe_move`` (§2.5 map edge, PROPOSAL [P-124]): ``want`` if it keeps
     the ship able to fly on for ``LOOKAHEAD`` moves, else the other turn, then straight, then
@@ -246,7 +245,7 @@ def edge_safe_move(mt, stack, x, z, f, straight, mode, want):
     return STRAIGHT
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _side_best(s, rt, b, u, x, z, f, tx, tz, sign):
     """(§2.5 POST-PFP 2) For the turns one side (``sign`` -1 left, 1 right): the unfired
     weapons whose arcs hold the target after the fewest turns that bring any (1..3), as
@@ -263,7 +262,7 @@ def _side_best(s, rt, b, u, x, z, f, tx, tz, sign):
     return 0  # (0, -3)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def maneuver(s, mt, ot, rt, b, u):
     """``robot_ship.maneuver`` (§2.5): PURSUE, or POST-PFP turning toward unfired weapons,
     with the map-edge override."""
@@ -304,7 +303,7 @@ def maneuver(s, mt, ot, rt, b, u):
     return edge_safe_move(mt, rt.stack, x, z, f, straight, mode, want)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def plan_moves(s, mt, ot, rt, b):
     """(``procedure._move_ships``' plan) Each robot ship moving on this impulse picks its
     maneuver into ``mt.pilot_plan`` before any unit moves, in row order (its tie dice in the
@@ -326,7 +325,7 @@ def plan_moves(s, mt, ot, rt, b):
 # ---------------------------------------------------------------------- fire and launch
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _about_to_exit(s, mt, rt, b, t):
     """(§2.5 override, PROPOSAL [P-125]) The target moves next impulse
     (``movement.moves_next``), the hex straight on is off the map and its turn mode allows no
@@ -343,7 +342,7 @@ def _about_to_exit(s, mt, rt, b, t):
     return s.straight[b, t] < rt.turn_mode[t, max(s.speed[b, t], 1)]
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def fire_orders(s, mt, ot, rt, b, fire_out):
     """``robot_ship.fire_orders`` of every active robot ship, row order, into
     ``fire_out[b, w]`` (the target row)."""
@@ -365,7 +364,7 @@ def fire_orders(s, mt, ot, rt, b, fire_out):
                 fire_out[b, w] = t
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def launch_orders(s, ot, rt, b, launch_out):
     """``robot_ship.launch_orders`` (§2.5): on impulse 1 each active robot ship launches one
     drone at its target from its first rack that may (``seeking.launch_blockers``), into

@@ -24,7 +24,7 @@ import numpy as np
 
 from sfb_env import hexmap
 from sfb_env.compiled import dice, planets
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine.types import ACTIVE, K_DRONE, K_SHIP, Box, Maneuver, WeaponType
 
 # controller codes (MoveTables.controller)
@@ -76,7 +76,7 @@ def distance(x1: int, z1: int, x2: int, z2: int) -> int:
     return max(max(abs(dx), abs(dz)), abs(dx + dz))
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def area_cell(mt, x: int, z: int) -> int:
     """Flat index of axial (x, z) in the play-area grid, -1 off the map (``Battle.in_area``)."""
     ix = x - mt.area_x0
@@ -88,20 +88,20 @@ def area_cell(mt, x: int, z: int) -> int:
     return ix * mt.area.shape[1] + iz
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def in_area(mt, x: int, z: int) -> bool:
     """``Battle.in_area``: whether the axial hex lies in the scenario's play area."""
     return area_cell(mt, x, z) >= 0
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def captured_by_enemy(a, b: int, u: int) -> bool:
     """``unit_rules.captured_by_enemy``."""
     c = a.captured_by[b, u]
     return c >= 0 and c != a.side[b, u]
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def destination(a, b: int, u: int, m: int) -> tuple[int, int]:
     """``unit_rules.destination``: the hex a move would enter."""
     turn = -1 if m == TURN_LEFT else (1 if m == TURN_RIGHT else 0)
@@ -110,7 +110,7 @@ def destination(a, b: int, u: int, m: int) -> tuple[int, int]:
     return a.x[b, u] + DX[d], a.z[b, u] + DZ[d]
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def edge_course(a, mt, b: int, u: int) -> int:
     """``unit_rules.edge_course`` (PROPOSAL [P-037]): a captured freighter's move toward the
     nearest map edge; off the map is nearest; ties straight, then left."""
@@ -132,7 +132,7 @@ def edge_course(a, mt, b: int, u: int) -> int:
     return best
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def pursuit_choice(straight: int, left: int, right: int, can_turn: bool, die: int) -> int:
     """``seeking.pursuit_choice`` (SCENARIOS §2.3)."""
     if not can_turn or (left >= straight and right >= straight):
@@ -144,7 +144,7 @@ def pursuit_choice(straight: int, left: int, right: int, can_turn: bool, die: in
     return TURN_LEFT if die % 2 else TURN_RIGHT
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def homing_maneuver(a, mt, b: int, d: int) -> int:
     """``robots._homing``: ``seeking.target_in_hex`` -> NONE, else
     ``seeking.robot_drone_maneuver`` (a die only on a tie: both turns strictly closer than
@@ -155,7 +155,7 @@ def homing_maneuver(a, mt, b: int, d: int) -> int:
                              mt.planets)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def homing_maneuver_a(target, x_, z_, facing, straight_, dice_, b: int, d: int, pt) -> int:
     """``homing_maneuver`` on arrays (the hot loop passes arrays: numba increfs and decrefs
     every array of a namedtuple argument on each call); ``pt``: the planets, whose hexes a
@@ -182,7 +182,7 @@ def homing_maneuver_a(target, x_, z_, facing, straight_, dice_, b: int, d: int, 
     return pursuit_choice(straight, left, right, can_turn, roll)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def freighter_maneuver(a, mt, b: int, u: int) -> int:
     """``robots._freighter_maneuver`` (SCENARIOS §2.4): straight until standing in the turn
     column, then turn to the heading; a captured freighter flies to the nearest edge."""
@@ -197,7 +197,7 @@ def freighter_maneuver(a, mt, b: int, u: int) -> int:
     return STRAIGHT
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def robot_maneuver(a, mt, b: int, u: int) -> int:
     """``robots.maneuver``: the robot's maneuver for ``u``'s move on the current impulse."""
     c = mt.controller[u]
@@ -210,7 +210,7 @@ def robot_maneuver(a, mt, b: int, u: int) -> int:
     return STRAIGHT
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def robot_ship_turn(speed, boxes, w_ready_turn, w_armed, w_type, w_owner, robot_speed,
                     robot_warp, turn: int, b: int, u: int) -> None:
     """``robot_ship.start_turn`` (SCENARIOS §2.5, CTH-DATA §10.1): the robot's speed is the

@@ -8,11 +8,10 @@ neither an allocation nor numba's type dispatch.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from sfb_env.compiled import handle
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 
 
 def sample_masked(masks: np.ndarray, nvec: np.ndarray, rng: np.random.Generator,
@@ -53,7 +52,7 @@ def _check_out(out: np.ndarray, shape: tuple) -> None:
                          f"got {out.dtype} {out.shape}")
 
 
-@nb.njit(cache=True, pipeline_class=KernelPipeline)
+@kernel()
 def _sample(masks, nvec, u, out):
     for b in range(masks.shape[0]):
         for a in range(masks.shape[1]):

@@ -24,7 +24,7 @@ import numba as nb
 from sfb_env import hexmap
 from sfb_env.compiled import cloak, damage, event_codes, kill_methods, plasma, shields
 from sfb_env.compiled import dice as dice_mod
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine.cloak import MISS_BELOW
 from sfb_env.engine.plasma import FEEDBACK_SHARE
 from sfb_env.engine.seeking import SUICIDE_MAX_WARHEAD
@@ -51,7 +51,7 @@ R = hexmap.LUT_RADIUS
 _DRONE_RACK = int(WeaponType.DRONE_RACK)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def launch_facing(x_arr, z_arr, facing_arr, ft, b, owner, target):
     """``fire_geometry.launch_facing`` (FD1.2, F2.3, [P-061]): a facing that puts the target
     in the drone's FA, closing fastest, ties the one nearest the launcher's facing."""
@@ -77,7 +77,7 @@ def launch_facing(x_arr, z_arr, facing_arr, ft, b, owner, target):
     return best
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def launch_seeking_weapons_a(a, ft, b, o):
     """``engine.procedure._launch_seeking_weapons`` -> ``engine.seeking.launch`` for drone
     racks: each order ``o.launch[b, r]`` (target row, -1 none; rack rows ascending; facing
@@ -145,7 +145,7 @@ def _place_seeking(a, ft, b, owner, weapon, row, target, facing, now):
     a.ev[b, r, 9] = facing
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def launch_plasma(a, ft, b, w, target):
     """``engine.plasma.launch``: a torpedo of launcher ``w`` enters the map in the ship's hex
     at the scenario's seeking speed (FP1.4), facing the ship's way if the launcher is fixed
@@ -168,7 +168,7 @@ def launch_plasma(a, ft, b, w, target):
     _place_seeking(a, ft, b, owner, w, row, target, facing, now)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _plasma_feedback(a, ft, b, d, t, points):
     """``plasma.feedback`` (FP1.8): the launcher takes a quarter of the warhead struck (x.5
     rounds up) on its shield facing the target (D3.42 at range 0)."""
@@ -186,7 +186,7 @@ def _plasma_feedback(a, ft, b, d, t, points):
     damage.apply_damage_a(a, ft, b, launcher, shield, share)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def resolve_seeking_weapons_a(a, ft, b, o):
     """``engine.seeking.resolve_impacts`` (FD1.6, F2.2, F2.3) for drones: each active drone in
     its active target's hex strikes the shield facing its approach (``shields.shield_from``,

@@ -33,7 +33,7 @@ import numpy as np
 
 from sfb_env.compiled import cloak, event_codes, shields
 from sfb_env.compiled import dice as dice_mod
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine import dac, sensors
 from sfb_env.engine.types import ACTIVE, EXPENDED, K_DRONE, K_FREIGHTER, K_SHIP
 
@@ -116,7 +116,7 @@ def effective_range(locked_on, cloaked, esg_struck_at, dac_boxes, scanner_of, b,
     return out + scanner_of[owner, dac_boxes[b, owner, _SCANNER]]
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def lock_on_step(status, kind, launcher, locked_on, dac_boxes, dice, ev, ev_count, turn,
                  sensor_of, b):
     """(B2.0 Sensor Lock-On, D6) ``sensors.lock_on_step`` for battle ``b``: every active ship
@@ -144,7 +144,7 @@ def lock_on_step(status, kind, launcher, locked_on, dac_boxes, dice, ev, ev_coun
                     ev[b, r, 4] = NO_LOCK_ON
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _controls_full(status, kind, launcher, sensor_of, dac_boxes, b, owner):
     """(D6, ``sensors.control_blocker``) ``owner`` controls its sensor rating in drones."""
     rating = sensor_of[owner, dac_boxes[b, owner, _SENSOR]]
@@ -157,7 +157,7 @@ def _controls_full(status, kind, launcher, sensor_of, dac_boxes, b, owner):
     return flying >= rating
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def observe_lock_on(status, kind, launcher, locked_on, cloaked, esg_struck_at, announced_at,
                     standard_cloak, dac_boxes,
                     w_owner, w_type, w_max_range, x, z, sensor_of, scanner_of, racks, n_racks,

@@ -9,7 +9,7 @@ import numba as nb
 
 from sfb_env import hexmap
 from sfb_env.compiled import dice, event_codes
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine.types import K_FREIGHTER, K_SHIP
 
 SHIELD_BOUNDARY = event_codes.CODE["ShieldBoundary"]
@@ -36,7 +36,7 @@ def distance(x1, z1, x2, z2):
     return max(max(abs(dx), abs(dz)), abs(dx + dz))
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def shield_bits(ft, x, z, facing, fx, fz):
     """``hexmap.shield_bits_np``: bit k = shield #k+1 struck from (fx, fz) (LUT only)."""
     vx = fx - x
@@ -46,14 +46,14 @@ def shield_bits(ft, x, z, facing, fx, fz):
     return ft.shield_lut[facing % 6, vx + R, vz + R]
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def has_facing_shields(kind, shield_pool, b, unit):
     """``shields.has_facing_shields``: ships and freighters without a shield pool."""
     k = kind[b, unit]
     return (k in (K_SHIP, K_FREIGHTER)) and not shield_pool[b, unit]
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _strongest(shields, b, target, mask_bits):
     """``shields._strongest``: the masked shield with most boxes (lowest number on ties)."""
     best, best_v = 0, -2
@@ -64,7 +64,7 @@ def _strongest(shields, b, target, mask_bits):
     return best + 1
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def impulses_until_move(speed, tactical, impulse, ft, b, unit):
     """``shields.impulses_until_move``: impulses until the unit's next move on the chart."""
     v = speed[b, unit]
@@ -78,7 +78,7 @@ def impulses_until_move(speed, tactical, impulse, ft, b, unit):
     return NEVER_MOVES
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _single(bits):
     """Shield number of a one-bit mask, else 0."""
     if bits != 0 and (bits & (bits - 1)) == 0:
@@ -88,7 +88,7 @@ def _single(bits):
     return 0
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _temporary_move(speed, tactical, impulse, ft, b, target, source, tx, tz, tf, sx, sz, sf):
     """``shields._temporary_move`` (D3.41): move the next mover(s) one hex ahead, slower
     first; 0 if still tied."""
@@ -129,7 +129,7 @@ def _temporary_move(speed, tactical, impulse, ft, b, target, source, tx, tz, tf,
     return 0
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def shield_from(a, ft, b, target, tx, tz, tf, sx, sz, source, sf):
     """``shields.shield_from``: the shield of ``target`` (at tx, tz facing tf) crossed by the
     line from (sx, sz); 0 if it has none. ``source`` -1 = None (no temporary movement);
@@ -178,7 +178,7 @@ def shield_from(a, ft, b, target, tx, tz, tf, sx, sz, source, sf):
     return chosen
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def struck_shield(a, ft, b, target, source, range0):
     """``shields.struck_shield``: shield 1..6 of ``target`` hit by fire from unit ``source``;
     0 if it has none; at range 0 the previous impulse's positions (D3.42)."""

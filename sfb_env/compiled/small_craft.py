@@ -47,7 +47,7 @@ from sfb_env.compiled import (
 )
 from sfb_env.compiled.cloak import FADE_IMPULSES
 from sfb_env.compiled.damage import craft_damage
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.compiled.robots import DX, DZ
 from sfb_env.engine import fighters as ref_fighters
 from sfb_env.engine import planets as ref_planets
@@ -187,7 +187,7 @@ def _in_area(ct, x, z):
     return 0 <= ix < ct.area.shape[0] and 0 <= iz < ct.area.shape[1] and ct.area[ix, iz]
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _launch_facing(a, ct, b, owner, target):
     """``fire_geometry.launch_facing`` (FD1.2, F2.3)."""
     x, z = a.x[b, owner], a.z[b, owner]
@@ -213,7 +213,7 @@ def _launch_facing(a, ct, b, owner, target):
 # ---------------------------------------------------------------------- orders, launch
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def carrier_open(a, carrier_rows, ipt, cloak_rule, b, carrier, craft_kind):
     """``carrier_blocker`` is None (J4.34 fighters, J1.0 shuttles): the carrier has craft of
     the kind aboard or in flight, is in play, the first impulse has come, and a launch keeps
@@ -249,13 +249,13 @@ def carrier_open(a, carrier_rows, ipt, cloak_rule, b, carrier, craft_kind):
     return True
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def order_open(a, ct, b, carrier, craft_kind, t):
     """``order_blockers(...)[t]`` is None (``order_open_a`` with the tables)."""
     return order_open_a(a, ct.carrier, ct.ipt, ct.cloak_rule, b, carrier, craft_kind, t)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def order_open_a(a, carrier_rows, ipt, cloak_rule, b, carrier, craft_kind, t):
     """``order_blockers(...)[t]`` is None: sent at an enemy ship, freighter, fighter or
     shuttle in play ([P-095]), not in the carrier's hex while launching (F2.3)."""
@@ -276,7 +276,7 @@ def order_open_a(a, carrier_rows, ipt, cloak_rule, b, carrier, craft_kind, t):
     return not (launching and a.x[b, t] == a.x[b, carrier] and a.z[b, t] == a.z[b, carrier])
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def launch_craft(a, ct, b, carrier, f, target, speed):
     """(J4.34, J1.0; J2.22 a suicide shuttle) Craft ``f`` leaves ``carrier``'s bay in its hex,
     FA at ``target`` (FD1.2 analogy), at ``speed``, one hex straight first (``Launched`` from
@@ -299,7 +299,7 @@ def launch_craft(a, ct, b, carrier, f, target, speed):
     a.ev[b, r, 9] = facing
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def send(a, ct, b, carrier, target, craft_kind):
     """(J4.34, J1.0) Launch up to the capacity of craft aboard in the carrier's hex, FA at the
     target, speed the craft's top (its crippled speed when crippled), one hex straight after
@@ -320,7 +320,7 @@ def send(a, ct, b, carrier, target, craft_kind):
             a.target[b, f] = target
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _nearest(a, b, unit, ships_only):
     """``small_craft._nearest``: the nearest enemy ship (or freighter) in play, lowest row on
     ties; -1 for none."""
@@ -337,7 +337,7 @@ def _nearest(a, b, unit, ships_only):
     return best
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def robot_launch(a, ct, b):
     """(SCENARIOS §2.9 [P-085]) On impulse 1 of turn 1 each robot carrier in play sends its
     fighters at the nearest enemy ship."""
@@ -354,7 +354,7 @@ def robot_launch(a, ct, b):
 # ---------------------------------------------------------------------- movement
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def pilot_maneuver(a, ct, b, f):
     """The pilot's move ([P-086]): stay in the target's hex, else straight unless a turn the
     turn mode allows (J4.12, J1.0) enters a strictly closer hex (the closer, ties left). A
@@ -400,7 +400,7 @@ def pilot_maneuver(a, ct, b, f):
     return STRAIGHT
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _move(a, ct, b, u, m):
     """``movement.move_unit`` for a craft (C3.1; off the map: LeftMap / StayedOnMap)."""
     movement._move_unit_a(a.facing, a.straight, a.slip, a.x, a.z, a.status, a.captured_by,
@@ -408,7 +408,7 @@ def _move(a, ct, b, u, m):
                           ct.area_x0, ct.area_z0, ct.may_leave, b, u, m)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _tac_event(a, b, u, turned, word):
     r = event_codes.begin(a.ev, a.ev_count, b, TACTICAL, a.turn[b], a.impulse[b])
     a.ev[b, r, 3] = u
@@ -419,7 +419,7 @@ def _tac_event(a, b, u, turned, word):
     a.ev[b, r, 8] = word
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def tac_open(a, ct, b, f, craft_tac):
     """``tac_blocker`` is None (J4.11): a fighter in play whose top speed (8 crippled, J4.12)
     moves on this impulse, no TAC in the last 4 impulses."""
@@ -432,7 +432,7 @@ def tac_open(a, ct, b, f, craft_tac):
     return not (last != NEVER and _now(a, ct, b) - last < ref.TAC_GAP)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def ccm_open(a, b, f, ship):
     """``ccm_blocker`` is None (J4.52, J4.521): an active fighter and an active ship with six
     shields in one hex, neither having entered it this impulse."""
@@ -446,7 +446,7 @@ def ccm_open(a, b, f, ship):
             and a.prev_z[b, ship] == z and a.prev_x[b, f] == x and a.prev_z[b, f] == z)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def land_open(a, ct, b, f, craft_landed):
     """``land_blocker`` is None (J4.48, J1.0, CTH-DATA §8.6): in play in its carrier's hex, the
     carrier in play at speed 6 or less, its bay idle this impulse and the last."""
@@ -464,7 +464,7 @@ def land_open(a, ct, b, f, craft_landed):
     return not (last != NEVER and _now(a, ct, b) - last < ref.RECOVERY_GAP)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def land(a, ct, b, f, craft_landed):
     """(J4.48, J1.0) The craft lands aboard: off the map (UNUSED), no target (``Landed``)."""
     r = event_codes.begin(a.ev, a.ev_count, b, LANDED, a.turn[b], a.impulse[b])
@@ -477,7 +477,7 @@ def land(a, ct, b, f, craft_landed):
     craft_landed[b, f] = _now(a, ct, b)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def move_fighters(a, ct, b, craft_ccm, craft_tac, craft_landed, order):
     """``small_craft.move_fighters`` (J4.12: after all ships, before seeking weapons): CCM
     first (J4.52 [P-091]), then the movers slower first, then by row (C1.3), the pilot's TAC
@@ -545,7 +545,7 @@ def move_fighters(a, ct, b, craft_ccm, craft_tac, craft_landed, order):
 # ---------------------------------------------------------------------- fire, damage
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def gun_open(a, ct, b, w):
     """``gun_blocker`` is None: a fighter's phaser-G fires from 8 impulses after launch, once a
     turn while crippled (J4.32); a shuttle's phaser-3 not within a quarter turn of its launch
@@ -568,7 +568,7 @@ def gun_open(a, ct, b, w):
     return True
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def take_damage(a, ct, b, u, points):
     """Points on a small craft (no shields): a fighter crippled at 7 (speed 8 at once,
     [P-097]) and destroyed at 10 (J4.12, J4.49); a shuttle crippled at 3 (speed 3) and
@@ -578,7 +578,7 @@ def take_damage(a, ct, b, u, points):
                  ct.crippled_at, ct.destroyed_at, ct.crippled_speed, b, u, points)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def end_of_turn(a, ct, b, craft_landed):
     """(J4.48 [P-096]) Every fighter aboard since before this turn began has 1 damage point
     repaired (``CraftRepaired``)."""
@@ -593,7 +593,7 @@ def end_of_turn(a, ct, b, craft_landed):
 
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def close_combat(a, ct, b, w, t, rng, craft_ccm):
     """(J4.51) Whether weapon ``w`` bears on ``t`` by close combat, whatever its arcs: a
     fighter's gun on any other small craft in its hex; a ship's (six shields) weapon on a
@@ -613,7 +613,7 @@ def far_craft(ct, t, rng):
     return ct.carrier[t] >= 0 and rng > ref_fighters.MAX_FIGHTER_TARGET_RANGE
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def craft_fire_orders(a, ct, b, fire_out, legal):
     """``robots.craft_fire_orders`` ([P-087], SCENARIOS §2.9): each craft in play with an
     enemy within 2 hexes fires its gun at its target if the fire predicate allows it there
@@ -646,7 +646,7 @@ def craft_fire_orders(a, ct, b, fire_out, legal):
             fire_out[b, w] = best
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def launch_step(a, ct, b, fighters, shuttles):
     """``small_craft.launch_step`` (J4.34, J1.0): each carrier's ``fighters[b, u]`` then
     ``shuttles[b, u]`` order (a target row, -1 none; validated beforehand), carriers by row,
@@ -689,7 +689,7 @@ def craft_view(s):
                        s.ev_count, s.turn, s.impulse)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def plan_pilots(a, ct, b, plan):
     """(J1.0) ``procedure._move_ships``' plan for the shuttles: each shuttle that moves on this
     impulse (``movement.movers``) gets its pilot's maneuver (``pilot_maneuver``, retargeting
@@ -703,19 +703,19 @@ def plan_pilots(a, ct, b, plan):
         plan[u] = pilot_maneuver(a, ct, b, u)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def move_step(a, ct, b):
     """``small_craft.move_fighters`` on the view (J4.12: after Move Ships)."""
     move_fighters(a, ct, b, a.craft_ccm, a.craft_tac, a.craft_landed, ct.order)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def end_of_turn_step(a, ct, b):
     """``small_craft.end_of_turn`` on the view (J4.48: before ``TurnEnded``)."""
     end_of_turn(a, ct, b, a.craft_landed)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def lift_survivors(a, ct, b):
     """(``small_craft.lift_survivors``, CTH-DATA §12.4 [P-111]; End of Impulse) Each shuttle
     landed on the planet it was sent at (``planets.lift_blocker``: empty, one crew unit at

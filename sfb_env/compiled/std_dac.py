@@ -29,13 +29,12 @@ mutiny (G6.2, ``rules.mutiny`` refused). Tables: ``dac_tables(setup)``, fields o
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
 from sfb_env import tables
 from sfb_env.compiled import dice as dice_mod
 from sfb_env.compiled import event_codes
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine import dac
 from sfb_env.engine import damage as ref_damage
 
@@ -104,7 +103,7 @@ def dac_tables(setup) -> dict[str, np.ndarray]:
             "w_dac_shields": w_shields, "w_dac_value": w_value, "w_phaser_rank": w_rank}
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def _pick_weapon(w_destroyed, unit_weapons, unit_n_weapons, w_class, w_shields, w_value,
                  w_rank, b, unit, classes, phaser, shields, third):
     """``dac._Volley.pick_weapon``: the working weapon of ``unit`` of ``classes`` (a
@@ -132,7 +131,7 @@ def _pick_weapon(w_destroyed, unit_weapons, unit_n_weapons, w_class, w_shields, 
     return best
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def standard_dac_internal(boxes, dac_boxes, w_destroyed, dice, ev, unit_weapons,
                           unit_n_weapons, dac_chart, dac_bold, dac_sys_boxes, dac_sys_weapon,
                           dac_phaser, dac_any_warp, dac_excess, dac_keep_last, dac_to_box,

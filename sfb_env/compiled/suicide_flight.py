@@ -16,7 +16,7 @@ from __future__ import annotations
 import numba as nb
 
 from sfb_env.compiled import event_codes, movement, robots, small_craft
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.compiled.suicide_shuttles import SPEED, armed_a
 from sfb_env.engine.types import ACTIVE, DESTROYED, EXPENDED
 
@@ -25,7 +25,7 @@ TARGET_GONE = event_codes.word("reason", "FD1.3 the target is no longer in play"
 EXPIRED = event_codes.CODE["Expired"]
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def launch(t, a, ct, b, ship, target) -> None:
     """(``launch``) ``ship``'s armed bomb on the map in its hex, FA at the target (FD1.2,
     ``small_craft._launch_facing``), speed 6, one hex straight first; ``Launched`` from
@@ -40,7 +40,7 @@ def launch(t, a, ct, b, ship, target) -> None:
     a.suicide_launched[b, f] = True
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def launch_step(t, a, ct, b, orders) -> None:
     """(J2.22, ``launch_step``) every ordered launch (``orders[b, ship]``: a target row, -1
     none), ships by row, after the shuttles' launch."""

@@ -35,7 +35,7 @@ import numba as nb
 import numpy as np
 
 from sfb_env.compiled import event_codes, planets
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.compiled.purse import log_shortfall, pay
 from sfb_env.engine import small_craft as ref_craft
 from sfb_env.engine import suicide_shuttles as ref
@@ -112,7 +112,7 @@ def in_use(t, b, ship) -> bool:
     return t.on and t.governed[ship] and t.shuttles[ship, 0] >= 0
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def bomb(t, status, suicide_energy, b, ship) -> int:
     """The shuttle aboard ``ship`` carrying its bomb (any energy in it), or -1."""
     out = -1
@@ -123,7 +123,7 @@ def bomb(t, status, suicide_energy, b, ship) -> int:
     return out
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def candidate(t, status, suicide_idle_turn, b, ship, turn) -> int:
     """([P-073]) the shuttle a new bomb goes on: the last aboard not unusable this turn."""
     out = -1

@@ -49,7 +49,7 @@ import numba as nb
 import numpy as np
 
 from sfb_env.compiled import event_codes, kill_methods
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.compiled.purse import log_shortfall, pay
 from sfb_env.engine import energy_form
 from sfb_env.engine import tractors as ref
@@ -214,7 +214,7 @@ def pay_beams(s, et, b: int, u: int, p, beams, std_dac) -> int:
 # ---------------------------------------------------------------------- links and speed
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def recompute_speed(s, tt, b: int, u: int) -> None:
     """(tractors.recompute_speed, CTH-DATA §7.3) ``u``'s speed for its freighters in tow:
     floor(W / (cost + towed / 3)) + the impulse point, W the warp paid for the base speed's
@@ -246,7 +246,7 @@ def recompute_speed(s, tt, b: int, u: int) -> None:
         s.ev[b, r, 4] = speed
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def release(s, tt, b: int, u: int, beam: int, reason: int, now: int) -> None:
     """(tractors.release) End ``beam``'s link; the released unit goes on at its own speed."""
     t = s.tractor_link[b, u, beam]
@@ -268,7 +268,7 @@ def _released_event(s, b, u, beam, t, reason):
     s.ev[b, r, 6] = reason
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def tractor_step(s, tt, b: int, order, ipt: int) -> None:
     """(tractors.tractor_step; B2.0 advanced sequence, G7.0) The Tractor Beams step: the
     releases, then the attachments, in unit and beam order (``order``: ``BatchOrders.tractor``)."""
@@ -318,7 +318,7 @@ def _attach(s, tt, b, u, beam, t, now):
     recompute_speed(s, tt, b, u)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def start_turn(s, tt, b: int, ipt: int) -> None:
     """(tractors.start_turn, after Energy Allocation) The speed paid for is the towing base;
     links on beams not powered lapse (G7.0); the towers' speeds are set."""
@@ -340,7 +340,7 @@ def start_turn(s, tt, b: int, ipt: int) -> None:
         recompute_speed(s, tt, b, u)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def check_links(s, tt, b: int, ipt: int) -> None:
     """(tractors.check_links) Release the links whose holder or held unit left play, or whose
     beam was destroyed (down to the working beams)."""
@@ -356,7 +356,7 @@ def check_links(s, tt, b: int, ipt: int) -> None:
                 release(s, tt, b, u, beam, WHY_BEAM, now)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def tow(s, tt, mt, b: int) -> None:
     """(tractors.tow, G7.0) After Move Ships: each held unit takes its holder's hex step (map
     relative, facing kept); a holder that left the map, or a step off it, takes the held unit
@@ -404,7 +404,7 @@ def _towed_off(s, b, h, t):
 # ---------------------------------------------------------------------- the env side
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def observe_part(s, beams, form_pays, std_dac, b: int, u: int, live: bool, m_tractor: int,
                  n_tractor: int, k: int, slots, n_slots: int, now: int, m, out,
                  off: int) -> None:
@@ -445,7 +445,7 @@ def observe_part(s, beams, form_pays, std_dac, b: int, u: int, live: bool, m_tra
         out[off + 4 + 2 * j] = 1.0 if (h >= 0 and h != u) else 0.0
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def decode(action, c_tractor: int, n_tractor: int, beams_u: int, n_b: int, u: int, slots,
            b: int, order) -> None:
     """(components.Tractor.to_orders) ``tractor[b]`` values: 1 release, j + 2 attach to slot

@@ -47,7 +47,7 @@ import numba as nb
 import numpy as np
 
 from sfb_env.compiled import event_codes, kill_methods, planets, shields
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.compiled.purse import log_shortfall, pay
 from sfb_env.engine import transporters as ref
 from sfb_env.engine.types import ACTIVE, K_FREIGHTER, K_MONSTER, K_PLANET, K_SHIP, Box
@@ -143,7 +143,7 @@ def uses_left(s, count, form_pays, b: int, u: int) -> int:
     return max(0, min(paid, work) - used_this_turn(s, b, u))
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def transporter_rule(s, count, form_pays, b: int, u: int, t: int) -> int:
     """(transporters.transporter_blocker) 0 where transporter ``t`` of ``u`` may operate now,
     else the result code of the rule."""
@@ -179,7 +179,7 @@ def facing_bits(s, ft, b: int, u: int, o: int) -> int:
     return shields.shield_bits(ft, ux, uz, uf, ox, oz)
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def shield_rule(s, ft, b: int, u: int, o: int) -> int:
     """(transporters.shield_blocker) 0, or R_POOL / R_SHIELD where ``u``'s shields facing
     ``o`` are all up (a freighter's pool: up at all)."""
@@ -195,7 +195,7 @@ def shield_rule(s, ft, b: int, u: int, o: int) -> int:
     return R_SHIELD
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def transport_rule(s, ft, count, form_pays, crew_side, b: int, u: int, t: int, what: int,
                    target: int) -> int:
     """(transporters.transport_blockers) 0 where transporter ``t`` of ``u`` may carry out
@@ -263,7 +263,7 @@ def energy_open(s, b: int, u: int, k: int, allocation: bool) -> bool:
 # ---------------------------------------------------------------------- the step
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def step(s, ft, tt, b: int, o_drop, o_transport, ipt: int) -> None:
     """(transporters.step) The Shields/Transporters step: dropped shields due back come up,
     the ordered drops (G8.24), then every transporter order (G8.0), units and transporters in
@@ -364,7 +364,7 @@ def _transported(s, b, u, t, what, src, dst, rule, p0, p1):
 # ---------------------------------------------------------------------- the env side
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def observe_part(s, ft, count, form_pays, crew_side, b: int, u: int, live: bool,
                  allocation: bool,
                  m_energy: int, n_energy: int, m_transport: int, n_transport: int,
@@ -422,7 +422,7 @@ def observe_part(s, ft, count, form_pays, crew_side, b: int, u: int, live: bool,
         out[at + 4] = 1.0 if s.captured_by[b, t] >= 0 else 0.0
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def decode(action, c_energy: int, c_transport: int, n_transport: int, c_drop: int, real: int,
            n_t: int, k: int, u: int, slots, b: int, o_uses, o_transport, o_drop) -> None:
     """(transport_actions ``to_orders``) the agent's ``transporters``, ``transport[t]`` and

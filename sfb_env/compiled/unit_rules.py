@@ -22,7 +22,7 @@ import numpy as np
 
 from sfb_env import hexmap
 from sfb_env.compiled import dice, event_codes
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine.types import ACTIVE, NOT_ARRIVED, Maneuver
 
 UNIT_ARRIVED = event_codes.CODE["UnitArrived"]
@@ -46,7 +46,7 @@ def tables(setup) -> dict[str, np.ndarray]:
             "arrive_turn": arrive_turn, "arrive_die": arrive_die}
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def arrivals(status, x, z, facing, prev_x, prev_z, prev_facing, dice_, ev, ev_count, turn: int,
              arrive_turn, arrive_die, b: int) -> None:
     """(unit_rules.arrivals) Start of a turn: each unit not arrived whose turn has come (or
@@ -69,7 +69,7 @@ def arrivals(status, x, z, facing, prev_x, prev_z, prev_facing, dice_, ev, ev_co
         ev[b, r, 6] = facing[b, u]
 
 
-@nb.njit(cache=True, _nrt=False, error_model="numpy", pipeline_class=KernelPipeline)
+@kernel(_nrt=False, error_model="numpy")
 def mask_part(kind, side, captured_by, x, z, facing, hold_kinds, no_leave, racks, n_racks,
               weapons, n_weapons, m_fire, launch_size, k, facings, slots, n_slots, m_maneuver,
               n_maneuvers, first_column, last_column, first_row, last_row, odd_down, b, u,

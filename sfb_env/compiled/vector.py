@@ -24,13 +24,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numba as nb
 import numpy as np
 from gymnasium import spaces
 
 from sfb_env.compiled import ending
 from sfb_env.compiled.batch import BattleBatch, NotCompiledError
-from sfb_env.compiled.pipeline import KernelPipeline
+from sfb_env.compiled.dispatch import kernel
 from sfb_env.env.agent_shape import AgentShape
 from sfb_env.env.opponents import Opponents, Resolver, per_agent
 from sfb_env.env.padding import FixedSpaces
@@ -295,7 +294,7 @@ class _Padding:
         return out
 
 
-@nb.njit(cache=True, pipeline_class=KernelPipeline)
+@kernel()
 def _gather(raw, battles, agents, src, const, out):
     """``out[i, j] = raw[battles[i], agents[i], src[agents[i], j]]``, or ``const[agents[i], j]``
     where that source is -1 (padding)."""
