@@ -64,7 +64,7 @@ class KernelDispatcher(CPUDispatcher):
                 if _has_python_entry(cres):
                     entry = cres.entry_point
                 else:
-                    entry = python_wrapper(cres)
+                    entry = python_wrapper(cres, self.targetoptions.get("_nrt", True))
                     self._insert([a._code for a in args], entry, cres.objectmode)
                 self._python_entries[args] = entry
             return entry
@@ -87,13 +87,15 @@ def _has_python_entry(cres) -> bool:
     return bool(cres.library.get_pointer_to_function(cres.fndesc.llvm_cpython_wrapper_name))
 
 
-def python_wrapper(cres):
+def python_wrapper(cres, nrt: bool):
     """numba's Python entry point for the compiled function of ``cres``, in a new library
     that declares the function and leaves its address to the JIT linker (the function's
     own library, compiled or loaded from the cache, defines it). The wrapper reads its own
     copy of the function's environment pointer (numba names it after the function: the
-    copy gets a name of its own, so two definitions never share a symbol)."""
-    context = cres.target_context
+    copy gets a name of its own, so two definitions never share a symbol). ``nrt``: as the
+    function was compiled (a cached overload's context does not say; a typed list argument
+    needs reference counting to unbox)."""
+    context = cres.target_context.subtarget(enable_nrt=nrt)
     fndesc = copy.copy(cres.fndesc)
     fndesc.env_name = f"{cres.fndesc.env_name}.entry"
     library = context.codegen().create_library(f"{fndesc.qualname}.entry")
