@@ -105,16 +105,23 @@ _MODULE = """
 
 def test_a_kernel_loaded_from_the_cache_without_wrapper_is_callable_from_python(tmp_path: Path):
     """One process compiles ``outer`` (``inner`` cached as a callee: no wrapper); the next
-    loads ``inner`` from the cache and calls it from Python."""
+    loads ``inner`` from the cache, makes its Python entry point (cached too) and calls it; a
+    third loads both."""
     (tmp_path / "cached_kernels.py").write_text(textwrap.dedent(_MODULE))
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
            "PYTHONPATH": os.pathsep.join([str(tmp_path), str(Path(__file__).parents[1])])}
     first = "import numpy as np, cached_kernels as k; print(k.outer(np.arange(3.0)))"
-    second = ("import numpy as np, cached_kernels as k\n"
-              "a = np.arange(3.0)\n"
-              "print(k.inner(a, 2), sum(k.inner.stats.cache_hits.values()))\n"
-              "try:\n    k.inner(a, -1)\nexcept IndexError as e:\n    print(e)\n")
+    then = ("from numba.core.cpu import CPUContext\n"
+            "made = []\n"
+            "wrap = CPUContext.create_cpython_wrapper\n"
+            "CPUContext.create_cpython_wrapper = lambda *a, **k: made.append(1) or wrap(*a, **k)\n"
+            "import numpy as np, cached_kernels as k\n"
+            "a = np.arange(3.0)\n"
+            "print(k.inner(a, 2), sum(k.inner.stats.cache_hits.values()), len(made))\n"
+            "try:\n    k.inner(a, -1)\nexcept IndexError as e:\n    print(e)\n")
     out = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                          text=True, check=True).stdout.split("\n") for code in (first, second)]
+                          text=True, check=True).stdout.split("\n")
+           for code in (first, then, then)]
     assert out[0][0] == "3.0"
-    assert out[1][:2] == ["6.0 1", "below the first row"]
+    assert out[1][:2] == ["6.0 1 1", "below the first row"]  # the entry point made
+    assert out[2][:2] == ["6.0 1 0", "below the first row"]  # and loaded

@@ -14,16 +14,18 @@ with both wrappers left out. A call from Python (the batch calling its kernels, 
 one rule's function) finds no entry point in numba's dispatch table and asks the dispatcher to
 compile; ``KernelDispatcher`` then builds the Python entry point alone, once per process and
 signature, in a library of its own that calls the compiled function by its symbol (nothing of
-the function is compiled again), and puts it in the dispatch table, so later calls take it
-directly. The C entry point (``cfunc`` addresses, first-class function values) is never built:
-nothing in the project uses it.
+the function is compiled again; the wrapper's machine code is cached beside the function's),
+and puts it in the dispatch table, so later calls take it directly. The C entry point
+(``cfunc`` addresses, first-class function values) is never built: nothing here uses it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 
 from numba.core import config, sigutils
+from numba.core.caching import Cache
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
 
@@ -64,7 +66,9 @@ class KernelDispatcher(CPUDispatcher):
                 if _has_python_entry(cres):
                     entry = cres.entry_point
                 else:
-                    entry = python_wrapper(cres, self.targetoptions.get("_nrt", True))
+                    entry = python_wrapper(cres, self.targetoptions.get("_nrt", True),
+                                           self._cache if isinstance(self._cache, Cache)
+                                           else None)
                     self._insert([a._code for a in args], entry, cres.objectmode)
                 self._python_entries[args] = entry
             return entry
@@ -87,27 +91,45 @@ def _has_python_entry(cres) -> bool:
     return bool(cres.library.get_pointer_to_function(cres.fndesc.llvm_cpython_wrapper_name))
 
 
-def python_wrapper(cres, nrt: bool):
+def python_wrapper(cres, nrt: bool, cache: Cache | None = None):
     """numba's Python entry point for the compiled function of ``cres``, in a new library
     that declares the function and leaves its address to the JIT linker (the function's
     own library, compiled or loaded from the cache, defines it). The wrapper reads its own
     copy of the function's environment pointer (numba names it after the function: the
     copy gets a name of its own, so two definitions never share a symbol). ``nrt``: as the
     function was compiled (a cached overload's context does not say; a typed list argument
-    needs reference counting to unbox)."""
+    needs reference counting to unbox). ``cache``: the function's numba cache, where the
+    wrapper's machine code is kept beside the function's (its index entry is dropped with
+    theirs when the source changes), so the next process loads it."""
     context = cres.target_context.subtarget(enable_nrt=nrt)
     fndesc = copy.copy(cres.fndesc)
     fndesc.env_name = f"{cres.fndesc.env_name}.entry"
-    library = context.codegen().create_library(f"{fndesc.qualname}.entry")
-    context.create_cpython_wrapper(library, fndesc, cres.environment, cres.call_helper)
-    return context.get_executable(library, fndesc, cres.environment)
+    codegen = context.codegen()
+    key = None if cache is None else (
+        "python entry", cache._index_key(cres.signature.args, codegen))
+    state = None if key is None else cache._cache_file.load(key)
+    if state is not None:
+        library = codegen.unserialize_library(state)
+    else:
+        library = codegen.create_library(f"{fndesc.qualname}.entry")
+        library.enable_object_caching()
+        context.create_cpython_wrapper(library, fndesc, cres.environment, cres.call_helper)
+    entry = context.get_executable(library, fndesc, cres.environment)
+    if state is None and key is not None:
+        # (numba's own saves shrug off a read-only or vanished cache folder too)
+        with contextlib.suppress(OSError):
+            cache._cache_file.save(key, library.serialize_using_object_code())
+    return entry
 
 
-def kernel(**options):
+def kernel(python_entry: bool = False, **options):
     """``numba.njit(cache=True, pipeline_class=KernelPipeline, **options)``, without the
-    wrappers a callee never uses (``KernelDispatcher`` makes the Python one on demand)."""
-    targetoptions = {"nopython": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True,
-                     **options}
+    wrappers a callee never uses (``KernelDispatcher`` makes the Python one on demand).
+    ``python_entry``: compile (and cache) the Python entry point with the function, for a
+    function that only Python calls and whose entry point is itself costly to build
+    (``handle.make``, which unboxes every array of a batch: 20 s)."""
+    targetoptions = {"nopython": True, "no_cpython_wrapper": not python_entry,
+                     "no_cfunc_wrapper": True, **options}
 
     def wrap(func):
         if config.DISABLE_JIT:

@@ -124,7 +124,7 @@ def deref(typingctx, ref):
     return item_type(ref), codegen
 
 
-@kernel()
+@kernel(python_entry=True)  # (its entry point unboxes every array of a batch)
 def make(parts):
     """A handle holding ``parts`` (a tuple of arrays, namedtuples of arrays and scalars)."""
     handle = List()
