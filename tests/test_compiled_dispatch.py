@@ -106,7 +106,7 @@ _MODULE = """
 def test_a_kernel_loaded_from_the_cache_without_wrapper_is_callable_from_python(tmp_path: Path):
     """One process compiles ``outer`` (``inner`` cached as a callee: no wrapper); the next
     loads ``inner`` from the cache, makes its Python entry point (cached too) and calls it; a
-    third loads both."""
+    third loads both; a fourth compiles ``inner`` afresh and makes its own."""
     (tmp_path / "cached_kernels.py").write_text(textwrap.dedent(_MODULE))
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
            "PYTHONPATH": os.pathsep.join([str(tmp_path), str(Path(__file__).parents[1])])}
@@ -119,9 +119,16 @@ def test_a_kernel_loaded_from_the_cache_without_wrapper_is_callable_from_python(
             "a = np.arange(3.0)\n"
             "print(k.inner(a, 2), sum(k.inner.stats.cache_hits.values()), len(made))\n"
             "try:\n    k.inner(a, -1)\nexcept IndexError as e:\n    print(e)\n")
+    # a process that compiles ``inner`` afresh (other symbol names: numba numbers them per
+    # process) beside the cached entry point of the cached ``inner`` makes its own
+    afresh = ("import numba\n"
+              "for i in range(5):\n    numba.njit(lambda x: x + 1)(i)\n"
+              "import cached_kernels as k\n"
+              "k.inner._cache.load_overload = lambda *args, **kws: None\n" + then)
     out = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, check=True).stdout.split("\n")
-           for code in (first, then, then)]
+           for code in (first, then, then, afresh)]
     assert out[0][0] == "3.0"
     assert out[1][:2] == ["6.0 1 1", "below the first row"]  # the entry point made
     assert out[2][:2] == ["6.0 1 0", "below the first row"]  # and loaded
+    assert out[3][:2] == ["6.0 0 1", "below the first row"]  # compiled afresh: made again

@@ -105,8 +105,11 @@ def python_wrapper(cres, nrt: bool, cache: Cache | None = None):
     fndesc = copy.copy(cres.fndesc)
     fndesc.env_name = f"{cres.fndesc.env_name}.entry"
     codegen = context.codegen()
+    # keyed by the function's symbol too: numba's names carry a number given per process, so
+    # a function compiled afresh (not loaded) has other names than a cached wrapper calls
     key = None if cache is None else (
-        "python entry", cache._index_key(cres.signature.args, codegen))
+        "python entry", cres.fndesc.mangled_name,
+        cache._index_key(cres.signature.args, codegen))
     state = None if key is None else cache._cache_file.load(key)
     if state is not None:
         library = codegen.unserialize_library(state)
