@@ -110,10 +110,13 @@ def python_wrapper(cres, nrt: bool, cache: Cache | None = None):
     key = None if cache is None else (
         "python entry", cres.fndesc.mangled_name,
         cache._index_key(cres.signature.args, codegen))
-    state = None if key is None else cache._cache_file.load(key)
-    if state is not None:
-        library = codegen.unserialize_library(state)
-    else:
+    saved = None if key is None else cache._cache_file.load(key)
+    # (two processes saving to one numba index at once may leave a key naming another's data
+    # file: the data names the wrapper it holds, and is used only if that is this one)
+    state = saved[1] if isinstance(saved, tuple) and saved[0] == key else None
+    library = None if state is None else _cached_library(codegen, state, fndesc)
+    if library is None:
+        state = None
         library = codegen.create_library(f"{fndesc.qualname}.entry")
         library.enable_object_caching()
         context.create_cpython_wrapper(library, fndesc, cres.environment, cres.call_helper)
@@ -121,8 +124,21 @@ def python_wrapper(cres, nrt: bool, cache: Cache | None = None):
     if state is None and key is not None:
         # (numba's own saves shrug off a read-only or vanished cache folder too)
         with contextlib.suppress(OSError):
-            cache._cache_file.save(key, library.serialize_using_object_code())
+            cache._cache_file.save(key, (key, library.serialize_using_object_code()))
     return entry
+
+
+def _cached_library(codegen, state, fndesc):
+    """The wrapper's library from its cached ``state``, or None if it does not define the
+    wrapper and its environment pointer."""
+    try:
+        library = codegen.unserialize_library(state)
+    except Exception:  # (what the file holds is not a library's state)
+        return None
+    if (library.get_pointer_to_function(fndesc.llvm_cpython_wrapper_name)
+            and codegen._engine.get_global_value_address(fndesc.env_name)):
+        return library
+    return None
 
 
 def kernel(python_entry: bool = False, **options):
