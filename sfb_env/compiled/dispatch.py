@@ -40,8 +40,13 @@ class KernelDispatcher(CPUDispatcher):
         super().__init__(*args, **kwargs)
         self._python_entries: dict[tuple, object] = {}
 
+    @property
+    def _compiles_python_entry(self) -> bool:
+        """Whether numba builds the Python entry point with the function (``python_entry``)."""
+        return not self.targetoptions["no_cpython_wrapper"]
+
     def add_overload(self, cres) -> None:
-        if _has_python_entry(cres):
+        if self._compiles_python_entry:
             super().add_overload(cres)
         else:  # for callers' typing and linking (numba's lowering finds the function by the
             # overload's own entry point, a null one here); not in the dispatch table yet
@@ -63,7 +68,7 @@ class KernelDispatcher(CPUDispatcher):
             entry = self._python_entries.get(args)
             if entry is None:
                 cres = self.overloads[args]
-                if _has_python_entry(cres):
+                if self._compiles_python_entry:
                     entry = cres.entry_point
                 else:
                     entry = python_wrapper(cres, self.targetoptions.get("_nrt", True),
@@ -85,10 +90,6 @@ class _LazyEntry:
 
     def __call__(self, *args, **kws):
         return self._dispatcher.python_entry(self._args)(*args, **kws)
-
-
-def _has_python_entry(cres) -> bool:
-    return bool(cres.library.get_pointer_to_function(cres.fndesc.llvm_cpython_wrapper_name))
 
 
 def python_wrapper(cres, nrt: bool, cache: Cache | None = None):
