@@ -20,8 +20,8 @@ pytestmark = pytest.mark.compiled_late
 
 
 @nb.njit(cache=True)
-def _bump(h, by):
-    (left, right), counts, flag = handle.borrowed_parts(h)
+def _bump(ref, by):
+    (left, right), counts, flag = handle.deref(ref)
     for i in range(left.shape[0]):
         left[i] += by
     right[0, 1] = by * 2
@@ -31,28 +31,28 @@ def _bump(h, by):
 
 def test_a_kernel_through_the_handle_writes_into_the_callers_arrays():
     left, right, counts = np.zeros(3), np.zeros((2, 2), np.int64), np.zeros(1, np.int64)
-    h = handle.make(((left, right), counts, True))
-    assert _bump(h, 5) is True
-    _bump(h, 5)
+    ref = handle.PartsAddress(handle.make(((left, right), counts, True)))
+    assert _bump(ref, 5) is True
+    _bump(ref, 5)
     np.testing.assert_array_equal(left, [10.0, 10.0, 10.0])
     assert right[0, 1] == 10 and counts[0] == 2
 
 
-def test_borrowed_parts_leave_every_reference_count_as_it_was():
+def test_deref_leaves_every_reference_count_as_it_was():
     """No reference is taken or dropped per call (the handle keeps the arrays alive)."""
     left, right, counts = np.zeros(3), np.zeros((2, 2), np.int64), np.zeros(1, np.int64)
-    h = handle.make(((left, right), counts, False))
-    _bump(h, 1)
+    ref = handle.PartsAddress(handle.make(((left, right), counts, False)))
+    _bump(ref, 1)
     before = [sys.getrefcount(a) for a in (left, right, counts)]
     for _ in range(1000):
-        _bump(h, 1)
+        _bump(ref, 1)
     assert [sys.getrefcount(a) for a in (left, right, counts)] == before
     assert counts[0] == 1001
 
 
 @nb.njit(cache=True)
-def _total(h):
-    (left, right), counts, _ = handle.borrowed_parts(h)
+def _total(ref):
+    (left, right), counts, _ = handle.deref(ref)
     return left.sum() + right.sum() + counts.sum()
 
 
@@ -60,11 +60,11 @@ def test_the_handle_keeps_its_arrays_alive():
     """Arrays whose only owner is the handle stay valid (read back after a collection)."""
     import gc
 
-    h = handle.make(((np.arange(4.0), np.full((2, 2), 3, np.int64)),
-                     np.ones(1, np.int64), True))
+    ref = handle.PartsAddress(handle.make(((np.arange(4.0), np.full((2, 2), 3, np.int64)),
+                                           np.ones(1, np.int64), True)))
     gc.collect()
     np.zeros(10_000)  # fresh allocations where freed memory would be reused
-    assert _total(h) == 6.0 + 12 + 1
+    assert _total(ref) == 6.0 + 12 + 1
 
 
 # scenarios of every rule family the core plays (tiers 1 and 2: 8/16/32 impulses, the forms,

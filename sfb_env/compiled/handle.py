@@ -4,9 +4,9 @@ numba unboxes every array of every argument on each call from Python (about 40 n
 a batch's step takes some 200 (the state, the start state, the static tables, the buffers),
 which cost more than a whole battle-impulse at B=1. ``make(parts)`` puts the tuple of them, once,
 in a numba typed list (its arrays keep pointing at the batch's numpy buffers: nothing is
-copied); a kernel takes the list (unboxed in O(1)) and reads the tuple back with
-``borrowed_parts``, every array borrowed (``borrowed.borrow``: no reference counting, the
-list keeps the memory alive for the call). Whoever holds the handle must not replace an
+copied). A kernel takes the address of that tuple (``PartsAddress``, one word) and reads it
+back with ``deref``, every array borrowed (no reference counting: the list keeps the memory
+alive for the call). Whoever holds the handle must not replace an
 array of the batch (writing into one is what kernels do).
 """
 
@@ -36,23 +36,6 @@ def _without_owners(context, builder, ty, value):
             item = _without_owners(context, builder, member, builder.extract_value(value, i))
             value = builder.insert_value(value, item, i)
     return value
-
-
-@intrinsic
-def borrowed_parts(typingctx, handle):
-    """The tuple held by ``handle`` (a typed list of one), every array borrowed."""
-    item_type = handle.item_type
-
-    def codegen(context, builder, sig, args):
-        fnty = ir.FunctionType(ll_voidptr_type, [ll_list_type])
-        base_ptr = cgutils.get_or_insert_function(builder.module, fnty, "numba_list_base_ptr")
-        data = _container_get_data(context, builder, sig.args[0], args[0])
-        ptr = builder.bitcast(builder.call(base_ptr, [data]),
-                              context.get_data_type(item_type).as_pointer())
-        item = context.data_model_manager[item_type].load_from_data_pointer(builder, ptr)
-        return _without_owners(context, builder, item_type, item)
-
-    return item_type(handle), codegen
 
 
 class PartsRef(types.Type):
@@ -114,7 +97,7 @@ def _address(handle):
 
 @intrinsic
 def deref(typingctx, ref):
-    """The tuple ``ref`` points at, every array borrowed (as ``borrowed_parts``)."""
+    """The tuple ``ref`` points at, every array borrowed (meminfo and parent NULL)."""
     item_type = ref.item_type
 
     def codegen(context, builder, sig, args):
