@@ -1,5 +1,7 @@
-"""Random masked actions for a batch: every sampled value is open in its mask, the reusable
-sampler draws what the plain function draws, and a wrong output buffer is refused."""
+"""Random masked actions for a batch: every sampled value is open in its mask, each open value
+as likely as the others (components of one to three mask words, at the array's end, in masks
+of fewer than eight values), the reusable sampler draws what the plain function draws, and a
+wrong output buffer or mask array is refused."""
 
 from __future__ import annotations
 
@@ -50,3 +52,64 @@ def test_a_wrong_output_buffer_is_refused_naming_the_shape():
         MaskedSampler(masks, nvec).sample(np.random.default_rng(0), np.zeros((2, 1, 2)))
     with pytest.raises(ValueError, match="shape"):
         sample_masked(masks, nvec, np.random.default_rng(0), np.zeros((3, 1, 2), np.int64))
+
+
+def _frequencies(masks: np.ndarray, nvec: np.ndarray, draws: int, seed: int = 0) -> np.ndarray:
+    """How often each value of each (agent, component) was drawn, over every battle and
+    ``draws`` samples: (A, k, max size)."""
+    sampler = MaskedSampler(masks, nvec)
+    rng = np.random.default_rng(seed)
+    counts = np.zeros((nvec.shape[0], nvec.shape[1], int(nvec.max())), np.int64)
+    for _ in range(draws):
+        got = sampler.sample(rng)
+        for a in range(nvec.shape[0]):
+            for c in range(nvec.shape[1]):
+                counts[a, c] += np.bincount(got[:, a, c], minlength=counts.shape[2])
+    return counts
+
+
+def test_each_open_value_is_drawn_uniformly_across_words_and_at_the_arrays_end():
+    # agent 0: 17 values open at 0, 7, 8 and 16 (three words), a single open value, none
+    # open, an empty component; agent 1 (the array's last values): 3 of 5 open, then 2 of 9
+    nvec = np.array([[17, 4, 3, 0], [5, 9, 0, 0]])
+    masks = np.zeros((50, 2, 24), np.int8)
+    masks[:, 0, [0, 7, 8, 16]] = 1
+    masks[:, 0, 17 + 2] = 1
+    masks[:, 1, [0, 2, 4]] = 1
+    masks[:, 1, 5 + np.array([3, 8])] = 1
+    counts = _frequencies(masks, nvec, draws=200)  # 10,000 samples a component
+    def shares(a, c, values):
+        got = counts[a, c]
+        assert got[values].sum() == got.sum() == 10_000  # only open values
+        share = got[values] / 10_000
+        # each within 5 standard errors of 1/len(values)
+        p = 1 / len(values)
+        assert np.all(np.abs(share - p) <= 5 * np.sqrt(p * (1 - p) / 10_000)), share
+    shares(0, 0, [0, 7, 8, 16])
+    shares(0, 1, [2])
+    shares(0, 2, [0])  # none open: 0
+    shares(0, 3, [0])  # an empty component: 0
+    shares(1, 0, [0, 2, 4])
+    shares(1, 1, [3, 8])
+
+
+def test_masks_of_fewer_than_eight_values_sample_correctly():
+    nvec = np.array([[3, 4]])
+    masks = np.array([[[0, 1, 1, 0, 0, 0, 1]]], np.int8)
+    counts = _frequencies(masks, nvec, draws=4000)
+    assert counts[0, 1].tolist() == [0, 0, 0, 4000]
+    assert counts[0, 0, 1] + counts[0, 0, 2] == 4000 and 1800 < counts[0, 0, 1] < 2200
+
+
+def test_a_mask_array_the_sampler_cannot_read_is_refused_naming_it():
+    nvec = np.array([[3, 4]])
+    with pytest.raises(ValueError, match="C-contiguous"):
+        MaskedSampler(np.ones((2, 1, 14), np.int8)[:, :, ::2], nvec)
+    with pytest.raises(ValueError, match="0/1 bytes, got float64"):
+        MaskedSampler(np.ones((2, 1, 7)), nvec)
+    with pytest.raises(ValueError, match="does not fit masks"):
+        MaskedSampler(np.ones((2, 1, 6), np.int8), nvec)
+    bools = np.ones((2, 1, 7), bool)
+    bools[:, 0, :3] = False
+    bools[:, 0, 1] = True
+    assert MaskedSampler(bools, nvec).sample(np.random.default_rng(0))[:, 0, 0].tolist() == [1, 1]
