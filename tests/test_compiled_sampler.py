@@ -45,6 +45,22 @@ def test_every_sampled_value_is_open_and_the_sampler_matches_the_plain_function(
     assert len(np.unique(out[:, 0, 0])) > 1  # (it does draw: not always the first open value)
 
 
+def test_a_call_takes_one_draw_of_the_callers_generator_and_repeats_with_its_seed():
+    nvec = np.array([[9, 9, 4, 9], [5, 9, 9, 4]])
+    masks = _masks(np.random.default_rng(1), nvec, 8)
+    sampler = MaskedSampler(masks, nvec)
+    rng, twin = np.random.default_rng(5), np.random.default_rng(5)
+    first = sampler.sample(rng).copy()
+    twin.bit_generator.random_raw()
+    assert rng.bit_generator.state == twin.bit_generator.state
+    second = sampler.sample(rng)
+    assert not np.array_equal(first, second)  # the next call draws anew
+    again = MaskedSampler(masks, nvec)
+    replay = np.random.default_rng(5)
+    assert np.array_equal(again.sample(replay), first)
+    assert np.array_equal(again.sample(replay), second)
+
+
 def test_a_wrong_output_buffer_is_refused_naming_the_shape():
     nvec = np.array([[3, 4]])
     masks = np.ones((2, 1, 7), np.int8)

@@ -1,17 +1,19 @@
 """Random masked actions for a batch: per (battle, agent, component) a uniform open value.
 
 Used by ``BattleBatch.sample_actions`` (the benchmarks' random play, the vector env's random
-opponents). ``sample_masked`` is the plain function; ``MaskedSampler`` keeps its buffers and
-the compiled entry points for one batch's arrays, so a loop that samples every step pays
-neither an allocation nor numba's type dispatch.
+opponents). ``sample_masked`` is the plain function; ``MaskedSampler`` keeps the compiled
+entry point for one batch's arrays, so a loop that samples every step pays neither an
+allocation nor numba's type dispatch.
 
-Two passes. ``_settle`` reads each component's mask eight values at a time (one unaligned
-word: the count of open values is its bit count, the first open one its trailing zeros), sets
-every component with at most one open value (that value, or 0 when none is open) and lists
-the others; the generator then draws one uniform per listed component, and ``_pick`` sets each
-to that share of its open values. Most components of a battle in play have a single open
-value (hold, or the only legal speed), so a step draws a few hundred uniforms, not one per
-component, and no mask value is read one at a time.
+One compiled pass, ``_sample``, reads each component's mask eight values at a time (one
+unaligned word: the count of open values is its bit count, the first open one its trailing
+zeros). A component with at most one open value takes it (0 when none is open), with no draw;
+one with more takes a uniform share of them. Most components of a battle in play have a single
+open value (hold, the only legal speed), so a step makes a few hundred draws, not one per
+component. The draws: each call takes one 64-bit value from the caller's generator
+(``bit_generator.random_raw``) and expands it with SplitMix64 (Steele, Lea and Flood 2014,
+the generator of Java's ``SplittableRandom``), one 64-bit output a draw, its top 53 bits the
+uniform: a call costs one draw of the caller's generator, however many components it picks.
 """
 
 from __future__ import annotations
@@ -23,10 +25,6 @@ from numba.extending import intrinsic
 
 from sfb_env.compiled import handle
 from sfb_env.compiled.dispatch import kernel
-
-# a listed component: where its value goes in the flat ``out``, its first mask value in the
-# flat masks, its size and its count of open values
-_OUT, _AT, _SIZE, _OPEN = range(4)
 
 
 def sample_masked(masks: np.ndarray, nvec: np.ndarray, rng: np.random.Generator,
@@ -55,9 +53,7 @@ class MaskedSampler:
         self._flat = masks.reshape(-1).view(np.int8)  # (the same memory)
         # fewer than 8 values in all: a copy padded to one word, refreshed at each call
         self._padded = np.zeros(8, np.int8) if masks.size < 8 else None
-        self._listed = np.empty((int(np.prod(self.shape)), 4), np.int64)
-        self._uniforms = np.empty(len(self._listed))
-        self._settle = self._pick = None
+        self._entry = None
 
     def sample(self, rng: np.random.Generator, out: np.ndarray | None = None) -> np.ndarray:
         """Random masked actions (B, A, k), into ``out`` when given."""
@@ -68,18 +64,13 @@ class MaskedSampler:
         if self._padded is not None:
             self._padded[:flat.size] = flat
             flat = self._padded
-        if self._settle is None:
-            args = (flat, self.masks.shape[2], self.nvec, out, self._listed)
-            _settle(*args)
-            self._settle = handle.compiled_entry(_settle, args)
-            args = (flat, self._listed, 0, self._uniforms, out)
-            _pick(*args)
-            self._pick = handle.compiled_entry(_pick, args)
-        # the compiled functions themselves (numba's dispatch skipped)
-        listed = self._settle(flat, self.masks.shape[2], self.nvec, out, self._listed)
-        if listed:
-            rng.random(out=self._uniforms[:listed])
-            self._pick(flat, self._listed, listed, self._uniforms, out)
+        seed = rng.bit_generator.random_raw()
+        if self._entry is None:
+            args = (flat, self.masks.shape[2], self.nvec, np.uint64(seed), out)
+            _sample(*args)
+            self._entry = handle.compiled_entry(_sample, args)
+        else:  # the compiled function itself (numba's dispatch skipped)
+            self._entry(flat, self.masks.shape[2], self.nvec, seed, out)
         return out
 
 
@@ -132,64 +123,65 @@ def _chunk(flat, at, n, guarded):
 
 
 @nb.njit(cache=True, inline="always")
-def _settle_row(flat, at, sizes, flat_out, slot, listed, count, guarded):
-    """``_settle`` for one agent's row of masks from ``at`` (component sizes ``sizes``, the
-    values to ``flat_out`` from ``slot``); returns ``count`` with the row's listed added."""
+def _next(state):
+    """SplitMix64: the next state (``state`` advanced by the golden gamma) and its output."""
+    state += np.uint64(0x9E3779B97F4A7C15)
+    z = state
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return state, z ^ (z >> np.uint64(31))
+
+
+@nb.njit(cache=True, inline="always")
+def _sample_row(flat, at, sizes, flat_out, slot, state, guarded):
+    """``_sample`` for one agent's row of masks from ``at`` (component sizes ``sizes``, the
+    values to ``flat_out`` from ``slot``); returns the generator's state after the row."""
     for c in range(sizes.size):
         n = sizes[c]
         open_ = 0
-        first = 0
+        value = 0
         off = 0
         while off < n:
             w = _chunk(flat, at + off, n - off, guarded)
             if w and open_ == 0:
-                first = off + _lowest_byte(w)
+                value = off + _lowest_byte(w)
             open_ += _bits(w)
             off += 8
-        flat_out[slot + c] = first
-        if open_ > 1:
-            listed[count, _OUT] = slot + c
-            listed[count, _AT] = at
-            listed[count, _SIZE] = n
-            listed[count, _OPEN] = open_
-            count += 1
+        if open_ > 1:  # the pick-th open value, pick uniform in [0, open_)
+            state, z = _next(state)
+            pick = int((z >> np.uint64(11)) * _UNIT * open_)
+            off = 0
+            while off < n:
+                w = _chunk(flat, at + off, n - off, guarded)
+                here = _bits(w)
+                if pick < here:
+                    for _ in range(pick):
+                        w &= w - np.uint64(1)
+                    value = off + _lowest_byte(w)
+                    break
+                pick -= here
+                off += 8
+        flat_out[slot + c] = value
         at += n
-    return count
+    return state
+
+
+_UNIT = 1.0 / (1 << 53)  # a 53-bit integer times this: a uniform in [0, 1)
 
 
 @kernel()
-def _settle(flat, width, nvec, out, listed):
-    """Set every component with at most one open value and list the others in ``listed``
-    (columns ``_OUT``, ``_AT``, ``_SIZE``, ``_OPEN``); returns how many were listed. ``flat``:
-    the masks, ``width`` values an agent (at least 8 values in all)."""
+def _sample(flat, width, nvec, seed, out):
+    """A uniform open value of every component into ``out`` (B, A, k); ``flat``: the masks,
+    ``width`` values an agent (at least 8 values in all); ``seed``: the SplitMix64 state."""
     flat_out = out.reshape(-1)
     n_agents, k = nvec.shape
     rows = out.shape[0] * n_agents
     # a row's words end at most 7 values past it: only the last rows may need the guard
     unguarded = rows - (7 + width - 1) // width if width else rows
-    count = 0
+    state = seed
     for r in range(rows):
         a = r % n_agents
         if r < unguarded:
-            count = _settle_row(flat, r * width, nvec[a], flat_out, r * k, listed, count, False)
+            state = _sample_row(flat, r * width, nvec[a], flat_out, r * k, state, False)
         else:
-            count = _settle_row(flat, r * width, nvec[a], flat_out, r * k, listed, count, True)
-    return count
-
-
-@kernel()
-def _pick(flat, listed, count, u, out):
-    """Each of the first ``count`` listed components: its ``int(u * open)``-th open value."""
-    flat_out = out.reshape(-1)
-    for i in range(count):
-        at, n = listed[i, _AT], listed[i, _SIZE]
-        pick = int(u[i] * listed[i, _OPEN])
-        for off in range(0, n, 8):
-            w = _chunk(flat, at + off, n - off, True)
-            here = _bits(w)
-            if pick < here:
-                for _ in range(pick):
-                    w &= w - np.uint64(1)
-                flat_out[listed[i, _OUT]] = off + _lowest_byte(w)
-                break
-            pick -= here
+            state = _sample_row(flat, r * width, nvec[a], flat_out, r * k, state, True)
