@@ -58,14 +58,24 @@ def _functions(obj_path: Path) -> list[tuple[int, int, str]]:
             if len(p) >= 8 and p[3] == "FUNC"]
 
 
+def _cached_object(cache_dir: Path, stem: str) -> bytes:
+    """The object code of the newest compiled overload of ``stem`` in numba's cache (not a
+    Python entry point of ``compiled.dispatch``, whose data is saved beside it as a tuple
+    ``(key, library)``, the key starting "python entry")."""
+    for nbc in sorted(cache_dir.rglob(f"{stem}-*.nbc"), key=os.path.getmtime, reverse=True):
+        data = pickle.loads(nbc.read_bytes())
+        if not (isinstance(data[0], tuple) and data[0][:1] == ("python entry",)):
+            return data[0][2][0]
+    raise FileNotFoundError(f"no compiled overload of {stem} in {cache_dir}")
+
+
 def write_perf_map(dispatcher, cache_dir: Path, mode: str = "w") -> int:
     """``/tmp/perf-<pid>.map`` for the functions of ``dispatcher``'s cached object (``mode``
     "a": added to the map); returns how many."""
     (_, cres), = list(dispatcher.overloads.items())[:1]
     stem = dispatcher.py_func.__module__.rsplit(".", 1)[-1] + "." + dispatcher.__name__
-    nbc = max(cache_dir.rglob(f"{stem}-*.nbc"), key=os.path.getmtime)
     obj_path = Path(f"/tmp/perf-kernel-{os.getpid()}-{stem}.o")
-    obj_path.write_bytes(pickle.loads(nbc.read_bytes())[0][2][0])
+    obj_path.write_bytes(_cached_object(cache_dir, stem))
     symbols = _functions(obj_path)
     name = cres.fndesc.llvm_func_name
     base = cres.library.get_pointer_to_function(name) - next(v for v, _, n in symbols

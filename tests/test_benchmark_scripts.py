@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -261,3 +263,22 @@ def test_compile_time_takes_a_callees_compile_out_of_its_callers_own_time(monkey
     assert clock.slowest(2) == [("batch._play_batch", 13.0, 20.0),
                                 ("energy.energy_allocation", 5.5, 6.0)]
     assert clock.own["shields.shield_bits"] == clock.total["shields.shield_bits"] == 1.5
+
+
+def test_perf_kernel_reads_a_kernels_object_not_its_python_entry_beside_it(monkeypatch,
+                                                                         tmp_path):
+    """numba's cache holds a kernel's overload and, newer, the Python entry point that
+    ``compiled.dispatch`` saves beside it (a ``(key, library)`` tuple): the map is made from
+    the overload's object code."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    monkeypatch.delitem(sys.modules, "perf_kernel", raising=False)
+    perf_kernel = importlib.import_module("perf_kernel")
+    overload = tmp_path / "batch._step_batch-100.py311.1.nbc"
+    overload.write_bytes(pickle.dumps((("lib", "object", (b"KERNEL", b"")), "more")))
+    entry = tmp_path / "batch._step_batch-100.py311.2.nbc"
+    entry.write_bytes(pickle.dumps((("python entry", "_ZN5batch", ()),
+                                    ("lib", "object", (b"ENTRY", b"")))))
+    os.utime(overload, (1, 1))  # the entry point is the newer file
+    assert perf_kernel._cached_object(tmp_path, "batch._step_batch") == b"KERNEL"
+    with pytest.raises(FileNotFoundError, match="batch._play_batch"):
+        perf_kernel._cached_object(tmp_path, "batch._play_batch")
