@@ -58,15 +58,19 @@ def _functions(obj_path: Path) -> list[tuple[int, int, str]]:
             if len(p) >= 8 and p[3] == "FUNC"]
 
 
-def _cached_object(cache_dir: Path, stem: str) -> bytes:
-    """The object code of the newest compiled overload of ``stem`` in numba's cache (not a
-    Python entry point of ``compiled.dispatch``, whose data is saved beside it as a tuple
-    ``(key, library)``, the key starting "python entry")."""
+def _cached_object(cache_dir: Path, stem: str, symbol: str) -> bytes:
+    """The object code in numba's cache of the overload of ``stem`` that defines ``symbol``
+    (a kernel's name for the signature this process runs; another overload of the same
+    kernel, or the Python entry point that ``compiled.dispatch`` saves beside it as a tuple
+    ``(key, library)``, the key starting "python entry", may be newer)."""
     for nbc in sorted(cache_dir.rglob(f"{stem}-*.nbc"), key=os.path.getmtime, reverse=True):
         data = pickle.loads(nbc.read_bytes())
-        if not (isinstance(data[0], tuple) and data[0][:1] == ("python entry",)):
-            return data[0][2][0]
-    raise FileNotFoundError(f"no compiled overload of {stem} in {cache_dir}")
+        if isinstance(data[0], tuple) and data[0][:1] == ("python entry",):
+            continue
+        obj = data[0][2][0]
+        if symbol.encode() in obj:
+            return obj
+    raise FileNotFoundError(f"no compiled overload of {stem} defining {symbol} in {cache_dir}")
 
 
 def write_perf_map(dispatcher, cache_dir: Path, mode: str = "w") -> int:
@@ -74,10 +78,10 @@ def write_perf_map(dispatcher, cache_dir: Path, mode: str = "w") -> int:
     "a": added to the map); returns how many."""
     (_, cres), = list(dispatcher.overloads.items())[:1]
     stem = dispatcher.py_func.__module__.rsplit(".", 1)[-1] + "." + dispatcher.__name__
-    obj_path = Path(f"/tmp/perf-kernel-{os.getpid()}-{stem}.o")
-    obj_path.write_bytes(_cached_object(cache_dir, stem))
-    symbols = _functions(obj_path)
     name = cres.fndesc.llvm_func_name
+    obj_path = Path(f"/tmp/perf-kernel-{os.getpid()}-{stem}.o")
+    obj_path.write_bytes(_cached_object(cache_dir, stem, name))
+    symbols = _functions(obj_path)
     base = cres.library.get_pointer_to_function(name) - next(v for v, _, n in symbols
                                                              if n == name)
     with open(f"/tmp/perf-{os.getpid()}.map", mode) as out:

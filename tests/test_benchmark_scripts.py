@@ -265,20 +265,26 @@ def test_compile_time_takes_a_callees_compile_out_of_its_callers_own_time(monkey
     assert clock.own["shields.shield_bits"] == clock.total["shields.shield_bits"] == 1.5
 
 
-def test_perf_kernel_reads_a_kernels_object_not_its_python_entry_beside_it(monkeypatch,
-                                                                         tmp_path):
-    """numba's cache holds a kernel's overload and, newer, the Python entry point that
-    ``compiled.dispatch`` saves beside it (a ``(key, library)`` tuple): the map is made from
-    the overload's object code."""
+def test_perf_kernel_reads_the_running_overloads_object_not_a_newer_file_beside_it(
+        monkeypatch, tmp_path):
+    """numba's cache may hold, newer than the overload this process runs, another overload of
+    the same kernel and the Python entry point that ``compiled.dispatch`` saves beside it (a
+    ``(key, library)`` tuple): the map is made from the object that defines the running
+    overload's symbol."""
     monkeypatch.syspath_prepend(str(BENCHMARKS))
     monkeypatch.delitem(sys.modules, "perf_kernel", raising=False)
     perf_kernel = importlib.import_module("perf_kernel")
-    overload = tmp_path / "batch._step_batch-100.py311.1.nbc"
-    overload.write_bytes(pickle.dumps((("lib", "object", (b"KERNEL", b"")), "more")))
-    entry = tmp_path / "batch._step_batch-100.py311.2.nbc"
-    entry.write_bytes(pickle.dumps((("python entry", "_ZN5batch", ()),
-                                    ("lib", "object", (b"ENTRY", b"")))))
-    os.utime(overload, (1, 1))  # the entry point is the newer file
-    assert perf_kernel._cached_object(tmp_path, "batch._step_batch") == b"KERNEL"
+    files = [
+        ("1", (("lib", "object", (b"..._ZN5batch11_step_batchB2v1...", b"")), "more")),
+        ("2", (("lib", "object", (b"..._ZN5batch11_step_batchB2v7...", b"")), "more")),
+        ("3", (("python entry", "_ZN5batch11_step_batchB2v1", ()),
+               ("lib", "object", (b"..._ZN5batch11_step_batchB2v1.entry", b"")))),
+    ]
+    for when, (index, data) in enumerate(files):  # written in this order, the entry newest
+        path = tmp_path / f"batch._step_batch-100.py311.{index}.nbc"
+        path.write_bytes(pickle.dumps(data))
+        os.utime(path, (when + 1, when + 1))
+    got = perf_kernel._cached_object(tmp_path, "batch._step_batch", "_ZN5batch11_step_batchB2v1")
+    assert got == b"..._ZN5batch11_step_batchB2v1..."
     with pytest.raises(FileNotFoundError, match="batch._play_batch"):
-        perf_kernel._cached_object(tmp_path, "batch._play_batch")
+        perf_kernel._cached_object(tmp_path, "batch._play_batch", "_ZN5batch")
