@@ -64,8 +64,9 @@ class MaskedSampler:
         if self._padded is not None:
             self._padded[:flat.size] = flat
             flat = self._padded
-        seed = rng.bit_generator.random_raw()
-        if self._entry is None:
+        seed = rng.bit_generator.random_raw()  # (a Python int in [0, 2**64))
+        if self._entry is None:  # typed by a uint64: a plain int below 2**63 would type int64,
+            # and the entry point then refuse the seeds above; the entry unboxes any as uint64
             args = (flat, self.masks.shape[2], self.nvec, np.uint64(seed), out)
             _sample(*args)
             self._entry = handle.compiled_entry(_sample, args)
@@ -122,6 +123,9 @@ def _chunk(flat, at, n, guarded):
     return w
 
 
+_UNIT = 1.0 / (1 << 53)  # a 53-bit integer times this: a uniform in [0, 1)
+
+
 @nb.njit(cache=True, inline="always")
 def _next(state):
     """SplitMix64: the next state (``state`` advanced by the golden gamma) and its output."""
@@ -165,8 +169,6 @@ def _sample_row(flat, at, sizes, flat_out, slot, state, guarded):
         at += n
     return state
 
-
-_UNIT = 1.0 / (1 << 53)  # a 53-bit integer times this: a uniform in [0, 1)
 
 
 @kernel()
