@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from agents.helm_kernel import DRONE_WARHEAD, LEFT, OFF_MAP, RIGHT, STRAIGHT, plan_kernel
 from sfb_env import hexmap
 
-STRAIGHT, LEFT, RIGHT = 1, 2, 3  # Maneuver values of the action component
-OFF_MAP = -1000.0  # score per impulse spent off the map (the ship is gone: a lost duel)
+__all__ = ["DRONE_WARHEAD", "LEFT", "OFF_MAP", "RIGHT", "STRAIGHT", "Goal", "Plan", "Pose",
+           "plan", "reference_plan"]
+
 MAX_RANGE = 64  # length of the expected-damage-by-range tables
-DRONE_WARHEAD = 6  # (FD1.6) cadet drones
 
 # A weapon as the helm sees it: the arcs (hexmap.ARC_BITS) and expected damage by range.
 Battery = tuple[int, np.ndarray]
@@ -84,6 +85,59 @@ def plan(
     turn_mode: int,
     goal: Goal,
 ) -> Plan:
+    """The best first maneuver, the target's predicted range and our arcs holding it along the
+    best sequence, and when each drone aimed at us would strike: ``reference_plan``'s answer
+    (same arguments), computed in one compiled call (``agents.helm_kernel``)."""
+    horizon = len(schedule)
+    if goal.target is None:
+        target = np.zeros((0, 2), dtype=np.int64)
+    else:
+        target = np.array([_target_at(goal, t + 1) for t in range(horizon)], dtype=np.int64)
+    scales = [goal.threat_scale[t] if t < len(goal.threat_scale) else 1.0
+              for t in range(horizon)]
+    spread = goal.threat_spread
+    now_bits, now_tables = _pack(goal.offense_now)
+    next_bits, next_tables = _pack(goal.offense_next)
+    threat_bits, threat_tables = _pack(goal.threat)
+    k = len(goal.drones)
+    track = np.zeros((horizon, 2), dtype=np.int64)
+    strikes = np.zeros(k, dtype=np.int64)
+    first = plan_kernel(
+        np.array([pose.x, pose.z, pose.facing, min(pose.straight, 99)], dtype=np.int64),
+        np.array([area.first_column, area.last_column, area.first_row, area.last_row],
+                 dtype=np.int64),
+        np.array(schedule, dtype=np.bool_).reshape(horizon),
+        np.array([m in allowed_first for m in (STRAIGHT, LEFT, RIGHT)]),
+        turn_mode, target, goal.target_facing,
+        np.array([goal.discount ** t for t in range(horizon)], dtype=np.float64),
+        np.array(scales, dtype=np.float64), goal.turn_left,
+        now_bits, now_tables, next_bits, next_tables, threat_bits, threat_tables,
+        np.array([1.0 - 2 * spread, spread, spread], dtype=np.float64),
+        np.array([goal.offense_weight, goal.threat_weight, goal.band_weight,
+                  goal.shield_weight, goal.drone_weight, goal.edge_weight], dtype=np.float64),
+        np.array(goal.band, dtype=np.int64),
+        np.asarray(goal.shield_value, dtype=np.float64).reshape(6),
+        np.array(goal.drones, dtype=np.int64).reshape(k, 3), track, strikes)
+    moves_track = [] if goal.target is None else list(map(tuple, track.tolist()))
+    return Plan(int(first), moves_track, [int(v) if v >= 0 else None for v in strikes])
+
+
+def _pack(batteries: Sequence[Battery]) -> tuple[np.ndarray, np.ndarray]:
+    """Batteries as the kernel takes them: their arc bits and their tables, one row each."""
+    bits = np.array([b for b, _ in batteries], dtype=np.int64)
+    if not batteries:
+        return bits, np.zeros((0, MAX_RANGE))
+    return bits, np.stack([np.asarray(t, dtype=np.float64) for _, t in batteries])
+
+
+def reference_plan(
+    pose: Pose,
+    area: hexmap.MapArea,
+    schedule: Sequence[bool],
+    allowed_first: set[int],
+    turn_mode: int,
+    goal: Goal,
+) -> Plan:
     """The best first maneuver and, along the best sequence over the horizon, the target's
     predicted range and the base arcs (``hexmap.ARC_BITS``) of ours that hold it, and when
     each drone aimed at us would strike.
@@ -91,6 +145,8 @@ def plan(
     ``schedule[t]``: whether the ship moves on the t-th next impulse; ``allowed_first``: the
     maneuvers the mask allows on the next impulse. The maneuver is 0 (none) when the ship does
     not move on the next impulse.
+
+    This is the specification in numpy; ``plan`` computes the same in one compiled call.
     """
     x = np.array([pose.x])
     z = np.array([pose.z])
