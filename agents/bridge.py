@@ -42,9 +42,12 @@ SQRT3 = math.sqrt(3.0)
 
 @cache
 def threat_batteries(model: tuple[tuple[str, str, float], ...]) -> tuple[helm.Battery, ...]:
-    """A threat model ``(arc, weapon type, count)`` as helm batteries."""
-    return tuple((hexmap.ARC_BITS[arc], count * ev_table(kind, helm.MAX_RANGE))
-                 for arc, kind, count in model)
+    """A threat model ``(arc, weapon type, count)`` as helm batteries (read-only tables)."""
+    batteries = tuple((hexmap.ARC_BITS[arc], count * ev_table(kind, helm.MAX_RANGE))
+                      for arc, kind, count in model)
+    for _, table in batteries:
+        table.setflags(write=False)
+    return batteries
 
 
 @dataclass(frozen=True)

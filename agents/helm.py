@@ -122,8 +122,28 @@ def plan(
     return Plan(int(first), moves_track, [int(v) if v >= 0 else None for v in strikes])
 
 
+_PACKED: dict[tuple[tuple[int, int], ...], tuple[np.ndarray, np.ndarray, tuple]] = {}
+
+
 def _pack(batteries: Sequence[Battery]) -> tuple[np.ndarray, np.ndarray]:
-    """Batteries as the kernel takes them: their arc bits and their tables, one row each."""
+    """Batteries as the kernel takes them: their arc bits and their tables, one row each.
+
+    A captain asks with the same few batteries every impulse (``gunnery.ev_table``'s cached
+    tables), so the packed arrays are kept, keyed by the bits and the tables' identities. An
+    entry holds its tables, so no other table can take one's identity while it is kept; only
+    read-only tables are kept (one changed in place would be read stale)."""
+    if any(np.asarray(t).flags.writeable for _, t in batteries):
+        return _stack(batteries)
+    key = tuple((bits, id(table)) for bits, table in batteries)
+    packed = _PACKED.get(key)
+    if packed is None:
+        if len(_PACKED) >= 512:
+            _PACKED.clear()
+        packed = _PACKED[key] = (*_stack(batteries), tuple(t for _, t in batteries))
+    return packed[0], packed[1]
+
+
+def _stack(batteries: Sequence[Battery]) -> tuple[np.ndarray, np.ndarray]:
     bits = np.array([b for b, _ in batteries], dtype=np.int64)
     if not batteries:
         return bits, np.zeros((0, MAX_RANGE))

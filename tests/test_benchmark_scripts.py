@@ -288,3 +288,18 @@ def test_perf_kernel_reads_the_running_overloads_object_not_a_newer_file_beside_
     assert got == b"..._ZN5batch11_step_batchB2v1..."
     with pytest.raises(FileNotFoundError, match="batch._play_batch"):
         perf_kernel._cached_object(tmp_path, "batch._play_batch", "_ZN5batch")
+
+
+def test_captains_quick_prints_both_helms_and_random_fighter_side_by_side():
+    """benchmarks/captains.py: one row per captain and helm on the same battles, and the
+    compiled helm's speed-up over the numpy one."""
+    run = script("captains.py", "--quick")
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "CPUs" in out and "numba" in out
+    rows = [line for line in out.splitlines() if line.startswith("| duel-klingon-vs-federation")]
+    assert [line.split("|")[2:4] for line in rows] == [
+        [" doctrine ", " numpy "], [" doctrine ", " compiled "], [" random-fighter ", " - "]]
+    decisions = {int(line.split("|")[4]) for line in rows}
+    assert decisions == {80}  # 40 steps of two ships, the same battles for every captain
+    assert "compiled helm: " in out and "x the numpy helm's decisions/s" in out
