@@ -149,10 +149,12 @@ class Bridge:
         self.doctrine = captain.doctrine
         self.layout: ShipLayout = captain.layout
         self.memory: Memory = captain.memory
-        nvec = np.asarray(action_space.nvec)
-        mask = np.asarray(observation["action_mask"]).astype(bool)
-        bounds = np.cumsum(nvec)[:-1]
-        self.allowed = [set(np.flatnonzero(p).tolist()) for p in np.split(mask, bounds)]
+        mask = np.asarray(observation["action_mask"]).astype(bool).tolist()
+        self.allowed: list[set[int]] = []
+        start = 0
+        for n in np.asarray(action_space.nvec).tolist():
+            self.allowed.append({v for v in range(n) if mask[start + v]})
+            start += n
         self.raw = np.asarray(observation["observation"])  # the energy block is read raw
         self.view: ObservationView = decode(observation["observation"], self.layout.n_weapons,
                                             self.layout.slots, self.layout.max_speed,

@@ -42,11 +42,19 @@ def _inside(bounds: tuple[int, int, int, int], column: int, row: int) -> bool:
     return bounds[0] <= column <= bounds[1] and bounds[2] <= row <= bounds[3]
 
 
+_DX = hexmap.DIR_DX.tolist()
+_DZ = hexmap.DIR_DZ.tolist()
+
+
 def _step(column: int, row: int, direction: int) -> tuple[int, int]:
-    x, z = hexmap.offset_to_axial_np(column, row)
-    nx, nz = hexmap.neighbor_np(x, z, direction % 6)
-    ncol, nrow = hexmap.axial_to_offset_np(nx, nz)
-    return int(ncol), int(nrow)
+    """The neighbouring hex in ``direction`` (C1.2), in 1-based column and row: the
+    even-down conversions of ``hexmap.offset_to_axial_np`` and ``axial_to_offset_np`` in
+    integers (this runs a few times a decision)."""
+    x = column - 1
+    z = row - 1 - (x - (x & 1)) // 2
+    d = direction % 6
+    x, z = x + _DX[d], z + _DZ[d]
+    return x + 1, z + (x - (x & 1)) // 2 + 1
 
 
 def room_after(edges: tuple[int, ...], column: int, row: int, facing: int,
@@ -104,21 +112,24 @@ class RandomFighter:
                 "random-fighter needs its action components: call bind(env, agent) or pass "
                 "components=env.action_components(agent)"
             )
-        mask = np.asarray(observation["action_mask"]).astype(bool)
+        mask = np.asarray(observation["action_mask"]).astype(bool).tolist()
         own = own_ship(observation["observation"])
         action = np.zeros(len(nvec), dtype=np.int64)
         start = 0
-        for i, n in enumerate(nvec):
-            allowed = np.flatnonzero(mask[start:start + n])
+        for i, n in enumerate(nvec.tolist()):
+            allowed = [v for v in range(n) if mask[start + v]]
             start += n
             if self.kinds[i] == "disengage":
-                allowed = allowed[allowed == 0]
-            elif self.kinds[i] == "maneuver":
-                room = np.array([room_after(own.edges, own.column, own.row, own.facing,
-                                            int(m)) for m in allowed])
-                if len(room) and room.max() >= 0:  # some maneuver keeps the ship on the map
-                    allowed = allowed[room >= min(ROOM, room.max())]
-            action[i] = self.rng.choice(allowed) if len(allowed) else 0
+                allowed = [v for v in allowed if v == 0]
+            elif self.kinds[i] == "maneuver" and allowed:
+                room = [room_after(own.edges, own.column, own.row, own.facing, m)
+                        for m in allowed]
+                most = max(room)
+                if most >= 0:  # some maneuver keeps the ship on the map
+                    least = min(ROOM, most)
+                    allowed = [m for m, r in zip(allowed, room, strict=True) if r >= least]
+            if allowed:  # (the draw of Generator.choice over the open values)
+                action[i] = allowed[self.rng.integers(0, len(allowed))]
         return action
 
 

@@ -1,0 +1,76 @@
+"""``random-fighter``'s orders are the same draws as its first, numpy version (kept here as
+the reference): the open values of each component, the maneuvers that keep the ship on the map
+(their straight run ahead read off the observation's ``edges``) and one ``Generator.choice``
+a component, on every decision of seeded games in duels with and without energy components."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import sfb_env
+from agents.base import bind_policy, make_policy
+from agents.observation_view import own_ship
+from agents.random_fighter import ROOM, room_after
+from sfb_env import hexmap
+
+
+def _reference_step(column: int, row: int, direction: int) -> tuple[int, int]:
+    x, z = hexmap.offset_to_axial_np(column, row)
+    nx, nz = hexmap.neighbor_np(x, z, direction % 6)
+    ncol, nrow = hexmap.axial_to_offset_np(nx, nz)
+    return int(ncol), int(nrow)
+
+
+def _reference_act(rng: np.random.Generator, kinds: list[str], observation, nvec) -> np.ndarray:
+    """The first ``RandomFighter.act`` (numpy arrays and ``Generator.choice``)."""
+    mask = np.asarray(observation["action_mask"]).astype(bool)
+    own = own_ship(observation["observation"])
+    action = np.zeros(len(nvec), dtype=np.int64)
+    start = 0
+    for i, n in enumerate(nvec):
+        allowed = np.flatnonzero(mask[start:start + n])
+        start += n
+        if kinds[i] == "disengage":
+            allowed = allowed[allowed == 0]
+        elif kinds[i] == "maneuver":
+            room = np.array([room_after(own.edges, own.column, own.row, own.facing, int(m))
+                             for m in allowed])
+            if len(room) and room.max() >= 0:
+                allowed = allowed[room >= min(ROOM, room.max())]
+        action[i] = rng.choice(allowed) if len(allowed) else 0
+    return action
+
+
+def test_c1_2_step_matches_the_hexmap_conversions():
+    from agents.random_fighter import _step
+    for column in range(-2, 31):
+        for row in range(-2, 35):
+            for direction in range(-6, 12):
+                assert _step(column, row, direction) == _reference_step(column, row, direction)
+
+
+@pytest.mark.parametrize("scenario", ["cth-05", "duel-kzinti-vs-orion", "grad-lyran-vs-hydran"])
+def test_random_fighter_draws_as_its_numpy_version(scenario):
+    env = sfb_env.parallel_env(scenario=scenario)
+    decisions = 0
+    for seed in range(5):
+        observations, _ = env.reset(seed=seed)
+        captains, references = {}, {}
+        for k, agent in enumerate(env.agents):
+            captains[agent] = make_policy("random-fighter", seed=seed * 10 + k)
+            bind_policy(captains[agent], env, agent)
+            references[agent] = np.random.default_rng(seed * 10 + k)
+        for _ in range(150):
+            if not env.agents:
+                break
+            actions = {}
+            for a in env.agents:
+                nvec = np.asarray(env.action_space(a).nvec)
+                kinds = captains[a].kinds
+                expected = _reference_act(references[a], kinds, observations[a], nvec)
+                actions[a] = captains[a].act(observations[a], env.action_space(a))
+                np.testing.assert_array_equal(actions[a], expected)
+                decisions += 1
+            observations, *_ = env.step(actions)
+    assert decisions > 300
