@@ -11,7 +11,9 @@ the target's predicted track and scored impulse by impulse:
 * the preferred range band, a strong shield toward the target, drones that would strike, and
   staying on the map (leaving it loses the duel).
 
-The first maneuver of the best sequence is the order.
+The first maneuver of the best sequence is the order. ``reference_plan`` is the look-ahead in
+numpy, the specification; ``plan`` computes the same in one compiled call
+(``agents.helm_kernel``, checked against it by tests/test_helm_kernel.py).
 """
 
 from __future__ import annotations
