@@ -68,3 +68,14 @@ def test_cadet_captain_v2_beats_the_doctrine_where_its_bench_says_it_always_does
     orion = _play("duel-kzinti-vs-orion", "kzinti-doctrine", path, range(2))
     kzinti = _play("duel-federation-vs-kzinti", "federation-doctrine", path, range(2))
     assert [r.result for r in orion + kzinti] == ["loss"] * 4
+
+
+def test_graduate_captain_v1_flies_graduate_ships_where_its_bench_says_it_always_wins():
+    """docs/training.md (session 23): 200-0-0 flying the ISC against the Hydran doctrine (blue)
+    and the Orion against the Hydran doctrine (red); the bench reports blue's result."""
+    require("sb3_contrib")
+    path = str(CHECKPOINTS / "graduate-captain-v1.zip")
+    isc = _play("grad-isc-vs-hydran", path, "hydran-doctrine", range(2))
+    orion = _play("grad-hydran-vs-orion", "hydran-doctrine", path, range(2))
+    assert [r.result for r in isc] == ["win"] * 2
+    assert [r.result for r in orion] == ["loss"] * 2
