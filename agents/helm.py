@@ -23,13 +23,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from agents.helm_kernel import DRONE_WARHEAD, LEFT, OFF_MAP, RIGHT, STRAIGHT, plan_kernel
+from agents.helm_kernel import (
+    DRONE_WARHEAD,
+    LEFT,
+    MAX_RANGE,
+    OFF_MAP,
+    RIGHT,
+    STRAIGHT,
+    plan_kernel,
+)
 from sfb_env import hexmap
 
-__all__ = ["DRONE_WARHEAD", "LEFT", "OFF_MAP", "RIGHT", "STRAIGHT", "Goal", "Plan", "Pose",
-           "plan", "reference_plan"]
-
-MAX_RANGE = 64  # length of the expected-damage-by-range tables
+__all__ = ["DRONE_WARHEAD", "LEFT", "MAX_RANGE", "OFF_MAP", "RIGHT", "STRAIGHT", "Goal", "Plan",
+           "Pose", "plan", "reference_plan"]
 
 # A weapon as the helm sees it: the arcs (hexmap.ARC_BITS) and expected damage by range.
 Battery = tuple[int, np.ndarray]
@@ -147,9 +153,13 @@ def _pack(batteries: Sequence[Battery]) -> tuple[np.ndarray, np.ndarray]:
 
 def _stack(batteries: Sequence[Battery]) -> tuple[np.ndarray, np.ndarray]:
     bits = np.array([b for b, _ in batteries], dtype=np.int64)
-    if not batteries:
-        return bits, np.zeros((0, MAX_RANGE))
-    return bits, np.stack([np.asarray(t, dtype=np.float64) for _, t in batteries])
+    tables = [np.asarray(t, dtype=np.float64) for _, t in batteries]
+    for table in tables:  # (the kernel reads ranges 0..MAX_RANGE - 1 without bounds checks)
+        if table.shape != (MAX_RANGE,):
+            raise ValueError(f"a helm battery's table has shape {table.shape}; the helm reads "
+                             f"expected damage at ranges 0..{MAX_RANGE - 1}, shape "
+                             f"({MAX_RANGE},) (gunnery.ev_table(kind, helm.MAX_RANGE))")
+    return bits, np.stack(tables) if tables else np.zeros((0, MAX_RANGE))
 
 
 def reference_plan(

@@ -18,6 +18,7 @@ from sfb_env import hexmap
 STRAIGHT, LEFT, RIGHT = 1, 2, 3  # Maneuver values of the action component
 OFF_MAP = -1000.0  # score per impulse spent off the map (helm.OFF_MAP)
 DRONE_WARHEAD = 6  # (FD1.6) cadet drones (helm.DRONE_WARHEAD)
+MAX_RANGE = 64  # length of the expected-damage-by-range tables (ranges beyond read the last)
 DX = hexmap.DIR_DX
 DZ = hexmap.DIR_DZ
 CUBE = hexmap.DIR_TO_CUBE
@@ -80,7 +81,7 @@ def _shield_bits(x: int, z: int, f: int, fx: int, fz: int) -> int:
 @numba.njit(cache=True, inline="always")
 def _fire(bits: np.ndarray, tables: np.ndarray, arcs: int, rng: int) -> float:
     """``helm._fire`` for one state: the batteries' expected damage, summed in their order."""
-    index = min(rng, tables.shape[1] - 1)
+    index = min(rng, MAX_RANGE - 1)
     total = 0.0
     for b in range(bits.shape[0]):
         total += (1.0 if arcs & bits[b] != 0 else 0.0) * tables[b, index]

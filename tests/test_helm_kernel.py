@@ -134,3 +134,11 @@ def test_doctrine_decisions_plan_the_same_on_both_helms(scenario, monkeypatch):
         assert asked["drones"] > 10
     if scenario == "duel-klingon-vs-federation":
         assert asked["scaled"] > 0  # the Federation's opening caution (SCENARIOS §2.1)
+
+
+def test_a_battery_table_of_another_length_is_refused_by_name():
+    """The kernel reads the tables without bounds checks: ``plan`` refuses a table that is not
+    ``MAX_RANGE`` long (the numpy helm would fail or read other ranges)."""
+    goal = helm.Goal(target=(3, 3), offense_now=((1, np.ones(10)),))
+    with pytest.raises(ValueError, match=r"table has shape \(10,\).*MAX_RANGE"):
+        helm.plan(helm.Pose(0, 0, 0, 0), hexmap.MapArea(1, 10, 1, 10), [True], {1}, 1, goal)
