@@ -44,15 +44,25 @@ class RandomMaskedPolicy:
             self.rng = np.random.default_rng(seed)
 
     def act(self, observation: dict[str, np.ndarray], action_space: spaces.Space) -> np.ndarray:
-        nvec = np.asarray(action_space.nvec)
-        mask = np.asarray(observation["action_mask"]).astype(bool)
-        action = np.zeros(len(nvec), dtype=np.int64)
-        start = 0
-        for i, n in enumerate(nvec):
-            allowed = np.flatnonzero(mask[start:start + n])
-            action[i] = self.rng.choice(allowed) if len(allowed) else 0
-            start += n
+        values = open_values(observation["action_mask"], action_space.nvec)
+        action = np.zeros(len(values), dtype=np.int64)
+        for i, allowed in enumerate(values):
+            if allowed:  # (the draw of Generator.choice over the open values)
+                action[i] = allowed[self.rng.integers(0, len(allowed))]
         return action
+
+
+def open_values(mask: np.ndarray, nvec: Any) -> list[list[int]]:
+    """The values a flat action mask allows, component by component (``nvec``: the sizes),
+    as Python lists: a captain reads a few values a component every decision, where numpy
+    calls on such small arrays cost more than the reading."""
+    flags = np.asarray(mask).astype(bool).tolist()
+    values: list[list[int]] = []
+    start = 0
+    for n in np.asarray(nvec).tolist():
+        values.append([v for v in range(n) if flags[start + v]])
+        start += n
+    return values
 
 
 class ScenarioRobots:

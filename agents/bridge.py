@@ -16,6 +16,7 @@ import numpy as np
 from gymnasium import spaces
 
 from agents import helm
+from agents.base import open_values
 from agents.gunnery import (
     PHASERS,
     Gun,
@@ -149,12 +150,8 @@ class Bridge:
         self.doctrine = captain.doctrine
         self.layout: ShipLayout = captain.layout
         self.memory: Memory = captain.memory
-        mask = np.asarray(observation["action_mask"]).astype(bool).tolist()
-        self.allowed: list[set[int]] = []
-        start = 0
-        for n in np.asarray(action_space.nvec).tolist():
-            self.allowed.append({v for v in range(n) if mask[start + v]})
-            start += n
+        self.allowed = [set(values) for values in
+                        open_values(observation["action_mask"], action_space.nvec)]
         self.raw = np.asarray(observation["observation"])  # the energy block is read raw
         self.view: ObservationView = decode(observation["observation"], self.layout.n_weapons,
                                             self.layout.slots, self.layout.max_speed,

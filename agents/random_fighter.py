@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from agents.base import register_policy
+from agents.base import open_values, register_policy
 from agents.observation_view import own_ship
 from sfb_env import hexmap
 
@@ -112,13 +112,9 @@ class RandomFighter:
                 "random-fighter needs its action components: call bind(env, agent) or pass "
                 "components=env.action_components(agent)"
             )
-        mask = np.asarray(observation["action_mask"]).astype(bool).tolist()
         own = own_ship(observation["observation"])
         action = np.zeros(len(nvec), dtype=np.int64)
-        start = 0
-        for i, n in enumerate(nvec.tolist()):
-            allowed = [v for v in range(n) if mask[start + v]]
-            start += n
+        for i, allowed in enumerate(open_values(observation["action_mask"], nvec)):
             if self.kinds[i] == "disengage":
                 allowed = [v for v in allowed if v == 0]
             elif self.kinds[i] == "maneuver" and allowed:

@@ -1,7 +1,8 @@
-"""``random-fighter``'s orders are the same draws as its first, numpy version (kept here as
-the reference): the open values of each component, the maneuvers that keep the ship on the map
-(their straight run ahead read off the observation's ``edges``) and one ``Generator.choice``
-a component, on every decision of seeded games in duels with and without energy components."""
+"""``random-fighter``'s and ``random``'s orders are the same draws as their first, numpy
+versions (kept here as the references): the open values of each component, the maneuvers that
+keep the ship on the map (their straight run ahead read off the observation's ``edges``) and
+one ``Generator.choice`` a component, on every decision of seeded games in duels with and
+without energy components."""
 
 from __future__ import annotations
 
@@ -42,6 +43,18 @@ def _reference_act(rng: np.random.Generator, kinds: list[str], observation, nvec
     return action
 
 
+def _reference_random_act(rng: np.random.Generator, observation, nvec) -> np.ndarray:
+    """The first ``RandomMaskedPolicy.act``."""
+    mask = np.asarray(observation["action_mask"]).astype(bool)
+    action = np.zeros(len(nvec), dtype=np.int64)
+    start = 0
+    for i, n in enumerate(nvec):
+        allowed = np.flatnonzero(mask[start:start + n])
+        action[i] = rng.choice(allowed) if len(allowed) else 0
+        start += n
+    return action
+
+
 def test_c1_2_step_matches_the_hexmap_conversions():
     from agents.random_fighter import _step
     for column in range(-2, 31):
@@ -74,3 +87,26 @@ def test_random_fighter_draws_as_its_numpy_version(scenario):
                 decisions += 1
             observations, *_ = env.step(actions)
     assert decisions > 300
+
+
+@pytest.mark.parametrize("scenario", ["duel-kzinti-vs-orion", "grad-isc-vs-romulan"])
+def test_random_draws_as_its_numpy_version(scenario):
+    env = sfb_env.parallel_env(scenario=scenario)
+    decisions = 0
+    for seed in range(3):
+        observations, _ = env.reset(seed=seed)
+        captains = {a: make_policy("random", seed=seed * 10 + k)
+                    for k, a in enumerate(env.agents)}
+        references = {a: np.random.default_rng(seed * 10 + k) for k, a in enumerate(env.agents)}
+        for _ in range(60):
+            if not env.agents:
+                break
+            actions = {}
+            for a in env.agents:
+                nvec = np.asarray(env.action_space(a).nvec)
+                expected = _reference_random_act(references[a], observations[a], nvec)
+                actions[a] = captains[a].act(observations[a], env.action_space(a))
+                np.testing.assert_array_equal(actions[a], expected)
+                decisions += 1
+            observations, *_ = env.step(actions)
+    assert decisions > 100
