@@ -229,6 +229,21 @@ def test_the_graduate_captain_config_pads_every_ship_of_every_graduate_duel():
             fixed.check(env.action_space(agent))
 
 
+def test_the_focused_config_continues_the_graduate_captain_in_its_spaces_and_duels():
+    """graduate-captain-focus.yaml trains on from graduate-captain-v1 (``--init``): the same
+    spaces, network and duels, one focused league stage evaluated against the doctrine."""
+    base = load_config(CONFIG)
+    focus = load_config(CONFIG.with_name("graduate-captain-focus.yaml"))
+    assert focus.env == base.env and focus.ppo == base.ppo
+    assert [s.opponent for s in focus.stages] == ["league"]
+    assert sorted(focus.stages[0].scenarios) == GRADUATE
+    assert focus.stages[0].agent == "alternate"
+    assert focus.stages[0].evaluation_opponent == "doctrine"
+    assert focus.league is not None and focus.league.focus > 0
+    assert focus.league.pool == base.league.pool
+    assert (ROOT / "checkpoints" / "graduate-captain-v1.zip").exists()
+
+
 def test_the_config_takes_every_fixed_spaces_field_with_its_default():
     from dataclasses import fields
 

@@ -62,6 +62,10 @@ Schema (defaults in brackets)::
       window: 100                    # ... over its last `window` league games
       max_snapshots: 8               # oldest snapshots leave the pool beyond this
       latest_weight: 0.5             # probability of facing the newest snapshot
+      focus: 0.0                     # prioritised seats: a battle of a seat (scenario, side)
+                                     #   whose evaluation win rate is w plays the stage's
+                                     #   eval_opponent with probability focus * (1-w)**power
+      focus_power: 1.0               #   (training.league; the stage's eval_opponent is needed)
     stages:                          # the curriculum, in order
       - name: drill                  # [stage-<i>]
         scenario: cth-01             # name or path; or several at once:
@@ -169,6 +173,8 @@ class LeagueConfig:
     window: int = 100
     max_snapshots: int = 8
     latest_weight: float = 0.5
+    focus: float = 0.0  # most battles of a seat against the evaluation opponent (training.league)
+    focus_power: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -412,6 +418,8 @@ def _league(sec: _Section) -> LeagueConfig:
         window=sec.typed("window", int, 100, minimum=1),
         max_snapshots=sec.typed("max_snapshots", int, 8, minimum=1),
         latest_weight=sec.typed("latest_weight", float, 0.5, minimum=0.0, maximum=1.0),
+        focus=sec.typed("focus", float, 0.0, minimum=0.0, maximum=1.0),
+        focus_power=sec.typed("focus_power", float, 1.0, minimum=0.0),
     )
 
 
@@ -459,6 +467,10 @@ def _stage(sec: _Section, i: int, ppo: PPOConfig, league: LeagueConfig | None) -
         if eval_opponent == "self":
             raise sec.error("eval_opponent", "'self' cannot be an evaluation opponent")
         _check_opponent(sec, "eval_opponent", eval_opponent)
+    if (opponent == "league" and league is not None and league.focus
+            and eval_opponent in (None, "league")):
+        raise sec.error("eval_opponent", "league.focus plays each seat against the stage's "
+                                         "evaluation opponent: name one (e.g. doctrine)")
     until = sec.typed("until_win_rate", float, None, minimum=0.0, maximum=1.0)
     return StageConfig(
         name=sec.typed("name", str, f"stage-{i}"),

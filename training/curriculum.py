@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from agents.bench import sides_with_agents
 from sfb_env.backends import agent_vector_env
 from sfb_env.env.padding import FixedSpaces
 from sfb_env.env.parallel import SFBParallelEnv
@@ -120,6 +121,9 @@ class Curriculum:
             if self.league is None:
                 raise ValueError(f"stage {stage.name!r}: opponent 'league' needs a league")
             opponents = self.league.opponent
+            if self.league.config.focus:
+                self.league.focus_opponent = stage.evaluation_opponent
+                opponents = self.league.opponent_for(scenario, sides_with_agents(scenario))
         return agent_vector_env(scenario, num_envs=battles, learners=learners,
                                 opponents=opponents, fixed_spaces=self.fixed_spaces, seed=seed,
                                 backend=self.config.env.backend, **self.env_options())

@@ -6,11 +6,20 @@ The pool starts with ``league.pool`` (e.g. ``random``, ``doctrine``). Each battl
 of ``window`` games; when its win rate over a full window reaches ``snapshot_win_rate``, the
 learner is saved as ``league/snapshot-<timesteps>.zip`` and joins the pool (the oldest snapshot
 leaves beyond ``max_snapshots``), and the window starts afresh.
+
+**Focus** (``league.focus`` > 0, a prioritised league in the manner of prioritised fictitious
+self-play): the learner's seats (a scenario and the side it flies) do not all need the same
+opponents. The stage's evaluations give each seat a win rate against the evaluation opponent
+(the doctrine, say), smoothed over evaluations (``FOCUS_SMOOTHING``); a battle of a seat with
+win rate ``w`` is then against that opponent with probability ``focus * (1 - w) ** focus_power``,
+else against a pool draw as above. A seat that loses to the doctrine plays it nearly always; a
+seat that beats it trains mostly against the pool. Seats not yet evaluated are not focused.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +28,10 @@ import numpy as np
 from agents.base import load_policy
 from agents.sb3_policy import SB3Policy
 from training.config import LeagueConfig
+
+FOCUS_SMOOTHING = 0.5  # weight of the newest evaluation in a seat's smoothed win rate
+
+Seat = tuple[str, str]  # (scenario, the side the learner flies: "blue" or "red")
 
 
 class League:
@@ -32,6 +45,8 @@ class League:
         self.results: deque[float] = deque(maxlen=config.window)
         self.rng = np.random.default_rng(seed)
         self._cache: dict[str, SB3Policy] = {}
+        self.seat_rates: dict[Seat, float] = {}  # smoothed evaluation win rates (focus)
+        self.focus_opponent: str | None = None  # whom focused battles play (the stage sets it)
 
     # ------------------------------------------------------------------ opponents
 
@@ -46,10 +61,47 @@ class League:
         pool = self.pool
         return pool[int(self.rng.integers(len(pool)))]
 
+    def focus_probability(self, seat: Seat) -> float:
+        """The probability that a battle of ``seat`` plays ``focus_opponent`` (see the module
+        docstring); 0 without focus or before the seat's first evaluation."""
+        rate = self.seat_rates.get(seat)
+        if not self.config.focus or self.focus_opponent is None or rate is None:
+            return 0.0
+        return self.config.focus * (1.0 - rate) ** self.config.focus_power
+
+    def sample_for(self, seat: Seat) -> str:
+        """The spec of the next battle's opponent in ``seat`` (focus, else ``sample``)."""
+        p = self.focus_probability(seat)
+        if p > 0.0 and self.rng.random() < p:
+            return str(self.focus_opponent)
+        return self.sample()
+
     def opponent(self, agent: str) -> Any:
         """An opponent policy for ``agent`` (a factory for ``sfb_env.env.opponents``)."""
         del agent
-        spec = self.sample()
+        return self._policy(self.sample())
+
+    def opponent_for(self, scenario: str, sides: Mapping[str, list[str]]
+                     ) -> Callable[[str], Any]:
+        """The opponent factory of ``scenario``'s battles, whose ``sides`` (side -> agents, blue
+        first) tell the learner's seat from the agent the factory is asked to fly."""
+        blue = list(sides.values())[0]
+
+        def factory(agent: str) -> Any:
+            seat = (scenario, "red" if agent in blue else "blue")
+            return self._policy(self.sample_for(seat))
+
+        return factory
+
+    def observe_seats(self, rates: Mapping[Seat, float]) -> None:
+        """Fold an evaluation's per-seat win rates against ``focus_opponent`` into the smoothed
+        rates (a seat's first evaluation is taken as it is)."""
+        for seat, rate in rates.items():
+            old = self.seat_rates.get(seat)
+            self.seat_rates[seat] = float(rate) if old is None else (
+                FOCUS_SMOOTHING * float(rate) + (1.0 - FOCUS_SMOOTHING) * old)
+
+    def _policy(self, spec: str) -> Any:
         if spec.endswith(".zip"):
             if spec not in self._cache:  # frozen snapshots are stateless: share one model
                 self._cache[spec] = SB3Policy(spec, deterministic=False)
@@ -94,7 +146,9 @@ class League:
         """The resumable state; snapshots inside the league folder are stored by file name, so
         a checkpoint's sidecar stays valid when the run folder moves."""
         return {"snapshots": [self._portable(s) for s in self.snapshots],
-                "results": list(self.results)}
+                "results": list(self.results),
+                "seat_rates": [[scenario, side, rate]
+                               for (scenario, side), rate in sorted(self.seat_rates.items())]}
 
     def load_state(self, state: dict[str, Any]) -> None:
         """Restore ``state``: relative snapshot names resolve in the league folder; snapshots
@@ -104,3 +158,5 @@ class League:
         self.snapshots = [str(p) for p in paths if p.exists()]
         self.results.clear()
         self.results.extend(state.get("results", []))
+        self.seat_rates = {(str(scenario), str(side)): float(rate)
+                           for scenario, side, rate in state.get("seat_rates", [])}

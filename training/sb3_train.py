@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
+from agents.bench import sides_with_agents
 from agents.sb3_policy import SB3Policy, read_sidecar, write_sidecar
 from training.config import TrainConfig
 from training.curriculum import Curriculum, CurriculumState
@@ -193,6 +194,12 @@ class StageCallback(BaseCallback):
 
     def _on_training_start(self) -> None:
         self.last_eval = self.last_checkpoint = self.curriculum.state.stage_timesteps
+        league = self.curriculum.league
+        stage = self.curriculum.stage
+        if (league is not None and league.config.focus and stage.opponent == "league"
+                and not any((s, side) in league.seat_rates
+                            for s in stage.scenarios for side in ("blue", "red"))):
+            self.evaluate_now()  # a focused league needs its seats' win rates from the start
 
     def _on_step(self) -> bool:
         n = self.training_env.num_envs
@@ -227,14 +234,20 @@ class StageCallback(BaseCallback):
         stage = self.curriculum.stage
         cfg = self.config.evaluation
         opponent = self.curriculum.evaluation_opponent()
+        parts = {scenario: self._evaluate(scenario, opponent) for scenario in stage.scenarios}
         if len(stage.scenarios) == 1:
-            result = self._evaluate(stage.scenario, opponent)
+            result = parts[stage.scenario]
         else:
             result = EvalResult()
-            for scenario in stage.scenarios:
-                part = self._evaluate(scenario, opponent)
+            for scenario, part in parts.items():
                 result.merge(part, prefix=scenario)
                 self.logger.record(f"eval/{scenario}/win_rate", part.win_rate)
+        league = self.curriculum.league
+        if league is not None and league.config.focus and stage.opponent == "league":
+            league.observe_seats(seat_rates(parts))
+            for seat in league.seat_rates:
+                self.logger.record(f"league/focus/{'/'.join(seat)}",
+                                   league.focus_probability(seat))
         self.curriculum.state.last_win_rate = result.win_rate
         for key, value in result.as_dict().items():
             self.logger.record(f"eval/{key}", value)
@@ -270,3 +283,16 @@ class StageCallback(BaseCallback):
         league.add_snapshot(path)
         self.logger.record("league/snapshot_win_rate", rate)
         self.logger.record("league/pool_size", len(league.pool))
+
+
+def seat_rates(parts: dict[str, EvalResult]) -> dict[tuple[str, str], float]:
+    """Each seat's (scenario, side) win rate in an evaluation's ``parts`` (per scenario); the
+    fallback loop counts per agent, which ``sides_with_agents`` turns into sides."""
+    rates = {}
+    for scenario, part in parts.items():
+        sides = sides_with_agents(scenario)
+        blue = list(sides.values())[0]
+        for key, result in part.per_side.items():
+            side = key if key in ("blue", "red") else ("blue" if key in blue else "red")
+            rates[(scenario, side)] = result.win_rate
+    return rates
