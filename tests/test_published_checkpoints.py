@@ -79,3 +79,15 @@ def test_graduate_captain_v1_flies_graduate_ships_where_its_bench_says_it_always
     orion = _play("grad-hydran-vs-orion", "hydran-doctrine", path, range(2))
     assert [r.result for r in isc] == ["win"] * 2
     assert [r.result for r in orion] == ["loss"] * 2
+
+
+def test_graduate_captain_v2_flies_graduate_ships_where_its_bench_says_it_always_wins():
+    """docs/training.md (session 24, the focused league): 200-0-0 flying the ISC against the
+    Lyran doctrine (blue) and the Kzinti against the Hydran doctrine (red)."""
+    require("sb3_contrib")
+    path = str(CHECKPOINTS / "graduate-captain-v2.zip")
+    isc = _play("grad-isc-vs-lyran", path, "lyran-doctrine", range(2))
+    kzinti = _play("grad-hydran-vs-kzinti", "hydran-doctrine", path, range(2))
+    assert [r.result for r in isc] == ["win"] * 2
+    assert [r.result for r in kzinti] == ["loss"] * 2
+
