@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from conftest import require
 
 from agents import bench
@@ -70,24 +71,24 @@ def test_cadet_captain_v2_beats_the_doctrine_where_its_bench_says_it_always_does
     assert [r.result for r in orion + kzinti] == ["loss"] * 4
 
 
-def test_graduate_captain_v1_flies_graduate_ships_where_its_bench_says_it_always_wins():
-    """docs/training.md (session 23): 200-0-0 flying the ISC against the Hydran doctrine (blue)
-    and the Orion against the Hydran doctrine (red); the bench reports blue's result."""
+@pytest.mark.parametrize(("checkpoint", "blue_row", "red_row"), [
+    # docs/training.md, session 23: the ISC against the Hydran doctrine (blue), the Orion
+    # against the Hydran doctrine (red)
+    ("graduate-captain-v1.zip", ("grad-isc-vs-hydran", "hydran-doctrine"),
+     ("grad-hydran-vs-orion", "hydran-doctrine")),
+    # session 24, the focused league: the ISC against the Lyran doctrine, the Kzinti against
+    # the Hydran doctrine
+    ("graduate-captain-v2.zip", ("grad-isc-vs-lyran", "lyran-doctrine"),
+     ("grad-hydran-vs-kzinti", "hydran-doctrine")),
+])
+def test_graduate_captains_fly_graduate_ships_where_their_bench_says_they_always_win(
+    checkpoint, blue_row, red_row
+):
+    """Two 200-0-0 rows of each graduate captain's bench, one a side: the first two games of
+    each (the bench reports blue's result)."""
     require("sb3_contrib")
-    path = str(CHECKPOINTS / "graduate-captain-v1.zip")
-    isc = _play("grad-isc-vs-hydran", path, "hydran-doctrine", range(2))
-    orion = _play("grad-hydran-vs-orion", "hydran-doctrine", path, range(2))
-    assert [r.result for r in isc] == ["win"] * 2
-    assert [r.result for r in orion] == ["loss"] * 2
-
-
-def test_graduate_captain_v2_flies_graduate_ships_where_its_bench_says_it_always_wins():
-    """docs/training.md (session 24, the focused league): 200-0-0 flying the ISC against the
-    Lyran doctrine (blue) and the Kzinti against the Hydran doctrine (red)."""
-    require("sb3_contrib")
-    path = str(CHECKPOINTS / "graduate-captain-v2.zip")
-    isc = _play("grad-isc-vs-lyran", path, "lyran-doctrine", range(2))
-    kzinti = _play("grad-hydran-vs-kzinti", "hydran-doctrine", path, range(2))
-    assert [r.result for r in isc] == ["win"] * 2
-    assert [r.result for r in kzinti] == ["loss"] * 2
-
+    path = str(CHECKPOINTS / checkpoint)
+    blue = _play(blue_row[0], path, blue_row[1], range(2))
+    red = _play(red_row[0], red_row[1], path, range(2))
+    assert [r.result for r in blue] == ["win"] * 2
+    assert [r.result for r in red] == ["loss"] * 2
