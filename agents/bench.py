@@ -104,6 +104,11 @@ def sides_with_agents(scenario: str) -> dict[str, list[str]]:
     return {side: list(agents) for side, agents in _sides(scenario)}
 
 
+def blue_agents(scenario: str) -> list[str]:
+    """The agents of ``scenario``'s first side: the bench's blue (the others are red)."""
+    return list(_sides(scenario)[0][1])
+
+
 def default_policy(scenario: str, side: int) -> str:
     """What flies a side left out: its robots if it has no agents, else ``random``."""
     sides = list(sides_with_agents(scenario).values())

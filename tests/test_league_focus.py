@@ -14,21 +14,19 @@ from training.config import LeagueConfig
 from training.league import FOCUS_SMOOTHING, League
 
 DUELS = ["duel-klingon-vs-federation", "duel-kzinti-vs-orion"]
-SIDES = {"klingon": ["klingon-cadet"], "federation": ["fed-cadet"]}  # blue first
+BLUE = ["klingon-cadet"]  # the Klingon is the first side (blue)
 SEAT_BLUE = (DUELS[0], "blue")
 SEAT_RED = (DUELS[0], "red")
 
 
 def focused(tmp_path: Path, focus: float = 1.0, power: float = 1.0, seed: int = 0) -> League:
-    league = League(LeagueConfig(pool=("random",), focus=focus, focus_power=power),
-                    tmp_path / "league", seed=seed)
-    league.focus_opponent = "doctrine"
-    return league
+    return League(LeagueConfig(pool=("random",), focus=focus, focus_power=power),
+                  tmp_path / "league", seed=seed)
 
 
 def draws(league: League, seat: tuple[str, str], n: int = 2000) -> float:
     """The share of ``n`` draws of ``seat`` that play the focus opponent."""
-    return sum(league.sample_for(seat) == "doctrine" for _ in range(n)) / n
+    return sum(league.sample_for(seat, "doctrine") == "doctrine" for _ in range(n)) / n
 
 
 def test_focus_probability_is_focus_times_the_seats_loss_rate_to_the_power(tmp_path):
@@ -50,9 +48,8 @@ def test_a_losing_seat_plays_the_focus_opponent_and_a_winning_seat_the_pool(tmp_
 def test_without_focus_the_seat_draw_is_the_pool_draw_of_the_same_generator(tmp_path):
     plain = League(LeagueConfig(pool=("random", "doctrine")), tmp_path / "a", seed=3)
     seated = League(LeagueConfig(pool=("random", "doctrine")), tmp_path / "b", seed=3)
-    seated.focus_opponent = "doctrine"
     seated.observe_seats({SEAT_BLUE: 0.0})
-    assert [plain.sample() for _ in range(50)] == [seated.sample_for(SEAT_BLUE)
+    assert [plain.sample() for _ in range(50)] == [seated.sample_for(SEAT_BLUE, "doctrine")
                                                    for _ in range(50)]
 
 
@@ -71,7 +68,7 @@ def test_the_factory_of_a_scenario_tells_the_learners_seat_from_the_agent_it_fli
     league.observe_seats({SEAT_BLUE: 0.0, SEAT_RED: 1.0})
     asked = []
     league._policy = lambda spec: asked.append(spec) or spec  # record, load nothing
-    factory = league.opponent_for(DUELS[0], SIDES)
+    factory = league.opponent_for(DUELS[0], BLUE, "doctrine")
     # asked to fly the Federation (red), the learner is blue: its seat always plays the focus
     assert {factory("fed-cadet") for _ in range(20)} == {"doctrine"}
     # asked to fly the Klingon (blue), the learner is red: a seat that wins plays the pool
@@ -117,8 +114,8 @@ def test_a_focused_league_evaluates_its_seats_first_and_draws_by_them(tmp_path, 
     asked: list[tuple[tuple[str, str], str]] = []
     sample_for = League.sample_for
 
-    def recorded(self, seat):
-        spec = sample_for(self, seat)
+    def recorded(self, seat, focus_opponent):
+        spec = sample_for(self, seat, focus_opponent)
         asked.append((seat, spec))
         return spec
 

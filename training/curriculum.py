@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agents.bench import sides_with_agents
+from agents.bench import blue_agents
 from sfb_env.backends import agent_vector_env
 from sfb_env.env.padding import FixedSpaces
 from sfb_env.env.parallel import SFBParallelEnv
@@ -121,12 +121,21 @@ class Curriculum:
             if self.league is None:
                 raise ValueError(f"stage {stage.name!r}: opponent 'league' needs a league")
             opponents = self.league.opponent
-            if self.league.config.focus:
-                self.league.focus_opponent = stage.evaluation_opponent
-                opponents = self.league.opponent_for(scenario, sides_with_agents(scenario))
+            if self.focused_league is not None:
+                opponents = self.league.opponent_for(scenario, blue_agents(scenario),
+                                                     stage.evaluation_opponent)
         return agent_vector_env(scenario, num_envs=battles, learners=learners,
                                 opponents=opponents, fixed_spaces=self.fixed_spaces, seed=seed,
                                 backend=self.config.env.backend, **self.env_options())
+
+    @property
+    def focused_league(self) -> League | None:
+        """The league, if the current stage plays it with ``league.focus`` (each seat's
+        battles drawn by its evaluation win rate), else None."""
+        league = self.league
+        if league is not None and league.config.focus and self.stage.opponent == "league":
+            return league
+        return None
 
     def evaluation_opponent(self) -> Any:
         """The current stage's evaluation opponent (the league samples its pool)."""

@@ -19,7 +19,7 @@ seat that beats it trains mostly against the pool. Seats not yet evaluated are n
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,6 @@ class League:
         self.rng = np.random.default_rng(seed)
         self._cache: dict[str, SB3Policy] = {}
         self.seat_rates: dict[Seat, float] = {}  # smoothed evaluation win rates (focus)
-        self.focus_opponent: str | None = None  # whom focused battles play (the stage sets it)
 
     # ------------------------------------------------------------------ opponents
 
@@ -62,18 +61,19 @@ class League:
         return pool[int(self.rng.integers(len(pool)))]
 
     def focus_probability(self, seat: Seat) -> float:
-        """The probability that a battle of ``seat`` plays ``focus_opponent`` (see the module
+        """The probability that a battle of ``seat`` plays the focus opponent (see the module
         docstring); 0 without focus or before the seat's first evaluation."""
         rate = self.seat_rates.get(seat)
-        if not self.config.focus or self.focus_opponent is None or rate is None:
+        if not self.config.focus or rate is None:
             return 0.0
         return self.config.focus * (1.0 - rate) ** self.config.focus_power
 
-    def sample_for(self, seat: Seat) -> str:
-        """The spec of the next battle's opponent in ``seat`` (focus, else ``sample``)."""
+    def sample_for(self, seat: Seat, focus_opponent: str) -> str:
+        """The spec of the next battle's opponent in ``seat``: ``focus_opponent`` (the stage's
+        evaluation opponent) with the seat's focus probability, else ``sample``."""
         p = self.focus_probability(seat)
         if p > 0.0 and self.rng.random() < p:
-            return str(self.focus_opponent)
+            return focus_opponent
         return self.sample()
 
     def opponent(self, agent: str) -> Any:
@@ -81,20 +81,19 @@ class League:
         del agent
         return self._policy(self.sample())
 
-    def opponent_for(self, scenario: str, sides: Mapping[str, list[str]]
+    def opponent_for(self, scenario: str, blue: Sequence[str], focus_opponent: str
                      ) -> Callable[[str], Any]:
-        """The opponent factory of ``scenario``'s battles, whose ``sides`` (side -> agents, blue
-        first) tell the learner's seat from the agent the factory is asked to fly."""
-        blue = list(sides.values())[0]
+        """The opponent factory of ``scenario``'s focused battles: the agents of its ``blue``
+        side tell the learner's seat from the agent the factory is asked to fly."""
 
         def factory(agent: str) -> Any:
             seat = (scenario, "red" if agent in blue else "blue")
-            return self._policy(self.sample_for(seat))
+            return self._policy(self.sample_for(seat, focus_opponent))
 
         return factory
 
     def observe_seats(self, rates: Mapping[Seat, float]) -> None:
-        """Fold an evaluation's per-seat win rates against ``focus_opponent`` into the smoothed
+        """Fold an evaluation's per-seat win rates against the focus opponent into the smoothed
         rates (a seat's first evaluation is taken as it is)."""
         for seat, rate in rates.items():
             old = self.seat_rates.get(seat)

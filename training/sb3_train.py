@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
-from agents.bench import sides_with_agents
+from agents.bench import blue_agents
 from agents.sb3_policy import SB3Policy, read_sidecar, write_sidecar
 from training.config import TrainConfig
 from training.curriculum import Curriculum, CurriculumState
@@ -194,11 +194,9 @@ class StageCallback(BaseCallback):
 
     def _on_training_start(self) -> None:
         self.last_eval = self.last_checkpoint = self.curriculum.state.stage_timesteps
-        league = self.curriculum.league
-        stage = self.curriculum.stage
-        if (league is not None and league.config.focus and stage.opponent == "league"
-                and not any((s, side) in league.seat_rates
-                            for s in stage.scenarios for side in ("blue", "red"))):
+        league = self.curriculum.focused_league
+        if league is not None and not any(scenario in self.curriculum.stage.scenarios
+                                          for scenario, _ in league.seat_rates):
             self.evaluate_now()  # a focused league needs its seats' win rates from the start
 
     def _on_step(self) -> bool:
@@ -242,8 +240,8 @@ class StageCallback(BaseCallback):
             for scenario, part in parts.items():
                 result.merge(part, prefix=scenario)
                 self.logger.record(f"eval/{scenario}/win_rate", part.win_rate)
-        league = self.curriculum.league
-        if league is not None and league.config.focus and stage.opponent == "league":
+        league = self.curriculum.focused_league
+        if league is not None:
             league.observe_seats(seat_rates(parts))
             for seat in league.seat_rates:
                 self.logger.record(f"league/focus/{'/'.join(seat)}",
@@ -287,11 +285,10 @@ class StageCallback(BaseCallback):
 
 def seat_rates(parts: dict[str, EvalResult]) -> dict[tuple[str, str], float]:
     """Each seat's (scenario, side) win rate in an evaluation's ``parts`` (per scenario); the
-    fallback loop counts per agent, which ``sides_with_agents`` turns into sides."""
+    fallback loop counts per agent, which ``blue_agents`` turns into sides."""
     rates = {}
     for scenario, part in parts.items():
-        sides = sides_with_agents(scenario)
-        blue = list(sides.values())[0]
+        blue = blue_agents(scenario)
         for key, result in part.per_side.items():
             side = key if key in ("blue", "red") else ("blue" if key in blue else "red")
             rates[(scenario, side)] = result.win_rate
