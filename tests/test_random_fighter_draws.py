@@ -63,50 +63,44 @@ def test_c1_2_step_matches_the_hexmap_conversions():
                 assert _step(column, row, direction) == _reference_step(column, row, direction)
 
 
-@pytest.mark.parametrize("scenario", ["cth-05", "duel-kzinti-vs-orion", "grad-lyran-vs-hydran"])
-def test_random_fighter_draws_as_its_numpy_version(scenario):
+def _decisions_matching(scenario: str, name: str, reference, seeds: int, impulses: int) -> int:
+    """Play ``seeds`` seeded games (``impulses`` env steps at most) of ``scenario`` with the
+    ``name`` captain on every ship, checking each order against ``reference(rng, captain,
+    observation, nvec)`` drawing from a generator seeded alike; the decisions checked."""
     env = sfb_env.parallel_env(scenario=scenario)
     decisions = 0
-    for seed in range(5):
+    for seed in range(seeds):
         observations, _ = env.reset(seed=seed)
         captains, references = {}, {}
         for k, agent in enumerate(env.agents):
-            captains[agent] = make_policy("random-fighter", seed=seed * 10 + k)
+            captains[agent] = make_policy(name, seed=seed * 10 + k)
             bind_policy(captains[agent], env, agent)
             references[agent] = np.random.default_rng(seed * 10 + k)
-        for _ in range(150):
+        for _ in range(impulses):
             if not env.agents:
                 break
             actions = {}
             for a in env.agents:
                 nvec = np.asarray(env.action_space(a).nvec)
-                kinds = captains[a].kinds
-                expected = _reference_act(references[a], kinds, observations[a], nvec)
+                expected = reference(references[a], captains[a], observations[a], nvec)
                 actions[a] = captains[a].act(observations[a], env.action_space(a))
                 np.testing.assert_array_equal(actions[a], expected)
                 decisions += 1
             observations, *_ = env.step(actions)
-    assert decisions > 300
+    return decisions
+
+
+@pytest.mark.parametrize("scenario", ["cth-05", "duel-kzinti-vs-orion", "grad-lyran-vs-hydran"])
+def test_random_fighter_draws_as_its_numpy_version(scenario):
+    def reference(rng, captain, observation, nvec):
+        return _reference_act(rng, captain.kinds, observation, nvec)
+
+    assert _decisions_matching(scenario, "random-fighter", reference, 5, 150) > 300
 
 
 @pytest.mark.parametrize("scenario", ["duel-kzinti-vs-orion", "grad-isc-vs-romulan"])
 def test_random_draws_as_its_numpy_version(scenario):
-    env = sfb_env.parallel_env(scenario=scenario)
-    decisions = 0
-    for seed in range(3):
-        observations, _ = env.reset(seed=seed)
-        captains = {a: make_policy("random", seed=seed * 10 + k)
-                    for k, a in enumerate(env.agents)}
-        references = {a: np.random.default_rng(seed * 10 + k) for k, a in enumerate(env.agents)}
-        for _ in range(60):
-            if not env.agents:
-                break
-            actions = {}
-            for a in env.agents:
-                nvec = np.asarray(env.action_space(a).nvec)
-                expected = _reference_random_act(references[a], observations[a], nvec)
-                actions[a] = captains[a].act(observations[a], env.action_space(a))
-                np.testing.assert_array_equal(actions[a], expected)
-                decisions += 1
-            observations, *_ = env.step(actions)
-    assert decisions > 100
+    def reference(rng, captain, observation, nvec):
+        return _reference_random_act(rng, observation, nvec)
+
+    assert _decisions_matching(scenario, "random", reference, 3, 60) > 100
