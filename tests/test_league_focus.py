@@ -19,9 +19,10 @@ SEAT_BLUE = (DUELS[0], "blue")
 SEAT_RED = (DUELS[0], "red")
 
 
-def focused(tmp_path: Path, focus: float = 1.0, power: float = 1.0, seed: int = 0) -> League:
-    return League(LeagueConfig(pool=("random",), focus=focus, focus_power=power),
-                  tmp_path / "league", seed=seed)
+def focused(tmp_path: Path, focus: float = 1.0, power: float = 1.0, seed: int = 0,
+            seat_slots: float = 0.0) -> League:
+    return League(LeagueConfig(pool=("random",), focus=focus, focus_power=power,
+                               seat_slots=seat_slots), tmp_path / "league", seed=seed)
 
 
 def draws(league: League, seat: tuple[str, str], n: int = 2000) -> float:
@@ -85,8 +86,37 @@ def test_seat_rates_survive_the_checkpoint_state(tmp_path):
     assert again.focus_probability(SEAT_BLUE) == league.focus_probability(SEAT_BLUE)
 
 
+def test_seat_slots_split_a_duels_battles_by_its_seats_loss_rates(tmp_path):
+    agents = ["klingon-cadet", "fed-cadet"]
+    league = focused(tmp_path, power=2.0, seat_slots=0.5)
+    assert league.seat_battles(DUELS[0], agents, BLUE, 24) == [12, 12]  # not yet evaluated
+    league.observe_seats({SEAT_BLUE: 0.5, SEAT_RED: 0.0})
+    # losses 0.25 and 1: shares 0.25 + 0.5 * 0.2 = 0.35 and 0.25 + 0.5 * 0.8 = 0.65
+    assert league.seat_battles(DUELS[0], agents, BLUE, 24) == [8, 16]  # 8.4 and 15.6
+    assert league.seat_battles(DUELS[0], agents[::-1], BLUE, 24) == [16, 8]  # by seat, not order
+    league.observe_seats({SEAT_BLUE: 1.0, SEAT_RED: 1.0})  # both halve their losses: 1/16, 1/4
+    assert league.seat_battles(DUELS[0], agents, BLUE, 24) == [8, 16]
+    league.seat_rates = {SEAT_BLUE: 1.0, SEAT_RED: 1.0}  # no seat loses: even
+    assert league.seat_battles(DUELS[0], agents, BLUE, 25) == [13, 12]  # ties to the first
+
+
+def test_every_ship_keeps_a_battle_under_seat_slots(tmp_path):
+    agents = ["klingon-cadet", "fed-cadet"]
+    league = focused(tmp_path, seat_slots=1.0)
+    league.observe_seats({SEAT_BLUE: 1.0, SEAT_RED: 0.25})
+    assert league.seat_battles(DUELS[0], agents, BLUE, 24) == [1, 23]
+    assert league.seat_battles(DUELS[0], agents, BLUE, 2) == [1, 1]
+    with pytest.raises(ValueError, match="league.seat_slots"):
+        league.seat_battles(DUELS[0], agents, BLUE, 1)
+
+
 @pytest.mark.parametrize(("league", "stage", "field", "problem"), [
     ("{focus: 0.5}", "", "stages[0].eval_opponent", "evaluation opponent"),
+    ("{seat_slots: 0.5}", ", eval_opponent: doctrine", "league.seat_slots", "focus > 0"),
+    ("{focus: 0.5, seat_slots: 0.5}", ", eval_opponent: doctrine, agent: klingon-cadet",
+     "stages[0].agent", "agent: alternate"),
+    ("{focus: 0.5, seat_slots: 2}", ", eval_opponent: doctrine", "league.seat_slots",
+     "<= 1.0"),
     ("{focus: 0.5}", ", eval_opponent: league", "stages[0].eval_opponent",
      "evaluation opponent"),
     ("{focus: 1.5}", ", eval_opponent: doctrine", "league.focus", "<= 1.0"),
@@ -96,8 +126,9 @@ def test_focus_config_errors_name_the_field(tmp_path, league, stage, field, prob
     from training.config import ConfigError, load_config
 
     path = tmp_path / "run.yaml"
+    agent = "" if "agent:" in stage else "agent: alternate, "
     path.write_text(f"league: {league}\nstages:\n  - {{scenario: {DUELS[0]}, timesteps: 10, "
-                    f"agent: alternate, opponent: league{stage}}}\n")
+                    f"{agent}opponent: league{stage}}}\n")
     with pytest.raises(ConfigError) as err:
         load_config(path)
     assert err.value.field == field
@@ -136,3 +167,45 @@ def test_a_focused_league_evaluates_its_seats_first_and_draws_by_them(tmp_path, 
     assert all(0.0 <= rate <= 1.0 for *_, rate in state["seat_rates"])
     assert {seat for seat, _ in asked} == seats  # every battle drawn for its seat
     assert {spec for _, spec in asked} <= {"random", "random-fighter"}
+
+
+@pytest.mark.compiled_late
+def test_seat_slots_build_the_env_anew_after_evaluations(tmp_path, monkeypatch):
+    """A tiny run with seat slots: the stage's env starts even and is built anew, split by the
+    seats' rates, between rollouts after evaluations; the run goes on through the new env."""
+    require("sb3_contrib")
+    from sfb_env.cli import main
+    from training.curriculum import Curriculum
+
+    builds: list[tuple[int, dict]] = []
+    make_env = Curriculum.make_env
+
+    def recorded(self, seed):
+        venv = make_env(self, seed)
+        builds.append((self.state.stage_timesteps, {
+            scenario: self.seat_battles(scenario, 4) for scenario in self.stage.scenarios}))
+        return venv
+
+    monkeypatch.setattr(Curriculum, "make_env", recorded)
+    config = tmp_path / "run.yaml"
+    config.write_text(
+        "env: {backend: compiled}\n"
+        "ppo: {n_envs: 8, n_steps: 8, batch_size: 32, n_epochs: 1, net_arch: [32]}\n"
+        "evaluation: {every: 64, games: 4}\ncheckpoints: {every: 0}\n"
+        "league: {pool: [random], focus: 1.0, seat_slots: 1.0}\n"
+        f"stages:\n  - {{scenarios: {DUELS}, timesteps: 192, agent: alternate, "
+        "opponent: league, eval_opponent: random-fighter}\n")
+    out = tmp_path / "run"
+    assert main(["train", str(config), "--output", str(out), "--no-progress"]) == 0
+    # the stage's env (even: no seat evaluated yet), then one after each rollout that follows
+    # an evaluation (at 0 and 64, 128), none after the last (the stage is over)
+    assert [t for t, _ in builds] == [0, 64, 128]
+    agents = {DUELS[0]: ["klingon-cadet", "fed-cadet"],
+              DUELS[1]: ["kzinti-cadet", "orion-cadet"]}
+    assert builds[0][1] == {d: {a: 2 for a in agents[d]} for d in DUELS}
+    for _, split in builds:
+        for duel, battles in split.items():
+            assert list(battles) == agents[duel]
+            assert sum(battles.values()) == 4 and min(battles.values()) >= 1
+    state = json.loads((out / "final.json").read_text())
+    assert state["timesteps"] >= 192

@@ -66,6 +66,10 @@ Schema (defaults in brackets)::
                                      #   whose evaluation win rate is w plays the stage's
                                      #   eval_opponent with probability focus * (1-w)**power
       focus_power: 1.0               #   (training.league; the stage's eval_opponent is needed)
+      seat_slots: 0.0                # with focus, on agent: alternate stages: split a scenario's
+                                     #   battles between the ships the learner flies, a share
+                                     #   seat_slots of them by the seats' loss rates
+                                     #   (training.league; re-split after every evaluation)
     stages:                          # the curriculum, in order
       - name: drill                  # [stage-<i>]
         scenario: cth-01             # name or path; or several at once:
@@ -175,6 +179,7 @@ class LeagueConfig:
     latest_weight: float = 0.5
     focus: float = 0.0  # most battles of a seat against the evaluation opponent (training.league)
     focus_power: float = 1.0
+    seat_slots: float = 0.0  # share of a scenario's battles split by its seats' loss rates
 
 
 @dataclass(frozen=True)
@@ -420,7 +425,17 @@ def _league(sec: _Section) -> LeagueConfig:
         latest_weight=sec.typed("latest_weight", float, 0.5, minimum=0.0, maximum=1.0),
         focus=sec.typed("focus", float, 0.0, minimum=0.0, maximum=1.0),
         focus_power=sec.typed("focus_power", float, 1.0, minimum=0.0),
+        seat_slots=_seat_slots(sec),
     )
+
+
+def _seat_slots(sec: _Section) -> float:
+    """``league.seat_slots``: it splits battles by the seats' win rates, which focus keeps."""
+    seat_slots = sec.typed("seat_slots", float, 0.0, minimum=0.0, maximum=1.0)
+    if seat_slots and not sec.typed("focus", float, 0.0):
+        raise sec.error("seat_slots", "seat slots split battles by the seats' evaluation win "
+                                      "rates, which league.focus keeps: set focus > 0")
+    return seat_slots
 
 
 def _device(top: _Section) -> str:
@@ -471,6 +486,10 @@ def _stage(sec: _Section, i: int, ppo: PPOConfig, league: LeagueConfig | None) -
             and eval_opponent in (None, "league")):
         raise sec.error("eval_opponent", "league.focus plays each seat against the stage's "
                                          "evaluation opponent: name one (e.g. doctrine)")
+    if (opponent == "league" and league is not None and league.seat_slots
+            and agent != "alternate"):
+        raise sec.error("agent", "league.seat_slots splits a scenario's battles between the "
+                                 "ships the learner flies: it needs agent: alternate")
     until = sec.typed("until_win_rate", float, None, minimum=0.0, maximum=1.0)
     return StageConfig(
         name=sec.typed("name", str, f"stage-{i}"),

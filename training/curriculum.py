@@ -23,6 +23,8 @@ from training.league import League
 from training.multi_env import ConcatAgentVectorEnv
 from training.result_bonus import ResultBonus
 
+SEAT_STRIDE = 104729  # the env of the j-th ship of a seat-split scenario uses seed + j * stride
+
 
 @dataclass
 class CurriculumState:
@@ -106,7 +108,8 @@ class Curriculum:
             venv = ResultBonus(venv, self.config.env.result_bonus)
         return venv
 
-    def _scenario_env(self, scenario: str, n_slots: int, seed: int) -> AgentVectorEnv:
+    def _scenario_env(self, scenario: str, n_slots: int, seed: int
+                      ) -> AgentVectorEnv | ConcatAgentVectorEnv:
         stage = self.stage
         opponents: Any = stage.opponent
         if stage.opponent == "self":
@@ -124,9 +127,33 @@ class Curriculum:
             if self.focused_league is not None:
                 opponents = self.league.opponent_for(scenario, blue_agents(scenario),
                                                      stage.evaluation_opponent)
+        split = self.seat_battles(scenario, n_slots)
+        if split is not None:  # league.seat_slots: one env per ship the learner flies
+            parts = [self._agent_env(scenario, battles, [agent], opponents, seed + SEAT_STRIDE * j)
+                     for j, (agent, battles) in enumerate(split.items())]
+            return ConcatAgentVectorEnv(parts, [f"{scenario}:{agent}" for agent in split])
+        return self._agent_env(scenario, battles, learners, opponents, seed)
+
+    def _agent_env(self, scenario: str, battles: int, learners: Any, opponents: Any,
+                   seed: int) -> AgentVectorEnv:
         return agent_vector_env(scenario, num_envs=battles, learners=learners,
                                 opponents=opponents, fixed_spaces=self.fixed_spaces, seed=seed,
                                 backend=self.config.env.backend, **self.env_options())
+
+    def seat_battles(self, scenario: str, n_slots: int) -> dict[str, int] | None:
+        """The battles of ``scenario`` (of ``n_slots``) the learner flies each ship in, when
+        the stage splits them by its seats (``league.seat_slots``), else None."""
+        league = self.focused_league
+        if league is None or not league.config.seat_slots or self.stage.agent != "alternate":
+            return None
+        agents = self.agents(self.stage, scenario)
+        return dict(zip(agents, league.seat_battles(scenario, agents, blue_agents(scenario),
+                                                    n_slots), strict=True))
+
+    def env_seed(self) -> int:
+        """The seed of the env built now: the config's, moved on by stage and timesteps (so a
+        resumed run builds the env it would have built)."""
+        return self.config.seed + 1000 * self.state.stage + self.state.stage_timesteps
 
     @property
     def focused_league(self) -> League | None:

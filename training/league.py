@@ -14,6 +14,16 @@ opponents. The stage's evaluations give each seat a win rate against the evaluat
 win rate ``w`` is then against that opponent with probability ``focus * (1 - w) ** focus_power``,
 else against a pool draw as above. A seat that loses to the doctrine plays it nearly always; a
 seat that beats it trains mostly against the pool. Seats not yet evaluated are not focused.
+
+**Seat slots** (``league.seat_slots`` = ``s`` > 0, with focus, on ``agent: alternate`` stages):
+focus moves a seat's battles between opponents; the seats' shares of the rollout stay even (the
+learner flies each ship of a duel in half its battles). With seat slots, a scenario's battles
+are split between the ships the learner flies by the same loss rates: ship ``a`` (seat ``i``)
+gets a share ``(1 - s) / n + s * l_i / sum(l)`` of them, ``l_i = (1 - w_i) ** focus_power``
+(``seat_battles``), every ship at least one battle, so a duel whose blue seat wins and red seat
+loses trains mostly as red. The training loop rebuilds the stage's env with the new split after
+every evaluation (``training.sb3_train``). Before a scenario's seats are evaluated, or when
+none loses, the split is even.
 """
 
 from __future__ import annotations
@@ -91,6 +101,31 @@ class League:
             return self._policy(self.sample_for(seat, focus_opponent))
 
         return factory
+
+    def seat_battles(self, scenario: str, agents: Sequence[str], blue: Sequence[str],
+                     battles: int) -> list[int]:
+        """How many of ``scenario``'s ``battles`` the learner flies each of ``agents`` in (the
+        ship's seat is blue if it is one of ``blue``): see "Seat slots" in the module docstring.
+        Shares round by largest remainder (ties to the earlier agent)."""
+        n = len(agents)
+        if battles < n:
+            raise ValueError(f"{scenario}: {battles} battles cannot give each of its {n} ships "
+                             "one (league.seat_slots)")
+        rates = [self.seat_rates.get((scenario, "blue" if a in blue else "red")) for a in agents]
+        losses = np.array([0.0 if r is None else (1.0 - r) ** self.config.focus_power
+                           for r in rates])
+        share = np.full(n, 1.0 / n)
+        if None not in rates and losses.sum() > 0.0:
+            s = self.config.seat_slots
+            share = (1.0 - s) / n + s * losses / losses.sum()
+        exact = share * battles
+        counts = np.floor(exact).astype(np.int64)
+        for i in np.argsort(-(exact - counts), kind="stable")[:battles - int(counts.sum())]:
+            counts[i] += 1
+        while counts.min() == 0:  # every ship keeps a battle
+            counts[int(np.argmax(counts))] -= 1
+            counts[int(np.argmin(counts))] += 1
+        return [int(c) for c in counts]
 
     def observe_seats(self, rates: Mapping[Seat, float]) -> None:
         """Fold an evaluation's per-seat win rates against the focus opponent into the smoothed

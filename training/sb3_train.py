@@ -67,7 +67,7 @@ def train(
     bar = _progress_bar(config, progress)
     while not curriculum.finished:
         stage = curriculum.stage
-        seed = config.seed + 1000 * curriculum.state.stage + curriculum.state.stage_timesteps
+        seed = curriculum.env_seed()
         venv = SB3VecEnv(curriculum.make_env(seed), seed=seed)
         if model is None and (resume or init) is not None:
             model = MaskablePPO.load(resume or init, env=venv, device=torch_device(config),
@@ -90,7 +90,7 @@ def train(
             model.logger.dump(model.num_timesteps)
         save_checkpoint(model, config, curriculum, out / "checkpoints" /
                         f"{stage.name}-{model.num_timesteps:09d}.zip")
-        venv.close()
+        model.get_env().close()  # the stage's env, or the last one its evaluations split anew
         curriculum.advance()
     if bar is not None:
         bar.close()
@@ -191,6 +191,7 @@ class StageCallback(BaseCallback):
         self.last_eval = 0
         self.last_checkpoint = 0
         self.gate_passed = False
+        self.resplit = False  # seat slots: build the env anew at the end of this rollout
 
     def _on_training_start(self) -> None:
         self.last_eval = self.last_checkpoint = self.curriculum.state.stage_timesteps
@@ -246,6 +247,7 @@ class StageCallback(BaseCallback):
             for seat in league.seat_rates:
                 self.logger.record(f"league/focus/{'/'.join(seat)}",
                                    league.focus_probability(seat))
+            self.resplit = bool(league.config.seat_slots)
         self.curriculum.state.last_win_rate = result.win_rate
         for key, value in result.as_dict().items():
             self.logger.record(f"eval/{key}", value)
@@ -254,6 +256,30 @@ class StageCallback(BaseCallback):
             self.bar.set_postfix(stage=stage.name, win_rate=f"{result.win_rate:.2f}")
         self.gate_passed = self.curriculum.gate_passed(result.gate_rate(cfg.gate))
         return result.win_rate
+
+    def _on_rollout_end(self) -> None:
+        if self.resplit and self.curriculum.remaining and not self.gate_passed:
+            self.resplit = False
+            self.split_seats()
+
+    def split_seats(self) -> None:
+        """Seat slots (``league.seat_slots``): the stage's env built anew with its battles split
+        by the seats' newest win rates. Called between a rollout and its update, so the rollout
+        stays whole; the battles under way are dropped (as at a stage's end)."""
+        model, old = self.model, self.model.get_env()
+        seed = self.curriculum.env_seed()
+        venv = SB3VecEnv(self.curriculum.make_env(seed), seed=seed)
+        model.set_env(venv, force_reset=False)
+        model._last_obs = venv.reset()  # what set_env's forced reset leaves to learn's set-up
+        model._last_episode_starts = np.ones((venv.num_envs,), dtype=bool)
+        old.close()
+        per_scenario = self.config.ppo.n_envs // len(self.curriculum.stage.scenarios)
+        for scenario in self.curriculum.stage.scenarios:
+            blue = blue_agents(scenario)
+            for agent, battles in (self.curriculum.seat_battles(scenario, per_scenario)
+                                   or {}).items():
+                side = "blue" if agent in blue else "red"
+                self.logger.record(f"league/seat_battles/{scenario}/{side}", battles)
 
     def _evaluate(self, scenario: str, opponent: Any) -> EvalResult:
         """``evaluation.games`` games in ``scenario`` (through the bench where it can)."""
