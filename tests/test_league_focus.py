@@ -135,13 +135,29 @@ def test_focus_config_errors_name_the_field(tmp_path, league, stage, field, prob
     assert problem in str(err.value)
 
 
+def tiny_focused_run(tmp_path: Path, league: str) -> dict:
+    """Train 192 timesteps over ``DUELS`` (8 slots, evaluations every 64 timesteps against
+    ``random-fighter``) with the league's ``league`` settings; the final sidecar."""
+    require("sb3_contrib")
+    from sfb_env.cli import main
+
+    config = tmp_path / "run.yaml"
+    config.write_text(
+        "env: {backend: compiled}\n"
+        "ppo: {n_envs: 8, n_steps: 8, batch_size: 32, n_epochs: 1, net_arch: [32]}\n"
+        "evaluation: {every: 64, games: 4}\ncheckpoints: {every: 0}\n"
+        f"league: {{pool: [random], {league}}}\n"
+        f"stages:\n  - {{scenarios: {DUELS}, timesteps: 192, agent: alternate, "
+        "opponent: league, eval_opponent: random-fighter}\n")
+    out = tmp_path / "run"
+    assert main(["train", str(config), "--output", str(out), "--no-progress"]) == 0
+    return json.loads((out / "final.json").read_text())
+
+
 @pytest.mark.compiled_late
 def test_a_focused_league_evaluates_its_seats_first_and_draws_by_them(tmp_path, monkeypatch):
     """A tiny run over two duels: the stage opens with an evaluation of every seat, later
     evaluations update the rates, and each battle's opponent is drawn for its seat."""
-    require("sb3_contrib")
-    from sfb_env.cli import main
-
     asked: list[tuple[tuple[str, str], str]] = []
     sample_for = League.sample_for
 
@@ -151,17 +167,7 @@ def test_a_focused_league_evaluates_its_seats_first_and_draws_by_them(tmp_path, 
         return spec
 
     monkeypatch.setattr(League, "sample_for", recorded)
-    config = tmp_path / "run.yaml"
-    config.write_text(
-        "env: {backend: compiled}\n"
-        "ppo: {n_envs: 8, n_steps: 8, batch_size: 32, n_epochs: 1, net_arch: [32]}\n"
-        "evaluation: {every: 64, games: 4}\ncheckpoints: {every: 0}\n"
-        "league: {pool: [random], focus: 1.0}\n"
-        f"stages:\n  - {{scenarios: {DUELS}, timesteps: 192, agent: alternate, "
-        "opponent: league, eval_opponent: random-fighter}\n")
-    out = tmp_path / "run"
-    assert main(["train", str(config), "--output", str(out), "--no-progress"]) == 0
-    state = json.loads((out / "final.json").read_text())["league"]
+    state = tiny_focused_run(tmp_path, "focus: 1.0")["league"]
     seats = {(scenario, side) for scenario, side, _ in state["seat_rates"]}
     assert seats == {(d, s) for d in DUELS for s in ("blue", "red")}
     assert all(0.0 <= rate <= 1.0 for *_, rate in state["seat_rates"])
@@ -173,8 +179,6 @@ def test_a_focused_league_evaluates_its_seats_first_and_draws_by_them(tmp_path, 
 def test_seat_slots_build_the_env_anew_after_evaluations(tmp_path, monkeypatch):
     """A tiny run with seat slots: the stage's env starts even and is built anew, split by the
     seats' rates, between rollouts after evaluations; the run goes on through the new env."""
-    require("sb3_contrib")
-    from sfb_env.cli import main
     from training.curriculum import Curriculum
 
     builds: list[tuple[int, dict]] = []
@@ -187,16 +191,7 @@ def test_seat_slots_build_the_env_anew_after_evaluations(tmp_path, monkeypatch):
         return venv
 
     monkeypatch.setattr(Curriculum, "make_env", recorded)
-    config = tmp_path / "run.yaml"
-    config.write_text(
-        "env: {backend: compiled}\n"
-        "ppo: {n_envs: 8, n_steps: 8, batch_size: 32, n_epochs: 1, net_arch: [32]}\n"
-        "evaluation: {every: 64, games: 4}\ncheckpoints: {every: 0}\n"
-        "league: {pool: [random], focus: 1.0, seat_slots: 1.0}\n"
-        f"stages:\n  - {{scenarios: {DUELS}, timesteps: 192, agent: alternate, "
-        "opponent: league, eval_opponent: random-fighter}\n")
-    out = tmp_path / "run"
-    assert main(["train", str(config), "--output", str(out), "--no-progress"]) == 0
+    state = tiny_focused_run(tmp_path, "focus: 1.0, seat_slots: 1.0")
     # the stage's env (even: no seat evaluated yet), then one after each rollout that follows
     # an evaluation (at 0 and 64, 128), none after the last (the stage is over)
     assert [t for t, _ in builds] == [0, 64, 128]
@@ -207,5 +202,4 @@ def test_seat_slots_build_the_env_anew_after_evaluations(tmp_path, monkeypatch):
         for duel, battles in split.items():
             assert list(battles) == agents[duel]
             assert sum(battles.values()) == 4 and min(battles.values()) >= 1
-    state = json.loads((out / "final.json").read_text())
     assert state["timesteps"] >= 192
