@@ -7,6 +7,7 @@ graduate duels (``configs/training/graduate-captain.yaml``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -32,6 +33,10 @@ FIXED = FixedSpaces(positions=8, max_speed=16, target_slots=8, threat_slots=4, g
                     esg_slots=1, ppd_slots=1, plasma_threats=True, energy=True, arms=3,
                     arm_values=6, capacitor_values=5, recharge_values=3, cloak=True,
                     rule_features=("esg_fields",))
+# with the identity block over the races of the graduate duels' ships (FixedSpaces.races)
+GRAD_RACES = ("federation", "klingon", "romulan", "gorn", "kzinti", "orion", "hydran", "lyran",
+              "isc")
+IDENTITY = dataclasses.replace(FIXED, races=GRAD_RACES)
 # its components in action order: (kind, how many), as ActionLayout orders them
 ORDER = [("weapon", 8), ("gatling", 3), ("esg", 1), ("ppd", 1), ("arm", 3), ("capacitor", 1),
          ("recharge", 1), ("cloak", 1), ("maneuver", 1), ("speed", 1)]
@@ -323,18 +328,19 @@ def test_a_short_training_over_graduate_duels_flies_every_graduate_ship(tmp_path
 
 
 @pytest.mark.compiled_late
-def test_compiled_vector_env_pads_a_graduate_duel_as_the_reference_one():
+@pytest.mark.parametrize("fixed", [FIXED, IDENTITY], ids=["padded", "identity-block"])
+def test_compiled_vector_env_pads_a_graduate_duel_as_the_reference_one(fixed):
     """The ISC (PPD, plasma) against the Lyran (ESG, ESG fields) with the doctrine on the
-    other ship: the compiled vector env's padded masks, observations, rewards and dones equal
-    the reference vector env's until the first battle ends (the learner takes random open
-    values but its lowest open speed, so the battles last: at random speeds they end in a step
-    or two)."""
+    other ship: the compiled vector env's padded masks, observations (with the identity block
+    too), rewards and dones equal the reference vector env's until the first battle ends (the
+    learner takes random open values but its lowest open speed, so the battles last: at random
+    speeds they end in a step or two)."""
     from compiled_phase_helpers import random_slot_actions
 
     from sfb_env.backends import agent_vector_env
 
     kw = {"num_envs": 4, "learners": "alternate", "opponents": "doctrine", "seed": 0,
-          "fixed_spaces": FIXED}
+          "fixed_spaces": fixed}
     ref = agent_vector_env("grad-isc-vs-lyran", backend="reference", **kw)
     cmp = agent_vector_env("grad-isc-vs-lyran", backend="compiled", **kw)
     assert type(cmp).__name__ == "CompiledAgentVectorEnv"

@@ -33,6 +33,8 @@ Schema (defaults in brackets)::
         recharge_values: 0
         cloak: false                 # the cloak component (with energy) [false]
         rule_features: []            # rule-features blocks, e.g. [esg_fields] [none]
+        races: []                    # the identity block: own race one-hot, foes' multi-hot,
+                                     #   over these races (e.g. [hydran, lyran, ...]) [none]
     ppo:                             # sb3_contrib.MaskablePPO arguments
       n_envs: 8                      # slots per rollout (battles x learner ships)
       n_steps: 256                   # steps per slot per rollout
@@ -126,6 +128,7 @@ class FixedSpacesConfig:
     recharge_values: int = 0
     cloak: bool = False
     rule_features: tuple[str, ...] = ()
+    races: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -347,12 +350,13 @@ def _dataclass(sec: _Section, cls: type) -> Any:
                 raise sec.error(name, f"unknown gate {kwargs[name]!r}; expected one of "
                                       f"{list(EVAL_GATES)}")
             continue
-        if name == "rule_features":
+        if name in ("rule_features", "races"):
             value = sec.get(name)
             if value is None:
                 continue
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise sec.error(name, f"expected a list of block names, got {value!r}")
+                what = "block names" if name == "rule_features" else "races"
+                raise sec.error(name, f"expected a list of {what}, got {value!r}")
             kwargs[name] = tuple(value)
             continue
         if name == "net_arch":

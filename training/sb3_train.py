@@ -44,7 +44,8 @@ def train(
     """Run the curriculum of ``config``; returns the final checkpoint's path. ``resume``
     continues a run of this config from its checkpoint (weights, curriculum and league state);
     ``init`` starts the curriculum from the start with another checkpoint's weights and PPO
-    settings (its observation and action spaces must be this config's)."""
+    settings (its observation and action spaces must be this config's, or this config's
+    without the identity block: see ``_init_model``)."""
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -69,9 +70,11 @@ def train(
         stage = curriculum.stage
         seed = curriculum.env_seed()
         venv = SB3VecEnv(curriculum.make_env(seed), seed=seed)
-        if model is None and (resume or init) is not None:
-            model = MaskablePPO.load(resume or init, env=venv, device=torch_device(config),
+        if model is None and resume is not None:
+            model = MaskablePPO.load(resume, env=venv, device=torch_device(config),
                                      tensorboard_log=str(out / "tb"))
+        elif model is None and init is not None:
+            model = _init_model(init, config, curriculum, venv, out)
         elif model is None:
             model = _new_model(config, venv, out)
         else:
@@ -108,6 +111,55 @@ def torch_device(config: TrainConfig) -> str:
         raise ValueError(f"{config.source}: field 'device': {config.device!r} asked for, but "
                          "torch sees no CUDA device on this machine")
     return config.device
+
+
+def _init_model(path: str | Path, config: TrainConfig, curriculum: Curriculum,
+                venv: SB3VecEnv, out: Path) -> Any:
+    """``init``'s model over ``venv``. A checkpoint padded as this config is but without its
+    identity block (``fixed_spaces.races``, appended after the padded layout) is widened:
+    the layers that read the observation get zero weights for the identity values, so the
+    widened policy acts and values exactly as the checkpoint's did, and learns from there
+    (with a fresh optimizer)."""
+    from sb3_contrib import MaskablePPO
+
+    device, tb = torch_device(config), str(out / "tb")
+    theirs = dict((read_sidecar(path) or {}).get("fixed_spaces") or {})
+    ours = {} if curriculum.fixed_spaces is None else curriculum.fixed_spaces.to_dict()
+    if not ours.get("races") or theirs.get("races") or {**theirs, "races": ours["races"]} != ours:
+        return MaskablePPO.load(path, env=venv, device=device, tensorboard_log=tb)
+    model = MaskablePPO.load(path, device=device, tensorboard_log=tb)
+    weights = model.policy.state_dict()
+    model.observation_space = venv.observation_space
+    model.set_env(venv)
+    model._setup_model()  # a policy (and rollout buffer) for the wider observation
+    widen_inputs(model.policy, weights)
+    return model
+
+
+def widen_inputs(policy: Any, weights: dict[str, Any]) -> None:
+    """Load ``weights`` into ``policy`` where a layer of ``policy`` reads more inputs than
+    its weights have (the observation grew at its end): the first columns are the weights',
+    the new ones zero. Every other tensor must match in shape."""
+    import torch
+
+    target = policy.state_dict()
+    if set(target) != set(weights):
+        odd = sorted(set(weights) ^ set(target))
+        raise ValueError(f"tensors {odd} are in one of the checkpoint's policy and the new "
+                         "policy, not both")
+    with torch.no_grad():
+        for name, tensor in target.items():
+            given = weights[name]
+            if given.shape == tensor.shape:
+                tensor.copy_(given)
+            elif (tensor.dim() == 2 and given.shape[0] == tensor.shape[0]
+                  and given.shape[1] < tensor.shape[1]):
+                tensor.zero_()
+                tensor[:, :given.shape[1]] = given
+            else:
+                raise ValueError(f"{name}: the checkpoint's {tuple(given.shape)} does not fit "
+                                 f"{tuple(tensor.shape)}")
+    policy.load_state_dict(target)
 
 
 def _new_model(config: TrainConfig, venv: SB3VecEnv, out: Path) -> Any:

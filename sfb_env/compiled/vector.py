@@ -246,8 +246,10 @@ class _Padding:
         n_obs = self.observation_space.shape[0]
         n_mask = int(self.action_space.nvec.sum())
         k = len(self.action_space.nvec)
-        # per agent: source index of every padded position (-1: padding, its constant value)
+        # per agent: source index of every padded position (-1: padding or the identity block,
+        # its constant value)
         self.obs_src = np.full((n_agents, n_obs), -1, np.int64)
+        self.obs_const = np.zeros((n_agents, n_obs), np.float32)
         self.mask_src = np.full((n_agents, n_mask), -1, np.int64)
         self.mask_const = np.zeros((n_agents, n_mask), np.int8)  # padding's values
         self.action_src = np.full((n_agents, k), -1, np.int64)
@@ -259,8 +261,10 @@ class _Padding:
                 self.action_src[i, :len(v)] = np.arange(len(v))
                 continue
             shape = shapes[i]
+            self.obs_const[i] = fixed.pad_observation(np.zeros(n), shape)  # the identity block
             for j in range(n):
-                self.obs_src[i, np.flatnonzero(fixed.pad_observation(np.eye(n)[j], shape))] = j
+                hit = fixed.pad_observation(np.eye(n)[j], shape) != self.obs_const[i]
+                self.obs_src[i, hit] = j
             base = fixed.pad_mask(np.zeros(m, np.int8), shape).astype(bool)
             self.mask_const[i] = base
             for j in range(m):
@@ -268,7 +272,6 @@ class _Padding:
                 self.mask_src[i, hit] = j
             src = fixed.unpad_action(np.arange(k), shape)
             self.action_src[i, src] = np.arange(len(src))
-        self.obs_const = np.zeros((n_agents, n_obs), np.float32)
         self.dead_mask = np.zeros(n_mask, np.bool_)
         self.dead_mask[np.concatenate([[0], np.cumsum(self.action_space.nvec)[:-1]])] = True
 

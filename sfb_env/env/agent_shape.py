@@ -22,22 +22,27 @@ from sfb_env.env.observation import counts
 
 @dataclass(frozen=True)
 class AgentShape:
-    """One agent's action component names and sizes and its observation counts."""
+    """One agent's action component names and sizes, its observation counts, and the races
+    of its ship and of the ships it fights (``FixedSpaces.races``' identity block)."""
 
     names: tuple[str, ...]  # action component names, in action order (``component_names``)
     nvec: tuple[int, ...]  # their sizes
     counts: lay.Counts  # what sizes the observation vector (``observation_layout.place``)
+    race: str = ""  # the ship's race (CTH-DATA; "" unknown: a shape from an nvec alone)
+    foes: tuple[str, ...] = ()  # the races of the other sides' ships, sorted, once each
 
     def __post_init__(self) -> None:
         if len(self.names) != len(self.nvec):
             raise ValueError(f"{len(self.names)} component names for {len(self.nvec)} sizes")
 
     @classmethod
-    def of(cls, layout: ActionLayout, threats: int) -> AgentShape:
+    def of(cls, layout: ActionLayout, threats: int, race: str = "",
+           foes: tuple[str, ...] = ()) -> AgentShape:
         """The shape of the agent whose ``ActionLayout`` is ``layout`` (``threats`` threat
-        slots), with the encoder's own counts (``env.observation.counts``)."""
+        slots), with the encoder's own counts (``env.observation.counts``), flying a ship of
+        ``race`` against ships of ``foes``."""
         return cls(tuple(layout.component_names()), tuple(int(n) for n in layout.nvec),
-                   counts(layout, threats))
+                   counts(layout, threats), race, tuple(sorted(set(foes))))
 
     @classmethod
     def from_nvec(cls, nvec, slots: int, threats: int) -> AgentShape:

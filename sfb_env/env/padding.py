@@ -23,7 +23,10 @@ for any ship; given an ``nvec`` alone it reads weapon positions, maneuver and sp
 * mask: a padded component allows only 0 (hold, no action); a component smaller than its padded
   size has its extra values masked (speeds above the ship's top, a 3-value ``arm[h]`` in a
   6-value slot, ...);
-* action: padded components are dropped (``unpad_action``).
+* action: padded components are dropped (``unpad_action``);
+* identity (``races``, optional): after the padded layout, the own ship's race one-hot and the
+  other side's ship races (a multi-hot) over the listed races, so one policy over many duels
+  knows which ship it flies and against whom (``AgentShape.race`` / ``foes``).
 
 ``check`` refuses an agent that does not fit, naming the field. Target and threat slot counts
 must match the env's ``target_slots`` / ``threat_slots``.
@@ -37,6 +40,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 from gymnasium import spaces
 
+from sfb_env.data.ships import RACES
 from sfb_env.engine.phaser_g import SHOTS_PER_TURN
 from sfb_env.engine.types import ESG_ORDERS, PPD_ORDERS
 from sfb_env.env import observation_layout as lay
@@ -82,11 +86,14 @@ class FixedSpaces:
     recharge_values: int = 0  # values of ``recharge`` (0..B, B3.0)
     cloak: bool = False  # the ``cloak`` component (G13; the Romulan cadet's)
     rule_features: tuple[str, ...] = ()  # rule-features observation blocks (env.rule_features)
+    races: tuple[str, ...] = ()  # the identity block's races (own one-hot, foes multi-hot)
 
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name == "rule_features":
+            if f.name == "races":
+                object.__setattr__(self, f.name, _races(value))
+            elif f.name == "rule_features":
                 if isinstance(value, str) or not all(isinstance(v, str) for v in value):
                     raise FixedSpacesError(f.name, f"FixedSpaces.rule_features must be a list "
                                                    f"of block names, got {value!r}")
@@ -127,7 +134,8 @@ class FixedSpaces:
 
     @property
     def observation_size(self) -> int:
-        return self.placement.size
+        """The padded layout, then the identity block (two values per race in ``races``)."""
+        return self.placement.size + 2 * len(self.races)
 
     @property
     def counts(self) -> lay.Counts:
@@ -202,6 +210,7 @@ class FixedSpaces:
                              f"threat_slots={self.threat_slots})")
         out = np.zeros(self.observation_size, dtype=np.float32)
         out[maps.obs] = vector
+        out[maps.identity] = 1.0
         return out
 
     def pad_mask(self, mask: np.ndarray, agent) -> np.ndarray:
@@ -235,7 +244,8 @@ class FixedSpaces:
         own = set(action)
         hold = [int(starts[j]) for j in range(len(fixed)) if j not in own]
         return _Maps(np.array(action, np.int64), np.array(mask, np.int64),
-                     np.array(hold, np.int64), self._observation_map(shape.counts))
+                     np.array(hold, np.int64), self._observation_map(shape.counts),
+                     self._identity(shape))
 
     def _fit(self, name: str, size: int, shape: AgentShape, seen: dict[str, int]
              ) -> tuple[str, int]:
@@ -350,6 +360,20 @@ class FixedSpaces:
                                    f"rule-features block {extra[0]!r}; FixedSpaces."
                                    f"rule_features is {list(self.rule_features)}")
 
+    def _identity(self, shape: AgentShape) -> np.ndarray:
+        """The identity block's set entries: the ship's race, then each foe's race."""
+        if not self.races:
+            return np.zeros(0, np.int64)
+        base, n = self.placement.size, len(self.races)
+        for what, race in [("the ship's", shape.race)] + [("a foe's", f) for f in shape.foes]:
+            if race not in self.races:
+                known = race or "unknown (a shape read from an nvec alone)"
+                raise FixedSpacesError("races", f"{what} race is {known}; FixedSpaces.races "
+                                                f"is {list(self.races)}")
+        own = [base + self.races.index(shape.race)]
+        return np.array(own + sorted(base + n + self.races.index(f) for f in set(shape.foes)),
+                        np.int64)
+
     def _observation_map(self, counts: lay.Counts) -> np.ndarray:
         """Index in the padded vector of each value of the agent's vector: each block part's
         rows at the part's fixed offset."""
@@ -373,3 +397,19 @@ class _Maps:
     mask: np.ndarray
     hold: np.ndarray
     obs: np.ndarray
+    identity: np.ndarray  # the identity block's entries set to 1 (``races``)
+
+
+def _races(value: object) -> tuple[str, ...]:
+    """``FixedSpaces.races`` checked: distinct races of the ship data (CTH-DATA), in the order
+    given (the identity block's order)."""
+    if isinstance(value, str) or not all(isinstance(v, str) for v in value):
+        raise FixedSpacesError("races", f"FixedSpaces.races must be a list of races, got "
+                                        f"{value!r}")
+    unknown = [v for v in value if v not in RACES]
+    if unknown:
+        raise FixedSpacesError("races", f"FixedSpaces.races: unknown race {unknown[0]!r}; "
+                                        f"expected some of {list(RACES)}")
+    if len(set(value)) != len(value):
+        raise FixedSpacesError("races", f"FixedSpaces.races lists a race twice: {list(value)}")
+    return tuple(value)

@@ -262,8 +262,18 @@ class SFBParallelEnv(ParallelEnv):
         if key not in self._spaces:
             layout = self._layout_of(agent)
             self._spaces[key] = MaskedMultiDiscrete(
-                layout.nvec, agent_shape=AgentShape.of(layout, self.threat_slots))
+                layout.nvec, agent_shape=AgentShape.of(layout, self.threat_slots,
+                                                       *self._races_of(agent)))
         return self._spaces[key]
+
+    def _races_of(self, agent: str) -> tuple[str, tuple[str, ...]]:
+        """The race of ``agent``'s ship and those of the other sides' ships (CTH-DATA)."""
+        classes, side = self.battle.ship_classes, self.battle.state.side
+        u = self.battle.unit_index[agent]
+        own = classes[u].race if classes[u] is not None else ""
+        foes = tuple(c.race for v, c in enumerate(classes)
+                     if c is not None and side[v] != side[u])
+        return own, foes
 
     @property
     def state_space(self) -> spaces.Box:
