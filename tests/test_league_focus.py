@@ -14,7 +14,6 @@ from training.config import LeagueConfig
 from training.league import FOCUS_SMOOTHING, League
 
 DUELS = ["duel-klingon-vs-federation", "duel-kzinti-vs-orion"]
-BLUE = ["klingon-cadet"]  # the Klingon is the first side (blue)
 SEAT_BLUE = (DUELS[0], "blue")
 SEAT_RED = (DUELS[0], "red")
 
@@ -69,7 +68,10 @@ def test_the_factory_of_a_scenario_tells_the_learners_seat_from_the_agent_it_fli
     league.observe_seats({SEAT_BLUE: 0.0, SEAT_RED: 1.0})
     asked = []
     league._policy = lambda spec: asked.append(spec) or spec  # record, load nothing
-    factory = league.opponent_for(DUELS[0], BLUE, "doctrine")
+    # the Klingon is the first side (blue)
+    assert league.seat_of(DUELS[0], "klingon-cadet") == SEAT_BLUE
+    assert league.seat_of(DUELS[0], "fed-cadet") == SEAT_RED
+    factory = league.opponent_for(DUELS[0], "doctrine")
     # asked to fly the Federation (red), the learner is blue: its seat always plays the focus
     assert {factory("fed-cadet") for _ in range(20)} == {"doctrine"}
     # asked to fly the Klingon (blue), the learner is red: a seat that wins plays the pool
@@ -89,25 +91,25 @@ def test_seat_rates_survive_the_checkpoint_state(tmp_path):
 def test_seat_slots_split_a_duels_battles_by_its_seats_loss_rates(tmp_path):
     agents = ["klingon-cadet", "fed-cadet"]
     league = focused(tmp_path, power=2.0, seat_slots=0.5)
-    assert league.seat_battles(DUELS[0], agents, BLUE, 24) == [12, 12]  # not yet evaluated
+    assert league.seat_battles(DUELS[0], agents, 24) == [12, 12]  # not yet evaluated
     league.observe_seats({SEAT_BLUE: 0.5, SEAT_RED: 0.0})
     # losses 0.25 and 1: shares 0.25 + 0.5 * 0.2 = 0.35 and 0.25 + 0.5 * 0.8 = 0.65
-    assert league.seat_battles(DUELS[0], agents, BLUE, 24) == [8, 16]  # 8.4 and 15.6
-    assert league.seat_battles(DUELS[0], agents[::-1], BLUE, 24) == [16, 8]  # by seat, not order
+    assert league.seat_battles(DUELS[0], agents, 24) == [8, 16]  # 8.4 and 15.6
+    assert league.seat_battles(DUELS[0], agents[::-1], 24) == [16, 8]  # by seat, not order
     league.observe_seats({SEAT_BLUE: 1.0, SEAT_RED: 1.0})  # both halve their losses: 1/16, 1/4
-    assert league.seat_battles(DUELS[0], agents, BLUE, 24) == [8, 16]
+    assert league.seat_battles(DUELS[0], agents, 24) == [8, 16]
     league.seat_rates = {SEAT_BLUE: 1.0, SEAT_RED: 1.0}  # no seat loses: even
-    assert league.seat_battles(DUELS[0], agents, BLUE, 25) == [13, 12]  # ties to the first
+    assert league.seat_battles(DUELS[0], agents, 25) == [13, 12]  # ties to the first
 
 
 def test_every_ship_keeps_a_battle_under_seat_slots(tmp_path):
     agents = ["klingon-cadet", "fed-cadet"]
     league = focused(tmp_path, seat_slots=1.0)
     league.observe_seats({SEAT_BLUE: 1.0, SEAT_RED: 0.25})
-    assert league.seat_battles(DUELS[0], agents, BLUE, 24) == [1, 23]
-    assert league.seat_battles(DUELS[0], agents, BLUE, 2) == [1, 1]
+    assert league.seat_battles(DUELS[0], agents, 24) == [1, 23]
+    assert league.seat_battles(DUELS[0], agents, 2) == [1, 1]
     with pytest.raises(ValueError, match="league.seat_slots"):
-        league.seat_battles(DUELS[0], agents, BLUE, 1)
+        league.seat_battles(DUELS[0], agents, 1)
 
 
 @pytest.mark.parametrize(("league", "stage", "field", "problem"), [

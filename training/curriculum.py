@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agents.bench import blue_agents
 from sfb_env.backends import agent_vector_env
 from sfb_env.env.padding import FixedSpaces
 from sfb_env.env.parallel import SFBParallelEnv
@@ -48,6 +47,8 @@ class Curriculum:
         self.league = league
         self.state = state or CurriculumState()
         self.inherited: list[str] = []  # scenarios an ``--init`` checkpoint was trained on
+        # the battles per ship of each scenario in the env built last (league.seat_slots)
+        self.seat_splits: dict[str, dict[str, int]] = {}
         fixed = config.env.fixed_spaces
         self.fixed_spaces = None if fixed is None else FixedSpaces(**vars(fixed))
 
@@ -98,6 +99,7 @@ class Curriculum:
         stage's scenarios, ``training.multi_env.ConcatAgentVectorEnv``, if it has several)."""
         stage = self.stage
         per_scenario = self.config.ppo.n_envs // len(stage.scenarios)
+        self.seat_splits = {}
         parts = [self._scenario_env(scenario, per_scenario, seed + i)
                  for i, scenario in enumerate(stage.scenarios)]
         venv = parts[0] if len(parts) == 1 else ConcatAgentVectorEnv(parts, stage.scenarios)
@@ -125,10 +127,10 @@ class Curriculum:
                 raise ValueError(f"stage {stage.name!r}: opponent 'league' needs a league")
             opponents = self.league.opponent
             if self.focused_league is not None:
-                opponents = self.league.opponent_for(scenario, blue_agents(scenario),
-                                                     stage.evaluation_opponent)
+                opponents = self.league.opponent_for(scenario, stage.evaluation_opponent)
         split = self.seat_battles(scenario, n_slots)
         if split is not None:  # league.seat_slots: one env per ship the learner flies
+            self.seat_splits[scenario] = split
             parts = [self._agent_env(scenario, battles, [agent], opponents, seed + SEAT_STRIDE * j)
                      for j, (agent, battles) in enumerate(split.items())]
             return ConcatAgentVectorEnv(parts, [f"{scenario}:{agent}" for agent in split])
@@ -147,8 +149,7 @@ class Curriculum:
         if league is None or not league.config.seat_slots or self.stage.agent != "alternate":
             return None
         agents = self.agents(self.stage, scenario)
-        return dict(zip(agents, league.seat_battles(scenario, agents, blue_agents(scenario),
-                                                    n_slots), strict=True))
+        return dict(zip(agents, league.seat_battles(scenario, agents, n_slots), strict=True))
 
     def env_seed(self) -> int:
         """The seed of the env built now: the config's, moved on by stage and timesteps (so a

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import load_policy
+from agents.bench import blue_agents
 from agents.sb3_policy import SB3Policy
 from training.config import LeagueConfig
 
@@ -91,27 +92,32 @@ class League:
         del agent
         return self._policy(self.sample())
 
-    def opponent_for(self, scenario: str, blue: Sequence[str], focus_opponent: str
-                     ) -> Callable[[str], Any]:
-        """The opponent factory of ``scenario``'s focused battles: the agents of its ``blue``
-        side tell the learner's seat from the agent the factory is asked to fly."""
+    @staticmethod
+    def seat_of(scenario: str, agent: str) -> Seat:
+        """The seat of the learner flying ``agent`` in ``scenario``: blue if ``agent`` is on
+        the scenario's first side (the bench's blue, ``agents.bench.blue_agents``)."""
+        return (scenario, "blue" if agent in blue_agents(scenario) else "red")
+
+    def opponent_for(self, scenario: str, focus_opponent: str) -> Callable[[str], Any]:
+        """The opponent factory of ``scenario``'s focused battles: asked to fly one ship of a
+        duel, it plays the learner's seat in the other."""
 
         def factory(agent: str) -> Any:
-            seat = (scenario, "red" if agent in blue else "blue")
+            scenario_, side = self.seat_of(scenario, agent)
+            seat = (scenario_, "red" if side == "blue" else "blue")
             return self._policy(self.sample_for(seat, focus_opponent))
 
         return factory
 
-    def seat_battles(self, scenario: str, agents: Sequence[str], blue: Sequence[str],
-                     battles: int) -> list[int]:
-        """How many of ``scenario``'s ``battles`` the learner flies each of ``agents`` in (the
-        ship's seat is blue if it is one of ``blue``): see "Seat slots" in the module docstring.
-        Shares round by largest remainder (ties to the earlier agent)."""
+    def seat_battles(self, scenario: str, agents: Sequence[str], battles: int) -> list[int]:
+        """How many of ``scenario``'s ``battles`` the learner flies each of ``agents`` in: see
+        "Seat slots" in the module docstring. Shares round by largest remainder (ties to the
+        earlier agent)."""
         n = len(agents)
         if battles < n:
             raise ValueError(f"{scenario}: {battles} battles cannot give each of its {n} ships "
                              "one (league.seat_slots)")
-        rates = [self.seat_rates.get((scenario, "blue" if a in blue else "red")) for a in agents]
+        rates = [self.seat_rates.get(self.seat_of(scenario, a)) for a in agents]
         losses = np.array([0.0 if r is None else (1.0 - r) ** self.config.focus_power
                            for r in rates])
         share = np.full(n, 1.0 / n)

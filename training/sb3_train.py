@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
-from agents.bench import blue_agents
 from agents.sb3_policy import SB3Policy, read_sidecar, write_sidecar
 from training.config import TrainConfig
 from training.curriculum import Curriculum, CurriculumState
@@ -325,12 +324,9 @@ class StageCallback(BaseCallback):
         model._last_obs = venv.reset()  # what set_env's forced reset leaves to learn's set-up
         model._last_episode_starts = np.ones((venv.num_envs,), dtype=bool)
         old.close()
-        per_scenario = self.config.ppo.n_envs // len(self.curriculum.stage.scenarios)
-        for scenario in self.curriculum.stage.scenarios:
-            blue = blue_agents(scenario)
-            for agent, battles in (self.curriculum.seat_battles(scenario, per_scenario)
-                                   or {}).items():
-                side = "blue" if agent in blue else "red"
+        for scenario, split in self.curriculum.seat_splits.items():
+            for agent, battles in split.items():
+                side = League.seat_of(scenario, agent)[1]
                 self.logger.record(f"league/seat_battles/{scenario}/{side}", battles)
 
     def _evaluate(self, scenario: str, opponent: Any) -> EvalResult:
@@ -363,11 +359,10 @@ class StageCallback(BaseCallback):
 
 def seat_rates(parts: dict[str, EvalResult]) -> dict[tuple[str, str], float]:
     """Each seat's (scenario, side) win rate in an evaluation's ``parts`` (per scenario); the
-    fallback loop counts per agent, which ``blue_agents`` turns into sides."""
+    fallback loop counts per agent, which ``League.seat_of`` turns into sides."""
     rates = {}
     for scenario, part in parts.items():
-        blue = blue_agents(scenario)
         for key, result in part.per_side.items():
-            side = key if key in ("blue", "red") else ("blue" if key in blue else "red")
-            rates[(scenario, side)] = result.win_rate
+            seat = (scenario, key) if key in ("blue", "red") else League.seat_of(scenario, key)
+            rates[seat] = result.win_rate
     return rates
