@@ -135,6 +135,17 @@ def test_init_widens_a_checkpoint_without_the_identity_block_to_act_and_value_as
             seen[name] = ([p.numpy() for p in policy.get_distribution(tensor, masks).probs],
                           policy.predict_values(tensor).numpy())
     np.testing.assert_allclose(seen["new"][1], seen["old"][1], rtol=1e-6)
+    # the optimizer's moments: the checkpoint's, and zero for the identity columns
+    was, now = old.policy.optimizer.state_dict(), widened.policy.optimizer.state_dict()
+    assert was["state"] and now["state"].keys() == was["state"].keys()
+    for i, entry in was["state"].items():
+        for key, value in entry.items():
+            got = now["state"][i][key]
+            if torch.is_tensor(value) and value.dim() == 2 and got.shape != value.shape:
+                np.testing.assert_array_equal(got[:, :n], value)
+                assert not got[:, n:].any()
+            else:
+                np.testing.assert_array_equal(got, value)
     for new, was in zip(seen["new"][0], seen["old"][0], strict=True):
         np.testing.assert_allclose(new, was, rtol=1e-6, atol=1e-7)
     venv.close()

@@ -117,8 +117,8 @@ def _init_model(path: str | Path, config: TrainConfig, curriculum: Curriculum,
     """``init``'s model over ``venv``. A checkpoint padded as this config is but without its
     identity block (``fixed_spaces.races``, appended after the padded layout) is widened:
     the layers that read the observation get zero weights for the identity values, so the
-    widened policy acts and values exactly as the checkpoint's did, and learns from there
-    (with a fresh optimizer)."""
+    widened policy acts and values exactly as the checkpoint's did, and learns on from there
+    (its optimizer's moments widened alike)."""
     from sb3_contrib import MaskablePPO
 
     device, tb = torch_device(config), str(out / "tb")
@@ -127,18 +127,20 @@ def _init_model(path: str | Path, config: TrainConfig, curriculum: Curriculum,
     if not ours.get("races") or theirs.get("races") or {**theirs, "races": ours["races"]} != ours:
         return MaskablePPO.load(path, env=venv, device=device, tensorboard_log=tb)
     model = MaskablePPO.load(path, device=device, tensorboard_log=tb)
-    weights = model.policy.state_dict()
+    weights, optimizer = model.policy.state_dict(), model.policy.optimizer.state_dict()
     model.observation_space = venv.observation_space
     model.set_env(venv)
     model._setup_model()  # a policy (and rollout buffer) for the wider observation
-    widen_inputs(model.policy, weights)
+    widen_inputs(model.policy, weights, optimizer)
     return model
 
 
-def widen_inputs(policy: Any, weights: dict[str, Any]) -> None:
+def widen_inputs(policy: Any, weights: dict[str, Any],
+                 optimizer: dict[str, Any] | None = None) -> None:
     """Load ``weights`` into ``policy`` where a layer of ``policy`` reads more inputs than
     its weights have (the observation grew at its end): the first columns are the weights',
-    the new ones zero. Every other tensor must match in shape."""
+    the new ones zero. Every other tensor must match in shape. ``optimizer`` (the old
+    policy's optimizer state) is widened the same way (zero moments for the new columns)."""
     import torch
 
     target = policy.state_dict()
@@ -146,19 +148,30 @@ def widen_inputs(policy: Any, weights: dict[str, Any]) -> None:
         odd = sorted(set(weights) ^ set(target))
         raise ValueError(f"tensors {odd} are in one of the checkpoint's policy and the new "
                          "policy, not both")
-    with torch.no_grad():
-        for name, tensor in target.items():
-            given = weights[name]
-            if given.shape == tensor.shape:
-                tensor.copy_(given)
-            elif (tensor.dim() == 2 and given.shape[0] == tensor.shape[0]
-                  and given.shape[1] < tensor.shape[1]):
-                tensor.zero_()
-                tensor[:, :given.shape[1]] = given
-            else:
-                raise ValueError(f"{name}: the checkpoint's {tuple(given.shape)} does not fit "
-                                 f"{tuple(tensor.shape)}")
-    policy.load_state_dict(target)
+    policy.load_state_dict({name: _widened(name, weights[name], tensor.shape)
+                            for name, tensor in target.items()})
+    if optimizer is not None:
+        params = list(policy.parameters())  # the optimizer's order (its state's indices)
+        state = {"param_groups": optimizer["param_groups"], "state": {
+            i: {key: _widened(f"optimizer state {i}.{key}", value, params[i].shape)
+                if torch.is_tensor(value) and value.dim() == 2 else value
+                for key, value in entry.items()}
+            for i, entry in optimizer["state"].items()}}
+        policy.optimizer.load_state_dict(state)
+
+
+def _widened(name: str, given: Any, shape: Any) -> Any:
+    """``given`` with zero columns appended up to ``shape`` (the same rows)."""
+    import torch
+
+    if given.shape == shape:
+        return given
+    if given.dim() != 2 or given.shape[0] != shape[0] or given.shape[1] > shape[1]:
+        raise ValueError(f"{name}: the checkpoint's {tuple(given.shape)} does not fit "
+                         f"{tuple(shape)}")
+    out = torch.zeros(shape, dtype=given.dtype, device=given.device)
+    out[:, :given.shape[1]] = given
+    return out
 
 
 def _new_model(config: TrainConfig, venv: SB3VecEnv, out: Path) -> Any:
