@@ -42,7 +42,7 @@ def test_identity_block_is_the_ships_race_then_its_foes_after_the_padded_layout(
 @pytest.mark.parametrize(("races", "problem"), [
     (("hydran", "elf"), "unknown race 'elf'"),
     (("hydran", "hydran"), "lists a race twice"),
-    ("hydran", "must be a list of races"),
+    ("hydran", "must be a list of race names"),
 ])
 def test_races_field_refuses_a_bad_list_naming_it(races, problem):
     with pytest.raises(FixedSpacesError, match=problem) as info:

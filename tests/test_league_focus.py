@@ -71,6 +71,7 @@ def test_the_factory_of_a_scenario_tells_the_learners_seat_from_the_agent_it_fli
     # the Klingon is the first side (blue)
     assert league.seat_of(DUELS[0], "klingon-cadet") == SEAT_BLUE
     assert league.seat_of(DUELS[0], "fed-cadet") == SEAT_RED
+    assert league.other_seat(SEAT_BLUE) == SEAT_RED and league.other_seat(SEAT_RED) == SEAT_BLUE
     factory = league.opponent_for(DUELS[0], "doctrine")
     # asked to fly the Federation (red), the learner is blue: its seat always plays the focus
     assert {factory("fed-cadet") for _ in range(20)} == {"doctrine"}

@@ -98,13 +98,18 @@ class League:
         the scenario's first side (the bench's blue, ``agents.bench.blue_agents``)."""
         return (scenario, "blue" if agent in blue_agents(scenario) else "red")
 
+    @staticmethod
+    def other_seat(seat: Seat) -> Seat:
+        """The seat across the table from ``seat``: the same duel, the other side."""
+        scenario, side = seat
+        return (scenario, "red" if side == "blue" else "blue")
+
     def opponent_for(self, scenario: str, focus_opponent: str) -> Callable[[str], Any]:
         """The opponent factory of ``scenario``'s focused battles: asked to fly one ship of a
         duel, it plays the learner's seat in the other."""
 
         def factory(agent: str) -> Any:
-            scenario_, side = self.seat_of(scenario, agent)
-            seat = (scenario_, "red" if side == "blue" else "blue")
+            seat = self.other_seat(self.seat_of(scenario, agent))
             return self._policy(self.sample_for(seat, focus_opponent))
 
         return factory

@@ -35,6 +35,7 @@ must match the env's ``target_slots`` / ``threat_slots``.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -94,17 +95,10 @@ class FixedSpaces:
             if f.name == "races":
                 object.__setattr__(self, f.name, _races(value))
             elif f.name == "rule_features":
-                if isinstance(value, str) or not all(isinstance(v, str) for v in value):
-                    raise FixedSpacesError(f.name, f"FixedSpaces.rule_features must be a list "
-                                                   f"of block names, got {value!r}")
-                unknown = [v for v in value if v not in lay.RULE_FEATURE_NAMES]
-                if unknown:
-                    raise FixedSpacesError(f.name, f"FixedSpaces.rule_features: unknown block "
-                                                   f"{unknown[0]!r}; expected some of "
-                                                   f"{list(lay.RULE_FEATURE_NAMES)}")
+                blocks = _known_names(f.name, value, lay.RULE_FEATURE_NAMES, "block")
                 # in the declared order, once each (one fixed layout per set of blocks)
                 object.__setattr__(self, f.name, tuple(
-                    n for n in lay.RULE_FEATURE_NAMES if n in value))
+                    n for n in lay.RULE_FEATURE_NAMES if n in blocks))
             elif f.type == "bool":
                 if not isinstance(value, bool):
                     raise FixedSpacesError(f.name, f"FixedSpaces.{f.name} must be true or "
@@ -403,13 +397,20 @@ class _Maps:
 def _races(value: object) -> tuple[str, ...]:
     """``FixedSpaces.races`` checked: distinct races of the ship data (CTH-DATA), in the order
     given (the identity block's order)."""
+    races = _known_names("races", value, RACES, "race")
+    if len(set(races)) != len(races):
+        raise FixedSpacesError("races", f"FixedSpaces.races lists a race twice: {list(races)}")
+    return races
+
+
+def _known_names(name: str, value: object, known: Sequence[str], what: str) -> tuple[str, ...]:
+    """The list-of-names field ``name`` checked: a list (not one string) of ``what`` names,
+    each one of ``known``; an error naming the field otherwise."""
     if isinstance(value, str) or not all(isinstance(v, str) for v in value):
-        raise FixedSpacesError("races", f"FixedSpaces.races must be a list of races, got "
-                                        f"{value!r}")
-    unknown = [v for v in value if v not in RACES]
+        raise FixedSpacesError(name, f"FixedSpaces.{name} must be a list of {what} names, "
+                                     f"got {value!r}")
+    unknown = [v for v in value if v not in known]
     if unknown:
-        raise FixedSpacesError("races", f"FixedSpaces.races: unknown race {unknown[0]!r}; "
-                                        f"expected some of {list(RACES)}")
-    if len(set(value)) != len(value):
-        raise FixedSpacesError("races", f"FixedSpaces.races lists a race twice: {list(value)}")
+        raise FixedSpacesError(name, f"FixedSpaces.{name}: unknown {what} {unknown[0]!r}; "
+                                     f"expected some of {list(known)}")
     return tuple(value)
