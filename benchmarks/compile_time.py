@@ -5,7 +5,7 @@
 
 Builds one of the core's kernels for the duel's types (``play``: ``batch._play_batch`` through
 ``BattleBatch.compile_play_kernel``; ``step``: ``batch._step_batch``; ``extras``: the tier-2
-pass ``batch._observe_extras`` and ``handle.make``, for grad-lyran-vs-hydran) without running
+pass ``batch._observe_extras``, for grad-lyran-vs-hydran) without running
 it, in an empty numba cache (a fresh temporary folder unless ``--cache``, where what is
 already cached is loaded instead), at the suite's ``NUMBA_OPT=1`` unless the environment sets
 it. Prints the wall and process CPU time, then the functions that took longest to compile,

@@ -116,9 +116,8 @@ def _build_kernel(kind: str) -> None:
     """Compile (or load) one of the core's kernels for its signature, without running it,
     under a lock of its own: ``core`` the step kernel (``batch._step_batch``: the observation
     and the resets), ``play`` the play kernel (``batch._play_batch``: the orders and the
-    impulse), ``extras`` the handle's functions (``handle.make``) and
-    ``batch._observe_extras`` (the tier-2 observation pass, which a cadet duel's step never
-    calls)."""
+    impulse), ``extras`` ``batch._observe_extras`` (the tier-2 observation pass, which a
+    cadet duel's step never calls)."""
     if kind in _BUILT:
         return
     import fcntl

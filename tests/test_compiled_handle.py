@@ -1,8 +1,8 @@
-"""``compiled.handle``: one boxed object carries a batch's arrays into a kernel, borrowed.
+"""``compiled.handle``: one word carries a batch's arrays into a kernel, borrowed.
 
-The handles here hold plain tuples: numba's cache index of ``handle.make`` pickles the types
-it was compiled for, so a namedtuple class defined in a test module would make every later
-process that loads that index import the test module (and fail).
+The handles here hold plain tuples: numba's cache index of a kernel pickles the types it was
+compiled for, so a namedtuple class defined in a test module would make every later process
+that loads that index import the test module (and fail).
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def test_every_rule_family_steps_through_one_compiled_signature():
     core once, not once per scenario family (docs/compiled.md, "Cold compile")."""
     first = None
     for name in FAMILIES:
-        item = nb.typeof(BattleBatch(name, num_battles=1, seed=0).handle()).item_type
+        item = BattleBatch(name, num_battles=1, seed=0).handle().item_type
         if first is None:
             first = item
         assert item == first, name
@@ -99,3 +99,28 @@ def test_compile_step_and_play_kernels_compile_the_signatures_the_first_step_use
     bb.reset()
     bb.step(bb.sample_actions(np.random.default_rng(0)))
     assert [set(k.signatures) for k in kernels] == compiled  # nothing new to compile
+
+
+@nb.njit(cache=True)
+def _scalars(ref):
+    (pair, small, wide, flag, ratio, unsigned), grid = handle.deref(ref)
+    grid[1, 2] = pair[0][0] + pair[1][1]
+    return small, wide, flag, ratio, unsigned, pair[0].shape[0], grid.strides[0]
+
+
+def test_make_writes_numba_s_layout_of_every_member_type():
+    """``make`` writes the tuple in numba's data layout from Python: a UniTuple of arrays (an
+    LLVM array), a bool (one byte before 8-byte members), narrow and wide integers, a float,
+    an unsigned; a kernel reads each back and writes through the arrays."""
+    pair = (np.arange(3, dtype=np.int64), np.arange(5, 8, dtype=np.int64))
+    grid = np.zeros((3, 4), np.int32)
+    parts = ((pair, np.int8(-3), 2**40 + 7, True, 0.25, np.uint16(65535)), grid)
+    made = handle.make(parts)
+    assert made.address % 8 == 0 and made.parts is parts
+    assert _scalars(handle.PartsAddress(made)) == (-3, 2**40 + 7, True, 0.25, 65535, 3, 16)
+    assert grid[1, 2] == 0 + 6
+
+
+def test_make_refuses_a_value_numba_s_layout_cannot_hold_naming_its_type():
+    with pytest.raises(TypeError, match="cannot hold a value of type unicode_type"):
+        handle.make((np.zeros(2), "cruiser"))

@@ -134,7 +134,7 @@ class BattleBatch:
         self._seed_dice = np.zeros((1, dice_mod.DICE_WORDS), np.uint64)
         self.reseed(seed)
         self._next_seeds = np.zeros(n_b, np.int64)
-        self._handle = None  # the step's arrays in one boxed object (``compiled.handle``)
+        self._handle = None  # the step's arrays in one handle (``compiled.handle``)
         self._ref: handle.PartsAddress | None = None  # the handle's tuple, one word
         self._entry = None  # the step kernel's compiled entry point for these argument types
         self._extras_entry = None  # (and ``_observe_extras``'s)
@@ -264,7 +264,7 @@ class BattleBatch:
                 self.seeds, self._next_seeds, self._seed_dice)
 
     def handle(self):
-        """The batch's arrays in one boxed object (``compiled.handle``), made on first use."""
+        """The batch's arrays in one handle (``compiled.handle.Handle``), made on first use."""
         if self._handle is None:
             self._handle = handle.make(self._parts())
             self._ref = handle.PartsAddress(self._handle)
@@ -273,8 +273,8 @@ class BattleBatch:
     def compile_step_kernel(self) -> None:
         """Compile (or load from the cache) the step kernel (``_step_batch``: observation,
         resets) for this batch's types without making its handle or stepping: a process may
-        compile the handle's own functions (``handle.make``, for any batch: every batch's
-        parts have the same types) or the play kernel meanwhile. The first step then finds
+        compile the tier-2 pass or the play kernel meanwhile (every batch's parts have the
+        same types). The first step then finds
         the kernel ready."""
         ref = handle.PartsRef(nb.typeof(self._parts()))
         _step_batch.compile((ref, nb.typeof(self.autoreset), nb.int64, nb.int64,
@@ -288,10 +288,9 @@ class BattleBatch:
         _play_batch.compile((ref, nb.typeof(self._no_actions), nb.typeof(self.reward_kind)))
 
     def compile_extras_kernel(self) -> None:
-        """Compile (or load) the tier-2 pass (``_observe_extras``, and the handle's own
-        ``handle.make``), as ``compile_step_kernel``; every batch's handle has the same types,
-        so one build serves every scenario with tier-2 parts."""
-        self.handle()
+        """Compile (or load) the tier-2 pass (``_observe_extras``), as
+        ``compile_step_kernel``; every batch's handle has the same types, so one build serves
+        every scenario with tier-2 parts."""
         _observe_extras.compile((handle.PartsRef(nb.typeof(self._parts())), nb.int64, nb.int64,
                                  nb.boolean))
 

@@ -40,17 +40,10 @@ class KernelDispatcher(CPUDispatcher):
         super().__init__(*args, **kwargs)
         self._python_entries: dict[tuple, object] = {}
 
-    @property
-    def _compiles_python_entry(self) -> bool:
-        """Whether numba builds the Python entry point with the function (``python_entry``)."""
-        return not self.targetoptions["no_cpython_wrapper"]
-
     def add_overload(self, cres) -> None:
-        if self._compiles_python_entry:
-            super().add_overload(cres)
-        else:  # for callers' typing and linking (numba's lowering finds the function by the
-            # overload's own entry point, a null one here); not in the dispatch table yet
-            self.overloads[tuple(cres.signature.args)] = cres
+        # for callers' typing and linking (numba's lowering finds the function by the
+        # overload's own entry point, a null one here); not in the dispatch table yet
+        self.overloads[tuple(cres.signature.args)] = cres
 
     def compile(self, sig):
         """numba's ``compile``; returns the Python entry point, or what makes it when called
@@ -68,13 +61,9 @@ class KernelDispatcher(CPUDispatcher):
             entry = self._python_entries.get(args)
             if entry is None:
                 cres = self.overloads[args]
-                if self._compiles_python_entry:
-                    entry = cres.entry_point
-                else:
-                    entry = python_wrapper(cres, self.targetoptions.get("_nrt", True),
-                                           self._cache if isinstance(self._cache, Cache)
-                                           else None)
-                    self._insert([a._code for a in args], entry, cres.objectmode)
+                entry = python_wrapper(cres, self.targetoptions.get("_nrt", True),
+                                       self._cache if isinstance(self._cache, Cache) else None)
+                self._insert([a._code for a in args], entry, cres.objectmode)
                 self._python_entries[args] = entry
             return entry
 
@@ -142,14 +131,11 @@ def _cached_library(codegen, state, fndesc):
     return None
 
 
-def kernel(python_entry: bool = False, **options):
+def kernel(**options):
     """``numba.njit(cache=True, pipeline_class=KernelPipeline, **options)``, without the
-    wrappers a callee never uses (``KernelDispatcher`` makes the Python one on demand).
-    ``python_entry``: compile (and cache) the Python entry point with the function, for a
-    function that only Python calls and whose entry point is itself costly to build
-    (``handle.make``, which unboxes every array of a batch: 20 s)."""
-    targetoptions = {"nopython": True, "no_cpython_wrapper": not python_entry,
-                     "no_cfunc_wrapper": True, **options}
+    wrappers a callee never uses (``KernelDispatcher`` makes the Python one on demand)."""
+    targetoptions = {"nopython": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True,
+                     **options}
 
     def wrap(func):
         if config.DISABLE_JIT:

@@ -1,27 +1,32 @@
-"""One boxed handle to a batch's arrays, so a step call unboxes one object, not hundreds.
+"""One handle to a batch's arrays, so a step call unboxes one word, not hundreds.
 
 numba unboxes every array of every argument on each call from Python (about 40 ns an array):
 a batch's step takes some 200 (the state, the start state, the static tables, the buffers),
-which cost more than a whole battle-impulse at B=1. ``make(parts)`` puts the tuple of them, once,
-in a numba typed list (its arrays keep pointing at the batch's numpy buffers: nothing is
-copied). A kernel takes the address of that tuple (``PartsAddress``, one word) and reads it
-back with ``deref``, every array borrowed (no reference counting: the list keeps the memory
-alive for the call). Whoever holds the handle must not replace an
-array of the batch (writing into one is what kernels do).
+which cost more than a whole battle-impulse at B=1. ``make(parts)`` writes the tuple of them,
+once, in numba's own data layout (``Handle``: a buffer of the structs numba would pass, every
+array's data pointer, shape and strides; nothing of the arrays is copied) and keeps the
+arrays alive. A kernel takes the buffer's address (``PartsAddress``, one word) and reads it
+back with ``deref``, every array borrowed (no reference counting: the handle keeps the
+memory alive for the call). Whoever holds the handle must not replace an array of the batch
+(writing into one is what kernels do).
+
+The buffer is written in Python from numba's data model (the LLVM struct of the tuple's type
+and its offsets in the target's data layout), not by a compiled function: numba's typed list
+did it before, and compiling its ``append`` for a batch's tuple took some 80 s of a cold start.
 """
 
 from __future__ import annotations
 
+import struct
+
 import numba as nb
+import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.core.datamodel import models
+from numba.core.registry import cpu_target
 from numba.extending import NativeValue, intrinsic, register_model, typeof_impl, unbox
-from numba.typed import List
-from numba.typed.listobject import _container_get_data, ll_list_type, ll_voidptr_type
-
-from sfb_env.compiled.dispatch import kernel
 
 
 def _without_owners(context, builder, ty, value):
@@ -59,8 +64,8 @@ class PartsAddress:
 
     def __init__(self, handle) -> None:
         self.handle = handle
-        self.item_type = nb.typeof(handle).item_type
-        self.address = _address(handle)
+        self.item_type = handle.item_type
+        self.address = handle.address
 
 
 @typeof_impl.register(PartsAddress)
@@ -78,24 +83,6 @@ def _unbox_parts_ref(typ, obj, c):
 
 
 @intrinsic
-def _parts_pointer(typingctx, handle):
-    """The address of the tuple held by ``handle``, as an integer."""
-
-    def codegen(context, builder, sig, args):
-        fnty = ir.FunctionType(ll_voidptr_type, [ll_list_type])
-        base_ptr = cgutils.get_or_insert_function(builder.module, fnty, "numba_list_base_ptr")
-        data = _container_get_data(context, builder, sig.args[0], args[0])
-        return builder.ptrtoint(builder.call(base_ptr, [data]), ir.IntType(64))
-
-    return types.int64(handle), codegen
-
-
-@kernel()
-def _address(handle):
-    return _parts_pointer(handle)
-
-
-@intrinsic
 def deref(typingctx, ref):
     """The tuple ``ref`` points at, every array borrowed (meminfo and parent NULL)."""
     item_type = ref.item_type
@@ -107,12 +94,87 @@ def deref(typingctx, ref):
     return item_type(ref), codegen
 
 
-@kernel(python_entry=True)  # (its entry point unboxes every array of a batch)
-def make(parts):
-    """A handle holding ``parts`` (a tuple of arrays, namedtuples of arrays and scalars)."""
-    handle = List()
-    handle.append(parts)
-    return handle
+class Handle:
+    """``parts`` (a tuple of arrays, namedtuples of arrays and scalars) written in numba's
+    data layout for its type (``item_type``), at ``address``; holds the arrays."""
+
+    def __init__(self, parts: tuple) -> None:
+        self.parts = parts
+        self.item_type = nb.typeof(parts)
+        context = cpu_target.target_context
+        data_type = context.data_model_manager[self.item_type].get_data_type()
+        size, _ = _size_align(data_type)
+        if size != data_type.get_abi_size(context.target_data):  # (LLVM's own, once)
+            raise TypeError(f"handle: the layout of {self.item_type} is not C's")
+        self.buffer = np.zeros(-(-size // 8), np.uint64)  # 8-byte aligned
+        _write(memoryview(self.buffer).cast("B"), 0, self.item_type, parts, data_type, context)
+        self.address = self.buffer.ctypes.data
+
+
+def make(parts: tuple) -> Handle:
+    """A handle holding ``parts`` (see ``Handle``)."""
+    return Handle(parts)
+
+
+def _size_align(data_type) -> tuple[int, int]:
+    """The size and alignment of an LLVM type of numba's data model, by C's layout rules
+    (the target's: LLVM's ``get_element_offset`` parses the whole type anew at each call)."""
+    if isinstance(data_type, ir.IntType):
+        size = max(1, data_type.width // 8)
+        return size, size
+    if isinstance(data_type, ir.PointerType | ir.DoubleType):
+        return 8, 8
+    if isinstance(data_type, ir.FloatType):
+        return 4, 4
+    if isinstance(data_type, ir.ArrayType):
+        size, align = _size_align(data_type.element)
+        return size * data_type.count, align
+    if isinstance(data_type, ir.LiteralStructType) and not data_type.packed:
+        offsets, align = _offsets(data_type)
+        end = offsets[-1] + _size_align(data_type.elements[-1])[0] if offsets else 0
+        return -(-end // align) * align, align
+    raise TypeError(f"handle: no layout for the LLVM type {data_type}")
+
+
+def _offsets(data_type) -> tuple[list[int], int]:
+    """The offsets of a struct's members, and its alignment."""
+    offsets, at, align = [], 0, 1
+    for element in data_type.elements:
+        size, member_align = _size_align(element)
+        at = -(-at // member_align) * member_align
+        offsets.append(at)
+        at += size
+        align = max(align, member_align)
+    return offsets, align
+
+
+def _write(view, offset: int, ty, value, data_type, context) -> None:
+    """Write ``value`` of numba type ``ty`` at ``offset`` as its data representation
+    (``data_type``, an LLVM type of numba's data model)."""
+    if isinstance(ty, types.Array):
+        fields = {"meminfo": 0, "parent": 0, "nitems": value.size, "itemsize": value.itemsize,
+                  "data": value.ctypes.data, "shape": value.shape, "strides": value.strides}
+        offsets, _ = _offsets(data_type)
+        for name, at in zip(context.data_model_manager[ty]._fields, offsets, strict=True):
+            words = fields[name] if isinstance(fields[name], tuple) else (fields[name],)
+            struct.pack_into(f"<{len(words)}q", view, offset + at, *words)
+    elif isinstance(ty, types.BaseTuple):  # a struct, or an LLVM array for a UniTuple
+        if isinstance(data_type, ir.ArrayType):
+            step = _size_align(data_type.element)[0]
+            places = [(i * step, data_type.element) for i in range(len(ty.types))]
+        else:
+            places = list(zip(_offsets(data_type)[0], data_type.elements, strict=True))
+        for member, item, (at, member_type) in zip(ty.types, value, places, strict=True):
+            _write(view, offset + at, member, item, member_type, context)
+    elif isinstance(ty, types.Float):
+        struct.pack_into({32: "<f", 64: "<d"}[ty.bitwidth], view, offset, value)
+    elif isinstance(ty, types.Boolean):  # an i8 in numba's data model
+        struct.pack_into("<B", view, offset, bool(value))
+    elif isinstance(ty, types.Integer):
+        code = {8: "b", 16: "h", 32: "i", 64: "q"}[ty.bitwidth]
+        struct.pack_into("<" + (code if ty.signed else code.upper()), view, offset, int(value))
+    else:
+        raise TypeError(f"handle: cannot hold a value of type {ty} ({type(value).__name__})")
 
 
 def compiled_entry(dispatcher, args: tuple):
