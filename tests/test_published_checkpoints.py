@@ -84,6 +84,10 @@ def test_cadet_captain_v2_beats_the_doctrine_where_its_bench_says_it_always_does
     # Lyran doctrine
     ("graduate-captain-v3.zip", ("grad-isc-vs-hydran", "hydran-doctrine"),
      ("grad-lyran-vs-klingon", "lyran-doctrine")),
+    # session 28, the identity block: the ISC against the Hydran doctrine, the Gorn against
+    # the Lyran doctrine
+    ("graduate-captain-v4.zip", ("grad-isc-vs-hydran", "hydran-doctrine"),
+     ("grad-lyran-vs-gorn", "lyran-doctrine")),
 ])
 def test_graduate_captains_fly_graduate_ships_where_their_bench_says_they_always_win(
     checkpoint, blue_row, red_row
