@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gymnasium import spaces
 from pettingzoo.test import parallel_api_test, parallel_seed_test
 from pettingzoo.test.state_test import test_parallel_env as parallel_state_test
 from scenario_tiers import ci_params
@@ -62,6 +63,29 @@ def test_flat_mask_sampling_respects_the_mask():
         assert space.sample(mask=mask).tolist() == [1, 3]
     with pytest.raises(ValueError, match="7"):
         space.sample(mask=np.ones(5, dtype=np.int8))
+
+
+def test_flat_mask_sampling_draws_what_gymnasium_draws_from_the_tuple_mask():
+    """The fast flat-mask draw gives gymnasium's values and leaves the generator where
+    gymnasium leaves it (seeded runs of the suite and of users' scripts do not change),
+    components with nothing allowed included."""
+    rng = np.random.default_rng(0)
+    for seed in range(40):
+        nvec = rng.integers(1, 12, size=rng.integers(1, 20))
+        ours, theirs = MaskedMultiDiscrete(nvec), spaces.MultiDiscrete(nvec)
+        ours.seed(seed)
+        theirs.seed(seed)
+        for _ in range(20):
+            flat = (rng.random(int(nvec.sum())) < rng.random()).astype(np.int8)
+            got = ours.sample(mask=flat)
+            assert got.tolist() == theirs.sample(mask=ours.split_mask(flat)).tolist()
+            assert got.dtype == theirs.dtype
+        assert ours.np_random.bit_generator.state == theirs.np_random.bit_generator.state
+
+
+def test_flat_mask_with_values_other_than_0_and_1_is_refused():
+    with pytest.raises(ValueError, match="0 or 1"):
+        MaskedMultiDiscrete([3, 4]).sample(mask=np.array([0, 2, 0, 0, 0, 0, 1], np.int8))
 
 
 def test_illegal_action_raises_naming_agent_component_value_and_rule():

@@ -101,13 +101,11 @@ class Handle:
     def __init__(self, parts: tuple) -> None:
         self.parts = parts
         self.item_type = nb.typeof(parts)
-        context = cpu_target.target_context
-        data_type = context.data_model_manager[self.item_type].get_data_type()
+        data_type = _data_type(self.item_type)
         size, _ = _size_align(data_type)
-        if size != data_type.get_abi_size(context.target_data):  # (LLVM's own, once)
-            raise TypeError(f"handle: the layout of {self.item_type} is not C's")
         self.buffer = np.zeros(-(-size // 8), np.uint64)  # 8-byte aligned
-        _write(memoryview(self.buffer).cast("B"), 0, self.item_type, parts, data_type, context)
+        _write(memoryview(self.buffer).cast("B"), 0, self.item_type, parts, data_type,
+               cpu_target.target_context)
         self.address = self.buffer.ctypes.data
 
 
@@ -116,9 +114,41 @@ def make(parts: tuple) -> Handle:
     return Handle(parts)
 
 
+# A batch's handles share one type: its LLVM type and layout are worked out once (the
+# layout's walk over some 900 members cost more than the rest of a handle).
+_DATA_TYPES: dict = {}  # numba type -> LLVM data type (its size checked against LLVM's)
+_LAYOUTS: dict[tuple[str, int], tuple] = {}  # (what, id of an LLVM type) -> (the type, it)
+
+
+def _data_type(item_type):
+    """The LLVM type of numba's data model for ``item_type``, checked once to be laid out as
+    ``_size_align`` lays it out."""
+    found = _DATA_TYPES.get(item_type)
+    if found is None:
+        context = cpu_target.target_context
+        found = context.data_model_manager[item_type].get_data_type()
+        if _size_align(found)[0] != found.get_abi_size(context.target_data):  # LLVM's own
+            raise TypeError(f"handle: the layout of {item_type} is not C's")
+        _DATA_TYPES[item_type] = found
+    return found
+
+
+def _memo(what: str, data_type, work):
+    """``work(data_type)``, once per LLVM type object (kept, so its id stays its own)."""
+    key = (what, id(data_type))
+    found = _LAYOUTS.get(key)
+    if found is None:
+        found = _LAYOUTS[key] = (data_type, work(data_type))
+    return found[1]
+
+
 def _size_align(data_type) -> tuple[int, int]:
     """The size and alignment of an LLVM type of numba's data model, by C's layout rules
     (the target's: LLVM's ``get_element_offset`` parses the whole type anew at each call)."""
+    return _memo("size", data_type, _size_align_of)
+
+
+def _size_align_of(data_type) -> tuple[int, int]:
     if isinstance(data_type, ir.IntType):
         size = max(1, data_type.width // 8)
         return size, size
@@ -138,6 +168,10 @@ def _size_align(data_type) -> tuple[int, int]:
 
 def _offsets(data_type) -> tuple[list[int], int]:
     """The offsets of a struct's members, and its alignment."""
+    return _memo("offsets", data_type, _offsets_of)
+
+
+def _offsets_of(data_type) -> tuple[list[int], int]:
     offsets, at, align = [], 0, 1
     for element in data_type.elements:
         size, member_align = _size_align(element)

@@ -168,6 +168,9 @@ def differences(batch: BatchState, b: int, state: BattleState,
     for name in HOT_FIELDS + (COLD_FIELDS if cold is not None else ()):
         source = hot if name in hot else cold
         mine, ref = source[name][b], np.asarray(getattr(state, name))
+        if mine.dtype == ref.dtype and mine.dtype.kind in "biu" and mine.shape == ref.shape \
+                and mine.tobytes() == ref.tobytes():
+            continue  # equal integers (np.array_equal's verdict, some times faster)
         if mine.shape != ref.shape or not np.array_equal(mine, ref):
             idx = np.argwhere(mine != ref) if mine.shape == ref.shape else "shape"
             first = idx[0].tolist() if not isinstance(idx, str) and len(idx) else idx
