@@ -70,8 +70,7 @@ def main() -> None:
         mine[...] = theirs  # (in place: the handle holds the batch's arrays)
     ot = batch.observe_tables
     extras = any(observe.has_extras(ot, a) for a in range(ot.n_agents))
-    batch.handle()
-    ref = batch._ref  # (the handle's tuple, one word: as BattleBatch._call passes it)
+    ref = batch.handle()  # (the handle's tuple, one word: as BattleBatch._call passes it)
     t0 = time.process_time()
     _run(ref, 1, extras)
     print(f"compile/load: {time.process_time() - t0:.1f} s CPU")

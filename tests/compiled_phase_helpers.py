@@ -437,7 +437,7 @@ def volleys_until_destroyed(ref, ships: list[int], rng, volleys: int, low_shield
         n0 = len(ref.events)
         s.ev_count[0] = 0
         ref.apply_damage(u, shield, points)
-        damage.apply_damage(s, ft, 0, u, shield, points)
+        damage.apply_damage_a(damage.view_of(s), ft, 0, u, shield, points)
         assert layout.differences(s, 0, ref.state) == [], (n, u, shield, points)
         want = ref.events[n0:]
         assert dec.decode(s.ev[0, :s.ev_count[0]]) == want, (n, u, shield, points)

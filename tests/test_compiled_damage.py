@@ -53,7 +53,7 @@ def test_apply_damage_matches_the_reference(scenario):
             for _ in range(3):
                 shield, points = int(rng.integers(0, 7)), int(rng.choice(POINTS))
                 ref.apply_damage(int(u), shield, points)
-                damage.apply_damage(s, ft, 0, int(u), shield, points)
+                damage.apply_damage_a(damage.view_of(s), ft, 0, int(u), shield, points)
             for e in _check(battle, ref, n0, s, (int(u), shield, points)):
                 kinds[e.kind] = kinds.get(e.kind, 0) + 1
                 if e.kind == "Damaged" and e.boxes:

@@ -168,7 +168,7 @@ def test_volleys_on_reinforced_shields_match_the_reference(kept):
                 ft = ft or damage.fire_tables(battle.setup)
                 n0 = len(ref.events)
                 ref_damage.apply_damage(ref, int(u), shield, points)
-                damage.apply_damage(s, ft, 0, int(u), shield, points)
+                damage.apply_damage_a(damage.view_of(s), ft, 0, int(u), shield, points)
                 assert layout.differences(s, 0, ref.state) == [], (k, u, shield)
                 got = decoder(battle).decode(s.ev[0, :s.ev_count[0]])
                 assert got == ref.events[n0:]

@@ -31,7 +31,7 @@ def _bump(ref, by):
 
 def test_a_kernel_through_the_handle_writes_into_the_callers_arrays():
     left, right, counts = np.zeros(3), np.zeros((2, 2), np.int64), np.zeros(1, np.int64)
-    ref = handle.PartsAddress(handle.make(((left, right), counts, True)))
+    ref = handle.make(((left, right), counts, True))
     assert _bump(ref, 5) is True
     _bump(ref, 5)
     np.testing.assert_array_equal(left, [10.0, 10.0, 10.0])
@@ -41,7 +41,7 @@ def test_a_kernel_through_the_handle_writes_into_the_callers_arrays():
 def test_deref_leaves_every_reference_count_as_it_was():
     """No reference is taken or dropped per call (the handle keeps the arrays alive)."""
     left, right, counts = np.zeros(3), np.zeros((2, 2), np.int64), np.zeros(1, np.int64)
-    ref = handle.PartsAddress(handle.make(((left, right), counts, False)))
+    ref = handle.make(((left, right), counts, False))
     _bump(ref, 1)
     before = [sys.getrefcount(a) for a in (left, right, counts)]
     for _ in range(1000):
@@ -60,8 +60,8 @@ def test_the_handle_keeps_its_arrays_alive():
     """Arrays whose only owner is the handle stay valid (read back after a collection)."""
     import gc
 
-    ref = handle.PartsAddress(handle.make(((np.arange(4.0), np.full((2, 2), 3, np.int64)),
-                                           np.ones(1, np.int64), True)))
+    ref = handle.make(((np.arange(4.0), np.full((2, 2), 3, np.int64)),
+                       np.ones(1, np.int64), True))
     gc.collect()
     np.zeros(10_000)  # fresh allocations where freed memory would be reused
     assert _total(ref) == 6.0 + 12 + 1
@@ -117,7 +117,7 @@ def test_make_writes_numba_s_layout_of_every_member_type():
     parts = ((pair, np.int8(-3), 2**40 + 7, True, 0.25, np.uint16(65535)), grid)
     made = handle.make(parts)
     assert made.address % 8 == 0 and made.parts is parts
-    assert _scalars(handle.PartsAddress(made)) == (-3, 2**40 + 7, True, 0.25, 65535, 3, 16)
+    assert _scalars(made) == (-3, 2**40 + 7, True, 0.25, 65535, 3, 16)
     assert grid[1, 2] == 0 + 6
 
 

@@ -123,7 +123,7 @@ def test_launch_and_send_match_the_reference(scenario):
                 fighters[0, carrier] = order.fighters
             if order.shuttles is not None:
                 shuttles[0, carrier] = order.shuttles
-        csc.launch_step(a, ct, 0, fighters, shuttles)
+        csc.launch_step(csc.view_of(a), ct, 0, fighters, shuttles)
         _assert_same(a, extra, after, events, before, (scenario, before.state.turn,
                                                        before.state.impulse))
 
@@ -143,7 +143,8 @@ def test_order_mask_matches_order_blockers(scenario):
                 if not len(ref.fighters_of(before, int(c), kind)):
                     continue
                 want = [r is None for r in ref.order_blockers(before, int(c), None, kind)]
-                got = [bool(csc.order_open(a, ct, 0, int(c), kind, t)) for t in range(n)]
+                view = csc.view_of(a)
+                got = [bool(csc.order_open(view, ct, 0, int(c), kind, t)) for t in range(n)]
                 assert got == want, (scenario, before.state.turn, before.state.impulse, c, kind)
                 seen += sum(want)
     assert seen > 0 or not REQUIRE_SEEN
@@ -158,7 +159,7 @@ def test_move_fighters_matches_the_reference(scenario):
         ct = ct or csc.craft_tables(before.setup)
         a, extra = _packed(before)
         order = np.zeros(len(before.state.kind), dtype=np.int64)
-        csc.move_fighters(a, ct, 0, extra["craft_ccm"], extra["craft_tac"],
+        csc.move_fighters(csc.view_of(a), ct, 0, extra["craft_ccm"], extra["craft_tac"],
                           extra["craft_landed"], order)
         _assert_same(a, extra, after, events, before, (scenario, before.state.turn,
                                                        before.state.impulse))
@@ -172,7 +173,7 @@ def test_shuttle_pilot_matches_the_reference(scenario):
     for before, after, (unit,), _, want in calls:
         ct = ct or csc.craft_tables(before.setup)
         a, _ = _packed(before)
-        assert csc.pilot_maneuver(a, ct, 0, int(unit)) == int(want)
+        assert csc.pilot_maneuver(csc.view_of(a), ct, 0, int(unit)) == int(want)
         assert a.target[0, unit] == after.state.target[unit]
 
 
@@ -184,7 +185,7 @@ def test_take_damage_matches_the_reference(scenario):
     for before, after, (unit, points, *_), events, _ in recorded(scenario).damage:
         ct = ct or csc.craft_tables(before.setup)
         a, extra = _packed(before)
-        csc.take_damage(a, ct, 0, int(unit), int(points))
+        csc.take_damage(csc.view_of(a), ct, 0, int(unit), int(points))
         _assert_same(a, extra, after, events, before, (scenario, unit, points))
 
 
@@ -196,7 +197,7 @@ def test_gun_limits_match_gun_blocker(scenario):
     for before, _, (w,), _, want in recorded(scenario).gun[:3000]:
         ct = ct or csc.craft_tables(before.setup)
         a, _ = _packed(before)
-        assert csc.gun_open(a, ct, 0, int(w)) == (want is None), (scenario, w, want)
+        assert csc.gun_open(csc.view_of(a), ct, 0, int(w)) == (want is None), (scenario, w, want)
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
@@ -206,7 +207,7 @@ def test_end_of_turn_repair_matches_the_reference(scenario):
     for before, after, _, events, _ in recorded(scenario).eot:
         ct = ct or csc.craft_tables(before.setup)
         a, extra = _packed(before)
-        csc.end_of_turn(a, ct, 0, extra["craft_landed"])
+        csc.end_of_turn(csc.view_of(a), ct, 0, extra["craft_landed"])
         _assert_same(a, extra, after, events, before, (scenario, before.state.turn))
 
 
@@ -226,7 +227,7 @@ def test_repair_aboard_one_point_a_turn():
     st.craft_landed[f1] = 2 * st.impulses_per_turn  # landed last turn
     st.craft_landed[f2] = 2 * st.impulses_per_turn + 5  # landed this turn
     a, extra = _packed(battle)
-    csc.end_of_turn(a, ct, 0, extra["craft_landed"])
+    csc.end_of_turn(csc.view_of(a), ct, 0, extra["craft_landed"])
     assert a.damage[0, f1] == 7 and a.damage[0, f2] == 8
     assert st.craft_landed[f1] != NEVER
 
@@ -258,7 +259,7 @@ def test_pilot_fire_orders_match_the_reference(scenario):
         for w in ct.gun[ct.gun >= 0]:
             legal[w] = direct_fire.fire_mask(before, np.array([w]))[0]
         out = np.full((1, n_w), -1, dtype=np.int64)
-        csc.craft_fire_orders(a, ct, 0, out, legal)
+        csc.craft_fire_orders(csc.view_of(a), ct, 0, out, legal)
         got = [(int(w), int(out[0, w])) for w in range(n_w) if out[0, w] >= 0]
         assert got == sorted(want), (scenario, before.state.turn, before.state.impulse)
         shots += len(want)
@@ -282,7 +283,8 @@ def test_close_combat_and_far_craft_match_the_reference(scenario):
                 continue
             rng = hexmap.distance_np(st.x[o], st.z[o], st.x, st.z).astype(np.int64)
             want = ref.close_combat(before, w, targets, rng)
-            got = [bool(csc.close_combat(a, ct, 0, w, int(t), int(rng[t]), extra["craft_ccm"]))
+            view = csc.view_of(a)
+            got = [bool(csc.close_combat(view, ct, 0, w, int(t), int(rng[t]), extra["craft_ccm"]))
                    for t in targets]
             assert got == [bool(v) for v in want], (scenario, w)
             seen += int(np.sum(want))
@@ -333,7 +335,7 @@ def test_crippled_fighters_home_and_land_as_the_reference(scenario):
         n0 = len(battle.events)
         ref.move_fighters(battle)
         order = np.zeros(len(st.kind), dtype=np.int64)
-        csc.move_fighters(a, ct, 0, extra["craft_ccm"], extra["craft_tac"],
+        csc.move_fighters(csc.view_of(a), ct, 0, extra["craft_ccm"], extra["craft_tac"],
                           extra["craft_landed"], order)
         _assert_same(a, extra, battle, list(battle.events[n0:]), before, (scenario, f))
         landed += sum(type(e).__name__ == "Landed" for e in battle.events[n0:])
@@ -406,7 +408,7 @@ def test_gun_limits_on_constructed_states():
         st.w_gatling_shots[w] = np.where(rng.random(len(shots)) < 0.5, shots, NEVER)
         a, _ = _packed(battle)
         want = ref.gun_blocker(battle, int(w))
-        assert csc.gun_open(a, ct, 0, int(w)) == (want is None), (w, want)
+        assert csc.gun_open(csc.view_of(a), ct, 0, int(w)) == (want is None), (w, want)
         blocked[(want or "open")[:5]] += 1
     assert blocked["J4.32"] and blocked["open"], blocked
 

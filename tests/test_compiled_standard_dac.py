@@ -135,7 +135,7 @@ def _volleys(scenario, seeds, split_share, max_points, seen):
             else:
                 shield, points = int(rng.integers(0, 7)), int(rng.integers(1, max_points))
                 ref.apply_damage(u, shield, points)
-                damage.apply_damage(s, ft, 0, u, shield, points)
+                damage.apply_damage_a(damage.view_of(s), ft, 0, u, shield, points)
                 what = (shield, points)
             assert layout.differences(s, 0, ref.state) == [], (seed, n, u, what)
             want = ref.events[n0:]

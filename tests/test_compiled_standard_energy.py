@@ -219,7 +219,7 @@ def _volleys_match(battle, u: int, prepare, shield: int) -> Iterator[tuple[int, 
         if len(split) == 1:
             (shield, points), = split.items()
             ref_damage.apply_damage(ref, u, shield, points)
-            damage.apply_damage(s, ft, 0, u, shield, points)
+            damage.apply_damage_a(damage.view_of(s), ft, 0, u, shield, points)
         else:
             ref_damage.apply_split_volley(ref, u, split)
             arr = np.zeros(7, np.int64)

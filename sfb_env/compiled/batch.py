@@ -135,7 +135,6 @@ class BattleBatch:
         self.reseed(seed)
         self._next_seeds = np.zeros(n_b, np.int64)
         self._handle = None  # the step's arrays in one handle (``compiled.handle``)
-        self._ref: handle.PartsAddress | None = None  # the handle's tuple, one word
         self._entry = None  # the step kernel's compiled entry point for these argument types
         self._extras_entry = None  # (and ``_observe_extras``'s)
         self._play_entry = None  # (and ``_play_batch``'s)
@@ -222,11 +221,11 @@ class BattleBatch:
             self._play(actions)
         if self._entry is None:
             self.handle()
-            args = (self._ref, self.autoreset, mode, only, self._extras)
+            args = (self._handle, self.autoreset, mode, only, self._extras)
             n_ended = _step_batch(*args)
             self._entry = handle.compiled_entry(_step_batch, args)
         else:  # the compiled function itself: numba's dispatch (~25 us) is skipped
-            n_ended = self._entry(self._ref, self.autoreset, mode, only, self._extras)
+            n_ended = self._entry(self._handle, self.autoreset, mode, only, self._extras)
         if self._extras:
             self._observe_extras(mode, only, n_ended)
 
@@ -235,26 +234,26 @@ class BattleBatch:
         played, its rewards and ends."""
         if self._play_entry is None:
             self.handle()
-            args = (self._ref, actions, self.reward_kind)
+            args = (self._handle, actions, self.reward_kind)
             _play_batch(*args)
             self._play_entry = handle.compiled_entry(_play_batch, args)
         else:
-            self._play_entry(self._ref, actions, self.reward_kind)
+            self._play_entry(self._handle, actions, self.reward_kind)
 
     def _observe_extras(self, mode: int, only: int, n_ended: int) -> None:
         """The tier-2 pass after ``_step_batch`` in ``mode``, and the deferred autoresets (of
         the ``n_ended`` battles that ended in STEP)."""
         n_b = self.num_battles
         first, last = (only, only + 1) if mode == RESTART else (0, n_b)
-        args = (self._ref, first, last, False)
+        args = (self._handle, first, last, False)
         if self._extras_entry is None:
             _observe_extras(*args)
             self._extras_entry = handle.compiled_entry(_observe_extras, args)
         else:
             self._extras_entry(*args)
         if mode == STEP and self.autoreset and n_ended:
-            self._entry(self._ref, self.autoreset, FINISH, 0, True)
-            self._extras_entry(self._ref, 0, n_b, True)
+            self._entry(self._handle, self.autoreset, FINISH, 0, True)
+            self._extras_entry(self._handle, 0, n_b, True)
 
     def _parts(self) -> tuple:
         """The batch's arrays, as the handle holds them."""
@@ -267,7 +266,6 @@ class BattleBatch:
         """The batch's arrays in one handle (``compiled.handle.Handle``), made on first use."""
         if self._handle is None:
             self._handle = handle.make(self._parts())
-            self._ref = handle.PartsAddress(self._handle)
         return self._handle
 
     def compile_step_kernel(self) -> None:

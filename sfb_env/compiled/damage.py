@@ -613,14 +613,6 @@ def _form_governs(a, ft, b, unit):
     return ft.governed[unit] and a.captured_by[b, unit] < 0
 
 
-@nb.njit(cache=True, inline="always")
-def apply_damage(s, ft, b, unit, shield, points):
-    """``engine.damage.apply_damage``: one volley of ``points`` striking ``shield`` (1..6,
-    0 = none) of ``unit`` of battle ``b`` of BatchState ``s`` (kernels that already hold the
-    view call ``apply_damage_a``)."""
-    apply_damage_a(fire_view(s), ft, b, unit, shield, points)
-
-
 def view_of(s) -> FireArrays:
     """``fire_view`` in plain Python (tests call the helpers on it)."""
     return FireArrays(*(getattr(s, f) for f in FIRE_FIELDS))

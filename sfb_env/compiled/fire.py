@@ -188,7 +188,7 @@ def fire_direct_fire_a(a, ft, b, o):
     """``engine.procedure._fire_direct_fire`` -> ``engine.direct_fire.resolve_fire`` (E1):
     each ordered shot rolls one die, scores, picks the struck shield (``shields.struck_shield``,
     only if it scored) and logs ``Fired``; then the volleys (target, shield) are applied in
-    first-shot order (``damage.apply_damage``). The shots in the reference's order: the agents'
+    first-shot order (``damage.apply_damage_a``). The shots in the reference's order: the agents'
     ``o.fire[b, w]`` (target row, -1 none) in weapon row order, then the phaser-Gs' shots 2..4
     (``o.gatling``, E2.151: weapon row, then shot number), then the robots' ``o.fire`` (rows from
     ``ft.gatling_after``). A PPD's order is ``compiled.ppd.fire_step``'s, resolved before

@@ -5,10 +5,10 @@ a batch's step takes some 200 (the state, the start state, the static tables, th
 which cost more than a whole battle-impulse at B=1. ``make(parts)`` writes the tuple of them,
 once, in numba's own data layout (``Handle``: a buffer of the structs numba would pass, every
 array's data pointer, shape and strides; nothing of the arrays is copied) and keeps the
-arrays alive. A kernel takes the buffer's address (``PartsAddress``, one word) and reads it
-back with ``deref``, every array borrowed (no reference counting: the handle keeps the
-memory alive for the call). Whoever holds the handle must not replace an array of the batch
-(writing into one is what kernels do).
+arrays alive. A kernel takes the handle itself (typed ``PartsRef``: the buffer's address,
+one word) and reads it back with ``deref``, every array borrowed (no reference counting:
+the handle keeps the memory alive for the call). Whoever holds the handle must not replace
+an array of the batch (writing into one is what kernels do).
 
 The buffer is written in Python from numba's data model (the LLVM struct of the tuple's type
 and its offsets in the target's data layout), not by a compiled function: numba's typed list
@@ -58,19 +58,6 @@ class _PartsRefModel(models.PrimitiveModel):
         super().__init__(dmm, fe_type, dmm.lookup(fe_type.item_type).get_data_type().as_pointer())
 
 
-class PartsAddress:
-    """The address of the tuple held by a handle, as a kernel argument (a ``PartsRef``): valid
-    while the handle lives; keeps it alive."""
-
-    def __init__(self, handle) -> None:
-        self.handle = handle
-        self.item_type = handle.item_type
-        self.address = handle.address
-
-
-@typeof_impl.register(PartsAddress)
-def _typeof_parts_address(value, context):
-    return PartsRef(value.item_type)
 
 
 @unbox(PartsRef)
@@ -96,7 +83,8 @@ def deref(typingctx, ref):
 
 class Handle:
     """``parts`` (a tuple of arrays, namedtuples of arrays and scalars) written in numba's
-    data layout for its type (``item_type``), at ``address``; holds the arrays."""
+    data layout for its type (``item_type``), at ``address``; holds the arrays. Passed to a
+    kernel, it is a ``PartsRef`` (the address, one word)."""
 
     def __init__(self, parts: tuple) -> None:
         self.parts = parts
@@ -107,6 +95,12 @@ class Handle:
         _write(memoryview(self.buffer).cast("B"), 0, self.item_type, parts, data_type,
                cpu_target.target_context)
         self.address = self.buffer.ctypes.data
+
+
+@typeof_impl.register(Handle)
+def _typeof_handle(value, context):
+    """A handle passed to a kernel is the address of its tuple (``PartsRef``)."""
+    return PartsRef(value.item_type)
 
 
 def make(parts: tuple) -> Handle:

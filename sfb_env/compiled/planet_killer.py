@@ -171,7 +171,7 @@ def _closest_starship(status, kind, side, x, z, fired_turn, dice, b, m, within, 
 def fire(a, ft, fired_turn, b, m, target, shot):
     """(planet_killer.fire, CTH-DATA §8.11) One shot of the monster's weapon on the shield
     facing it (a ship's; none for a torpedo or the planet): ``MonsterFired``; the planet takes
-    the points as damage (``Damaged``), any other unit through ``apply_damage``."""
+    the points as damage (``Damaged``), any other unit through ``apply_damage_a``."""
     die = dice_mod.die(a.dice, b)
     points = WEAPON_DAMAGE[die - 1]
     shield = 0

@@ -689,6 +689,12 @@ def craft_view(s):
                        s.ev_count, s.turn, s.impulse)
 
 
+def view_of(s) -> CraftArrays:
+    """``craft_view`` in plain Python (tests call the kernels on it: the type the step passes
+    them, so the cached compilation serves both)."""
+    return CraftArrays(*(getattr(s, f) for f in CRAFT_ARRAYS))
+
+
 @kernel(_nrt=False, error_model="numpy")
 def plan_pilots(a, ct, b, plan):
     """(J1.0) ``procedure._move_ships``' plan for the shuttles: each shuttle that moves on this
