@@ -11,13 +11,14 @@ from typing import Any
 import pytest
 import yaml
 
-from sfb_env.data import DATA_DIR, DataFileError
+from sfb_env.data import DATA_DIR, DataFileError, load_data_file
 from sfb_env.data.charts import (
     load_damage_allocation,
     load_misc_charts,
     load_turn_modes,
     load_weapons,
 )
+from sfb_env.engine.scenario import SCENARIO_DIR
 
 LOADERS: dict[str, Callable[..., Any]] = {
     "weapons.yaml": load_weapons,
@@ -194,6 +195,27 @@ def test_unchanged_copy_loads_like_the_packaged_file(tmp_path: Path, name):
     path = tmp_path / name
     path.write_text(yaml.safe_dump(packaged(name), sort_keys=False), encoding="utf-8")
     assert LOADERS[name](path).provenance == LOADERS[name]().provenance
+
+
+def test_every_data_and_scenario_file_loads_as_pyyamls_own_parser_reads_it():
+    """``load_data_file`` parses with libyaml where it can: the same data as the pure-Python
+    ``yaml.safe_load`` for every packaged file."""
+    files = sorted(DATA_DIR.rglob("*.yaml")) + sorted(SCENARIO_DIR.glob("*.yaml"))
+    assert len(files) > 75
+    for path in files:
+        assert load_data_file(path) == yaml.safe_load(path.read_text(encoding="utf-8")), path
+
+
+def test_an_unparsable_file_names_the_line_and_shows_it(tmp_path: Path):
+    """The error of a file neither parser reads quotes the offending line (the pure-Python
+    parser's message, whichever parser read it first)."""
+    path = tmp_path / "broken.yaml"
+    path.write_text("ships:\n  - name: a\n    speed: [8, 16\n", encoding="utf-8")
+    with pytest.raises(DataFileError) as info:
+        load_data_file(path)
+    message = str(info.value)
+    assert "broken.yaml" in message and "invalid YAML" in message and "line 3" in message
+    assert "speed: [8, 16" in message and "^" in message
 
 
 @pytest.mark.parametrize("name", sorted(LOADERS))
