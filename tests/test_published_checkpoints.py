@@ -88,6 +88,10 @@ def test_cadet_captain_v2_beats_the_doctrine_where_its_bench_says_it_always_does
     # the Lyran doctrine
     ("graduate-captain-v4.zip", ("grad-isc-vs-hydran", "hydran-doctrine"),
      ("grad-lyran-vs-gorn", "lyran-doctrine")),
+    # session 29, the identity run at 33M: the ISC against the Hydran doctrine, the Orion
+    # against the Lyran doctrine
+    ("graduate-captain-v5.zip", ("grad-isc-vs-hydran", "hydran-doctrine"),
+     ("grad-lyran-vs-orion", "lyran-doctrine")),
 ])
 def test_graduate_captains_fly_graduate_ships_where_their_bench_says_they_always_win(
     checkpoint, blue_row, red_row
