@@ -58,8 +58,6 @@ class _PartsRefModel(models.PrimitiveModel):
         super().__init__(dmm, fe_type, dmm.lookup(fe_type.item_type).get_data_type().as_pointer())
 
 
-
-
 @unbox(PartsRef)
 def _unbox_parts_ref(typ, obj, c):
     address = c.pyapi.object_getattr_string(obj, "address")
