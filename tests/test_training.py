@@ -295,7 +295,8 @@ def test_sfb_train_init_starts_a_new_curriculum_from_another_runs_weights(tmp_pa
     first = tmp_path / "a" / "final.zip"
     other = tmp_path / "other.yaml"
     other.write_text(TINY.replace("name: tiny", "name: other").replace(
-        "scenario: duel-klingon-vs-federation", "scenario: duel-klingon-vs-kzinti"))
+        "scenario: duel-klingon-vs-federation", "scenario: duel-klingon-vs-kzinti").replace(
+        "n_steps: 32, batch_size: 64,", "n_steps: 16, batch_size: 32, learning_rate: 1.0e-4,"))
     assert main(["train", str(other), "--output", str(tmp_path / "b"), "--init", str(first),
                  "--no-progress"]) == 0
     sidecar = json.loads((tmp_path / "b" / "final.json").read_text())
@@ -306,6 +307,24 @@ def test_sfb_train_init_starts_a_new_curriculum_from_another_runs_weights(tmp_pa
     assert sidecar["timesteps"] >= 256
     trained = sb3_contrib.MaskablePPO.load(tmp_path / "b" / "final.zip", device="cpu")
     assert trained.num_timesteps == sidecar["timesteps"]
+    # under the new config's PPO settings, not the checkpoint's (nothing of it ignored)
+    assert (trained.n_steps, trained.batch_size, trained.learning_rate) == (16, 32, 1.0e-4)
+    assert trained.policy.optimizer.param_groups[0]["lr"] == pytest.approx(1.0e-4)
+
+
+@pytest.mark.compiled_late
+def test_sfb_train_init_refuses_a_checkpoint_of_another_network(tmp_path, capsys):
+    require("sb3_contrib")
+    from sfb_env.cli import main
+
+    config = write(tmp_path, TINY)
+    assert main(["train", str(config), "--output", str(tmp_path / "a"), "--no-progress"]) == 0
+    wider = tmp_path / "wider.yaml"
+    wider.write_text(TINY.replace("net_arch: [32, 32]", "net_arch: [64, 64]"))
+    assert main(["train", str(wider), "--init", str(tmp_path / "a" / "final.zip"),
+                 "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "field 'ppo.net_arch': [64, 64]" in err and "has [32, 32]" in err
 
 
 def test_sfb_train_refuses_init_with_resume_and_a_missing_init(tmp_path, capsys):

@@ -42,9 +42,10 @@ def train(
 ) -> Path:
     """Run the curriculum of ``config``; returns the final checkpoint's path. ``resume``
     continues a run of this config from its checkpoint (weights, curriculum and league state);
-    ``init`` starts the curriculum from the start with another checkpoint's weights and PPO
-    settings (its observation and action spaces must be this config's, or this config's
-    without the identity block: see ``_init_model``)."""
+    ``init`` starts the curriculum from the start with another checkpoint's weights and
+    optimizer state, under this config's PPO settings (its network, observation and action
+    spaces must be this config's, or this config's without the identity block: see
+    ``_init_model``)."""
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -114,25 +115,53 @@ def torch_device(config: TrainConfig) -> str:
 
 def _init_model(path: str | Path, config: TrainConfig, curriculum: Curriculum,
                 venv: SB3VecEnv, out: Path) -> Any:
-    """``init``'s model over ``venv``. A checkpoint padded as this config is but without its
-    identity block (``fixed_spaces.races``, appended after the padded layout) is widened:
-    the layers that read the observation get zero weights for the identity values, so the
-    widened policy acts and values exactly as the checkpoint's did, and learns on from there
-    (its optimizer's moments widened alike)."""
+    """``init``'s model over ``venv``: its weights and optimizer state, this config's PPO
+    settings (``ppo``: learning rate, rollout and batch sizes, clipping, coefficients; its
+    ``net_arch`` and ``fused_distribution`` must be the checkpoint's) and seed. A checkpoint
+    padded as this config is but without its identity block (``fixed_spaces.races``, appended
+    after the padded layout) is widened: the layers that read the observation get zero weights
+    for the identity values, so the widened policy acts and values exactly as the checkpoint's
+    did, and learns on from there (its optimizer's moments widened alike)."""
     from sb3_contrib import MaskablePPO
 
     device, tb = torch_device(config), str(out / "tb")
+    settings = init_settings(path, config)
     theirs = dict((read_sidecar(path) or {}).get("fixed_spaces") or {})
     ours = {} if curriculum.fixed_spaces is None else curriculum.fixed_spaces.to_dict()
     if not ours.get("races") or theirs.get("races") or {**theirs, "races": ours["races"]} != ours:
-        return MaskablePPO.load(path, env=venv, device=device, tensorboard_log=tb)
-    model = MaskablePPO.load(path, device=device, tensorboard_log=tb)
+        return MaskablePPO.load(path, env=venv, device=device, tensorboard_log=tb, **settings)
+    model = MaskablePPO.load(path, device=device, tensorboard_log=tb, **settings)
     weights, optimizer = model.policy.state_dict(), model.policy.optimizer.state_dict()
     model.observation_space = venv.observation_space
     model.set_env(venv)
     model._setup_model()  # a policy (and rollout buffer) for the wider observation
     widen_inputs(model.policy, weights, optimizer)
     return model
+
+
+def init_settings(path: str | Path, config: TrainConfig) -> dict[str, Any]:
+    """The config's PPO settings for a model loaded from ``path`` (``--init``), after checking
+    that the checkpoint's network is the one the config describes (weights of another shape
+    or another distribution cannot be carried over)."""
+    from stable_baselines3.common.save_util import load_from_zip_file
+
+    ppo = config.ppo
+    data, _, _ = load_from_zip_file(path, device="cpu", load_data=True)
+    arch = dict((data or {}).get("policy_kwargs") or {}).get("net_arch")
+    arch = arch.get("pi") if isinstance(arch, dict) else arch
+    if arch is not None and list(arch) != list(ppo.net_arch):
+        raise ValueError(f"{config.source}: field 'ppo.net_arch': {list(ppo.net_arch)}, but the "
+                         f"--init checkpoint {path} has {list(arch)}")
+    fused = getattr((data or {}).get("policy_class"), "__name__", "") == "FusedMaskablePolicy"
+    if fused != ppo.fused_distribution:
+        raise ValueError(f"{config.source}: field 'ppo.fused_distribution': "
+                         f"{ppo.fused_distribution}, but the --init checkpoint {path} was "
+                         f"trained with {fused}")
+    return {"n_steps": ppo.n_steps, "batch_size": ppo.batch_size, "n_epochs": ppo.n_epochs,
+            "learning_rate": ppo.learning_rate, "gamma": ppo.gamma,
+            "gae_lambda": ppo.gae_lambda, "clip_range": ppo.clip_range,
+            "ent_coef": ppo.ent_coef, "vf_coef": ppo.vf_coef,
+            "max_grad_norm": ppo.max_grad_norm, "seed": config.seed}
 
 
 def widen_inputs(policy: Any, weights: dict[str, Any],

@@ -20,7 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="continue from a checkpoint .zip written by sfb train")
     parser.add_argument("--init", metavar="CHECKPOINT",
                         help="start this config's curriculum from a checkpoint's weights (any "
-                             "run's, with the same observation and action spaces)")
+                             "run's, with the same network, observation and action spaces), "
+                             "under this config's PPO settings")
     parser.add_argument("--seed", type=int, help="override the config's seed")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -49,11 +50,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"sfb train: {exc}", file=sys.stderr)
         return 2
     try:
-        from training.sb3_train import train
+        from training.sb3_train import init_settings, train
     except ImportError as exc:
         print(f"sfb train needs the train extra ({exc.name} missing): "
               "pip install torch==2.13.0 && pip install -e '.[train]'", file=sys.stderr)
         return 2
+    if args.init:
+        try:
+            init_settings(args.init, config)  # the checkpoint's network is the config's
+        except ValueError as exc:
+            print(f"sfb train: {exc}", file=sys.stderr)
+            return 2
     final = train(config, output=args.output, resume=args.resume, init=args.init,
                   progress=not args.no_progress, config_path=args.config)
     print(f"final checkpoint: {final}")
