@@ -33,6 +33,8 @@ from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import Box, WeaponType
 from sfb_env.env.parallel import SFBParallelEnv
 
+pytestmark = pytest.mark.compiled_late
+
 LYRAN = [f"grad-lyran-vs-{o}" for o in ("federation", "gorn", "hydran", "klingon", "kzinti",
                                          "orion", "romulan")]
 ISC = [f"grad-isc-vs-{o}" for o in ("federation", "gorn", "hydran", "klingon", "kzinti",
@@ -214,7 +216,6 @@ def test_e11_25_ppd_fire_step_on_the_cadet_charge_matches_the_reference(name):
     assert counts["trains"] > 0 and counts["Fired"] > 0, counts
 
 
-@pytest.mark.compiled_late
 @pytest.mark.parametrize("name", MAIN + ("grad-isc-vs-romulan", "grad-lyran-vs-romulan"))
 def test_observation_masks_and_noops_match_the_reference(name):
     """At played decision points (Energy Allocation among them): the observation (energy
@@ -225,7 +226,6 @@ def test_observation_masks_and_noops_match_the_reference(name):
     assert at_allocation > 5
 
 
-@pytest.mark.compiled_late
 @pytest.mark.parametrize("uniform", [False, True])
 def test_compiled_env_matches_with_uniform_spaces(uniform):
     """The compiled env beside the reference env on the ISC against the Lyran: observations,

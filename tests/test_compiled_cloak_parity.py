@@ -12,6 +12,8 @@ from sfb_env.compiled import parity, tiers
 from sfb_env.engine.battle import make_battle
 from sfb_env.engine.scenario import load_scenario
 
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
+
 CLOAKED = ["duel-full-romulan-vs-federation", "duel-full-orion-vs-klingon",
            "duel-full-romulan-kr-vs-klingon", "grad-isc-full-vs-orion",
            "grad-isc-full-vs-romulan", "grad-lyran-full-vs-orion", "grad-lyran-full-vs-romulan"]
@@ -22,7 +24,6 @@ def test_the_standard_cloak_scenarios_are_compiled(scenario):
     assert tiers.missing(make_battle(load_scenario(scenario)).setup) == []
 
 
-@pytest.mark.compiled_late
 @pytest.mark.parametrize("scenario", CLOAKED)
 def test_g13_random_masked_play_matches_the_reference(scenario):
     """Random masked captains cloak and uncloak at will (Energy Allocation and the
@@ -32,7 +33,6 @@ def test_g13_random_masked_play_matches_the_reference(scenario):
     assert report.events.get("CloakAnnounced", 0) > 0
 
 
-@pytest.mark.compiled_late
 @pytest.mark.parametrize("scenario", CLOAKED[:3])
 def test_g13_fighting_captains_match_the_reference(scenario):
     report = parity.lockstep(scenario, num_battles=2, steps=150, seed=5,
@@ -40,7 +40,6 @@ def test_g13_fighting_captains_match_the_reference(scenario):
     assert report.steps == 150
 
 
-@pytest.mark.compiled_late
 @pytest.mark.slow
 @pytest.mark.parametrize("scenario", CLOAKED)
 @pytest.mark.parametrize("policy", ["random", "random-fighter"])

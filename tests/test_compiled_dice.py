@@ -7,6 +7,8 @@ import pytest
 
 from sfb_env.compiled import dice
 
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
+
 
 @pytest.mark.parametrize("seed", [0, 7, 123456789, 2**31 - 2])
 def test_roll_draws_what_generator_integers_draws(seed):

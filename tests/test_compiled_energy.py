@@ -27,6 +27,8 @@ from sfb_env.compiled import energy, layout, parity, tiers
 from sfb_env.compiled.batch import build_reference
 from sfb_env.engine import energy_allocation, rule_tables
 
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
+
 DUELS = ("duel-klingon-vs-federation", "duel-kzinti-vs-orion")
 
 
@@ -117,7 +119,6 @@ def test_the_cadet_end_of_turn_has_no_energy_step(name):
         assert layout.differences(s, 0, ref.state, layout.pack_cold([ref.state])) == []
 
 
-@pytest.mark.compiled_late
 @pytest.mark.parametrize("name", DUELS)
 def test_observation_masks_and_noops_match_the_reference(name):
     """At played decision points (Energy Allocation among them): the compiled observation
@@ -127,7 +128,6 @@ def test_observation_masks_and_noops_match_the_reference(name):
     assert at_allocation > 10
 
 
-@pytest.mark.compiled_late
 @pytest.mark.parametrize("uniform", [False, True])
 @pytest.mark.parametrize("name", DUELS)
 def test_compiled_env_matches_with_infos_and_uniform_spaces(name, uniform):

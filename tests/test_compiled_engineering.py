@@ -26,6 +26,8 @@ from sfb_env.engine.dac import DacBox
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import K_SHIP
 
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
+
 RULES = {
     "reinforcement": {"reinforcement": True},
     "damage_control": {"damage_control": True},
@@ -176,21 +178,18 @@ def test_volleys_on_reinforced_shields_match_the_reference(kept):
     assert (discharged == 0) == kept
 
 
-@pytest.mark.compiled_late
 @pytest.mark.parametrize("name", sorted(RULES))
 def test_random_masked_play_matches(name):
     report = parity.lockstep(variant(name), num_battles=1, steps=100, seed=3)
     assert report.events.get("EnergyAllocated", 0) > 0
 
 
-@pytest.mark.compiled_late
 def test_fighting_captains_match_with_every_engineering_rule():
     report = parity.lockstep(variant("all"), num_battles=4, steps=70, seed=7,
                              policy="random-fighter")
     assert report.events.get("Fired", 0) > 0
 
 
-@pytest.mark.compiled_late
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(RULES))
 @pytest.mark.parametrize("policy", ["random", "random-fighter"])

@@ -28,6 +28,8 @@ from sfb_env import impulse
 from sfb_env.compiled import damage, esg, layout, parity, tiers
 from sfb_env.engine import esg_field
 
+pytestmark = pytest.mark.compiled_late
+
 #: The rules of the full-size scenarios that other rule areas port, replaced by ported ones.
 FULL_RULES = {"energy": "chief", "speed_choice": True, "damage": "interim", "lock_on": False}
 FULL = {
@@ -105,14 +107,12 @@ def test_c3_2_masks_leave_no_speed_and_maneuver_pair_the_engine_refuses(name):
     assert checked > 150
 
 
-@pytest.mark.compiled_late
 @pytest.mark.parametrize("name", CI)
 def test_full_size_random_masked_play_matches_the_reference_one_battle(name):
     report = parity.lockstep(FULL[name], num_battles=1, steps=250, seed=1, autoreset=False)
     assert report.steps == 250
 
 
-@pytest.mark.compiled_late
 @pytest.mark.parametrize("name", CI)
 def test_full_size_fighting_captains_match_the_reference_batched_with_autoreset(name):
     report = parity.lockstep(FULL[name], num_battles=4, steps=60, seed=2,
@@ -120,7 +120,6 @@ def test_full_size_fighting_captains_match_the_reference_batched_with_autoreset(
     assert report.events.get("Fired", 0) > 0, report.line()
 
 
-@pytest.mark.compiled_late
 def test_fp1_plasma_launches_of_the_full_size_ships_match_the_reference():
     """(FP1.22, FP2.0, FP3.1) Under the cadet form the Gorn CA's and the ISC's plasma-S and the
     War Eagle's plasma-R arm over three turns and launch on the 32-impulse chart."""
@@ -130,7 +129,6 @@ def test_fp1_plasma_launches_of_the_full_size_ships_match_the_reference():
         assert report.events.get("Launched", 0) > 0, report.line()
 
 
-@pytest.mark.compiled_late
 def test_fd1_6_drone_warhead_12_matches_the_reference():
     """(CTH-DATA §5.2, FD1.6) Full-size ships' drones strike for 12: the D7's and the Kzinti
     CS's drones in random-fighter play, impacts included, match the reference."""
@@ -206,7 +204,6 @@ def test_g23_122_both_fields_of_one_ship_match_the_reference():
         assert seen.get(kind, 0) > 0, (kind, seen)
 
 
-@pytest.mark.compiled_late
 def test_g23_122_tiger_duel_matches_the_reference():
     """(G23.122) The Tiger's two generators in play: announced, released and striking, masks
     and ESG blocks of both, against the reference."""
@@ -214,7 +211,6 @@ def test_g23_122_tiger_duel_matches_the_reference():
     assert report.events.get("EsgReleased", 0) > 0, report.line()
 
 
-@pytest.mark.compiled_late
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(FULL))
 @pytest.mark.parametrize("policy", ["random", "random-fighter", "doctrine"])

@@ -9,6 +9,8 @@ import pytest
 from sfb_env import hexmap
 from sfb_env.compiled import observe
 
+pytestmark = pytest.mark.compiled_late
+
 
 def _offsets(reach: int = 12) -> tuple[np.ndarray, np.ndarray]:
     vx, vz = np.meshgrid(np.arange(-reach, reach + 1), np.arange(-reach, reach + 1))

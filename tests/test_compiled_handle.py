@@ -16,6 +16,8 @@ import pytest
 from sfb_env.compiled import handle
 from sfb_env.compiled.batch import BattleBatch
 
+pytestmark = pytest.mark.compiled_late
+
 
 @nb.njit(cache=True)
 def _bump(ref, by):
@@ -84,7 +86,6 @@ def test_every_rule_family_steps_through_one_compiled_signature():
         assert item == first, name
 
 
-@pytest.mark.compiled_late
 def test_compile_step_and_play_kernels_compile_the_signatures_the_first_step_uses():
     from sfb_env.compiled import batch as batch_mod
 

@@ -12,6 +12,8 @@ from sfb_env.compiled import event_codes, layout
 from sfb_env.engine import events as ev
 from sfb_env.engine.types import Maneuver, Orders
 
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
+
 
 def test_every_battle_state_array_is_packed_with_a_battle_axis():
     battles = [make_battle("duel-klingon-vs-federation", seed=s) for s in range(3)]

@@ -18,6 +18,8 @@ from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import Orders
 from sfb_env.env.parallel import SFBParallelEnv
 
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
+
 SIDESLIP = {"sideslip": True}
 TAC = {"tactical_maneuvers": True}
 FACING = {"launch_facing": True}
@@ -56,7 +58,6 @@ def test_shipped_scenarios_with_the_movement_and_engineering_rules_are_compiled(
     (DUEL16, TAC, ("TacticalPlotted", "TacticalManeuver")),
     (DUEL16, FACING, ("Launched",)),
 ], ids=["cth07-sideslip", "cth07-tac", "duel16-sideslip", "duel16-tac", "duel16-facing"])
-@pytest.mark.compiled_late
 def test_rule_alone_in_lockstep(base, rules, events):
     """(C4.1-C4.33, C5.11-C5.4, FD1.2) Random masked play, each rule alone: the compiled core
     and the reference agree on every step, and the rule's events are played."""
@@ -65,7 +66,6 @@ def test_rule_alone_in_lockstep(base, rules, events):
         assert report.events.get(kind, 0) > 0, report.line()
 
 
-@pytest.mark.compiled_late
 def test_launch_facing_mask_and_orders_match_the_reference():
     """(FD1.2) With the owner's facing: the ``launch[r]`` values past the slots open exactly
     where the reference's ``facing_blocker`` allows (the target in the drone's FA; in its hex
@@ -127,7 +127,6 @@ def test_launch_facing_mask_and_orders_match_the_reference():
 
 @pytest.mark.parametrize("base,only_none", [(DUEL16, False), (CTH07, True)],
                          ids=["16-impulses", "32-impulses"])
-@pytest.mark.compiled_late
 def test_tactical_plots_and_slips_keep_the_speed_choice_legal(base, only_none):
     """(C3.2, C4.1, C5.11, C5.23) Where orders pick next turn's speed, every (maneuver, speed or
     TAC plot) pair the compiled masks open passes the engine's validation, with sideslip and
@@ -212,7 +211,6 @@ LONG_RUNS = [
 @pytest.mark.slow
 @pytest.mark.parametrize("base,rules,policy,battles,steps", LONG_RUNS,
                          ids=[f"{r[0]}-{'+'.join(r[1])}-{r[2]}" for r in LONG_RUNS])
-@pytest.mark.compiled_late
 def test_rules_in_long_lockstep(base, rules, policy, battles, steps):
     """The proving runs of docs/compiled.md (sideslip, TAC, launch facing): no difference."""
     report = parity.lockstep(_variant(base, rules), num_battles=battles, steps=steps, seed=1,

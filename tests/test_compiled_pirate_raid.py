@@ -15,6 +15,8 @@ from sfb_env.engine.battle import make_battle
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import ACTIVE, DESTROYED, DISENGAGED, K_FREIGHTER
 
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
+
 
 def test_pirate_raid_is_played_by_the_compiled_core():
     """cth-08 flips to the compiled core (``backend="auto"``)."""
@@ -69,7 +71,6 @@ def test_scenario_8_pirate_raid_verdict_matches_the_reference():
     ("cth-08", "random"), ("cth-08", "doctrine"),
     (arriving({"turn": 1}), "random"), (arriving({"die": 1}), "random-fighter"),
 ])
-@pytest.mark.compiled_late
 def test_cth_08_lockstep(doc, policy):
     """The shipped scenario and its replays (the defender arriving on turn 1, or on the first
     die of 1) beside the reference: no difference."""

@@ -29,6 +29,8 @@ from sfb_env.engine.battle import make_battle
 from sfb_env.engine.scenario import load_scenario, parse_scenario
 from sfb_env.engine.types import ACTIVE, DESTROYED, DISENGAGED, K_PLASMA
 
+pytestmark = pytest.mark.compiled_late  # after the core is built, on either xdist worker
+
 
 def _near(name: str, ship: str, facing: str, speed: int, monster: str) -> dict:
     doc = parity.variant("cth-11")
@@ -162,7 +164,6 @@ def test_scenario_11_shots_at_plasma_torpedoes_match_the_reference():
     assert [(e.target, e.shot) for e in fired] == [(battle.unit_ids[torps[0]], "plasma")]
 
 
-@pytest.mark.compiled_late
 def test_monster_close_in_random_play_matches_the_reference():
     """Random masked play with the ship close to the monster: detection and following, the
     detection and normal shots, the labs' research and rolls, probes, the shots at the
@@ -173,7 +174,6 @@ def test_monster_close_in_random_play_matches_the_reference():
         assert report.events.get(kind, 0) > 0, (kind, report.events)
 
 
-@pytest.mark.compiled_late
 def test_monster_fighting_captains_match_the_reference():
     """The fighting captains beside the monster: their fire on it, its shots, close-in defence
     against the drones and shuttles they send, a kill method found and used (a boarding
@@ -184,7 +184,6 @@ def test_monster_fighting_captains_match_the_reference():
         assert report.events.get(kind, 0) > 0, (kind, report.events)
 
 
-@pytest.mark.compiled_late
 def test_monster_at_the_planet_matches_the_reference():
     """The monster beside the planet and the ship: its detection shots at once, its shots at
     the planet (``Damaged``), close-in defence, battles ended as the ship leaves or dies."""
@@ -194,7 +193,6 @@ def test_monster_at_the_planet_matches_the_reference():
     assert report.episodes > 0
 
 
-@pytest.mark.compiled_late
 def test_researcher_captain_matches_the_reference():
     """cth-11 itself flown by the scenario's ``researcher``: lab research at a distance,
     information probes (G5.2), the research rolls and the monster destroyed by a kill method
@@ -206,7 +204,6 @@ def test_researcher_captain_matches_the_reference():
     assert report.episodes == 1
 
 
-@pytest.mark.compiled_late
 @pytest.mark.slow
 def test_planet_killer_long_runs_match():
     """The full runs (docs/compiled.md)."""

@@ -17,6 +17,8 @@ from sfb_env.engine.battle import make_battle
 from sfb_env.engine.scenario import parse_scenario
 from sfb_env.engine.types import ACTIVE, DESTROYED, DISENGAGED, K_SHIP, Maneuver
 
+pytestmark = pytest.mark.compiled_late  # after the core is built, on either xdist worker
+
 # cth-09 without its suicide shuttles (J2.22): planets, survivors, shuttles, transporters,
 # tractors and boarding parties together, the rescue verdict
 RESCUE = parity.variant("cth-09", rules={"suicide_shuttles": False})
@@ -112,7 +114,6 @@ def test_scenario_9_rescue_verdict_matches_the_reference():
     assert {"rescue", "survivors killed", "opponent left", "no rescue"} <= seen
 
 
-@pytest.mark.compiled_late
 def test_rescue_random_play_matches_the_reference():
     """Random masked play at B=1 and the fighting captains batched with autoreset."""
     report = parity.lockstep(RESCUE, num_battles=1, steps=250, seed=1, autoreset=False)
@@ -121,7 +122,6 @@ def test_rescue_random_play_matches_the_reference():
     assert report.events.get("Fired", 0) > 0
 
 
-@pytest.mark.compiled_late
 def test_rescue_captains_lift_the_survivors_as_on_the_reference():
     """The scenario's captains (``rescuer``, ``rescue-opponent``): the rescuer flies to Rigel
     and lifts the survivors, the opponent fights it; both engines alike, step by step."""
@@ -131,7 +131,6 @@ def test_rescue_captains_lift_the_survivors_as_on_the_reference():
     assert report.events.get("Fired", 0) > 0
 
 
-@pytest.mark.compiled_late
 def test_rescue_near_rigel_lands_lifts_and_crashes_as_on_the_reference():
     """(P2.0, CTH-DATA §12.4, J1.0, G7.0) With the rescuer near Rigel, random play lands
     shuttles on the planet and lifts the survivors (``CrewLifted``), brings them home
@@ -142,7 +141,6 @@ def test_rescue_near_rigel_lands_lifts_and_crashes_as_on_the_reference():
         assert report.events.get(kind, 0) > 0, kind
 
 
-@pytest.mark.compiled_late
 @pytest.mark.slow
 @pytest.mark.parametrize("doc", [RESCUE, NEAR], ids=["rescue", "near"])
 def test_rescue_long_runs_match(doc):

@@ -23,6 +23,8 @@ from sfb_env.engine.battle import make_battle
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import ACTIVE, K_DRONE, K_SHIP, Orders, WeaponType
 
+pytestmark = pytest.mark.compiled_late
+
 CHIEF = {"energy": "chief", "chief_engineer": True, "speed_choice": True}
 SCENARIO = parity.variant("grad-isc-vs-klingon", rules=CHIEF)
 
@@ -199,7 +201,6 @@ def test_e11_362_ppd_orders_are_packed():
     assert o.ppd[0, w] == 1 and int(battle.state.w_type[w]) == int(WeaponType.PPD)
 
 
-@pytest.mark.compiled_late
 def test_e11_362_masks_and_ppd_block_match_the_reference_on_compiled_play():
     """The compiled batch plays (random open values, the wave-lock seldom dropped); after every
     step the reference env, given the compiled battle, computes the same masks (``fire[w]`` of

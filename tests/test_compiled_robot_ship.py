@@ -32,6 +32,8 @@ from sfb_env.engine.battle import make_battle
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import ACTIVE, DESTROYED, DISENGAGED, Box, Maneuver
 
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
+
 SCENARIOS = ("cth-04", "cth-04-three")
 
 
@@ -261,7 +263,6 @@ def test_robot_ships_carry_only_the_ported_weapons():
         assert missing == [f"compiled tables: compiled robot ship: {word} on a robot ship"]
 
 
-@pytest.mark.compiled_late
 @pytest.mark.parametrize("unit_class", ["fed-cadet", "kzinti-cadet"])
 def test_other_robot_ships_match_the_reference(unit_class):
     """(§2.5, PROPOSAL [P-121]) The robot flying the Federation Cadet Cruiser (one photon a
@@ -286,7 +287,6 @@ def _rescue_variant() -> dict:
     return doc
 
 
-@pytest.mark.compiled_late
 @pytest.mark.parametrize("scenario", ["cth-04", "rescue"])
 def test_compiled_env_words_the_dakota_verdict_as_the_reference(scenario):
     """(SCENARIOS #4) Played to the end with the same masked random actions, the compiled env

@@ -10,6 +10,8 @@ import pytest
 
 from sfb_env.compiled.sampler import MaskedSampler, sample_masked
 
+pytestmark = pytest.mark.compiled_late
+
 
 def _masks(rng: np.random.Generator, nvec: np.ndarray, battles: int) -> np.ndarray:
     """Random flat masks (B, A, m) aligned with ``nvec``: value 0 always open, others at 30%;

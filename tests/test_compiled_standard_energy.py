@@ -37,6 +37,8 @@ from sfb_env.engine.boarding import CAPTURED_CONTROLLER
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import K_SHIP, Box
 
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
+
 STANDARD = {"energy": "standard"}
 FRACTIONAL = {"energy": "standard", "fractional_accounting": True}
 FULL = {"energy": "standard", "damage": "interim", "lock_on": False}
@@ -274,7 +276,6 @@ def test_the_standard_end_of_turn_changes_nothing_without_repairs_or_reinforceme
         assert layout.differences(s, 0, ref.state, layout.pack_cold([ref.state])) == []
 
 
-@pytest.mark.compiled_late
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_observation_masks_and_noops_match_the_reference(name):
     """At played decision points: the compiled observation, flat mask (speed: the standard
@@ -285,7 +286,6 @@ def test_observation_masks_and_noops_match_the_reference(name):
     assert decisions_match(variant(name), decisions, (0, ipt)) > 10
 
 
-@pytest.mark.compiled_late
 @pytest.mark.parametrize("name", ["gorn-klingon", "lyran-hydran-frac", "full-gorn-klingon"])
 def test_compiled_env_matches_with_infos(name):
     """The compiled env beside the reference env: observations, masks, rewards, ends and

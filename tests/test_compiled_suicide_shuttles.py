@@ -13,6 +13,8 @@ from sfb_env.compiled import parity, suicide_shuttles, tiers
 from sfb_env.engine.battle import make_battle
 from sfb_env.engine.scenario import load_scenario, parse_scenario
 
+pytestmark = pytest.mark.compiled_late  # after the core is built, on either xdist worker
+
 # cth-09 with the ships three hexes apart below Rigel, slow: the bombs armed over the first
 # three turns are launched at a target in reach and strike it
 CLOSE = parity.variant("cth-09")
@@ -55,7 +57,6 @@ def test_suicide_shuttles_refused_beside_a_cloak():
     assert any("G13" in why for why in tiers.missing(setup))
 
 
-@pytest.mark.compiled_late
 def test_bombs_armed_launched_and_striking_match_the_reference():
     """Random masked play with the ships close: bombs armed (J2.221), held, let go, launched
     (J2.22) and striking (J2.222) alike on both engines."""
@@ -65,7 +66,6 @@ def test_bombs_armed_launched_and_striking_match_the_reference():
         assert report.events.get(kind, 0) > 0, kind
 
 
-@pytest.mark.compiled_late
 @pytest.mark.slow
 def test_bombs_long_runs_match():
     """The full runs (docs/compiled.md): 10,000 random masked steps at B=1 and B=64 of the

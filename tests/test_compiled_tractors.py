@@ -22,6 +22,8 @@ from sfb_env.engine.battle import make_battle
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import ACTIVE, K_FREIGHTER, K_SHIP, Orders
 
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
+
 
 def tow_variant(raider_hex: str | None = "0316", defender_hex: str | None = None) -> dict:
     """Scenario 8 with tractors alone (no transporters, boarding, lock-on, arrivals or
@@ -228,7 +230,6 @@ def test_g7_unpaid_link_lapses_at_the_turn_start():
 
 @pytest.mark.parametrize("make,policy", [(tow_variant, "random"), (drones_variant, "random"),
                                          (tow_variant, "random-fighter")])
-@pytest.mark.compiled_late
 def test_g7_tractors_lockstep(make, policy):
     """The whole step beside the reference: observations (the ``tractors`` features), the
     ``tractor[b]`` masks, state, events and verdicts; the run reaches attachments."""

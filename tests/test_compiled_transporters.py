@@ -20,6 +20,8 @@ from sfb_env.engine.battle import make_battle
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import K_FREIGHTER, K_SHIP
 
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
+
 
 def board_variant(raider_hex: str | None = "0316", defender_hex: str | None = None,
                   **rules) -> dict:
@@ -155,7 +157,6 @@ def test_d7_boarding_combat_captures_constructed():
 
 @pytest.mark.parametrize("defender_hex,policy", [(None, "random"), ("0217", "random"),
                                                  ("0217", "random-fighter")])
-@pytest.mark.compiled_late
 def test_g8_d7_lockstep(defender_hex, policy):
     """The whole step beside the reference: the transporter and drop masks, the boarding
     features, state, events and verdicts."""
