@@ -92,6 +92,10 @@ def test_cadet_captain_v2_beats_the_doctrine_where_its_bench_says_it_always_does
     # against the Lyran doctrine
     ("graduate-captain-v5.zip", ("grad-isc-vs-hydran", "hydran-doctrine"),
      ("grad-lyran-vs-orion", "lyran-doctrine")),
+    # session 30, v5 at a third of the learning rate (34M): the Lyran against the Romulan
+    # doctrine, the Lyran against the ISC doctrine
+    ("graduate-captain-v6.zip", ("grad-lyran-vs-romulan", "romulan-doctrine"),
+     ("grad-isc-vs-lyran", "isc-doctrine")),
 ])
 def test_graduate_captains_fly_graduate_ships_where_their_bench_says_they_always_win(
     checkpoint, blue_row, red_row
