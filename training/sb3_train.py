@@ -142,21 +142,32 @@ def _init_model(path: str | Path, config: TrainConfig, curriculum: Curriculum,
 def init_settings(path: str | Path, config: TrainConfig) -> dict[str, Any]:
     """The config's PPO settings for a model loaded from ``path`` (``--init``), after checking
     that the checkpoint's network is the one the config describes (weights of another shape
-    or another distribution cannot be carried over)."""
-    from stable_baselines3.common.save_util import load_from_zip_file
+    or another distribution cannot be carried over). Reads the checkpoint's saved settings
+    only, not its weights."""
+    import zipfile
+
+    from stable_baselines3.common.save_util import json_to_data
 
     ppo = config.ppo
-    data, _, _ = load_from_zip_file(path, device="cpu", load_data=True)
-    arch = dict((data or {}).get("policy_kwargs") or {}).get("net_arch")
+    with zipfile.ZipFile(path) as archive:
+        data = json_to_data(archive.read("data").decode())
+    arch = dict(data.get("policy_kwargs") or {}).get("net_arch")
     arch = arch.get("pi") if isinstance(arch, dict) else arch
     if arch is not None and list(arch) != list(ppo.net_arch):
         raise ValueError(f"{config.source}: field 'ppo.net_arch': {list(ppo.net_arch)}, but the "
                          f"--init checkpoint {path} has {list(arch)}")
-    fused = getattr((data or {}).get("policy_class"), "__name__", "") == "FusedMaskablePolicy"
+    fused = getattr(data.get("policy_class"), "__name__", "") == "FusedMaskablePolicy"
     if fused != ppo.fused_distribution:
         raise ValueError(f"{config.source}: field 'ppo.fused_distribution': "
                          f"{ppo.fused_distribution}, but the --init checkpoint {path} was "
                          f"trained with {fused}")
+    return _ppo_settings(config)
+
+
+def _ppo_settings(config: TrainConfig) -> dict[str, Any]:
+    """The config's PPO settings and seed as ``MaskablePPO`` keywords (a new model's, and a
+    model ``--init`` loads)."""
+    ppo = config.ppo
     return {"n_steps": ppo.n_steps, "batch_size": ppo.batch_size, "n_epochs": ppo.n_epochs,
             "learning_rate": ppo.learning_rate, "gamma": ppo.gamma,
             "gae_lambda": ppo.gae_lambda, "clip_range": ppo.clip_range,
@@ -214,12 +225,9 @@ def _new_model(config: TrainConfig, venv: SB3VecEnv, out: Path) -> Any:
 
         policy = FusedMaskablePolicy
     return MaskablePPO(
-        policy, venv, n_steps=ppo.n_steps, batch_size=ppo.batch_size,
-        n_epochs=ppo.n_epochs, learning_rate=ppo.learning_rate, gamma=ppo.gamma,
-        gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
-        vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
+        policy, venv, **_ppo_settings(config),
         policy_kwargs={"net_arch": {"pi": arch, "vf": arch}},
-        tensorboard_log=str(out / "tb"), seed=config.seed, device=torch_device(config), verbose=0,
+        tensorboard_log=str(out / "tb"), device=torch_device(config), verbose=0,
     )
 
 
