@@ -5,14 +5,15 @@
 
 Builds one of the core's kernels for the duel's types (``play``: ``batch._play_batch`` through
 ``BattleBatch.compile_play_kernel``; ``step``: ``batch._step_batch``; ``extras``: the tier-2
-pass ``batch._observe_extras``, for grad-lyran-vs-hydran) without running
-it, in an empty numba cache (a fresh temporary folder unless ``--cache``, where what is
-already cached is loaded instead), at the suite's ``NUMBA_OPT=1`` unless the environment sets
-it. Prints the wall and process CPU time, then the functions that took longest to compile,
-each with its own time (its callees' compiles taken out) and its time with them. ``--passes``
-turns on numba's LLVM pass timers (``NUMBA_LLVM_PASS_TIMINGS``) and prints the slowest passes
-on the kernel's own body (SROA, the register allocator, ...). Compile times swing with the
-machine and with what else runs on it: compare two trees side by side, one per core.
+pass ``batch._observe_extras``, for grad-lyran-vs-hydran) without running it, in an empty numba
+cache (a fresh temporary folder unless ``--cache``: a cache root as ``$NUMBA_CACHE_DIR`` takes
+it, the parent of ``sfb_env.compiled``'s digest folders, where what is already cached is loaded
+instead), at the suite's ``NUMBA_OPT=1`` unless the environment sets it. Prints the wall and
+process CPU time, then the functions that took longest to compile, each with its own time (its
+callees' compiles taken out) and its time with them. ``--passes`` turns on numba's LLVM pass
+timers (``NUMBA_LLVM_PASS_TIMINGS``) and prints the slowest passes on the kernel's own body
+(SROA, the register allocator, ...). Compile times swing with the machine and with what else
+runs on it: compare two trees side by side, one per core.
 """
 
 from __future__ import annotations
@@ -104,7 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--kernel", choices=KERNELS, default="play")
     parser.add_argument("--top", type=int, default=20)
-    parser.add_argument("--cache", help="numba cache folder (default: a fresh one)")
+    parser.add_argument("--cache", help="numba cache root, set as $NUMBA_CACHE_DIR: the parent "
+                        "of the sources' digest folders, e.g. ~/.cache/sfb-env/numba, not "
+                        "a digest folder itself (default: a fresh one)")
     parser.add_argument("--passes", action="store_true", help="LLVM pass timers")
     args = parser.parse_args(argv)
     os.environ.setdefault("NUMBA_OPT", "1")
