@@ -186,59 +186,65 @@ def decode(
     """Decode ``obs["observation"]`` of an agent with ``n_weapons`` weapon positions,
     ``n_esg`` expanding sphere generators and ``n_ppd`` PPDs."""
     v = np.asarray(vector, dtype=np.float64)
+    f = v.tolist()  # scalars read as Python floats: a numpy scalar read costs ten times more
     where = placement(len(v), n_weapons, target_slots, n_esg, n_energy, n_ppd, n_rules)
     own = _own(v[where.span("own")], max_speed)
     part = where.part("own", "weapons")
     drones = WEAPON.field("drones_left").scale
-    weapons = tuple(
-        WeaponState(bool(v[part.index("usable", i)] > 0.5),
-                    bool(v[part.index("destroyed", i)] > 0.5),
-                    round(v[part.index("drones_left", i)] * drones))
-        for i in range(n_weapons)
-    )
+    usable, destroyed, left = (WEAPON.at(n) for n in ("usable", "destroyed", "drones_left"))
+    weapons = []
+    for i in range(n_weapons):
+        at = part.offset + i * WEAPON.size
+        weapons.append(WeaponState(f[at + usable] > 0.5, f[at + destroyed] > 0.5,
+                                   round(f[at + left] * drones)))
     clock = where.part("clock")
-    ipt = max(1, round(v[clock.index("impulses_per_turn")]
+    ipt = max(1, round(f[clock.index("impulses_per_turn")]
                        * CLOCK.field("impulses_per_turn").scale))
-    clock = Clock(float(v[clock.index("turn")]), round(v[clock.index("impulse")] * ipt), ipt)
+    clock = Clock(f[clock.index("turn")], round(f[clock.index("impulse")] * ipt), ipt)
     targets = []
-    for k, row in enumerate(_rows(v, where.part("targets"))):
-        if row[SLOT.at("present")] > 0.5:
-            targets.append(_target(k + 1, row))
+    slots = where.part("targets")
+    for k in range(slots.count):
+        at = slots.offset + k * SLOT.size
+        if f[at + _SLOT_PRESENT] > 0.5:
+            targets.append(_target(k + 1, f, v, at))
     found = []
-    for row in _rows(v, where.part("threats")):
-        if row[THREAT.at("present")] > 0.5:
-            found.append(Threat(_range(row[THREAT.at("range")]),
-                                _angle(*row[THREAT.slice("bearing")]),
-                                _ones(row[THREAT.slice("shield")])))
-    esgs = tuple(_esg(row, ipt) for row in _rows(v, where.part("esg")))
+    threats = where.part("threats")
+    for k in range(threats.count):
+        at = threats.offset + k * THREAT.size
+        if f[at + _THREAT_PRESENT] > 0.5:
+            bearing = at + _THREAT_BEARING
+            found.append(Threat(_range(f[at + _THREAT_RANGE]),
+                                _angle(f[bearing], f[bearing + 1]),
+                                _ones(f[at + _THREAT_SHIELD:at + _THREAT_SHIELD + _SHIELDS])))
+    esgs = tuple(_esg(row, ipt) for row in _rows(f, where.part("esg")))
     ppds = tuple(PpdState(round(r[PPD.at("armed_pulses")] * PPD.field("armed_pulses").scale),
-                          bool(r[PPD.at("pulsing")] > 0.5), bool(r[PPD.at("locked")] > 0.5),
+                          r[PPD.at("pulsing")] > 0.5, r[PPD.at("locked")] > 0.5,
                           round(r[PPD.at("pulses_left")] * PPD.field("pulses_left").scale))
-                 for r in _rows(v, where.part("ppd")))
+                 for r in _rows(f, where.part("ppd")))
     plasma = where.part("plasma_threats")
     if plasma.count:
-        found = [replace(t, plasma=bool(v[plasma.index("plasma", k)] > 0.5),
-                         warhead=round(v[plasma.index("warhead", k)] * PLASMA_WARHEAD_SCALE))
+        found = [replace(t, plasma=f[plasma.index("plasma", k)] > 0.5,
+                         warhead=round(f[plasma.index("warhead", k)] * PLASMA_WARHEAD_SCALE))
                  for k, t in enumerate(found)]
-    return ObservationView(own, weapons, clock, tuple(targets), tuple(found), esgs, ppds)
+    return ObservationView(own, tuple(weapons), clock, tuple(targets), tuple(found), esgs, ppds)
 
 
-def _rows(v: np.ndarray, part: lay.Placed) -> list[np.ndarray]:
-    """The rows of a placed block part."""
+def _rows(f: list[float], part: lay.Placed) -> list[list[float]]:
+    """The rows of a placed block part (of the vector as a list)."""
     n = part.row.size
-    return [v[part.offset + i * n:part.offset + (i + 1) * n] for i in range(part.count)]
+    return [f[part.offset + i * n:part.offset + (i + 1) * n] for i in range(part.count)]
 
 
-def _esg(row: np.ndarray, ipt: int) -> EsgState:
+def _esg(row: list[float], ipt: int) -> EsgState:
     return EsgState(
-        stored_fraction=float(row[ESG.at("stored")]),
-        announced=bool(row[ESG.at("announced")] > 0.5),
-        operating=bool(row[ESG.at("operating")] > 0.5),
+        stored_fraction=row[ESG.at("stored")],
+        announced=row[ESG.at("announced")] > 0.5,
+        operating=row[ESG.at("operating")] > 0.5,
         radius=round(row[ESG.at("radius")] * ESG.field("radius").scale),
         strength=round(row[ESG.at("strength")] * ESG_STRENGTH_SCALE),
         release_in=round(row[ESG.at("release_in")] * ipt),
         expires_in=round(row[ESG.at("expires_in")] * ipt),
-        can_announce=bool(row[ESG.at("can_announce")] > 0.5),
+        can_announce=row[ESG.at("can_announce")] > 0.5,
     )
 
 
@@ -249,31 +255,46 @@ def own_ship(vector: np.ndarray, max_speed: int = 1) -> OwnShip:
 
 
 def _own(v: np.ndarray, max_speed: int) -> OwnShip:
-    edges = tuple(round(x * EDGE_SCALE) for x in v[OWN.slice("edges")])
+    f = v[:OWN.size].tolist()
+    edges = tuple(round(x * EDGE_SCALE) for x in f[OWN.slice("edges")])
+    facing = f[OWN.slice("facing")]
     return OwnShip(
-        column=round(v[OWN.at("column")] * OWN.field("column").scale),
-        row=round(v[OWN.at("row")] * OWN.field("row").scale), edges=edges,  # type: ignore[arg-type]
-        facing=int(np.argmax(v[OWN.slice("facing")])),
-        speed=round(v[OWN.at("speed")] * max_speed),
-        moves_next=bool(v[OWN.at("moves_next")] > 0.5),
-        can_turn=bool(v[OWN.at("can_turn")] > 0.5),
-        straight=round(v[OWN.at("straight")] * OWN.field("straight").scale),
-        shields=v[OWN.slice("shields")].copy(), internal=float(v[OWN.at("internal")]),
+        column=round(f[OWN.at("column")] * OWN.field("column").scale),
+        row=round(f[OWN.at("row")] * OWN.field("row").scale), edges=edges,  # type: ignore[arg-type]
+        facing=facing.index(max(facing)),  # the first largest, as np.argmax
+        speed=round(f[OWN.at("speed")] * max_speed),
+        moves_next=f[OWN.at("moves_next")] > 0.5,
+        can_turn=f[OWN.at("can_turn")] > 0.5,
+        straight=round(f[OWN.at("straight")] * OWN.field("straight").scale),
+        shields=v[OWN.slice("shields")].copy(), internal=f[OWN.at("internal")],
     )
 
 
-def _target(slot: int, row: np.ndarray) -> Target:
-    kinds = row[SLOT.slice("kind")]
-    kind = KINDS[int(np.argmax(kinds))] if kinds.any() else "ship"
-    rel = round(math.atan2(*row[SLOT.slice("relative_facing")]) / (math.pi / 3)) % 6
+_SLOT_PRESENT = SLOT.at("present")
+_THREAT_PRESENT, _THREAT_RANGE = THREAT.at("present"), THREAT.at("range")
+_THREAT_BEARING, _THREAT_SHIELD = THREAT.at("bearing"), THREAT.at("shield")
+_SLOT = {name: SLOT.at(name) for name in (
+    "kind", "range", "bearing", "relative_facing", "shield_facing_us", "shields", "damage",
+    "seeking_us", "arcs")}
+_SHIELDS = SLOT.field("shields").size  # six values a ship (D3.4), as each bit group
+_KINDS = SLOT.field("kind").size
+
+
+def _target(slot: int, f: list[float], v: np.ndarray, at: int) -> Target:
+    """The target in slot ``slot``, its row at ``at`` of the vector (``f``: as a list)."""
+    c = {name: at + offset for name, offset in _SLOT.items()}
+    kinds = f[c["kind"]:c["kind"] + _KINDS]
+    kind = KINDS[kinds.index(max(kinds))] if any(kinds) else "ship"
+    rel = round(math.atan2(f[c["relative_facing"]], f[c["relative_facing"] + 1])
+                / (math.pi / 3)) % 6
     return Target(
-        slot=slot, kind=kind, range=_range(row[SLOT.at("range")]),
-        bearing=_angle(*row[SLOT.slice("bearing")]), relative_facing=rel,
-        shields_toward_us=_ones(row[SLOT.slice("shield_facing_us")]),
-        shields=row[SLOT.slice("shields")].copy(), damage=float(row[SLOT.at("damage")]),
-        seeking_us=bool(row[SLOT.at("seeking_us")] > 0.5),
-        arcs=frozenset(a for a, bit in zip(BASE_ARCS, row[SLOT.slice("arcs")], strict=True)
-                       if bit > 0.5),
+        slot=slot, kind=kind, range=_range(f[c["range"]]),
+        bearing=_angle(f[c["bearing"]], f[c["bearing"] + 1]), relative_facing=rel,
+        shields_toward_us=_ones(f[c["shield_facing_us"]:c["shield_facing_us"] + _SHIELDS]),
+        shields=v[c["shields"]:c["shields"] + _SHIELDS].copy(), damage=f[c["damage"]],
+        seeking_us=f[c["seeking_us"]] > 0.5,
+        arcs=frozenset(a for a, bit in zip(BASE_ARCS, f[c["arcs"]:c["arcs"] + len(BASE_ARCS)],
+                                           strict=True) if bit > 0.5),
     )
 
 
@@ -285,5 +306,5 @@ def _angle(sin: float, cos: float) -> float:
     return math.atan2(sin, cos)
 
 
-def _ones(bits: np.ndarray) -> tuple[int, ...]:
-    return tuple(int(i) + 1 for i in np.flatnonzero(bits > 0.5))
+def _ones(bits: list[float]) -> tuple[int, ...]:
+    return tuple(i + 1 for i, bit in enumerate(bits) if bit > 0.5)
