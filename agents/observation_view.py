@@ -205,17 +205,16 @@ def decode(
     slots = where.part("targets")
     for k in range(slots.count):
         at = slots.offset + k * SLOT.size
-        if f[at + _SLOT_PRESENT] > 0.5:
+        if f[at + _SLOT["present"].start] > 0.5:
             targets.append(_target(k + 1, f, v, at))
     found = []
     threats = where.part("threats")
     for k in range(threats.count):
         at = threats.offset + k * THREAT.size
-        if f[at + _THREAT_PRESENT] > 0.5:
-            bearing = at + _THREAT_BEARING
-            found.append(Threat(_range(f[at + _THREAT_RANGE]),
-                                _angle(f[bearing], f[bearing + 1]),
-                                _ones(f[at + _THREAT_SHIELD:at + _THREAT_SHIELD + _SHIELDS])))
+        if f[at + _THREAT["present"].start] > 0.5:
+            found.append(Threat(_range(f[at + _THREAT["range"].start]),
+                                _angle(*_cut(f, at, _THREAT["bearing"])),
+                                _ones(_cut(f, at, _THREAT["shield"]))))
     esgs = tuple(_esg(row, ipt) for row in _rows(f, where.part("esg")))
     ppds = tuple(PpdState(round(r[PPD.at("armed_pulses")] * PPD.field("armed_pulses").scale),
                           r[PPD.at("pulsing")] > 0.5, r[PPD.at("locked")] > 0.5,
@@ -270,31 +269,29 @@ def _own(v: np.ndarray, max_speed: int) -> OwnShip:
     )
 
 
-_SLOT_PRESENT = SLOT.at("present")
-_THREAT_PRESENT, _THREAT_RANGE = THREAT.at("present"), THREAT.at("range")
-_THREAT_BEARING, _THREAT_SHIELD = THREAT.at("bearing"), THREAT.at("shield")
-_SLOT = {name: SLOT.at(name) for name in (
-    "kind", "range", "bearing", "relative_facing", "shield_facing_us", "shields", "damage",
-    "seeking_us", "arcs")}
-_SHIELDS = SLOT.field("shields").size  # six values a ship (D3.4), as each bit group
-_KINDS = SLOT.field("kind").size
+# each field's values within its row (the declaration's ``Row.slice``), read once
+_SLOT = {f.name: SLOT.slice(f.name) for f in SLOT.fields}
+_THREAT = {f.name: THREAT.slice(f.name) for f in THREAT.fields}
+
+
+def _cut(values, at: int, field: slice):
+    """A field's values in the row starting at ``at``."""
+    return values[at + field.start:at + field.stop]
 
 
 def _target(slot: int, f: list[float], v: np.ndarray, at: int) -> Target:
     """The target in slot ``slot``, its row at ``at`` of the vector (``f``: as a list)."""
-    c = {name: at + offset for name, offset in _SLOT.items()}
-    kinds = f[c["kind"]:c["kind"] + _KINDS]
+    kinds = _cut(f, at, _SLOT["kind"])
     kind = KINDS[kinds.index(max(kinds))] if any(kinds) else "ship"
-    rel = round(math.atan2(f[c["relative_facing"]], f[c["relative_facing"] + 1])
-                / (math.pi / 3)) % 6
+    rel = round(math.atan2(*_cut(f, at, _SLOT["relative_facing"])) / (math.pi / 3)) % 6
     return Target(
-        slot=slot, kind=kind, range=_range(f[c["range"]]),
-        bearing=_angle(f[c["bearing"]], f[c["bearing"] + 1]), relative_facing=rel,
-        shields_toward_us=_ones(f[c["shield_facing_us"]:c["shield_facing_us"] + _SHIELDS]),
-        shields=v[c["shields"]:c["shields"] + _SHIELDS].copy(), damage=f[c["damage"]],
-        seeking_us=f[c["seeking_us"]] > 0.5,
-        arcs=frozenset(a for a, bit in zip(BASE_ARCS, f[c["arcs"]:c["arcs"] + len(BASE_ARCS)],
-                                           strict=True) if bit > 0.5),
+        slot=slot, kind=kind, range=_range(f[at + _SLOT["range"].start]),
+        bearing=_angle(*_cut(f, at, _SLOT["bearing"])), relative_facing=rel,
+        shields_toward_us=_ones(_cut(f, at, _SLOT["shield_facing_us"])),
+        shields=_cut(v, at, _SLOT["shields"]).copy(), damage=f[at + _SLOT["damage"].start],
+        seeking_us=f[at + _SLOT["seeking_us"].start] > 0.5,
+        arcs=frozenset(a for a, bit in zip(BASE_ARCS, _cut(f, at, _SLOT["arcs"]), strict=True)
+                       if bit > 0.5),
     )
 
 
