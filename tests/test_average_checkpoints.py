@@ -68,6 +68,8 @@ def test_checkpoints_of_other_spaces_are_refused_naming_the_field(tmp_path, caps
         average_checkpoints(tmp_path / "x.zip", [cadet, V6])
     with pytest.raises(ValueError, match="two checkpoints"):
         average_checkpoints(tmp_path / "x.zip", [V6])
+    with pytest.raises(ValueError, match="the output is one of the inputs"):
+        average_checkpoints(V6, [V5, V6])
     assert main([str(tmp_path / "x.zip"), str(cadet), str(V6)]) == 2
     assert "observation_size" in capsys.readouterr().err
     assert not (tmp_path / "x.zip").exists()

@@ -72,6 +72,8 @@ def average_checkpoints(out: str | Path, inputs: Sequence[str | Path]) -> Path:
     out, inputs = Path(out), [Path(p) for p in inputs]
     if len(inputs) < 2:
         raise ValueError("average_checkpoints needs two checkpoints or more")
+    if any(out.resolve() == p.resolve() for p in inputs):  # written while read: lost
+        raise ValueError(f"{out}: the output is one of the inputs; write it elsewhere")
     sides = [_sidecar(p) for p in inputs]
     for side, path in zip(sides, inputs, strict=True):
         for key in SAME_FIELDS:
