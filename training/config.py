@@ -51,6 +51,10 @@ Schema (defaults in brackets)::
       fused_distribution: true       # the fused masked action distribution
                                      #   (training.fused_policy) [true]; false: sb3-contrib's
                                      #   MaskableMultiCategoricalDistribution (same weights)
+      seat_heads: []                 # [[race, foe race], ...]: a residual action head per seat
+                                     #   on the --init checkpoint's frozen policy (training.
+                                     #   seat_heads; needs fixed_spaces.races, fused) [none]
+      seat_head_hidden: 64           # a head's hidden units on the observation (0: linear) [64]
     evaluation:
       every: 50000                   # timesteps between evaluations (0: only at stage ends)
       games: 20                      # seeded games per evaluation
@@ -155,6 +159,8 @@ class PPOConfig:
     max_grad_norm: float = 0.5
     net_arch: tuple[int, ...] = (256, 256)
     fused_distribution: bool = True
+    seat_heads: tuple[tuple[str, str], ...] = ()  # [race, foe race] seats (training.seat_heads)
+    seat_head_hidden: int = 64
 
 
 EVAL_GATES = ("overall", "every_side")
@@ -232,6 +238,24 @@ class TrainConfig:
 # ---------------------------------------------------------------------- loading
 
 
+def _check_seat_heads(source: str, ppo: PPOConfig, env: EnvConfig) -> None:
+    """Seat heads read the identity block (``fixed_spaces.races``) and ride on the fused
+    policy (``training.seat_heads``)."""
+    if not ppo.fused_distribution:
+        raise ConfigError(source, "ppo.seat_heads", "seat heads need fused_distribution: true")
+    races = () if env.fixed_spaces is None else env.fixed_spaces.races
+    if not races:
+        raise ConfigError(source, "ppo.seat_heads", "seat heads read the identity block: "
+                          "env.fixed_spaces.races must list the races")
+    for seat in ppo.seat_heads:
+        for race in seat:
+            if race not in races:
+                raise ConfigError(source, "ppo.seat_heads", f"race {race!r} of seat "
+                                  f"{list(seat)} is not in env.fixed_spaces.races {list(races)}")
+    if len(set(ppo.seat_heads)) != len(ppo.seat_heads):
+        raise ConfigError(source, "ppo.seat_heads", "a seat is listed twice")
+
+
 def load_config(path: str | Path) -> TrainConfig:
     """Read and validate a training config YAML file."""
     path = Path(path)
@@ -254,6 +278,8 @@ def parse_config(doc: Any, source: str = "<dict>", default_name: str = "run") ->
     if ppo.batch_size > ppo.n_envs * ppo.n_steps:
         raise ConfigError(source, "ppo.batch_size",
                           f"{ppo.batch_size} exceeds n_envs * n_steps = {ppo.n_envs * ppo.n_steps}")
+    if ppo.seat_heads:
+        _check_seat_heads(source, ppo, env)
     league_doc = top.get("league")
     league = None if league_doc is None else _league(top.section("league"))
     stages_doc = top.require("stages", list)
@@ -358,6 +384,16 @@ def _dataclass(sec: _Section, cls: type) -> Any:
                 what = "block names" if name == "rule_features" else "races"
                 raise sec.error(name, f"expected a list of {what}, got {value!r}")
             kwargs[name] = tuple(value)
+            continue
+        if name == "seat_heads":
+            value = sec.get(name)
+            if value is None:
+                continue
+            if not isinstance(value, list) or not all(
+                    isinstance(v, list) and len(v) == 2 and all(isinstance(r, str) for r in v)
+                    for v in value):
+                raise sec.error(name, f"expected a list of [race, foe race] seats, got {value!r}")
+            kwargs[name] = tuple(tuple(v) for v in value)
             continue
         if name == "net_arch":
             value = sec.get(name)

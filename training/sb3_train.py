@@ -126,6 +126,8 @@ def _init_model(path: str | Path, config: TrainConfig, curriculum: Curriculum,
 
     device, tb = torch_device(config), str(out / "tb")
     settings = init_settings(path, config)
+    if config.ppo.seat_heads:
+        return _init_seat_heads(path, config, venv, device, tb, settings)
     theirs = dict((read_sidecar(path) or {}).get("fixed_spaces") or {})
     ours = {} if curriculum.fixed_spaces is None else curriculum.fixed_spaces.to_dict()
     if not ours.get("races") or theirs.get("races") or {**theirs, "races": ours["races"]} != ours:
@@ -136,6 +138,35 @@ def _init_model(path: str | Path, config: TrainConfig, curriculum: Curriculum,
     model.set_env(venv)
     model._setup_model()  # a policy (and rollout buffer) for the wider observation
     widen_inputs(model.policy, weights, optimizer)
+    return model
+
+
+def seat_head_kwargs(config: TrainConfig) -> dict[str, Any]:
+    """The seat-head policy's keywords for ``config`` (``training.seat_heads``)."""
+    fixed = config.env.fixed_spaces
+    return {"seat_heads": [list(seat) for seat in config.ppo.seat_heads],
+            "races": list(fixed.races if fixed is not None else ()),
+            "hidden": config.ppo.seat_head_hidden}
+
+
+def _init_seat_heads(path: str | Path, config: TrainConfig, venv: SB3VecEnv, device: str,
+                     tb: str, settings: dict[str, Any]) -> Any:
+    """``init``'s model with this config's seat heads (``ppo.seat_heads``): a checkpoint with
+    the same heads goes on as it is; a shared policy (no heads) is frozen under new heads at
+    zero, so the model starts out acting exactly as the checkpoint."""
+    from sb3_contrib import MaskablePPO
+
+    from training.seat_heads import SeatHeadPolicy, load_shared
+
+    wanted = seat_head_kwargs(config)
+    model = MaskablePPO.load(path, env=venv, device=device, tensorboard_log=tb, **settings)
+    if isinstance(model.policy, SeatHeadPolicy):  # the same heads (init_settings checked)
+        return model
+    weights = model.policy.state_dict()
+    model.policy_class = SeatHeadPolicy
+    model.policy_kwargs = {**model.policy_kwargs, **wanted}
+    model._setup_model()
+    load_shared(model.policy, weights)
     return model
 
 
@@ -156,11 +187,20 @@ def init_settings(path: str | Path, config: TrainConfig) -> dict[str, Any]:
     if arch is not None and list(arch) != list(ppo.net_arch):
         raise ValueError(f"{config.source}: field 'ppo.net_arch': {list(ppo.net_arch)}, but the "
                          f"--init checkpoint {path} has {list(arch)}")
-    fused = getattr(data.get("policy_class"), "__name__", "") == "FusedMaskablePolicy"
+    kind = getattr(data.get("policy_class"), "__name__", "")
+    fused = kind in ("FusedMaskablePolicy", "SeatHeadPolicy")
     if fused != ppo.fused_distribution:
         raise ValueError(f"{config.source}: field 'ppo.fused_distribution': "
                          f"{ppo.fused_distribution}, but the --init checkpoint {path} was "
                          f"trained with {fused}")
+    wanted = seat_head_kwargs(config) if ppo.seat_heads else None
+    theirs = None
+    if kind == "SeatHeadPolicy":
+        kwargs = dict(data.get("policy_kwargs") or {})
+        theirs = {key: kwargs.get(key) for key in ("seat_heads", "races", "hidden")}
+    if theirs is not None and theirs != wanted:
+        raise ValueError(f"{config.source}: field 'ppo.seat_heads': {wanted or 'none'}, but "
+                         f"the --init checkpoint {path} has the seat heads {theirs}")
     return _ppo_settings(config)
 
 
@@ -218,6 +258,9 @@ def _new_model(config: TrainConfig, venv: SB3VecEnv, out: Path) -> Any:
     from sb3_contrib import MaskablePPO
 
     ppo = config.ppo
+    if ppo.seat_heads:
+        raise ValueError(f"{config.source}: field 'ppo.seat_heads': seat heads ride on a "
+                         "trained policy, frozen; start the run with --init CHECKPOINT")
     arch = list(ppo.net_arch)
     policy: Any = "MlpPolicy"
     if ppo.fused_distribution:

@@ -1,0 +1,204 @@
+"""Seat heads (``training.seat_heads``, ``ppo.seat_heads``): residual action heads per seat on a
+frozen shared policy. Fresh heads act exactly as the checkpoint; a trained head changes its
+seat's actions only; ``sfb train --init`` trains the heads and the value side, nothing shared;
+the checkpoint loads and flies as any other."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+from conftest import require
+from test_graduate_spaces import FIXED, GRAD_RACES
+
+from training.config import ConfigError, parse_config
+
+SCENARIO = "grad-hydran-vs-klingon"  # hydran blue, klingon red
+SEAT = ["hydran", "klingon"]
+
+
+def _config(tmp_path: Path, name: str, seat_heads: list | None = None, **ppo) -> Path:
+    fixed = {k: list(v) if isinstance(v, tuple) else v
+             for k, v in dataclasses.replace(FIXED, races=GRAD_RACES).to_dict().items()}
+    ppo = {"n_envs": 2, "n_steps": 16, "batch_size": 32, "n_epochs": 1, "net_arch": [16],
+           "fused_distribution": True, "learning_rate": 1.0e-2, **ppo}
+    if seat_heads is not None:
+        ppo["seat_heads"] = seat_heads
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(yaml.safe_dump({
+        "name": name, "seed": 0, "torch_threads": 1,
+        "env": {"reward": "shaped", "backend": "reference", "fixed_spaces": fixed},
+        "ppo": ppo, "evaluation": {"every": 0, "games": 1}, "checkpoints": {"every": 0},
+        "stages": [{"scenario": SCENARIO, "agent": "alternate", "opponent": "random-fighter",
+                    "timesteps": 32}]}))
+    return path
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory) -> Path:
+    """A tiny trained shared policy (no heads), with the identity block."""
+    require("sb3_contrib")
+    from sfb_env.cli import main
+
+    tmp = tmp_path_factory.mktemp("shared")
+    assert main(["train", str(_config(tmp, "plain")), "--output", str(tmp / "a"),
+                 "--no-progress"]) == 0
+    return tmp / "a" / "final.zip"
+
+
+def _probs(policy, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    import torch
+
+    with torch.no_grad():
+        dist = policy.get_distribution(torch.as_tensor(obs), masks)
+        return np.concatenate([p.numpy().reshape(len(obs), -1) for p in dist.probs], axis=1)
+
+
+def test_fresh_heads_act_exactly_as_the_checkpoint_and_a_head_moves_only_its_seat(
+        tmp_path, shared):
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from training.config import load_config
+    from training.curriculum import Curriculum, CurriculumState
+    from training.sb3_train import _init_model
+    from training.seat_heads import SeatHeadPolicy
+    from training.vec_env import SB3VecEnv
+
+    config = load_config(_config(tmp_path, "heads", [SEAT], n_envs=4))  # the checkpoint's 2
+    curriculum = Curriculum(config, None, CurriculumState())
+    venv = SB3VecEnv(curriculum.make_env(5), seed=5)
+    model = _init_model(shared, config, curriculum, venv, tmp_path / "b")
+    old = MaskablePPO.load(shared, device="cpu")
+    assert isinstance(model.policy, SeatHeadPolicy)
+    assert model.num_timesteps == old.num_timesteps
+    obs = venv.reset()
+    masks = np.asarray(venv.env_method("action_masks")[0])
+    n, r = FIXED.observation_size, len(GRAD_RACES)
+    hydran = obs[:, n + GRAD_RACES.index("hydran")] == 1  # the seat's rows (blue, alternate)
+    assert hydran.any() and (~hydran).any()
+    np.testing.assert_array_equal(_probs(model.policy, obs, masks),
+                                  _probs(old.policy, obs, masks))
+    with torch.no_grad():
+        np.testing.assert_array_equal(model.policy.predict_values(torch.as_tensor(obs)),
+                                      old.policy.predict_values(torch.as_tensor(obs)))
+        for param in model.policy.action_net.hidden[0][-1].parameters():
+            param.normal_()
+    moved = _probs(model.policy, obs, masks)
+    was = _probs(old.policy, obs, masks)
+    np.testing.assert_array_equal(moved[~hydran], was[~hydran])  # the other seat, bit for bit
+    assert not np.allclose(moved[hydran], was[hydran])
+    assert obs[:, n + r + GRAD_RACES.index("klingon")][hydran].all()
+    venv.close()
+
+
+def test_sfb_train_with_seat_heads_trains_the_heads_and_the_value_and_nothing_shared(
+        tmp_path, shared):
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    import sfb_env
+    from agents.sb3_policy import SB3Policy
+    from sfb_env.cli import main
+    from training.seat_heads import SeatHeadPolicy
+
+    out = tmp_path / "heads"
+    assert main(["train", str(_config(tmp_path, "heads", [SEAT], seat_head_hidden=8)),
+                 "--output", str(out), "--init", str(shared), "--no-progress"]) == 0
+    trained = MaskablePPO.load(out / "final.zip", device="cpu")
+    old = MaskablePPO.load(shared, device="cpu")
+    policy = trained.policy
+    assert isinstance(policy, SeatHeadPolicy)
+    assert (policy.seat_heads, policy.races, policy.hidden) == ([SEAT], list(GRAD_RACES), 8)
+    was = old.policy.state_dict()
+    now = policy.state_dict()
+    for name, tensor in was.items():
+        here = name.replace("action_net.", "action_net.base.")
+        if name.startswith(("mlp_extractor.policy_net.", "action_net.")):
+            assert torch.equal(now[here], tensor), name  # frozen
+    assert any(not torch.equal(now[n], was[n]) for n in was if "value" in n)
+    assert any(now[n].abs().sum() > 0 for n in now if n.startswith("action_net.latent."))
+    assert json.loads((out / "final.json").read_text())["timesteps"] >= 64
+    # a seat-head checkpoint flies through SB3Policy like any other, both sides
+    captain = SB3Policy(out / "final.zip")
+    env = sfb_env.parallel_env(SCENARIO, backend="reference", illegal_action="raise")
+    obs, _ = env.reset(seed=2)
+    for _ in range(40):
+        if not env.agents:
+            break
+        obs, *_ = env.step({a: captain.act(obs[a], env.action_space(a)) for a in env.agents})
+    # and --init from it with the same heads goes on; other heads are refused, naming the field
+    assert main(["train", str(_config(tmp_path, "again", [SEAT], seat_head_hidden=8)),
+                 "--output", str(tmp_path / "again"), "--init", str(out / "final.zip"),
+                 "--no-progress"]) == 0
+    assert main(["train", str(_config(tmp_path, "other", [SEAT, ["klingon", "hydran"]])),
+                 "--output", str(tmp_path / "other"), "--init", str(out / "final.zip"),
+                 "--no-progress"]) == 2
+
+
+@pytest.mark.parametrize(("ppo", "fixed", "problem"), [
+    ({"seat_heads": [["hydran", "vulcan"]]}, {"races": ["hydran", "klingon"]},
+     "race 'vulcan' of seat ['hydran', 'vulcan'] is not in env.fixed_spaces.races"),
+    ({"seat_heads": [["hydran", "klingon"]]}, {}, "fixed_spaces.races must list"),
+    ({"seat_heads": [["hydran", "klingon"]], "fused_distribution": False},
+     {"races": ["hydran", "klingon"]}, "fused_distribution: true"),
+    ({"seat_heads": [["hydran", "klingon"], ["hydran", "klingon"]]},
+     {"races": ["hydran", "klingon"]}, "listed twice"),
+    ({"seat_heads": [["hydran"]]}, {"races": ["hydran"]}, "[race, foe race] seats"),
+])
+def test_config_refuses_bad_seat_heads_naming_the_field(ppo, fixed, problem):
+    doc = {"env": {"fixed_spaces": fixed}, "ppo": ppo,
+           "stages": [{"scenario": SCENARIO, "timesteps": 10}]}
+    with pytest.raises(ConfigError) as info:
+        parse_config(doc, "g.yaml")
+    assert info.value.field == "ppo.seat_heads"
+    assert problem in str(info.value)
+
+
+def test_seat_heads_need_a_trained_policy_to_ride_on(tmp_path, capsys):
+    require("sb3_contrib")
+    from sfb_env.cli import main
+
+    assert main(["train", str(_config(tmp_path, "fresh", [SEAT])), "--output",
+                 str(tmp_path / "x"), "--no-progress"]) == 2
+    assert "ppo.seat_heads" in capsys.readouterr().err
+
+
+def test_merge_joins_the_heads_of_runs_on_one_shared_policy_seat_by_seat(tmp_path, shared):
+    from sb3_contrib import MaskablePPO
+
+    from sfb_env.cli import main
+    from training.config import load_config
+    from training.curriculum import Curriculum, CurriculumState
+    from training.merge_seat_heads import main as merge
+    from training.vec_env import SB3VecEnv
+
+    runs = {}
+    for name, seat in (("blue", SEAT), ("red", ["klingon", "hydran"])):
+        assert main(["train", str(_config(tmp_path, name, [seat])), "--output",
+                     str(tmp_path / name), "--init", str(shared), "--no-progress"]) == 0
+        runs[name] = tmp_path / name / "final.zip"
+    out = tmp_path / "merged.zip"
+    assert merge([str(out), str(runs["blue"]), str(runs["red"])]) == 0
+    merged = MaskablePPO.load(out, device="cpu")
+    assert merged.policy.seat_heads == [SEAT, ["klingon", "hydran"]]
+    side = json.loads(out.with_suffix(".json").read_text())
+    assert [entry["seats"] for entry in side["seat_heads_from"]] == [[SEAT],
+                                                                    [["klingon", "hydran"]]]
+    config = load_config(_config(tmp_path, "plain2"))
+    venv = SB3VecEnv(Curriculum(config, None, CurriculumState()).make_env(9), seed=9)
+    obs = venv.reset()
+    masks = np.asarray(venv.env_method("action_masks")[0])
+    venv.close()
+    hydran = obs[:, FIXED.observation_size + GRAD_RACES.index("hydran")] == 1
+    got = _probs(merged.policy, obs, masks)
+    for name, rows in (("blue", hydran), ("red", ~hydran)):  # each seat flies as its run did
+        want = _probs(MaskablePPO.load(runs[name], device="cpu").policy, obs, masks)
+        np.testing.assert_array_equal(got[rows], want[rows])
+    # a seat twice, or a checkpoint without heads, is refused (exit 2)
+    assert merge([str(tmp_path / "x.zip"), str(runs["blue"]), str(runs["blue"])]) == 2
+    assert merge([str(tmp_path / "y.zip"), str(runs["blue"]), str(shared)]) == 2

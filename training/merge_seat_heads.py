@@ -1,0 +1,123 @@
+"""Merge the seat heads of checkpoints trained on one frozen shared policy into one checkpoint.
+
+    python -m training.merge_seat_heads OUT.zip IN_1.zip IN_2.zip [...]
+
+Seat-head runs (``ppo.seat_heads``, ``training.seat_heads``) leave the shared network as their
+``--init`` checkpoint had it, so runs for different seats can go on side by side and be joined
+after: the output has the inputs' shared layers (checked equal, tensor by tensor), every
+input's heads under their seats (in the inputs' order) and the first input's value network,
+PPO settings and sidecar (its ``scenarios`` the inputs' union, plus ``seat_heads_from``: each
+input's path, seats, timesteps and sha256). The optimizer starts afresh. A seat in two inputs,
+another shared network, other races or another head size are refused, naming the input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from agents.sb3_policy import read_sidecar, write_sidecar
+from training.average_checkpoints import SAME_FIELDS
+
+SHARED = ("mlp_extractor.policy_net.", "action_net.base.", "features_extractor.",
+          "pi_features_extractor.", "vf_features_extractor.")
+
+
+def _load(path: Path) -> Any:
+    from sb3_contrib import MaskablePPO
+
+    from training.seat_heads import SeatHeadPolicy
+
+    model = MaskablePPO.load(path, device="cpu")
+    if not isinstance(model.policy, SeatHeadPolicy):
+        raise ValueError(f"{path}: not a seat-head checkpoint (its policy is "
+                         f"{type(model.policy).__name__})")
+    return model
+
+
+def merge_seat_heads(out: str | Path, inputs: Sequence[str | Path]) -> Path:
+    """Write ``out`` (+ sidecar): the inputs' seat heads on their common shared policy."""
+    out, inputs = Path(out), [Path(p) for p in inputs]
+    if len(inputs) < 2:
+        raise ValueError("merge_seat_heads needs two checkpoints or more")
+    if any(out.resolve() == p.resolve() for p in inputs):
+        raise ValueError(f"{out}: the output is one of the inputs; write it elsewhere")
+    sides = []
+    for path in inputs:
+        side = read_sidecar(path)
+        if side is None:
+            raise ValueError(f"{path}: no JSON sidecar beside it (written by sfb train)")
+        sides.append(side)
+    models = [_load(p) for p in inputs]
+    first, base = models[0], models[0].policy
+    states = [m.policy.state_dict() for m in models]
+    seats: list[list[str]] = []
+    for path, side, model, state in zip(inputs, sides, models, states, strict=True):
+        for key in SAME_FIELDS:
+            if side.get(key) != sides[0].get(key):
+                raise ValueError(f"{path}: sidecar field {key!r} differs from {inputs[0]}'s")
+        policy = model.policy
+        if (policy.races, policy.hidden) != (base.races, base.hidden):
+            raise ValueError(f"{path}: races {policy.races} and head size {policy.hidden}, "
+                             f"{inputs[0]} has {base.races} and {base.hidden}")
+        for name, tensor in state.items():
+            if name.startswith(SHARED) and not torch.equal(tensor, states[0][name]):
+                raise ValueError(f"{path}: shared tensor {name} differs from {inputs[0]}'s "
+                                 "(seat heads of another shared policy)")
+        for seat in policy.seat_heads:
+            if seat in seats:
+                raise ValueError(f"{path}: seat {seat} has a head in an earlier input too")
+            seats.append(list(seat))
+    owned = [list(m.policy.seat_heads) for m in models]  # before the first is rebuilt
+    first.policy_kwargs = {**first.policy_kwargs, "seat_heads": seats}
+    first._setup_model()
+    merged = first.policy.state_dict()
+    k = 0
+    for heads, state in zip(owned, states, strict=True):
+        for i in range(len(heads)):
+            for name, tensor in state.items():
+                for group in ("action_net.latent.", "action_net.hidden."):
+                    if name.startswith(f"{group}{i}."):
+                        merged[f"{group}{k}.{name[len(group) + len(str(i)) + 1:]}"] = tensor
+            k += 1
+    for name, tensor in states[0].items():
+        if not name.startswith(("action_net.latent.", "action_net.hidden.", "mlp_extractor.own",
+                                "mlp_extractor.foe")):
+            merged[name] = tensor
+    first.policy.load_state_dict(merged)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    first.save(out)
+    side = {k: v for k, v in sides[0].items() if k != "format"}
+    side["scenarios"] = list(dict.fromkeys(s for x in sides for s in x.get("scenarios", [])))
+    side["seat_heads_from"] = [
+        {"path": str(p), "seats": heads, "timesteps": s.get("timesteps"),
+         "sha256": hashlib.sha256(p.read_bytes()).hexdigest()}
+        for p, heads, s in zip(inputs, owned, sides, strict=True)]
+    write_sidecar(out, side)
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m training.merge_seat_heads",
+                                     description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", help="the merged checkpoint .zip to write")
+    parser.add_argument("inputs", nargs="+", help="seat-head checkpoints of one shared policy")
+    args = parser.parse_args(argv)
+    try:
+        path = merge_seat_heads(args.out, args.inputs)
+    except (ValueError, OSError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    print(f"wrote {path} (+ sidecar): the seat heads of {len(args.inputs)} checkpoints")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

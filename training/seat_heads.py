@@ -1,0 +1,159 @@
+"""``SeatHeadPolicy``: a trained shared policy, frozen, plus a residual action head per seat.
+
+One policy flies every seat of the graduate duels, and five sessions of runs traded seats:
+an update that drilled one seat moved the shared weights far enough to lose another
+(docs/training.md). A seat head adds to the shared action logits a correction that only its
+seat's observations switch on; the shared network and action head are frozen, so every other
+seat acts exactly as the checkpoint the heads started from (its logits plus an exact zero).
+
+A seat is the ship's race and its foe's race, read from the identity block that ends the
+observation (``FixedSpaces.races``: the own race one-hot, then the foes' multi-hot): in a duel
+that names the scenario and the side. Each head is ``W latent + b`` on the shared policy
+latent plus, with ``hidden`` units, a small MLP on the observation; every output layer starts
+at zero, so the policy with fresh heads is the checkpoint's policy. The value network is not
+frozen (it acts on nothing). One network, one checkpoint; ``MaskablePPO.load`` rebuilds it from
+the saved keywords (``seat_heads``, ``races``, ``hidden``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch as th
+from stable_baselines3.common.torch_layers import MlpExtractor
+from stable_baselines3.common.type_aliases import Schedule
+from torch import nn
+
+from training.fused_policy import FusedMaskablePolicy
+
+
+def seat_indices(seat_heads: Any, races: Any) -> tuple[list[int], list[int]]:
+    """The identity-block positions (own, foe) of each ``[race, foe]`` seat; a race missing
+    from ``races`` is refused, naming it."""
+    own, foe = [], []
+    races = list(races)
+    for seat in seat_heads:
+        if len(seat) != 2:
+            raise ValueError(f"seat_heads: a seat is [race, foe race], got {list(seat)!r}")
+        for race in seat:
+            if race not in races:
+                raise ValueError(f"seat_heads: race {race!r} of seat {list(seat)} is not in "
+                                 f"the identity block's races {races} (fixed_spaces.races)")
+        own.append(races.index(seat[0]))
+        foe.append(races.index(seat[1]))
+    return own, foe
+
+
+class SeatExtractor(MlpExtractor):
+    """The stock MLP extractor (same layers and parameter names) whose actor latent carries,
+    after the shared latent, each seat's switch (1 where the row is that seat) and the
+    observation itself, for ``SeatHeads``."""
+
+    def __init__(self, feature_dim: int, net_arch: Any, activation_fn: type[nn.Module],
+                 device: Any, own: list[int], foe: list[int], races: int) -> None:
+        super().__init__(feature_dim, net_arch, activation_fn, device)
+        self.shared_dim = self.latent_dim_pi
+        self.feature_dim = feature_dim
+        base = feature_dim - 2 * races  # the identity block ends the observation
+        self.register_buffer("own", th.tensor([base + i for i in own], dtype=th.long))
+        self.register_buffer("foe", th.tensor([base + races + i for i in foe], dtype=th.long))
+        self.latent_dim_pi = self.shared_dim + len(own) + feature_dim
+
+    def forward_actor(self, features: th.Tensor) -> th.Tensor:
+        switch = features[:, self.own] * features[:, self.foe]
+        return th.cat([self.policy_net(features), switch, features], dim=1)
+
+
+class SeatHeads(nn.Module):
+    """The shared action head (``base``, the checkpoint's ``action_net``) plus one residual
+    head per seat, applied to that seat's rows only."""
+
+    def __init__(self, shared_dim: int, feature_dim: int, seats: int, actions: int,
+                 hidden: int) -> None:
+        super().__init__()
+        self.shared_dim, self.seats, self.feature_dim = shared_dim, seats, feature_dim
+        self.base = nn.Linear(shared_dim, actions)
+        self.latent = nn.ModuleList(nn.Linear(shared_dim, actions) for _ in range(seats))
+        self.hidden = nn.ModuleList(
+            nn.Sequential(nn.Linear(feature_dim, hidden), nn.Tanh(), nn.Linear(hidden, actions))
+            for _ in range(seats if hidden else 0))
+        self.zero_heads()
+
+    def zero_heads(self) -> None:
+        """Every head's output layer to zero: the policy is the shared one."""
+        for layer in list(self.latent) + [mlp[-1] for mlp in self.hidden]:
+            nn.init.zeros_(layer.weight)
+            nn.init.zeros_(layer.bias)
+
+    def forward(self, latent: th.Tensor) -> th.Tensor:
+        shared = latent[:, :self.shared_dim]
+        switch = latent[:, self.shared_dim:self.shared_dim + self.seats]
+        features = latent[:, self.shared_dim + self.seats:]
+        logits = self.base(shared)
+        delta = th.zeros_like(logits)
+        for k in range(self.seats):
+            rows = th.nonzero(switch[:, k] > 0.5).flatten()
+            if rows.numel():
+                part = self.latent[k](shared[rows])
+                if self.hidden:
+                    part = part + self.hidden[k](features[rows])
+                delta = delta.index_add(0, rows, part)
+        return logits + delta
+
+
+class SeatHeadPolicy(FusedMaskablePolicy):
+    """``FusedMaskablePolicy`` with frozen shared actor layers and a residual head per seat."""
+
+    def __init__(self, *args: Any, seat_heads: Any = (), races: Any = (), hidden: int = 64,
+                 **kwargs: Any) -> None:
+        self.seat_heads = [list(seat) for seat in seat_heads]
+        self.races = list(races)
+        self.hidden = int(hidden)
+        self._own, self._foe = seat_indices(self.seat_heads, self.races)
+        super().__init__(*args, **kwargs)
+
+    def _build_mlp_extractor(self) -> None:
+        self.mlp_extractor = SeatExtractor(self.features_dim, self.net_arch, self.activation_fn,
+                                           self.device, self._own, self._foe, len(self.races))
+
+    def _build(self, lr_schedule: Schedule) -> None:
+        super()._build(lr_schedule)
+        extractor = self.mlp_extractor
+        self.action_net = SeatHeads(extractor.shared_dim, extractor.feature_dim,
+                                    len(self.seat_heads), self.action_net.out_features,
+                                    self.hidden).to(self.device)
+        for param in list(extractor.policy_net.parameters()) + list(
+                self.action_net.base.parameters()):
+            param.requires_grad_(False)
+        self.optimizer = self.optimizer_class(  # the new head's parameters, not the stock one's
+            [p for p in self.parameters() if p.requires_grad], lr=lr_schedule(1),
+            **self.optimizer_kwargs)
+
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        data = super()._get_constructor_parameters()
+        data.update(seat_heads=self.seat_heads, races=self.races, hidden=self.hidden)
+        return data
+
+
+def load_shared(policy: SeatHeadPolicy, weights: dict[str, th.Tensor]) -> None:
+    """Load a stock (or fused) policy's ``weights`` into ``policy``: the shared layers as they
+    are, the stock ``action_net`` as the shared head, the seat heads left at zero. Every
+    tensor of ``weights`` must land, and only the seat heads may be left unset."""
+    mapped = {("action_net.base." + name[len("action_net."):]
+               if name.startswith("action_net.") else name): tensor
+              for name, tensor in weights.items()}
+    target = policy.state_dict()
+    extra = sorted(set(mapped) - set(target))
+    if extra:
+        raise ValueError(f"tensors {extra} of the checkpoint have no place in the seat-head "
+                         "policy")
+    missing = sorted(n for n in set(target) - set(mapped)
+                     if not n.startswith(("action_net.latent.", "action_net.hidden.",
+                                          "mlp_extractor.own", "mlp_extractor.foe")))
+    if missing:
+        raise ValueError(f"the checkpoint lacks tensors {missing} of the seat-head policy")
+    for name, tensor in mapped.items():
+        if tensor.shape != target[name].shape:
+            raise ValueError(f"{name}: the checkpoint's {tuple(tensor.shape)} does not fit "
+                             f"{tuple(target[name].shape)}")
+    policy.load_state_dict({**target, **mapped})
