@@ -259,3 +259,14 @@ def test_side_bench_plays_each_side_against_the_other_ships_race_doctrine():
     assert all(r.games == 1 for r in records)
     table = markdown(records)
     assert "| duel-klingon-vs-kzinti | kzinti (red) | `klingon-doctrine` |" in table
+
+
+def test_side_bench_plays_one_side_of_a_duel_named_with_its_side():
+    from training.side_bench import bench_sides
+
+    records = bench_sides("random-fighter", ["duel-klingon-vs-kzinti:red"], ["doctrine"],
+                          games=1)
+    assert [(r.side, r.ship, r.opponent, r.games) for r in records] == [
+        ("red", "kzinti", "klingon-doctrine", 1)]
+    with pytest.raises(ValueError, match="blue or red"):
+        bench_sides("random-fighter", ["duel-klingon-vs-kzinti:green"], ["doctrine"], games=1)

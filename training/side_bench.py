@@ -50,15 +50,21 @@ def opponent_for(spec: str, scenario: str, captain_side: str) -> str:
 
 def bench_sides(captain: str, scenarios: Sequence[str], opponents: Sequence[str], games: int,
                 seed: int = 0, workers: int = 1) -> list[SideRecord]:
-    """Play every (duel, side, opponent) match of ``captain``; its records, in that order."""
+    """Play every (duel, side, opponent) match of ``captain``; its records, in that order.
+    A scenario given as ``name:blue`` or ``name:red`` plays that side only."""
     from agents import bench
     from agents.ladder import side_races
 
     matches, records = [], []
-    for scenario in scenarios:
+    for entry in scenarios:
+        scenario, _, only = entry.partition(":")
         sides = list(side_races(scenario))
+        if only and only not in ("blue", "red"):
+            raise ValueError(f"--scenarios {entry}: the side after ':' is blue or red")
         for opponent in opponents:
             for k, side in enumerate(sides[:2]):
+                if only and only != ("blue", "red")[k]:
+                    continue
                 other = opponent_for(opponent, scenario, side)
                 match = bench.Match(scenario, captain if k == 0 else other,
                                     other if k == 0 else captain)
@@ -96,7 +102,8 @@ def markdown(records: Sequence[SideRecord]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.side_bench", description=__doc__)
     parser.add_argument("captain", help="policy spec or checkpoint .zip")
-    parser.add_argument("--scenarios", nargs="+", required=True)
+    parser.add_argument("--scenarios", nargs="+", required=True,
+                        help="duels; NAME:blue or NAME:red benches one side only")
     parser.add_argument("--opponents", nargs="+", default=["doctrine", "random-fighter"])
     parser.add_argument("--games", type=int, default=20, help="games per match")
     parser.add_argument("--seed", type=int, default=0, help="seed of game 0 (game i: seed + i)")
