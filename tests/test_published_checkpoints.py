@@ -96,6 +96,10 @@ def test_cadet_captain_v2_beats_the_doctrine_where_its_bench_says_it_always_does
     # doctrine, the Lyran against the ISC doctrine
     ("graduate-captain-v6.zip", ("grad-lyran-vs-romulan", "romulan-doctrine"),
      ("grad-isc-vs-lyran", "isc-doctrine")),
+    # session 32, v6 with seat heads: the Hydran against the Gorn doctrine (a seat with a
+    # head), the Lyran against the ISC doctrine (v6's seat, flown exactly as v6)
+    ("graduate-captain-v7.zip", ("grad-hydran-vs-gorn", "gorn-doctrine"),
+     ("grad-isc-vs-lyran", "isc-doctrine")),
 ])
 def test_graduate_captains_fly_graduate_ships_where_their_bench_says_they_always_win(
     checkpoint, blue_row, red_row

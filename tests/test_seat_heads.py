@@ -199,6 +199,18 @@ def test_merge_joins_the_heads_of_runs_on_one_shared_policy_seat_by_seat(tmp_pat
     for name, rows in (("blue", hydran), ("red", ~hydran)):  # each seat flies as its run did
         want = _probs(MaskablePPO.load(runs[name], device="cpu").policy, obs, masks)
         np.testing.assert_array_equal(got[rows], want[rows])
+    # --drop leaves a seat's head out: that seat flies as the shared policy
+    dropped = tmp_path / "dropped.zip"
+    assert merge([str(dropped), str(runs["blue"]), str(runs["red"]), "--drop",
+                  "klingon:hydran"]) == 0
+    policy = MaskablePPO.load(dropped, device="cpu").policy
+    assert policy.seat_heads == [SEAT]
+    got = _probs(policy, obs, masks)
+    np.testing.assert_array_equal(got[hydran], _probs(merged.policy, obs, masks)[hydran])
+    np.testing.assert_array_equal(
+        got[~hydran], _probs(MaskablePPO.load(shared, device="cpu").policy, obs, masks)[~hydran])
+    assert merge([str(tmp_path / "z.zip"), str(runs["blue"]), str(runs["red"]), "--drop",
+                  "gorn:hydran"]) == 2
     # a seat twice, or a checkpoint without heads, is refused (exit 2)
     assert merge([str(tmp_path / "x.zip"), str(runs["blue"]), str(runs["blue"])]) == 2
     assert merge([str(tmp_path / "y.zip"), str(runs["blue"]), str(shared)]) == 2

@@ -1,13 +1,14 @@
 """Merge the seat heads of checkpoints trained on one frozen shared policy into one checkpoint.
 
-    python -m training.merge_seat_heads OUT.zip IN_1.zip IN_2.zip [...]
+    python -m training.merge_seat_heads OUT.zip IN_1.zip IN_2.zip [...] [--drop RACE:FOE ...]
 
 Seat-head runs (``ppo.seat_heads``, ``training.seat_heads``) leave the shared network as their
 ``--init`` checkpoint had it, so runs for different seats can go on side by side and be joined
 after: the output has the inputs' shared layers (checked equal, tensor by tensor), every
 input's heads under their seats (in the inputs' order) and the first input's value network,
 PPO settings and sidecar (its ``scenarios`` the inputs' union, plus ``seat_heads_from``: each
-input's path, seats, timesteps and sha256). The optimizer starts afresh. A seat in two inputs,
+input's path, seats, timesteps and sha256). ``--drop`` leaves a seat's head out (that seat
+then flies as the shared policy). The optimizer starts afresh. A seat in two inputs,
 another shared network, other races or another head size are refused, naming the input.
 """
 
@@ -41,8 +42,10 @@ def _load(path: Path) -> Any:
     return model
 
 
-def merge_seat_heads(out: str | Path, inputs: Sequence[str | Path]) -> Path:
-    """Write ``out`` (+ sidecar): the inputs' seat heads on their common shared policy."""
+def merge_seat_heads(out: str | Path, inputs: Sequence[str | Path],
+                     drop: Sequence[Sequence[str]] = ()) -> Path:
+    """Write ``out`` (+ sidecar): the inputs' seat heads on their common shared policy, but
+    those of the seats in ``drop``."""
     out, inputs = Path(out), [Path(p) for p in inputs]
     if len(inputs) < 2:
         raise ValueError("merge_seat_heads needs two checkpoints or more")
@@ -73,14 +76,20 @@ def merge_seat_heads(out: str | Path, inputs: Sequence[str | Path]) -> Path:
         for seat in policy.seat_heads:
             if seat in seats:
                 raise ValueError(f"{path}: seat {seat} has a head in an earlier input too")
-            seats.append(list(seat))
+            if seat not in drop:
+                seats.append(list(seat))
     owned = [list(m.policy.seat_heads) for m in models]  # before the first is rebuilt
+    unknown = [seat for seat in drop if not any(seat in heads for heads in owned)]
+    if unknown:
+        raise ValueError(f"--drop {unknown[0]}: no input has a head for that seat")
     first.policy_kwargs = {**first.policy_kwargs, "seat_heads": seats}
     first._setup_model()
     merged = first.policy.state_dict()
     k = 0
     for heads, state in zip(owned, states, strict=True):
         for i in range(len(heads)):
+            if heads[i] in drop:
+                continue
             for name, tensor in state.items():
                 for group in ("action_net.latent.", "action_net.hidden."):
                     if name.startswith(f"{group}{i}."):
@@ -96,7 +105,8 @@ def merge_seat_heads(out: str | Path, inputs: Sequence[str | Path]) -> Path:
     side = {k: v for k, v in sides[0].items() if k != "format"}
     side["scenarios"] = list(dict.fromkeys(s for x in sides for s in x.get("scenarios", [])))
     side["seat_heads_from"] = [
-        {"path": str(p), "seats": heads, "timesteps": s.get("timesteps"),
+        {"path": str(p), "seats": [h for h in heads if h not in drop],
+         "timesteps": s.get("timesteps"),
          "sha256": hashlib.sha256(p.read_bytes()).hexdigest()}
         for p, heads, s in zip(inputs, owned, sides, strict=True)]
     write_sidecar(out, side)
@@ -109,9 +119,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", help="the merged checkpoint .zip to write")
     parser.add_argument("inputs", nargs="+", help="seat-head checkpoints of one shared policy")
+    parser.add_argument("--drop", nargs="+", default=[], metavar="RACE:FOE",
+                        help="seats whose heads to leave out (e.g. lyran:orion)")
     args = parser.parse_args(argv)
+    drop = [seat.split(":") for seat in args.drop]
     try:
-        path = merge_seat_heads(args.out, args.inputs)
+        if any(len(seat) != 2 for seat in drop):
+            raise ValueError(f"--drop {args.drop}: a seat is RACE:FOE")
+        path = merge_seat_heads(args.out, args.inputs, drop)
     except (ValueError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
