@@ -46,6 +46,9 @@ def run(args: argparse.Namespace) -> int:
             _check_resume(args.resume, config)
         if args.init:
             _check_checkpoint("--init", args.init)
+        elif config.ppo.seat_heads and not args.resume:
+            raise ValueError(f"{config.source}: field 'ppo.seat_heads': seat heads ride on a "
+                             "trained policy, frozen; start the run with --init CHECKPOINT")
     except ValueError as exc:
         print(f"sfb train: {exc}", file=sys.stderr)
         return 2
