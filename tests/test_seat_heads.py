@@ -195,7 +195,7 @@ def test_merge_joins_the_heads_of_runs_on_one_shared_policy_seat_by_seat(tmp_pat
     masks = np.asarray(venv.env_method("action_masks")[0])
     venv.close()
     hydran = obs[:, FIXED.observation_size + GRAD_RACES.index("hydran")] == 1
-    got = _probs(merged.policy, obs, masks)
+    got = got_merged = _probs(merged.policy, obs, masks)
     for name, rows in (("blue", hydran), ("red", ~hydran)):  # each seat flies as its run did
         want = _probs(MaskablePPO.load(runs[name], device="cpu").policy, obs, masks)
         np.testing.assert_array_equal(got[rows], want[rows])
@@ -211,6 +211,13 @@ def test_merge_joins_the_heads_of_runs_on_one_shared_policy_seat_by_seat(tmp_pat
         got[~hydran], _probs(MaskablePPO.load(shared, device="cpu").policy, obs, masks)[~hydran])
     assert merge([str(tmp_path / "z.zip"), str(runs["blue"]), str(runs["red"]), "--drop",
                   "gorn:hydran"]) == 2
+    # RACE:FOE@K drops the K-th input's head only: the seat's head comes from the other input
+    both = tmp_path / "both.zip"
+    assert merge([str(both), str(out), str(runs["red"]), "--drop", "klingon:hydran@1"]) == 0
+    np.testing.assert_array_equal(_probs(MaskablePPO.load(both, device="cpu").policy, obs,
+                                         masks), got_merged)
+    assert merge([str(tmp_path / "w.zip"), str(out), str(runs["red"]), "--drop",
+                  "hydran:klingon@2"]) == 2  # input 2 has no head for that seat
     # a seat twice, or a checkpoint without heads, is refused (exit 2)
     assert merge([str(tmp_path / "x.zip"), str(runs["blue"]), str(runs["blue"])]) == 2
     assert merge([str(tmp_path / "y.zip"), str(runs["blue"]), str(shared)]) == 2

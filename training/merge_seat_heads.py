@@ -4,12 +4,14 @@
 
 Seat-head runs (``ppo.seat_heads``, ``training.seat_heads``) leave the shared network as their
 ``--init`` checkpoint had it, so runs for different seats can go on side by side and be joined
-after: the output has the inputs' shared layers (checked equal, tensor by tensor), every
-input's heads under their seats (in the inputs' order) and the first input's value network,
-PPO settings and sidecar (its ``scenarios`` the inputs' union, plus ``seat_heads_from``: each
-input's path, seats, timesteps and sha256). ``--drop`` leaves a seat's head out (that seat
-then flies as the shared policy). The optimizer starts afresh. A seat in two inputs,
-another shared network, other races or another head size are refused, naming the input.
+after: the output has the inputs' shared layers (checked equal, tensor by tensor), every input's
+heads under their seats (in the inputs' order) and the first input's value network, PPO settings
+and sidecar (its ``scenarios`` the inputs' union, plus ``seat_heads_from``: each input's path,
+seats, timesteps and sha256). ``--drop RACE:FOE`` leaves a seat's head out (that seat then flies
+as the shared policy, unless another input has a head for it); ``RACE:FOE@K`` only the K-th
+input's (from 1), to take each seat's head from the input that trained it best. The optimizer
+starts afresh. A seat in two inputs, another shared network, other races or another head size
+are refused, naming the input.
 """
 
 from __future__ import annotations
@@ -43,9 +45,13 @@ def _load(path: Path) -> Any:
 
 
 def merge_seat_heads(out: str | Path, inputs: Sequence[str | Path],
-                     drop: Sequence[Sequence[str]] = ()) -> Path:
+                     drop: Sequence[Sequence[str]] = (),
+                     drop_from: Sequence[tuple[int, Sequence[str]]] = ()) -> Path:
     """Write ``out`` (+ sidecar): the inputs' seat heads on their common shared policy, but
-    those of the seats in ``drop``."""
+    those of the seats in ``drop`` and, per ``(input index, seat)`` in ``drop_from``, that
+    input's head of that seat."""
+    drop = [list(seat) for seat in drop]
+    left_out = [(int(k), list(seat)) for k, seat in drop_from]
     out, inputs = Path(out), [Path(p) for p in inputs]
     if len(inputs) < 2:
         raise ValueError("merge_seat_heads needs two checkpoints or more")
@@ -60,8 +66,16 @@ def merge_seat_heads(out: str | Path, inputs: Sequence[str | Path],
     models = [_load(p) for p in inputs]
     first, base = models[0], models[0].policy
     states = [m.policy.state_dict() for m in models]
+    for k, seat in left_out:
+        if not 0 <= k < len(models) or seat not in models[k].policy.seat_heads:
+            raise ValueError(f"--drop {':'.join(seat)}@{k + 1}: input {k + 1} has no head for "
+                             "that seat")
+    kept = [[list(h) for h in m.policy.seat_heads
+             if list(h) not in drop and (k, list(h)) not in left_out]
+            for k, m in enumerate(models)]
     seats: list[list[str]] = []
-    for path, side, model, state in zip(inputs, sides, models, states, strict=True):
+    for path, side, model, state, heads in zip(inputs, sides, models, states, kept,
+                                               strict=True):
         for key in SAME_FIELDS:
             if side.get(key) != sides[0].get(key):
                 raise ValueError(f"{path}: sidecar field {key!r} differs from {inputs[0]}'s")
@@ -73,11 +87,10 @@ def merge_seat_heads(out: str | Path, inputs: Sequence[str | Path],
             if name.startswith(SHARED) and not torch.equal(tensor, states[0][name]):
                 raise ValueError(f"{path}: shared tensor {name} differs from {inputs[0]}'s "
                                  "(seat heads of another shared policy)")
-        for seat in policy.seat_heads:
+        for seat in heads:
             if seat in seats:
                 raise ValueError(f"{path}: seat {seat} has a head in an earlier input too")
-            if seat not in drop:
-                seats.append(list(seat))
+            seats.append(seat)
     owned = [list(m.policy.seat_heads) for m in models]  # before the first is rebuilt
     unknown = [seat for seat in drop if not any(seat in heads for heads in owned)]
     if unknown:
@@ -86,9 +99,9 @@ def merge_seat_heads(out: str | Path, inputs: Sequence[str | Path],
     first._setup_model()
     merged = first.policy.state_dict()
     k = 0
-    for heads, state in zip(owned, states, strict=True):
+    for heads, keep, state in zip(owned, kept, states, strict=True):
         for i in range(len(heads)):
-            if heads[i] in drop:
+            if heads[i] not in keep:
                 continue
             for name, tensor in state.items():
                 for group in ("action_net.latent.", "action_net.hidden."):
@@ -105,10 +118,9 @@ def merge_seat_heads(out: str | Path, inputs: Sequence[str | Path],
     side = {k: v for k, v in sides[0].items() if k != "format"}
     side["scenarios"] = list(dict.fromkeys(s for x in sides for s in x.get("scenarios", [])))
     side["seat_heads_from"] = [
-        {"path": str(p), "seats": [h for h in heads if h not in drop],
-         "timesteps": s.get("timesteps"),
+        {"path": str(p), "seats": keep, "timesteps": s.get("timesteps"),
          "sha256": hashlib.sha256(p.read_bytes()).hexdigest()}
-        for p, heads, s in zip(inputs, owned, sides, strict=True)]
+        for p, keep, s in zip(inputs, kept, sides, strict=True)]
     write_sidecar(out, side)
     return out
 
@@ -119,14 +131,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", help="the merged checkpoint .zip to write")
     parser.add_argument("inputs", nargs="+", help="seat-head checkpoints of one shared policy")
-    parser.add_argument("--drop", nargs="+", default=[], metavar="RACE:FOE",
-                        help="seats whose heads to leave out (e.g. lyran:orion)")
+    parser.add_argument("--drop", nargs="+", default=[], metavar="RACE:FOE[@K]",
+                        help="seats whose heads to leave out (e.g. lyran:orion), or only the "
+                             "K-th input's (lyran:orion@2)")
     args = parser.parse_args(argv)
-    drop = [seat.split(":") for seat in args.drop]
+    drop, drop_from = [], []
     try:
-        if any(len(seat) != 2 for seat in drop):
-            raise ValueError(f"--drop {args.drop}: a seat is RACE:FOE")
-        path = merge_seat_heads(args.out, args.inputs, drop)
+        for item in args.drop:
+            seat, _, k = item.partition("@")
+            if len(seat.split(":")) != 2 or (k and not k.isdigit()):
+                raise ValueError(f"--drop {item}: a seat is RACE:FOE, or RACE:FOE@K")
+            if k:
+                drop_from.append((int(k) - 1, seat.split(":")))
+            else:
+                drop.append(seat.split(":"))
+        path = merge_seat_heads(args.out, args.inputs, drop, drop_from)
     except (ValueError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
