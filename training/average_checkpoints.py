@@ -37,11 +37,23 @@ def _policy_state(path: Path) -> dict[str, torch.Tensor]:
         return torch.load(io.BytesIO(z.read(POLICY)), map_location="cpu", weights_only=True)
 
 
-def _sidecar(path: Path) -> dict[str, Any]:
-    side = read_sidecar(path)
-    if side is None:
-        raise ValueError(f"{path}: no JSON sidecar beside it (written by sfb train)")
-    return side
+def checked_inputs(tool: str, out: str | Path, inputs: Sequence[str | Path]
+                   ) -> tuple[Path, list[Path], list[dict[str, Any]]]:
+    """``out``, ``inputs`` as paths and the inputs' sidecars, for a tool that writes one
+    checkpoint from several (this one, ``training.merge_seat_heads``): two inputs or more, the
+    output none of them (it would be truncated while read), each with its sidecar."""
+    out, paths = Path(out), [Path(p) for p in inputs]
+    if len(paths) < 2:
+        raise ValueError(f"{tool} needs two checkpoints or more")
+    if any(out.resolve() == p.resolve() for p in paths):
+        raise ValueError(f"{out}: the output is one of the inputs; write it elsewhere")
+    sides = []
+    for path in paths:
+        side = read_sidecar(path)
+        if side is None:
+            raise ValueError(f"{path}: no JSON sidecar beside it (written by sfb train)")
+        sides.append(side)
+    return out, paths, sides
 
 
 def average_state(states: Sequence[dict[str, torch.Tensor]],
@@ -69,12 +81,7 @@ def average_state(states: Sequence[dict[str, torch.Tensor]],
 
 def average_checkpoints(out: str | Path, inputs: Sequence[str | Path]) -> Path:
     """Write ``out`` (+ sidecar): the last input with its policy weights the inputs' mean."""
-    out, inputs = Path(out), [Path(p) for p in inputs]
-    if len(inputs) < 2:
-        raise ValueError("average_checkpoints needs two checkpoints or more")
-    if any(out.resolve() == p.resolve() for p in inputs):  # written while read: lost
-        raise ValueError(f"{out}: the output is one of the inputs; write it elsewhere")
-    sides = [_sidecar(p) for p in inputs]
+    out, inputs, sides = checked_inputs("average_checkpoints", out, inputs)
     for side, path in zip(sides, inputs, strict=True):
         for key in SAME_FIELDS:
             if side.get(key) != sides[-1].get(key):

@@ -25,8 +25,9 @@ from typing import Any
 
 import torch
 
-from agents.sb3_policy import read_sidecar, write_sidecar
-from training.average_checkpoints import SAME_FIELDS
+from agents.sb3_policy import write_sidecar
+from training.average_checkpoints import SAME_FIELDS, checked_inputs
+from training.seat_heads import HEAD_TENSORS
 
 SHARED = ("mlp_extractor.policy_net.", "action_net.base.", "features_extractor.",
           "pi_features_extractor.", "vf_features_extractor.")
@@ -52,17 +53,7 @@ def merge_seat_heads(out: str | Path, inputs: Sequence[str | Path],
     input's head of that seat."""
     drop = [list(seat) for seat in drop]
     left_out = [(int(k), list(seat)) for k, seat in drop_from]
-    out, inputs = Path(out), [Path(p) for p in inputs]
-    if len(inputs) < 2:
-        raise ValueError("merge_seat_heads needs two checkpoints or more")
-    if any(out.resolve() == p.resolve() for p in inputs):
-        raise ValueError(f"{out}: the output is one of the inputs; write it elsewhere")
-    sides = []
-    for path in inputs:
-        side = read_sidecar(path)
-        if side is None:
-            raise ValueError(f"{path}: no JSON sidecar beside it (written by sfb train)")
-        sides.append(side)
+    out, inputs, sides = checked_inputs("merge_seat_heads", out, inputs)
     models = [_load(p) for p in inputs]
     first, base = models[0], models[0].policy
     states = [m.policy.state_dict() for m in models]
@@ -109,8 +100,7 @@ def merge_seat_heads(out: str | Path, inputs: Sequence[str | Path],
                         merged[f"{group}{k}.{name[len(group) + len(str(i)) + 1:]}"] = tensor
             k += 1
     for name, tensor in states[0].items():
-        if not name.startswith(("action_net.latent.", "action_net.hidden.", "mlp_extractor.own",
-                                "mlp_extractor.foe")):
+        if not name.startswith(HEAD_TENSORS):
             merged[name] = tensor
     first.policy.load_state_dict(merged)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -26,6 +26,11 @@ from torch import nn
 
 from training.fused_policy import FusedMaskablePolicy
 
+# The seat-head policy's tensors that a policy without heads lacks: the heads, and the seats'
+# identity-block positions (buffers).
+HEAD_TENSORS = ("action_net.latent.", "action_net.hidden.", "mlp_extractor.own",
+                "mlp_extractor.foe")
+
 
 def seat_indices(seat_heads: Any, races: Any) -> tuple[list[int], list[int]]:
     """The identity-block positions (own, foe) of each ``[race, foe]`` seat; a race missing
@@ -147,9 +152,7 @@ def load_shared(policy: SeatHeadPolicy, weights: dict[str, th.Tensor]) -> None:
     if extra:
         raise ValueError(f"tensors {extra} of the checkpoint have no place in the seat-head "
                          "policy")
-    missing = sorted(n for n in set(target) - set(mapped)
-                     if not n.startswith(("action_net.latent.", "action_net.hidden.",
-                                          "mlp_extractor.own", "mlp_extractor.foe")))
+    missing = sorted(n for n in set(target) - set(mapped) if not n.startswith(HEAD_TENSORS))
     if missing:
         raise ValueError(f"the checkpoint lacks tensors {missing} of the seat-head policy")
     for name, tensor in mapped.items():
