@@ -21,6 +21,10 @@ from gymnasium import spaces
 from sfb_env.env.padding import FixedSpaces
 
 SIDECAR_FORMAT = "sfb-sb3-checkpoint/1"
+#: Action guards a checkpoint may fly with (its sidecar's ``guard``, or ``SB3Policy(guard=)``):
+#: ``map-edge`` keeps the maneuver off moves that leave the map sooner than need be
+#: (``agents.edge_guard``).
+GUARDS = ("none", "map-edge")
 
 
 def sidecar_path(path: str | Path) -> Path:
@@ -79,6 +83,7 @@ class SB3Policy:
         device: str = "cpu",
         model: Any = None,
         fixed_spaces: FixedSpaces | None = None,
+        guard: str | None = None,
     ) -> None:
         if model is None:
             if path is None:
@@ -101,6 +106,12 @@ class SB3Policy:
         self.model = model
         self.fixed_spaces = fixed_spaces
         self.deterministic = deterministic
+        if guard is None:
+            guard = self.sidecar.get("guard", "none")
+        if guard not in GUARDS:
+            raise ValueError(f"checkpoint {self.path or '<model>'}: unknown guard {guard!r} "
+                             f"(the sidecar's 'guard' or guard=); known: {', '.join(GUARDS)}")
+        self.guard = guard
 
     def reset(self, seed: int | None = None) -> None:
         del seed  # sampling uses torch's global generator (seeded by whoever runs the model)
@@ -109,8 +120,14 @@ class SB3Policy:
         # an env's space carries the ship's AgentShape (component names, observation counts):
         # the padding reads it; a bare nvec pads weapon positions, maneuver and speed
         agent = getattr(action_space, "agent_shape", None) or np.asarray(action_space.nvec)
-        vector = np.asarray(observation["observation"], dtype=np.float32)
         mask = np.asarray(observation["action_mask"])
+        action = self._predict(observation["observation"], mask, agent)
+        if self.guard == "map-edge":
+            action = self._keep_on_map(observation["observation"], mask, agent, action)
+        return action
+
+    def _predict(self, observation: np.ndarray, mask: np.ndarray, agent: Any) -> np.ndarray:
+        vector = np.asarray(observation, dtype=np.float32)
         if self.fixed_spaces is not None:
             vector = self.fixed_spaces.pad_observation(vector, agent)
             mask = self.fixed_spaces.pad_mask(mask, agent)
@@ -125,3 +142,23 @@ class SB3Policy:
             action = self.fixed_spaces.unpad_action(action, agent)
         return action
 
+    def _keep_on_map(self, observation: np.ndarray, mask: np.ndarray, agent: Any,
+                     action: np.ndarray) -> np.ndarray:
+        """The map-edge guard (``agents.edge_guard``): a maneuver that leaves the map sooner
+        than another allowed one is chosen again among the safest."""
+        from agents import edge_guard
+        from agents.observation_view import own_ship
+
+        names = getattr(agent, "names", None)
+        nvec = [int(n) for n in (agent.nvec if names is not None else agent)]
+        at = names.index("maneuver") if names is not None else len(nvec) - 2
+        start = int(sum(nvec[:at]))
+        allowed = [v for v in range(nvec[at]) if mask[start + v]]
+        keep = edge_guard.safest(own_ship(np.asarray(observation)), allowed)
+        if int(action[at]) in keep:
+            return action
+        narrowed = np.array(mask, copy=True)
+        for v in allowed:
+            if v not in keep:
+                narrowed[start + v] = 0
+        return self._predict(observation, narrowed, agent)
