@@ -15,8 +15,10 @@ enters the forward-left or -right hex keeping the facing and counts as straight 
 (C4.32). ``safest(own, allowed)`` is the set of allowed values with the best score: the
 policy's choice stands when it is in that set, else the policy chooses again among them
 (``agents.sb3_policy.SB3Policy``, ``guard="map-edge"``). Everything is read from the
-observation's own-ship row (place, edges of play, facing, straight hexes, whether it moves
-next); a ship that does not move on the next impulse is never narrowed.
+observation's own-ship row (place, edges of play, facing, straight hexes) and the mask: a ship
+that may not enter a hex on its next move (only NONE or a tactical maneuver open, C1.41) is
+never narrowed. At a turn's start NONE is open beside the moves (the speed is chosen with the
+maneuver) and means straight if the ship moves on the impulse; it is scored so.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ TURN_MODE = 2  # (C3.2) cadet ships' turn mode at speeds 7-16 (1 below), CTH-DAT
 _TURN = {int(Maneuver.TURN_LEFT): -1, int(Maneuver.TURN_RIGHT): 1}
 _SLIP = {int(Maneuver.SIDESLIP_LEFT): -1, int(Maneuver.SIDESLIP_RIGHT): 1}
 _ROTATE = {int(Maneuver.TACTICAL_LEFT): -1, int(Maneuver.TACTICAL_RIGHT): 1}  # (C5) in place
+_ENTERS = {int(Maneuver.STRAIGHT), *_TURN, *_SLIP}  # the values that enter a hex
 
 
 def play_area(own: OwnShip) -> hexmap.MapArea:
@@ -52,12 +55,12 @@ def _first_move(x: int, z: int, facing: int, straight: int, value: int):
     if value in _SLIP:
         nx, nz = hexmap.neighbor_np(x, z, (facing + _SLIP[value]) % 6)
         return int(nx), int(nz), facing, straight + 1
-    if value == int(Maneuver.STRAIGHT):
+    if value in (int(Maneuver.STRAIGHT), int(Maneuver.NONE)):  # NONE when it moves: straight
         nx, nz = hexmap.neighbor_np(x, z, facing)
         return int(nx), int(nz), facing, straight + 1
     if value in _ROTATE:
         return x, z, (facing + _ROTATE[value]) % 6, straight
-    return x, z, facing, straight  # NONE: no hex entered
+    return x, z, facing, straight
 
 
 def moves_on_map(area: hexmap.MapArea, x: int, z: int, facing: int, straight: int,
@@ -88,12 +91,17 @@ def moves_on_map(area: hexmap.MapArea, x: int, z: int, facing: int, straight: in
 def escape_depths(own: OwnShip, allowed: Iterable[int], horizon: int = HORIZON,
                   turn_mode: int = TURN_MODE) -> dict[int, int]:
     """Each allowed maneuver value -> moves the ship could make on the map after it (-1: it
-    leaves the map at once)."""
+    leaves the map at once). NONE beside values that enter a hex is the order of a turn's start
+    (the speed is chosen with it): a ship that moves on the impulse goes straight then."""
+    allowed = [int(v) for v in allowed]
     area = play_area(own)
     x, z = hexmap.label_to_axial(hexmap.format_label(own.column, own.row))
     out = {}
     for value in allowed:
-        nx, nz, nf, ns = _first_move(x, z, own.facing, own.straight, int(value))
+        if value == int(Maneuver.NONE) and not _ENTERS.intersection(allowed):
+            out[value] = moves_on_map(area, x, z, own.facing, own.straight, horizon, turn_mode)
+            continue
+        nx, nz, nf, ns = _first_move(x, z, own.facing, own.straight, value)
         if not bool(area.contains_axial_np(nx, nz)):
             out[int(value)] = -1
         else:
@@ -103,10 +111,10 @@ def escape_depths(own: OwnShip, allowed: Iterable[int], horizon: int = HORIZON,
 
 def safest(own: OwnShip, allowed: Iterable[int], horizon: int = HORIZON,
            turn_mode: int = TURN_MODE) -> set[int]:
-    """The allowed maneuver values that keep the ship on the map longest (all of them when the
-    ship does not move next, or none is allowed)."""
+    """The allowed maneuver values that keep the ship on the map longest; all of them when none
+    enters a hex (C1.41: a ship that does not move next orders NONE or a tactical maneuver)."""
     allowed = [int(v) for v in allowed]
-    if not own.moves_next or not allowed or min(own.edges) > horizon + 1:
+    if not _ENTERS.intersection(allowed) or min(own.edges) > horizon + 1:
         return set(allowed)  # (a move changes the column and the row by one at most)
     depths = escape_depths(own, allowed, horizon, turn_mode)
     best = max(depths.values())

@@ -80,9 +80,19 @@ def test_sideslip_keeps_the_facing_and_enters_the_forward_side_hex_c4_2():
     assert depths[SLIP_RIGHT] >= 0 and depths[STRAIGHT] >= 0
 
 
-def test_a_ship_that_does_not_move_next_is_never_narrowed():
+def test_a_ship_that_does_not_move_next_is_never_narrowed_c1_41():
     own = _own(row=1, facing=0, moves_next=False)
-    assert edge_guard.safest(own, MOVES) == set(MOVES)
+    assert edge_guard.safest(own, [0]) == {0}
+    assert edge_guard.safest(own, [0, 6, 7]) == {0, 6, 7}  # tactical maneuvers rotate in place
+
+
+def test_at_a_turns_start_none_counts_as_straight():
+    """With the speed chosen on the same order, NONE is open beside the moves and is straight
+    for a ship that moves on the impulse: facing the edge on row 1, it leaves the map."""
+    own = _own(row=1, facing=0, moves_next=False)
+    depths = edge_guard.escape_depths(own, [0, STRAIGHT, LEFT, RIGHT])
+    assert depths[0] == depths[STRAIGHT] == -1
+    assert edge_guard.safest(own, [0, STRAIGHT, LEFT, RIGHT]) == {LEFT, RIGHT}
 
 
 def test_play_area_comes_from_the_edge_distances():
