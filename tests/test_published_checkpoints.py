@@ -112,3 +112,22 @@ def test_graduate_captains_fly_graduate_ships_where_their_bench_says_they_always
     red = _play(red_row[0], red_row[1], path, range(2))
     assert [r.result for r in blue] == ["win"] * 2
     assert [r.result for r in red] == ["loss"] * 2
+
+
+def test_map_edge_guard_keeps_v7_on_the_map_where_it_flew_off(tmp_path):
+    """docs/training.md "The map-edge guard": in grad-hydran-vs-gorn seed 85 against
+    random-fighter, v7's Hydran leaves the map while ahead on damage and loses (C1.4); the same
+    checkpoint with ``"guard": "map-edge"`` in its sidecar stays on the map and wins."""
+    require("sb3_contrib")
+    import shutil
+
+    v7 = CHECKPOINTS / "graduate-captain-v7.zip"
+    guarded = tmp_path / "v7-guarded.zip"
+    shutil.copy(v7, guarded)
+    sidecar = json.loads(v7.with_suffix(".json").read_text())
+    guarded.with_suffix(".json").write_text(json.dumps({**sidecar, "guard": "map-edge"}))
+    (plain,) = _play("grad-hydran-vs-gorn", str(v7), "random-fighter", range(85, 86))
+    (kept,) = _play("grad-hydran-vs-gorn", str(guarded), "random-fighter", range(85, 86))
+    assert (plain.result, plain.reason) == ("loss", "hydran left the map")
+    assert plain.damage_dealt > plain.damage_taken
+    assert kept.result == "win" and "left the map" not in kept.reason
