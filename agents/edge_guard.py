@@ -1,9 +1,9 @@
 """The map-edge guard: a trained captain's maneuver kept off moves that must leave the map.
 
 In the duels, a ship that leaves the map has disengaged and loses (C1.4, SCENARIOS #5), yet
-trained captains fly off the edge now and then: chasing a foe into a corner at speed, a turn
-too late (a third to a half of graduate-captain-v7's losses to ``random-fighter`` in the
-Hydran's and the Federation's weakest seats). The guard is a shield in the safe-RL sense: it
+trained captains fly off the edge: chasing a foe into a corner at speed, a turn too late, or
+leaving a lost fight (50 of graduate-captain-v7's 83 losses in 760 games of its weakest seats,
+docs/training.md). The guard is a shield in the safe-RL sense: it
 never picks an action itself, it only narrows the maneuver component the policy chooses from.
 
 ``escape_depths(own, allowed)`` scores each allowed maneuver value by how many further moves
@@ -103,9 +103,9 @@ def escape_depths(own: OwnShip, allowed: Iterable[int], horizon: int = HORIZON,
             continue
         nx, nz, nf, ns = _first_move(x, z, own.facing, own.straight, value)
         if not bool(area.contains_axial_np(nx, nz)):
-            out[int(value)] = -1
+            out[value] = -1
         else:
-            out[int(value)] = moves_on_map(area, nx, nz, nf, ns, horizon, turn_mode)
+            out[value] = moves_on_map(area, nx, nz, nf, ns, horizon, turn_mode)
     return out
 
 
