@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from gymnasium import spaces
 
-from agents import helm
+from agents import edge_guard, helm
 from agents.base import open_values
 from agents.gunnery import (
     PHASERS,
@@ -201,10 +201,7 @@ class Bridge:
         return helm.Pose(x, z, own.facing, own.straight)
 
     def _area(self) -> hexmap.MapArea:
-        own = self.view.own
-        west, east, north, south = own.edges
-        return hexmap.MapArea(own.column - west, own.column + east, own.row - north,
-                              own.row + south)
+        return edge_guard.play_area(self.view.own)
 
     def _locate(self, target: Target) -> tuple[int, int]:
         """The target's hex from its range and bearing (exact within RANGE_SCALE)."""

@@ -27,6 +27,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from agents import helm
 from agents.observation_view import OwnShip
 from sfb_env import hexmap
 from sfb_env.engine.types import Maneuver
@@ -70,14 +71,7 @@ def moves_on_map(area: hexmap.MapArea, x: int, z: int, facing: int, straight: in
     xs, zs = np.array([x]), np.array([z])
     fs, ss = np.array([facing]), np.array([straight])
     for depth in range(horizon):
-        parts = []
-        for turn in (0, -1, 1):
-            rows = np.arange(len(xs)) if not turn else np.flatnonzero(ss >= turn_mode)
-            nf = (fs[rows] + turn) % 6
-            nx, nz = hexmap.neighbor_np(xs[rows], zs[rows], nf)
-            ns = ss[rows] + 1 if not turn else np.ones(len(rows), dtype=np.int64)
-            parts.append((nx, nz, nf, ns))
-        nx, nz, nf, ns = (np.concatenate([p[i] for p in parts]) for i in range(4))
+        _, nx, nz, nf, ns = helm._expand(xs, zs, fs, ss, turn_mode, None)  # the helm's moves
         keep = area.contains_axial_np(nx, nz)
         if not keep.any():
             return depth

@@ -147,13 +147,14 @@ class SB3Policy:
         """The map-edge guard (``agents.edge_guard``): a maneuver that leaves the map sooner
         than another allowed one is chosen again among the safest."""
         from agents import edge_guard
+        from agents.base import open_values
         from agents.observation_view import own_ship
 
         names = getattr(agent, "names", None)
         nvec = [int(n) for n in (agent.nvec if names is not None else agent)]
         at = names.index("maneuver") if names is not None else len(nvec) - 2
         start = int(sum(nvec[:at]))
-        allowed = [v for v in range(nvec[at]) if mask[start + v]]
+        allowed = open_values(mask, nvec)[at]
         keep = edge_guard.safest(own_ship(np.asarray(observation)), allowed)
         if int(action[at]) in keep:
             return action
