@@ -14,6 +14,8 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 from gymnasium import spaces
 
+from agents.mask_values import open_values
+
 
 @runtime_checkable
 class Policy(Protocol):
@@ -51,18 +53,6 @@ class RandomMaskedPolicy:
                 action[i] = allowed[self.rng.integers(0, len(allowed))]
         return action
 
-
-def open_values(mask: np.ndarray, nvec: Any) -> list[list[int]]:
-    """The values a flat action mask allows, component by component (``nvec``: the sizes),
-    as Python lists: a captain reads a few values a component every decision, where numpy
-    calls on such small arrays cost more than the reading."""
-    flags = np.asarray(mask).astype(bool).tolist()
-    values: list[list[int]] = []
-    start = 0
-    for n in np.asarray(nvec).tolist():
-        values.append([v for v in range(n) if flags[start + v]])
-        start += n
-    return values
 
 
 class ScenarioRobots:

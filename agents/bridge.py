@@ -16,7 +16,6 @@ import numpy as np
 from gymnasium import spaces
 
 from agents import edge_guard, helm
-from agents.base import open_values
 from agents.gunnery import (
     PHASERS,
     Gun,
@@ -25,6 +24,7 @@ from agents.gunnery import (
     expected_damage,
     hit_chance,
 )
+from agents.mask_values import open_values
 from agents.observation_view import ObservationView, Target, decode, placement
 from sfb_env import hexmap, impulse
 from sfb_env.env.observation_layout import ENERGY, ENERGY_WEAPON

@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from agents.base import open_values, register_policy
+from agents.base import register_policy
+from agents.mask_values import open_values
 from agents.observation_view import own_ship
 from sfb_env import hexmap
 

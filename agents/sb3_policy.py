@@ -147,7 +147,7 @@ class SB3Policy:
         """The map-edge guard (``agents.edge_guard``): a maneuver that leaves the map sooner
         than another allowed one is chosen again among the safest."""
         from agents import edge_guard
-        from agents.base import open_values
+        from agents.mask_values import open_values
         from agents.observation_view import own_ship
 
         names = getattr(agent, "names", None)
