@@ -100,6 +100,10 @@ def test_cadet_captain_v2_beats_the_doctrine_where_its_bench_says_it_always_does
     # head), the Lyran against the ISC doctrine (v6's seat, flown exactly as v6)
     ("graduate-captain-v7.zip", ("grad-hydran-vs-gorn", "gorn-doctrine"),
      ("grad-isc-vs-lyran", "isc-doctrine")),
+    # session 34, v7 with the map-edge guard: two rows the guard took to 200-0-0 against
+    # random-fighter (v7: 193-0-7 and 193-0-7)
+    ("graduate-captain-v8.zip", ("grad-hydran-vs-federation", "random-fighter"),
+     ("grad-lyran-vs-hydran", "random-fighter")),
 ])
 def test_graduate_captains_fly_graduate_ships_where_their_bench_says_they_always_win(
     checkpoint, blue_row, red_row
@@ -114,20 +118,25 @@ def test_graduate_captains_fly_graduate_ships_where_their_bench_says_they_always
     assert [r.result for r in red] == ["loss"] * 2
 
 
-def test_map_edge_guard_keeps_v7_on_the_map_where_it_flew_off(tmp_path):
-    """docs/training.md "The map-edge guard": in grad-hydran-vs-gorn seed 85 against
-    random-fighter, v7's Hydran leaves the map while ahead on damage and loses (C1.4); the same
-    checkpoint with ``"guard": "map-edge"`` in its sidecar stays on the map and wins."""
-    require("sb3_contrib")
-    import shutil
+def test_v8_is_v7s_weights_flown_with_the_map_edge_guard():
+    """docs/training.md "graduate-captain-v8": the same network as v7, byte for byte, and the
+    same sidecar but for ``"guard": "map-edge"``."""
+    v7, v8 = CHECKPOINTS / "graduate-captain-v7.zip", CHECKPOINTS / "graduate-captain-v8.zip"
+    assert v8.read_bytes() == v7.read_bytes()
+    side7 = json.loads(v7.with_suffix(".json").read_text())
+    side8 = json.loads(v8.with_suffix(".json").read_text())
+    assert side7.get("guard", "none") == "none" and side8.pop("guard") == "map-edge"
+    assert side8 == side7
 
-    v7 = CHECKPOINTS / "graduate-captain-v7.zip"
-    guarded = tmp_path / "v7-guarded.zip"
-    shutil.copy(v7, guarded)
-    sidecar = json.loads(v7.with_suffix(".json").read_text())
-    guarded.with_suffix(".json").write_text(json.dumps({**sidecar, "guard": "map-edge"}))
+
+def test_map_edge_guard_keeps_v7_on_the_map_where_it_flew_off():
+    """docs/training.md "The map-edge guard": in grad-hydran-vs-gorn seed 85 against
+    random-fighter, v7's Hydran leaves the map while ahead on damage and loses (C1.4); v8, the
+    same checkpoint with ``"guard": "map-edge"`` in its sidecar, stays on the map and wins."""
+    require("sb3_contrib")
+    v7, v8 = CHECKPOINTS / "graduate-captain-v7.zip", CHECKPOINTS / "graduate-captain-v8.zip"
     (plain,) = _play("grad-hydran-vs-gorn", str(v7), "random-fighter", range(85, 86))
-    (kept,) = _play("grad-hydran-vs-gorn", str(guarded), "random-fighter", range(85, 86))
+    (kept,) = _play("grad-hydran-vs-gorn", str(v8), "random-fighter", range(85, 86))
     assert (plain.result, plain.reason) == ("loss", "hydran left the map")
     assert plain.damage_dealt > plain.damage_taken
     assert kept.result == "win" and "left the map" not in kept.reason
