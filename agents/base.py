@@ -54,7 +54,6 @@ class RandomMaskedPolicy:
         return action
 
 
-
 class ScenarioRobots:
     """``robot``: the scenario's own automatic controllers fly that side (SCENARIOS.md §2).
 
