@@ -129,17 +129,26 @@ def captains(env: Any, scenario: str, seed: int, style: str) -> dict[str, Any]:
 
 def fuzz_game(env: Any, scenario: str, seed: int, style: str = "fighter",
               max_steps: int | None = None,
-              check: Callable[[Any, Mapping[str, Any]], None] | None = None) -> Coverage:
+              check: Callable[[Any, Mapping[str, Any]], None] | None = None,
+              mirror: Any = None) -> Coverage:
     """One game of ``style`` fuzz captains on ``env`` (built with ``illegal_action="raise"``
     so that any refused order raises), reset with ``seed``, to its end or ``max_steps``;
-    ``check(env, obs)`` runs at every decision point."""
+    ``check(env, obs)`` runs at every decision point. ``mirror``: a
+    ``sfb_env.compiled.parity.Mirror`` of ``env``, the compiled core played alike and compared
+    after the reset and every step."""
     obs, _ = env.reset(seed=seed)
+    if mirror is not None:
+        mirror.start(seed, obs)
     pilots = captains(env, scenario, seed, style)
     steps = 0
     while env.agents and (max_steps is None or steps < max_steps):
         if check is not None:
             check(env, obs)
-        obs, *_ = env.step({a: pilots[a].act(obs[a], env.action_space(a)) for a in env.agents})
+        actions = {a: pilots[a].act(obs[a], env.action_space(a)) for a in env.agents}
+        before = len(env.battle.events)
+        obs, rewards, terminations, truncations, _ = env.step(actions)
+        if mirror is not None:
+            mirror.follow(actions, obs, rewards, terminations, truncations, before)
         steps += 1
     cov = Coverage()
     cov.add(env.battle, steps)
@@ -169,22 +178,29 @@ def fuzz_games(scenario: Any, seeds: Iterable[int], styles: Iterable[str] = STYL
 
 def fuzz_steps(scenario: Any, n: int, per_game: int, first_seed: int = 0,
                env: Any = None, after_game: Callable[[Any], None] | None = None,
-               **options: Any) -> Coverage:
+               lockstep: bool = False, **options: Any) -> Coverage:
     """``n`` fuzz steps of ``scenario`` over as many games as it takes (seeds ``first_seed``,
     ``first_seed + 1``, ..., the styles in turn), each game cut at ``per_game`` steps, with
     ``illegal_action="raise"`` and the engine validating every order the masks allowed
     (``validate_in_engine``): no allowed action may be refused. ``env``: one built already
-    (the ``options`` then unused); ``after_game(battle)`` runs after each game."""
+    (the ``options`` then unused); ``after_game(battle)`` runs after each game. ``lockstep``:
+    the compiled core plays every game too, compared step by step with the reference env
+    (``parity.Mirror``; a reference ``env``)."""
     import sfb_env
 
     name = scenario if isinstance(scenario, str) else str(scenario.get("name", ""))
     if env is None:
         env = sfb_env.parallel_env(scenario, illegal_action="raise", **options)
     env.validate_in_engine = True  # the env skips it (masks checked); here it must agree
+    mirror = None
+    if lockstep:
+        from sfb_env.compiled.parity import Mirror
+
+        mirror = Mirror(env)
     cov, seed = Coverage(), first_seed
     while cov.steps < n:
         game = fuzz_game(env, name, seed, STYLES[seed % len(STYLES)],
-                         min(per_game, n - cov.steps))
+                         min(per_game, n - cov.steps), mirror=mirror)
         assert game.steps > 0, (name, seed)
         cov.merge(game)
         if after_game is not None:

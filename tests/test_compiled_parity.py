@@ -1,7 +1,9 @@
 """Lockstep parity of the compiled core with the reference engine on every scenario it plays,
 and on rule variants that try a tier-2 rule area alone (``parity.variant``).
 
-The short runs are CI's (about 500 steps per scenario over the policies and batch shapes);
+The short runs are CI's: per scenario, 250 random masked steps here and the fuzz captains'
+240 steps of ``test_fuzz.py`` in lockstep (``parity.Mirror``), and the batched fighting
+captains for the scenarios that the CI fuzz leaves out and one of each kind;
 the full runs of issues 12 and 14 are marked slow: per scenario, 10,000 random-masked steps
 and 10,000 fighting-captain (``random-fighter``) steps at B=1, 50 games of the doctrine
 captains at B=1 and in a B=64 batch with autoreset, and B=64 batches of mixed seeds with
@@ -11,6 +13,7 @@ autoreset.
 from __future__ import annotations
 
 import pytest
+from scenario_tiers import slow_only
 
 from sfb_env.compiled import parity, tiers
 
@@ -61,7 +64,20 @@ def test_random_masked_play_matches_the_reference_one_battle(scenario):
     assert report.steps == 250 and report.episodes >= 1
 
 
-@pytest.mark.parametrize("scenario", COMPILED)
+# The scripted captains' CI parity: test_fuzz.py's CI runs play every scenario they cover in
+# lockstep with the compiled core (B=1: random-fighter, doctrine captains with random
+# components, one of each), so this batched run with autoreset (B=4) runs in CI for the
+# scenarios those leave to ``-m slow`` (scenario_tiers) and for one of each kind besides.
+BATCHED_CI = {"duel-klingon-vs-federation", "cth-09", "cth-13", "grad-lyran-vs-hydran",
+              "grad-isc-vs-hydran", "grad-hydran-full-vs-kzinti"}
+
+
+def _batched_ci(names: list[str]) -> list:
+    return [n if slow_only(n) or n in BATCHED_CI else pytest.param(n, marks=pytest.mark.slow)
+            for n in names]
+
+
+@pytest.mark.parametrize("scenario", _batched_ci(COMPILED))
 def test_fighting_captains_match_the_reference_batched_with_autoreset(scenario):
     report = parity.lockstep(scenario, num_battles=4, steps=60, seed=2,
                              policy="random-fighter")
@@ -372,3 +388,35 @@ def test_standard_energy_long_runs_match(name, policy):
     report = parity.lockstep(STANDARD_ENERGY_ALL[name], num_battles=16, steps=300, seed=23,
                              policy=policy)
     print(report.line())
+
+
+def test_mirror_follows_a_reference_env_and_names_the_first_difference():
+    """``parity.Mirror`` (the fuzz runs' lockstep): it follows a reference env step by step,
+    and a compiled battle started on another seed than the env's differs at the reset."""
+    import numpy as np
+
+    from sfb_env.env.parallel import SFBParallelEnv
+
+    env = SFBParallelEnv("duel-klingon-vs-federation")
+    mirror = parity.Mirror(env)
+    obs, _ = env.reset(seed=3)
+    mirror.start(3, obs)
+    for k, a in enumerate(env.possible_agents):
+        env.action_space(a).seed(k)
+    for _ in range(20):
+        actions = {a: env.action_space(a).sample(mask=obs[a]["action_mask"]) for a in env.agents}
+        before = len(env.battle.events)
+        obs, rewards, terminations, truncations, _ = env.step(actions)
+        mirror.follow(actions, obs, rewards, terminations, truncations, before)
+    assert mirror.step == 20 and np.array_equal(mirror.batch.state.turn[:1],
+                                                [env.battle.state.turn])
+    obs, _ = env.reset(seed=4)
+    with pytest.raises(parity.ParityError, match="first difference at reset"):
+        mirror.start(5, obs)
+
+
+def test_mirror_refuses_an_env_on_the_compiled_core(readme_backend):
+    import sfb_env
+
+    with pytest.raises(ValueError, match="reference env"):
+        parity.Mirror(sfb_env.parallel_env("duel-klingon-vs-federation"))

@@ -10,7 +10,10 @@ its row in ``COVERAGE``: the turn, the weapon kinds fired and the event kinds se
 
 The CI run is ``CI_STEPS`` steps per scenario (games cut at ``CI_PER_GAME``), tiered like the
 other per-scenario tests (``scenario_tiers``: the non-representative full-size graduate
-pairings run under ``-m slow``); the long run (``-m slow``) is ``LONG_STEPS`` steps. A game is
+pairings run under ``-m slow``), with the compiled core following every game step by step
+(``parity.Mirror``: the same state, observations, masks, rewards and events, so one reference
+run serves the fuzz and the parity harness); the long run (``-m slow``) is ``LONG_STEPS``
+steps. A game is
 reproducible from its seed and style, so the long run plays the CI games and more: the same
 floor holds for it. ``benchmarks/fuzz_coverage.py`` prints what a run reaches as a markdown
 table (its defaults are the CI run); the floors below were measured with it on seeds 0.. and
@@ -313,9 +316,12 @@ def test_every_listed_scenario_has_a_coverage_row():
     assert sorted(COVERAGE) == SCENARIOS
 
 
+@pytest.mark.compiled_late  # the compiled core follows every game (conftest: after its build)
 @pytest.mark.parametrize("scenario", ci_params(SCENARIOS))  # scenario_tiers: CI / slow
 def test_fuzz_reaches_the_scenario_coverage_and_no_allowed_order_is_refused(scenario):
-    cov = fuzz_steps(scenario, CI_STEPS, CI_PER_GAME)
+    """The CI run, in lockstep with the compiled core (``parity.Mirror``): the scripted
+    captains' parity run of CI for the scenarios it covers (test_compiled_parity.py)."""
+    cov = fuzz_steps(scenario, CI_STEPS, CI_PER_GAME, lockstep=True)
     _report(scenario, cov)
     assert cov.steps == CI_STEPS
     assert_covers(scenario, cov, COVERAGE[scenario])

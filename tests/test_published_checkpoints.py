@@ -14,6 +14,18 @@ from agents import bench
 CHECKPOINTS = Path(__file__).resolve().parents[1] / "checkpoints"
 PUBLISHED = sorted(CHECKPOINTS.glob("*.zip"))
 
+# The games fly on the backend ``sfb bench`` gives them (``auto``: the compiled core, the same
+# battles as the reference engine by the parity harness), as the benches docs/training.md
+# reports were played; after the core is built (conftest).
+pytestmark = [pytest.mark.usefixtures("readme_backend"), pytest.mark.compiled_late]
+
+
+@pytest.fixture(autouse=True)
+def _own_envs(monkeypatch):
+    """The bench's env cache for this test alone: its envs are ``auto``'s, not to be met by a
+    later test of the same worker that flies the reference engine."""
+    monkeypatch.setattr(bench, "_ENVS", {})
+
 
 def _play(scenario: str, blue: str, red: str, seeds: range) -> list[bench.GameResult]:
     specs = [bench.GameSpec(i, 0, scenario, blue, red, s) for i, s in enumerate(seeds)]

@@ -13,7 +13,8 @@ captains), bound to each reference env; names separated by commas give each agen
 ``possible_agents`` order (e.g. ``"rescuer,rescue-opponent"`` in cth-09).
 
 Used by ``tests/test_compiled_parity.py`` (short runs in CI, the full runs marked slow) and by
-``benchmarks/parity.py``; ``python -m sfb_env.compiled.parity SCENARIO ...`` runs it alone.
+``benchmarks/parity.py``; ``Mirror`` follows one reference env that a caller plays (the CI fuzz
+runs of ``tests/test_fuzz.py``); ``python -m sfb_env.compiled.parity SCENARIO ...`` runs it alone.
 ``scenario`` is a name, a YAML path or a scenario mapping; ``with_rules(name, {...})`` (CLI:
 ``--rules energy=cadet``) is a scenario file with some rules changed, e.g. the cadet Energy
 Allocation Form on an 8-impulse duel (``CADET_ENERGY``).
@@ -207,6 +208,55 @@ def lockstep(scenario: str | Mapping[str, Any], num_battles: int = 1, steps: int
         if games is not None and report.episodes >= games:
             break
     return report
+
+
+class Mirror:
+    """One compiled battle kept in lockstep with a reference env that its caller plays
+    (the fuzz games of ``tests/fuzz_helpers``): after the env's ``reset(seed=...)`` call
+    ``start(seed, obs)``, after each ``step(actions)`` call ``follow(actions, ...)`` with the
+    env's five results less the infos and the battle's event count before the step. Each
+    plays the compiled battle alike and compares it as ``lockstep`` does; the first
+    difference raises ``ParityError``. The env keeps its own options (``illegal_action``,
+    ``validate_in_engine``); its spaces must be the batch's defaults."""
+
+    def __init__(self, env: SFBParallelEnv) -> None:
+        if env.backend != "reference":
+            raise ValueError(f"Mirror follows a reference env, not a {env.backend!r} one")
+        self.env = env
+        self.batch = batch = BattleBatch(env.scenario, 1, seed=0, max_turns=env.max_turns,
+                                         autoreset=False)
+        for i, a in enumerate(batch.agents):
+            nvec = env.action_space(a).nvec
+            if not np.array_equal(batch.nvec[i, :len(nvec)], nvec):
+                raise ValueError(f"Mirror: {a}'s action space {list(nvec)} is not the "
+                                 f"compiled core's {list(batch.nvec[i])} (env options)")
+        self.decoder = event_codes.Decoder(batch.setup.unit_ids, batch.setup.weapon_ids,
+                                           list(batch.setup.scenario.sides),
+                                           batch.setup.scenario.parity)
+        self.actions = np.zeros((1, len(batch.agents), batch.nvec.shape[1]), np.int64)
+        self.seed = 0
+        self.step = 0
+        batch.reset()
+
+    def start(self, seed: int, obs: Mapping[str, Any]) -> None:
+        """The env was reset with ``seed``: restart the battle with it and compare."""
+        self.seed, self.step = int(seed), 0
+        self.batch.restart(0, self.seed)
+        _compare_start(self.batch, 0, self.env, dict(obs), f"reset (seed {self.seed})")
+
+    def follow(self, actions: Mapping[str, Any], obs: Mapping[str, Any], rewards: Mapping,
+               terminations: Mapping, truncations: Mapping, events_before: int) -> None:
+        """The env stepped ``actions`` (its battle had ``events_before`` events): step the
+        battle with them and compare."""
+        self.step += 1
+        self.actions[:] = 0
+        for a, act in actions.items():
+            act = np.asarray(act, dtype=np.int64)
+            self.actions[0, self.batch.agents.index(a), :len(act)] = act
+        self.batch.step(self.actions)
+        new = self.env.battle.events[events_before:]
+        _compare_step(self.batch, 0, self.env, dict(obs), rewards, terminations, truncations,
+                      new, self.decoder, f"step {self.step} (seed {self.seed})")
 
 
 def _announce_index(env: SFBParallelEnv, agent: str) -> int:
