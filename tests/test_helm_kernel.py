@@ -101,7 +101,8 @@ def test_compiled_map_area_matches_contains_axial():
     "grad-isc-vs-romulan",          # PPD, plasma torpedoes, the cloak
     "grad-hydran-vs-kzinti",        # drone swarms against phaser-G
 ])
-def test_doctrine_decisions_plan_the_same_on_both_helms(scenario, monkeypatch):
+@pytest.mark.compiled_late  # the battles on the compiled core (the README's backend)
+def test_doctrine_decisions_plan_the_same_on_both_helms(scenario, monkeypatch, readme_backend):
     """Every helm question two doctrine captains ask over a battle gets the same plan."""
     asked = {"decisions": 0, "drones": 0, "scaled": 0}
     compiled = helm.plan
