@@ -33,7 +33,8 @@ from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import Box, WeaponType
 from sfb_env.env.parallel import SFBParallelEnv
 
-pytestmark = pytest.mark.compiled_late
+# after the core is built; one xdist group with the other snapshot files (tests/conftest.py)
+pytestmark = [pytest.mark.compiled_late, pytest.mark.xdist_group("compiled-snapshots")]
 
 LYRAN = [f"grad-lyran-vs-{o}" for o in ("federation", "gorn", "hydran", "klingon", "kzinti",
                                          "orion", "romulan")]
