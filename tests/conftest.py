@@ -57,10 +57,6 @@ def require(module: str):
 # Tests that need the core are marked ``compiled_late``: collected last, so either worker
 # takes them once the core is built (the other worker waits on the lock, then loads the
 # cached kernels). A test that steps the core without the mark fails.
-# The compiled rule areas' test files that share snapshots of reference games between their
-# tests (a ``functools.cache`` per worker) are one xdist group, ``compiled-snapshots``:
-# loadgroup's largest unit, so gw0 takes it first, behind its build of the play kernel, and
-# plays each snapshot once (spread over both workers, each computed them: about 60 s of CPU).
 
 def pytest_configure(config):
     config.addinivalue_line(

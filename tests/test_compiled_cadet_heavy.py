@@ -33,8 +33,7 @@ from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import Box, WeaponType
 from sfb_env.env.parallel import SFBParallelEnv
 
-# after the core is built; one xdist group with the other snapshot files (tests/conftest.py)
-pytestmark = [pytest.mark.compiled_late, pytest.mark.xdist_group("compiled-snapshots")]
+pytestmark = pytest.mark.compiled_late
 
 LYRAN = [f"grad-lyran-vs-{o}" for o in ("federation", "gorn", "hydran", "klingon", "kzinti",
                                          "orion", "romulan")]

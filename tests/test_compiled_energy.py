@@ -27,8 +27,7 @@ from sfb_env.compiled import energy, layout, parity, tiers
 from sfb_env.compiled.batch import build_reference
 from sfb_env.engine import energy_allocation, rule_tables
 
-# after the core is built; one xdist group with the other snapshot files (tests/conftest.py)
-pytestmark = [pytest.mark.compiled_late, pytest.mark.xdist_group("compiled-snapshots")]
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
 
 DUELS = ("duel-klingon-vs-federation", "duel-kzinti-vs-orion")
 

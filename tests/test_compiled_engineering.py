@@ -26,8 +26,7 @@ from sfb_env.engine.dac import DacBox
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import K_SHIP
 
-# after the core is built; one xdist group with the other snapshot files (tests/conftest.py)
-pytestmark = [pytest.mark.compiled_late, pytest.mark.xdist_group("compiled-snapshots")]
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
 
 RULES = {
     "reinforcement": {"reinforcement": True},

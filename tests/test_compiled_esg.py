@@ -23,8 +23,6 @@ from sfb_env.engine import esg as ref_esg
 from sfb_env.engine import esg_field
 from sfb_env.engine.types import ACTIVE, EsgOrder
 
-pytestmark = pytest.mark.xdist_group("compiled-snapshots")  # tests/conftest.py
-
 CHIEF = {"energy": "chief", "chief_engineer": True, "speed_choice": True}
 OPPONENTS = ("klingon", "kzinti")
 

@@ -23,8 +23,7 @@ from sfb_env.engine.battle import make_battle
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import ACTIVE, K_DRONE, K_SHIP, Orders, WeaponType
 
-# after the core is built; one xdist group with the other snapshot files (tests/conftest.py)
-pytestmark = [pytest.mark.compiled_late, pytest.mark.xdist_group("compiled-snapshots")]
+pytestmark = pytest.mark.compiled_late
 
 CHIEF = {"energy": "chief", "chief_engineer": True, "speed_choice": True}
 SCENARIO = parity.variant("grad-isc-vs-klingon", rules=CHIEF)

@@ -32,8 +32,7 @@ from sfb_env.engine.battle import make_battle
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import ACTIVE, DESTROYED, DISENGAGED, Box, Maneuver
 
-# after the core is built; one xdist group with the other snapshot files (tests/conftest.py)
-pytestmark = [pytest.mark.compiled_late, pytest.mark.xdist_group("compiled-snapshots")]
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
 
 SCENARIOS = ("cth-04", "cth-04-three")
 

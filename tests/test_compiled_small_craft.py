@@ -24,7 +24,7 @@ from sfb_env.engine import damage, direct_fire, robots
 from sfb_env.engine import small_craft as ref
 from sfb_env.engine.types import K_FIGHTER, K_SHUTTLE, NEVER, UNUSED
 
-pytestmark = pytest.mark.xdist_group("compiled-snapshots")  # tests/conftest.py
+pytestmark = pytest.mark.xdist_group("compiled-small-craft")
 
 RULES = {"energy": "chief", "damage": "interim", "lock_on": False}
 SCENARIOS = ("grad-hydran-full-vs-klingon", "grad-hydran-full-vs-federation")

@@ -37,8 +37,7 @@ from sfb_env.engine.boarding import CAPTURED_CONTROLLER
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import K_SHIP, Box
 
-# after the core is built; one xdist group with the other snapshot files (tests/conftest.py)
-pytestmark = [pytest.mark.compiled_late, pytest.mark.xdist_group("compiled-snapshots")]
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
 
 STANDARD = {"energy": "standard"}
 FRACTIONAL = {"energy": "standard", "fractional_accounting": True}

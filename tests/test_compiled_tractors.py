@@ -22,8 +22,7 @@ from sfb_env.engine.battle import make_battle
 from sfb_env.engine.scenario import load_scenario
 from sfb_env.engine.types import ACTIVE, K_FREIGHTER, K_SHIP, Orders
 
-# after the core is built; one xdist group with the other snapshot files (tests/conftest.py)
-pytestmark = [pytest.mark.compiled_late, pytest.mark.xdist_group("compiled-snapshots")]
+pytestmark = pytest.mark.compiled_late  # after the core is built (tests/conftest.py)
 
 
 def tow_variant(raider_hex: str | None = "0316", defender_hex: str | None = None) -> dict:
