@@ -23,6 +23,7 @@ shield and seeking kernel of this package (``compiled.fire``, ``compiled.shields
 
 from __future__ import annotations
 
+import functools
 from collections import namedtuple
 
 import numba as nb
@@ -174,6 +175,18 @@ def fire_view(s):
 _BIG = 1 << 40
 
 
+@functools.cache
+def _fusion_damage_chart() -> np.ndarray:
+    """(E7.32, FD1.52) ``direct_fire.fusion_damage`` by die roll 1..8 (rows) and range
+    (columns): the same for every setup, so built once (read-only; ``fire_tables`` hands out
+    copies)."""
+    columns = np.asarray(load_weapons().fusion).shape[1]
+    chart = np.array([[ref_fire.fusion_damage(r, roll) for r in range(columns)]
+                      for roll in range(1, 9)], dtype=np.int64)
+    chart.setflags(write=False)
+    return chart
+
+
 def fire_tables(setup) -> FireTables:
     """The static tables of the fire, damage, shield and seeking kernels for one setup; raises
     ``NotImplementedError`` on a rule these kernels do not port."""
@@ -219,9 +232,7 @@ def fire_tables(setup) -> FireTables:
         chart[int(kind), :, :c.shape[1]] = c
         plen[int(kind)] = c.shape[1]
     ipt = int(setup.start_state.impulses_per_turn)
-    fusion_chart = np.asarray(weapons.fusion)
-    fusion_dmg = np.array([[ref_fire.fusion_damage(r, roll) for r in range(fusion_chart.shape[1])]
-                           for roll in range(1, 9)], dtype=np.int64)
+    fusion_dmg = _fusion_damage_chart().copy()
     controllers = setup.start_state.controllers
     robot_rows = [int(w) for u, r in enumerate(rows) if controllers[u] != "agent" for w in r]
     return FireTables(

@@ -12,6 +12,8 @@ travelled (the impulses since its launch) less one point per two phaser points t
 
 from __future__ import annotations
 
+import functools
+
 import numba as nb
 import numpy as np
 
@@ -37,6 +39,18 @@ def plasma_tables(setup) -> dict[str, np.ndarray]:
     reused row keeps its id, [P-066]); ``plasma_fixed`` (W,) (FP3.1); ``plasma_warhead``
     (N_TYPES, MAX_TRAVEL) the FP1.0 warhead by launcher type and hexes travelled;
     ``plasma_endurance`` (N_TYPES,) hexes (FP1.4) and its Expired reason word."""
+    warhead, endurance, reason = (chart.copy() for chart in _plasma_charts())
+    return {"plasma_launcher": np.asarray(setup.plasma_launcher_of, np.int64).copy(),
+            "plasma_rows": np.asarray(setup.start_state.w_plasma_rows, np.int64).copy(),
+            "plasma_fixed": np.asarray(setup.plasma_fixed, np.bool_).copy(),
+            "plasma_warhead": warhead, "plasma_endurance": endurance,
+            "plasma_expired": reason}
+
+
+@functools.cache
+def _plasma_charts() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The setup-free part of ``plasma_tables`` (the FP1.0 warheads, the FP1.4 endurance and
+    its Expired reason word), built once (read-only; ``plasma_tables`` hands out copies)."""
     warhead = np.zeros((N_TYPES, MAX_TRAVEL), np.int64)
     endurance = np.zeros(N_TYPES, np.int64)
     reason = np.zeros(N_TYPES, np.int64)
@@ -45,11 +59,9 @@ def plasma_tables(setup) -> dict[str, np.ndarray]:
         endurance[kind] = tables.plasma_endurance(key)
         reason[kind] = event_codes.word(
             "reason", f"FP1.4 endurance of {endurance[kind]} hexes ran out")
-    return {"plasma_launcher": np.asarray(setup.plasma_launcher_of, np.int64).copy(),
-            "plasma_rows": np.asarray(setup.start_state.w_plasma_rows, np.int64).copy(),
-            "plasma_fixed": np.asarray(setup.plasma_fixed, np.bool_).copy(),
-            "plasma_warhead": warhead, "plasma_endurance": endurance,
-            "plasma_expired": reason}
+    for chart in (warhead, endurance, reason):
+        chart.setflags(write=False)
+    return warhead, endurance, reason
 
 
 @nb.njit(cache=True, inline="always")
