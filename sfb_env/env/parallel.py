@@ -400,7 +400,11 @@ class SFBParallelEnv(ParallelEnv):
             raise IllegalActionError(
                 agent, "action", -1, f"expected {len(nvec)} components, got shape {action.shape}"
             )
-        mask_parts = self.action_space(agent).split_mask(self._obs[agent]["action_mask"])
+        mask = self._obs[agent]["action_mask"]
+        inside = (action >= 0) & (action < nvec)
+        if inside.all() and mask[layout.offsets + action].all():
+            return action  # every component allowed (the usual case: one vector test)
+        mask_parts = self.action_space(agent).split_mask(mask)
         names = layout.component_names()
         noop = None
         for i, (value, part) in enumerate(zip(action, mask_parts, strict=True)):
