@@ -77,16 +77,15 @@ def energy_size(layout: ActionLayout) -> int:
     return ENERGY_SIZE + ENERGY_WEAPON_SIZE * len(layout.power.heavies)
 
 
-def _cartesian(x, z):
-    """Axial -> cartesian centre (flat-topped hexes, y pointing down the map)."""
-    return 1.5 * np.asarray(x, dtype=np.float64), SQRT3 * (np.asarray(z) + np.asarray(x) / 2.0)
-
-
 def _bearing(st, u: int, others: np.ndarray) -> np.ndarray:
     """Angle of ``others`` from unit ``u``, clockwise from its facing."""
-    ux, uy = _cartesian(st.x[u], st.z[u])
-    ox, oy = _cartesian(st.x[others], st.z[others])
-    theta = np.arctan2(ox - ux, -(oy - uy))  # clockwise from "up" (direction A)
+    # axial -> cartesian hex centres (flat-topped hexes, y pointing down the map): x 1.5 q,
+    # y sqrt(3) (r + q / 2); the unit's as Python floats (the same doubles, fewer calls)
+    x, z = float(st.x[u]), float(st.z[u])
+    ux, uy = 1.5 * x, SQRT3 * (z + x / 2.0)
+    ox = st.x[others]
+    oy = SQRT3 * (st.z[others] + ox / 2.0)
+    theta = np.arctan2(1.5 * ox - ux, -(oy - uy))  # clockwise from "up" (direction A)
     return theta - st.facing[u] * (np.pi / 3)
 
 

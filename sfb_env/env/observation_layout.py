@@ -281,12 +281,19 @@ class Placement:
     size: int
     _index: dict = field(init=False, compare=False, repr=False)
 
+    _spans: dict = field(init=False, compare=False, repr=False)
+
     def __post_init__(self) -> None:
         index: dict = {}
+        spans: dict = {}
         for p in self.parts:
             index.setdefault((p.block, None), p)
             index.setdefault((p.block, p.part), p)
+            start, size = spans.get(p.block, (p.offset, 0))
+            spans[p.block] = (start, size + p.size)
         object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_spans", {b: slice(start, start + size)
+                                            for b, (start, size) in spans.items()})
 
     def part(self, block: str, part: str | None = None) -> Placed:
         """A block's part (its first part if ``part`` is None)."""
@@ -297,9 +304,7 @@ class Placement:
 
     def span(self, block: str) -> slice:
         """The whole block (an empty slice at its place where absent)."""
-        mine = [p for p in self.parts if p.block == block]
-        start = mine[0].offset
-        return slice(start, start + sum(p.size for p in mine))
+        return self._spans[block]  # (its parts are adjacent: ``place``)
 
     def read(self, vector, block: str, part: str | None = None, row: int = 0
              ) -> dict[str, object]:
