@@ -29,6 +29,22 @@ def test_every_battle_state_array_is_packed_with_a_battle_axis():
         assert layout.differences(batch, b, battle.state, cold) == []
 
 
+def test_one_battle_packs_as_a_stack_of_one_into_arrays_of_its_own():
+    """``pack`` of one state (its fast path) gives what stacking gives: the same dtype, shape
+    and values, C-contiguous and writeable, sharing no memory with the state."""
+    battle = make_battle("grad-lyran-vs-hydran", seed=4)
+    one = layout.pack([battle.state])
+    cold = layout.pack_cold([battle.state])
+    for name in layout.ARRAY_FIELDS:
+        ref = np.asarray(getattr(battle.state, name))
+        mine = getattr(one, name) if name in layout.HOT_FIELDS else cold[name]
+        stacked = np.stack([ref])
+        assert (mine.dtype, mine.shape) == (stacked.dtype, stacked.shape), name
+        assert np.array_equal(mine, stacked), name
+        assert mine.flags.c_contiguous and mine.flags.writeable, name
+        assert not np.shares_memory(mine, ref), name
+
+
 def test_unpack_gives_back_the_state_and_its_dice():
     battle = make_battle("cth-03", seed=5)
     for _ in range(12):
