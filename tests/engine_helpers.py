@@ -10,6 +10,7 @@ import numpy as np
 
 from sfb_env import hexmap
 from sfb_env.engine import Battle, Maneuver, Orders, WeaponType, make_battle
+from sfb_env.engine.direct_fire import fire_mask
 from sfb_env.engine.events import Event
 from sfb_env.engine.types import PLASMA_LAUNCHERS
 
@@ -184,6 +185,9 @@ def _stays_on_map(b: Battle, u: int, m: Maneuver) -> bool:
     return bool(b.scenario.map_area.contains_axial_np(nx, nz, b.scenario.parity))
 
 
+_LAUNCHERS = frozenset(int(k) for k in (WeaponType.DRONE_RACK, *PLASMA_LAUNCHERS))
+
+
 def random_orders(b: Battle, g: np.random.Generator) -> dict[int, Orders]:
     """Random legal orders for every commanded unit, chosen with the engine's predicates.
 
@@ -201,13 +205,19 @@ def random_orders(b: Battle, g: np.random.Generator) -> dict[int, Orders]:
         safe = [m for m in legal if _stays_on_map(b, u, m)]
         pool = safe if safe and g.random() > 0.005 else legal
         order = Orders(maneuver=pool[int(g.integers(len(pool)))], speed=speed)
-        for w in b.weapons_of(u):
-            w = int(w)
-            if b.state.w_type[w] in (WeaponType.DRONE_RACK, *PLASMA_LAUNCHERS):
-                table, blockers, p = order.launch, b.launch_blockers, 0.3
+        rows = [int(w) for w in b.weapons_of(u)]
+        direct = [w for w in rows if int(b.state.w_type[w]) not in _LAUNCHERS]
+        # the targets fire_blockers leaves open, for all the unit's direct-fire weapons at once
+        # (fire_mask: the same predicate without the words)
+        open_at = (dict(zip(direct, fire_mask(b, np.array(direct, np.int64)), strict=True))
+                   if direct else {})
+        for w in rows:
+            if w in open_at:
+                table, p = order.fire, 0.4
+                targets = np.flatnonzero(open_at[w]).tolist()
             else:
-                table, blockers, p = order.fire, b.fire_blockers, 0.4
-            targets = [t for t, why in enumerate(blockers(w)) if why is None]
+                table, p = order.launch, 0.3
+                targets = [t for t, why in enumerate(b.launch_blockers(w)) if why is None]
             if targets and g.random() < p:
                 table[w] = targets[int(g.integers(len(targets)))]
         out[u] = order
