@@ -152,3 +152,35 @@ def test_map_edge_guard_keeps_v7_on_the_map_where_it_flew_off():
     assert (plain.result, plain.reason) == ("loss", "hydran left the map")
     assert plain.damage_dealt > plain.damage_taken
     assert kept.result == "win" and "left the map" not in kept.reason
+
+
+def test_v9_is_v8_with_a_head_for_the_lyran_against_the_orion():
+    """docs/training.md "graduate-captain-v9": v8's eight seat heads, the shared layers and the
+    value network tensor for tensor (the seats' race indices one longer), plus a ninth head
+    for [lyran, orion]; v8's sidecar (its guard) with the merge's record."""
+    require("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+
+    v8 = MaskablePPO.load(CHECKPOINTS / "graduate-captain-v8.zip", device="cpu")
+    v9 = MaskablePPO.load(CHECKPOINTS / "graduate-captain-v9.zip", device="cpu")
+    seats8 = [tuple(s) for s in v8.policy.seat_heads]
+    seats9 = [tuple(s) for s in v9.policy.seat_heads]
+    assert seats9 == [*seats8, ("lyran", "orion")]
+    old, new = v8.policy.state_dict(), v9.policy.state_dict()
+    for name, tensor in old.items():  # the seats' race indices grow by the new seat's
+        assert new[name][:len(tensor)].equal(tensor), name
+    assert any(name.startswith("action_net.latent.8.") for name in set(new) - set(old))
+    sidecar = json.loads((CHECKPOINTS / "graduate-captain-v9.json").read_text())
+    assert sidecar["guard"] == "map-edge"
+    assert [s["seats"] for s in sidecar["seat_heads_from"]][-1] == [["lyran", "orion"]]
+
+
+def test_v9_wins_a_lyran_game_against_the_orion_that_v8_loses():
+    """grad-lyran-vs-orion seed 2 against random-fighter: v8's Lyran (the seat as v6 flies it)
+    loses on damage points at the turn limit; v9's new head wins it on points."""
+    require("sb3_contrib")
+    v8, v9 = CHECKPOINTS / "graduate-captain-v8.zip", CHECKPOINTS / "graduate-captain-v9.zip"
+    (before,) = _play("grad-lyran-vs-orion", str(v8), "random-fighter", range(2, 3))
+    (after,) = _play("grad-lyran-vs-orion", str(v9), "random-fighter", range(2, 3))
+    assert (before.result, after.result) == ("loss", "win")
+    assert after.damage_dealt > after.damage_taken
