@@ -32,6 +32,13 @@ def _play(scenario: str, blue: str, red: str, seeds: range) -> list[bench.GameRe
     return [bench.play_game(spec) for spec in specs]  # check_action: a masked choice raises
 
 
+def _same_game(scenario: str, before: str, after: str, seed: int):
+    """The game of ``seed`` against random-fighter with each of two published checkpoints flying
+    blue: their two results."""
+    paths = [str(CHECKPOINTS / name) for name in (before, after)]
+    return [_play(scenario, path, "random-fighter", range(seed, seed + 1))[0] for path in paths]
+
+
 def test_published_checkpoints_exist_with_their_sidecars():
     assert PUBLISHED, "no checkpoints published under checkpoints/"
     for path in PUBLISHED:
@@ -146,9 +153,8 @@ def test_map_edge_guard_keeps_v7_on_the_map_where_it_flew_off():
     random-fighter, v7's Hydran leaves the map while ahead on damage and loses (C1.4); v8, the
     same checkpoint with ``"guard": "map-edge"`` in its sidecar, stays on the map and wins."""
     require("sb3_contrib")
-    v7, v8 = CHECKPOINTS / "graduate-captain-v7.zip", CHECKPOINTS / "graduate-captain-v8.zip"
-    (plain,) = _play("grad-hydran-vs-gorn", str(v7), "random-fighter", range(85, 86))
-    (kept,) = _play("grad-hydran-vs-gorn", str(v8), "random-fighter", range(85, 86))
+    plain, kept = _same_game("grad-hydran-vs-gorn", "graduate-captain-v7.zip",
+                             "graduate-captain-v8.zip", 85)
     assert (plain.result, plain.reason) == ("loss", "hydran left the map")
     assert plain.damage_dealt > plain.damage_taken
     assert kept.result == "win" and "left the map" not in kept.reason
@@ -179,8 +185,7 @@ def test_v9_wins_a_lyran_game_against_the_orion_that_v8_loses():
     """grad-lyran-vs-orion seed 2 against random-fighter: v8's Lyran (the seat as v6 flies it)
     loses on damage points at the turn limit; v9's new head wins it on points."""
     require("sb3_contrib")
-    v8, v9 = CHECKPOINTS / "graduate-captain-v8.zip", CHECKPOINTS / "graduate-captain-v9.zip"
-    (before,) = _play("grad-lyran-vs-orion", str(v8), "random-fighter", range(2, 3))
-    (after,) = _play("grad-lyran-vs-orion", str(v9), "random-fighter", range(2, 3))
+    before, after = _same_game("grad-lyran-vs-orion", "graduate-captain-v8.zip",
+                               "graduate-captain-v9.zip", 2)
     assert (before.result, after.result) == ("loss", "win")
     assert after.damage_dealt > after.damage_taken
