@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -414,6 +415,17 @@ class MapArea:
             for c in range(self.first_column, self.last_column + 1)
             for r in range(self.first_row, self.last_row + 1)
         ]
+
+    def axial_labels(self, parity: Parity = "even-down") -> dict[tuple[int, int], str]:
+        """Every hex of the area as axial ``(x, z)`` -> label, column by column (a new dict
+        each call; the conversion is done once per area and parity)."""
+        return dict(_axial_labels(self, parity))
+
+
+@lru_cache(maxsize=64)
+def _axial_labels(area: MapArea, parity: Parity) -> tuple[tuple[tuple[int, int], str], ...]:
+    """``MapArea.axial_labels`` as pairs, kept: the conversion was most of building a battle."""
+    return tuple((label_to_axial(label, parity), label) for label in area.labels())
 
 
 # The printed CTH map: four sectors of 14 columns x 16 rows.

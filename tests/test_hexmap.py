@@ -376,6 +376,17 @@ def test_cth_map_sectors_are_14_by_16():
     assert hexmap.map_area("A+B+row17").contains("0517")
 
 
+@pytest.mark.parametrize("parity", ["even-down", "odd-down"])
+def test_area_axial_labels_are_every_hex_converted_and_a_fresh_dict(parity):
+    area = hexmap.map_area("A+B+row17")
+    got = area.axial_labels(parity)
+    assert list(got.values()) == area.labels()
+    assert all(hexmap.label_to_axial(lab, parity) == xz for xz, lab in got.items())
+    assert all(hexmap.axial_to_label(x, z, parity) == lab for (x, z), lab in got.items())
+    got.clear()  # the caller's own copy: the next battle still sees the whole area
+    assert len(area.axial_labels(parity)) == len(area.labels())
+
+
 @pytest.mark.parametrize("label", ["0A12", "9999", "0000", "2901", "0133", "517", "05170", 517, ""])
 def test_bad_hex_label_raises_naming_it(label):
     with pytest.raises(

@@ -182,10 +182,7 @@ class Battle:
         self.side_index = {s: i for i, s in enumerate(scenario.sides)}
         self.maneuvers = movement.maneuvers_in_use(scenario.rules)  # C4 / C5 switches
         # every hex of the play area: axial (x, z) -> label (labels and bounds in one lookup)
-        self.area_labels = {
-            hexmap.label_to_axial(label, scenario.parity): label
-            for label in scenario.map_area.labels()
-        }
+        self.area_labels = scenario.map_area.axial_labels(scenario.parity)
         unit_ids: list[str] = []
         names: list[str] = []
         controllers: list[str] = []
