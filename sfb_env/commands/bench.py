@@ -51,7 +51,7 @@ def require_bench_extra() -> None:
 def run(args: argparse.Namespace) -> int:
     from agents import bench
     from agents.bench_report import report, write_outputs
-    from sfb_env.commands.play import apply_backend, check_writable
+    from sfb_env.commands.play import apply_backend, check_writable, cold_build_notice
 
     apply_backend(args)
     try:
@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, RuntimeError) as exc:
         print(f"sfb bench: error: {exc}", file=sys.stderr)
         return 2
+    cold_build_notice("sfb bench")
     workers = args.workers if args.workers is not None else bench.default_workers()
     specs = bench.plan_games(matches, args.games, args.seed)
     games = bench.run_games(specs, workers=workers, ray_address=args.ray,

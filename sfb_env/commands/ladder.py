@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from agents.ladder_report import ratings_table, write_page
     from sfb_env.backends import default_backend
     from sfb_env.commands.bench import require_bench_extra
-    from sfb_env.commands.play import apply_backend, check_writable
+    from sfb_env.commands.play import apply_backend, check_writable, cold_build_notice
 
     apply_backend(args)
     try:
@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, RuntimeError) as exc:
         print(f"sfb ladder: error: {exc}", file=sys.stderr)
         return 2
+    cold_build_notice("sfb ladder")
     workers = args.workers if args.workers is not None else bench.default_workers()
     games, table = ladder.run_ladder(plan, args.games, args.seed, workers,
                                      progress=not args.no_progress)

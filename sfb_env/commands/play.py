@@ -56,6 +56,28 @@ def apply_backend(args: argparse.Namespace) -> None:
         os.environ[BACKEND_VARIABLE] = args.backend
 
 
+def cold_build_notice(command: str, env: Any = None) -> None:
+    """Say on stderr, before the compiled core's first build on this machine (a few minutes
+    of one CPU, then cached), that it is coming and how to play without it. ``env``: the env
+    to be played (no notice where it runs on the reference engine); None: the process's
+    default backend decides (``bench`` and ``ladder`` build their envs in workers). Only on a
+    terminal: a refusal's one line on a captured stderr stays one line."""
+    from sfb_env.backends import backend_of, default_backend
+
+    if not sys.stderr.isatty():
+        return
+    if env is not None and backend_of(env) != "compiled":
+        return
+    if env is None and default_backend() == "reference":
+        return
+    from sfb_env import compiled
+
+    if compiled.cache_is_cold():
+        print(f"{command}: the compiled core is built on its first use on this machine (a few "
+              f"minutes of one CPU; kept in {compiled.CACHE_DIR} for later runs); "
+              "--backend reference plays without it", file=sys.stderr)
+
+
 def add_video_arguments(parser: argparse.ArgumentParser) -> None:
     """``--video``, ``--view``, ``--fps``, ``--size`` (shared with ``sfb replay``)."""
     parser.add_argument("--video", metavar="FILE", help="write a video (.mp4 or .gif)")
@@ -125,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
         check_arguments(args)
         env = sfb_env.parallel_env(args.scenario, **options)
         policies, by_side = _policies(env, args.blue, args.red, seed)
+        cold_build_notice("sfb play", env)
     except ValueError as exc:  # the message names the argument, scenario or policy
         print(f"sfb play: {exc}", file=sys.stderr)
         return 2

@@ -11,6 +11,7 @@ from sfb_env.commands.play import (
     add_video_arguments,
     apply_backend,
     check_video_arguments,
+    cold_build_notice,
     print_result,
 )
 
@@ -32,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:  # ReplayError is a ValueError
         print(f"sfb replay: {exc}", file=sys.stderr)
         return 2
+    cold_build_notice("sfb replay", env)
     video = VideoOutput(args) if args.video else None
     states = rerun(replay, env)
     try:

@@ -33,3 +33,10 @@ try:
     numba.config.CACHE_DIR = str(CACHE_DIR)
 except OSError:  # a read-only home: numba's default (__pycache__ beside the sources)
     CACHE_DIR = None
+
+
+def cache_is_cold() -> bool:
+    """Whether this tree's kernels have never been cached here (no numba index file in
+    ``CACHE_DIR``): the first compiled step then builds them, minutes of one CPU. False where
+    the cache folder could not be made (numba's default place: unknown)."""
+    return CACHE_DIR is not None and next(CACHE_DIR.rglob("*.nbi"), None) is None
