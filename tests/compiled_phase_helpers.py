@@ -8,17 +8,31 @@ from __future__ import annotations
 import copy
 import functools
 
+import numba as nb
 import numpy as np
 
 import agents
 import sfb_env
-from sfb_env.compiled import event_codes, layout, parity
+from sfb_env.compiled import esg, event_codes, handle, layout, parity
 from sfb_env.engine import energy_allocation, procedure, robots, seeking
 from sfb_env.env.parallel import SFBParallelEnv
 
 TIER1 = ("cth-01", "cth-02", "cth-03", "duel-klingon-vs-federation", "duel-klingon-vs-kzinti",
          "duel-klingon-vs-orion", "duel-federation-vs-kzinti", "duel-federation-vs-orion",
          "duel-kzinti-vs-orion")
+
+
+@nb.njit(cache=True)
+def esg_contacts(a, g, side, ft, et, b):
+    """``esg.resolve_contacts_a`` on its arrays given one by one (pinned here)."""
+    esg.resolve_contacts_a(handle.pin((a, g, side, ft, et)), b)
+
+
+@nb.njit(cache=True)
+def esg_launch(g, et, status, w_owner, w_destroyed, ev, ev_count, turn, impulse, b, orders):
+    """``esg.launch_step_a`` on its arrays given one by one (pinned here)."""
+    esg.launch_step_a(handle.pin((g, et, status, w_owner, w_destroyed, ev, ev_count, turn,
+                                  impulse, orders)), b)
 
 
 # Tier 2 (the Hydran's fusion beams and phaser-G, E7 and E2.15): cadet duels with one ship

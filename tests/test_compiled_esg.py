@@ -15,7 +15,13 @@ import functools
 
 import numpy as np
 import pytest
-from compiled_phase_helpers import batch_orders, decoder, place_around_esg
+from compiled_phase_helpers import (
+    batch_orders,
+    decoder,
+    esg_contacts,
+    esg_launch,
+    place_around_esg,
+)
 
 import sfb_env
 from sfb_env.compiled import damage, esg, layout, parity
@@ -136,7 +142,7 @@ def test_g23_3_launch_step_orders_and_timing_match_reference(opponent):
     for battle, orders in snaps:
         o = batch_orders(battle, orders)
         _count(seen, _check(battle, lambda b, orders=orders: esg_field.launch_step(b, orders),
-                            lambda s, o=o: esg.launch_step_a(
+                            lambda s, o=o: esg_launch(
                                 esg.view_of(s), et, s.status, s.w_owner, s.w_destroyed, s.ev,
                                 s.ev_count, s.turn, s.impulse, 0, o.esg)))
     for kind in ("EsgAnnounced", "EsgReleased", "EsgCancelled", "EsgDropped:voluntary",
@@ -154,7 +160,7 @@ def test_g23_512_contacts_and_damage_match_reference(opponent):
     seen: dict = {}
     for battle, _ in snaps:
         _count(seen, _check(battle, esg_field.resolve_contacts, lambda s: (
-            esg.resolve_contacts_a(damage.view_of(s), esg.view_of(s), s.side, ft, et, 0))))
+            esg_contacts(damage.view_of(s), esg.view_of(s), s.side, ft, et, 0))))
     assert seen.get("EsgStruck", 0) > 0 and seen.get("struck:points", 0) > 0, seen
     assert seen.get("Damaged", 0) > 0, seen
 
@@ -240,7 +246,7 @@ def test_g23_52_contacts_on_placed_units_match_reference(opponent):
         for _ in range(4):
             placed = _placed(battle, rng)
             events = _check(placed, esg_field.resolve_contacts, lambda s: (
-                esg.resolve_contacts_a(damage.view_of(s), esg.view_of(s), s.side, ft, et, 0)))
+                esg_contacts(damage.view_of(s), esg.view_of(s), s.side, ft, et, 0)))
             _count(seen, events)
             ties += sum(e.kind == "EsgStruck" for e in events) > 1
     for kind in ("contact:enters", "contact:jumps", "contact:from_inside", "Damaged",

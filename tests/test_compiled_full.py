@@ -21,7 +21,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from compiled_phase_helpers import decoder, place_around_esg, validate_speed_choices
+from compiled_phase_helpers import (
+    decoder,
+    esg_contacts,
+    place_around_esg,
+    validate_speed_choices,
+)
 
 import sfb_env
 from sfb_env import impulse
@@ -190,7 +195,7 @@ def test_g23_122_both_fields_of_one_ship_match_the_reference():
             n0 = len(ref.events)
             esg_field.resolve_contacts(ref)
             s = layout.pack([placed.copy().state])
-            esg.resolve_contacts_a(damage.view_of(s), esg.view_of(s), s.side, ft, et, 0)
+            esg_contacts(damage.view_of(s), esg.view_of(s), s.side, ft, et, 0)
             assert layout.differences(s, 0, ref.state) == []
             want = ref.events[n0:]
             assert decoder(placed).decode(s.ev[0, :s.ev_count[0]]) == want

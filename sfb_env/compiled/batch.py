@@ -406,6 +406,7 @@ def _play_batch(ref, actions, reward_kind):
                               tb.seeking_weapons, tb.plasma, tb.energy, tb.ppd,
                               borrowed_esg(tb.esg), tb.cloak, tb.craft, tb.robot, tb.tractor,
                               tb.transport, tb.boarding, tb.suicide, tb.monster)
+    pc = procedure.pin_calls(s, tb, o)  # the calls out of line take one word each
     n_agents = ot.n_agents
     n_b = s.turn.shape[0]
     for i_b in range(n_b):
@@ -423,7 +424,7 @@ def _play_batch(ref, actions, reward_kind):
     for stage in range(procedure.ALL_STAGES):  # (``procedure.advance``, a loop per stage)
         for i_b in range(n_b):
             b = opaque(i_b)
-            if outcomes[b] == -1 and not procedure.advance_stage(s, tb, b, o, stage):
+            if outcomes[b] == -1 and not procedure.advance_stage(s, tb, b, o, stage, pc):
                 outcomes[b] = _STOPPED  # (the battle ended: no later stage)
     for i_b in range(n_b):
         b = opaque(i_b)

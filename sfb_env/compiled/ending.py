@@ -22,7 +22,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from sfb_env.compiled import event_codes, planets
+from sfb_env.compiled import event_codes, handle, planets
 from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine import planet_killer as ref_pk
 from sfb_env.engine.setup import BattleSetup
@@ -117,10 +117,23 @@ def _code(n_sides: int, side: int, result: int) -> int:
 
 
 @nb.njit(cache=True, inline="always")
+def pin_verdict(s):
+    """``_verdict_a``'s arrays, pinned (``handle.pin``: once, before a loop over battles; only
+    for a caller that does not return the ref)."""
+    return handle.pin((s.kind, s.side, s.status, s.damage, s.internal, s.captured_by))
+
+
+@nb.njit(cache=True, inline="always")
 def verdict(s, et, b: int, time_up: bool) -> int:
     """(engine.victory.evaluate) The outcome code, or GOES_ON (``_verdict_a`` on the arrays it
-    reads: a call that passes the whole ``BatchState`` passes and reference-counts each of its
-    arrays)."""
+    reads, pinned at the call)."""
+    return verdict_pinned(s, et, pin_verdict(s), b, time_up)
+
+
+@nb.njit(cache=True, inline="always")
+def verdict_pinned(s, et, pv, b: int, time_up: bool) -> int:
+    """``verdict`` with ``_verdict_a``'s arrays pinned by the caller (``pv``: ``pin_verdict``).
+    The other kinds' calls pass the few arrays they read."""
     if et.victory_kind == PIRATE_RAID:
         return _pirate_a(s.kind, s.side, s.status, s.captured_by, s.towed_off_by, et.side,
                          et.other, et.n_sides, b, time_up)
@@ -133,16 +146,16 @@ def verdict(s, et, b: int, time_up: bool) -> int:
     if et.victory_kind == DAKOTA:
         return _dakota_a(s.status, s.x, s.z, s.prev_x, s.prev_z, s.victory_mark, et.side,
                          et.n_sides, et.ship, et.dakota, et.exit_column, b, time_up)
-    return _verdict_a(s.kind, s.side, s.status, s.damage, s.internal, s.captured_by,
-                      et.victory_kind, et.side, et.other, et.n_sides, et.pass_damage, b,
+    return _verdict_a(pv, et.victory_kind, et.side, et.other, et.n_sides, et.pass_damage, b,
                       time_up)
 
 
 @kernel(_nrt=False, error_model="numpy")
-def _verdict_a(kind, side_, status, damage, internal, captured_by, victory_kind: int,
-               v_side: int, v_other: int, n_sides: int, pass_damage: int, b: int,
-               time_up: bool) -> int:
-    """``verdict`` on the state arrays and the scalars of ``EndTables`` (no allocation)."""
+def _verdict_a(p, victory_kind: int, v_side: int, v_other: int, n_sides: int,
+               pass_damage: int, b: int, time_up: bool) -> int:
+    """``verdict`` on the state arrays pinned in ``p`` (``pin_verdict``) and the scalars of
+    ``EndTables`` (no allocation)."""
+    kind, side_, status, damage, internal, captured_by = handle.deref(p)
     n = kind.shape[1]
     if victory_kind == BATTLE_DRILL:
         left_area = False
@@ -407,7 +420,13 @@ def disengage_by_announcement(s, et, b: int, o) -> None:
 def check_end(s, et, b: int, time_up: bool) -> bool:
     """(procedure._check_end) Ends battle ``b`` on a verdict: done, time_up, the outcome code
     and a ``BattleEnded`` row (its outcome and reason are decoded in Python)."""
-    code = verdict(s, et, b, time_up)
+    return check_end_pinned(s, et, pin_verdict(s), b, time_up)
+
+
+@nb.njit(cache=True, inline="always")
+def check_end_pinned(s, et, pv, b: int, time_up: bool) -> bool:
+    """``check_end`` with ``_verdict_a``'s arrays pinned by the caller (``pin_verdict``)."""
+    code = verdict_pinned(s, et, pv, b, time_up)
     if code == GOES_ON:
         return False
     s.done[b] = True

@@ -46,6 +46,7 @@ import numpy as np
 from sfb_env.compiled import (
     engineering,
     event_codes,
+    handle,
     maneuvers,
     probes,
     suicide_shuttles,
@@ -467,14 +468,28 @@ def _discharge(s, b: int, u: int, w: int, hold_cost, reason: int) -> None:
 # ---------------------------------------------------------------------- B2.0 Energy Allocation
 
 
-@kernel(_nrt=False, error_model="numpy")
+@nb.njit(cache=True, inline="always")
+def pin_args(s, et, o):
+    """``energy_allocation_a``'s arguments, pinned (``handle.pin``: once, before a loop over
+    battles; only for a caller that does not return the ref)."""
+    return handle.pin((s, et, o))
+
+
+@nb.njit(cache=True, inline="always")
 def energy_allocation(s, et, b: int, o) -> None:
+    """``energy_allocation_a`` with its arguments pinned at the call."""
+    energy_allocation_a(pin_args(s, et, o), b)
+
+
+@kernel(_nrt=False, error_model="numpy")
+def energy_allocation_a(p, b: int) -> None:
     """(energy_allocation.energy_allocation) Pay each governed ship's form for the turn now
     starting, in the clamp's priority (``rule_tables.ENERGY_PAYMENTS``: movement, the
     standard form's systems, the heavy weapons' holding / continuations / new arming, the
     cloak, the ESG, the capacitor, battery recharge; the other items are refused by
     ``energy_tables``). After Speed Determination: the speed paid for is ``s.speed``. The
-    cloak flags move on a turn (G13.0)."""
+    cloak flags move on a turn (G13.0). ``p``: the pinned ``(s, et, o)`` (``pin_args``)."""
+    s, et, o = handle.deref(p)
     n_units = s.kind.shape[1]
     for u in range(n_units):
         s.cloaked_before[b, u] = s.cloaked[b, u]

@@ -38,7 +38,7 @@ import numba as nb
 import numpy as np
 
 from sfb_env import tables
-from sfb_env.compiled import damage, event_codes, shields
+from sfb_env.compiled import damage, event_codes, handle, shields
 from sfb_env.compiled import dice as dice_mod
 from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine.esg import ContactSize, Entry, EsgPhase
@@ -199,12 +199,14 @@ def energy_allocation(s, et, b):
 
 
 @kernel(_nrt=False, error_model="numpy")
-def launch_step_a(g, et, status, w_owner, w_destroyed, ev, ev_count, turn_arr, imp_arr, b,
-                  orders):
+def launch_step_a(p, b):
     """``esg_field.launch_step``: per generator in row order, its ``orders[b, w]``
     (``EsgOrder``, validated by the mask) and its own timing: a drop at once (G23.47), then
     expiry (G23.32) before release (G23.711, G23.31: all stored energy, G23.42-G23.44; empty,
-    dropped at once, G23.322), then a cancellation (G23.33) or an announcement (G23.31)."""
+    dropped at once, G23.322), then a cancellation (G23.33) or an announcement (G23.31).
+    ``p``: its arrays pinned (``pin_launch``)."""
+    (g, et, status, w_owner, w_destroyed, ev, ev_count, turn_arr, imp_arr,
+     orders) = handle.deref(p)
     ipt = et.ipt
     turn, imp = turn_arr[b], imp_arr[b]
     now = (turn - 1) * ipt + imp
@@ -275,11 +277,25 @@ def launch_step_a(g, et, status, w_owner, w_destroyed, ev, ev_count, turn_arr, i
 
 
 @nb.njit(cache=True, inline="always")
+def pin_launch(s, et, o):
+    """``launch_step_a``'s arguments, pinned (``handle.pin``: once, before a loop over
+    battles; only for a caller that does not return the ref)."""
+    return handle.pin((esg_view(s), et, s.status, s.w_owner, s.w_destroyed, s.ev, s.ev_count,
+                       s.turn, s.impulse, o.esg))
+
+
+@nb.njit(cache=True, inline="always")
 def launch_step(s, et, b, o):
     """The phase entry point on BatchState ``s`` (where the battle has a generator)."""
     if et.rows.shape[0] > 0:
-        launch_step_a(esg_view(s), et, s.status, s.w_owner, s.w_destroyed, s.ev, s.ev_count,
-                      s.turn, s.impulse, b, o.esg)
+        launch_step_a(pin_launch(s, et, o), b)
+
+
+@nb.njit(cache=True, inline="always")
+def launch_step_pinned(p, et, b):
+    """``launch_step`` on its arguments pinned by the caller (``pin_launch``)."""
+    if et.rows.shape[0] > 0:
+        launch_step_a(p, b)
 
 
 # ---------------------------------------------------------------------- the order mask
@@ -474,7 +490,7 @@ def needed(a, ft, b, u, shield):
 
 
 @kernel(_nrt=False, error_model="numpy")
-def resolve_contacts_a(a, g, side, ft, et, b):
+def resolve_contacts_a(p, b):
     """``esg_field.resolve_contacts`` for the battle's one ship with generators (its one or
     two fields, G23.122): each unit in play (not the owner, not a plasma torpedo, G23.81)
     whose distance from the generating ship this impulse's moves take onto a ring
@@ -486,6 +502,7 @@ def resolve_contacts_a(a, g, side, ft, et, b):
     units) until their strength is spent (G23.511; a unit damaged by one field needs less from
     the next); each unit's points are one volley on its struck shield (G23.512, G23.513:
     ``EsgStruck``, then the damage); a field brought to zero is dropped (G23.322)."""
+    a, g, side, ft, et = handle.deref(p)  # pinned (``pin_contacts``)
     n_g = et.rows.shape[0]
     if n_g == 0:
         return
@@ -681,4 +698,19 @@ def resolve_contacts(s, ft, et, b):
     generator has a field, or where it has several (G23.122; elsewhere no call)."""
     if et.rows.shape[0] > 1 or (et.rows.shape[0] > 0
                                 and s.esg_phase[b, et.rows[0]] == OPERATING):
-        resolve_contacts_a(damage.fire_view(s), esg_view(s), s.side, ft, et, b)
+        resolve_contacts_a(pin_contacts(s, ft, et), b)
+
+
+@nb.njit(cache=True, inline="always")
+def pin_contacts(s, ft, et):
+    """``resolve_contacts_a``'s arguments, pinned (``handle.pin``: once, before a loop over
+    battles; only for a caller that does not return the ref)."""
+    return handle.pin((damage.fire_view(s), esg_view(s), s.side, ft, et))
+
+
+@nb.njit(cache=True, inline="always")
+def resolve_contacts_pinned(s, p, et, b):
+    """``resolve_contacts`` on its arguments pinned by the caller (``pin_contacts``)."""
+    if et.rows.shape[0] > 1 or (et.rows.shape[0] > 0
+                                and s.esg_phase[b, et.rows[0]] == OPERATING):
+        resolve_contacts_a(p, b)

@@ -25,8 +25,9 @@ Weapons and before End of Impulse, every impulse 1..I; the robot units' shots ar
 the state at that point. Shots resolve in the reference's order (the orders dict: agents in
 unit row order, each in weapon row order; then the robots', whose rows come after).
 
-Entry points: ``fire_direct_fire(s, ft, b, o)`` on the BatchState; ``fire_direct_fire_a(a, ft,
-b, o)`` on the ``damage.FireArrays`` view (``damage.fire_view(s)``). Tables:
+Entry points: ``fire_direct_fire(s, ft, b, o)`` on the BatchState; ``fire_direct_fire_pinned(p,
+b, o)`` on its arguments pinned once by the caller (``pin_args``, ``handle.pin``: the play
+kernel's loop over battles); ``fire_direct_fire_a(p, b)``, the call out of line. Tables:
 ``damage.FireTables`` (``fire_tables(setup)``).
 """
 
@@ -40,6 +41,7 @@ from sfb_env.compiled import (
     dice,
     engineering,
     event_codes,
+    handle,
     purse,
     sensors,
     shields,
@@ -184,8 +186,9 @@ def _record_gatling(w_gatling_shots, b, w, turn, ipt, quarter_turn, now):
 
 
 @kernel(_nrt=False, error_model="numpy")
-def fire_direct_fire_a(a, ft, b, o):
-    """``engine.procedure._fire_direct_fire`` -> ``engine.direct_fire.resolve_fire`` (E1):
+def fire_direct_fire_a(p, b):
+    """``engine.procedure._fire_direct_fire`` -> ``engine.direct_fire.resolve_fire`` (E1), on
+    ``p``, the pinned ``(damage.fire_view(s), ft, o)`` (``pin_args``):
     each ordered shot rolls one die, scores, picks the struck shield (``shields.struck_shield``,
     only if it scored) and logs ``Fired``; then the volleys (target, shield) are applied in
     first-shot order (``damage.apply_damage_a``). The shots in the reference's order: the agents'
@@ -195,6 +198,7 @@ def fire_direct_fire_a(a, ft, b, o):
     (E11.31). No probe or monster fire, no fighters' pilots. Under the cadet form
     (``purse.pay_shot``, ``purse.fired``) a governed ship's phaser shot draws its capacitor
     (H6.1) and a heavy weapon's shot spends its charge."""
+    a, ft, o = handle.deref(p)
     n_w = o.fire.shape[1]
     nv = 0  # volleys in the scratch ft.work: target, shield, points (no allocation)
     for w in range(min(n_w, ft.gatling_after)):
@@ -298,15 +302,35 @@ def _shot(a, ft, b, w, t, nv):
 
 
 @nb.njit(cache=True, inline="always")
-def fire_direct_fire(s, ft, b, o):
-    """The phase entry point on BatchState ``s``: ``fire_direct_fire_a`` on
-    ``damage.fire_view(s)``, called only where some shot is ordered (a call that passes the
-    view and the tables costs an incref and a decref of each of their arrays)."""
+def pin_args(s, ft, o):
+    """``fire_direct_fire_a``'s arguments, pinned (``handle.pin``: once, before a loop over
+    battles; only for a caller that does not return the ref)."""
+    return handle.pin((damage.fire_view(s), ft, o))
+
+
+@nb.njit(cache=True, inline="always")
+def _ordered(o, b) -> bool:
+    """Some shot is ordered in battle ``b`` (an agent's or a robot's, or a phaser-G's shots
+    2..4 alone, E2.151)."""
     for w in range(o.fire.shape[1]):
         if o.fire[b, w] >= 0:
-            fire_direct_fire_a(damage.fire_view(s), ft, b, o)
-            return
-    for i in range(o.gatling.shape[1]):  # (E2.151) a phaser-G's shots 2..4 alone
+            return True
+    for i in range(o.gatling.shape[1]):  # noqa: SIM110 (numba: no generator here)
         if o.gatling[b, i] >= 0:
-            fire_direct_fire_a(damage.fire_view(s), ft, b, o)
-            return
+            return True
+    return False
+
+
+@nb.njit(cache=True, inline="always")
+def fire_direct_fire(s, ft, b, o):
+    """The phase entry point on BatchState ``s``: ``fire_direct_fire_a``, called only where
+    some shot is ordered (its arguments pinned at the call)."""
+    if _ordered(o, b):
+        fire_direct_fire_a(pin_args(s, ft, o), b)
+
+
+@nb.njit(cache=True, inline="always")
+def fire_direct_fire_pinned(p, b, o):
+    """``fire_direct_fire`` on the arguments ``p`` pinned by the caller (``pin_args``)."""
+    if _ordered(o, b):
+        fire_direct_fire_a(p, b)

@@ -79,6 +79,25 @@ def deref(typingctx, ref):
     return item_type(ref), codegen
 
 
+@intrinsic
+def pin(typingctx, value):
+    """``value`` stored in a slot of the caller's frame, as a ``PartsRef`` (one word) that a
+    callee ``deref``s. numba passes a tuple argument member by member: a call taking the
+    views of some fifty arrays copies hundreds of words onto the stack at each call, and a
+    kernel looping over battles pays that per battle (measured: a third of the play kernel's
+    time). Pinned once before the loop, the arguments are stored once and each call passes
+    one word; the callee loads only what it reads. The slot is the frame's own (an alloca in
+    its entry block), refilled wherever ``pin`` runs: the ref is good until the function
+    ``pin`` is inlined into returns; never return it, nor keep it past that."""
+    def codegen(context, builder, sig, args):
+        model = context.data_model_manager[value]
+        slot = cgutils.alloca_once(builder, model.get_data_type())
+        builder.store(model.as_data(builder, args[0]), slot)
+        return slot
+
+    return PartsRef(value)(value), codegen
+
+
 class Handle:
     """``parts`` (a tuple of arrays, namedtuples of arrays and scalars) written in numba's
     data layout for its type (``item_type``), at ``address``; holds the arrays. Passed to a

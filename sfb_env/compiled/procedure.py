@@ -211,6 +211,23 @@ STAGES = ("launch", "robot fire", "direct fire", "end of impulse + check",
 ALL_STAGES = len(STAGES)
 
 
+# The arguments of the stages' hottest calls out of line, pinned once (``pin_calls``): numba
+# passes a tuple argument member by member, so a call taking some fifty arrays' views copied
+# hundreds of words onto the stack for each battle (a third of the play kernel's time on
+# grad-lyran-vs-hydran); a pinned call passes one word.
+Pinned = namedtuple("Pinned", "fire energy esg_launch esg_contacts verdict")
+
+
+@nb.njit(cache=True, inline="always")
+def pin_calls(s, tb, o):
+    """The ``Pinned`` arguments of ``s``, ``tb`` and ``o``: pin them once, before the loop
+    over battles, in the function that runs the stages (``handle.pin``: the refs are good
+    until it returns)."""
+    return Pinned(fire.pin_args(s, tb.fire, o), energy.pin_args(s, tb.energy, o),
+                  esg.pin_launch(s, tb.esg, o), esg.pin_contacts(s, tb.fire, tb.esg),
+                  ending.pin_verdict(s))
+
+
 @nb.njit(cache=True, inline="always")
 def advance(s, tb, b: int, o) -> None:
     """(engine.procedure.advance) Finish impulse i with the orders ``o``, then run impulse
@@ -222,29 +239,31 @@ def advance(s, tb, b: int, o) -> None:
 def advance_upto(s, tb, b: int, o, upto: int) -> None:
     """``advance`` stopped after stage ``upto`` of ``STAGES`` (1 to ``ALL_STAGES``):
     ``benchmarks/profile_compiled.py`` times each stage as the difference of two cuts."""
+    pc = pin_calls(s, tb, o)
     for stage in range(upto):
-        if not advance_stage(s, tb, b, o, stage):
+        if not advance_stage(s, tb, b, o, stage, pc):
             return
 
 
 @nb.njit(cache=True, inline="always")
-def advance_stage(s, tb, b: int, o, stage: int) -> bool:
+def advance_stage(s, tb, b: int, o, stage: int, pc) -> bool:
     """Stage ``stage`` (0 to ``ALL_STAGES - 1``, as ``STAGES``) of ``advance`` for battle
-    ``b``; False where the battle ended in it (no later stage runs). Inline it at one site
-    only (a loop over the stages): each site is a copy of the whole impulse."""
+    ``b``; False where the battle ended in it (no later stage runs). ``pc``: ``pin_calls(s,
+    tb, o)``. Inline it at one site only (a loop over the stages): each site is a copy of the
+    whole impulse."""
     if stage == 0:
-        return launch_stage(s, tb, b, o)
+        return launch_stage(s, tb, b, o, pc)
     if stage == 1:
         return robot_fire_stage(s, tb, b, o)
     if stage == 2:
-        return direct_fire_stage(s, tb, b, o)
+        return direct_fire_stage(s, tb, b, o, pc)
     if stage == 3:
-        return end_of_impulse_stage(s, tb, b, o)
+        return end_of_impulse_stage(s, tb, b, o, pc)
     if stage == 4:
-        return move_ships_stage(s, tb, b, o)
+        return move_ships_stage(s, tb, b, o, pc)
     if stage == 5:
-        return move_seeking_stage(s, tb, b, o)
-    return resolve_seeking_stage(s, tb, b, o)
+        return move_seeking_stage(s, tb, b, o, pc)
+    return resolve_seeking_stage(s, tb, b, o, pc)
 
 
 # The stages of ``advance`` (``STAGES``), each for battle ``b``: False where the battle ended
@@ -256,7 +275,7 @@ def advance_stage(s, tb, b: int, o, stage: int) -> bool:
 
 
 @nb.njit(cache=True, inline="always")
-def launch_stage(s, tb, b: int, o) -> bool:
+def launch_stage(s, tb, b: int, o, pc) -> bool:
     """Stage 1: the engineering orders, then Launch Seeking Weapons and the steps before it."""
     last = tb.end.impulses_per_turn
     if tb.energy.engineering:  # (H7.1, D3.3411 note) the batteries kept, held GR switched on
@@ -266,7 +285,8 @@ def launch_stage(s, tb, b: int, o) -> bool:
                                 tb.energy.reinforcement, b)
     if s.impulse[b] < 1:
         return True
-    esg.launch_step(s, tb.esg, b, o)  # (G23.31-G23.47) before any drone leaves its rack
+    # (G23.31-G23.47) before any drone leaves its rack
+    esg.launch_step_pinned(pc.esg_launch, tb.esg, b)
     if tb.cloak and s.impulse[b] < last:  # (B2.0 advanced, G13 standard) Cloak/Uncloak
         cloak.cloak_step(o.cloak, s.status, s.cloaked, s.cloak_paid, s.cloak_announced_at,
                          s.ev, s.ev_count, s.turn[b], s.impulse[b], last,
@@ -302,13 +322,13 @@ def robot_fire_stage(s, tb, b: int, o) -> bool:
 
 
 @nb.njit(cache=True, inline="always")
-def direct_fire_stage(s, tb, b: int, o) -> bool:
+def direct_fire_stage(s, tb, b: int, o, pc) -> bool:
     """Stage 3: PPD pulses, Direct Fire, probes, the monster's shot."""
     if s.impulse[b] < 1:
         return True
     if tb.ppd:  # (E11.31, E11.332) PPD pulses first, each its own volley
         ppd.fire_step(s, tb.fire, b, o)
-    fire.fire_direct_fire(s, tb.fire, b, o)
+    fire.fire_direct_fire_pinned(pc.fire, b, o)
     if tb.monster.probes:  # (G5.12, G5.33) probes launch in the Direct-Fire step
         planet_killer.probe_fire_step(s, tb.fire, b, o.probe, tb.monster.work)
     if tb.monster.on:  # (scenario 11) the monster's once-per-turn shot
@@ -317,7 +337,7 @@ def direct_fire_stage(s, tb, b: int, o) -> bool:
 
 
 @nb.njit(cache=True, inline="always")
-def end_of_impulse_stage(s, tb, b: int, o) -> bool:
+def end_of_impulse_stage(s, tb, b: int, o, pc) -> bool:
     """Stage 4: the end of the impulse's fire, then the check for the battle's end."""
     if s.impulse[b] < 1:
         return True
@@ -334,11 +354,11 @@ def end_of_impulse_stage(s, tb, b: int, o) -> bool:
         suicide_flight.end_of_impulse(s, b)
     if tb.end.disengage_by_announcement:  # (SCENARIOS #5) after the fire, at once
         ending.disengage_by_announcement(s, tb.end, b, o)
-    return not ending.check_end(s, tb.end, b, False)
+    return not ending.check_end_pinned(s, tb.end, pc.verdict, b, False)
 
 
 @nb.njit(cache=True, inline="always")
-def move_ships_stage(s, tb, b: int, o) -> bool:
+def move_ships_stage(s, tb, b: int, o, pc) -> bool:
     """Stage 5: the End of Turn and the next turn's start where due, the next impulse, then
     the pilots' plans and the units' moves; False where the turn limit ended the battle."""
     last = tb.end.impulses_per_turn
@@ -360,7 +380,8 @@ def move_ships_stage(s, tb, b: int, o) -> bool:
             if tb.monster.on or tb.monster.probes:  # (G5.32) probes lost; (G4.0) research
                 planet_killer.end_of_turn(s, tb.monster, b)
             ending.end_of_turn(s, tb.end, b)
-            if ending.check_end(s, tb.end, b, s.turn[b] > tb.end.max_turns):
+            if ending.check_end_pinned(s, tb.end, pc.verdict, b,
+                                       s.turn[b] > tb.end.max_turns):
                 return False
         if tb.observe.arrivals:  # units entering the map this turn (compiled.unit_rules)
             unit_rules.arrivals(s.status, s.x, s.z, s.facing, s.prev_x, s.prev_z,
@@ -369,7 +390,7 @@ def move_ships_stage(s, tb, b: int, o) -> bool:
         esg.energy_allocation(s, tb.esg, b)  # (B2.0 Energy Allocation, G23.21)
         movement.speed_determination(s, tb.move, b, o)
         if tb.energy.on:  # (B3.0) the cadet form pays for the speed just set
-            energy.energy_allocation(s, tb.energy, b, o)
+            energy.energy_allocation_a(pc.energy, b)
             if tb.cloak:  # (G13 standard rule) turn-to-turn announcements
                 cloak.start_turn(s.cloaked, s.cloaked_before, s.cloak_paid,
                                  s.cloak_announced_at, s.ev, s.ev_count, s.turn[b], last, b)
@@ -399,7 +420,7 @@ def move_ships_stage(s, tb, b: int, o) -> bool:
 
 
 @nb.njit(cache=True, inline="always")
-def move_seeking_stage(s, tb, b: int, o) -> bool:
+def move_seeking_stage(s, tb, b: int, o, pc) -> bool:
     """Stage 6: seeking weapons and suicide shuttles move; planets, TACs, ESG contacts."""
     last = tb.end.impulses_per_turn
     movement.move_seeking_weapons(s, tb.move, b, o)
@@ -413,15 +434,16 @@ def move_seeking_stage(s, tb, b: int, o) -> bool:
         maneuvers.tactical_step(s.status, s.tactical, s.tac_earned, s.tac_sublight, s.speed,
                                 s.facing, s.straight, s.slip, s.x, s.z, o.maneuver, s.ev,
                                 s.ev_count, tb.move.chart, s.turn[b], s.impulse[b], last, b)
-    esg.resolve_contacts(s, tb.fire, tb.esg, b)  # (G23.512, G23.514) after all movement
+    # (G23.512, G23.514) after all movement
+    esg.resolve_contacts_pinned(s, pc.esg_contacts, tb.esg, b)
     if tb.monster.on:  # (G4.0) lab ranges; (scenario 11) plasma shots, close-in defence
         planet_killer.after_movement(s, tb.fire, b)
     return True
 
 
 @nb.njit(cache=True, inline="always")
-def resolve_seeking_stage(s, tb, b: int, o) -> bool:
+def resolve_seeking_stage(s, tb, b: int, o, pc) -> bool:
     """Stage 7: seeking weapons reach their targets; the check for the battle's end."""
     if tb.seeking_weapons:
         seeking_impacts.resolve_seeking_weapons(s, tb.fire, b, o)
-    return not ending.check_end(s, tb.end, b, False)
+    return not ending.check_end_pinned(s, tb.end, pc.verdict, b, False)
