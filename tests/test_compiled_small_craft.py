@@ -158,9 +158,7 @@ def test_move_fighters_matches_the_reference(scenario):
     for before, after, _, events, _ in recorded(scenario).move:
         ct = ct or csc.craft_tables(before.setup)
         a, extra = _packed(before)
-        order = np.zeros(len(before.state.kind), dtype=np.int64)
-        csc.move_fighters(csc.view_of(a), ct, 0, extra["craft_ccm"], extra["craft_tac"],
-                          extra["craft_landed"], order)
+        csc.move_step(csc.view_of(a), ct, 0)  # (the view's craft_ccm, ... are extra's arrays)
         _assert_same(a, extra, after, events, before, (scenario, before.state.turn,
                                                        before.state.impulse))
 
@@ -334,9 +332,7 @@ def test_crippled_fighters_home_and_land_as_the_reference(scenario):
         a, extra = _packed(battle)
         n0 = len(battle.events)
         ref.move_fighters(battle)
-        order = np.zeros(len(st.kind), dtype=np.int64)
-        csc.move_fighters(csc.view_of(a), ct, 0, extra["craft_ccm"], extra["craft_tac"],
-                          extra["craft_landed"], order)
+        csc.move_step(csc.view_of(a), ct, 0)
         _assert_same(a, extra, battle, list(battle.events[n0:]), before, (scenario, f))
         landed += sum(type(e).__name__ == "Landed" for e in battle.events[n0:])
     assert landed > 0 or not REQUIRE_SEEN

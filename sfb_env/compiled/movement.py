@@ -318,6 +318,14 @@ def move_ships(s, mt, b: int, o) -> None:
 
 
 @nb.njit(cache=True, inline="always")
+def move_ships_pinned(s, mt, b: int, o, pr) -> None:
+    """``move_ships`` with the robots' pilot arguments pinned by the caller (``pr``:
+    ``robots.pin_maneuver(s, mt)``)."""
+    keep_previous(s, b)
+    move_units_pinned(s, mt, b, o, pr)
+
+
+@nb.njit(cache=True, inline="always")
 def keep_previous(s, b: int) -> None:
     """(procedure._move_ships) The positions before Move Ships, for every unit (D3.42)."""
     for u in range(s.kind.shape[1]):
@@ -330,8 +338,13 @@ def keep_previous(s, b: int) -> None:
 def move_units(s, mt, b: int, o) -> None:
     """``move_ships`` after ``keep_previous`` (the monsters move in between, C1.3:
     ``compiled.planet_killer.move_step``)."""
+    move_units_pinned(s, mt, b, o, robots.pin_maneuver(s, mt))
+
+
+@nb.njit(cache=True, inline="always")
+def move_units_pinned(s, mt, b: int, o, pr) -> None:
+    """``move_units`` with ``pr``, ``robots.pin_maneuver(s, mt)``, pinned by the caller."""
     n_units = s.kind.shape[1]
-    a = robots.arrays(s)
     status, kind, tactical, holder, speed = s.status, s.kind, s.tactical, s.tractor_holder, \
         s.speed
     chart = mt.chart
@@ -362,7 +375,7 @@ def move_units(s, mt, b: int, o) -> None:
                 m = o.maneuver[b, u]
                 m = m if m != NONE else STRAIGHT
             else:
-                m = robots.robot_maneuver(a, mt, b, u)
+                m = robots.robot_maneuver(pr, b, u)
             _move_unit_a(borrow(s.facing), borrow(s.straight), borrow(s.slip), borrow(s.x),
                          borrow(s.z), borrow(status), borrow(s.captured_by), borrow(s.side),
                          borrow(s.ev), borrow(s.ev_count), turn, imp, borrow(mt.area),
@@ -376,6 +389,13 @@ def move_seeking_weapons(s, mt, b: int, o) -> None:
     moves), in row order, each with its pilot's maneuver (``robots.maneuver``; a homing drone
     in its target's hex stays; its tie die is ported but never drawn on a hex grid, see
     ``robots.homing_maneuver``). ``o`` is unused (the common phase signature)."""
+    move_seeking_weapons_pinned(s, mt, b, o, robots.pin_maneuver(s, mt))
+
+
+@nb.njit(cache=True, inline="always")
+def move_seeking_weapons_pinned(s, mt, b: int, o, pr) -> None:
+    """``move_seeking_weapons`` with ``pr``, ``robots.pin_maneuver(s, mt)``, pinned by the
+    caller."""
     n_units = s.kind.shape[1]
     status, kind, tactical, holder, speed = s.status, s.kind, s.tactical, s.tractor_holder, \
         s.speed
@@ -392,7 +412,7 @@ def move_seeking_weapons(s, mt, b: int, o) -> None:
                                          borrow(s.facing), borrow(s.straight), borrow(s.dice),
                                          b, d, mt.planets)
         else:
-            m = robots.robot_maneuver(robots.arrays(s), mt, b, d)
+            m = robots.robot_maneuver(pr, b, d)
         if m != NONE:
             _move_unit_a(borrow(s.facing), borrow(s.straight), borrow(s.slip), borrow(s.x),
                          borrow(s.z), borrow(status), borrow(s.captured_by), borrow(s.side),

@@ -85,7 +85,7 @@ def step_tables(setup: BattleSetup, observe_tables) -> StepTables:
 
 
 @kernel(_nrt=False, error_model="numpy")
-def _robot_fire(s, tb, b: int, o) -> None:
+def _robot_fire(s, tb, b: int, o, pw) -> None:
     """(robots.fire_orders) the convoy freighters' shots, after the players' (SCENARIOS
     §2.4), judged by the fire predicate (``direct_fire.fire_blockers``); called where one is
     due (``robots.robot_fire_due``). The ``legal`` matrix lives in the scratch
@@ -95,7 +95,7 @@ def _robot_fire(s, tb, b: int, o) -> None:
     ft = tb.fire
     now = (s.turn[b] - 1) * ft.ipt + s.impulse[b]
     for w in range(n_w):
-        ready = observe.weapon_ready(s, tb.observe, b, w)
+        ready = observe.weapon_ready_pinned(pw, s, tb.observe, b, w)
         for t in range(n_u):
             legal[w, t] = ready and observe.fire_open(s, tb.observe, b, w, t)
             if legal[w, t] and ft.lock_on:  # (D6) the effective range: doubled without
@@ -108,7 +108,7 @@ def _robot_fire(s, tb, b: int, o) -> None:
 
 
 @kernel(_nrt=False, error_model="numpy")
-def _craft_fire(s, ft, ot, ct, b: int, fire_out) -> None:
+def _craft_fire(s, ft, ot, ct, b: int, fire_out, pw) -> None:
     """(robots.craft_fire_orders, [P-087]) the small craft pilots' shots, after the agents' and
     the robots' orders: ``small_craft.craft_fire_orders`` given the fire predicate's rows of
     the craft guns (``direct_fire.fire_mask``: the gun ready, J4.32 / J1.0 ``gun_open``; the
@@ -122,7 +122,8 @@ def _craft_fire(s, ft, ot, ct, b: int, fire_out) -> None:
         w = ct.gun[f]
         if w < 0 or s.status[b, f] != ACTIVE:
             continue
-        ready = observe.weapon_ready(s, ot, b, w) and small_craft.gun_open(a, ct, b, w)
+        ready = (observe.weapon_ready_pinned(pw, s, ot, b, w)
+                 and small_craft.gun_open(a, ct, b, w))
         for t in range(n_u):
             legal[w, t] = ready and _craft_gun_open(s, ft, ot, ct, b, w, f, t, now)
     small_craft.craft_fire_orders(a, ct, b, fire_out, legal)
@@ -215,7 +216,8 @@ ALL_STAGES = len(STAGES)
 # passes a tuple argument member by member, so a call taking some fifty arrays' views copied
 # hundreds of words onto the stack for each battle (a third of the play kernel's time on
 # grad-lyran-vs-hydran); a pinned call passes one word.
-Pinned = namedtuple("Pinned", "fire energy esg_launch esg_contacts verdict")
+Pinned = namedtuple("Pinned", "fire energy esg_launch esg_contacts verdict craft_launch "
+                               "craft_move robots ready")
 
 
 @nb.njit(cache=True, inline="always")
@@ -225,7 +227,9 @@ def pin_calls(s, tb, o):
     until it returns)."""
     return Pinned(fire.pin_args(s, tb.fire, o), energy.pin_args(s, tb.energy, o),
                   esg.pin_launch(s, tb.esg, o), esg.pin_contacts(s, tb.fire, tb.esg),
-                  ending.pin_verdict(s))
+                  ending.pin_verdict(s), small_craft.pin_launch(s, tb.craft, o),
+                  small_craft.pin_move(s, tb.craft), robots.pin_maneuver(s, tb.move),
+                  observe.pin_ready(s))
 
 
 @nb.njit(cache=True, inline="always")
@@ -254,7 +258,7 @@ def advance_stage(s, tb, b: int, o, stage: int, pc) -> bool:
     if stage == 0:
         return launch_stage(s, tb, b, o, pc)
     if stage == 1:
-        return robot_fire_stage(s, tb, b, o)
+        return robot_fire_stage(s, tb, b, o, pc)
     if stage == 2:
         return direct_fire_stage(s, tb, b, o, pc)
     if stage == 3:
@@ -300,7 +304,7 @@ def launch_stage(s, tb, b: int, o, pc) -> bool:
     if tb.transport.on:  # (B2.0 advanced) Shields/Transporters: G8.24 drops, then G8.0
         transporters.step(s, tb.fire, tb.transport, b, o.drop_shield, o.transport, last)
     if tb.craft.on:  # (J4.34, J1.0) Launch Shuttlecraft
-        small_craft.launch_step(small_craft.craft_view(s), tb.craft, b, o.fighters, o.shuttles)
+        small_craft.launch_step_a(pc.craft_launch, b)
     if tb.suicide.on:  # (J2.22) armed suicide shuttles leave their bays
         suicide_flight.launch_step(tb.suicide, small_craft.craft_view(s), tb.craft, b,
                                    o.suicide)
@@ -308,16 +312,16 @@ def launch_stage(s, tb, b: int, o, pc) -> bool:
 
 
 @nb.njit(cache=True, inline="always")
-def robot_fire_stage(s, tb, b: int, o) -> bool:
+def robot_fire_stage(s, tb, b: int, o, pc) -> bool:
     """Stage 2: the robots' and the small craft pilots' fire orders."""
     if s.impulse[b] < 1:
         return True
     if robots.robot_fire_due(s, tb.move, b):
-        _robot_fire(s, tb, b, o)
+        _robot_fire(s, tb, b, o, pc.ready)
     if tb.robot.on:  # (SCENARIOS §2.5) the robot ships' shots, after the players'
         robot_ship.fire_orders(s, tb.move, tb.observe, tb.robot, b, o.fire)
     if tb.craft.on:  # (J4.32, [P-087]) the small craft's pilots fire after the robots
-        _craft_fire(s, tb.fire, tb.observe, tb.craft, b, o.fire)
+        _craft_fire(s, tb.fire, tb.observe, tb.craft, b, o.fire, pc.ready)
     return True
 
 
@@ -409,13 +413,13 @@ def move_ships_stage(s, tb, b: int, o, pc) -> bool:
     if tb.monster.on:  # (C1.3, scenario 11) monsters move before ships
         movement.keep_previous(s, b)
         planet_killer.move_step(s, tb.fire, tb.move, tb.monster, b)
-        movement.move_units(s, tb.move, b, o)
+        movement.move_units_pinned(s, tb.move, b, o, pc.robots)
     else:
-        movement.move_ships(s, tb.move, b, o)
+        movement.move_ships_pinned(s, tb.move, b, o, pc.robots)
     if tb.tractor.on:  # (G7.0) held units move parallel to their holders
         tractors.tow(s, tb.tractor, tb.move, b)
     if tb.craft.on:  # (J4.12) the fighters after all ships, before seeking weapons
-        small_craft.move_step(small_craft.craft_view(s), tb.craft, b)
+        small_craft.move_fighters(pc.craft_move, b)
     return True
 
 
@@ -423,7 +427,7 @@ def move_ships_stage(s, tb, b: int, o, pc) -> bool:
 def move_seeking_stage(s, tb, b: int, o, pc) -> bool:
     """Stage 6: seeking weapons and suicide shuttles move; planets, TACs, ESG contacts."""
     last = tb.end.impulses_per_turn
-    movement.move_seeking_weapons(s, tb.move, b, o)
+    movement.move_seeking_weapons_pinned(s, tb.move, b, o, pc.robots)
     if tb.suicide.on:  # (J2.22, F2.0) suicide shuttles home as drones do
         suicide_flight.move(s, tb.move, b)
     if tb.move.planets.on:  # (P2.0) ships and seeking weapons in a planet hex are destroyed

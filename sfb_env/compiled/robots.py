@@ -23,7 +23,7 @@ import numba as nb
 import numpy as np
 
 from sfb_env import hexmap
-from sfb_env.compiled import dice, planets
+from sfb_env.compiled import dice, handle, planets
 from sfb_env.compiled.dispatch import kernel
 from sfb_env.engine.types import ACTIVE, K_DRONE, K_SHIP, Box, Maneuver, WeaponType
 
@@ -197,9 +197,18 @@ def freighter_maneuver(a, mt, b: int, u: int) -> int:
     return STRAIGHT
 
 
+@nb.njit(cache=True, inline="always")
+def pin_maneuver(s, mt):
+    """``robot_maneuver``'s arrays and tables, pinned (``handle.pin``: once, before a loop;
+    only for a caller that does not return the ref)."""
+    return handle.pin((arrays(s), mt))
+
+
 @kernel(_nrt=False, error_model="numpy")
-def robot_maneuver(a, mt, b: int, u: int) -> int:
-    """``robots.maneuver``: the robot's maneuver for ``u``'s move on the current impulse."""
+def robot_maneuver(p, b: int, u: int) -> int:
+    """``robots.maneuver``: the robot's maneuver for ``u``'s move on the current impulse;
+    ``p``: ``pin_maneuver(s, mt)``."""
+    a, mt = handle.deref(p)
     c = mt.controller[u]
     if c == HOMING:
         return homing_maneuver(a, mt, b, u)

@@ -42,6 +42,7 @@ import numpy as np
 from sfb_env import hexmap
 from sfb_env.compiled import (
     event_codes,
+    handle,
     movement,
     planets,
 )
@@ -478,11 +479,14 @@ def land(a, ct, b, f, craft_landed):
 
 
 @kernel(_nrt=False, error_model="numpy")
-def move_fighters(a, ct, b, craft_ccm, craft_tac, craft_landed, order):
+def move_fighters(p, b):
     """``small_craft.move_fighters`` (J4.12: after all ships, before seeking weapons): CCM
     first (J4.52 [P-091]), then the movers slower first, then by row (C1.3), the pilot's TAC
     when holding (J4.11 [P-092]), then crippled fighters land in their carrier's hex (J4.48).
-    ``order``: (U,) int64 scratch."""
+    ``p``: the view and the tables pinned (``pin_move``); ``ct.order``: (U,) int64 scratch."""
+    a, ct = handle.deref(p)
+    craft_ccm, craft_tac, craft_landed, order = a.craft_ccm, a.craft_tac, a.craft_landed, \
+        ct.order
     now = _now(a, ct, b)
     n = a.kind.shape[1]
     for f in range(n):  # (J4.52) close-combat maneuvering
@@ -646,11 +650,26 @@ def craft_fire_orders(a, ct, b, fire_out, legal):
             fire_out[b, w] = best
 
 
-@kernel(_nrt=False, error_model="numpy")
+@nb.njit(cache=True, inline="always")
+def pin_launch(s, ct, o):
+    """``launch_step_a``'s arguments, pinned (``handle.pin``: once, before a loop over
+    battles; only for a caller that does not return the ref)."""
+    return handle.pin((craft_view(s), ct, o.fighters, o.shuttles))
+
+
+@nb.njit(cache=True, inline="always")
 def launch_step(a, ct, b, fighters, shuttles):
+    """``launch_step_a`` with its arguments pinned at the call."""
+    launch_step_a(handle.pin((a, ct, fighters, shuttles)), b)
+
+
+@kernel(_nrt=False, error_model="numpy")
+def launch_step_a(p, b):
     """``small_craft.launch_step`` (J4.34, J1.0): each carrier's ``fighters[b, u]`` then
     ``shuttles[b, u]`` order (a target row, -1 none; validated beforehand), carriers by row,
-    then the robot carriers' launch ([P-085])."""
+    then the robot carriers' launch ([P-085]). ``p``: the pinned view, tables and orders
+    (``pin_launch``)."""
+    a, ct, fighters, shuttles = handle.deref(p)
     for u in range(fighters.shape[1]):
         if fighters[b, u] >= 0:
             send(a, ct, b, u, fighters[b, u], K_FIGHTER)
@@ -709,10 +728,18 @@ def plan_pilots(a, ct, b, plan):
         plan[u] = pilot_maneuver(a, ct, b, u)
 
 
-@kernel(_nrt=False, error_model="numpy")
+@nb.njit(cache=True, inline="always")
+def pin_move(s, ct):
+    """``move_fighters``' arguments, pinned (``handle.pin``: once, before a loop over battles;
+    only for a caller that does not return the ref)."""
+    return handle.pin((craft_view(s), ct))
+
+
+@nb.njit(cache=True, inline="always")
 def move_step(a, ct, b):
-    """``small_craft.move_fighters`` on the view (J4.12: after Move Ships)."""
-    move_fighters(a, ct, b, a.craft_ccm, a.craft_tac, a.craft_landed, ct.order)
+    """``small_craft.move_fighters`` on the view (J4.12: after Move Ships), pinned at the
+    call."""
+    move_fighters(handle.pin((a, ct)), b)
 
 
 @kernel(_nrt=False, error_model="numpy")
