@@ -124,3 +124,46 @@ def test_make_writes_numba_s_layout_of_every_member_type():
 def test_make_refuses_a_value_numba_s_layout_cannot_hold_naming_its_type():
     with pytest.raises(TypeError, match="cannot hold a value of type unicode_type"):
         handle.make((np.zeros(2), "cruiser"))
+
+
+@nb.njit(cache=True)
+def _pinned_callee(p, i, by):
+    """A callee out of line taking its arguments pinned (``handle.pin``), as the play
+    kernel's stages do (``procedure.pin_calls``)."""
+    (left, right), scale, flag = handle.deref(p)
+    left[i] += by * scale
+    if flag:
+        right[i % right.shape[0], 0] += 1
+    return left[i]
+
+
+@nb.njit(cache=True)
+def _pin_once_call_many(left, right, scale, flag):
+    p = handle.pin(((left, right), scale, flag))  # stored once, before the loop
+    total = 0.0
+    for i in range(left.shape[0]):
+        total += _pinned_callee(p, i, 1.0)
+    return total
+
+
+def test_pin_passes_a_tuple_by_one_word_that_reads_and_writes_the_callers_arrays():
+    """The callee reads the pinned arrays, scalar and boolean (stored as numba's data: the
+    boolean an i8) and writes into the caller's arrays."""
+    left, right = np.arange(4.0), np.zeros((2, 1), np.int64)
+    assert _pin_once_call_many(left, right, 3.0, True) == pytest.approx(0 + 1 + 2 + 3 + 4 * 3)
+    np.testing.assert_array_equal(left, [3.0, 4.0, 5.0, 6.0])
+    np.testing.assert_array_equal(right, [[2], [2]])
+    _pin_once_call_many(left, right, 1.0, False)
+    np.testing.assert_array_equal(left, [4.0, 5.0, 6.0, 7.0])
+    np.testing.assert_array_equal(right, [[2], [2]])  # the flag read back False
+
+
+def test_pinned_calls_leave_every_reference_count_as_it_was():
+    """The pinned arrays are borrowed: no reference taken or dropped per call."""
+    left, right = np.zeros(64), np.zeros((2, 1), np.int64)
+    _pin_once_call_many(left, right, 1.0, True)
+    before = [sys.getrefcount(a) for a in (left, right)]
+    for _ in range(100):
+        _pin_once_call_many(left, right, 1.0, True)
+    assert [sys.getrefcount(a) for a in (left, right)] == before
+    assert left[0] == 101.0

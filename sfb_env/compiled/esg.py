@@ -301,11 +301,12 @@ def launch_step_pinned(p, et, b):
 # ---------------------------------------------------------------------- the order mask
 
 
-@kernel(_nrt=False, error_model="numpy")
+@nb.njit(cache=True, inline="always")
 def order_bits(esg_max, w_enabled, w_destroyed, stored, phase, announced_at, release_at,
                activated_at, dropped_at, cancelled_at, b, w, turn, imp, ipt, orders_open):
     """``esg_field.order_blockers`` as a bit set: bit v set = ``EsgOrder`` v (1..6) open for
-    generator ``w`` now (0, no order, is always open)."""
+    generator ``w`` now (0, no order, is always open). Inlined: a call passed its ten arrays
+    at each of the tier-2 pass's two sites, per generator and agent."""
     if (w < 0 or esg_max[w] <= 0 or not w_enabled[b, w] or w_destroyed[b, w] or imp < 1
             or not orders_open):  # (G23.11, G23.14, G23.31, B2.0)
         return 0
