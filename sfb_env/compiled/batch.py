@@ -135,6 +135,7 @@ class BattleBatch:
         self.reseed(seed)
         self._next_seeds = np.zeros(n_b, np.int64)
         self._handle = None  # the step's arrays in one handle (``compiled.handle``)
+        self._calls = None  # (and the play kernel's calls' arguments: ``procedure.call_args``)
         self._entry = None  # the step kernel's compiled entry point for these argument types
         self._extras_entry = None  # (and ``_observe_extras``'s)
         self._play_entry = None  # (and ``_play_batch``'s)
@@ -234,11 +235,11 @@ class BattleBatch:
         played, its rewards and ends."""
         if self._play_entry is None:
             self.handle()
-            args = (self._handle, actions, self.reward_kind)
+            args = (self._handle, self._calls, actions, self.reward_kind)
             _play_batch(*args)
             self._play_entry = handle.compiled_entry(_play_batch, args)
         else:
-            self._play_entry(self._handle, actions, self.reward_kind)
+            self._play_entry(self._handle, self._calls, actions, self.reward_kind)
 
     def _observe_extras(self, mode: int, only: int, n_ended: int) -> None:
         """The tier-2 pass after ``_step_batch`` in ``mode``, and the deferred autoresets (of
@@ -266,7 +267,13 @@ class BattleBatch:
         """The batch's arrays in one handle (``compiled.handle.Handle``), made on first use."""
         if self._handle is None:
             self._handle = handle.make(self._parts())
+            self._calls = handle.make(self._call_args())
         return self._handle
+
+    def _call_args(self):
+        """The arguments of the play kernel's calls out of line, written once into a handle
+        of their own (``procedure.held_calls``: the kernel passes each call one address)."""
+        return procedure.boxed_call_args(self.state, self.tables, self.orders)
 
     def compile_step_kernel(self) -> None:
         """Compile (or load from the cache) the step kernel (``_step_batch``: observation,
@@ -283,7 +290,9 @@ class BattleBatch:
         ``compile_step_kernel``: a kernel of its own, so two processes (the suite's xdist
         workers) may build the two at once."""
         ref = handle.PartsRef(nb.typeof(self._parts()))
-        _play_batch.compile((ref, nb.typeof(self._no_actions), nb.typeof(self.reward_kind)))
+        calls = handle.PartsRef(nb.typeof(self._call_args()))
+        _play_batch.compile((ref, calls, nb.typeof(self._no_actions),
+                             nb.typeof(self.reward_kind)))
 
     def compile_extras_kernel(self) -> None:
         """Compile (or load) the tier-2 pass (``_observe_extras``), as
@@ -384,7 +393,7 @@ _STAYS, _STOPPED = -2, -3
 
 
 @kernel(_nrt=False, error_model="numpy")
-def _play_batch(ref, actions, reward_kind):
+def _play_batch(ref, calls, actions, reward_kind):
     """STEP's first half (``_step_batch`` observes after it): every battle's orders decoded
     from ``actions``, its impulse played (``procedure.advance``) and its rewards and ends.
     Each part runs for every battle before the next part (the decoding, each stage of
@@ -406,7 +415,7 @@ def _play_batch(ref, actions, reward_kind):
                               tb.seeking_weapons, tb.plasma, tb.energy, tb.ppd,
                               borrowed_esg(tb.esg), tb.cloak, tb.craft, tb.robot, tb.tractor,
                               tb.transport, tb.boarding, tb.suicide, tb.monster)
-    pc = procedure.pin_calls(s, tb, o)  # the calls out of line take one word each
+    pc = procedure.held_calls(calls)  # the calls out of line take one word each
     n_agents = ot.n_agents
     n_b = s.turn.shape[0]
     for i_b in range(n_b):

@@ -117,10 +117,17 @@ def _code(n_sides: int, side: int, result: int) -> int:
 
 
 @nb.njit(cache=True, inline="always")
+def verdict_args(s):
+    """The arguments of the call out of line that ``pin_verdict`` pins (a batch keeps them
+    in a handle: ``procedure.call_args``)."""
+    return (s.kind, s.side, s.status, s.damage, s.internal, s.captured_by)
+
+
+@nb.njit(cache=True, inline="always")
 def pin_verdict(s):
     """``_verdict_a``'s arrays, pinned (``handle.pin``: once, before a loop over battles; only
     for a caller that does not return the ref)."""
-    return handle.pin((s.kind, s.side, s.status, s.damage, s.internal, s.captured_by))
+    return handle.pin(verdict_args(s))
 
 
 @nb.njit(cache=True, inline="always")

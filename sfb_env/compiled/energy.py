@@ -469,10 +469,17 @@ def _discharge(s, b: int, u: int, w: int, hold_cost, reason: int) -> None:
 
 
 @nb.njit(cache=True, inline="always")
+def call_args(s, et, o):
+    """The arguments of the call out of line that ``pin_args`` pins (a batch keeps them
+    in a handle: ``procedure.call_args``)."""
+    return (s, et, o)
+
+
+@nb.njit(cache=True, inline="always")
 def pin_args(s, et, o):
     """``energy_allocation_a``'s arguments, pinned (``handle.pin``: once, before a loop over
     battles; only for a caller that does not return the ref)."""
-    return handle.pin((s, et, o))
+    return handle.pin(call_args(s, et, o))
 
 
 @nb.njit(cache=True, inline="always")

@@ -277,11 +277,18 @@ def launch_step_a(p, b):
 
 
 @nb.njit(cache=True, inline="always")
+def launch_args(s, et, o):
+    """The arguments of the call out of line that ``pin_launch`` pins (a batch keeps them
+    in a handle: ``procedure.call_args``)."""
+    return (esg_view(s), et, s.status, s.w_owner, s.w_destroyed, s.ev, s.ev_count,
+            s.turn, s.impulse, o.esg)
+
+
+@nb.njit(cache=True, inline="always")
 def pin_launch(s, et, o):
     """``launch_step_a``'s arguments, pinned (``handle.pin``: once, before a loop over
     battles; only for a caller that does not return the ref)."""
-    return handle.pin((esg_view(s), et, s.status, s.w_owner, s.w_destroyed, s.ev, s.ev_count,
-                       s.turn, s.impulse, o.esg))
+    return handle.pin(launch_args(s, et, o))
 
 
 @nb.njit(cache=True, inline="always")
@@ -703,10 +710,17 @@ def resolve_contacts(s, ft, et, b):
 
 
 @nb.njit(cache=True, inline="always")
+def contacts_args(s, ft, et):
+    """The arguments of the call out of line that ``pin_contacts`` pins (a batch keeps them
+    in a handle: ``procedure.call_args``)."""
+    return (damage.fire_view(s), esg_view(s), s.side, ft, et)
+
+
+@nb.njit(cache=True, inline="always")
 def pin_contacts(s, ft, et):
     """``resolve_contacts_a``'s arguments, pinned (``handle.pin``: once, before a loop over
     battles; only for a caller that does not return the ref)."""
-    return handle.pin((damage.fire_view(s), esg_view(s), s.side, ft, et))
+    return handle.pin(contacts_args(s, ft, et))
 
 
 @nb.njit(cache=True, inline="always")

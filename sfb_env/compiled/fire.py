@@ -302,10 +302,17 @@ def _shot(a, ft, b, w, t, nv):
 
 
 @nb.njit(cache=True, inline="always")
+def call_args(s, ft, o):
+    """The arguments of the call out of line that ``pin_args`` pins (a batch keeps them
+    in a handle: ``procedure.call_args``)."""
+    return (damage.fire_view(s), ft, o)
+
+
+@nb.njit(cache=True, inline="always")
 def pin_args(s, ft, o):
     """``fire_direct_fire_a``'s arguments, pinned (``handle.pin``: once, before a loop over
     battles; only for a caller that does not return the ref)."""
-    return handle.pin((damage.fire_view(s), ft, o))
+    return handle.pin(call_args(s, ft, o))
 
 
 @nb.njit(cache=True, inline="always")

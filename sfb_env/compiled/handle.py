@@ -98,6 +98,24 @@ def pin(typingctx, value):
     return PartsRef(value)(value), codegen
 
 
+@intrinsic
+def member(typingctx, ref, index):
+    """A ``PartsRef`` to member ``index`` (a literal) of the tuple ``ref`` points at: its
+    address inside the same buffer, nothing loaded or copied (a batch's handle of pinned
+    arguments, ``procedure.held_calls``)."""
+    if not isinstance(index, types.IntegerLiteral):
+        return None
+    i = index.literal_value
+    item = ref.item_type.types[i]
+
+    def codegen(context, builder, sig, args):
+        zero = context.get_constant(types.int32, 0)
+        at = context.get_constant(types.int32, i)
+        return builder.gep(args[0], [zero, at], inbounds=True)
+
+    return PartsRef(item)(ref, index), codegen
+
+
 class Handle:
     """``parts`` (a tuple of arrays, namedtuples of arrays and scalars) written in numba's
     data layout for its type (``item_type``), at ``address``; holds the arrays. Passed to a

@@ -880,12 +880,19 @@ def weapon_ready(s, ot, b, w):
 
 
 @nb.njit(cache=True, inline="always")
+def ready_args(s):
+    """The arguments of the call out of line that ``pin_ready`` pins (a batch keeps them
+    in a handle: ``procedure.call_args``)."""
+    return (s.status, s.captured_by, s.cloaked, s.cloaked_before, s.w_owner,
+            s.w_type, s.w_enabled, s.w_destroyed, s.w_ready_turn, s.w_fired_turn,
+            s.w_last_fired, s.w_gatling_shots)
+
+
+@nb.njit(cache=True, inline="always")
 def pin_ready(s):
     """``_weapon_ready_pinned``'s arrays, pinned (``handle.pin``: once, before a loop; only
     for a caller that does not return the ref)."""
-    return handle.pin((s.status, s.captured_by, s.cloaked, s.cloaked_before, s.w_owner,
-                       s.w_type, s.w_enabled, s.w_destroyed, s.w_ready_turn, s.w_fired_turn,
-                       s.w_last_fired, s.w_gatling_shots))
+    return handle.pin(ready_args(s))
 
 
 @nb.njit(cache=True, inline="always")

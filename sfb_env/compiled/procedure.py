@@ -38,6 +38,7 @@ from sfb_env.compiled import (
     engineering,
     esg,
     fire,
+    handle,
     maneuvers,
     movement,
     observe,
@@ -221,15 +222,40 @@ Pinned = namedtuple("Pinned", "fire energy esg_launch esg_contacts verdict craft
 
 
 @nb.njit(cache=True, inline="always")
+def call_args(s, tb, o):
+    """The arguments of the stages' calls out of line (a ``Pinned`` of their tuples)."""
+    return Pinned(fire.call_args(s, tb.fire, o), energy.call_args(s, tb.energy, o),
+                  esg.launch_args(s, tb.esg, o), esg.contacts_args(s, tb.fire, tb.esg),
+                  ending.verdict_args(s), small_craft.launch_args(s, tb.craft, o),
+                  small_craft.move_args(s, tb.craft), robots.maneuver_args(s, tb.move),
+                  observe.ready_args(s))
+
+
+@nb.njit(cache=True)
+def boxed_call_args(s, tb, o):
+    """``call_args`` returned to Python: a batch writes them once into a handle of their own
+    (``BattleBatch.handle``), and its play kernel passes refs into it (``held_calls``)."""
+    return call_args(s, tb, o)
+
+
+@nb.njit(cache=True, inline="always")
 def pin_calls(s, tb, o):
     """The ``Pinned`` arguments of ``s``, ``tb`` and ``o``: pin them once, before the loop
     over battles, in the function that runs the stages (``handle.pin``: the refs are good
-    until it returns)."""
-    return Pinned(fire.pin_args(s, tb.fire, o), energy.pin_args(s, tb.energy, o),
-                  esg.pin_launch(s, tb.esg, o), esg.pin_contacts(s, tb.fire, tb.esg),
-                  ending.pin_verdict(s), small_craft.pin_launch(s, tb.craft, o),
-                  small_craft.pin_move(s, tb.craft), robots.pin_maneuver(s, tb.move),
-                  observe.pin_ready(s))
+    until it returns; a batch's play kernel takes them from a handle instead,
+    ``held_calls``, and stores nothing per call)."""
+    a = call_args(s, tb, o)
+    return Pinned(handle.pin(a.fire), handle.pin(a.energy), handle.pin(a.esg_launch),
+                  handle.pin(a.esg_contacts), handle.pin(a.verdict), handle.pin(a.craft_launch),
+                  handle.pin(a.craft_move), handle.pin(a.robots), handle.pin(a.ready))
+
+
+@nb.njit(cache=True, inline="always")
+def held_calls(ref):
+    """The ``Pinned`` refs into a handle of ``call_args`` (``ref``): one address each."""
+    return Pinned(handle.member(ref, 0), handle.member(ref, 1), handle.member(ref, 2),
+                  handle.member(ref, 3), handle.member(ref, 4), handle.member(ref, 5),
+                  handle.member(ref, 6), handle.member(ref, 7), handle.member(ref, 8))
 
 
 @nb.njit(cache=True, inline="always")

@@ -198,10 +198,17 @@ def freighter_maneuver(a, mt, b: int, u: int) -> int:
 
 
 @nb.njit(cache=True, inline="always")
+def maneuver_args(s, mt):
+    """The arguments of the call out of line that ``pin_maneuver`` pins (a batch keeps them
+    in a handle: ``procedure.call_args``)."""
+    return (arrays(s), mt)
+
+
+@nb.njit(cache=True, inline="always")
 def pin_maneuver(s, mt):
     """``robot_maneuver``'s arrays and tables, pinned (``handle.pin``: once, before a loop;
     only for a caller that does not return the ref)."""
-    return handle.pin((arrays(s), mt))
+    return handle.pin(maneuver_args(s, mt))
 
 
 @kernel(_nrt=False, error_model="numpy")

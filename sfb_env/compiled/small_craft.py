@@ -651,10 +651,17 @@ def craft_fire_orders(a, ct, b, fire_out, legal):
 
 
 @nb.njit(cache=True, inline="always")
+def launch_args(s, ct, o):
+    """The arguments of the call out of line that ``pin_launch`` pins (a batch keeps them
+    in a handle: ``procedure.call_args``)."""
+    return (craft_view(s), ct, o.fighters, o.shuttles)
+
+
+@nb.njit(cache=True, inline="always")
 def pin_launch(s, ct, o):
     """``launch_step_a``'s arguments, pinned (``handle.pin``: once, before a loop over
     battles; only for a caller that does not return the ref)."""
-    return handle.pin((craft_view(s), ct, o.fighters, o.shuttles))
+    return handle.pin(launch_args(s, ct, o))
 
 
 @nb.njit(cache=True, inline="always")
@@ -729,10 +736,17 @@ def plan_pilots(a, ct, b, plan):
 
 
 @nb.njit(cache=True, inline="always")
+def move_args(s, ct):
+    """The arguments of the call out of line that ``pin_move`` pins (a batch keeps them
+    in a handle: ``procedure.call_args``)."""
+    return (craft_view(s), ct)
+
+
+@nb.njit(cache=True, inline="always")
 def pin_move(s, ct):
     """``move_fighters``' arguments, pinned (``handle.pin``: once, before a loop over battles;
     only for a caller that does not return the ref)."""
-    return handle.pin((craft_view(s), ct))
+    return handle.pin(move_args(s, ct))
 
 
 @nb.njit(cache=True, inline="always")
