@@ -167,3 +167,19 @@ def test_pinned_calls_leave_every_reference_count_as_it_was():
         _pin_once_call_many(left, right, 1.0, True)
     assert [sys.getrefcount(a) for a in (left, right)] == before
     assert left[0] == 101.0
+
+
+@nb.njit(cache=True)
+def _through_member(ref, by):
+    """The second member of the handle's tuple reached by address (``handle.member``), then
+    read and written as the play kernel's calls do (``procedure.held_calls``)."""
+    return _pinned_callee(handle.member(ref, 1), 0, by)
+
+
+def test_member_is_the_address_of_a_member_of_a_handles_tuple():
+    left, right = np.arange(3.0), np.zeros((1, 1), np.int64)
+    other = np.zeros(2)
+    ref = handle.make((other, ((left, right), 2.0, True)))
+    assert _through_member(ref, 5.0) == 10.0  # left[0] += 5 * 2.0
+    np.testing.assert_array_equal(left, [10.0, 1.0, 2.0])
+    assert right[0, 0] == 1 and not other.any()
