@@ -213,10 +213,11 @@ STAGES = ("launch", "robot fire", "direct fire", "end of impulse + check",
 ALL_STAGES = len(STAGES)
 
 
-# The arguments of the stages' hottest calls out of line, pinned once (``pin_calls``): numba
-# passes a tuple argument member by member, so a call taking some fifty arrays' views copied
-# hundreds of words onto the stack for each battle (a third of the play kernel's time on
-# grad-lyran-vs-hydran); a pinned call passes one word.
+# The arguments of the stages' hottest calls out of line, by address: numba passes a tuple
+# argument member by member, so a call taking some fifty arrays' views copied hundreds of
+# words onto the stack for each battle (a third of the play kernel's time on
+# grad-lyran-vs-hydran). A batch holds them in a handle (``held_calls``); elsewhere they are
+# pinned in the caller's frame (``pin_calls``). Each call passes one word.
 Pinned = namedtuple("Pinned", "fire energy esg_launch esg_contacts verdict craft_launch "
                                "craft_move robots ready")
 
