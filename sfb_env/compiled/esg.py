@@ -204,7 +204,7 @@ def launch_step_a(p, b):
     (``EsgOrder``, validated by the mask) and its own timing: a drop at once (G23.47), then
     expiry (G23.32) before release (G23.711, G23.31: all stored energy, G23.42-G23.44; empty,
     dropped at once, G23.322), then a cancellation (G23.33) or an announcement (G23.31).
-    ``p``: its arrays pinned (``pin_launch``)."""
+    ``p``: its arrays pinned (``launch_args``)."""
     (g, et, status, w_owner, w_destroyed, ev, ev_count, turn_arr, imp_arr,
      orders) = handle.deref(p)
     ipt = et.ipt
@@ -278,29 +278,16 @@ def launch_step_a(p, b):
 
 @nb.njit(cache=True, inline="always")
 def launch_args(s, et, o):
-    """The arguments of the call out of line that ``pin_launch`` pins (a batch keeps them
+    """``launch_step_a``'s arguments (a batch keeps them
     in a handle: ``procedure.call_args``)."""
     return (esg_view(s), et, s.status, s.w_owner, s.w_destroyed, s.ev, s.ev_count,
             s.turn, s.impulse, o.esg)
 
 
 @nb.njit(cache=True, inline="always")
-def pin_launch(s, et, o):
-    """``launch_step_a``'s arguments, pinned (``handle.pin``: once, before a loop over
-    battles; only for a caller that does not return the ref)."""
-    return handle.pin(launch_args(s, et, o))
-
-
-@nb.njit(cache=True, inline="always")
-def launch_step(s, et, b, o):
-    """The phase entry point on BatchState ``s`` (where the battle has a generator)."""
-    if et.rows.shape[0] > 0:
-        launch_step_a(pin_launch(s, et, o), b)
-
-
-@nb.njit(cache=True, inline="always")
 def launch_step_pinned(p, et, b):
-    """``launch_step`` on its arguments pinned by the caller (``pin_launch``)."""
+    """The phase entry point (where the battle has a generator), on ``launch_args`` pinned
+    by the caller (``procedure.held_calls``)."""
     if et.rows.shape[0] > 0:
         launch_step_a(p, b)
 
@@ -510,7 +497,7 @@ def resolve_contacts_a(p, b):
     units) until their strength is spent (G23.511; a unit damaged by one field needs less from
     the next); each unit's points are one volley on its struck shield (G23.512, G23.513:
     ``EsgStruck``, then the damage); a field brought to zero is dropped (G23.322)."""
-    a, g, side, ft, et = handle.deref(p)  # pinned (``pin_contacts``)
+    a, g, side, ft, et = handle.deref(p)  # pinned (``contacts_args``)
     n_g = et.rows.shape[0]
     if n_g == 0:
         return
@@ -701,31 +688,17 @@ def _strike_field(g, et, b, w, entry, nc, c_size, c_tie, c_left, c_scored, c_tot
 
 
 @nb.njit(cache=True, inline="always")
-def resolve_contacts(s, ft, et, b):
-    """The phase entry point on BatchState ``s``: ``resolve_contacts_a`` where the battle's
-    generator has a field, or where it has several (G23.122; elsewhere no call)."""
-    if et.rows.shape[0] > 1 or (et.rows.shape[0] > 0
-                                and s.esg_phase[b, et.rows[0]] == OPERATING):
-        resolve_contacts_a(pin_contacts(s, ft, et), b)
-
-
-@nb.njit(cache=True, inline="always")
 def contacts_args(s, ft, et):
-    """The arguments of the call out of line that ``pin_contacts`` pins (a batch keeps them
+    """``resolve_contacts_a``'s arguments (a batch keeps them
     in a handle: ``procedure.call_args``)."""
     return (damage.fire_view(s), esg_view(s), s.side, ft, et)
 
 
 @nb.njit(cache=True, inline="always")
-def pin_contacts(s, ft, et):
-    """``resolve_contacts_a``'s arguments, pinned (``handle.pin``: once, before a loop over
-    battles; only for a caller that does not return the ref)."""
-    return handle.pin(contacts_args(s, ft, et))
-
-
-@nb.njit(cache=True, inline="always")
 def resolve_contacts_pinned(s, p, et, b):
-    """``resolve_contacts`` on its arguments pinned by the caller (``pin_contacts``)."""
+    """The phase entry point: ``resolve_contacts_a`` where the battle's generator has a field,
+    or where it has several (G23.122; elsewhere no call), on ``contacts_args`` pinned by the
+    caller (``procedure.held_calls``)."""
     if et.rows.shape[0] > 1 or (et.rows.shape[0] > 0
                                 and s.esg_phase[b, et.rows[0]] == OPERATING):
         resolve_contacts_a(p, b)

@@ -881,7 +881,7 @@ def weapon_ready(s, ot, b, w):
 
 @nb.njit(cache=True, inline="always")
 def ready_args(s):
-    """The arguments of the call out of line that ``pin_ready`` pins (a batch keeps them
+    """``_weapon_ready_pinned``'s arrays (a batch keeps them
     in a handle: ``procedure.call_args``)."""
     return (s.status, s.captured_by, s.cloaked, s.cloaked_before, s.w_owner,
             s.w_type, s.w_enabled, s.w_destroyed, s.w_ready_turn, s.w_fired_turn,
@@ -889,21 +889,14 @@ def ready_args(s):
 
 
 @nb.njit(cache=True, inline="always")
-def pin_ready(s):
-    """``_weapon_ready_pinned``'s arrays, pinned (``handle.pin``: once, before a loop; only
-    for a caller that does not return the ref)."""
-    return handle.pin(ready_args(s))
-
-
-@nb.njit(cache=True, inline="always")
 def weapon_ready_pinned(pw, s, ot, b, w):
-    """``weapon_ready`` with its arrays pinned by the caller (``pw``: ``pin_ready(s)``)."""
+    """``weapon_ready`` with its arrays pinned by the caller (``pw``: ``ready_args(s)``, pinned)."""
     return _weapon_ready_pinned(pw, s.turn[b], s.impulse[b], ot.ipt, ot.quarter_turn, b, w)
 
 
 @kernel(_nrt=False, error_model="numpy")
 def _weapon_ready_pinned(p, turn, imp, ipt, quarter_turn, b, w):
-    """``_weapon_ready_a`` on the arrays pinned in ``p`` (``pin_ready``)."""
+    """``_weapon_ready_a`` on the arrays pinned in ``p`` (``ready_args``)."""
     (status, captured_by, cloaked, cloaked_before, w_owner, w_type, w_enabled, w_destroyed,
      w_ready_turn, w_fired_turn, w_last_fired, w_gatling_shots) = handle.deref(p)
     return _weapon_ready_a(status, captured_by, cloaked, cloaked_before, w_owner, w_type,

@@ -483,7 +483,7 @@ def move_fighters(p, b):
     """``small_craft.move_fighters`` (J4.12: after all ships, before seeking weapons): CCM
     first (J4.52 [P-091]), then the movers slower first, then by row (C1.3), the pilot's TAC
     when holding (J4.11 [P-092]), then crippled fighters land in their carrier's hex (J4.48).
-    ``p``: the view and the tables pinned (``pin_move``); ``ct.order``: (U,) int64 scratch."""
+    ``p``: the view and the tables pinned (``move_args``); ``ct.order``: (U,) int64 scratch."""
     a, ct = handle.deref(p)
     craft_ccm, craft_tac, craft_landed, order = a.craft_ccm, a.craft_tac, a.craft_landed, \
         ct.order
@@ -652,16 +652,9 @@ def craft_fire_orders(a, ct, b, fire_out, legal):
 
 @nb.njit(cache=True, inline="always")
 def launch_args(s, ct, o):
-    """The arguments of the call out of line that ``pin_launch`` pins (a batch keeps them
+    """``launch_step_a``'s arguments (a batch keeps them
     in a handle: ``procedure.call_args``)."""
     return (craft_view(s), ct, o.fighters, o.shuttles)
-
-
-@nb.njit(cache=True, inline="always")
-def pin_launch(s, ct, o):
-    """``launch_step_a``'s arguments, pinned (``handle.pin``: once, before a loop over
-    battles; only for a caller that does not return the ref)."""
-    return handle.pin(launch_args(s, ct, o))
 
 
 @nb.njit(cache=True, inline="always")
@@ -675,7 +668,7 @@ def launch_step_a(p, b):
     """``small_craft.launch_step`` (J4.34, J1.0): each carrier's ``fighters[b, u]`` then
     ``shuttles[b, u]`` order (a target row, -1 none; validated beforehand), carriers by row,
     then the robot carriers' launch ([P-085]). ``p``: the pinned view, tables and orders
-    (``pin_launch``)."""
+    (``launch_args``)."""
     a, ct, fighters, shuttles = handle.deref(p)
     for u in range(fighters.shape[1]):
         if fighters[b, u] >= 0:
@@ -737,16 +730,9 @@ def plan_pilots(a, ct, b, plan):
 
 @nb.njit(cache=True, inline="always")
 def move_args(s, ct):
-    """The arguments of the call out of line that ``pin_move`` pins (a batch keeps them
+    """``move_fighters``' arguments (a batch keeps them
     in a handle: ``procedure.call_args``)."""
     return (craft_view(s), ct)
-
-
-@nb.njit(cache=True, inline="always")
-def pin_move(s, ct):
-    """``move_fighters``' arguments, pinned (``handle.pin``: once, before a loop over battles;
-    only for a caller that does not return the ref)."""
-    return handle.pin(move_args(s, ct))
 
 
 @nb.njit(cache=True, inline="always")
