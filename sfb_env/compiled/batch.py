@@ -32,7 +32,7 @@ import numpy as np
 
 from sfb_env.compiled import actions as actions_mod
 from sfb_env.compiled import dice as dice_mod
-from sfb_env.compiled import handle, layout, observe, procedure, rewards
+from sfb_env.compiled import handle, layout, observe, procedure, restart_plan, rewards
 from sfb_env.compiled.borrowed import opaque
 from sfb_env.compiled.copy_battle import (
     borrowed_esg,
@@ -41,7 +41,6 @@ from sfb_env.compiled.copy_battle import (
     borrowed_observe,
     borrowed_orders,
     borrowed_state,
-    copy_battle,
 )
 from sfb_env.compiled.dispatch import kernel
 from sfb_env.compiled.sampler import MaskedSampler, sample_masked
@@ -132,6 +131,12 @@ class BattleBatch:
         # the batch's seed generator, default_rng(seed), as a dice row: the step kernel draws
         # the next battle's seed from it when one ends (``reseed`` restarts it)
         self._seed_dice = np.zeros((1, dice_mod.DICE_WORDS), np.uint64)
+        # the autoreset's copy (``_restart``): every hot and scalar array from the start
+        # state's one battle, the dice from ``reset_dice``'s row of the battle
+        self._restart_rows = restart_plan.plan(
+            [(getattr(self.state, f), getattr(self._start, f))
+             for f in layout.HOT_FIELDS + layout.SCALAR_FIELDS]
+            + [(self.state.dice, self.reset_dice)])
         self.reseed(seed)
         self._next_seeds = np.zeros(n_b, np.int64)
         self._handle = None  # the step's arrays in one handle (``compiled.handle``)
@@ -261,7 +266,7 @@ class BattleBatch:
         return (self.state, self.orders, self.tables, self.observe_tables, self._start,
                 self.reset_dice, self.obs, self.masks, self.terminal_obs, self.rewards,
                 self.terminated, self.truncated, self.alive, self.ended, self.outcomes,
-                self.seeds, self._next_seeds, self._seed_dice)
+                self.seeds, self._next_seeds, self._seed_dice, self._restart_rows)
 
     def handle(self):
         """The batch's arrays in one handle (``compiled.handle.Handle``), made on first use."""
@@ -340,7 +345,8 @@ def _observe_extras(ref, first, last, ended_only):
     ran some 50% slower. The agent loop's ``a`` is ``opaque`` too: as a plain induction
     variable LLVM kept a pointer into each of ``ot``'s per-agent arrays that the pass reads,
     spilled and advanced, and the pass took 0.74 us a battle, not 0.41 (grad-lyran-vs-hydran)."""
-    (s, _, _, ot, _, _, obs, masks, _, _, _, _, alive, ended, _, _, _, _) = handle.deref(ref)
+    (s, _, _, ot, _, _, obs, masks, _, _, _, _, alive, ended, _, _, _, _, _) = handle.deref(
+        ref)
     s = borrowed_state(s)
     ot = borrowed_observe(ot)
     for i_b in range(first, last):
@@ -375,15 +381,13 @@ def _draw_seed(seed_dice):
 @kernel(_nrt=False, error_model="numpy")
 def _restart(ref, b):
     """Battle ``b`` back to the start with its prepared dice (its events stay: they are the
-    ended battle's last step), on the arrays of ``ref`` (``handle.PartsRef``). A call of its
-    own, taking one word: called with the state and the start state, it was passed every
-    array of both namedtuples (some two thousand machine words, more than the copy costs);
-    inlined in the battle loop of ``_step_batch``, every array of both stayed live there and
-    the observation ran 40% slower."""
-    (s, _, _, _, start, reset_dice, _, _, _, _, _, _, _, _, _, _, _, _) = handle.deref(ref)
-    copy_battle(s, b, start, 0)
-    for k in range(s.dice.shape[1]):
-        s.dice[b, k] = reset_dice[b, k]
+    ended battle's last step), on the arrays of ``ref`` (``handle.PartsRef``): the batch's
+    ``restart_plan`` (a loop of word moves; the generated element loops of ``copy_battle``
+    were 65 kB of code, fetched again at each restart). A call of its own, taking one word:
+    called with the state and the start state, it was passed every array of both
+    namedtuples (some two thousand machine words)."""
+    rows = handle.deref(ref)[18]
+    restart_plan.copy_rows(rows, b)
 
 
 # ``outcomes`` between the play kernel and the step kernel: a battle that ended before this
@@ -404,7 +408,7 @@ def _play_batch(ref, calls, actions, reward_kind):
     other (numba optimises a callee again inside its caller). ``outcomes`` marks the battles
     out of the later parts meanwhile."""
     (s, o, tb, ot, _, _, _, _, _, rewards_, terminated, truncated, alive, ended, outcomes, _,
-     _, _) = handle.deref(ref)
+     _, _, _) = handle.deref(ref)
     # borrowed views, made once: the per-battle calls below take whole namedtuples, and numba
     # increfs and decrefs every array of one per call (atomics) unless it is borrowed
     s = borrowed_state(s)
@@ -465,7 +469,7 @@ def _step_batch(ref, autoreset, mode, only, defer):
     compile time of this kernel is mostly that. Returns how many battles ended in STEP (the
     caller then needs no ``ended.any()``, a microsecond of numpy per step)."""
     (s, _, _, ot, _, reset_dice, obs, masks, terminal_obs, _, _, _, alive, ended, outcomes,
-     seeds, next_seeds, seed_dice) = handle.deref(ref)
+     seeds, next_seeds, seed_dice, _) = handle.deref(ref)
     s = borrowed_state(s)
     ot = borrowed_observe(ot)
     n_agents = ot.n_agents

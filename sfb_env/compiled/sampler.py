@@ -6,14 +6,18 @@ entry point for one batch's arrays, so a loop that samples every step pays neith
 allocation nor numba's type dispatch.
 
 One compiled pass, ``_sample``, reads each component's mask eight values at a time (one
-unaligned word: the count of open values is its bit count, the first open one its trailing
-zeros). A component with at most one open value takes it (0 when none is open), with no draw;
-one with more takes a uniform share of them. Most components of a battle in play have a single
-open value (hold, the only legal speed), so a step makes a few hundred draws, not one per
-component. The draws: each call takes one 64-bit value from the caller's generator
-(``bit_generator.random_raw``) and expands it with SplitMix64 (Steele, Lea and Flood 2014,
-the generator of Java's ``SplittableRandom``), one 64-bit output a draw, its top 53 bits the
-uniform: a call costs one draw of the caller's generator, however many components it picks.
+unaligned word: the count of open values is its bit count). A component with at most one
+open value takes it (0 when none is open), with no draw; one with more takes a uniform pick
+among them. The pick-th open value of a word is found without a branch (``_nth_open``: the
+word times 0x0101..01 holds each value's running count of open ones, and a SWAR comparison
+counts those at most the pick), where a loop clearing the lowest bit pick times cost a
+mispredicted branch a draw (grad-lyran-vs-hydran, B=256: 43 -> 28 us a call). Most
+components of a battle in play have a single open value (hold, the only legal speed), so a
+step makes a few hundred draws, not one per component. The draws: each call takes one 64-bit
+value from the caller's generator (``bit_generator.random_raw``) and expands it with
+SplitMix64 (Steele, Lea and Flood 2014, the generator of Java's ``SplittableRandom``), one
+64-bit output a draw, its top 53 bits the uniform: a call costs one draw of the caller's
+generator, however many components it picks.
 """
 
 from __future__ import annotations
@@ -99,14 +103,6 @@ def _bits(typingctx, w):
         builder.ctpop(args[0]))
 
 
-@intrinsic
-def _lowest_byte(typingctx, w):
-    """The index of the lowest set byte of the nonzero uint64 ``w`` (an int64)."""
-    return nb.types.int64(nb.types.uint64), lambda context, builder, sig, args: (
-        builder.lshr(builder.cttz(args[0], ir.Constant(ir.IntType(1), 1)),
-                     ir.Constant(ir.IntType(64), 3)))
-
-
 @nb.njit(cache=True, inline="always")
 def _chunk(flat, at, n, guarded):
     """Mask values ``at`` .. ``at + min(n, 8) - 1`` of ``flat`` as a word, byte ``i`` the
@@ -136,39 +132,60 @@ def _next(state):
     return state, z ^ (z >> np.uint64(31))
 
 
+_ONES = np.uint64(0x0101010101010101)
+_HIGHS = np.uint64(0x8080808080808080)
+
+
+@nb.njit(cache=True, inline="always")
+def _nth_open(w, pick):
+    """The byte index of the ``pick``-th (from 0) set byte of the 0/1-byte word ``w`` (its
+    open values), without a branch: the bytes' running counts (``w`` times ``_ONES``), and
+    the number of them at most ``pick`` (SWAR: ``pick + 128 - count`` keeps its top bit)."""
+    counts = w * _ONES
+    return _bits(((np.uint64(0x80 + pick) * _ONES) - counts) & _HIGHS)
+
+
+@nb.njit(cache=True, inline="always")
+def _pick(state, open_):
+    """A uniform pick in [0, ``open_``) and the state after its draw, where more than one
+    value is open; else pick 0 and the state unchanged (no draw)."""
+    if open_ > 1:
+        state, z = _next(state)
+        return state, int((z >> np.uint64(11)) * _UNIT * open_)
+    return state, 0
+
+
 @nb.njit(cache=True, inline="always")
 def _sample_row(flat, at, sizes, flat_out, slot, state, guarded):
     """``_sample`` for one agent's row of masks from ``at`` (component sizes ``sizes``, the
     values to ``flat_out`` from ``slot``); returns the generator's state after the row."""
     for c in range(sizes.size):
         n = sizes[c]
-        open_ = 0
-        value = 0
-        off = 0
-        while off < n:
-            w = _chunk(flat, at + off, n - off, guarded)
-            if w and open_ == 0:
-                value = off + _lowest_byte(w)
-            open_ += _bits(w)
-            off += 8
-        if open_ > 1:  # the pick-th open value, pick uniform in [0, open_)
-            state, z = _next(state)
-            pick = int((z >> np.uint64(11)) * _UNIT * open_)
-            off = 0
+        w = _chunk(flat, at, n, guarded)
+        open_ = _bits(w)
+        if n <= 8:
+            state, pick = _pick(state, open_)
+            flat_out[slot + c] = _nth_open(w, pick) if open_ else 0
+        else:
+            off = 8
             while off < n:
-                w = _chunk(flat, at + off, n - off, guarded)
-                here = _bits(w)
-                if pick < here:
-                    for _ in range(pick):
-                        w &= w - np.uint64(1)
-                    value = off + _lowest_byte(w)
-                    break
-                pick -= here
+                open_ += _bits(_chunk(flat, at + off, n - off, guarded))
                 off += 8
-        flat_out[slot + c] = value
+            state, pick = _pick(state, open_)
+            value = 0
+            if open_:
+                off = 0
+                while True:  # the word holding the pick-th open value
+                    here = _bits(w)
+                    if pick < here:
+                        break
+                    pick -= here
+                    off += 8
+                    w = _chunk(flat, at + off, n - off, guarded)
+                value = off + _nth_open(w, pick)
+            flat_out[slot + c] = value
         at += n
     return state
-
 
 
 @kernel()
