@@ -23,6 +23,7 @@ that into its black-dead convention with ``dead_masks``.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,9 @@ from sfb_env.engine.types import NOT_ARRIVED
 
 SEED_RANGE = 2**31 - 1
 STEP, RESET, RESTART, FINISH = 0, 1, 2, 3  # the step kernel's modes (``_step_batch``)
+StartObservation = namedtuple("StartObservation", "obs masks alive known")
+StartObservation.__doc__ = """Every battle's first observation (A, n_obs), masks (A, n_mask)
+and alive (A,), and whether ``reset`` has written them yet (``known``, one bool)."""
 
 
 class NotCompiledError(ValueError):
@@ -124,6 +128,11 @@ class BattleBatch:
         self.terminated = np.zeros((n_b, n_a), np.bool_)
         self.truncated = np.zeros((n_b, n_a), np.bool_)
         self.alive = np.zeros((n_b, n_a), np.bool_)
+        # every battle's first observation, the same (the start state; no die is observed):
+        # kept by ``reset``, copied by the autoreset (``_step_batch``)
+        self._start_obs = StartObservation(np.zeros((n_a, self.n_obs), np.float32),
+                                           np.zeros((n_a, self.n_mask), np.int8),
+                                           np.zeros(n_a, np.bool_), np.zeros(1, np.bool_))
         self.ended = np.zeros(n_b, np.bool_)
         self.outcomes = np.full(n_b, -1, np.int64)
         self.reset_dice = np.zeros((n_b, dice_mod.DICE_WORDS), np.uint64)
@@ -185,6 +194,9 @@ class BattleBatch:
         for b, s in enumerate(seeds):
             self._seed_row(b, int(s))
         self._call(RESET)
+        start = self._start_obs  # (battle 0's first observation is every battle's)
+        start.obs[:], start.masks[:], start.alive[:] = self.obs[0], self.masks[0], self.alive[0]
+        start.known[0] = True
         if self.autoreset:  # (without it, the caller restarts ended battles)
             self._prepare(np.arange(n_b))
         return self.obs, self.masks
@@ -259,14 +271,16 @@ class BattleBatch:
             self._extras_entry(*args)
         if mode == STEP and self.autoreset and n_ended:
             self._entry(self._handle, self.autoreset, FINISH, 0, True)
-            self._extras_entry(self._handle, 0, n_b, True)
+            if not self._start_obs.known[0]:  # (no reset yet: the new battles were observed)
+                self._extras_entry(self._handle, 0, n_b, True)
 
     def _parts(self) -> tuple:
         """The batch's arrays, as the handle holds them."""
         return (self.state, self.orders, self.tables, self.observe_tables, self._start,
                 self.reset_dice, self.obs, self.masks, self.terminal_obs, self.rewards,
                 self.terminated, self.truncated, self.alive, self.ended, self.outcomes,
-                self.seeds, self._next_seeds, self._seed_dice, self._restart_rows)
+                self.seeds, self._next_seeds, self._seed_dice, self._restart_rows,
+                self._start_obs)
 
     def handle(self):
         """The batch's arrays in one handle (``compiled.handle.Handle``), made on first use."""
@@ -325,6 +339,20 @@ class BattleBatch:
 
 
 @nb.njit(cache=True, inline="always")
+def _copy_start(start, b, obs, masks, alive):
+    """Battle ``b``'s observation, masks and alive flags from the start observation (a copy of
+    some 3 kB: observing it again, tier-2 parts included, cost about 0.9 us a battle of
+    grad-lyran-vs-hydran, and random battles restart every ten impulses). Loops: a row
+    assignment needs the NRT."""
+    for a in range(start.obs.shape[0]):
+        alive[b, a] = start.alive[a]
+        for i in range(start.obs.shape[1]):
+            obs[b, a, i] = start.obs[a, i]
+        for i in range(start.masks.shape[1]):
+            masks[b, a, i] = start.masks[a, i]
+
+
+@nb.njit(cache=True, inline="always")
 def _observe_battle(s, ot, b, obs, masks, alive):
     """Every agent's observation but its tier-2 parts (``_observe_extras`` adds them); a ship
     that left is still observed, as the reference env does for its last step; the mask of an
@@ -345,8 +373,8 @@ def _observe_extras(ref, first, last, ended_only):
     ran some 50% slower. The agent loop's ``a`` is ``opaque`` too: as a plain induction
     variable LLVM kept a pointer into each of ``ot``'s per-agent arrays that the pass reads,
     spilled and advanced, and the pass took 0.74 us a battle, not 0.41 (grad-lyran-vs-hydran)."""
-    (s, _, _, ot, _, _, obs, masks, _, _, _, _, alive, ended, _, _, _, _, _) = handle.deref(
-        ref)
+    (s, _, _, ot, _, _, obs, masks, _, _, _, _, alive, ended, _, _, _, _, _, _) = (
+        handle.deref(ref))
     s = borrowed_state(s)
     ot = borrowed_observe(ot)
     for i_b in range(first, last):
@@ -408,7 +436,7 @@ def _play_batch(ref, calls, actions, reward_kind):
     other (numba optimises a callee again inside its caller). ``outcomes`` marks the battles
     out of the later parts meanwhile."""
     (s, o, tb, ot, _, _, _, _, _, rewards_, terminated, truncated, alive, ended, outcomes, _,
-     _, _, _) = handle.deref(ref)
+     _, _, _, _) = handle.deref(ref)
     # borrowed views, made once: the per-battle calls below take whole namedtuples, and numba
     # increfs and decrefs every array of one per call (atomics) unless it is borrowed
     s = borrowed_state(s)
@@ -469,7 +497,7 @@ def _step_batch(ref, autoreset, mode, only, defer):
     compile time of this kernel is mostly that. Returns how many battles ended in STEP (the
     caller then needs no ``ended.any()``, a microsecond of numpy per step)."""
     (s, _, _, ot, _, reset_dice, obs, masks, terminal_obs, _, _, _, alive, ended, outcomes,
-     seeds, next_seeds, seed_dice, _) = handle.deref(ref)
+     seeds, next_seeds, seed_dice, _, start) = handle.deref(ref)
     s = borrowed_state(s)
     ot = borrowed_observe(ot)
     n_agents = ot.n_agents
@@ -493,6 +521,7 @@ def _step_batch(ref, autoreset, mode, only, defer):
                 continue
             restart = True
         while True:  # (one site each: the restart, then the observation)
+            copied = False
             if restart:
                 restart = False
                 if fresh:  # the ended battle's last observation kept in ``terminal_obs``
@@ -506,7 +535,11 @@ def _step_batch(ref, autoreset, mode, only, defer):
                     dice_mod.seed_into(reset_dice, b, next_seeds[b])
                 else:
                     s.ev_count[b] = 0
-            _observe_battle(s, ot, b, obs, masks, alive)
+                copied = fresh and start.known[0]
+            if copied:  # an autoreset's new battle: the start observation (``reset`` kept it)
+                _copy_start(start, b, obs, masks, alive)
+            else:
+                _observe_battle(s, ot, b, obs, masks, alive)
             if not again:
                 break
             again = False

@@ -1,6 +1,7 @@
-"""The autoreset's copy plan (``compiled.restart_plan``): battle ``b`` of every hot and scalar
-array from the start state, its dice from its prepared row, nothing else touched; a plan of
-arrays that do not match is refused, naming the row."""
+"""The autoreset's shortcuts: the copy plan (``compiled.restart_plan``) writes battle ``b`` of
+every hot and scalar array from the start state and its dice from its prepared row, nothing
+else; a plan of arrays that do not match is refused, naming the row; a new battle's first
+observation, copied from the one ``reset`` kept, is what observing it gives."""
 
 from __future__ import annotations
 
@@ -57,3 +58,24 @@ def test_a_plan_of_arrays_that_do_not_match_is_refused_naming_the_row():
                 (np.zeros((4, 6), np.int64)[:, ::2], np.ones((1, 3), np.int64))):
         with pytest.raises(ValueError, match="restart plan: row 1 copies"):
             restart_plan.plan([good, bad])
+
+
+@pytest.mark.parametrize("scenario", ["grad-lyran-vs-hydran", "cth-01"])
+def test_a_new_battles_copied_start_observation_is_what_observing_it_gives(scenario):
+    # grad-lyran-vs-hydran: tier-2 parts (the restart deferred to FINISH); cth-01: tier 1
+    copied, observed = (BattleBatch(scenario, num_battles=8, seed=9) for _ in range(2))
+    for bb in (copied, observed):
+        bb.reset()
+    assert np.array_equal(copied._start_obs.obs, copied.obs[0]) and copied._start_obs.known[0]
+    observed._start_obs.known[0] = False  # (as before any reset: each new battle observed)
+    rng = np.random.default_rng(0)
+    restarts = 0
+    for _ in range(120):
+        actions = copied.sample_actions(rng)
+        for bb in (copied, observed):
+            bb.step(actions)
+        restarts += int(copied.ended.sum())
+        assert np.array_equal(copied.ended, observed.ended)
+        for name in ("obs", "masks", "alive", "terminal_obs", "rewards"):
+            assert np.array_equal(getattr(copied, name), getattr(observed, name)), name
+    assert restarts >= 8  # (battles did end and restart)
