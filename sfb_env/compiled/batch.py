@@ -194,9 +194,11 @@ class BattleBatch:
         for b, s in enumerate(seeds):
             self._seed_row(b, int(s))
         self._call(RESET)
-        start = self._start_obs  # (battle 0's first observation is every battle's)
-        start.obs[:], start.masks[:], start.alive[:] = self.obs[0], self.masks[0], self.alive[0]
-        start.known[0] = True
+        start = self._start_obs  # (battle 0's first observation is every battle's, and the
+        if not start.known[0]:  # same at every reset: kept once)
+            start.obs[:], start.masks[:] = self.obs[0], self.masks[0]
+            start.alive[:] = self.alive[0]
+            start.known[0] = True
         if self.autoreset:  # (without it, the caller restarts ended battles)
             self._prepare(np.arange(n_b))
         return self.obs, self.masks
@@ -414,7 +416,7 @@ def _restart(ref, b):
     were 65 kB of code, fetched again at each restart). A call of its own, taking one word:
     called with the state and the start state, it was passed every array of both
     namedtuples (some two thousand machine words)."""
-    rows = handle.deref(ref)[18]
+    (_, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, rows, _) = handle.deref(ref)
     restart_plan.copy_rows(rows, b)
 
 
