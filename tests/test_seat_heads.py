@@ -221,3 +221,57 @@ def test_merge_joins_the_heads_of_runs_on_one_shared_policy_seat_by_seat(tmp_pat
     # a seat twice, or a checkpoint without heads, is refused (exit 2)
     assert merge([str(tmp_path / "x.zip"), str(runs["blue"]), str(runs["blue"])]) == 2
     assert merge([str(tmp_path / "y.zip"), str(runs["blue"]), str(shared)]) == 2
+
+
+def test_merge_keeps_each_heads_own_hidden_size_and_flies_each_seat_as_its_run(tmp_path,
+                                                                                shared):
+    from sb3_contrib import MaskablePPO
+
+    from sfb_env.cli import main
+    from training.config import load_config
+    from training.curriculum import Curriculum, CurriculumState
+    from training.merge_seat_heads import main as merge
+    from training.vec_env import SB3VecEnv
+
+    runs = {}
+    for name, seat, hidden in (("wide", SEAT, 12), ("narrow", ["klingon", "hydran"], 3)):
+        config = _config(tmp_path, name, [seat], seat_head_hidden=hidden)
+        assert main(["train", str(config), "--output", str(tmp_path / name), "--init",
+                     str(shared), "--no-progress"]) == 0
+        runs[name] = tmp_path / name / "final.zip"
+    out = tmp_path / "merged.zip"
+    assert merge([str(out), str(runs["wide"]), str(runs["narrow"])]) == 0
+    merged = MaskablePPO.load(out, device="cpu")
+    assert merged.policy.hidden == [12, 3]
+    assert merged.policy.action_net.hidden[1][0].weight.shape[0] == 3
+    config = load_config(_config(tmp_path, "plain3"))
+    venv = SB3VecEnv(Curriculum(config, None, CurriculumState()).make_env(9), seed=9)
+    obs = venv.reset()
+    masks = np.asarray(venv.env_method("action_masks")[0])
+    venv.close()
+    hydran = obs[:, FIXED.observation_size + GRAD_RACES.index("hydran")] == 1
+    got = _probs(merged.policy, obs, masks)
+    for name, rows in (("wide", hydran), ("narrow", ~hydran)):
+        want = _probs(MaskablePPO.load(runs[name], device="cpu").policy, obs, masks)
+        np.testing.assert_array_equal(got[rows], want[rows])
+    # training goes on from the merge with the sizes per seat; one size for both is refused
+    both = [SEAT, ["klingon", "hydran"]]
+    assert main(["train", str(_config(tmp_path, "on", both, seat_head_hidden=[12, 3])),
+                 "--output", str(tmp_path / "on"), "--init", str(out), "--no-progress"]) == 0
+    assert main(["train", str(_config(tmp_path, "off", both, seat_head_hidden=12)),
+                 "--output", str(tmp_path / "off"), "--init", str(out), "--no-progress"]) == 2
+
+
+@pytest.mark.parametrize(("hidden", "problem"), [
+    ([8, 8], "2 sizes for 1 seat heads"),
+    ([-1], "expected hidden units (>= 0)"),
+    ("wide", "expected hidden units (>= 0)"),
+])
+def test_config_refuses_bad_seat_head_sizes_naming_the_field(hidden, problem):
+    doc = {"env": {"fixed_spaces": {"races": ["hydran", "klingon"]}},
+           "ppo": {"seat_heads": [["hydran", "klingon"]], "seat_head_hidden": hidden},
+           "stages": [{"scenario": SCENARIO, "timesteps": 10}]}
+    with pytest.raises(ConfigError) as info:
+        parse_config(doc, "g.yaml")
+    assert info.value.field == "ppo.seat_head_hidden"
+    assert problem in str(info.value)

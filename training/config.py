@@ -54,7 +54,8 @@ Schema (defaults in brackets)::
       seat_heads: []                 # [[race, foe race], ...]: a residual action head per seat
                                      #   on the --init checkpoint's frozen policy (training.
                                      #   seat_heads; needs fixed_spaces.races, fused) [none]
-      seat_head_hidden: 64           # a head's hidden units on the observation (0: linear) [64]
+      seat_head_hidden: 64           # a head's hidden units on the observation (0: linear), or
+                                     #   a list, one size per seat [64]
     evaluation:
       every: 50000                   # timesteps between evaluations (0: only at stage ends)
       games: 20                      # seeded games per evaluation
@@ -160,7 +161,7 @@ class PPOConfig:
     net_arch: tuple[int, ...] = (256, 256)
     fused_distribution: bool = True
     seat_heads: tuple[tuple[str, str], ...] = ()  # [race, foe race] seats (training.seat_heads)
-    seat_head_hidden: int = 64
+    seat_head_hidden: int | tuple[int, ...] = 64  # one size, or one per seat
 
 
 EVAL_GATES = ("overall", "every_side")
@@ -254,6 +255,10 @@ def _check_seat_heads(source: str, ppo: PPOConfig, env: EnvConfig) -> None:
                                   f"{list(seat)} is not in env.fixed_spaces.races {list(races)}")
     if len(set(ppo.seat_heads)) != len(ppo.seat_heads):
         raise ConfigError(source, "ppo.seat_heads", "a seat is listed twice")
+    hidden = ppo.seat_head_hidden
+    if isinstance(hidden, tuple) and len(hidden) != len(ppo.seat_heads):
+        raise ConfigError(source, "ppo.seat_head_hidden", f"{len(hidden)} sizes for "
+                          f"{len(ppo.seat_heads)} seat heads (one per seat, or one for all)")
 
 
 def load_config(path: str | Path) -> TrainConfig:
@@ -394,6 +399,18 @@ def _dataclass(sec: _Section, cls: type) -> Any:
                     for v in value):
                 raise sec.error(name, f"expected a list of [race, foe race] seats, got {value!r}")
             kwargs[name] = tuple(tuple(v) for v in value)
+            continue
+        if name == "seat_head_hidden":
+            value = sec.get(name)
+            value = default if value is None else value
+            if isinstance(value, list) and all(
+                    isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value):
+                kwargs[name] = tuple(value)
+            elif isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+                kwargs[name] = value
+            else:
+                raise sec.error(name, "expected hidden units (>= 0) or a list of them, one per "
+                                      f"seat, got {value!r}")
             continue
         if name == "net_arch":
             value = sec.get(name)

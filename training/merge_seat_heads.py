@@ -10,8 +10,9 @@ and sidecar (its ``scenarios`` the inputs' union, plus ``seat_heads_from``: each
 seats, timesteps and sha256). ``--drop RACE:FOE`` leaves a seat's head out (that seat then flies
 as the shared policy, unless another input has a head for it); ``RACE:FOE@K`` only the K-th
 input's (from 1), to take each seat's head from the input that trained it best. The optimizer
-starts afresh. A seat in two inputs, another shared network, other races or another head size
-are refused, naming the input.
+starts afresh. Heads keep their own hidden sizes (the output's ``hidden`` is one per seat where
+the inputs' differ). A seat in two inputs, another shared network or other races are refused,
+naming the input.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import torch
 
 from agents.sb3_policy import write_sidecar
 from training.average_checkpoints import SAME_FIELDS, checked_inputs
-from training.seat_heads import HEAD_TENSORS
+from training.seat_heads import HEAD_TENSORS, head_sizes
 
 SHARED = ("mlp_extractor.policy_net.", "action_net.base.", "features_extractor.",
           "pi_features_extractor.", "vf_features_extractor.")
@@ -65,28 +66,32 @@ def merge_seat_heads(out: str | Path, inputs: Sequence[str | Path],
              if list(h) not in drop and (k, list(h)) not in left_out]
             for k, m in enumerate(models)]
     seats: list[list[str]] = []
+    sizes: list[int] = []
     for path, side, model, state, heads in zip(inputs, sides, models, states, kept,
                                                strict=True):
         for key in SAME_FIELDS:
             if side.get(key) != sides[0].get(key):
                 raise ValueError(f"{path}: sidecar field {key!r} differs from {inputs[0]}'s")
         policy = model.policy
-        if (policy.races, policy.hidden) != (base.races, base.hidden):
-            raise ValueError(f"{path}: races {policy.races} and head size {policy.hidden}, "
-                             f"{inputs[0]} has {base.races} and {base.hidden}")
+        if policy.races != base.races:
+            raise ValueError(f"{path}: races {policy.races}, {inputs[0]} has {base.races}")
         for name, tensor in state.items():
             if name.startswith(SHARED) and not torch.equal(tensor, states[0][name]):
                 raise ValueError(f"{path}: shared tensor {name} differs from {inputs[0]}'s "
                                  "(seat heads of another shared policy)")
+        own = head_sizes(policy.hidden, len(policy.seat_heads))
         for seat in heads:
             if seat in seats:
                 raise ValueError(f"{path}: seat {seat} has a head in an earlier input too")
             seats.append(seat)
+            sizes.append(own[[list(h) for h in policy.seat_heads].index(seat)])
     owned = [list(m.policy.seat_heads) for m in models]  # before the first is rebuilt
     unknown = [seat for seat in drop if not any(seat in heads for heads in owned)]
     if unknown:
         raise ValueError(f"--drop {unknown[0]}: no input has a head for that seat")
-    first.policy_kwargs = {**first.policy_kwargs, "seat_heads": seats}
+    hidden = sizes[0] if sizes and sizes == [sizes[0]] * len(sizes) else sizes
+    first.policy_kwargs = {**first.policy_kwargs, "seat_heads": seats,
+                           "hidden": hidden or base.hidden}
     first._setup_model()
     merged = first.policy.state_dict()
     k = 0

@@ -146,7 +146,8 @@ def seat_head_kwargs(config: TrainConfig) -> dict[str, Any]:
     fixed = config.env.fixed_spaces
     return {"seat_heads": [list(seat) for seat in config.ppo.seat_heads],
             "races": list(fixed.races if fixed is not None else ()),
-            "hidden": config.ppo.seat_head_hidden}
+            "hidden": (config.ppo.seat_head_hidden if isinstance(config.ppo.seat_head_hidden, int)
+                       else list(config.ppo.seat_head_hidden))}
 
 
 def _init_seat_heads(path: str | Path, config: TrainConfig, venv: SB3VecEnv, device: str,
@@ -198,6 +199,11 @@ def init_settings(path: str | Path, config: TrainConfig) -> dict[str, Any]:
     if kind == "SeatHeadPolicy":
         kwargs = dict(data.get("policy_kwargs") or {})
         theirs = {key: kwargs.get(key) for key in ("seat_heads", "races", "hidden")}
+    if theirs is not None and wanted is not None:  # one size for all equals that size per seat
+        from training.seat_heads import head_sizes
+
+        for kwargs in (theirs, wanted):
+            kwargs["hidden"] = head_sizes(kwargs["hidden"], len(kwargs["seat_heads"] or ()))
     if theirs is not None and theirs != wanted:
         raise ValueError(f"{config.source}: field 'ppo.seat_heads': {wanted or 'none'}, but "
                          f"the --init checkpoint {path} has the seat heads {theirs}")

@@ -9,14 +9,16 @@ seat acts exactly as the checkpoint the heads started from (its logits plus an e
 A seat is the ship's race and its foe's race, read from the identity block that ends the
 observation (``FixedSpaces.races``: the own race one-hot, then the foes' multi-hot): in a duel
 that names the scenario and the side. Each head is ``W latent + b`` on the shared policy
-latent plus, with ``hidden`` units, a small MLP on the observation; every output layer starts
-at zero, so the policy with fresh heads is the checkpoint's policy. The value network is not
+latent plus, with ``hidden`` units, a small MLP on the observation (``hidden`` one size for
+every head, or one per seat: heads of runs with other sizes merge exactly); every output layer
+starts at zero, so the policy with fresh heads is the checkpoint's policy. The value network is not
 frozen (it acts on nothing). One network, one checkpoint; ``MaskablePPO.load`` rebuilds it from
 the saved keywords (``seat_heads``, ``races``, ``hidden``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import torch as th
@@ -30,6 +32,16 @@ from training.fused_policy import FusedMaskablePolicy
 # identity-block positions (buffers).
 HEAD_TENSORS = ("action_net.latent.", "action_net.hidden.", "mlp_extractor.own",
                 "mlp_extractor.foe")
+
+
+def head_sizes(hidden: int | Sequence[int], seats: int) -> list[int]:
+    """Each seat's hidden units: ``hidden`` one size for every seat or a list, one per seat;
+    a list of another length or a negative size is refused."""
+    sizes = [hidden] * seats if isinstance(hidden, int) else list(hidden)
+    if len(sizes) != seats or not all(isinstance(n, int) and n >= 0 for n in sizes):
+        raise ValueError(f"seat_head_hidden: one size (>= 0) or one per seat ({seats}), "
+                         f"got {hidden!r}")
+    return sizes
 
 
 def seat_indices(seat_heads: Any, races: Any) -> tuple[list[int], list[int]]:
@@ -74,24 +86,31 @@ class SeatHeads(nn.Module):
     head per seat, applied to that seat's rows only."""
 
     def __init__(self, shared_dim: int, feature_dim: int, seats: int, actions: int,
-                 hidden: int) -> None:
+                 hidden: int | Sequence[int]) -> None:
         super().__init__()
         self.shared_dim, self.seats, self.feature_dim = shared_dim, seats, feature_dim
+        self.sizes = head_sizes(hidden, seats)
         self.base = nn.Linear(shared_dim, actions)
         self.latent = nn.ModuleList(nn.Linear(shared_dim, actions) for _ in range(seats))
+        # a seat without hidden units keeps its place with an empty (parameter-free) module,
+        # so head k's tensors are named hidden.k.* whatever the other heads' sizes
         self.hidden = nn.ModuleList(
-            nn.Sequential(nn.Linear(feature_dim, hidden), nn.Tanh(), nn.Linear(hidden, actions))
-            for _ in range(seats if hidden else 0))
+            nn.Sequential(nn.Linear(feature_dim, n), nn.Tanh(), nn.Linear(n, actions))
+            if n else nn.Sequential() for n in (self.sizes if any(self.sizes) else ()))
         self.zero_heads()
 
     def zero_heads(self) -> None:
         """Every head's output layer to zero: the policy is the shared one."""
-        for layer in list(self.latent) + [mlp[-1] for mlp in self.hidden]:
+        for layer in list(self.latent) + [mlp[-1] for mlp in self.hidden if len(mlp)]:
             nn.init.zeros_(layer.weight)
             nn.init.zeros_(layer.bias)
 
     def forward(self, latent: th.Tensor) -> th.Tensor:
-        shared = latent[:, :self.shared_dim]
+        # contiguous, as a policy without heads has it: a strided view's row stride (the
+        # latent's width) grows with the number of seats, and the matrix product may round
+        # differently with it, so a merged checkpoint's shared logits would differ in the last
+        # bit from its inputs'
+        shared = latent[:, :self.shared_dim].contiguous()
         switch = latent[:, self.shared_dim:self.shared_dim + self.seats]
         features = latent[:, self.shared_dim + self.seats:]
         logits = self.base(shared)
@@ -100,7 +119,7 @@ class SeatHeads(nn.Module):
             rows = th.nonzero(switch[:, k] > 0.5).flatten()
             if rows.numel():
                 part = self.latent[k](shared[rows])
-                if self.hidden:
+                if self.sizes[k]:
                     part = part + self.hidden[k](features[rows])
                 delta = delta.index_add(0, rows, part)
         return logits + delta
@@ -109,11 +128,12 @@ class SeatHeads(nn.Module):
 class SeatHeadPolicy(FusedMaskablePolicy):
     """``FusedMaskablePolicy`` with frozen shared actor layers and a residual head per seat."""
 
-    def __init__(self, *args: Any, seat_heads: Any = (), races: Any = (), hidden: int = 64,
-                 **kwargs: Any) -> None:
+    def __init__(self, *args: Any, seat_heads: Any = (), races: Any = (),
+                 hidden: int | Sequence[int] = 64, **kwargs: Any) -> None:
         self.seat_heads = [list(seat) for seat in seat_heads]
         self.races = list(races)
-        self.hidden = int(hidden)
+        self.hidden = hidden if isinstance(hidden, int) else [int(n) for n in hidden]
+        head_sizes(self.hidden, len(self.seat_heads))  # refused here, naming the field
         self._own, self._foe = seat_indices(self.seat_heads, self.races)
         super().__init__(*args, **kwargs)
 
