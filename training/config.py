@@ -10,7 +10,7 @@ Schema (defaults in brackets)::
     device: cpu                      # where the policy runs: cpu | cuda | cuda:<n> | auto [cpu]
     output: runs/klingon-cth03       # run folder [runs/<name>]; `sfb train --output` overrides
     env:
-      reward: shaped                 # shaped | sparse [shaped]
+      reward: shaped                 # shaped | points | sparse [shaped]
       result_bonus: 0.0              # added to the last reward of an episode: + for a win,
                                      #   - for a loss (training.result_bonus) [0]
       max_turns: null                # cap for scenarios without a turn limit [env default]
@@ -101,7 +101,7 @@ from typing import Any
 import yaml
 
 OPPONENT_KINDS = ("self", "league")  # plus registry names, robot[:controller], *.zip paths
-REWARDS = ("shaped", "sparse")
+REWARDS = ("shaped", "points", "sparse")
 BACKENDS = ("auto", "compiled", "reference")  # sfb_env.backends.BACKENDS
 
 

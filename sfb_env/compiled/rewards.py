@@ -2,7 +2,8 @@
 
 ``shaped`` = ``DAMAGE_SCALE`` x (internal points this step's ``Damaged`` events scored on
 enemy units - those the agent's own ship took) + the end result (+1 win, -1 loss, 0 draw from
-``s.outcome_code``); ``sparse`` = the end result only.
+``s.outcome_code``); ``points`` = the same with the damage points (shield and internal) scored
+on enemy ships and taken by the agent's ship; ``sparse`` = the end result only.
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ import numba as nb
 
 from sfb_env.compiled import event_codes
 from sfb_env.compiled.ending import DRAW, LOSS, WIN
+from sfb_env.engine.types import UnitKind
 from sfb_env.env.reward import DAMAGE_SCALE, REWARDS
 
 DAMAGED = event_codes.CODE["Damaged"]
-UNIT_AT, INTERNAL_AT = 3, 6  # Damaged(unit, shield, to_shield, internal, boxes)
-SHAPED, SPARSE = 0, 1
-REWARD_KINDS = ("shaped", "sparse")
+UNIT_AT, TO_SHIELD_AT, INTERNAL_AT = 3, 5, 6  # Damaged(unit, shield, to_shield, internal, boxes)
+K_SHIP = int(UnitKind.SHIP)
+SHAPED, SPARSE, POINTS = 0, 1, 2
+REWARD_KINDS = ("shaped", "sparse", "points")
 
 
 def reward_kind(reward: object) -> int:
@@ -57,9 +60,32 @@ def damage_balance(s, b: int, me: int) -> float:
 
 
 @nb.njit(cache=True, inline="always")
+def points_balance(s, b: int, me: int) -> float:
+    """(reward.points_balance) damage points (shield and internal) scored on enemy ships minus
+    those taken by ``me``."""
+    my_side = s.side[b, me]
+    dealt = 0
+    taken = 0
+    for r in range(s.ev_count[b]):
+        if s.ev[b, r, 0] != DAMAGED:
+            continue
+        points = s.ev[b, r, TO_SHIELD_AT] + s.ev[b, r, INTERNAL_AT]
+        u = s.ev[b, r, UNIT_AT]
+        if points == 0 or s.kind[b, u] != K_SHIP:
+            continue
+        if s.side[b, u] != my_side:
+            dealt += points
+        elif u == me:
+            taken += points
+    return float(dealt - taken)
+
+
+@nb.njit(cache=True, inline="always")
 def reward(s, b: int, me: int, kind: int) -> float:
     """The reward of the agent flying unit ``me`` for this step."""
     result = end_result(s, b, s.side[b, me])
     if kind == SPARSE:
         return result
+    if kind == POINTS:
+        return DAMAGE_SCALE * points_balance(s, b, me) + result
     return DAMAGE_SCALE * damage_balance(s, b, me) + result

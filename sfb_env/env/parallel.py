@@ -98,7 +98,9 @@ class SFBParallelEnv(ParallelEnv):
     ``rule_features(agent)``.
 
     **Reward**: ``"shaped"`` (0.05 per internal point dealt minus taken, plus +1/-1/0 at the
-    end) or ``"sparse"`` (end result only), or a callable.
+    end), ``"points"`` (0.05 per damage point, shield and internal, scored on enemy ships minus
+    taken, plus the result: a duel's turn-limit measure) or ``"sparse"`` (end result only), or
+    a callable.
 
     **Seeding** (Gymnasium's convention): ``reset(seed=s)`` plays the battle whose dice are
     ``numpy.random.default_rng(s)`` (same seed and actions, same battle; replays record ``s``)

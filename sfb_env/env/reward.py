@@ -1,4 +1,6 @@
-"""Rewards: ``shaped`` (internal damage dealt minus taken, scaled, plus the end result) or
+"""Rewards: ``shaped`` (internal damage dealt minus taken, scaled, plus the end result),
+``points`` (damage points, shield and internal, scored on enemy ships minus those the agent's
+ship took, scaled, plus the end result: the measure a duel is decided on at its turn limit) or
 ``sparse`` (the end result only). A callable ``reward(env, agent, new_events) -> float`` may be
 passed instead.
 
@@ -11,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sfb_env.engine.events import Damaged, Event
+from sfb_env.engine.types import UnitKind
 
 DAMAGE_SCALE = 0.05  # one internal point = 0.05: a destroyed cadet ship is worth ~2 wins
 RESULT_VALUE = {"win": 1.0, "loss": -1.0, "draw": 0.0}
@@ -34,6 +37,27 @@ def damage_balance(env: Any, agent: str, events: Sequence[Event]) -> float:
     return float(dealt - taken)
 
 
+def points_balance(env: Any, agent: str, events: Sequence[Event]) -> float:
+    """Damage points (shield and internal, ``Damaged``'s ``to_shield + internal``) scored on
+    enemy ships minus those taken by the agent's ship: this step's change in the margin a duel
+    is decided on at its turn limit (SCENARIOS #5, PROPOSAL [P-018]). Drones and other units
+    count for nothing."""
+    battle = env.battle
+    st = battle.state
+    me = battle.unit_index[agent]
+    dealt = taken = 0
+    for e in events:
+        if isinstance(e, Damaged) and e.to_shield + e.internal:
+            u = battle.unit_index[e.unit]
+            if st.kind[u] != UnitKind.SHIP:
+                continue
+            if st.side[u] != st.side[me]:
+                dealt += e.to_shield + e.internal
+            elif u == me:
+                taken += e.to_shield + e.internal
+    return float(dealt - taken)
+
+
 def end_result(env: Any, agent: str) -> float:
     """+1/-1/0 once the battle is over, else 0."""
     battle = env.battle
@@ -48,9 +72,14 @@ def shaped(env: Any, agent: str, events: Sequence[Event]) -> float:
     return DAMAGE_SCALE * damage_balance(env, agent, events) + end_result(env, agent)
 
 
+def points(env: Any, agent: str, events: Sequence[Event]) -> float:
+    """Damage-point balance scaled by ``DAMAGE_SCALE`` plus the end result."""
+    return DAMAGE_SCALE * points_balance(env, agent, events) + end_result(env, agent)
+
+
 def sparse(env: Any, agent: str, events: Sequence[Event]) -> float:
     """The end result only."""
     return end_result(env, agent)
 
 
-REWARDS: dict[str, RewardFn] = {"shaped": shaped, "sparse": sparse}
+REWARDS: dict[str, RewardFn] = {"shaped": shaped, "sparse": sparse, "points": points}

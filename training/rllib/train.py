@@ -126,7 +126,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gamma", type=float, default=0.99)
     parser.add_argument("--entropy", type=float, default=0.01)
     parser.add_argument("--hiddens", type=int, nargs="+", default=[256, 256])
-    parser.add_argument("--reward", default="shaped", choices=("shaped", "sparse"))
+    parser.add_argument("--reward", default="shaped", choices=("shaped", "points", "sparse"))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--output", default="runs/rllib", help="checkpoint folder")
 
