@@ -168,14 +168,27 @@ def test_seat_heads_need_a_trained_policy_to_ride_on(tmp_path, capsys):
     assert "ppo.seat_heads" in capsys.readouterr().err
 
 
+def _both_seats(tmp_path: Path, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Observations and masks of both ships of the duel (a fresh vector env's first step), and
+    which rows are the Hydran's."""
+    from training.config import load_config
+    from training.curriculum import Curriculum, CurriculumState
+    from training.vec_env import SB3VecEnv
+
+    config = load_config(_config(tmp_path, name))
+    venv = SB3VecEnv(Curriculum(config, None, CurriculumState()).make_env(9), seed=9)
+    obs = venv.reset()
+    masks = np.asarray(venv.env_method("action_masks")[0])
+    venv.close()
+    hydran = obs[:, FIXED.observation_size + GRAD_RACES.index("hydran")] == 1
+    return obs, masks, hydran
+
+
 def test_merge_joins_the_heads_of_runs_on_one_shared_policy_seat_by_seat(tmp_path, shared):
     from sb3_contrib import MaskablePPO
 
     from sfb_env.cli import main
-    from training.config import load_config
-    from training.curriculum import Curriculum, CurriculumState
     from training.merge_seat_heads import main as merge
-    from training.vec_env import SB3VecEnv
 
     runs = {}
     for name, seat in (("blue", SEAT), ("red", ["klingon", "hydran"])):
@@ -189,12 +202,7 @@ def test_merge_joins_the_heads_of_runs_on_one_shared_policy_seat_by_seat(tmp_pat
     side = json.loads(out.with_suffix(".json").read_text())
     assert [entry["seats"] for entry in side["seat_heads_from"]] == [[SEAT],
                                                                     [["klingon", "hydran"]]]
-    config = load_config(_config(tmp_path, "plain2"))
-    venv = SB3VecEnv(Curriculum(config, None, CurriculumState()).make_env(9), seed=9)
-    obs = venv.reset()
-    masks = np.asarray(venv.env_method("action_masks")[0])
-    venv.close()
-    hydran = obs[:, FIXED.observation_size + GRAD_RACES.index("hydran")] == 1
+    obs, masks, hydran = _both_seats(tmp_path, "plain2")
     got = got_merged = _probs(merged.policy, obs, masks)
     for name, rows in (("blue", hydran), ("red", ~hydran)):  # each seat flies as its run did
         want = _probs(MaskablePPO.load(runs[name], device="cpu").policy, obs, masks)
@@ -228,10 +236,7 @@ def test_merge_keeps_each_heads_own_hidden_size_and_flies_each_seat_as_its_run(t
     from sb3_contrib import MaskablePPO
 
     from sfb_env.cli import main
-    from training.config import load_config
-    from training.curriculum import Curriculum, CurriculumState
     from training.merge_seat_heads import main as merge
-    from training.vec_env import SB3VecEnv
 
     runs = {}
     for name, seat, hidden in (("wide", SEAT, 12), ("narrow", ["klingon", "hydran"], 3)):
@@ -244,12 +249,7 @@ def test_merge_keeps_each_heads_own_hidden_size_and_flies_each_seat_as_its_run(t
     merged = MaskablePPO.load(out, device="cpu")
     assert merged.policy.hidden == [12, 3]
     assert merged.policy.action_net.hidden[1][0].weight.shape[0] == 3
-    config = load_config(_config(tmp_path, "plain3"))
-    venv = SB3VecEnv(Curriculum(config, None, CurriculumState()).make_env(9), seed=9)
-    obs = venv.reset()
-    masks = np.asarray(venv.env_method("action_masks")[0])
-    venv.close()
-    hydran = obs[:, FIXED.observation_size + GRAD_RACES.index("hydran")] == 1
+    obs, masks, hydran = _both_seats(tmp_path, "plain3")
     got = _probs(merged.policy, obs, masks)
     for name, rows in (("wide", hydran), ("narrow", ~hydran)):
         want = _probs(MaskablePPO.load(runs[name], device="cpu").policy, obs, masks)
