@@ -21,7 +21,8 @@ SCENARIO = "grad-hydran-vs-klingon"  # hydran blue, klingon red
 SEAT = ["hydran", "klingon"]
 
 
-def _config(tmp_path: Path, name: str, seat_heads: list | None = None, **ppo) -> Path:
+def _config(tmp_path: Path, name: str, seat_heads: list | None = None, reward: str = "shaped",
+            **ppo) -> Path:
     fixed = {k: list(v) if isinstance(v, tuple) else v
              for k, v in dataclasses.replace(FIXED, races=GRAD_RACES).to_dict().items()}
     ppo = {"n_envs": 2, "n_steps": 16, "batch_size": 32, "n_epochs": 1, "net_arch": [16],
@@ -31,7 +32,7 @@ def _config(tmp_path: Path, name: str, seat_heads: list | None = None, **ppo) ->
     path = tmp_path / f"{name}.yaml"
     path.write_text(yaml.safe_dump({
         "name": name, "seed": 0, "torch_threads": 1,
-        "env": {"reward": "shaped", "backend": "reference", "fixed_spaces": fixed},
+        "env": {"reward": reward, "backend": "reference", "fixed_spaces": fixed},
         "ppo": ppo, "evaluation": {"every": 0, "games": 1}, "checkpoints": {"every": 0},
         "stages": [{"scenario": SCENARIO, "agent": "alternate", "opponent": "random-fighter",
                     "timesteps": 32}]}))
@@ -231,7 +232,7 @@ def test_merge_joins_the_heads_of_runs_on_one_shared_policy_seat_by_seat(tmp_pat
     assert merge([str(tmp_path / "y.zip"), str(runs["blue"]), str(shared)]) == 2
 
 
-def test_merge_keeps_each_heads_own_hidden_size_and_flies_each_seat_as_its_run(tmp_path,
+def test_merge_keeps_each_heads_size_and_reward_and_flies_each_seat_as_its_run(tmp_path,
                                                                                 shared):
     from sb3_contrib import MaskablePPO
 
@@ -239,8 +240,9 @@ def test_merge_keeps_each_heads_own_hidden_size_and_flies_each_seat_as_its_run(t
     from training.merge_seat_heads import main as merge
 
     runs = {}
-    for name, seat, hidden in (("wide", SEAT, 12), ("narrow", ["klingon", "hydran"], 3)):
-        config = _config(tmp_path, name, [seat], seat_head_hidden=hidden)
+    for name, seat, hidden, reward in (("wide", SEAT, 12, "shaped"),
+                                       ("narrow", ["klingon", "hydran"], 3, "points")):
+        config = _config(tmp_path, name, [seat], reward, seat_head_hidden=hidden)
         assert main(["train", str(config), "--output", str(tmp_path / name), "--init",
                      str(shared), "--no-progress"]) == 0
         runs[name] = tmp_path / name / "final.zip"
@@ -248,6 +250,8 @@ def test_merge_keeps_each_heads_own_hidden_size_and_flies_each_seat_as_its_run(t
     assert merge([str(out), str(runs["wide"]), str(runs["narrow"])]) == 0
     merged = MaskablePPO.load(out, device="cpu")
     assert merged.policy.hidden == [12, 3]
+    side = json.loads(out.with_suffix(".json").read_text())  # heads of two rewards, both kept
+    assert [e["reward"] for e in side["seat_heads_from"]] == ["shaped", "points"]
     assert merged.policy.action_net.hidden[1][0].weight.shape[0] == 3
     obs, masks, hydran = _both_seats(tmp_path, "plain3")
     got = _probs(merged.policy, obs, masks)

@@ -7,12 +7,13 @@ Seat-head runs (``ppo.seat_heads``, ``training.seat_heads``) leave the shared ne
 after: the output has the inputs' shared layers (checked equal, tensor by tensor), every input's
 heads under their seats (in the inputs' order) and the first input's value network, PPO settings
 and sidecar (its ``scenarios`` the inputs' union, plus ``seat_heads_from``: each input's path,
-seats, timesteps and sha256). ``--drop RACE:FOE`` leaves a seat's head out (that seat then flies
-as the shared policy, unless another input has a head for it); ``RACE:FOE@K`` only the K-th
-input's (from 1), to take each seat's head from the input that trained it best. The optimizer
-starts afresh. Heads keep their own hidden sizes (the output's ``hidden`` is one per seat where
-the inputs' differ). A seat in two inputs, another shared network or other races are refused,
-naming the input.
+seats, timesteps, training reward and sha256). ``--drop RACE:FOE`` leaves a seat's head out
+(that seat then flies as the shared policy, unless another input has a head for it);
+``RACE:FOE@K`` only the K-th input's (from 1), to take each seat's head from the input that
+trained it best. The optimizer starts afresh. Heads keep their own hidden sizes (the output's
+``hidden`` is one per seat where the inputs' differ), and heads trained on other rewards merge
+(the reward changes nothing a checkpoint observes or orders). A seat in two inputs, another
+shared network, other races or other env options are refused, naming the input.
 """
 
 from __future__ import annotations
@@ -32,6 +33,15 @@ from training.seat_heads import HEAD_TENSORS, head_sizes
 
 SHARED = ("mlp_extractor.policy_net.", "action_net.base.", "features_extractor.",
           "pi_features_extractor.", "vf_features_extractor.")
+
+
+def _acting(key: str, value: Any) -> Any:
+    """A sidecar field as far as it bears on how the checkpoint observes and acts: the reward
+    a head was trained on does not (``env_options.reward``; each input's is kept in
+    ``seat_heads_from``)."""
+    if key == "env_options" and isinstance(value, dict):
+        return {k: v for k, v in value.items() if k != "reward"}
+    return value
 
 
 def _load(path: Path) -> Any:
@@ -70,7 +80,7 @@ def merge_seat_heads(out: str | Path, inputs: Sequence[str | Path],
     for path, side, model, state, heads in zip(inputs, sides, models, states, kept,
                                                strict=True):
         for key in SAME_FIELDS:
-            if side.get(key) != sides[0].get(key):
+            if _acting(key, side.get(key)) != _acting(key, sides[0].get(key)):
                 raise ValueError(f"{path}: sidecar field {key!r} differs from {inputs[0]}'s")
         policy = model.policy
         if policy.races != base.races:
@@ -114,6 +124,7 @@ def merge_seat_heads(out: str | Path, inputs: Sequence[str | Path],
     side["scenarios"] = list(dict.fromkeys(s for x in sides for s in x.get("scenarios", [])))
     side["seat_heads_from"] = [
         {"path": str(p), "seats": keep, "timesteps": s.get("timesteps"),
+         "reward": (s.get("env_options") or {}).get("reward"),
          "sha256": hashlib.sha256(p.read_bytes()).hexdigest()}
         for p, keep, s in zip(inputs, kept, sides, strict=True)]
     write_sidecar(out, side)
