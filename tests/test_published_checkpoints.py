@@ -191,3 +191,49 @@ def test_v9_wins_a_lyran_game_against_the_orion_that_v8_loses():
                                "graduate-captain-v9.zip", 2)
     assert (before.result, after.result) == ("loss", "win")
     assert after.damage_dealt > after.damage_taken
+
+
+def test_v10_is_v9_with_wide_heads_for_the_hydran_against_the_kzinti_and_the_orion():
+    """docs/training.md "graduate-captain-v10": v9's shared layers and its seven other heads
+    tensor for tensor (64 hidden units each), plus the Hydran's Kzinti and Orion heads of run
+    16 (256 hidden units, trained on the ``points`` reward); v9's sidecar (its guard) with the
+    merge's record."""
+    require("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+
+    v9 = MaskablePPO.load(CHECKPOINTS / "graduate-captain-v9.zip", device="cpu")
+    v10 = MaskablePPO.load(CHECKPOINTS / "graduate-captain-v10.zip", device="cpu")
+    seats9 = [tuple(s) for s in v9.policy.seat_heads]
+    seats10 = [tuple(s) for s in v10.policy.seat_heads]
+    new = [("hydran", "kzinti"), ("hydran", "orion")]
+    kept = [s for s in seats9 if s not in new]
+    assert seats10 == [*kept, *new]
+    assert v10.policy.hidden == [64] * len(kept) + [256, 256]
+    old, now = v9.policy.state_dict(), v10.policy.state_dict()
+    heads = ("action_net.latent.", "action_net.hidden.", "mlp_extractor.own",
+             "mlp_extractor.foe")
+    for name, tensor in old.items():
+        if name.startswith("action_net.base.") or not name.startswith(heads):
+            assert now[name].equal(tensor), name  # shared layers, shared head, value network
+    for k, seat in enumerate(kept):  # the other heads, each at its new place
+        i = seats9.index(seat)
+        for group in ("action_net.latent.", "action_net.hidden."):
+            for name, tensor in old.items():
+                if name.startswith(f"{group}{i}."):
+                    assert now[f"{group}{k}.{name[len(group) + len(str(i)) + 1:]}"].equal(tensor)
+    sidecar = json.loads((CHECKPOINTS / "graduate-captain-v10.json").read_text())
+    assert sidecar["guard"] == "map-edge"
+    record = sidecar["seat_heads_from"]
+    assert [s["seats"] for s in record][-1] == [list(s) for s in new]
+    assert [s["reward"] for s in record] == ["shaped", "points"]
+
+
+def test_v10_wins_a_hydran_game_against_the_orion_that_v9_loses():
+    """grad-hydran-vs-orion seed 6 against random-fighter (session 37 read it: v8's Hydran took
+    63 points, 36 of them from drones): v9 loses it on damage points at the turn limit; v10's
+    new head wins it on points, taking a third of that."""
+    require("sb3_contrib")
+    before, after = _same_game("grad-hydran-vs-orion", "graduate-captain-v9.zip",
+                               "graduate-captain-v10.zip", 6)
+    assert (before.result, after.result) == ("loss", "win")
+    assert after.damage_dealt > after.damage_taken and after.damage_taken < 30
