@@ -40,44 +40,41 @@ def end_result(s, b: int, side: int) -> float:
 
 
 @nb.njit(cache=True, inline="always")
-def damage_balance(s, b: int, me: int) -> float:
-    """(reward.damage_balance) internal points dealt to enemies minus taken by ``me``."""
+def _balance(s, b: int, me: int, ship_points: bool) -> float:
+    """Points this step's ``Damaged`` rows scored on enemy units minus those ``me`` took:
+    internal points on any unit, or (``ship_points``) shield and internal points on ships."""
     my_side = s.side[b, me]
     dealt = 0
     taken = 0
     for r in range(s.ev_count[b]):
         if s.ev[b, r, 0] != DAMAGED:
             continue
-        internal = s.ev[b, r, INTERNAL_AT]
-        if internal == 0:
-            continue
         u = s.ev[b, r, UNIT_AT]
-        if s.side[b, u] != my_side:
-            dealt += internal
-        elif u == me:
-            taken += internal
-    return float(dealt - taken)
-
-
-@nb.njit(cache=True, inline="always")
-def points_balance(s, b: int, me: int) -> float:
-    """(reward.points_balance) damage points (shield and internal) scored on enemy ships minus
-    those taken by ``me``."""
-    my_side = s.side[b, me]
-    dealt = 0
-    taken = 0
-    for r in range(s.ev_count[b]):
-        if s.ev[b, r, 0] != DAMAGED:
-            continue
-        points = s.ev[b, r, TO_SHIELD_AT] + s.ev[b, r, INTERNAL_AT]
-        u = s.ev[b, r, UNIT_AT]
-        if points == 0 or s.kind[b, u] != K_SHIP:
+        points = s.ev[b, r, INTERNAL_AT]
+        if ship_points:
+            if s.kind[b, u] != K_SHIP:
+                continue
+            points += s.ev[b, r, TO_SHIELD_AT]
+        if points == 0:
             continue
         if s.side[b, u] != my_side:
             dealt += points
         elif u == me:
             taken += points
     return float(dealt - taken)
+
+
+@nb.njit(cache=True, inline="always")
+def damage_balance(s, b: int, me: int) -> float:
+    """(reward.damage_balance) internal points dealt to enemies minus taken by ``me``."""
+    return _balance(s, b, me, False)
+
+
+@nb.njit(cache=True, inline="always")
+def points_balance(s, b: int, me: int) -> float:
+    """(reward.points_balance) damage points (shield and internal) scored on enemy ships minus
+    those taken by ``me``."""
+    return _balance(s, b, me, True)
 
 
 @nb.njit(cache=True, inline="always")
