@@ -94,14 +94,13 @@ def merge_seat_heads(out: str | Path, inputs: Sequence[str | Path],
             if seat in seats:
                 raise ValueError(f"{path}: seat {seat} has a head in an earlier input too")
             seats.append(seat)
-            sizes.append(own[[list(h) for h in policy.seat_heads].index(seat)])
+            sizes.append(own[policy.seat_heads.index(seat)])
     owned = [list(m.policy.seat_heads) for m in models]  # before the first is rebuilt
     unknown = [seat for seat in drop if not any(seat in heads for heads in owned)]
     if unknown:
         raise ValueError(f"--drop {unknown[0]}: no input has a head for that seat")
-    hidden = sizes[0] if sizes and sizes == [sizes[0]] * len(sizes) else sizes
-    first.policy_kwargs = {**first.policy_kwargs, "seat_heads": seats,
-                           "hidden": hidden or base.hidden}
+    hidden = sizes[0] if len(set(sizes)) == 1 else sizes or base.hidden  # one size: an int
+    first.policy_kwargs = {**first.policy_kwargs, "seat_heads": seats, "hidden": hidden}
     first._setup_model()
     merged = first.policy.state_dict()
     k = 0

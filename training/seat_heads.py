@@ -96,7 +96,7 @@ class SeatHeads(nn.Module):
         # so head k's tensors are named hidden.k.* whatever the other heads' sizes
         self.hidden = nn.ModuleList(
             nn.Sequential(nn.Linear(feature_dim, n), nn.Tanh(), nn.Linear(n, actions))
-            if n else nn.Sequential() for n in (self.sizes if any(self.sizes) else ()))
+            if n else nn.Sequential() for n in self.sizes)
         self.zero_heads()
 
     def zero_heads(self) -> None:

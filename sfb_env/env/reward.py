@@ -21,20 +21,34 @@ RESULT_VALUE = {"win": 1.0, "loss": -1.0, "draw": 0.0}
 RewardFn = Callable[[Any, str, Sequence[Event]], float]
 
 
-def damage_balance(env: Any, agent: str, events: Sequence[Event]) -> float:
-    """Internal points scored on enemy units minus internal points taken by the agent."""
+def _balance(env: Any, agent: str, events: Sequence[Event], ship_points: bool) -> float:
+    """Points ``events`` scored on enemy units minus those the agent's ship took: internal
+    points on any unit, or (``ship_points``) shield and internal points on ships."""
     battle = env.battle
+    st = battle.state
     me = battle.unit_index[agent]
-    my_side = battle.state.side[me]
     dealt = taken = 0
     for e in events:
-        if isinstance(e, Damaged) and e.internal:
-            u = battle.unit_index[e.unit]
-            if battle.state.side[u] != my_side:
-                dealt += e.internal
-            elif u == me:
-                taken += e.internal
+        if not isinstance(e, Damaged):
+            continue
+        u = battle.unit_index[e.unit]
+        points = e.internal
+        if ship_points:
+            if st.kind[u] != UnitKind.SHIP:
+                continue
+            points += e.to_shield
+        if not points:
+            continue
+        if st.side[u] != st.side[me]:
+            dealt += points
+        elif u == me:
+            taken += points
     return float(dealt - taken)
+
+
+def damage_balance(env: Any, agent: str, events: Sequence[Event]) -> float:
+    """Internal points scored on enemy units minus internal points taken by the agent."""
+    return _balance(env, agent, events, ship_points=False)
 
 
 def points_balance(env: Any, agent: str, events: Sequence[Event]) -> float:
@@ -42,20 +56,7 @@ def points_balance(env: Any, agent: str, events: Sequence[Event]) -> float:
     enemy ships minus those taken by the agent's ship: this step's change in the margin a duel
     is decided on at its turn limit (SCENARIOS #5, PROPOSAL [P-018]). Drones and other units
     count for nothing."""
-    battle = env.battle
-    st = battle.state
-    me = battle.unit_index[agent]
-    dealt = taken = 0
-    for e in events:
-        if isinstance(e, Damaged) and e.to_shield + e.internal:
-            u = battle.unit_index[e.unit]
-            if st.kind[u] != UnitKind.SHIP:
-                continue
-            if st.side[u] != st.side[me]:
-                dealt += e.to_shield + e.internal
-            elif u == me:
-                taken += e.to_shield + e.internal
-    return float(dealt - taken)
+    return _balance(env, agent, events, ship_points=True)
 
 
 def end_result(env: Any, agent: str) -> float:
