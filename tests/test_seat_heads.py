@@ -266,10 +266,85 @@ def test_merge_keeps_each_heads_size_and_reward_and_flies_each_seat_as_its_run(t
                  "--output", str(tmp_path / "off"), "--init", str(out), "--no-progress"]) == 2
 
 
+def test_a_head_started_from_the_shared_layers_acts_as_the_checkpoint_and_trains_them(
+        tmp_path, shared):
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from training.config import load_config
+    from training.curriculum import Curriculum, CurriculumState
+    from training.sb3_train import _init_model
+    from training.vec_env import SB3VecEnv
+
+    config = load_config(_config(tmp_path, "copy", [SEAT], seat_head_hidden=[[16]],
+                                 seat_head_from_shared=True))  # net_arch [16]
+    venv = SB3VecEnv(Curriculum(config, None, CurriculumState()).make_env(5), seed=5)
+    model = _init_model(shared, config, Curriculum(config, None, CurriculumState()), venv,
+                        tmp_path / "b")
+    venv.close()
+    old = MaskablePPO.load(shared, device="cpu")
+    head = model.policy.action_net.hidden[0]
+    shared_layer = model.policy.mlp_extractor.policy_net[0]
+    assert torch.equal(head[0].weight, shared_layer.weight)  # a copy, not a random start
+    assert torch.equal(head[0].bias, shared_layer.bias) and head[0].weight.requires_grad
+    obs, masks, _ = _both_seats(tmp_path, "plain4")
+    np.testing.assert_array_equal(_probs(model.policy, obs, masks),
+                                  _probs(old.policy, obs, masks))
+
+
+def test_deep_heads_train_merge_with_shallow_ones_and_fly_each_seat_as_their_run(tmp_path,
+                                                                                shared):
+    from sb3_contrib import MaskablePPO
+
+    from sfb_env.cli import main
+    from training.merge_seat_heads import main as merge
+
+    runs = {}
+    for name, seat, hidden in (("deep", SEAT, [[8, 4]]), ("flat", ["klingon", "hydran"], 3)):
+        config = _config(tmp_path, name, [seat], seat_head_hidden=hidden)
+        assert main(["train", str(config), "--output", str(tmp_path / name), "--init",
+                     str(shared), "--no-progress"]) == 0
+        runs[name] = tmp_path / name / "final.zip"
+    deep = MaskablePPO.load(runs["deep"], device="cpu").policy
+    assert deep.hidden == [[8, 4]]
+    assert [m.weight.shape for m in deep.action_net.hidden[0] if hasattr(m, "weight")][1:] == [
+        (4, 8), (deep.action_net.base.out_features, 4)]
+    out = tmp_path / "merged.zip"
+    assert merge([str(out), str(runs["deep"]), str(runs["flat"])]) == 0
+    merged = MaskablePPO.load(out, device="cpu")
+    assert merged.policy.hidden == [[8, 4], 3]
+    obs, masks, hydran = _both_seats(tmp_path, "plain5")
+    got = _probs(merged.policy, obs, masks)
+    for name, rows in (("deep", hydran), ("flat", ~hydran)):
+        want = _probs(MaskablePPO.load(runs[name], device="cpu").policy, obs, masks)
+        np.testing.assert_array_equal(got[rows], want[rows])
+    both = [SEAT, ["klingon", "hydran"]]
+    assert main(["train", str(_config(tmp_path, "on", both, seat_head_hidden=[[8, 4], 3])),
+                 "--output", str(tmp_path / "on"), "--init", str(out), "--no-progress"]) == 0
+    assert main(["train", str(_config(tmp_path, "off", both, seat_head_hidden=[8, 3])),
+                 "--output", str(tmp_path / "off"), "--init", str(out), "--no-progress"]) == 2
+
+
+@pytest.mark.parametrize(("ppo", "problem"), [
+    ({}, "needs ppo.seat_heads"),
+    ({"seat_heads": [SEAT], "seat_head_hidden": 64}, "no seat head is as wide as the shared"),
+])
+def test_config_refuses_a_copy_of_the_shared_layers_with_nothing_to_copy(ppo, problem):
+    doc = {"env": {"fixed_spaces": {"races": SEAT}},
+           "ppo": {"seat_head_from_shared": True, "net_arch": [64, 64], **ppo},
+           "stages": [{"scenario": SCENARIO, "timesteps": 10}]}
+    with pytest.raises(ConfigError) as info:
+        parse_config(doc, "g.yaml")
+    assert info.value.field == "ppo.seat_head_from_shared"
+    assert problem in str(info.value)
+
+
 @pytest.mark.parametrize(("hidden", "problem"), [
     ([8, 8], "2 sizes for 1 seat heads"),
     ([-1], "expected hidden units (>= 0)"),
     ("wide", "expected hidden units (>= 0)"),
+    ([[]], "a list of layer widths"),
+    ([[16, 0]], "a list of layer widths"),
 ])
 def test_config_refuses_bad_seat_head_sizes_naming_the_field(hidden, problem):
     doc = {"env": {"fixed_spaces": {"races": ["hydran", "klingon"]}},

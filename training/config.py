@@ -55,7 +55,10 @@ Schema (defaults in brackets)::
                                      #   on the --init checkpoint's frozen policy (training.
                                      #   seat_heads; needs fixed_spaces.races, fused) [none]
       seat_head_hidden: 64           # a head's hidden units on the observation (0: linear), or
-                                     #   a list, one size per seat [64]
+                                     #   a list, one size per seat, a size being units or a
+                                     #   list of layer widths ([[256, 256], 64]) [64]
+      seat_head_from_shared: false   # fresh heads as wide as net_arch start from a copy of
+                                     #   the shared actor layers, not random ones [false]
     evaluation:
       every: 50000                   # timesteps between evaluations (0: only at stage ends)
       games: 20                      # seeded games per evaluation
@@ -93,7 +96,7 @@ Schema (defaults in brackets)::
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -161,7 +164,8 @@ class PPOConfig:
     net_arch: tuple[int, ...] = (256, 256)
     fused_distribution: bool = True
     seat_heads: tuple[tuple[str, str], ...] = ()  # [race, foe race] seats (training.seat_heads)
-    seat_head_hidden: int | tuple[int, ...] = 64  # one size, or one per seat
+    seat_head_hidden: int | tuple[int | tuple[int, ...], ...] = 64  # one size, or one per seat
+    seat_head_from_shared: bool = False  # fresh heads from a copy of the shared actor layers
 
 
 EVAL_GATES = ("overall", "every_side")
@@ -239,6 +243,12 @@ class TrainConfig:
 # ---------------------------------------------------------------------- loading
 
 
+def head_layers(size: int | Sequence[int]) -> tuple[int, ...]:
+    """A seat head's hidden layer widths (``training.seat_heads``): ``n`` one layer of n units
+    (0: none, the head is linear on the shared latent), a list one width per layer."""
+    return (size,) * (size > 0) if isinstance(size, int) else tuple(size)
+
+
 def _check_seat_heads(source: str, ppo: PPOConfig, env: EnvConfig) -> None:
     """Seat heads read the identity block (``fixed_spaces.races``) and ride on the fused
     policy (``training.seat_heads``)."""
@@ -259,6 +269,11 @@ def _check_seat_heads(source: str, ppo: PPOConfig, env: EnvConfig) -> None:
     if isinstance(hidden, tuple) and len(hidden) != len(ppo.seat_heads):
         raise ConfigError(source, "ppo.seat_head_hidden", f"{len(hidden)} sizes for "
                           f"{len(ppo.seat_heads)} seat heads (one per seat, or one for all)")
+    sizes = [hidden] * len(ppo.seat_heads) if isinstance(hidden, int) else list(hidden)
+    if ppo.seat_head_from_shared and tuple(ppo.net_arch) not in map(head_layers, sizes):
+        raise ConfigError(source, "ppo.seat_head_from_shared", "no seat head is as wide as the "
+                          f"shared layers {list(ppo.net_arch)}: nothing to copy "
+                          "(ppo.seat_head_hidden)")
 
 
 def load_config(path: str | Path) -> TrainConfig:
@@ -285,6 +300,8 @@ def parse_config(doc: Any, source: str = "<dict>", default_name: str = "run") ->
                           f"{ppo.batch_size} exceeds n_envs * n_steps = {ppo.n_envs * ppo.n_steps}")
     if ppo.seat_heads:
         _check_seat_heads(source, ppo, env)
+    elif ppo.seat_head_from_shared:
+        raise ConfigError(source, "ppo.seat_head_from_shared", "needs ppo.seat_heads")
     league_doc = top.get("league")
     league = None if league_doc is None else _league(top.section("league"))
     stages_doc = top.require("stages", list)
@@ -403,14 +420,21 @@ def _dataclass(sec: _Section, cls: type) -> Any:
         if name == "seat_head_hidden":
             value = sec.get(name)
             value = default if value is None else value
-            if isinstance(value, list) and all(
-                    isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value):
-                kwargs[name] = tuple(value)
-            elif isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            def units(v: Any, least: int) -> bool:
+                return isinstance(v, int) and not isinstance(v, bool) and v >= least
+
+            def size(v: Any) -> bool:  # units, or a non-empty list of layer widths
+                return units(v, 0) or (isinstance(v, list) and bool(v)
+                                       and all(units(n, 1) for n in v))
+
+            if isinstance(value, list) and all(size(v) for v in value):
+                kwargs[name] = tuple(v if isinstance(v, int) else tuple(v) for v in value)
+            elif units(value, 0):
                 kwargs[name] = value
             else:
-                raise sec.error(name, "expected hidden units (>= 0) or a list of them, one per "
-                                      f"seat, got {value!r}")
+                raise sec.error(name, "expected hidden units (>= 0) or a list with one size per "
+                                      "seat (units, or a list of layer widths), got "
+                                      f"{value!r}")
             continue
         if name == "net_arch":
             value = sec.get(name)

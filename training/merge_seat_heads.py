@@ -29,7 +29,7 @@ import torch
 
 from agents.sb3_policy import write_sidecar
 from training.average_checkpoints import SAME_FIELDS, checked_inputs
-from training.seat_heads import HEAD_TENSORS, head_sizes
+from training.seat_heads import HEAD_TENSORS, HeadSize, head_sizes
 
 SHARED = ("mlp_extractor.policy_net.", "action_net.base.", "features_extractor.",
           "pi_features_extractor.", "vf_features_extractor.")
@@ -76,7 +76,7 @@ def merge_seat_heads(out: str | Path, inputs: Sequence[str | Path],
              if list(h) not in drop and (k, list(h)) not in left_out]
             for k, m in enumerate(models)]
     seats: list[list[str]] = []
-    sizes: list[int] = []
+    sizes: list[HeadSize] = []
     for path, side, model, state, heads in zip(inputs, sides, models, states, kept,
                                                strict=True):
         for key in SAME_FIELDS:
@@ -99,7 +99,8 @@ def merge_seat_heads(out: str | Path, inputs: Sequence[str | Path],
     unknown = [seat for seat in drop if not any(seat in heads for heads in owned)]
     if unknown:
         raise ValueError(f"--drop {unknown[0]}: no input has a head for that seat")
-    hidden = sizes[0] if len(set(sizes)) == 1 else sizes or base.hidden  # one size: an int
+    one = isinstance(sizes[0], int) and all(n == sizes[0] for n in sizes) if sizes else False
+    hidden = sizes[0] if one else sizes or base.hidden  # one size of units: an int
     first.policy_kwargs = {**first.policy_kwargs, "seat_heads": seats, "hidden": hidden}
     first._setup_model()
     merged = first.policy.state_dict()

@@ -143,21 +143,22 @@ def _init_model(path: str | Path, config: TrainConfig, curriculum: Curriculum,
 
 def seat_head_kwargs(config: TrainConfig) -> dict[str, Any]:
     """The seat-head policy's keywords for ``config`` (``training.seat_heads``)."""
-    fixed = config.env.fixed_spaces
+    fixed, hidden = config.env.fixed_spaces, config.ppo.seat_head_hidden
     return {"seat_heads": [list(seat) for seat in config.ppo.seat_heads],
             "races": list(fixed.races if fixed is not None else ()),
-            "hidden": (config.ppo.seat_head_hidden if isinstance(config.ppo.seat_head_hidden, int)
-                       else list(config.ppo.seat_head_hidden))}
+            "hidden": (hidden if isinstance(hidden, int)
+                       else [n if isinstance(n, int) else list(n) for n in hidden])}
 
 
 def _init_seat_heads(path: str | Path, config: TrainConfig, venv: SB3VecEnv, device: str,
                      tb: str, settings: dict[str, Any]) -> Any:
     """``init``'s model with this config's seat heads (``ppo.seat_heads``): a checkpoint with
     the same heads goes on as it is; a shared policy (no heads) is frozen under new heads at
-    zero, so the model starts out acting exactly as the checkpoint."""
+    zero, so the model starts out acting exactly as the checkpoint (with
+    ``ppo.seat_head_from_shared``, the new heads' hidden layers a copy of the shared ones)."""
     from sb3_contrib import MaskablePPO
 
-    from training.seat_heads import SeatHeadPolicy, load_shared
+    from training.seat_heads import SeatHeadPolicy, copy_shared_layers, load_shared
 
     wanted = seat_head_kwargs(config)
     model = MaskablePPO.load(path, env=venv, device=device, tensorboard_log=tb, **settings)
@@ -168,6 +169,8 @@ def _init_seat_heads(path: str | Path, config: TrainConfig, venv: SB3VecEnv, dev
     model.policy_kwargs = {**model.policy_kwargs, **wanted}
     model._setup_model()
     load_shared(model.policy, weights)
+    if config.ppo.seat_head_from_shared:  # the config checked that some head is as wide
+        copy_shared_layers(model.policy)
     return model
 
 
@@ -200,10 +203,12 @@ def init_settings(path: str | Path, config: TrainConfig) -> dict[str, Any]:
         kwargs = dict(data.get("policy_kwargs") or {})
         theirs = {key: kwargs.get(key) for key in ("seat_heads", "races", "hidden")}
     if theirs is not None and wanted is not None:  # one size for all equals that size per seat
+        from training.config import head_layers
         from training.seat_heads import head_sizes
 
         for kwargs in (theirs, wanted):
-            kwargs["hidden"] = head_sizes(kwargs["hidden"], len(kwargs["seat_heads"] or ()))
+            kwargs["hidden"] = [head_layers(n) for n in
+                                head_sizes(kwargs["hidden"], len(kwargs["seat_heads"] or ()))]
     if theirs is not None and theirs != wanted:
         raise ValueError(f"{config.source}: field 'ppo.seat_heads': {wanted or 'none'}, but "
                          f"the --init checkpoint {path} has the seat heads {theirs}")

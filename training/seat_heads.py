@@ -9,9 +9,11 @@ seat acts exactly as the checkpoint the heads started from (its logits plus an e
 A seat is the ship's race and its foe's race, read from the identity block that ends the
 observation (``FixedSpaces.races``: the own race one-hot, then the foes' multi-hot): in a duel
 that names the scenario and the side. Each head is ``W latent + b`` on the shared policy
-latent plus, with ``hidden`` units, a small MLP on the observation (``hidden`` one size for
-every head, or one per seat: heads of runs with other sizes merge exactly); every output layer
-starts at zero, so the policy with fresh heads is the checkpoint's policy. The value network is not
+latent plus, with hidden units, a small Tanh MLP on the observation (``hidden`` one size for
+every head, or one per seat, a size being units or a list of layer widths: heads of runs with
+other sizes merge exactly); every output layer starts at zero, so the policy with fresh heads
+is the checkpoint's policy. A fresh head as wide as the shared layers may start from a copy of
+them (``copy_shared_layers``), learning on from the shared features. The value network is not
 frozen (it acts on nothing). One network, one checkpoint; ``MaskablePPO.load`` rebuilds it from
 the saved keywords (``seat_heads``, ``races``, ``hidden``).
 """
@@ -26,6 +28,7 @@ from stable_baselines3.common.torch_layers import MlpExtractor
 from stable_baselines3.common.type_aliases import Schedule
 from torch import nn
 
+from training.config import head_layers
 from training.fused_policy import FusedMaskablePolicy
 
 # The seat-head policy's tensors that a policy without heads lacks: the heads, and the seats'
@@ -34,14 +37,26 @@ HEAD_TENSORS = ("action_net.latent.", "action_net.hidden.", "mlp_extractor.own",
                 "mlp_extractor.foe")
 
 
-def head_sizes(hidden: int | Sequence[int], seats: int) -> list[int]:
-    """Each seat's hidden units: ``hidden`` one size for every seat or a list, one per seat;
-    a list of another length or a negative size is refused."""
-    sizes = [hidden] * seats if isinstance(hidden, int) else list(hidden)
-    if len(sizes) != seats or not all(isinstance(n, int) and n >= 0 for n in sizes):
-        raise ValueError(f"seat_head_hidden: one size (>= 0) or one per seat ({seats}), "
-                         f"got {hidden!r}")
-    return sizes
+HeadSize = int | Sequence[int]  # one hidden layer's units (0: none), or every layer's
+
+
+def head_sizes(hidden: HeadSize | Sequence[HeadSize], seats: int) -> list[HeadSize]:
+    """Each seat's head size: ``hidden`` one size (units) for every seat, or a list with one
+    entry per seat, each hidden units or a list of layer widths (``[256, 256]``: two layers);
+    a list of another length or a negative or empty size is refused."""
+    sizes = ([hidden] * seats if isinstance(hidden, int)
+             else list(hidden) if isinstance(hidden, (list, tuple)) else [])
+
+    def valid(size: Any) -> bool:
+        if isinstance(size, int) and not isinstance(size, bool):
+            return size >= 0
+        return (isinstance(size, (list, tuple)) and len(size) > 0
+                and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in size))
+
+    if len(sizes) != seats or not all(valid(n) for n in sizes) or isinstance(hidden, bool):
+        raise ValueError(f"seat_head_hidden: one size (>= 0) or one per seat ({seats}: units, "
+                         f"or a list of layer widths), got {hidden!r}")
+    return [n if isinstance(n, int) else list(n) for n in sizes]
 
 
 def seat_indices(seat_heads: Any, races: Any) -> tuple[list[int], list[int]]:
@@ -89,14 +104,12 @@ class SeatHeads(nn.Module):
                  hidden: int | Sequence[int]) -> None:
         super().__init__()
         self.shared_dim, self.seats, self.feature_dim = shared_dim, seats, feature_dim
-        self.sizes = head_sizes(hidden, seats)
+        self.layers = [head_layers(n) for n in head_sizes(hidden, seats)]
         self.base = nn.Linear(shared_dim, actions)
         self.latent = nn.ModuleList(nn.Linear(shared_dim, actions) for _ in range(seats))
         # a seat without hidden units keeps its place with an empty (parameter-free) module,
         # so head k's tensors are named hidden.k.* whatever the other heads' sizes
-        self.hidden = nn.ModuleList(
-            nn.Sequential(nn.Linear(feature_dim, n), nn.Tanh(), nn.Linear(n, actions))
-            if n else nn.Sequential() for n in self.sizes)
+        self.hidden = nn.ModuleList(_mlp(feature_dim, widths, actions) for widths in self.layers)
         self.zero_heads()
 
     def zero_heads(self) -> None:
@@ -119,10 +132,21 @@ class SeatHeads(nn.Module):
             rows = th.nonzero(switch[:, k] > 0.5).flatten()
             if rows.numel():
                 part = self.latent[k](shared[rows])
-                if self.sizes[k]:
+                if self.layers[k]:
                     part = part + self.hidden[k](features[rows])
                 delta = delta.index_add(0, rows, part)
         return logits + delta
+
+
+def _mlp(inputs: int, widths: Sequence[int], outputs: int) -> nn.Sequential:
+    """Tanh layers of ``widths`` on ``inputs`` then a linear output; none without widths."""
+    if not widths:
+        return nn.Sequential()
+    layers: list[nn.Module] = []
+    for width in widths:
+        layers += [nn.Linear(inputs, width), nn.Tanh()]
+        inputs = width
+    return nn.Sequential(*layers, nn.Linear(inputs, outputs))
 
 
 class SeatHeadPolicy(FusedMaskablePolicy):
@@ -132,8 +156,9 @@ class SeatHeadPolicy(FusedMaskablePolicy):
                  hidden: int | Sequence[int] = 64, **kwargs: Any) -> None:
         self.seat_heads = [list(seat) for seat in seat_heads]
         self.races = list(races)
-        self.hidden = hidden if isinstance(hidden, int) else [int(n) for n in hidden]
-        head_sizes(self.hidden, len(self.seat_heads))  # refused here, naming the field
+        # refused here, naming the field; stored as given (one size stays one size)
+        sizes = head_sizes(hidden, len(self.seat_heads))
+        self.hidden = hidden if isinstance(hidden, int) else sizes
         self._own, self._foe = seat_indices(self.seat_heads, self.races)
         super().__init__(*args, **kwargs)
 
@@ -180,3 +205,26 @@ def load_shared(policy: SeatHeadPolicy, weights: dict[str, th.Tensor]) -> None:
             raise ValueError(f"{name}: the checkpoint's {tuple(tensor.shape)} does not fit "
                              f"{tuple(target[name].shape)}")
     policy.load_state_dict({**target, **mapped})
+
+
+def copy_shared_layers(policy: SeatHeadPolicy) -> list[list[str]]:
+    """Start each head whose hidden widths are the shared actor layers' (``net_arch``) from a
+    copy of those layers, output still zero: the policy acts as before, and the head learns
+    from the shared network's features instead of random ones. Returns the seats copied; a
+    shared activation other than the heads' Tanh is refused."""
+    extractor, heads = policy.mlp_extractor, policy.action_net
+    shared = [m for m in extractor.policy_net if isinstance(m, nn.Linear)]
+    widths = tuple(m.out_features for m in shared)
+    if policy.activation_fn is not nn.Tanh:
+        raise ValueError(f"seat heads use Tanh; the shared layers use {policy.activation_fn}")
+    copied = []
+    for k, seat in enumerate(policy.seat_heads):
+        if heads.layers[k] != widths:
+            continue
+        linear = [m for m in heads.hidden[k] if isinstance(m, nn.Linear)][:-1]
+        with th.no_grad():
+            for mine, theirs in zip(linear, shared, strict=True):
+                mine.weight.copy_(theirs.weight)
+                mine.bias.copy_(theirs.bias)
+        copied.append(list(seat))
+    return copied
