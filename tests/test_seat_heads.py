@@ -232,40 +232,6 @@ def test_merge_joins_the_heads_of_runs_on_one_shared_policy_seat_by_seat(tmp_pat
     assert merge([str(tmp_path / "y.zip"), str(runs["blue"]), str(shared)]) == 2
 
 
-def test_merge_keeps_each_heads_size_and_reward_and_flies_each_seat_as_its_run(tmp_path,
-                                                                                shared):
-    from sb3_contrib import MaskablePPO
-
-    from sfb_env.cli import main
-    from training.merge_seat_heads import main as merge
-
-    runs = {}
-    for name, seat, hidden, reward in (("wide", SEAT, 12, "shaped"),
-                                       ("narrow", ["klingon", "hydran"], 3, "points")):
-        config = _config(tmp_path, name, [seat], reward, seat_head_hidden=hidden)
-        assert main(["train", str(config), "--output", str(tmp_path / name), "--init",
-                     str(shared), "--no-progress"]) == 0
-        runs[name] = tmp_path / name / "final.zip"
-    out = tmp_path / "merged.zip"
-    assert merge([str(out), str(runs["wide"]), str(runs["narrow"])]) == 0
-    merged = MaskablePPO.load(out, device="cpu")
-    assert merged.policy.hidden == [12, 3]
-    side = json.loads(out.with_suffix(".json").read_text())  # heads of two rewards, both kept
-    assert [e["reward"] for e in side["seat_heads_from"]] == ["shaped", "points"]
-    assert merged.policy.action_net.hidden[1][0].weight.shape[0] == 3
-    obs, masks, hydran = _both_seats(tmp_path, "plain3")
-    got = _probs(merged.policy, obs, masks)
-    for name, rows in (("wide", hydran), ("narrow", ~hydran)):
-        want = _probs(MaskablePPO.load(runs[name], device="cpu").policy, obs, masks)
-        np.testing.assert_array_equal(got[rows], want[rows])
-    # training goes on from the merge with the sizes per seat; one size for both is refused
-    both = [SEAT, ["klingon", "hydran"]]
-    assert main(["train", str(_config(tmp_path, "on", both, seat_head_hidden=[12, 3])),
-                 "--output", str(tmp_path / "on"), "--init", str(out), "--no-progress"]) == 0
-    assert main(["train", str(_config(tmp_path, "off", both, seat_head_hidden=12)),
-                 "--output", str(tmp_path / "off"), "--init", str(out), "--no-progress"]) == 2
-
-
 def test_a_head_started_from_the_shared_layers_acts_as_the_checkpoint_and_trains_them(
         tmp_path, shared):
     import torch
@@ -292,37 +258,56 @@ def test_a_head_started_from_the_shared_layers_acts_as_the_checkpoint_and_trains
                                   _probs(old.policy, obs, masks))
 
 
-def test_deep_heads_train_merge_with_shallow_ones_and_fly_each_seat_as_their_run(tmp_path,
-                                                                                shared):
+def _merge_two(tmp_path: Path, shared: Path, heads: list[tuple], refused: list) -> tuple:
+    """Train a head for each seat (``heads``: (hidden, reward) for the Hydran's seat, then the
+    Klingon's) from ``shared``, merge them, check that the merge flies each seat bit for bit
+    as its run and trains on with the merged sizes but not with ``refused``; returns the merged
+    model and the runs' checkpoints."""
     from sb3_contrib import MaskablePPO
 
     from sfb_env.cli import main
     from training.merge_seat_heads import main as merge
 
-    runs = {}
-    for name, seat, hidden in (("deep", SEAT, [[8, 4]]), ("flat", ["klingon", "hydran"], 3)):
-        config = _config(tmp_path, name, [seat], seat_head_hidden=hidden)
-        assert main(["train", str(config), "--output", str(tmp_path / name), "--init",
+    seats = [SEAT, ["klingon", "hydran"]]
+    runs = []
+    for k, (seat, (hidden, reward)) in enumerate(zip(seats, heads, strict=True)):
+        config = _config(tmp_path, f"run{k}", [seat], reward, seat_head_hidden=hidden)
+        assert main(["train", str(config), "--output", str(tmp_path / f"run{k}"), "--init",
                      str(shared), "--no-progress"]) == 0
-        runs[name] = tmp_path / name / "final.zip"
-    deep = MaskablePPO.load(runs["deep"], device="cpu").policy
-    assert deep.hidden == [[8, 4]]
-    assert [m.weight.shape for m in deep.action_net.hidden[0] if hasattr(m, "weight")][1:] == [
-        (4, 8), (deep.action_net.base.out_features, 4)]
+        runs.append(tmp_path / f"run{k}" / "final.zip")
     out = tmp_path / "merged.zip"
-    assert merge([str(out), str(runs["deep"]), str(runs["flat"])]) == 0
+    assert merge([str(out), *map(str, runs)]) == 0
     merged = MaskablePPO.load(out, device="cpu")
-    assert merged.policy.hidden == [[8, 4], 3]
-    obs, masks, hydran = _both_seats(tmp_path, "plain5")
+    obs, masks, hydran = _both_seats(tmp_path, "plain3")
     got = _probs(merged.policy, obs, masks)
-    for name, rows in (("deep", hydran), ("flat", ~hydran)):
-        want = _probs(MaskablePPO.load(runs[name], device="cpu").policy, obs, masks)
+    for run, rows in zip(runs, (hydran, ~hydran), strict=True):
+        want = _probs(MaskablePPO.load(run, device="cpu").policy, obs, masks)
         np.testing.assert_array_equal(got[rows], want[rows])
-    both = [SEAT, ["klingon", "hydran"]]
-    assert main(["train", str(_config(tmp_path, "on", both, seat_head_hidden=[[8, 4], 3])),
+    assert main(["train", str(_config(tmp_path, "on", seats,
+                                      seat_head_hidden=merged.policy.hidden)),
                  "--output", str(tmp_path / "on"), "--init", str(out), "--no-progress"]) == 0
-    assert main(["train", str(_config(tmp_path, "off", both, seat_head_hidden=[8, 3])),
+    assert main(["train", str(_config(tmp_path, "off", seats, seat_head_hidden=refused)),
                  "--output", str(tmp_path / "off"), "--init", str(out), "--no-progress"]) == 2
+    return merged, runs
+
+
+def test_merge_keeps_each_heads_size_and_reward_and_flies_each_seat_as_its_run(tmp_path,
+                                                                                shared):
+    merged, runs = _merge_two(tmp_path, shared, [(12, "shaped"), (3, "points")], refused=12)
+    assert merged.policy.hidden == [12, 3]  # one size for both is refused above
+    side = json.loads(runs[0].parent.parent.joinpath("merged.json").read_text())
+    assert [e["reward"] for e in side["seat_heads_from"]] == ["shaped", "points"]
+    assert merged.policy.action_net.hidden[1][0].weight.shape[0] == 3
+
+
+def test_deep_heads_train_merge_with_shallow_ones_and_fly_each_seat_as_their_run(tmp_path,
+                                                                                shared):
+    merged, _ = _merge_two(tmp_path, shared, [([[8, 4]], "shaped"), (3, "shaped")],
+                           refused=[8, 3])
+    assert merged.policy.hidden == [[8, 4], 3]
+    layers = merged.policy.action_net.hidden[0]
+    assert [m.weight.shape for m in layers if hasattr(m, "weight")][1:] == [
+        (4, 8), (merged.policy.action_net.base.out_features, 4)]
 
 
 @pytest.mark.parametrize(("ppo", "problem"), [
