@@ -193,39 +193,56 @@ def test_v9_wins_a_lyran_game_against_the_orion_that_v8_loses():
     assert after.damage_dealt > after.damage_taken
 
 
-def test_v10_is_v9_with_wide_heads_for_the_hydran_against_the_kzinti_and_the_orion():
-    """docs/training.md "graduate-captain-v10": v9's shared layers and its seven other heads
-    tensor for tensor (64 hidden units each), plus the Hydran's Kzinti and Orion heads of run
-    16 (256 hidden units, trained on the ``points`` reward); v9's sidecar (its guard) with the
-    merge's record."""
+def _assert_keeps(before: str, after: str, new: list[tuple[str, str]]) -> tuple:
+    """``after`` is ``before``'s shared layers, shared head and value network and every head
+    but those of ``new`` tensor for tensor (each at its new place), then heads for ``new``;
+    returns both models and ``after``'s sidecar."""
     require("sb3_contrib")
     from sb3_contrib import MaskablePPO
 
-    v9 = MaskablePPO.load(CHECKPOINTS / "graduate-captain-v9.zip", device="cpu")
-    v10 = MaskablePPO.load(CHECKPOINTS / "graduate-captain-v10.zip", device="cpu")
-    seats9 = [tuple(s) for s in v9.policy.seat_heads]
-    seats10 = [tuple(s) for s in v10.policy.seat_heads]
-    new = [("hydran", "kzinti"), ("hydran", "orion")]
-    kept = [s for s in seats9 if s not in new]
-    assert seats10 == [*kept, *new]
-    assert v10.policy.hidden == [64] * len(kept) + [256, 256]
-    old, now = v9.policy.state_dict(), v10.policy.state_dict()
+    old_model = MaskablePPO.load(CHECKPOINTS / before, device="cpu")
+    new_model = MaskablePPO.load(CHECKPOINTS / after, device="cpu")
+    seats_old = [tuple(s) for s in old_model.policy.seat_heads]
+    kept = [s for s in seats_old if s not in new]
+    assert [tuple(s) for s in new_model.policy.seat_heads] == [*kept, *new]
+    old, now = old_model.policy.state_dict(), new_model.policy.state_dict()
     heads = ("action_net.latent.", "action_net.hidden.", "mlp_extractor.own",
              "mlp_extractor.foe")
     for name, tensor in old.items():
         if name.startswith("action_net.base.") or not name.startswith(heads):
             assert now[name].equal(tensor), name  # shared layers, shared head, value network
     for k, seat in enumerate(kept):  # the other heads, each at its new place
-        i = seats9.index(seat)
+        i = seats_old.index(seat)
         for group in ("action_net.latent.", "action_net.hidden."):
             for name, tensor in old.items():
                 if name.startswith(f"{group}{i}."):
                     assert now[f"{group}{k}.{name[len(group) + len(str(i)) + 1:]}"].equal(tensor)
-    sidecar = json.loads((CHECKPOINTS / "graduate-captain-v10.json").read_text())
+    sidecar = json.loads((CHECKPOINTS / after).with_suffix(".json").read_text())
     assert sidecar["guard"] == "map-edge"
-    record = sidecar["seat_heads_from"]
-    assert [s["seats"] for s in record][-1] == [list(s) for s in new]
-    assert [s["reward"] for s in record] == ["shaped", "points"]
+    assert [s["seats"] for s in sidecar["seat_heads_from"]][-1] == [list(s) for s in new]
+    return old_model, new_model, sidecar
+
+
+def test_v10_is_v9_with_wide_heads_for_the_hydran_against_the_kzinti_and_the_orion():
+    """docs/training.md "graduate-captain-v10": v9's shared layers and its seven other heads
+    tensor for tensor (64 hidden units each), plus the Hydran's Kzinti and Orion heads of run
+    16 (256 hidden units, trained on the ``points`` reward); v9's sidecar (its guard) with the
+    merge's record."""
+    _, v10, sidecar = _assert_keeps("graduate-captain-v9.zip", "graduate-captain-v10.zip",
+                                    [("hydran", "kzinti"), ("hydran", "orion")])
+    assert v10.policy.hidden == [64] * 7 + [256, 256]
+    assert [s["reward"] for s in sidecar["seat_heads_from"]] == ["shaped", "points"]
+
+
+def test_v11_is_v10_with_run_18s_head_for_the_hydran_against_the_orion():
+    """docs/training.md "graduate-captain-v11": v10 tensor for tensor but the Hydran's Orion
+    head, which run 18 trained on from v10's (so the same size, other weights)."""
+    v10, v11, sidecar = _assert_keeps("graduate-captain-v10.zip", "graduate-captain-v11.zip",
+                                      [("hydran", "orion")])
+    assert v11.policy.hidden == [64] * 7 + [256, 256]
+    was = v10.policy.action_net.hidden[v10.policy.seat_heads.index(["hydran", "orion"])]
+    assert not was[0].weight.equal(v11.policy.action_net.hidden[-1][0].weight)
+    assert sidecar["seat_heads_from"][-1]["reward"] == "points"
 
 
 def test_v10_wins_a_hydran_game_against_the_orion_that_v9_loses():
@@ -237,3 +254,13 @@ def test_v10_wins_a_hydran_game_against_the_orion_that_v9_loses():
                                "graduate-captain-v10.zip", 6)
     assert (before.result, after.result) == ("loss", "win")
     assert after.damage_dealt > after.damage_taken and after.damage_taken < 30
+
+
+def test_v11_wins_a_hydran_game_against_the_orion_that_v10_loses():
+    """grad-hydran-vs-orion seed 21 against random-fighter: v10 loses it on damage points at
+    the turn limit (31 to 37); v11's Orion head wins it, 59 to 19."""
+    require("sb3_contrib")
+    before, after = _same_game("grad-hydran-vs-orion", "graduate-captain-v10.zip",
+                               "graduate-captain-v11.zip", 21)
+    assert (before.result, after.result) == ("loss", "win")
+    assert after.damage_dealt > 2 * after.damage_taken
