@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -258,11 +259,11 @@ def test_a_head_started_from_the_shared_layers_acts_as_the_checkpoint_and_trains
                                   _probs(old.policy, obs, masks))
 
 
-def _merge_two(tmp_path: Path, shared: Path, heads: list[tuple], refused: list) -> tuple:
+def _merge_two(tmp_path: Path, shared: Path, heads: list[tuple], refused: Any) -> Any:
     """Train a head for each seat (``heads``: (hidden, reward) for the Hydran's seat, then the
     Klingon's) from ``shared``, merge them, check that the merge flies each seat bit for bit
     as its run and trains on with the merged sizes but not with ``refused``; returns the merged
-    model and the runs' checkpoints."""
+    model (its sidecar: ``tmp_path / "merged.json"``)."""
     from sb3_contrib import MaskablePPO
 
     from sfb_env.cli import main
@@ -288,21 +289,21 @@ def _merge_two(tmp_path: Path, shared: Path, heads: list[tuple], refused: list) 
                  "--output", str(tmp_path / "on"), "--init", str(out), "--no-progress"]) == 0
     assert main(["train", str(_config(tmp_path, "off", seats, seat_head_hidden=refused)),
                  "--output", str(tmp_path / "off"), "--init", str(out), "--no-progress"]) == 2
-    return merged, runs
+    return merged
 
 
 def test_merge_keeps_each_heads_size_and_reward_and_flies_each_seat_as_its_run(tmp_path,
                                                                                 shared):
-    merged, runs = _merge_two(tmp_path, shared, [(12, "shaped"), (3, "points")], refused=12)
+    merged = _merge_two(tmp_path, shared, [(12, "shaped"), (3, "points")], refused=12)
     assert merged.policy.hidden == [12, 3]  # one size for both is refused above
-    side = json.loads(runs[0].parent.parent.joinpath("merged.json").read_text())
+    side = json.loads((tmp_path / "merged.json").read_text())
     assert [e["reward"] for e in side["seat_heads_from"]] == ["shaped", "points"]
     assert merged.policy.action_net.hidden[1][0].weight.shape[0] == 3
 
 
 def test_deep_heads_train_merge_with_shallow_ones_and_fly_each_seat_as_their_run(tmp_path,
                                                                                 shared):
-    merged, _ = _merge_two(tmp_path, shared, [([[8, 4]], "shaped"), (3, "shaped")],
+    merged = _merge_two(tmp_path, shared, [([[8, 4]], "shaped"), (3, "shaped")],
                            refused=[8, 3])
     assert merged.policy.hidden == [[8, 4], 3]
     layers = merged.policy.action_net.hidden[0]

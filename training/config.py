@@ -243,10 +243,35 @@ class TrainConfig:
 # ---------------------------------------------------------------------- loading
 
 
-def head_layers(size: int | Sequence[int]) -> tuple[int, ...]:
-    """A seat head's hidden layer widths (``training.seat_heads``): ``n`` one layer of n units
-    (0: none, the head is linear on the shared latent), a list one width per layer."""
+HeadSize = int | Sequence[int]  # one hidden layer's units (0: none), or every layer's width
+
+
+def is_head_size(size: Any) -> bool:
+    """A seat head's size (``training.seat_heads``): hidden units (>= 0), or a non-empty list
+    of layer widths (> 0)."""
+    def units(n: Any, least: int) -> bool:
+        return isinstance(n, int) and not isinstance(n, bool) and n >= least
+
+    return units(size, 0) or (isinstance(size, (list, tuple)) and len(size) > 0
+                              and all(units(n, 1) for n in size))
+
+
+def head_layers(size: HeadSize) -> tuple[int, ...]:
+    """A seat head's hidden layer widths: ``n`` one layer of n units (0: none, the head is
+    linear on the shared latent), a list one width per layer."""
     return (size,) * (size > 0) if isinstance(size, int) else tuple(size)
+
+
+def head_sizes(hidden: HeadSize | Sequence[HeadSize], seats: int) -> list[HeadSize]:
+    """Each seat's head size: ``hidden`` one size (units) for every seat, or a list with one
+    entry per seat, each hidden units or a list of layer widths (``[256, 256]``: two layers);
+    a list of another length or a negative or empty size is refused."""
+    one = isinstance(hidden, int) and not isinstance(hidden, bool)
+    sizes = [hidden] * seats if one else list(hidden) if isinstance(hidden, (list, tuple)) else []
+    if len(sizes) != seats or not all(map(is_head_size, sizes)) or isinstance(hidden, bool):
+        raise ValueError(f"seat_head_hidden: one size (>= 0) or one per seat ({seats}: units, "
+                         f"or a list of layer widths), got {hidden!r}")
+    return [n if isinstance(n, int) else list(n) for n in sizes]
 
 
 def _check_seat_heads(source: str, ppo: PPOConfig, env: EnvConfig) -> None:
@@ -269,7 +294,7 @@ def _check_seat_heads(source: str, ppo: PPOConfig, env: EnvConfig) -> None:
     if isinstance(hidden, tuple) and len(hidden) != len(ppo.seat_heads):
         raise ConfigError(source, "ppo.seat_head_hidden", f"{len(hidden)} sizes for "
                           f"{len(ppo.seat_heads)} seat heads (one per seat, or one for all)")
-    sizes = [hidden] * len(ppo.seat_heads) if isinstance(hidden, int) else list(hidden)
+    sizes = head_sizes(hidden, len(ppo.seat_heads))  # parsed sizes: only the length can fail
     if ppo.seat_head_from_shared and tuple(ppo.net_arch) not in map(head_layers, sizes):
         raise ConfigError(source, "ppo.seat_head_from_shared", "no seat head is as wide as the "
                           f"shared layers {list(ppo.net_arch)}: nothing to copy "
@@ -420,16 +445,9 @@ def _dataclass(sec: _Section, cls: type) -> Any:
         if name == "seat_head_hidden":
             value = sec.get(name)
             value = default if value is None else value
-            def units(v: Any, least: int) -> bool:
-                return isinstance(v, int) and not isinstance(v, bool) and v >= least
-
-            def size(v: Any) -> bool:  # units, or a non-empty list of layer widths
-                return units(v, 0) or (isinstance(v, list) and bool(v)
-                                       and all(units(n, 1) for n in v))
-
-            if isinstance(value, list) and all(size(v) for v in value):
+            if isinstance(value, list) and all(map(is_head_size, value)):
                 kwargs[name] = tuple(v if isinstance(v, int) else tuple(v) for v in value)
-            elif units(value, 0):
+            elif isinstance(value, int) and is_head_size(value):
                 kwargs[name] = value
             else:
                 raise sec.error(name, "expected hidden units (>= 0) or a list with one size per "

@@ -29,7 +29,8 @@ import torch
 
 from agents.sb3_policy import write_sidecar
 from training.average_checkpoints import SAME_FIELDS, checked_inputs
-from training.seat_heads import HEAD_TENSORS, HeadSize, head_sizes
+from training.config import HeadSize, head_sizes
+from training.seat_heads import HEAD_TENSORS
 
 SHARED = ("mlp_extractor.policy_net.", "action_net.base.", "features_extractor.",
           "pi_features_extractor.", "vf_features_extractor.")

@@ -203,8 +203,7 @@ def init_settings(path: str | Path, config: TrainConfig) -> dict[str, Any]:
         kwargs = dict(data.get("policy_kwargs") or {})
         theirs = {key: kwargs.get(key) for key in ("seat_heads", "races", "hidden")}
     if theirs is not None and wanted is not None:  # one size for all equals that size per seat
-        from training.config import head_layers
-        from training.seat_heads import head_sizes
+        from training.config import head_layers, head_sizes
 
         for kwargs in (theirs, wanted):
             kwargs["hidden"] = [head_layers(n) for n in

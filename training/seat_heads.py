@@ -28,35 +28,13 @@ from stable_baselines3.common.torch_layers import MlpExtractor
 from stable_baselines3.common.type_aliases import Schedule
 from torch import nn
 
-from training.config import head_layers
+from training.config import head_layers, head_sizes
 from training.fused_policy import FusedMaskablePolicy
 
 # The seat-head policy's tensors that a policy without heads lacks: the heads, and the seats'
 # identity-block positions (buffers).
 HEAD_TENSORS = ("action_net.latent.", "action_net.hidden.", "mlp_extractor.own",
                 "mlp_extractor.foe")
-
-
-HeadSize = int | Sequence[int]  # one hidden layer's units (0: none), or every layer's
-
-
-def head_sizes(hidden: HeadSize | Sequence[HeadSize], seats: int) -> list[HeadSize]:
-    """Each seat's head size: ``hidden`` one size (units) for every seat, or a list with one
-    entry per seat, each hidden units or a list of layer widths (``[256, 256]``: two layers);
-    a list of another length or a negative or empty size is refused."""
-    sizes = ([hidden] * seats if isinstance(hidden, int)
-             else list(hidden) if isinstance(hidden, (list, tuple)) else [])
-
-    def valid(size: Any) -> bool:
-        if isinstance(size, int) and not isinstance(size, bool):
-            return size >= 0
-        return (isinstance(size, (list, tuple)) and len(size) > 0
-                and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in size))
-
-    if len(sizes) != seats or not all(valid(n) for n in sizes) or isinstance(hidden, bool):
-        raise ValueError(f"seat_head_hidden: one size (>= 0) or one per seat ({seats}: units, "
-                         f"or a list of layer widths), got {hidden!r}")
-    return [n if isinstance(n, int) else list(n) for n in sizes]
 
 
 def seat_indices(seat_heads: Any, races: Any) -> tuple[list[int], list[int]]:
@@ -207,24 +185,21 @@ def load_shared(policy: SeatHeadPolicy, weights: dict[str, th.Tensor]) -> None:
     policy.load_state_dict({**target, **mapped})
 
 
-def copy_shared_layers(policy: SeatHeadPolicy) -> list[list[str]]:
+def copy_shared_layers(policy: SeatHeadPolicy) -> None:
     """Start each head whose hidden widths are the shared actor layers' (``net_arch``) from a
     copy of those layers, output still zero: the policy acts as before, and the head learns
-    from the shared network's features instead of random ones. Returns the seats copied; a
-    shared activation other than the heads' Tanh is refused."""
+    from the shared network's features instead of random ones (the config checks that some
+    head is that wide). A shared activation other than the heads' Tanh is refused."""
     extractor, heads = policy.mlp_extractor, policy.action_net
     shared = [m for m in extractor.policy_net if isinstance(m, nn.Linear)]
     widths = tuple(m.out_features for m in shared)
     if policy.activation_fn is not nn.Tanh:
         raise ValueError(f"seat heads use Tanh; the shared layers use {policy.activation_fn}")
-    copied = []
-    for k, seat in enumerate(policy.seat_heads):
-        if heads.layers[k] != widths:
+    for layers, mlp in zip(heads.layers, heads.hidden, strict=True):
+        if layers != widths:
             continue
-        linear = [m for m in heads.hidden[k] if isinstance(m, nn.Linear)][:-1]
+        linear = [m for m in mlp if isinstance(m, nn.Linear)][:-1]
         with th.no_grad():
             for mine, theirs in zip(linear, shared, strict=True):
                 mine.weight.copy_(theirs.weight)
                 mine.bias.copy_(theirs.bias)
-        copied.append(list(seat))
-    return copied
