@@ -8,7 +8,7 @@ calls it once the env is built, before the episode, so that it can read the stat
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -26,6 +26,14 @@ class Policy(Protocol):
 
     def act(self, observation: dict[str, np.ndarray], action_space: spaces.Space) -> np.ndarray:
         """An action of ``action_space``; must respect ``observation["action_mask"]``."""
+
+
+def view_options(policies: Iterable[Any]) -> dict[str, bool]:
+    """The env's view options (``enemy_fire``) that any of ``policies`` reads: each policy's
+    optional ``views``, the observation blocks it was trained with that an env option adds
+    (an SB3 checkpoint's ``fixed_spaces.rule_features``). A policy that reads none of them flies
+    the same in such an env: its padding drops them (``FixedSpaces``)."""
+    return {name: True for policy in policies for name in getattr(policy, "views", ())}
 
 
 def bind_policy(policy: Any, env: Any, agent: str) -> None:

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 import sfb_env
-from agents.base import bind_policy, load_policy
+from agents.base import bind_policy, load_policy, view_options
 from sfb_env.engine import load_scenario
 from sfb_env.engine.types import UnitKind
 
@@ -163,14 +163,16 @@ def plan_games(matches: Sequence[Match], games: int, seed: int) -> list[GameSpec
 
 # ---------------------------------------------------------------------- playing
 
-_ENVS: dict[str, Any] = {}
+_ENVS: dict[tuple[str, tuple[str, ...]], Any] = {}
 _POLICIES: dict[tuple[str, str, str], Any] = {}
 
 
-def _env(scenario: str):
-    if scenario not in _ENVS:
-        _ENVS[scenario] = sfb_env.parallel_env(scenario)
-    return _ENVS[scenario]
+def _env(scenario: str, views: dict[str, bool]):
+    """The game's env: ``scenario`` with the view options its policies read."""
+    key = (scenario, tuple(sorted(views)))
+    if key not in _ENVS:
+        _ENVS[key] = sfb_env.parallel_env(scenario, **views)
+    return _ENVS[key]
 
 
 def _policy(spec: str, scenario: str, agent: str):
@@ -213,14 +215,16 @@ def check_action(
 
 def play_game(spec: GameSpec) -> GameResult:
     """Play one game (in this process) and score it from blue's side."""
-    env = _env(spec.scenario)
-    sides = list(sides_with_agents(spec.scenario))
-    side_of = {u.id: u.side for u in env.scenario.units}
+    sides = sides_with_agents(spec.scenario)
+    blue = list(sides)[0]
+    names = {agent: spec.blue if side == blue else spec.red
+             for side, agents in sides.items() for agent in agents}
+    policies = {agent: _policy(name, spec.scenario, agent) for agent, name in names.items()}
+    env = _env(spec.scenario, view_options(policies.values()))
     obs, _ = env.reset(seed=spec.seed)
     flying = {}
     for k, agent in enumerate(env.possible_agents):
-        name = spec.blue if side_of[agent] == sides[0] else spec.red
-        policy = _policy(name, spec.scenario, agent)
+        name, policy = names[agent], policies[agent]
         bind_policy(policy, env, agent)
         policy.reset(policy_seed(spec.seed, k))
         flying[agent] = (name, policy)
@@ -239,7 +243,7 @@ def play_game(spec: GameSpec) -> GameResult:
                                           where)
         obs, _, _, _, _ = env.step(actions)
         impulses += 1
-    return _score(spec, env, sides[0], impulses)
+    return _score(spec, env, blue, impulses)
 
 
 _FLIP = {"win": "loss", "loss": "win", "draw": "draw"}

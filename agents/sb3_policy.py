@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+from sfb_env.env.observation_layout import VIEW_OPTIONS
 from sfb_env.env.padding import FixedSpaces
 
 SIDECAR_FORMAT = "sfb-sb3-checkpoint/1"
@@ -105,6 +106,9 @@ class SB3Policy:
         self.path = None if path is None else str(path)
         self.model = model
         self.fixed_spaces = fixed_spaces
+        #: the env's view options it reads (``agents.base.view_options``)
+        self.views = tuple(name for name in (fixed_spaces.rule_features if fixed_spaces else ())
+                           if name in VIEW_OPTIONS)
         self.deterministic = deterministic
         if guard is None:
             guard = self.sidecar.get("guard", "none")

@@ -23,9 +23,10 @@ SEAT = ["hydran", "klingon"]
 
 
 def _config(tmp_path: Path, name: str, seat_heads: list | None = None, reward: str = "shaped",
-            **ppo) -> Path:
-    fixed = {k: list(v) if isinstance(v, tuple) else v
-             for k, v in dataclasses.replace(FIXED, races=GRAD_RACES).to_dict().items()}
+            views: tuple[str, ...] = (), **ppo) -> Path:
+    spaces = dataclasses.replace(FIXED, races=GRAD_RACES,
+                                 rule_features=FIXED.rule_features + views)
+    fixed = {k: list(v) if isinstance(v, tuple) else v for k, v in spaces.to_dict().items()}
     ppo = {"n_envs": 2, "n_steps": 16, "batch_size": 32, "n_epochs": 1, "net_arch": [16],
            "fused_distribution": True, "learning_rate": 1.0e-2, **ppo}
     if seat_heads is not None:
@@ -340,3 +341,51 @@ def test_config_refuses_bad_seat_head_sizes_naming_the_field(hidden, problem):
         parse_config(doc, "g.yaml")
     assert info.value.field == "ppo.seat_head_hidden"
     assert problem in str(info.value)
+
+
+def test_init_widens_a_seat_head_checkpoint_into_the_enemy_fire_view(tmp_path, shared):
+    """A seat-head checkpoint widened into a config whose spaces add the ``enemy_fire`` view
+    (``--init``): every layer that reads the observation gets zero weights for the block, the
+    identity positions move with it, and the policy acts and values as the checkpoint did."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from sfb_env.cli import main
+    from sfb_env.env.padding import FixedSpaces
+    from training.config import load_config
+    from training.curriculum import Curriculum, CurriculumState
+    from training.sb3_train import _init_model
+    from training.vec_env import SB3VecEnv
+
+    heads = _config(tmp_path, "heads", [SEAT])
+    assert main(["train", str(heads), "--init", str(shared), "--output", str(tmp_path / "h"),
+                 "--no-progress"]) == 0
+    first = tmp_path / "h" / "final.zip"
+    old = MaskablePPO.load(first, device="cpu")
+    with torch.no_grad():  # a head that acts, so the test sees it carried over
+        for param in old.policy.action_net.hidden[0].parameters():
+            param.normal_()
+    old.save(first)
+    config = load_config(_config(tmp_path, "view", [SEAT], views=("enemy_fire",), n_envs=4))
+    curriculum = Curriculum(config, None, CurriculumState())
+    venv = SB3VecEnv(curriculum.make_env(5), seed=5)
+    model = _init_model(first, config, curriculum, venv, tmp_path / "b")
+    obs = venv.reset()
+    for _ in range(40):  # into the fight, so the block reads some fire
+        masks = np.asarray(venv.env_method("action_masks")[0])
+        obs, *_ = venv.step(model.predict(obs, action_masks=masks)[0])
+    masks = np.asarray(venv.env_method("action_masks")[0])
+    wide = curriculum.fixed_spaces
+    columns = wide.columns_of(FixedSpaces(**{**wide.to_dict(),
+                                             "rule_features": list(FIXED.rule_features)}))
+    block = wide.placement.span("enemy_fire")
+    assert obs[:, block].any()  # the view shows fire
+    np.testing.assert_allclose(_probs(model.policy, obs, masks),
+                               _probs(old.policy, obs[:, columns], masks), rtol=1e-5, atol=1e-7)
+    with torch.no_grad():
+        np.testing.assert_allclose(model.policy.predict_values(torch.as_tensor(obs)),
+                                   old.policy.predict_values(torch.as_tensor(obs[:, columns])),
+                                   rtol=1e-5)
+    first_layer = model.policy.action_net.hidden[0][0].weight
+    assert not first_layer[:, block].any() and first_layer.requires_grad
+    venv.close()

@@ -25,6 +25,7 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
 from agents.sb3_policy import SB3Policy, read_sidecar, write_sidecar
+from sfb_env.env.padding import FixedSpaces
 from training.config import TrainConfig
 from training.curriculum import Curriculum, CurriculumState
 from training.evaluation import EvalResult, bench_matches, evaluate, evaluate_checkpoint
@@ -119,26 +120,47 @@ def _init_model(path: str | Path, config: TrainConfig, curriculum: Curriculum,
     settings (``ppo``: learning rate, rollout and batch sizes, clipping, coefficients; its
     ``net_arch`` and ``fused_distribution`` must be the checkpoint's) and seed. A checkpoint
     padded as this config is but without its identity block (``fixed_spaces.races``, appended
-    after the padded layout) is widened: the layers that read the observation get zero weights
-    for the identity values, so the widened policy acts and values exactly as the checkpoint's
-    did, and learns on from there (its optimizer's moments widened alike)."""
+    after the padded layout) or a view block (``enemy_fire`` in ``fixed_spaces.rule_features``)
+    is widened: the layers that read the observation get zero weights for the new values, so
+    the widened policy acts and values exactly as the checkpoint's did, and learns on from
+    there (its optimizer's moments widened alike)."""
     from sb3_contrib import MaskablePPO
 
     device, tb = torch_device(config), str(out / "tb")
     settings = init_settings(path, config)
+    columns = _old_columns(path, curriculum)
     if config.ppo.seat_heads:
-        return _init_seat_heads(path, config, venv, device, tb, settings)
-    theirs = dict((read_sidecar(path) or {}).get("fixed_spaces") or {})
-    ours = {} if curriculum.fixed_spaces is None else curriculum.fixed_spaces.to_dict()
-    if not ours.get("races") or theirs.get("races") or {**theirs, "races": ours["races"]} != ours:
+        return _init_seat_heads(path, config, venv, device, tb, settings, columns)
+    if columns is None:
         return MaskablePPO.load(path, env=venv, device=device, tensorboard_log=tb, **settings)
     model = MaskablePPO.load(path, device=device, tensorboard_log=tb, **settings)
+    _widen(model, venv, columns)
+    return model
+
+
+def _old_columns(path: str | Path, curriculum: Curriculum) -> Any:
+    """Where each observation value of the ``--init`` checkpoint sits in this config's padded
+    vector (``FixedSpaces.columns_of``), or None where the checkpoint reads this config's
+    vector as it is, or its spaces do not widen into it (the load then names the shapes)."""
+    theirs = (read_sidecar(path) or {}).get("fixed_spaces")
+    ours = curriculum.fixed_spaces
+    if not theirs or ours is None or FixedSpaces(**theirs) == ours:
+        return None
+    try:
+        return ours.columns_of(FixedSpaces(**theirs))
+    except ValueError:
+        return None
+
+
+def _widen(model: Any, venv: SB3VecEnv, columns: Any) -> None:
+    """``model`` rebuilt for ``venv``'s wider observation, its weights and optimizer state
+    carried over with the old inputs at ``columns`` (``widen_inputs``)."""
     weights, optimizer = model.policy.state_dict(), model.policy.optimizer.state_dict()
     model.observation_space = venv.observation_space
+    model.n_envs = venv.num_envs  # (a rollout of another size: the rollout buffer's)
     model.set_env(venv)
     model._setup_model()  # a policy (and rollout buffer) for the wider observation
-    widen_inputs(model.policy, weights, optimizer)
-    return model
+    widen_inputs(model.policy, weights, optimizer, columns)
 
 
 def seat_head_kwargs(config: TrainConfig) -> dict[str, Any]:
@@ -151,17 +173,22 @@ def seat_head_kwargs(config: TrainConfig) -> dict[str, Any]:
 
 
 def _init_seat_heads(path: str | Path, config: TrainConfig, venv: SB3VecEnv, device: str,
-                     tb: str, settings: dict[str, Any]) -> Any:
+                     tb: str, settings: dict[str, Any], columns: Any = None) -> Any:
     """``init``'s model with this config's seat heads (``ppo.seat_heads``): a checkpoint with
     the same heads goes on as it is; a shared policy (no heads) is frozen under new heads at
     zero, so the model starts out acting exactly as the checkpoint (with
-    ``ppo.seat_head_from_shared``, the new heads' hidden layers a copy of the shared ones)."""
+    ``ppo.seat_head_from_shared``, the new heads' hidden layers a copy of the shared ones);
+    ``columns``: the checkpoint's observation widens into this config's first."""
     from sb3_contrib import MaskablePPO
 
     from training.seat_heads import SeatHeadPolicy, copy_shared_layers, load_shared
 
     wanted = seat_head_kwargs(config)
-    model = MaskablePPO.load(path, env=venv, device=device, tensorboard_log=tb, **settings)
+    if columns is None:
+        model = MaskablePPO.load(path, env=venv, device=device, tensorboard_log=tb, **settings)
+    else:
+        model = MaskablePPO.load(path, device=device, tensorboard_log=tb, **settings)
+        _widen(model, venv, columns)
     if isinstance(model.policy, SeatHeadPolicy):  # the same heads (init_settings checked)
         return model
     weights = model.policy.state_dict()
@@ -226,11 +253,13 @@ def _ppo_settings(config: TrainConfig) -> dict[str, Any]:
 
 
 def widen_inputs(policy: Any, weights: dict[str, Any],
-                 optimizer: dict[str, Any] | None = None) -> None:
+                 optimizer: dict[str, Any] | None = None, columns: Any = None) -> None:
     """Load ``weights`` into ``policy`` where a layer of ``policy`` reads more inputs than
-    its weights have (the observation grew at its end): the first columns are the weights',
-    the new ones zero. Every other tensor must match in shape. ``optimizer`` (the old
-    policy's optimizer state) is widened the same way (zero moments for the new columns)."""
+    its weights have (the observation grew): the weights' columns go to ``columns`` (None:
+    the first ones, the observation grew at its end), the new ones are zero. Integer buffers
+    (a seat-head policy's identity positions) are the new policy's. Every other tensor must
+    match in shape. ``optimizer`` (the old policy's optimizer state) is widened the same way
+    (zero moments for the new columns)."""
     import torch
 
     target = policy.state_dict()
@@ -238,20 +267,23 @@ def widen_inputs(policy: Any, weights: dict[str, Any],
         odd = sorted(set(weights) ^ set(target))
         raise ValueError(f"tensors {odd} are in one of the checkpoint's policy and the new "
                          "policy, not both")
-    policy.load_state_dict({name: _widened(name, weights[name], tensor.shape)
-                            for name, tensor in target.items()})
-    if optimizer is not None:
-        params = list(policy.parameters())  # the optimizer's order (its state's indices)
+    policy.load_state_dict({
+        name: (tensor if not tensor.is_floating_point()
+               else _widened(name, weights[name], tensor.shape, columns))
+        for name, tensor in target.items()})
+    if optimizer is not None:  # the optimizer's parameters in its order (its state's indices)
+        params = [p for group in policy.optimizer.param_groups for p in group["params"]]
         state = {"param_groups": optimizer["param_groups"], "state": {
-            i: {key: _widened(f"optimizer state {i}.{key}", value, params[i].shape)
+            i: {key: _widened(f"optimizer state {i}.{key}", value, params[i].shape, columns)
                 if torch.is_tensor(value) and value.dim() == 2 else value
                 for key, value in entry.items()}
             for i, entry in optimizer["state"].items()}}
         policy.optimizer.load_state_dict(state)
 
 
-def _widened(name: str, given: Any, shape: Any) -> Any:
-    """``given`` with zero columns appended up to ``shape`` (the same rows)."""
+def _widened(name: str, given: Any, shape: Any, columns: Any = None) -> Any:
+    """``given`` widened to ``shape`` (the same rows): its columns at ``columns`` (None: the
+    first ones), the others zero."""
     import torch
 
     if given.shape == shape:
@@ -259,8 +291,13 @@ def _widened(name: str, given: Any, shape: Any) -> Any:
     if given.dim() != 2 or given.shape[0] != shape[0] or given.shape[1] > shape[1]:
         raise ValueError(f"{name}: the checkpoint's {tuple(given.shape)} does not fit "
                          f"{tuple(shape)}")
+    if columns is None:
+        columns = range(given.shape[1])
+    elif len(columns) != given.shape[1]:
+        raise ValueError(f"{name}: the checkpoint's {given.shape[1]} inputs, but "
+                         f"{len(columns)} columns to place them")
     out = torch.zeros(shape, dtype=given.dtype, device=given.device)
-    out[:, :given.shape[1]] = given
+    out[:, torch.as_tensor(list(columns), dtype=torch.long)] = given
     return out
 
 

@@ -138,6 +138,7 @@ def check_arguments(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import sfb_env
+    from agents.base import view_options
     from sfb_env.replay import ReplayRecorder
 
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
@@ -147,6 +148,10 @@ def run(args: argparse.Namespace) -> int:
         check_arguments(args)
         env = sfb_env.parallel_env(args.scenario, **options)
         policies, by_side = _policies(env, args.blue, args.red, seed)
+        views = view_options(policies.values())  # (a checkpoint that reads enemy_fire)
+        if views:
+            options = {**options, **views}
+            env = sfb_env.parallel_env(args.scenario, **options)
         cold_build_notice("sfb play", env)
     except ValueError as exc:  # the message names the argument, scenario or policy
         print(f"sfb play: {exc}", file=sys.stderr)

@@ -82,7 +82,7 @@ class BattleBatch:
                  num_battles: int = 1, seed: int | None = None, max_turns: int | None = None,
                  target_slots: int = 8, threat_slots: int = 4, reward: object = "shaped",
                  uniform_spaces: bool = False, autoreset: bool = True,
-                 event_capacity: int = 64) -> None:
+                 event_capacity: int = 64, enemy_fire: bool = False) -> None:
         if num_battles < 1:
             raise ValueError(f"num_battles must be >= 1, got {num_battles}")
         self.reference = build_reference(scenario, max_turns)
@@ -92,7 +92,8 @@ class BattleBatch:
         self.reward_kind = rewards.reward_kind(reward)
         self.autoreset = autoreset
         options = {"target_slots": target_slots, "threat_slots": threat_slots,
-                   "max_turns": setup.max_turns, "uniform_spaces": uniform_spaces}
+                   "max_turns": setup.max_turns, "uniform_spaces": uniform_spaces,
+                   "enemy_fire": enemy_fire}
         try:
             self.observe_tables = observe.observe_tables(setup, options)
         except NotImplementedError as exc:
@@ -104,7 +105,7 @@ class BattleBatch:
             raise NotCompiledError(f"scenario {setup.scenario.name!r}: {exc}") from exc
         self.agents = observe.agent_names(setup)
         self.agent_units = np.asarray(ot.agent_unit, dtype=np.int64)
-        layouts = observe._layouts(self.reference, target_slots, uniform_spaces)
+        layouts = observe._layouts(self.reference, target_slots, uniform_spaces, enemy_fire)
         width = max(len(layouts[a].nvec) for a in self.agents)
         self.nvec = np.zeros((len(self.agents), width), np.int64)  # (A, k), 0-padded
         for i, a in enumerate(self.agents):

@@ -711,6 +711,7 @@ def borrowed_observe(t):
         borrow(t.c_probe),
         borrow(t.off_research),
         borrow(t.probes),
+        borrow(t.off_enemy_fire),
     )
 
 

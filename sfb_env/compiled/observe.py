@@ -65,9 +65,10 @@ from sfb_env.engine import Battle
 from sfb_env.engine.battle import DEFAULT_MAX_TURNS
 from sfb_env.engine.events import Damaged
 from sfb_env.engine.ppd_fire import PPD_ARM_ORDERS
-from sfb_env.engine.types import ESG_ORDERS, Box, Maneuver, Status, UnitKind, WeaponType
+from sfb_env.engine.types import ESG_ORDERS, NEVER, Box, Maneuver, Status, UnitKind, WeaponType
 from sfb_env.env import observation as obs_mod
 from sfb_env.env import observation_layout as lay
+from sfb_env.env import rule_features
 from sfb_env.env.actions import ActionLayout, EnergyLayout, craft_components
 from sfb_env.env.reward import DAMAGE_SCALE as _DAMAGE_SCALE
 from sfb_env.env.transport_actions import TransportLayout
@@ -148,6 +149,10 @@ _S_SHORTFALL = float(lay.ENERGY.field("shortfall").scale)
 _ENERGY_SIZE, _ENERGY_WEAPON_SIZE = lay.ENERGY.size, lay.ENERGY_WEAPON.size
 _EW_CHARGED, _EW_ARMING = lay.ENERGY_WEAPON.at("charged"), lay.ENERGY_WEAPON.at("arming")
 _ARM_ORDERS = 3  # ArmOrder NONE, ARM, HOLD
+_ENEMY_FIRE_SIZE = lay.ENEMY_FIRE.size  # (E1.5) per target slot
+_F_FIRED, _F_SINCE = lay.ENEMY_FIRE.at("fired"), lay.ENEMY_FIRE.at("since")
+_FIRE_GROUP = rule_features.FIRE_GROUP.copy()  # weapon type -> group (-1: the ESG)
+_NEVER = int(NEVER)
 _WARP_BOX = int(Box.WARP)  # (J2.221) the bomb's arming energy is warp only
 STATE_ROW = 19  # env.state(): values per unit (then turn and impulse)
 
@@ -270,6 +275,7 @@ ObserveTables = namedtuple("ObserveTables", [
     # (G5, G4.0) per agent the ``probe`` component's mask offset and index and the research
     # features' offset (-1 none); compiled.probes.ProbeTables
     "m_probe", "c_probe", "off_research", "probes",
+    "off_enemy_fire",  # (E1.5) per agent the enemy_fire features' offset (-1 none)
 ])
 
 # the rule-features blocks observe writes (env.rule_features)
@@ -277,7 +283,8 @@ _PORTED_FEATURES = {"esg_fields", "lock_on", "cloak",
                     "reinforcement", "damage_control",  # (D3.34, D9) compiled.engineering
                     "tractors",  # (G7.0) compiled.tractors
                     "boarding",  # (G8.0, D7.0) compiled.transporters
-                    "research"}  # (G4.0, G5) compiled.probes, compiled.planet_killer
+                    "research",  # (G4.0, G5) compiled.probes, compiled.planet_killer
+                    "enemy_fire"}  # (E1.5) the env's enemy_fire option: _enemy_fire_part
 # rules / layout features observe_tables refuses (not in the tier-1 port)
 _RULES_OFF = ()  # (hold_fire, may_not_leave, arrivals: unit_rules; planets: compiled.planets)
 _TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PHOTON),
@@ -285,7 +292,8 @@ _TIER1_WEAPONS = {_PH1, _PH2, _PH3, int(WeaponType.DISRUPTOR), int(WeaponType.PH
                   int(WeaponType.PPD)}  # (E11) the PPD under the Chief Engineer: compiled.ppd
 
 
-def _layouts(battle: Battle, slots: int, uniform: bool) -> dict[str, ActionLayout]:
+def _layouts(battle: Battle, slots: int, uniform: bool, enemy_fire: bool = False
+             ) -> dict[str, ActionLayout]:
     """The agents' action layouts as ``SFBParallelEnv.__init__`` builds them."""
     agents = [battle.unit_ids[u] for u in range(len(battle.unit_ids))
               if battle.controllers[u] == "agent"]
@@ -304,7 +312,8 @@ def _layouts(battle: Battle, slots: int, uniform: bool) -> dict[str, ActionLayou
             [TransportLayout.build(battle, battle.unit_index[a], slots) for a in agents])
     return {a: ActionLayout.build(battle, battle.unit_index[a], slots, *pads,
                                   pad_tractors=tractor_pad, pad_transport=transport_pad,
-                                  n_gatling=gatling_pad) for a in agents}
+                                  n_gatling=gatling_pad, enemy_fire=enemy_fire)
+            for a in agents}
 
 
 def _atan2_table(battle: Battle) -> tuple[np.ndarray, np.ndarray, int, int]:
@@ -333,11 +342,11 @@ def _atan2_table(battle: Battle) -> tuple[np.ndarray, np.ndarray, int, int]:
 
 def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     """Static tables of the env side for one scenario (``setup``: its ``BattleSetup``);
-    ``env_options``: the env's ``target_slots``, ``threat_slots``, ``max_turns`` and
-    ``uniform_spaces`` (defaults as ``SFBParallelEnv``). Raises ``NotImplementedError`` for a
-    scenario outside the tier-1 port (see the module docstring)."""
+    ``env_options``: the env's ``target_slots``, ``threat_slots``, ``max_turns``,
+    ``uniform_spaces`` and ``enemy_fire`` (defaults as ``SFBParallelEnv``). Raises
+    ``NotImplementedError`` for a scenario outside the tier-1 port (see the module docstring)."""
     opts = {"target_slots": 8, "threat_slots": 4, "max_turns": None, "uniform_spaces": False,
-            **(env_options or {})}
+            "enemy_fire": False, **(env_options or {})}
     battle = Battle.from_parts(setup, setup.start_state.copy())
     rules = battle.rules
     on = [name for name in _RULES_OFF if getattr(rules, name)]
@@ -348,7 +357,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
     k, n_threats = int(opts["target_slots"]), int(opts["threat_slots"])
     if k > 62:  # (observe gathers a weapon's open slots as the bits of one int64)
         raise NotImplementedError(f"compiled observe: target_slots={k} (at most 62)")
-    layouts = _layouts(battle, k, bool(opts["uniform_spaces"]))
+    layouts = _layouts(battle, k, bool(opts["uniform_spaces"]), bool(opts["enemy_fire"]))
     agents = list(layouts)
     n = len(agents)
     st = battle.state
@@ -375,7 +384,7 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
         "n_tractor", "c_tractor", "m_tractor", "off_tractors",
         "n_tp_energy", "m_tp_energy", "c_tp_energy", "n_transport", "m_transport",
         "c_transport", "m_drop", "c_drop", "off_boarding", "m_probe", "c_probe",
-        "off_research")}
+        "off_research", "off_enemy_fire")}
     max_h = max([1] + [len(lo.power.heavies) for lo in layouts.values() if lo.power is not None])
     heavy = np.full((n, max_h), -1, np.int64)
     arm_size = np.full((n, max_h), _ARM_ORDERS, np.int64)
@@ -434,6 +443,8 @@ def observe_tables(setup, env_options: dict | None = None) -> ObserveTables:
                                   if "lock_on" in lo.rule_features else -1)
         ints["off_cloak"][a] = (where.span("cloak").start  # (G13 standard rule)
                                 if "cloak" in lo.rule_features else -1)
+        ints["off_enemy_fire"][a] = (where.span("enemy_fire").start  # (E1.5)
+                                     if "enemy_fire" in lo.rule_features else -1)
         power = []
         for key in ("m_arm", "m_capacitor", "m_recharge", "off_energy", "c_energy", "m_cloak",
                     "c_cloak", "m_eng", "c_eng", "off_reinf", "off_dc"):
@@ -1308,6 +1319,33 @@ def _clip(out, n):
         out[i] = _ONE if v > _ONE else (_MINUS_ONE if v < _MINUS_ONE else v)
 
 
+@nb.njit(cache=True)
+def _enemy_fire_part(w_owner, w_type, w_enabled, w_last_fired, turn, now, ipt, b, slots,
+                     n_slots, out, at):
+    """``rule_features._enemy_fire``: per target slot, per group (phasers, heavy weapons,
+    launchers) the fraction of the unit's enabled weapons that fired this turn, then impulses
+    since one last did / I (capped at 1). Empty slots stay zero."""
+    start = (turn - 1) * ipt  # impulses of this turn are start + 1 .. start + I
+    for j in range(n_slots):
+        t = slots[j]
+        row = at + j * _ENEMY_FIRE_SIZE
+        for g in range(3):
+            count = 0
+            fired = 0
+            last = _NEVER
+            for w in range(w_owner.shape[1]):
+                if w_owner[b, w] != t or not w_enabled[b, w]:
+                    continue
+                if _FIRE_GROUP[w_type[b, w]] != g:
+                    continue
+                count += 1
+                fired += w_last_fired[b, w] > start
+                last = max(last, w_last_fired[b, w])
+            out[row + _F_FIRED + g] = fired / count if count else 0.0
+            gap = now - last if count else ipt
+            out[row + _F_SINCE + g] = min(1.0, gap / ipt)
+
+
 @nb.njit(cache=True, inline="always")
 def has_extras(ot, a):
     """Whether agent ``a`` has a part that ``extras`` writes (tier 2)."""
@@ -1318,7 +1356,7 @@ def has_extras(ot, a):
             or ot.off_tractors[a] >= 0 or ot.n_tractor[a] > 0
             or ot.off_boarding[a] >= 0 or ot.m_drop[a] >= 0 or ot.unit_rules
             or ot.arrivals or ot.m_suicide[a] >= 0 or ot.m_suicide_arm[a] >= 0
-            or ot.m_probe[a] >= 0 or ot.off_research[a] >= 0)
+            or ot.m_probe[a] >= 0 or ot.off_research[a] >= 0 or ot.off_enemy_fire[a] >= 0)
 
 
 @nb.njit(cache=True, inline="always")
@@ -1346,7 +1384,7 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
             or ot.off_cloak[a] >= 0 or ot.facings or ot.reserve_power or ot.small_craft
             or ot.off_tractors[a] >= 0 or ot.n_tractor[a] > 0
             or ot.off_boarding[a] >= 0 or ot.m_drop[a] >= 0 or ot.unit_rules
-            or ot.m_suicide[a] >= 0):
+            or ot.m_suicide[a] >= 0 or ot.off_enemy_fire[a] >= 0):
         n_slots = _nearest_rows(status, side, kind, target, x, z, b, u, False, slots)
     for i in range(ot.n_weapons[a]):  # the PPDs' fire[w] and usable flag, which ``observe``
         w = ot.weapons[a, i]  # wrote as for any weapon
@@ -1469,6 +1507,9 @@ def extras(s, ot, b, a, live, obs_out, mask_out):
             esg_mod.fields_seen(s.esg_phase, s.esg_radius, s.esg_strength, ot.unit_esg, b,
                                 slots[j], out, at + (j + 1) * 3 * esg_mod.FIELDS_SEEN)
     now = (turn - 1) * ipt + imp
+    if ot.off_enemy_fire[a] >= 0:  # (E1.5) what each target slot's unit fired
+        _enemy_fire_part(w_owner, w_type, w_enabled, w_last_fired, turn, now, ipt, b, slots,
+                         n_slots, out, ot.off_enemy_fire[a])
     if ot.small_craft and live:  # (J4.34, J1.0, J4.51) the craft orders; close combat
         _small_craft_part(craft_mod.craft_view(s), ot.craft_carrier, ipt, ot.craft_cloak,
                           ot.m_fighters[a], ot.c_fighters[a] >= 0, ot.m_shuttles[a],

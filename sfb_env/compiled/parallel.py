@@ -68,7 +68,8 @@ class CompiledParallelEnv(SFBParallelEnv):
         self._batch = batch_mod.BattleBatch(
             self.scenario, 1, max_turns=self.max_turns, target_slots=self.target_slots,
             threat_slots=self.threat_slots, reward="shaped" if custom else reward,
-            uniform_spaces=bool(options.get("uniform_spaces")), autoreset=False)
+            uniform_spaces=bool(options.get("uniform_spaces")), autoreset=False,
+            enemy_fire=self.enemy_fire)
         self._custom_reward = custom  # computed in Python on the reference view
         ot = self._batch.observe_tables
         self._index = {a: i for i, a in enumerate(self._batch.agents)}

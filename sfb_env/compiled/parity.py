@@ -131,16 +131,19 @@ def variant(scenario: str, rules: Mapping[str, Any] | None = None,
 
 def lockstep(scenario: str | Mapping[str, Any], num_battles: int = 1, steps: int = 500,
              seed: int = 0, policy: str = "random", autoreset: bool = True,
-             disengage: bool = False, games: int | None = None) -> ParityReport:
+             disengage: bool = False, games: int | None = None,
+             enemy_fire: bool = False) -> ParityReport:
     """Play both engines in lockstep (see the module docstring); raises ``ParityError``.
     With ``autoreset`` off the batch keeps an ended battle until the harness restarts it, so
     the last step's state is compared too. ``scenario``: a name or a scenario dict
     (``variant``). ``disengage`` False: the random policy never announces disengagement
     (SCENARIOS #5; random play would end most battles on their first impulses). ``games``:
     stop after the step on which that many battles have ended (``steps`` is then the most
-    it plays). A scripted captain starts each new battle afresh (``reset``), seeded anew."""
-    batch = BattleBatch(scenario, num_battles, seed=seed, autoreset=autoreset)
-    envs = [SFBParallelEnv(scenario, max_turns=batch.setup.max_turns)
+    it plays). A scripted captain starts each new battle afresh (``reset``), seeded anew.
+    ``enemy_fire``: both envs with that view option (its observation block compared too)."""
+    batch = BattleBatch(scenario, num_battles, seed=seed, autoreset=autoreset,
+                        enemy_fire=enemy_fire)
+    envs = [SFBParallelEnv(scenario, max_turns=batch.setup.max_turns, enemy_fire=enemy_fire)
             for _ in range(num_battles)]
     pilots = _policies(policy, envs, seed)
     for b, env in enumerate(envs):

@@ -50,12 +50,11 @@ class CompiledAgentVectorEnv:
                  fixed_spaces: FixedSpaces | None = None, resolver: Resolver | None = None,
                  seed: int | None = None, **env_options: Any) -> None:
         unknown = set(env_options) - {"max_turns", "target_slots", "threat_slots", "reward",
-                                      "uniform_spaces"}
+                                      "uniform_spaces", "enemy_fire"}
         if unknown:
             raise NotCompiledError(f"options {sorted(unknown)} are not on the compiled core")
         if fixed_spaces is not None:
-            env_options = {**env_options, "target_slots": fixed_spaces.target_slots,
-                           "threat_slots": fixed_spaces.threat_slots}
+            env_options = {**env_options, **fixed_spaces.env_options()}
         agents = BattleBatch.agents_of(scenario)
         self.learners_of = [learner_agents(learners, agents, e) for e in range(num_envs)]
         if len({a for g in self.learners_of for a in g}) > 1 and fixed_spaces is None:

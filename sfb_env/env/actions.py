@@ -117,7 +117,8 @@ class ActionLayout:
     suicide: bool = False  # (J2.22) the ``suicide`` launch component (rules.suicide_shuttles)
     launch_facing: bool = False  # (FD1.2, rules.launch_facing) ``launch[r]`` with facing values
     rule_features: tuple[str, ...] = ()  # the observation's rule-features sub-blocks
-    #   (env.rule_features: reinforcement, damage_control, lock_on, cloak, esg_fields)
+    #   (env.rule_features: reinforcement, damage_control, lock_on, cloak, esg_fields, ...,
+    #   enemy_fire)
     gatling: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # weapon
     #   rows of phaser-Gs (padded entries = -1): shots 2..4 of an impulse (E2.151)
 
@@ -128,9 +129,11 @@ class ActionLayout:
         pad_power: EnergyLayout | None = None, n_ppds: int | None = None,
         pad_craft: tuple[bool, bool] | None = None, pad_tractors: int | None = None,
         pad_transport: TransportLayout | None = None, n_gatling: int | None = None,
+        enemy_fire: bool = False,
     ) -> ActionLayout:
         """Layout for ``unit``; ``n_racks``/``n_weapons``/``n_esgs``/``n_gatling`` pad it
-        (uniform spaces)."""
+        (uniform spaces); ``enemy_fire``: the observation shows the other ships' fire (the
+        env's option)."""
         st = battle.state
         rows = battle.weapons_of(unit)
         rows = rows[st.w_enabled[rows]]
@@ -160,7 +163,8 @@ class ActionLayout:
                    suicide=suicide_shuttles.has_component(battle, unit),
                    launch_facing=bool(battle.rules.launch_facing),
                    rule_features=rule_features.names(
-                       battle, bool(power and power.reinforce), bool(power and power.repair)))
+                       battle, bool(power and power.reinforce), bool(power and power.repair),
+                       enemy_fire))
 
     def __post_init__(self) -> None:
         self.components = self._declare()

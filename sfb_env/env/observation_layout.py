@@ -191,6 +191,15 @@ RESEARCH = Row((_f("information", 1, 300.0), _f("kill_methods", 6), _f("probes_l
                 _f("method_3_damage", 1, float(planet_killer.KILL_DAMAGE))))
 TRACTORS_OWN = Row((_f("holding", 1, 3.0), _f("free", 1, 3.0), _f("towed", 1, 4.0)))
 TRACTOR_SLOT = Row((_f("held_by_us"), _f("held_by_other")))
+# (E1.5, E4, FD2, FP1) what the other ships fired: weapons fire in the open, so a captain
+# knows which of a ship's weapons fired this turn and when (env.rule_features._enemy_fire)
+FIRE_GROUPS = ("phasers", "heavy", "launchers")  # PH1..PHG; disruptor..PPD; plasma, drones
+ENEMY_FIRE = Row((
+    _f("fired", 3, None, "per group (phasers, heavy weapons, launchers): the fraction of its "
+       "weapons of the group that fired or launched this turn"),
+    _f("since", 3, "impulses per turn", "per group: impulses since one last fired / I "
+       "(capped at 1; 1 if none has)"),
+))
 
 # ---------------------------------------------------------------------- the blocks, in order
 
@@ -206,6 +215,8 @@ RULE_FEATURES = (
     Block("research", (Part("research", RESEARCH),), "rules.labs or rules.probes"),
     Block("tractors", (Part("own", TRACTORS_OWN), Part("slots", TRACTOR_SLOT, "slots")),
           "rules.tractors"),
+    Block("enemy_fire", (Part("slots", ENEMY_FIRE, "slots"),),
+          "the env's enemy_fire option (an observation, not a rule)"),
 )
 BLOCKS = (
     Block("own", (Part("own", OWN), Part("weapons", WEAPON, "weapons"))),
@@ -221,6 +232,9 @@ BLOCKS = (
     *RULE_FEATURES,
 )
 RULE_FEATURE_NAMES = tuple(b.name for b in RULE_FEATURES)
+# the rule-features blocks an env option adds rather than a rule: views a policy may leave
+# unread (``FixedSpaces`` drops one its ``rule_features`` does not list)
+VIEW_OPTIONS = ("enemy_fire",)
 
 
 class Counts(NamedTuple):

@@ -34,9 +34,11 @@ must match the env's ``target_slots`` / ``threat_slots``.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -189,6 +191,32 @@ class FixedSpaces:
         nvec = agent.nvec if isinstance(agent, spaces.MultiDiscrete) else agent
         return AgentShape.from_nvec(nvec, self.target_slots, self.threat_slots)
 
+    def columns_of(self, narrower: FixedSpaces) -> np.ndarray:
+        """Index in this padded vector of each value of ``narrower``'s: spaces equal to these
+        but for fewer view blocks (``lay.VIEW_OPTIONS``) and no identity block or the same
+        one (what a checkpoint of ``narrower`` is widened by; ``ValueError`` otherwise)."""
+        same = dataclasses.replace(self, rule_features=narrower.rule_features,
+                                   races=narrower.races)
+        new = set(self.rule_features) - set(narrower.rule_features)
+        if (same != narrower or not set(narrower.rule_features) <= set(self.rule_features)
+                or not new <= set(lay.VIEW_OPTIONS) or narrower.races not in ((), self.races)):
+            raise ValueError(f"spaces {narrower.to_dict()} do not widen into {self.to_dict()}: "
+                             "only view blocks (enemy_fire) and the identity block may be added")
+        out = np.empty(narrower.observation_size, np.int64)
+        mine = self.placement
+        for part in narrower.placement.parts:
+            to = mine.part(part.block, part.part)
+            out[part.offset:part.offset + part.size] = np.arange(to.offset, to.offset + part.size)
+        n = 2 * len(narrower.races)
+        out[len(out) - n:] = mine.size + np.arange(n)
+        return out
+
+    def env_options(self) -> dict[str, Any]:
+        """The env options these spaces need: their slot counts, and ``enemy_fire`` where
+        they read that block."""
+        return {"target_slots": self.target_slots, "threat_slots": self.threat_slots,
+                "enemy_fire": "enemy_fire" in self.rule_features}
+
     def check(self, agent) -> None:
         """Raise ``FixedSpacesError`` (a ``ValueError``) naming the field if ``agent`` (an
         ``AgentShape``, an env's action space or an ``nvec``) does not fit."""
@@ -202,10 +230,10 @@ class FixedSpaces:
             raise ValueError(f"observation of size {len(vector)} does not match the agent's "
                              f"layout ({len(maps.obs)}; target_slots={self.target_slots}, "
                              f"threat_slots={self.threat_slots})")
-        out = np.zeros(self.observation_size, dtype=np.float32)
+        out = np.zeros(self.observation_size + 1, dtype=np.float32)  # + 1: what it drops
         out[maps.obs] = vector
         out[maps.identity] = 1.0
-        return out
+        return out[:-1]
 
     def pad_mask(self, mask: np.ndarray, agent) -> np.ndarray:
         """The flat mask over ``self.nvec``: padded components hold (value 0 only), values
@@ -348,7 +376,8 @@ class FixedSpaces:
         if have.energy and have.arms > fixed.arms:
             raise FixedSpacesError("arms", f"the ship has {have.arms} heavy weapons (arm rows, "
                                    f"B3.0); FixedSpaces.arms is {self.arms}")
-        extra = [n for n in have.rule_features if n not in fixed.rule_features]
+        extra = [n for n in have.rule_features
+                 if n not in fixed.rule_features and n not in lay.VIEW_OPTIONS]
         if extra:
             raise FixedSpacesError("rule_features", f"the agent's observation has the "
                                    f"rule-features block {extra[0]!r}; FixedSpaces."
@@ -370,11 +399,15 @@ class FixedSpaces:
 
     def _observation_map(self, counts: lay.Counts) -> np.ndarray:
         """Index in the padded vector of each value of the agent's vector: each block part's
-        rows at the part's fixed offset."""
+        rows at the part's fixed offset; a view these spaces do not read (``lay.VIEW_OPTIONS``,
+        e.g. the env's ``enemy_fire``) goes to the index after the vector (dropped)."""
         own, fixed = lay.place(counts), self.placement
         out = np.empty(own.size, np.int64)
         for part in own.parts:
             if not part.count:
+                continue
+            if part.block in lay.VIEW_OPTIONS and part.block not in self.rule_features:
+                out[part.offset:part.offset + part.size] = self.observation_size
                 continue
             to = fixed.part(part.block, part.part)
             out[part.offset:part.offset + part.size] = np.arange(to.offset, to.offset + part.size)

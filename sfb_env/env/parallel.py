@@ -95,7 +95,8 @@ class SFBParallelEnv(ParallelEnv):
     **Observation**: ``{"observation": float32 (n,), "action_mask": int8 (sum(nvec),)}``; the
     vector layout is declared in ``sfb_env.env.observation_layout`` and documented in
     docs/observation.md; the optional rule-features block at its end is listed by
-    ``rule_features(agent)``.
+    ``rule_features(agent)``. ``enemy_fire=True`` adds its ``enemy_fire`` sub-block: per
+    target slot, which of the ship's weapons fired this turn and when (fire is in the open).
 
     **Reward**: ``"shaped"`` (0.05 per internal point dealt minus taken, plus +1/-1/0 at the
     end), ``"points"`` (0.05 per damage point, shield and internal, scored on enemy ships minus
@@ -160,6 +161,7 @@ class SFBParallelEnv(ParallelEnv):
         max_turns: int | None = None,
         target_slots: int = 8,
         threat_slots: int = 4,
+        enemy_fire: bool = False,
     ) -> None:
         if illegal_action not in ("raise", "noop"):
             raise ValueError(f"illegal_action must be 'raise' or 'noop', got {illegal_action!r}")
@@ -178,6 +180,7 @@ class SFBParallelEnv(ParallelEnv):
         self.max_turns = max_turns or self.scenario.turn_limit or DEFAULT_MAX_TURNS
         self.target_slots = target_slots
         self.threat_slots = threat_slots
+        self.enemy_fire = bool(enemy_fire)
         self._seed = seed  # the first reset's seed when it gives none
         self.np_random: np.random.Generator | None = None  # seeded by reset (see Seeding)
         self._spaces: dict[tuple[str, str], spaces.Space] = {}  # one space object per agent
@@ -208,7 +211,7 @@ class SFBParallelEnv(ParallelEnv):
         self._layouts = {
             a: ActionLayout.build(self.battle, self.battle.unit_index[a], target_slots, *pads,
                                   pad_tractors=tractor_pad, pad_transport=transport_pad,
-                                  n_gatling=gatling_pad)
+                                  n_gatling=gatling_pad, enemy_fire=self.enemy_fire)
             for a in self.possible_agents
         }
         self._renderer = None

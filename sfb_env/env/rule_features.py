@@ -5,7 +5,8 @@ other scenario's observation, and the published checkpoints', keeps its size), `
 and ``size`` measure them, ``encode`` fills them. Sub-blocks, in this order, after the PPD
 block: ``reinforcement`` (7), ``damage_control`` (7), ``lock_on`` (1 + 2 K), ``cloak`` (4 + 4
 K), ``esg_fields`` (6 + 6 K), ``boarding`` (7 + 5 (1 + K)), ``research`` (13), ``tractors``
-(3 + 2 K). The env decides nothing here: each value is read from the engine
+(3 + 2 K), ``enemy_fire`` (6 K: an observation the env's ``enemy_fire`` option asks for, present
+whatever the rules). The env decides nothing here: each value is read from the engine
 (``engine.sensors``, ``engine.cloak``, ``engine.energy``) or the ``BattleState`` arrays.
 
 Documented in docs/observation.md ("Rule-features block" and the sections after it).
@@ -23,6 +24,7 @@ from sfb_env.engine import (
     probes,
     tractors,
 )
+from sfb_env.engine.types import PHASERS, PLASMA_LAUNCHERS, WeaponType
 from sfb_env.env import observation_layout as lay
 
 # sizes and scales of the declaration (env.observation_layout)
@@ -50,11 +52,19 @@ USES_SCALE = lay.BOARDING_OWN.field("uses_left").scale
 TRACTOR_OWN_SIZE, TRACTOR_SLOT_SIZE = lay.TRACTORS_OWN.size, lay.TRACTOR_SLOT.size  # (G7.0)
 TRACTOR_BEAMS_SCALE = lay.TRACTORS_OWN.field("holding").scale  # the most beams on a sheet: 3
 TOWED_SCALE = lay.TRACTORS_OWN.field("towed").scale  # scenario 8's four freighters
+ENEMY_FIRE_SIZE = lay.ENEMY_FIRE.size
+# (E1.5) the enemy_fire groups by weapon type: phasers; heavy direct-fire weapons; launchers
+FIRE_GROUP = np.full(len(WeaponType), -1, dtype=np.int64)  # the ESG: none (esg_fields shows it)
+FIRE_GROUP[list(PHASERS)] = 0
+FIRE_GROUP[[WeaponType.DISRUPTOR, WeaponType.PHOTON, WeaponType.FUSION, WeaponType.PPD]] = 1
+FIRE_GROUP[[*PLASMA_LAUNCHERS, WeaponType.DRONE_RACK]] = 2
 
 
-def names(battle: Battle, reinforce: bool, repair: bool) -> tuple[str, ...]:
+def names(battle: Battle, reinforce: bool, repair: bool, enemy_fire: bool = False
+          ) -> tuple[str, ...]:
     """The sub-blocks in use for a ship whose energy layout has the ``reinforce`` / ``repair``
-    components (``EnergyLayout``; padded under ``uniform_spaces``)."""
+    components (``EnergyLayout``; padded under ``uniform_spaces``); ``enemy_fire``: the env
+    shows what the other ships fired (its option of that name)."""
     out = []
     if reinforce:
         out.append("reinforcement")
@@ -72,6 +82,8 @@ def names(battle: Battle, reinforce: bool, repair: bool) -> tuple[str, ...]:
         out.append("research")
     if battle.rules.tractors:  # (G7.0)
         out.append("tractors")
+    if enemy_fire:  # (E1.5) fire is seen by both sides
+        out.append("enemy_fire")
     return tuple(out)
 
 
@@ -198,6 +210,34 @@ def _tractors(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     return out
 
 
+
+
+def _enemy_fire(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
+    """Per target slot, per group (``lay.FIRE_GROUPS``): the fraction of the unit's weapons of
+    the group (enabled on its sheet) that fired or launched this turn, and impulses since one
+    last did / I (capped at 1). Fire is resolved in the open (E1.5; launches FD2, FP1)."""
+    st = battle.state
+    ipt = st.impulses_per_turn
+    now = st.absolute_impulse
+    table = np.zeros((len(slots), ENEMY_FIRE_SIZE), dtype=np.float64)
+    fired, since = lay.ENEMY_FIRE.slice("fired"), lay.ENEMY_FIRE.slice("since")
+    for k, t in enumerate(slots):
+        if t < 0:
+            continue
+        rows = battle.weapons_of(int(t))
+        rows = rows[st.w_enabled[rows]]
+        group = FIRE_GROUP[st.w_type[rows]]
+        last = st.w_last_fired[rows]
+        for g in range(len(lay.FIRE_GROUPS)):
+            mine = last[group == g]
+            this_turn = mine > (st.turn - 1) * ipt  # fired on an impulse of this turn
+            table[k, fired.start + g] = this_turn.sum() / len(mine) if len(mine) else 0.0
+            gap = now - mine.max() if len(mine) else ipt
+            table[k, since.start + g] = min(1.0, gap / ipt)
+    return table.ravel()
+
+
 _ENCODERS = {"reinforcement": _reinforcement, "damage_control": _damage_control,
              "lock_on": _lock_on, "cloak": _cloak, "esg_fields": _esg_fields,
-             "research": _research, "boarding": _boarding, "tractors": _tractors}
+             "research": _research, "boarding": _boarding, "tractors": _tractors,
+             "enemy_fire": _enemy_fire}

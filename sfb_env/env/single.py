@@ -44,8 +44,7 @@ class SingleAgentEnv(gym.Env):
         **env_options: Any,
     ) -> None:
         if fixed_spaces is not None:
-            env_options = {**env_options, "target_slots": fixed_spaces.target_slots,
-                           "threat_slots": fixed_spaces.threat_slots}
+            env_options = {**env_options, **fixed_spaces.env_options()}
         probe = SFBParallelEnv(scenario=scenario, **env_options)
         self.agent = agent or probe.possible_agents[0]
         if self.agent not in probe.possible_agents:

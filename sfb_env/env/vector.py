@@ -56,8 +56,7 @@ class AgentVectorEnv:
         if num_envs < 1:
             raise ValueError(f"num_envs must be >= 1, got {num_envs}")
         if fixed_spaces is not None:
-            env_options = {**env_options, "target_slots": fixed_spaces.target_slots,
-                           "threat_slots": fixed_spaces.threat_slots}
+            env_options = {**env_options, **fixed_spaces.env_options()}
         agents = list(SFBParallelEnv(scenario=scenario, **env_options).possible_agents)
         self.learners_of = [learner_agents(learners, agents, e) for e in range(num_envs)]
         distinct = sorted({a for group in self.learners_of for a in group})
