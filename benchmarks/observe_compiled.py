@@ -1,6 +1,7 @@
 """The compiled observation alone, as the step runs it: us per battle (all agents).
 
     PYTHONPATH=$PWD taskset -c 0 python benchmarks/observe_compiled.py [SCENARIO] [--rounds R]
+        [--enemy-fire]
 
 Plays the reference env with random masked actions and keeps 64 of the states it passes
 through, packs them into a ``BattleBatch``'s state, then times ``_observe_battle`` over the 64
@@ -8,7 +9,8 @@ battles (inlined in a kernel compiled as the step is: no NRT) followed, where an
 tier-2 parts, by ``_observe_extras`` through the batch's handle address, as
 ``BattleBatch._call`` calls it.
 Prints the compile time and the best of ``--rounds`` timings (the least disturbed by other
-work on a shared machine). Used to find what in the observation's code slows the step
+work on a shared machine). ``--enemy-fire``: the batch with the env's ``enemy_fire`` view (its
+block is an extras part). Used to find what in the observation's code slows the step
 (docs/compiled.md, "How a step stays cheap").
 """
 
@@ -36,7 +38,8 @@ def _core(s, ot, obs, masks, alive):
 
 @nb.njit(cache=True)
 def _run(ref, reps, extras):
-    (s, _, _, ot, _, _, obs, masks, _, _, _, _, alive, _, _, _, _, _) = handle.deref(ref)
+    (s, _, _, ot, _, _, obs, masks, _, _, _, _, alive, _, _, _, _, _, _, _) = handle.deref(
+        ref)  # (``BattleBatch._parts``' order)
     for _ in range(reps):
         _core(s, ot, obs, masks, alive)
         if extras:
@@ -63,8 +66,9 @@ def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("scenario", nargs="?", default="duel-klingon-vs-federation")
     p.add_argument("--rounds", type=int, default=15)
+    p.add_argument("--enemy-fire", action="store_true", help="the enemy_fire view on")
     args = p.parse_args()
-    batch = BattleBatch(args.scenario, BATTLES, seed=0)
+    batch = BattleBatch(args.scenario, BATTLES, seed=0, enemy_fire=args.enemy_fire)
     packed = layout.pack(played_states(args.scenario, BATTLES), batch.state.ev.shape[1])
     for mine, theirs in zip(batch.state, packed, strict=True):
         mine[...] = theirs  # (in place: the handle holds the batch's arrays)
@@ -79,7 +83,8 @@ def main() -> None:
         t = time.perf_counter()
         _run(ref, REPS, extras)
         best = min(best, (time.perf_counter() - t) / (REPS * BATTLES) * 1e6)
-    print(f"{args.scenario}: observe{' + extras' if extras else ''}, best of {args.rounds}: "
+    view = " (enemy_fire view)" if args.enemy_fire else ""
+    print(f"{args.scenario}{view}: observe{' + extras' if extras else ''}, best of {args.rounds}: "
           f"{best:.3f} us per battle ({ot.n_agents} agents)")
 
 

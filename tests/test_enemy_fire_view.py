@@ -151,3 +151,39 @@ def test_columns_of_places_the_narrower_vector_around_the_new_block():
         old.columns_of(new)  # a block cannot be taken away
     with pytest.raises(ValueError, match="widen"):
         FixedSpaces(positions=9, max_speed=31).columns_of(old)
+
+
+class ViewReader:
+    """A random captain that reads the enemy_fire view (``views``), checking it is there."""
+
+    views = ("enemy_fire",)
+
+    def __init__(self) -> None:
+        from agents.base import RandomMaskedPolicy
+
+        self.random = RandomMaskedPolicy()
+        self.seen = 0
+
+    def bind(self, env, agent: str) -> None:
+        self.env, self.agent = env, agent
+
+    def reset(self, seed: int | None = None) -> None:
+        self.random.reset(seed)
+
+    def act(self, observation, action_space):
+        assert "enemy_fire" in self.env.rule_features(self.agent)
+        self.seen += 1
+        return self.random.act(observation, action_space)
+
+
+def test_bench_turns_the_view_on_for_a_policy_that_reads_it():
+    """``sfb bench`` builds the game's env with the views its policies read
+    (``agents.base.view_options``); the other side flies it unchanged."""
+    from agents import bench
+
+    spec = bench.GameSpec(0, 0, DUEL, "tests.test_enemy_fire_view:ViewReader", "random", 3)
+    result = bench.play_game(spec)
+    assert result.impulses > 0
+    plain = bench.play_game(bench.GameSpec(0, 0, DUEL, "random", "random", 3))
+    assert plain.impulses > 0
+    assert bench._env(DUEL, {}) is not bench._env(DUEL, {"enemy_fire": True})

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import require
 
@@ -193,12 +194,18 @@ def test_v9_wins_a_lyran_game_against_the_orion_that_v8_loses():
     assert after.damage_dealt > after.damage_taken
 
 
-def _assert_keeps(before: str, after: str, new: list[tuple[str, str]]) -> tuple:
+def _assert_keeps(before: str, after: str, new: list[tuple[str, str]],
+                  value_trained: bool = False) -> tuple:
     """``after`` is ``before``'s shared layers, shared head and value network and every head
     but those of ``new`` tensor for tensor (each at its new place), then heads for ``new``;
-    returns both models and ``after``'s sidecar."""
+    returns both models and ``after``'s sidecar. Where ``after`` reads a wider observation (a
+    view block, ``FixedSpaces.columns_of``), its input layers hold ``before``'s columns at
+    their new places and zero for the new inputs (the trained heads' and, with
+    ``value_trained``, the value network's excepted)."""
     require("sb3_contrib")
     from sb3_contrib import MaskablePPO
+
+    from sfb_env.env.padding import FixedSpaces
 
     old_model = MaskablePPO.load(CHECKPOINTS / before, device="cpu")
     new_model = MaskablePPO.load(CHECKPOINTS / after, device="cpu")
@@ -206,17 +213,30 @@ def _assert_keeps(before: str, after: str, new: list[tuple[str, str]]) -> tuple:
     kept = [s for s in seats_old if s not in new]
     assert [tuple(s) for s in new_model.policy.seat_heads] == [*kept, *new]
     old, now = old_model.policy.state_dict(), new_model.policy.state_dict()
+    spaces = [FixedSpaces(**json.loads((CHECKPOINTS / c).with_suffix(".json").read_text())[
+        "fixed_spaces"]) for c in (before, after)]
+    columns = spaces[1].columns_of(spaces[0]) if spaces[0] != spaces[1] else None
+
+    def same(got, want) -> bool:  # ``want`` at its columns, zero for the new inputs
+        if columns is None or got.shape == want.shape:
+            return got.equal(want)
+        rest = np.setdiff1d(np.arange(got.shape[1]), columns)
+        return got[:, columns].equal(want) and not got[:, rest].any()
+
     heads = ("action_net.latent.", "action_net.hidden.", "mlp_extractor.own",
              "mlp_extractor.foe")
     for name, tensor in old.items():
+        if value_trained and name.startswith(("mlp_extractor.value_net.", "value_net.")):
+            continue
         if name.startswith("action_net.base.") or not name.startswith(heads):
-            assert now[name].equal(tensor), name  # shared layers, shared head, value network
+            assert same(now[name], tensor), name  # shared layers, shared head, value network
     for k, seat in enumerate(kept):  # the other heads, each at its new place
         i = seats_old.index(seat)
         for group in ("action_net.latent.", "action_net.hidden."):
             for name, tensor in old.items():
                 if name.startswith(f"{group}{i}."):
-                    assert now[f"{group}{k}.{name[len(group) + len(str(i)) + 1:]}"].equal(tensor)
+                    assert same(now[f"{group}{k}.{name[len(group) + len(str(i)) + 1:]}"],
+                                tensor)
     sidecar = json.loads((CHECKPOINTS / after).with_suffix(".json").read_text())
     assert sidecar["guard"] == "map-edge"
     assert [s["seats"] for s in sidecar["seat_heads_from"]][-1] == [list(s) for s in new]
