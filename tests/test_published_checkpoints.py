@@ -11,6 +11,7 @@ import pytest
 from conftest import require
 
 from agents import bench
+from sfb_env.env.padding import FixedSpaces
 
 CHECKPOINTS = Path(__file__).resolve().parents[1] / "checkpoints"
 PUBLISHED = sorted(CHECKPOINTS.glob("*.zip"))
@@ -195,13 +196,14 @@ def test_v9_wins_a_lyran_game_against_the_orion_that_v8_loses():
 
 
 def _assert_keeps(before: str, after: str, new: list[tuple[str, str]],
-                  value_trained: bool = False) -> tuple:
+                  value_trained: bool = False, last_record: list | None = None) -> tuple:
     """``after`` is ``before``'s shared layers, shared head and value network and every head
     but those of ``new`` tensor for tensor (each at its new place), then heads for ``new``;
     returns both models and ``after``'s sidecar. Where ``after`` reads a wider observation (a
     view block, ``FixedSpaces.columns_of``), its input layers hold ``before``'s columns at
     their new places and zero for the new inputs (the trained heads' and, with
-    ``value_trained``, the value network's excepted)."""
+    ``value_trained``, the value network's excepted). ``last_record``: the seats of the last
+    input of the merge (default ``new``)."""
     require("sb3_contrib")
     from sb3_contrib import MaskablePPO
 
@@ -239,7 +241,8 @@ def _assert_keeps(before: str, after: str, new: list[tuple[str, str]],
                                 tensor)
     sidecar = json.loads((CHECKPOINTS / after).with_suffix(".json").read_text())
     assert sidecar["guard"] == "map-edge"
-    assert [s["seats"] for s in sidecar["seat_heads_from"]][-1] == [list(s) for s in new]
+    assert [s["seats"] for s in sidecar["seat_heads_from"]][-1] == [
+        list(s) for s in (new if last_record is None else last_record)]
     return old_model, new_model, sidecar
 
 
@@ -263,6 +266,35 @@ def test_v11_is_v10_with_run_18s_head_for_the_hydran_against_the_orion():
     was = v10.policy.action_net.hidden[v10.policy.seat_heads.index(["hydran", "orion"])]
     assert not was[0].weight.equal(v11.policy.action_net.hidden[-1][0].weight)
     assert sidecar["seat_heads_from"][-1]["reward"] == "points"
+
+
+def test_v12_is_v11_widened_into_the_enemy_fire_view_with_three_heads_trained_on_it():
+    """docs/training.md "The enemy-fire view": v11's shared layers, shared head and six other
+    heads tensor for tensor at their columns of the wider observation (zero for the view, so
+    those seats fly as v11 bit for bit), run 23's two Hydran heads and run 25's Federation-ISC
+    head, which read the view; v11's guard; the view in the padded spaces."""
+    v11, v12, sidecar = _assert_keeps(
+        "graduate-captain-v11.zip", "graduate-captain-v12.zip",
+        [("hydran", "kzinti"), ("hydran", "orion"), ("federation", "isc")],
+        value_trained=True, last_record=[("federation", "isc")])
+    assert v12.policy.hidden == [64] * 6 + [256, 256, 64]
+    assert sidecar["fixed_spaces"]["rule_features"] == ["esg_fields", "enemy_fire"]
+    assert v12.observation_space.shape[0] == v11.observation_space.shape[0] + 6 * 8
+    span = FixedSpaces(**sidecar["fixed_spaces"]).placement.span("enemy_fire")
+    assert span == slice(408, 456)  # after the padded layout's blocks, before the identity
+    for k in (6, 7, 8):  # the trained heads read the view
+        assert v12.policy.action_net.hidden[k][0].weight[:, span].abs().sum() > 0
+
+
+def test_v12_wins_a_hydran_game_against_the_kzinti_that_v11_loses():
+    """grad-hydran-vs-kzinti seed 10 against random-fighter: v11 loses it 4 to 45 on damage
+    points; v12, whose bench turns the enemy_fire view on (``view_options``), wins it 72 to
+    24."""
+    require("sb3_contrib")
+    before, after = _same_game("grad-hydran-vs-kzinti", "graduate-captain-v11.zip",
+                               "graduate-captain-v12.zip", 10)
+    assert (before.result, after.result) == ("loss", "win")
+    assert after.damage_dealt > 2 * after.damage_taken
 
 
 def test_v10_wins_a_hydran_game_against_the_orion_that_v9_loses():
