@@ -41,7 +41,7 @@ FORMAT = "sfb-replay"
 VERSION = 1
 EARLIER_ENVS = ("sfb_v0",)  # env versions whose replays still run where the spaces are unchanged
 ENV_OPTIONS = ("illegal_action", "uniform_spaces", "reward", "max_turns", "target_slots",
-               "threat_slots")
+               "threat_slots", "enemy_fire")
 
 
 class ReplayError(ValueError):

@@ -187,3 +187,18 @@ def test_bench_turns_the_view_on_for_a_policy_that_reads_it():
     plain = bench.play_game(bench.GameSpec(0, 0, DUEL, "random", "random", 3))
     assert plain.impulses > 0
     assert bench._env(DUEL, {}) is not bench._env(DUEL, {"enemy_fire": True})
+
+
+def test_play_records_the_view_and_the_replay_reruns_it(tmp_path):
+    """``sfb play`` turns the view on for a policy that reads it and records the option in the
+    replay's header (``env_options``), so ``sfb replay`` rebuilds the same env."""
+    import json
+
+    from sfb_env.cli import main
+
+    path = tmp_path / "view.jsonl"
+    assert main(["play", DUEL, "--blue", "tests.test_enemy_fire_view:ViewReader", "--red",
+                 "random", "--seed", "1", "--max-turns", "2", "--replay", str(path)]) == 0
+    header = json.loads(path.read_text().splitlines()[0])
+    assert header["env_options"]["enemy_fire"] is True
+    assert main(["replay", str(path)]) == 0
