@@ -252,11 +252,11 @@ def _ppo_settings(config: TrainConfig) -> dict[str, Any]:
             "max_grad_norm": ppo.max_grad_norm, "seed": config.seed}
 
 
-def widen_inputs(policy: Any, weights: dict[str, Any],
-                 optimizer: dict[str, Any] | None = None, columns: Any = None) -> None:
+def widen_inputs(policy: Any, weights: dict[str, Any], optimizer: dict[str, Any] | None,
+                 columns: Any) -> None:
     """Load ``weights`` into ``policy`` where a layer of ``policy`` reads more inputs than
-    its weights have (the observation grew): the weights' columns go to ``columns`` (None:
-    the first ones, the observation grew at its end), the new ones are zero. Integer buffers
+    its weights have (the observation grew): the weights' columns go to ``columns``
+    (``FixedSpaces.columns_of``), the new ones are zero. Integer buffers
     (a seat-head policy's identity positions) are the new policy's. Every other tensor must
     match in shape. ``optimizer`` (the old policy's optimizer state) is widened the same way
     (zero moments for the new columns)."""
@@ -281,9 +281,9 @@ def widen_inputs(policy: Any, weights: dict[str, Any],
         policy.optimizer.load_state_dict(state)
 
 
-def _widened(name: str, given: Any, shape: Any, columns: Any = None) -> Any:
-    """``given`` widened to ``shape`` (the same rows): its columns at ``columns`` (None: the
-    first ones), the others zero."""
+def _widened(name: str, given: Any, shape: Any, columns: Any) -> Any:
+    """``given`` widened to ``shape`` (the same rows): its columns at ``columns``, the others
+    zero."""
     import torch
 
     if given.shape == shape:
@@ -291,9 +291,7 @@ def _widened(name: str, given: Any, shape: Any, columns: Any = None) -> Any:
     if given.dim() != 2 or given.shape[0] != shape[0] or given.shape[1] > shape[1]:
         raise ValueError(f"{name}: the checkpoint's {tuple(given.shape)} does not fit "
                          f"{tuple(shape)}")
-    if columns is None:
-        columns = range(given.shape[1])
-    elif len(columns) != given.shape[1]:
+    if len(columns) != given.shape[1]:
         raise ValueError(f"{name}: the checkpoint's {given.shape[1]} inputs, but "
                          f"{len(columns)} columns to place them")
     out = torch.zeros(shape, dtype=given.dtype, device=given.device)

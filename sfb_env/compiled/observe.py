@@ -152,6 +152,7 @@ _ARM_ORDERS = 3  # ArmOrder NONE, ARM, HOLD
 _ENEMY_FIRE_SIZE = lay.ENEMY_FIRE.size  # (E1.5) per target slot
 _F_FIRED, _F_SINCE = lay.ENEMY_FIRE.at("fired"), lay.ENEMY_FIRE.at("since")
 _FIRE_GROUP = rule_features.FIRE_GROUP.copy()  # weapon type -> group (-1: the ESG)
+_FIRE_GROUPS = len(lay.FIRE_GROUPS)  # phasers, heavy weapons, launchers
 _NEVER = int(NEVER)
 _WARP_BOX = int(Box.WARP)  # (J2.221) the bomb's arming energy is warp only
 STATE_ROW = 19  # env.state(): values per unit (then turn and impulse)
@@ -1329,7 +1330,7 @@ def _enemy_fire_part(w_owner, w_type, w_enabled, w_last_fired, turn, now, ipt, b
     for j in range(n_slots):
         t = slots[j]
         row = at + j * _ENEMY_FIRE_SIZE
-        for g in range(3):
+        for g in range(_FIRE_GROUPS):
             count = 0
             fired = 0
             last = _NEVER

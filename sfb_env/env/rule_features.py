@@ -210,8 +210,6 @@ def _tractors(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     return out
 
 
-
-
 def _enemy_fire(battle: Battle, u: int, slots: np.ndarray) -> np.ndarray:
     """Per target slot, per group (``lay.FIRE_GROUPS``): the fraction of the unit's weapons of
     the group (enabled on its sheet) that fired or launched this turn, and impulses since one
