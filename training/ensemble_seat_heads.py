@@ -76,10 +76,10 @@ def _member_head(path: Path, model: Any, seat: list[str], base: Any,
     head = {"latent.weight": state[f"action_net.latent.{k}.weight"],
             "latent.bias": state[f"action_net.latent.{k}.bias"]}
     if layers:
-        first = state[f"action_net.hidden.{k}.0.weight"]
-        width = base.policy.mlp_extractor.feature_dim
-        head["hidden.0.weight"] = (_widened(name, first, (first.shape[0], width), columns)
-                                   if columns is not None else first)
+        name = f"action_net.hidden.{k}.0.weight"
+        first, width = state[name], base.policy.mlp_extractor.feature_dim
+        head["hidden.0.weight"] = (_widened(f"{path}: {name}", first, (first.shape[0], width),
+                                            columns) if columns is not None else first)
         head["hidden.0.bias"] = state[f"action_net.hidden.{k}.0.bias"]
         head["hidden.2.weight"] = state[f"action_net.hidden.{k}.2.weight"]
         head["hidden.2.bias"] = state[f"action_net.hidden.{k}.2.bias"]
