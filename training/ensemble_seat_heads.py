@@ -34,8 +34,9 @@ from typing import Any
 
 import torch
 
-from agents.sb3_policy import read_sidecar, write_sidecar
+from agents.sb3_policy import write_sidecar
 from sfb_env.env.padding import FixedSpaces
+from training.average_checkpoints import checked_inputs
 from training.config import head_layers, head_sizes
 from training.merge_seat_heads import SHARED, _load
 from training.sb3_train import _widened
@@ -52,9 +53,9 @@ def _columns(base_side: dict[str, Any], side: dict[str, Any], path: Path) -> Any
 
 
 def _member_head(path: Path, model: Any, seat: list[str], base: Any,
-                 columns: Any) -> tuple[dict[str, torch.Tensor], int]:
+                 columns: Any) -> dict[str, torch.Tensor]:
     """The member's head for ``seat`` on BASE's inputs (``latent.*``, ``hidden.0.*`` and
-    ``hidden.2.*`` keys) and its hidden width, after checking its shared policy is BASE's."""
+    ``hidden.2.*`` keys), after checking its shared policy is BASE's."""
     policy = model.policy
     if seat not in policy.seat_heads:
         raise ValueError(f"{path}: no head for seat {':'.join(seat)}")
@@ -65,7 +66,7 @@ def _member_head(path: Path, model: Any, seat: list[str], base: Any,
         if name.startswith(SHARED):
             mine = _widened(name, tensor, target[name].shape, columns) if columns is not None \
                 else tensor
-            if mine.shape != target[name].shape or not torch.equal(mine, target[name]):
+            if not torch.equal(mine, target[name]):  # (False for another shape too)
                 raise ValueError(f"{path}: shared tensor {name} differs from the base's (a head "
                                  "of another shared policy)")
     k = policy.seat_heads.index(seat)
@@ -83,16 +84,15 @@ def _member_head(path: Path, model: Any, seat: list[str], base: Any,
         head["hidden.0.bias"] = state[f"action_net.hidden.{k}.0.bias"]
         head["hidden.2.weight"] = state[f"action_net.hidden.{k}.2.weight"]
         head["hidden.2.bias"] = state[f"action_net.hidden.{k}.2.bias"]
-    return head, (layers[0] if layers else 0)
+    return head
 
 
 def fold(heads: Sequence[dict[str, torch.Tensor]]) -> dict[str, torch.Tensor]:
     """One head whose output is the mean of ``heads``' outputs (float64 sums, cast back)."""
     k = len(heads)
 
-    def mean(key: str) -> torch.Tensor:
-        ref = heads[0][key]
-        return (sum(h[key].to(torch.float64) for h in heads) / k).to(ref.dtype)
+    def mean(key: str, among: Sequence[dict[str, torch.Tensor]] = heads) -> torch.Tensor:
+        return (sum(h[key].to(torch.float64) for h in among) / k).to(among[0][key].dtype)
 
     out = {"latent.weight": mean("latent.weight"), "latent.bias": mean("latent.bias")}
     deep = [h for h in heads if "hidden.0.weight" in h]
@@ -100,8 +100,7 @@ def fold(heads: Sequence[dict[str, torch.Tensor]]) -> dict[str, torch.Tensor]:
         out["hidden.0.weight"] = torch.cat([h["hidden.0.weight"] for h in deep])
         out["hidden.0.bias"] = torch.cat([h["hidden.0.bias"] for h in deep])
         out["hidden.2.weight"] = torch.cat([h["hidden.2.weight"] / k for h in deep], dim=1)
-        out["hidden.2.bias"] = (sum(h["hidden.2.bias"].to(torch.float64) for h in deep)
-                                / k).to(deep[0]["hidden.2.bias"].dtype)
+        out["hidden.2.bias"] = mean("hidden.2.bias", deep)  # a member without units adds 0
     return out
 
 
@@ -109,14 +108,12 @@ def ensemble_seat_heads(out: str | Path, base_path: str | Path,
                         seats: Sequence[tuple[Sequence[str], Sequence[str | Path]]]) -> Path:
     """Write ``out`` (+ sidecar): ``base_path`` with each seat's head the fold of its
     members' heads for that seat."""
-    out, base_path = Path(out), Path(base_path)
-    paths = [Path(p) for _, members in seats for p in members]
-    if any(out.resolve() == p.resolve() for p in [base_path, *paths]):
-        raise ValueError(f"{out}: the output is one of the inputs; write it elsewhere")
-    base_side = read_sidecar(base_path)
-    if base_side is None:
-        raise ValueError(f"{base_path}: no JSON sidecar beside it (written by sfb train)")
+    out, inputs, sides = checked_inputs("ensemble_seat_heads", out,
+                                        [base_path, *(p for _, members in seats for p in members)])
+    base_path, base_side = inputs[0], sides[0]
+    sidecar_of = dict(zip(inputs, sides, strict=True))
     base = _load(base_path)
+    models = {base_path: base}  # each input loaded once (a member may serve several seats)
     sizes = head_sizes(base.policy.hidden, len(base.policy.seat_heads))
     folded: dict[int, dict[str, torch.Tensor]] = {}
     record = []
@@ -131,24 +128,20 @@ def ensemble_seat_heads(out: str | Path, base_path: str | Path,
             raise ValueError(f"--seat {':'.join(seat)} given twice")
         heads, info = [], []
         for member in map(Path, members):
-            side = read_sidecar(member)
-            if side is None:
-                raise ValueError(f"{member}: no JSON sidecar beside it (written by sfb train)")
-            head, _ = _member_head(member, _load(member), seat, base,
-                                   _columns(base_side, side, member))
-            heads.append(head)
+            side = sidecar_of[member]
+            if member not in models:
+                models[member] = _load(member)
+            heads.append(_member_head(member, models[member], seat, base,
+                                      _columns(base_side, side, member)))
             info.append({"path": str(member), "timesteps": side.get("timesteps"),
                          "sha256": hashlib.sha256(member.read_bytes()).hexdigest()})
         folded[k] = fold(heads)
         sizes[k] = int(folded[k]["hidden.0.weight"].shape[0]) if "hidden.0.weight" in folded[k] \
             else 0
         record.append({"seat": seat, "members": info})
-    state = base.policy.state_dict()
+    merged = base.policy.state_dict()  # BASE's tensors, each folded seat's head replaced
     base.policy_kwargs = {**base.policy_kwargs, "hidden": sizes}
     base._setup_model()
-    merged = base.policy.state_dict()
-    for name, tensor in state.items():
-        merged[name] = tensor
     for k, head in folded.items():
         for name in [n for n in merged if n.startswith(f"action_net.hidden.{k}.")]:
             del merged[name]
